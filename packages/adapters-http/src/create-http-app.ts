@@ -1,0 +1,139 @@
+import {
+  type HttpExchange,
+  type HttpInterceptor,
+  IdGenerator,
+  Logger,
+  type Platform,
+  PlatformError,
+  type ResponseBody,
+} from "@platform/core";
+import { H3, type H3Event } from "h3";
+import { errorAnswer, fromH3Error } from "./error-answer.js";
+import { CORRELATION_ID_ATTRIBUTE, ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
+import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";
+import { healthRoute } from "./health.js";
+import { HTTP_MAX_BODY_SIZE, HTTP_TRUST_PROXY } from "./http-properties.js";
+import { RouteRegistry } from "./route-registry.js";
+import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
+
+/** Options of createHttpApp. */
+export interface CreateHttpAppOptions {
+  /** A platform with `httpPlugin` installed; its IdGenerator and Logger ports are used per request. */
+  platform: Platform;
+  /** The application routes (a new, empty registry by default); more may be added later. */
+  routes?: RouteRegistry;
+  /** Run in order before the route (the security filter-chain proxy is one); the first commit wins. */
+  interceptors?: readonly HttpInterceptor[];
+  /** Directories served as static assets (each also registered as a `GET <prefix>/**` route). */
+  staticAssets?: readonly StaticAssetsOptions[];
+  /** Path of the health route (default `/health`). */
+  healthPath?: string;
+}
+
+/** The h3 app and the route registry it dispatches through. */
+export interface HttpApp {
+  app: H3;
+  routes: RouteRegistry;
+}
+
+/**
+ * Binds the platform to h3. Every request becomes an HttpExchange with a correlation id (from the
+ * IdGenerator port, echoed as X-Correlation-Id), runs the interceptors, each wrapping the rest
+ * (one that answers without calling `next` stops there), then the matched route; the exchange is written back as a web Response. 404 and 405
+ * (with Allow) answer JSON, and every error, ours or h3's (a malformed URL, say), goes through the
+ * core's `errorResponse`: 4xx with its stable code, anything unexpected a generic 500 logged once
+ * through the Logger port. Dispatch uses our RouteRegistry, not h3's router: h3 freezes its routes
+ * at `serve()` and cannot list them.
+ */
+export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
+  const { platform } = options;
+  const routes = options.routes ?? new RouteRegistry();
+  const binding = bindingOptions(platform);
+  const ids = platform.resolve(IdGenerator);
+  const logger = platform.resolve(Logger);
+  const interceptors = [...(options.interceptors ?? [])];
+  routes.add(healthRoute(platform, options.healthPath));
+  for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
+
+  const correlationIds = new WeakMap<H3Event, string>();
+
+  async function runRoute(exchange: HttpExchange): Promise<void> {
+    const match = routes.match(exchange.method, exchange.path);
+    if (match.kind === "not-found") throw new PlatformError("NOT_FOUND", "Not found");
+    if (match.kind === "method-not-allowed") {
+      exchange.response.headers.set("allow", match.allow.join(", "));
+      throw new PlatformError("METHOD_NOT_ALLOWED", `Method ${exchange.method} is not allowed here`, {
+        details: { allow: match.allow },
+      });
+    }
+    exchange.attributes.set(ROUTE_PARAMS_ATTRIBUTE, match.params);
+    const result = (await match.route.handler(exchange)) as ResponseBody;
+    if (!exchange.response.committed && result !== undefined) {
+      exchange.response.body = result;
+      exchange.response.committed = true;
+    }
+  }
+
+  // Each interceptor wraps the rest: it may answer without calling next, or act around it.
+  function dispatch(exchange: HttpExchange, index = 0): Promise<void> {
+    const interceptor = interceptors[index];
+    if (!interceptor) return runRoute(exchange);
+    return interceptor.intercept(exchange, async () => {
+      if (!exchange.response.committed) await dispatch(exchange, index + 1);
+    });
+  }
+
+  async function handle(event: H3Event): Promise<Response> {
+    const correlationId = ids.id();
+    correlationIds.set(event, correlationId);
+    let exchange: HttpExchange | undefined;
+    try {
+      exchange = toExchange(event, binding);
+      exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
+      await dispatch(exchange);
+      const response = writeExchange(exchange);
+      response.headers.set("x-correlation-id", correlationId);
+      return response;
+    } catch (error) {
+      return errorAnswer(error, {
+        correlationId,
+        method: event.req.method,
+        path: event.url.pathname,
+        logger,
+        headers: exchange?.response.headers,
+      });
+    }
+  }
+
+  const app = new H3({
+    // We log unexpected errors ourselves, through the Logger port, exactly once.
+    silent: true,
+    onError: (error, event) =>
+      errorAnswer(fromH3Error(error), {
+        correlationId: correlationIds.get(event) ?? ids.id(),
+        method: event.req.method,
+        path: event.url.pathname,
+        logger,
+        headers: error.headers,
+      }),
+  });
+  app.use((event) => handle(event));
+  return { app, routes };
+}
+
+function bindingOptions(platform: Platform): ExchangeBindingOptions {
+  try {
+    return {
+      maxBodySize: platform.properties.get(HTTP_MAX_BODY_SIZE),
+      trustProxy: platform.properties.get(HTTP_TRUST_PROXY),
+    };
+  } catch (cause) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      "createHttpApp needs httpPlugin installed in the platform",
+      {
+        cause,
+      },
+    );
+  }
+}

@@ -1,0 +1,93 @@
+import { errorResponse, type Logger, PlatformError } from "@platform/core";
+import type { HTTPError } from "h3";
+
+/** What an error answer needs to know about the request it failed. */
+export interface ErrorAnswerContext {
+  correlationId: string;
+  method: string;
+  path: string;
+  logger: Logger;
+  /** Headers already decided for the response (security headers, Allow, CORS); representation ones are dropped. */
+  headers?: Iterable<[string, string]>;
+}
+
+/** Headers that describe the failed representation and must not leak onto the error answer. */
+const DROPPED = new Set([
+  "content-type",
+  "content-length",
+  "content-encoding",
+  "content-range",
+  "etag",
+  "last-modified",
+  "location",
+  "set-cookie",
+]);
+
+/**
+ * Turns any thrown value into the JSON error answer of the core's table (`errorResponse`). An
+ * unexpected error answers a generic 500 and is logged as one line with the correlation id, method,
+ * path, message and stack; the client only ever sees the code, a safe message and the correlation
+ * id. Cookies the failed request would have set are dropped (it changed nothing the client should
+ * hold on to); other decided headers (security headers, Allow, CORS) are kept.
+ */
+export function errorAnswer(error: unknown, context: ErrorAnswerContext): Response {
+  const answer = errorResponse(error, context.correlationId);
+  if (answer.unexpected) logUnexpected(error, context);
+  const headers = new Headers();
+  for (const [name, value] of context.headers ?? [])
+    if (!DROPPED.has(name.toLowerCase())) headers.set(name, value);
+  headers.set("content-type", "application/json; charset=utf-8");
+  headers.set("x-correlation-id", context.correlationId);
+  // An oversized body may still be arriving (or be half read): close rather than parse its rest as a request.
+  if (answer.status === 413) headers.set("connection", "close");
+  const body = context.method.toUpperCase() === "HEAD" ? null : JSON.stringify(answer.body);
+  return new Response(body, { status: answer.status, headers });
+}
+
+/** h3's own errors (malformed URL, its 404/405, body limits) as the platform's error codes. */
+export function fromH3Error(error: HTTPError): unknown {
+  if (error.unhandled || error.status >= 500) return error.cause ?? error;
+  const code = H3_STATUS_CODES[error.status] ?? "BAD_REQUEST";
+  return new PlatformError(code, H3_MESSAGES[code] ?? "Bad request", { status: error.status, cause: error });
+}
+
+const H3_STATUS_CODES: Record<number, string> = {
+  400: "BAD_REQUEST",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  413: "PAYLOAD_TOO_LARGE",
+  415: "UNSUPPORTED_MEDIA_TYPE",
+};
+
+const H3_MESSAGES: Record<string, string> = {
+  BAD_REQUEST: "Bad request",
+  NOT_FOUND: "Not found",
+  METHOD_NOT_ALLOWED: "Method not allowed",
+  PAYLOAD_TOO_LARGE: "The request body is too large",
+  UNSUPPORTED_MEDIA_TYPE: "Unsupported media type",
+};
+
+function logUnexpected(error: unknown, context: ErrorAnswerContext): void {
+  const err = error instanceof Error ? error : undefined;
+  try {
+    context.logger.error("request failed", {
+      correlationId: context.correlationId,
+      method: context.method,
+      path: context.path,
+      errorName: err?.name ?? typeof error,
+      error: err ? err.message : safeString(error),
+      stack: err?.stack,
+      cause: err?.cause === undefined ? undefined : safeString(err.cause),
+    });
+  } catch {
+    // A broken logger must not turn a 500 into a dropped connection.
+  }
+}
+
+function safeString(value: unknown): string {
+  try {
+    return value instanceof Error ? `${value.name}: ${value.message}` : String(value);
+  } catch {
+    return "[unprintable]";
+  }
+}

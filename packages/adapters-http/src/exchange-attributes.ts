@@ -1,0 +1,19 @@
+import type { HttpExchange } from "@platform/core";
+
+/** Exchange attribute holding the request's correlation id (also sent as X-Correlation-Id). */
+export const CORRELATION_ID_ATTRIBUTE = "correlationId";
+
+/** Exchange attribute holding the matched route's decoded path parameters. */
+export const ROUTE_PARAMS_ATTRIBUTE = "route.params";
+
+/** The correlation id the binding gave this exchange, or undefined outside createHttpApp. */
+export function correlationIdOf(exchange: HttpExchange): string | undefined {
+  const value = exchange.attributes.get(CORRELATION_ID_ATTRIBUTE);
+  return typeof value === "string" ? value : undefined;
+}
+
+/** The matched route's path parameters (`/users/:id` → `{ id }`; `**` holds the raw rest of the path). */
+export function routeParams(exchange: HttpExchange): Readonly<Record<string, string>> {
+  const value = exchange.attributes.get(ROUTE_PARAMS_ATTRIBUTE);
+  return typeof value === "object" && value !== null ? (value as Record<string, string>) : {};
+}

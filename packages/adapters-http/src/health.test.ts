@@ -1,0 +1,40 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./test-support.js";
+
+describe("health route", () => {
+  let started: TestServer;
+  let created: TestServer;
+
+  beforeAll(async () => {
+    started = await startTestServer();
+    created = await startTestServer(() => {}, { start: false, app: { healthPath: "/ops/health" } });
+  });
+  afterAll(async () => {
+    await started.close();
+    await created.close();
+  });
+
+  it("answers 200 UP with the state once the platform is started", async () => {
+    const res = await started.fetch("/health");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    expect(await res.json()).toEqual({ status: "UP", state: "started" });
+  });
+
+  it("answers 503 DOWN before start, on the configured path", async () => {
+    const res = await created.fetch("/ops/health");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "DOWN" });
+    expect((await created.fetch("/health")).status).toBe(404);
+  });
+
+  it("answers 503 DOWN after stop", async () => {
+    const t = await startTestServer();
+    expect((await t.fetch("/health")).status).toBe(200);
+    await t.platform.stop();
+    const res = await t.fetch("/health");
+    expect(res.status).toBe(503);
+    expect(await res.json()).toEqual({ status: "DOWN" });
+    await t.server.close(true);
+  });
+});

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import * as api from "./index.js";
+
+describe("@platform/adapters-http public API", () => {
+  it("exports exactly these names", () => {
+    expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+      [
+        "CORRELATION_ID_ATTRIBUTE",
+        "HTTP_MAX_BODY_SIZE",
+        "HTTP_PROPERTIES",
+        "HTTP_TRUST_PROXY",
+        "ROUTE_PARAMS_ATTRIBUTE",
+        "RouteRegistry",
+        "STATIC_CONTENT_TYPES",
+        "correlationIdOf",
+        "createHttpApp",
+        "healthRoute",
+        "httpPlugin",
+        "readLimitedText",
+        "routeParams",
+        "serveHttp",
+        "staticAssetsRoute",
+        "toExchange",
+        "writeExchange",
+      ]
+    `);
+  });
+});

@@ -1,0 +1,76 @@
+import { isPlatformError } from "@platform/core";
+import { describe, expect, it } from "vitest";
+import { readLimitedText } from "./limited-body.js";
+
+function streamOf(chunks: readonly Uint8Array[], onPull?: () => void): ReadableStream<Uint8Array> {
+  let i = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        onPull?.();
+        const chunk = chunks[i++];
+        if (chunk) controller.enqueue(chunk);
+        else controller.close();
+      },
+    },
+    { highWaterMark: 0 }, // pull only when read, so the tests can count reads
+  );
+}
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+
+async function codeOf(promise: Promise<unknown>): Promise<string | undefined> {
+  try {
+    await promise;
+    return undefined;
+  } catch (error) {
+    return isPlatformError(error) ? error.code : String(error);
+  }
+}
+
+describe("readLimitedText", () => {
+  it("reads a body within the limit", async () => {
+    const source = { headers: new Headers(), body: streamOf([bytes("héllo "), bytes("wörld")]) };
+    expect(await readLimitedText(source, 100)).toBe("héllo wörld");
+  });
+
+  it("reads an absent body as ''", async () => {
+    expect(await readLimitedText({ headers: new Headers(), body: null }, 10)).toBe("");
+  });
+
+  it("refuses an honest Content-Length above the limit without reading", async () => {
+    let pulled = 0;
+    const source = {
+      headers: new Headers({ "content-length": "101" }),
+      body: streamOf([bytes("x")], () => pulled++),
+    };
+    expect(await codeOf(readLimitedText(source, 100))).toBe("PAYLOAD_TOO_LARGE");
+    expect(pulled).toBe(0);
+  });
+
+  it("counts streamed bytes when Content-Length lies or is absent, and stops reading", async () => {
+    let pulled = 0;
+    const chunks = Array.from({ length: 50 }, () => new Uint8Array(40));
+    const lying = { headers: new Headers({ "content-length": "5" }), body: streamOf(chunks, () => pulled++) };
+    expect(await codeOf(readLimitedText(lying, 100))).toBe("PAYLOAD_TOO_LARGE");
+    expect(pulled).toBeLessThan(10);
+    const absent = { headers: new Headers(), body: streamOf(chunks) };
+    expect(await codeOf(readLimitedText(absent, 100))).toBe("PAYLOAD_TOO_LARGE");
+  });
+
+  it("accepts exactly the limit", async () => {
+    const source = { headers: new Headers(), body: streamOf([new Uint8Array(100).fill(0x61)]) };
+    expect(await readLimitedText(source, 100)).toHaveLength(100);
+  });
+
+  it("refuses bytes that are not UTF-8 with MALFORMED_BODY", async () => {
+    const source = { headers: new Headers(), body: streamOf([new Uint8Array([0x61, 0xff, 0xfe])]) };
+    expect(await codeOf(readLimitedText(source, 100))).toBe("MALFORMED_BODY");
+  });
+
+  it("keeps a multi-byte character split across chunks", async () => {
+    const euro = bytes("€");
+    const source = { headers: new Headers(), body: streamOf([euro.slice(0, 1), euro.slice(1)]) };
+    expect(await readLimitedText(source, 10)).toBe("€");
+  });
+});

@@ -1,0 +1,64 @@
+import { PlatformError } from "@platform/core";
+
+/** The part of a request the body reader needs: its headers and its byte stream. */
+export interface BodySource {
+  readonly headers: Headers;
+  readonly body: ReadableStream<Uint8Array> | null;
+}
+
+const DIGITS = /^\d+$/;
+
+/**
+ * Reads a request body as UTF-8 text, never holding more than `limit` bytes: a declared
+ * Content-Length above the limit is refused before reading, and the streamed bytes are counted
+ * too, so an absent or lying Content-Length cannot get past it. Throws PAYLOAD_TOO_LARGE (413), or
+ * MALFORMED_BODY (400) when the bytes are not valid UTF-8 (no silent U+FFFD replacement).
+ */
+export async function readLimitedText(source: BodySource, limit: number): Promise<string> {
+  const declared = source.headers.get("content-length");
+  if (declared !== null && DIGITS.test(declared.trim()) && Number(declared.trim()) > limit) {
+    throw tooLarge(limit);
+  }
+  if (!source.body) return "";
+  const reader = source.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > limit) {
+        await reader.cancel().catch(() => {});
+        throw tooLarge(limit);
+      }
+      chunks.push(value);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  return decodeUtf8(concat(chunks, total));
+}
+
+function tooLarge(limit: number): PlatformError {
+  return new PlatformError("PAYLOAD_TOO_LARGE", "The request body is too large", { details: { limit } });
+}
+
+function concat(chunks: Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0]!;
+  const out = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+function decodeUtf8(bytes: Uint8Array): string {
+  try {
+    return new TextDecoder("utf-8", { fatal: true, ignoreBOM: false }).decode(bytes);
+  } catch (cause) {
+    throw new PlatformError("MALFORMED_BODY", "The request body is not valid UTF-8", { cause });
+  }
+}

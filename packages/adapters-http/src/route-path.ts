@@ -1,0 +1,105 @@
+import { PlatformError } from "@platform/core";
+
+/** One compiled segment of a route path: literal text, a `:name` parameter, or the `**` tail. */
+type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "rest" };
+
+/** A route path pattern: `/users`, `/users/:id`, `/js/**` (`**` only last, matching zero or more segments). */
+export class RoutePath {
+  readonly pattern: string;
+  /** The pattern with parameter names erased (`/users/:`), so `/a/:id` and `/a/:name` count as the same. */
+  readonly shape: string;
+  private readonly segments: readonly Segment[];
+
+  constructor(pattern: string) {
+    if (!pattern.startsWith("/")) {
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `Route path ${JSON.stringify(pattern)} must start with /`,
+      );
+    }
+    const parts = splitPath(pattern);
+    this.segments = parts.map((part, i) => compileSegment(pattern, part, i === parts.length - 1));
+    this.pattern = pattern;
+    this.shape = `/${this.segments.map((s) => (s.kind === "literal" ? s.text : s.kind === "param" ? ":" : "**")).join("/")}`;
+  }
+
+  /**
+   * Matches a request path (as on the wire, after h3's canonicalisation). Returns the decoded
+   * parameters (and `**` as the raw remaining path) or undefined. A parameter whose escapes do not
+   * decode does not match.
+   */
+  match(path: string): Record<string, string> | undefined {
+    const parts = splitPath(path);
+    const params: Record<string, string> = {};
+    for (let i = 0; i < this.segments.length; i++) {
+      const segment = this.segments[i]!;
+      if (segment.kind === "rest") {
+        params["**"] = parts.slice(i).join("/");
+        return params;
+      }
+      const part = parts[i];
+      if (part === undefined) return undefined;
+      if (segment.kind === "literal") {
+        if (part !== segment.text) return undefined;
+      } else {
+        const value = decodeSegment(part);
+        if (value === undefined || value === "") return undefined;
+        params[segment.name] = value;
+      }
+    }
+    return parts.length === this.segments.length ? params : undefined;
+  }
+
+  /** Ranks per segment (0 literal, 1 parameter, 2 tail): lower sorts first, so `/a/b` beats `/a/:x` beats `/a/**`. */
+  specificity(): readonly number[] {
+    return this.segments.map((s) => (s.kind === "literal" ? 0 : s.kind === "param" ? 1 : 2));
+  }
+}
+
+/** Compares two specificities: negative when `a` is more specific than `b`. */
+export function compareSpecificity(a: readonly number[], b: readonly number[]): number {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    const d = a[i]! - b[i]!;
+    if (d !== 0) return d;
+  }
+  return b.length - a.length;
+}
+
+/** Splits a path into segments; a single trailing slash is ignored (`/a/` is `/a`), `/` has none. */
+function splitPath(path: string): string[] {
+  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(1, -1) : path.slice(1);
+  return trimmed === "" ? [] : trimmed.split("/");
+}
+
+function compileSegment(pattern: string, part: string, last: boolean): Segment {
+  if (part === "**") {
+    if (!last)
+      throw new PlatformError("CONFIGURATION_INVALID", `Route path ${pattern}: ** must be the last segment`);
+    return { kind: "rest" };
+  }
+  if (part.startsWith(":")) {
+    const name = part.slice(1);
+    if (!/^[A-Za-z_][\w]*$/.test(name)) {
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `Route path ${pattern}: bad parameter ${JSON.stringify(part)}`,
+      );
+    }
+    return { kind: "param", name };
+  }
+  if (part === "" || part.includes("*")) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `Route path ${pattern}: bad segment ${JSON.stringify(part)}`,
+    );
+  }
+  return { kind: "literal", text: part };
+}
+
+function decodeSegment(part: string): string | undefined {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return undefined;
+  }
+}

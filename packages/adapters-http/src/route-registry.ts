@@ -1,0 +1,91 @@
+import { type HttpExchange, PlatformError, type ResponseBody } from "@platform/core";
+import { compareSpecificity, RoutePath } from "./route-path.js";
+
+/** The HTTP methods a route can be registered for. */
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
+
+/**
+ * An application route, framework-free: it works on the exchange. A returned object, array, string
+ * or bytes is written with status 200 unless the handler committed the exchange itself.
+ */
+// biome-ignore lint/suspicious/noConfusingVoidType: lets `async (exchange) => { ... }` (Promise<void>) be a handler
+export type RouteHandler = (exchange: HttpExchange) => Promise<ResponseBody | void> | ResponseBody | void;
+
+/** One route: method (or ANY), path pattern (`/a/:id`, `/js/**`), handler, and data for scanners. */
+export interface RouteDefinition {
+  method: HttpMethod | "ANY";
+  path: string;
+  handler: RouteHandler;
+  /** Free data for resource scanners and docs (e.g. the protected resource name). */
+  meta?: Record<string, unknown>;
+  description?: string;
+}
+
+/** What a lookup found: a route and its parameters, a path known only for other methods, or nothing. */
+export type RouteMatch =
+  | { kind: "found"; route: RouteDefinition; params: Record<string, string> }
+  | { kind: "method-not-allowed"; allow: readonly string[] }
+  | { kind: "not-found" };
+
+interface Entry {
+  readonly route: RouteDefinition;
+  readonly path: RoutePath;
+}
+
+/**
+ * Our own list of routes: h3 keeps no public one, and the resource scanner needs to read every
+ * route with its meta. Routes may be added at any time (the app dispatches through this registry,
+ * not through h3's router). Among the routes that accept the method, the most specific path wins
+ * (literal, then `:param`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY.
+ */
+export class RouteRegistry {
+  private readonly entries: Entry[] = [];
+
+  /** Adds a route; the same method and path shape twice is a CONFIGURATION_INVALID error. */
+  add(route: RouteDefinition): this {
+    const path = new RoutePath(route.path);
+    const clash = this.entries.find((e) => e.route.method === route.method && e.path.shape === path.shape);
+    if (clash) {
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `Route ${route.method} ${route.path} is already registered (as ${clash.route.path})`,
+        { details: { method: route.method, path: route.path } },
+      );
+    }
+    this.entries.push({ route: Object.freeze({ ...route }), path });
+    return this;
+  }
+
+  /** Every route in registration order. */
+  list(): readonly RouteDefinition[] {
+    return this.entries.map((e) => e.route);
+  }
+
+  /** Finds the route for a method and path (see the class comment for precedence). */
+  match(method: string, path: string): RouteMatch {
+    const byPath: { entry: Entry; params: Record<string, string> }[] = [];
+    for (const entry of this.entries) {
+      const params = entry.path.match(path);
+      if (params) byPath.push({ entry, params });
+    }
+    if (byPath.length === 0) return { kind: "not-found" };
+    const upper = method.toUpperCase();
+    // Method preference on equal specificity: the exact method, then GET for HEAD, then ANY.
+    const preference = (m: string): number =>
+      m === upper ? 0 : upper === "HEAD" && m === "GET" ? 1 : m === "ANY" ? 2 : -1;
+    const best = byPath
+      .filter((m) => preference(m.entry.route.method) >= 0)
+      .sort(
+        (a, b) =>
+          compareSpecificity(a.entry.path.specificity(), b.entry.path.specificity()) ||
+          preference(a.entry.route.method) - preference(b.entry.route.method),
+      )[0];
+    if (best) return { kind: "found", route: best.entry.route, params: best.params };
+    const allow = new Set<string>();
+    for (const m of byPath) {
+      allow.add(m.entry.route.method);
+      if (m.entry.route.method === "GET") allow.add("HEAD");
+    }
+    return { kind: "method-not-allowed", allow: [...allow].sort() };
+  }
+}

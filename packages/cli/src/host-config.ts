@@ -1,0 +1,60 @@
+import { extname, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Platform, PlatformPlugin, PlatformProperties } from "@platform/core";
+import type { RouteRegistry } from "@platform/adapters-http";
+import type { DependencyContainer } from "tsyringe";
+
+/** What a host configuration module exports (default export, or a function returning it). */
+export interface HostConfig {
+  /** Property values (strongest source). */
+  properties?: Record<string, unknown>;
+  /** Extra modules after the demo's own. */
+  plugins?: readonly PlatformPlugin[];
+  /** Host registrations made before any default: replace any port here. */
+  register?: (container: DependencyContainer, properties: PlatformProperties) => void;
+  /** Application routes of the host. */
+  routes?: (routes: RouteRegistry, platform: Platform) => void;
+}
+
+/** Identity helper that types a host configuration module's default export. */
+export function definePlatformConfig(config: HostConfig): HostConfig {
+  return config;
+}
+
+const TS_EXTENSIONS = new Set([".ts", ".mts", ".cts"]);
+
+/**
+ * The tsconfig TypeScript config modules compile with: legacy decorators on (tsyringe needs them),
+ * whatever the host project's own tsconfig says. `PLATFORM_CONFIG_TSCONFIG` names another one.
+ */
+const LOADER_TSCONFIG = fileURLToPath(new URL("../config-loader.tsconfig.json", import.meta.url));
+
+/**
+ * Loads a host configuration module: ESM JavaScript with a plain import, TypeScript through tsx's
+ * loader (so it works under plain node too) with LOADER_TSCONFIG. The default export is a HostConfig or a (possibly async)
+ * function returning one.
+ */
+export async function loadHostConfig(file: string, cwd = process.cwd()): Promise<HostConfig> {
+  const path = resolve(cwd, file);
+  const url = pathToFileURL(path).href;
+  let mod: { default?: unknown };
+  try {
+    if (TS_EXTENSIONS.has(extname(path))) {
+      const { tsImport } = await import("tsx/esm/api");
+      const tsconfig = process.env.PLATFORM_CONFIG_TSCONFIG ?? LOADER_TSCONFIG;
+      mod = (await tsImport(url, { parentURL: import.meta.url, tsconfig })) as { default?: unknown };
+    } else {
+      mod = (await import(url)) as { default?: unknown };
+    }
+  } catch (cause) {
+    throw new Error(`Cannot load config module ${file}: ${(cause as Error).message}`, { cause });
+  }
+  let config = mod.default;
+  if (typeof config === "function") config = await (config as () => unknown)();
+  if (typeof config !== "object" || config === null) {
+    throw new Error(
+      `Config module ${file} must default-export a configuration object or a function returning one`,
+    );
+  }
+  return config as HostConfig;
+}

@@ -1,0 +1,118 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const BIN = "packages/cli/src/bin.ts";
+const children: ChildProcess[] = [];
+
+/** Runs the real `platform` command through tsx, as `pnpm start` does, and waits for its URL line. */
+function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ url: string; output: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (m) resolve({ url: m[1]!, output });
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", (c: Buffer) => {
+      output += c.toString();
+    });
+    child.on("exit", (code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+}
+
+function run(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill("SIGTERM");
+});
+
+describe("platform start", () => {
+  it("listens on the PORT from the environment and prints http://localhost:PORT", async () => {
+    const port = String(20_000 + Math.floor(Math.random() * 20_000));
+    const { url, output } = await startCli(["start"], { PORT: port });
+    expect(url).toBe(`http://localhost:${port}`);
+    expect(output).toContain(`${url}/health`);
+    const health = await fetch(`${url}/health`);
+    expect(await health.json()).toEqual({ status: "UP", state: "started" });
+    expect((await fetch(url)).headers.get("content-type")).toContain("text/html");
+  });
+
+  it("loads an ESM host configuration (properties and routes)", async () => {
+    const { url } = await startCli([
+      "start",
+      "--port",
+      "0",
+      "--config",
+      "packages/cli/src/fixtures/host-config.mjs",
+    ]);
+    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "mjs" });
+    const big = await fetch(`${url}/echo`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: "x".repeat(3000) }),
+    });
+    expect(big.status).toBe(413);
+  });
+
+  it("loads a TypeScript host configuration with decorators through tsx", async () => {
+    const { url } = await startCli([
+      "start",
+      "--port=0",
+      "--config",
+      "packages/cli/src/fixtures/host-config.ts",
+    ]);
+    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "ts" });
+  });
+
+  it("prints the usage for --help and exits 0", async () => {
+    const r = await run(["--help"]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("--config <file>");
+  });
+
+  it("exits 2 with the usage on a bad option, and 1 naming the problem on a bad config", async () => {
+    const bad = await run(["start", "--bogus"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("Unknown option: --bogus");
+    const missing = await run(["start", "--port", "0", "--config", "nope.mjs"]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain("Cannot load config module nope.mjs");
+  });
+
+  it("stops start-up on a bad property value, naming key, value and rule", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", BIN, "start", "--port", "0"], {
+      cwd: ROOT,
+      env: { ...process.env, PLATFORM_HTTP_MAX_BODY_SIZE: "huge" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    const code = await new Promise((r) => child.on("exit", r));
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'PROPERTY_INVALID: Property platform.http.max-body-size="huge" (from env) must be a byte size',
+    );
+  });
+});

@@ -1,0 +1,36 @@
+import { serveHttp } from "@platform/adapters-http";
+import type { CliArgs } from "./cli-args.js";
+import { buildDemoPlatform } from "./demo-platform.js";
+import { type HostConfig, loadHostConfig } from "./host-config.js";
+
+/** A running demo server. */
+export interface RunningDemo {
+  url: string;
+  port: number;
+  close(): Promise<void>;
+}
+
+/** `platform start`: builds the demo, listens on 127.0.0.1 and prints its URL as http://localhost:PORT. */
+export async function startCommand(
+  args: CliArgs,
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): Promise<RunningDemo> {
+  const host: HostConfig = args.config ? await loadHostConfig(args.config) : {};
+  const demo = await buildDemoPlatform(host);
+  const server = await serveHttp(demo.app, { port: args.port ?? 8080, hostname: "127.0.0.1" });
+  const lines = [`Platform demo listening on ${server.url}`];
+  for (const route of demo.routes.list()) {
+    if (route.method !== "GET" || route.path.includes("*") || route.path.includes(":")) continue;
+    lines.push(`  ${route.description ?? route.path}: ${server.url}${route.path === "/" ? "" : route.path}`);
+  }
+  if (args.config) lines.push(`  config: ${args.config}`);
+  out(lines.join("\n"));
+  return {
+    url: server.url,
+    port: server.port,
+    async close() {
+      await server.close();
+      await demo.platform.stop();
+    },
+  };
+}

@@ -1,0 +1,46 @@
+import { defineProperty, type PlatformProperties, prop } from "../../kernel/properties.js";
+import type { ScryptPasswordHasherOptions } from "./scrypt-password-hasher.js";
+
+/** scrypt cost as log2 N for new hashes; existing hashes keep theirs and are re-hashed on next login. */
+export const PASSWORD_SCRYPT_COST_LOG2 = defineProperty({
+  key: "platform.auth.password.scrypt.cost-log2",
+  schema: prop.int(14, 20),
+  default: 15,
+  description: "scrypt CPU/memory cost of new password hashes, as log2 N (15 = 32 MiB with block size 8).",
+});
+
+/** scrypt block size r for new hashes. */
+export const PASSWORD_SCRYPT_BLOCK_SIZE = defineProperty({
+  key: "platform.auth.password.scrypt.block-size",
+  schema: prop.int(1, 32),
+  default: 8,
+  description: "scrypt block size r of new password hashes; memory is about 128·N·r bytes.",
+});
+
+/** scrypt parallelization p for new hashes. */
+export const PASSWORD_SCRYPT_PARALLELIZATION = defineProperty({
+  key: "platform.auth.password.scrypt.parallelization",
+  schema: prop.int(1, 16),
+  default: 1,
+  description: "scrypt parallelization p of new password hashes; CPU work grows with N·r·p.",
+});
+
+/** Every property of the password hasher, for a plugin's `properties` list. */
+export const PASSWORD_HASHER_PROPERTIES = [
+  PASSWORD_SCRYPT_COST_LOG2,
+  PASSWORD_SCRYPT_BLOCK_SIZE,
+  PASSWORD_SCRYPT_PARALLELIZATION,
+] as const;
+
+/**
+ * The ScryptPasswordHasher options these properties select. Each property is range-checked on its
+ * own; the combination is checked by the hasher's constructor (memory at most 1 GiB, N·r·p at most
+ * 2^24), which throws CONFIGURATION_INVALID at start-up.
+ */
+export function scryptOptionsFromProperties(properties: PlatformProperties): ScryptPasswordHasherOptions {
+  return {
+    costLog2: properties.get(PASSWORD_SCRYPT_COST_LOG2),
+    blockSize: properties.get(PASSWORD_SCRYPT_BLOCK_SIZE),
+    parallelization: properties.get(PASSWORD_SCRYPT_PARALLELIZATION),
+  };
+}

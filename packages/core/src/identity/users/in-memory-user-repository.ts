@@ -1,0 +1,124 @@
+import type { Clock } from "../../kernel/clock.js";
+import type { IdGenerator } from "../../kernel/id-generator.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { NewUserAccount, UserAccount } from "./user-account.js";
+import type { UserRepository } from "./user-repository.js";
+import { normalizeUsername, usernameKey } from "./username-key.js";
+
+/** Collaborators of the InMemoryUserRepository. */
+export interface InMemoryUserRepositoryOptions {
+  /** Assigns account ids. */
+  ids: IdGenerator;
+  /** Stamps `createdAt`. */
+  clock: Clock;
+}
+
+/**
+ * The reference UserRepository, used by tests and the embedded default. Each method runs without an
+ * `await` between its check and its write, so a check-then-write is atomic on the event loop: the same
+ * unique-key and compare-and-set outcomes a database adapter gets from a unique index and a
+ * conditional update.
+ */
+export class InMemoryUserRepository implements UserRepository {
+  private readonly byId = new Map<string, UserAccount>();
+  private readonly idByKey = new Map<string, string>();
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+
+  constructor(options: InMemoryUserRepositoryOptions) {
+    this.ids = options.ids;
+    this.clock = options.clock;
+  }
+
+  async findByUsername(username: string): Promise<UserAccount | undefined> {
+    const id = this.idByKey.get(usernameKey(username));
+    return id === undefined ? undefined : this.findById(id);
+  }
+
+  async findById(id: string): Promise<UserAccount | undefined> {
+    const stored = this.byId.get(id);
+    return stored && copy(stored);
+  }
+
+  async create(input: NewUserAccount): Promise<UserAccount> {
+    const username = validUsername(input.username);
+    const key = usernameKey(username);
+    if (this.idByKey.has(key)) throw new PlatformError("CONFLICT", "Username is already taken");
+    const account: UserAccount = {
+      id: this.ids.id(),
+      username,
+      passwordHash: input.passwordHash,
+      authorities: [...(input.authorities ?? [])],
+      enabled: input.enabled ?? true,
+      locked: input.locked ?? false,
+      version: 1,
+      createdAt: this.clock.now(),
+    };
+    if (this.byId.has(account.id)) throw new PlatformError("CONFLICT", "Generated account id already exists");
+    this.byId.set(account.id, account);
+    this.idByKey.set(key, account.id);
+    return copy(account);
+  }
+
+  async update(account: UserAccount): Promise<UserAccount> {
+    const stored = this.byId.get(account.id);
+    if (!stored) throw new PlatformError("NOT_FOUND", "No such account");
+    if (stored.version !== account.version) {
+      throw new PlatformError("CONFLICT", "Account was changed concurrently (stale version)", {
+        details: { expectedVersion: account.version },
+      });
+    }
+    const username = validUsername(account.username);
+    const oldKey = usernameKey(stored.username);
+    const newKey = usernameKey(username);
+    if (newKey !== oldKey && this.idByKey.has(newKey)) {
+      throw new PlatformError("CONFLICT", "Username is already taken");
+    }
+    const next: UserAccount = {
+      ...copy(account),
+      username,
+      id: stored.id,
+      createdAt: stored.createdAt,
+      version: stored.version + 1,
+    };
+    this.byId.set(next.id, next);
+    if (newKey !== oldKey) {
+      this.idByKey.delete(oldKey);
+      this.idByKey.set(newKey, next.id);
+    }
+    return copy(next);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const stored = this.byId.get(id);
+    if (!stored) return false;
+    this.byId.delete(id);
+    this.idByKey.delete(usernameKey(stored.username));
+    return true;
+  }
+
+  async count(): Promise<number> {
+    return this.byId.size;
+  }
+}
+
+function copy(account: UserAccount): UserAccount {
+  return {
+    id: account.id,
+    username: account.username,
+    passwordHash: account.passwordHash,
+    authorities: [...account.authorities],
+    enabled: account.enabled,
+    locked: account.locked,
+    version: account.version,
+    createdAt: account.createdAt,
+  };
+}
+
+function validUsername(raw: string): string {
+  const username = typeof raw === "string" ? normalizeUsername(raw) : "";
+  if (username === "" || usernameKey(username) === "") {
+    throw new PlatformError("VALIDATION_FAILED", "Username must not be empty");
+  }
+  return username;
+}

@@ -1,0 +1,36 @@
+/**
+ * A stored user: the identity every authenticator resolves. `passwordHash` is an encoded
+ * PasswordHasher string (undefined for passwordless accounts, e.g. passkey-only users).
+ */
+export interface UserAccount {
+  /** Stable, repository-assigned identifier (from the IdGenerator); never reused. */
+  id: string;
+  /** The display form: NFKC-normalised and trimmed, case preserved. Unique case-insensitively. */
+  username: string;
+  /** Encoded password hash (`$scrypt$...`), or undefined when the account has no password. */
+  passwordHash: string | undefined;
+  /** Granted authorities, e.g. `ROLE_USER`, `ROLE_ADMIN`. */
+  authorities: readonly string[];
+  /** A disabled account cannot sign in (ACCOUNT_DISABLED). */
+  enabled: boolean;
+  /** A locked account cannot sign in (ACCOUNT_LOCKED). */
+  locked: boolean;
+  /** Compare-and-set version: 1 after create, +1 on every successful update. */
+  version: number;
+  /** Creation time, epoch milliseconds from the Clock. */
+  createdAt: number;
+}
+
+/** What a caller supplies to create an account; the repository assigns id, version and createdAt. */
+export interface NewUserAccount {
+  /** Required; stored NFKC-normalised and trimmed. */
+  username: string;
+  /** Encoded hash; omit for passwordless accounts. */
+  passwordHash?: string | undefined;
+  /** Defaults to none. */
+  authorities?: readonly string[];
+  /** Defaults to true. */
+  enabled?: boolean;
+  /** Defaults to false. */
+  locked?: boolean;
+}

@@ -1,0 +1,34 @@
+import type { InjectionToken } from "tsyringe";
+import type { NewUserAccount, UserAccount } from "./user-account.js";
+
+/**
+ * Where user accounts live. Usernames are matched case-insensitively after NFKC normalisation and
+ * trimming (see `usernameKey`): `Alice`, ` alice ` and `ＡＬＩＣＥ` name the same account, and only one
+ * of them can exist. Every method returns copies: mutating a returned account changes nothing stored.
+ */
+export interface UserRepository {
+  /** The account whose username matches `username` (case-insensitive, NFKC, trimmed), if any. */
+  findByUsername(username: string): Promise<UserAccount | undefined>;
+  /** The account with this id, if any. */
+  findById(id: string): Promise<UserAccount | undefined>;
+  /**
+   * Stores a new account with an id from the IdGenerator, version 1 and `createdAt` from the Clock.
+   * Throws PlatformError `CONFLICT` when the username (by key) is taken, `VALIDATION_FAILED` when it
+   * is empty after trimming.
+   */
+  create(input: NewUserAccount): Promise<UserAccount>;
+  /**
+   * Compare-and-set: stores `account` only if the stored version still equals `account.version`,
+   * and returns it with the version bumped by one. `id` and `createdAt` are kept from the store.
+   * Throws `CONFLICT` on a stale version or when a changed username collides with another account,
+   * `NOT_FOUND` when no account has this id, `VALIDATION_FAILED` on an empty username.
+   */
+  update(account: UserAccount): Promise<UserAccount>;
+  /** Removes the account; true if it existed. Its username becomes free again. */
+  delete(id: string): Promise<boolean>;
+  /** How many accounts are stored. */
+  count(): Promise<number>;
+}
+
+/** DI token of the UserRepository port. */
+export const UserRepository: InjectionToken<UserRepository> = Symbol.for("platform.UserRepository");

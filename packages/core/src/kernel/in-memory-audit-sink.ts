@@ -1,0 +1,51 @@
+import type { AuditEvent, AuditSink } from "./audit-sink.js";
+import type { Clock } from "./clock.js";
+
+/**
+ * The embedded AuditSink: a bounded ring buffer. When full it drops the oldest event and counts the
+ * drop, so recording is O(1), never blocks and never fails the caller.
+ */
+export class InMemoryAuditSink implements AuditSink {
+  private readonly buffer: (AuditEvent | undefined)[];
+  private start = 0;
+  private size = 0;
+  private droppedCount = 0;
+
+  constructor(
+    private readonly capacity: number,
+    private readonly clock: Clock,
+  ) {
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError("capacity must be a positive integer");
+    this.buffer = new Array(capacity);
+  }
+
+  record(event: AuditEvent): void {
+    try {
+      const stored: AuditEvent = { ...event, at: event.at ?? this.clock.now() };
+      if (this.size === this.capacity) {
+        this.buffer[this.start] = stored;
+        this.start = (this.start + 1) % this.capacity;
+        this.droppedCount++;
+      } else {
+        this.buffer[(this.start + this.size) % this.capacity] = stored;
+        this.size++;
+      }
+    } catch {
+      // A hostile event (a throwing getter, say) is dropped and counted, never rethrown.
+      this.droppedCount++;
+    }
+  }
+
+  /** The retained events, oldest first. */
+  events(): AuditEvent[] {
+    const out: AuditEvent[] = [];
+    for (let i = 0; i < this.size; i++) out.push(this.buffer[(this.start + i) % this.capacity]!);
+    return out;
+  }
+
+  /** How many events were dropped because the buffer was full (or the event was unreadable). */
+  get dropped(): number {
+    return this.droppedCount;
+  }
+}

@@ -1,0 +1,170 @@
+import { describe, expect, it } from "vitest";
+import { isPlatformError } from "../kernel/platform-error.js";
+import { compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "./ant-path-pattern.js";
+
+type Row = [pattern: string, path: string, expected: Record<string, string> | false];
+
+// `false`: no match. An object: a match with exactly these variables ({} when the pattern has none).
+const CASES: Row[] = [
+  // literals and trailing slashes
+  ["/", "/", {}],
+  ["/", "", {}],
+  ["/", "/a", false],
+  ["/login", "/login", {}],
+  ["/login", "/login/", false],
+  ["/login/", "/login", false],
+  ["/login/", "/login/", {}],
+  ["/login", "/Login", false],
+  ["/login", "/login?error", false],
+  ["/a/b", "/a//b", false],
+  ["/a", "a", false],
+  // regex metacharacters are literal
+  ["/v1.0/x", "/v1.0/x", {}],
+  ["/v1.0/x", "/v1a0/x", false],
+  ["/a+b", "/a+b", {}],
+  ["/a+b", "/aab", false],
+  ["/f(x)", "/f(x)", {}],
+  ["/f(x)", "/fx", false],
+  ["/price$", "/price$", {}],
+  ["/a|b", "/a", false],
+  ["/[ab]", "/[ab]", {}],
+  ["/[ab]", "/a", false],
+  ["/^x", "/^x", {}],
+  // encoded characters stay literal
+  ["/a%2Fb", "/a%2Fb", {}],
+  ["/a%2Fb", "/a/b", false],
+  ["/a/*", "/a/b%2Fc", {}],
+  ["/caf%C3%A9", "/café", false],
+  // ?
+  ["/t?st", "/test", {}],
+  ["/t?st", "/tst", false],
+  ["/t?st", "/teest", false],
+  ["/a?b", "/a/b", false],
+  ["/??", "/ab", {}],
+  // *
+  ["/*", "/", {}],
+  ["/*", "/anything", {}],
+  ["/*", "/a/b", false],
+  ["/*.css", "/site.css", {}],
+  ["/*.css", "/.css", {}],
+  ["/*.css", "/dir/site.css", false],
+  ["/a/*/c", "/a/b/c", {}],
+  ["/a/*/c", "/a/b/x/c", false],
+  ["/a*b*c", "/axxbyyc", {}],
+  ["/a*b*c", "/axxbyy", false],
+  ["/a**", "/abc", {}],
+  ["/a**", "/a/bc", false],
+  ["/**a", "/xa", {}],
+  // ** at the end
+  ["/api/**", "/api", {}],
+  ["/api/**", "/api/", {}],
+  ["/api/**", "/api/a/b", {}],
+  ["/api/**", "/apix", false],
+  ["/api/**", "/", false],
+  ["/**", "/", {}],
+  ["/**", "", {}],
+  ["/**", "/a/b/c.d", {}],
+  // ** at the start and in the middle
+  ["/**/x", "/x", {}],
+  ["/**/x", "/a/b/x", {}],
+  ["/**/x", "/a/b/x/", false],
+  ["/**/*.js", "/lib/app.js", {}],
+  ["/**/*.js", "/app.js", {}],
+  ["/a/**/b", "/a/b", {}],
+  ["/a/**/b", "/a/x/y/b", {}],
+  ["/a/**/b", "/a/x/y/c", false],
+  ["/a/**/b/**/c", "/a/1/b/2/3/c", {}],
+  ["/**/**/x", "/a/x", {}],
+  // {var}
+  ["/users/{id}", "/users/42", { id: "42" }],
+  ["/users/{id}", "/users/", false],
+  ["/users/{id}", "/users/4/2", false],
+  ["/users/{id}/posts/{post}", "/users/7/posts/hello", { id: "7", post: "hello" }],
+  ["/files/{name}.{ext}", "/files/a.tar.gz", { name: "a.tar", ext: "gz" }],
+  ["/files/{name}.{ext}", "/files/.gz", false],
+  ["/p-{id}", "/p-9", { id: "9" }],
+  ["/u/{name}", "/u/j%20doe", { name: "j%20doe" }],
+  ["/**/{leaf}", "/a/b/c", { leaf: "c" }],
+  ["/{first}/**", "/a/b/c", { first: "a" }],
+  ["/{a}/**/{b}/**", "/1/2/3", { a: "1", b: "2" }],
+  // {var:regex}
+  ["/users/{id:\\d+}", "/users/42", { id: "42" }],
+  ["/users/{id:\\d+}", "/users/4x", false],
+  ["/users/{id:\\d+}", "/users/", false],
+  ["/{id:\\d{3}}", "/123", { id: "123" }],
+  ["/{id:\\d{3}}", "/1234", false],
+  ["/{v:a|b}", "/a", { v: "a" }],
+  ["/{v:a|b}", "/ab", false],
+  ["/{rest:.*}", "/a/b", false],
+  ["/{rest:.*}/x", "/a/b/x", false],
+  ["/{rest:[\\s\\S]+}", "/a", { rest: "a" }],
+  ["/v{major:\\d+}.{minor:(\\d+)}-{tag}", "/v1.20-rc", { major: "1", minor: "20", tag: "rc" }],
+  ["/**/{id:\\d+}", "/a/b/17", { id: "17" }],
+];
+
+describe("compileAntPattern", () => {
+  it.each(CASES)("%s against %j", (pattern, path, expected) => {
+    const compiled = compileAntPattern(pattern);
+    expect(compiled.pattern).toBe(pattern);
+    expect(compiled.matches(path)).toBe(expected !== false);
+    expect(compiled.extract(path)).toEqual(expected === false ? undefined : expected);
+  });
+
+  it.each([
+    ["", "must start with '/'"],
+    ["api/**", "must start with '/'"],
+    ["/{id", "unclosed '{'"],
+    ["/id}", "unmatched '}'"],
+    ["/{}", "invalid variable name"],
+    ["/{1x}", "invalid variable name"],
+    ["/{__proto__}", "invalid variable name"],
+    ["/{id}/{id}", "twice"],
+    ["/{id}-{id:\\d+}", "twice"],
+    ["/{id:}", "empty regex"],
+    ["/{id:[a-z/]+}", "containing '/'"],
+    ["/{id:a/b}", "containing '/'"],
+    ["/{id:(}", "invalid regex"],
+    ["/{id:(a)\\1}", "backreference"],
+    ["/{a:(?<g>x)}{b:(?<g>y)}", "cannot be combined"],
+    [`/${"a".repeat(MAX_ANT_PATTERN_LENGTH)}`, "longer than"],
+  ])("rejects %j (%s)", (pattern, problem) => {
+    let thrown: unknown;
+    try {
+      compileAntPattern(pattern);
+    } catch (e) {
+      thrown = e;
+    }
+    expect(isPlatformError(thrown)).toBe(true);
+    expect(thrown).toMatchObject({ code: "CONFIGURATION_INVALID" });
+    expect((thrown as Error).message).toContain(problem);
+  });
+
+  it("accepts a pattern of exactly the maximum length", () => {
+    const pattern = `/${"a".repeat(MAX_ANT_PATTERN_LENGTH - 1)}`;
+    expect(compileAntPattern(pattern).matches(pattern)).toBe(true);
+  });
+
+  it("is reusable: one compiled pattern answers many paths", () => {
+    const p = compileAntPattern("/users/{id:\\d+}/**");
+    expect(p.extract("/users/1/a")).toEqual({ id: "1" });
+    expect(p.extract("/users/x/a")).toBeUndefined();
+    expect(p.extract("/users/22")).toEqual({ id: "22" });
+  });
+});
+
+describe("compileAntPattern against hostile paths", () => {
+  const deep = "/a".repeat(5_000);
+
+  // Each of these would backtrack polynomially or exponentially as one naive RegExp.
+  it.each([
+    ["/**/**/**/x", deep, false],
+    ["/**/**/**/x", `${deep}/x`, true],
+    ["/**/a/**/a/**/a/**/b", deep, false],
+    ["/**/a/**/a/**/a/**/b", `${deep}/b`, true],
+    ["/*a*a*a*a*b", `/${"a".repeat(20_000)}`, false],
+    ["/{x}a{y}a{z}b", `/${"a".repeat(20_000)}`, false],
+    ["/**/*a*a*b/**", `${"/aaaaaaaaaa".repeat(2_000)}`, false],
+  ])("%s answers correctly", { timeout: 2_000 }, (pattern, path, expected) => {
+    expect(compileAntPattern(pattern).matches(path)).toBe(expected);
+  });
+});

@@ -1,0 +1,330 @@
+import { PlatformError } from "../kernel/platform-error.js";
+
+/** A compiled Ant-style path pattern (`/api/**`, `/users/{id:\d+}`, `/*.css`). */
+export interface AntPathPattern {
+  /** The pattern as written. */
+  readonly pattern: string;
+  /** True when the whole path (no query string) matches the pattern. */
+  matches(path: string): boolean;
+  /** The URI template variables of a matching path (raw, not percent-decoded), or undefined. */
+  extract(path: string): Record<string, string> | undefined;
+}
+
+/** The longest pattern accepted; longer ones are a configuration mistake, not a route. */
+export const MAX_ANT_PATTERN_LENGTH = 1024;
+
+const SLASH = 47;
+const VAR_NAME = /^[A-Za-z][\w-]*$/;
+
+type Token =
+  | { readonly kind: "lit"; readonly text: string }
+  | { readonly kind: "one" }
+  | { readonly kind: "star" }
+  | { readonly kind: "var"; readonly slot: number }
+  | { readonly kind: "regex"; readonly slot: number; readonly source: string };
+
+/** Matches one path segment `path[start, end)`; writes variable bounds into `caps` when given. */
+interface SegmentMatcher {
+  match(path: string, start: number, end: number, caps: Int32Array | undefined): boolean;
+}
+
+/** Marks a whole-segment `**`: zero or more whole segments. */
+const ANY_SEGMENTS = Symbol("**");
+type Element = SegmentMatcher | typeof ANY_SEGMENTS;
+
+/**
+ * Compiles an Ant-style pattern once. `?` is one character, `*` any run within a segment, a whole
+ * `**` segment any number of segments, `{name}` a non-empty segment part and `{name:regex}` a part
+ * matching `regex`. Throws CONFIGURATION_INVALID for malformed patterns.
+ */
+export function compileAntPattern(pattern: string): AntPathPattern {
+  if (pattern.length > MAX_ANT_PATTERN_LENGTH) {
+    fail(pattern, `is longer than ${MAX_ANT_PATTERN_LENGTH} characters`);
+  }
+  if (pattern.charCodeAt(0) !== SLASH) fail(pattern, "must start with '/'");
+  const names: string[] = [];
+  const elements: Element[] = [];
+  for (const segment of parseSegments(pattern, names)) {
+    if (segment === ANY_SEGMENTS) {
+      // `/**/**` means the same as `/**`; collapsing keeps the matcher's work proportional.
+      if (elements[elements.length - 1] !== ANY_SEGMENTS) elements.push(ANY_SEGMENTS);
+    } else {
+      elements.push(compileSegment(pattern, segment));
+    }
+  }
+  return new CompiledAntPattern(pattern, elements, names);
+}
+
+/**
+ * Walks the pattern's segments left to right with the classic wildcard algorithm: only the latest
+ * `**` is ever widened, one segment at a time, so a match costs O(segments × elements) and hostile
+ * paths cannot trigger the exponential backtracking a single RegExp with several `**` would.
+ */
+class CompiledAntPattern implements AntPathPattern {
+  constructor(
+    readonly pattern: string,
+    private readonly elements: readonly Element[],
+    private readonly names: readonly string[],
+  ) {}
+
+  matches(path: string): boolean {
+    return this.run(path === "" ? "/" : path, undefined);
+  }
+
+  extract(path: string): Record<string, string> | undefined {
+    const p = path === "" ? "/" : path;
+    const caps = new Int32Array(this.names.length * 2);
+    if (!this.run(p, caps)) return undefined;
+    const out: Record<string, string> = {};
+    this.names.forEach((name, slot) => {
+      out[name] = p.slice(caps[slot * 2], caps[slot * 2 + 1]);
+    });
+    return out;
+  }
+
+  private run(path: string, caps: Int32Array | undefined): boolean {
+    if (path.charCodeAt(0) !== SLASH) return false;
+    const els = this.elements;
+    const len = path.length;
+    let ei = 0;
+    // p is the index of the '/' opening the next segment, or len once the path is consumed.
+    let p = 0;
+    let starEi = -1;
+    let starP = 0;
+    for (;;) {
+      if (ei < els.length) {
+        const el = els[ei]!;
+        if (el === ANY_SEGMENTS) {
+          if (ei === els.length - 1) return true;
+          starEi = ei;
+          starP = p;
+          ei++;
+          continue;
+        }
+        if (p < len) {
+          const end = segmentEnd(path, p + 1);
+          if (el.match(path, p + 1, end, caps)) {
+            p = end;
+            ei++;
+            continue;
+          }
+        }
+      } else if (p === len) {
+        return true;
+      }
+      if (starEi < 0 || starP >= len) return false;
+      starP = segmentEnd(path, starP + 1);
+      p = starP;
+      ei = starEi + 1;
+    }
+  }
+}
+
+function segmentEnd(path: string, from: number): number {
+  const i = path.indexOf("/", from);
+  return i === -1 ? path.length : i;
+}
+
+/** Splits the pattern into token lists (or `**` markers), honouring braces that may hold a regex. */
+function parseSegments(pattern: string, names: string[]): Array<Token[] | typeof ANY_SEGMENTS> {
+  const segments: Array<Token[] | typeof ANY_SEGMENTS> = [];
+  let tokens: Token[] = [];
+  let lit = "";
+  let segStart = 1;
+  const flush = (): void => {
+    if (lit !== "") tokens.push({ kind: "lit", text: lit });
+    lit = "";
+  };
+  let i = 1;
+  for (; i <= pattern.length; i++) {
+    const c = pattern[i];
+    if (c === undefined || c === "/") {
+      flush();
+      segments.push(pattern.slice(segStart, i) === "**" ? ANY_SEGMENTS : tokens);
+      tokens = [];
+      segStart = i + 1;
+    } else if (c === "*") {
+      flush();
+      // `**` inside a segment (e.g. `/a**`) behaves like `*`.
+      if (tokens[tokens.length - 1]?.kind !== "star") tokens.push({ kind: "star" });
+    } else if (c === "?") {
+      flush();
+      tokens.push({ kind: "one" });
+    } else if (c === "{") {
+      flush();
+      const close = closingBrace(pattern, i);
+      tokens.push(parseVariable(pattern, pattern.slice(i + 1, close), names));
+      i = close;
+    } else if (c === "}") {
+      fail(pattern, `has an unmatched '}' at index ${i}`);
+    } else {
+      lit += c;
+    }
+  }
+  return segments;
+}
+
+function closingBrace(pattern: string, open: number): number {
+  let depth = 0;
+  for (let j = open; j < pattern.length; j++) {
+    const c = pattern[j];
+    if (c === "\\") j++;
+    else if (c === "{") depth++;
+    else if (c === "}" && --depth === 0) return j;
+  }
+  return fail(pattern, `has an unclosed '{' at index ${open}`);
+}
+
+function parseVariable(pattern: string, body: string, names: string[]): Token {
+  const colon = body.indexOf(":");
+  const name = colon === -1 ? body : body.slice(0, colon);
+  if (!VAR_NAME.test(name)) fail(pattern, `has an invalid variable name '${name}'`);
+  if (names.includes(name)) fail(pattern, `declares variable '${name}' twice`);
+  const slot = names.push(name) - 1;
+  if (colon === -1) return { kind: "var", slot };
+  const source = body.slice(colon + 1);
+  checkVariableRegex(pattern, name, source);
+  return { kind: "regex", slot, source };
+}
+
+function checkVariableRegex(pattern: string, name: string, source: string): void {
+  const where = `variable '${name}'`;
+  if (source === "") fail(pattern, `has an empty regex for ${where}`);
+  // A '/' would let the variable span segments, which Ant semantics forbid.
+  if (source.includes("/")) fail(pattern, `has a regex containing '/' for ${where}`);
+  for (let i = 0; i < source.length; i++) {
+    if (source[i] !== "\\") continue;
+    // Backreferences would point at the wrong group once the regex is embedded in the segment's.
+    if (/[1-9k]/.test(source[i + 1] ?? "")) fail(pattern, `has a backreference in the regex for ${where}`);
+    i++;
+  }
+  try {
+    new RegExp(source);
+  } catch (cause) {
+    fail(pattern, `has an invalid regex for ${where}`, cause);
+  }
+}
+
+function compileSegment(pattern: string, tokens: readonly Token[]): SegmentMatcher {
+  if (tokens.length === 0) return literalSegment("");
+  const only = tokens[0]!;
+  if (tokens.length === 1 && only.kind === "lit") return literalSegment(only.text);
+  if (tokens.some((t) => t.kind === "regex")) return regexSegment(pattern, tokens);
+  return globSegment(tokens);
+}
+
+function literalSegment(text: string): SegmentMatcher {
+  return {
+    match: (path, start, end) => end - start === text.length && path.startsWith(text, start),
+  };
+}
+
+/**
+ * Matches `?`, `*`, `{var}` and literals without a RegExp, right to left with the classic wildcard
+ * algorithm: linear-ish in the segment length, and the last variable takes the shortest text, so
+ * `{name}.{ext}` splits `a.tar.gz` into `a.tar` and `gz` as Spring's greedy regexes do.
+ */
+function globSegment(tokens: readonly Token[]): SegmentMatcher {
+  return {
+    match(path, start, end, caps) {
+      let ti = tokens.length - 1;
+      let p = end;
+      let starTi = -1;
+      let starP = start;
+      for (;;) {
+        if (ti >= 0) {
+          const t = tokens[ti]!;
+          if (t.kind === "lit") {
+            const s = p - t.text.length;
+            if (s >= start && path.startsWith(t.text, s)) {
+              p = s;
+              ti--;
+              continue;
+            }
+          } else if (t.kind === "one") {
+            if (p > start) {
+              p--;
+              ti--;
+              continue;
+            }
+          } else if (t.kind === "star" || t.kind === "var") {
+            const min = t.kind === "var" ? 1 : 0;
+            if (p - min >= start) {
+              if (caps && t.kind === "var") caps[t.slot * 2 + 1] = p;
+              p -= min;
+              if (caps && t.kind === "var") caps[t.slot * 2] = p;
+              starTi = ti;
+              starP = p;
+              ti--;
+              continue;
+            }
+          }
+        } else if (p === start) {
+          return true;
+        }
+        if (starTi < 0 || starP <= start) return false;
+        p = --starP;
+        const star = tokens[starTi]!;
+        if (caps && star.kind === "var") caps[star.slot * 2] = p;
+        ti = starTi - 1;
+      }
+    },
+  };
+}
+
+/** A segment holding `{var:regex}`: one anchored RegExp run on that segment's text only. */
+function regexSegment(pattern: string, tokens: readonly Token[]): SegmentMatcher {
+  let source = "^";
+  let group = 0;
+  const groups: Array<{ slot: number; group: number }> = [];
+  for (const t of tokens) {
+    if (t.kind === "lit") source += escapeRegex(t.text);
+    else if (t.kind === "one") source += "[^/]";
+    else if (t.kind === "star") source += "[^/]*";
+    else if (t.kind === "var") {
+      groups.push({ slot: t.slot, group: ++group });
+      source += "([^/]+)";
+    } else {
+      groups.push({ slot: t.slot, group: ++group });
+      group += countGroups(t.source);
+      source += `((?:${t.source}))`;
+    }
+  }
+  source += "$";
+  let re: RegExp;
+  try {
+    re = new RegExp(source, "d");
+  } catch (cause) {
+    return fail(pattern, "has variable regexes that cannot be combined", cause);
+  }
+  return {
+    match(path, start, end, caps) {
+      // Running on the segment alone is what keeps `.` or `\D` in a variable regex from crossing '/'.
+      const text = path.slice(start, end);
+      if (!caps) return re.test(text);
+      const m = re.exec(text);
+      if (!m?.indices) return false;
+      for (const { slot, group: g } of groups) {
+        const span = m.indices[g];
+        caps[slot * 2] = start + (span?.[0] ?? 0);
+        caps[slot * 2 + 1] = start + (span?.[1] ?? 0);
+      }
+      return true;
+    },
+  };
+}
+
+function countGroups(source: string): number {
+  return new RegExp(`(?:${source})|`).exec("")!.length - 1;
+}
+
+function escapeRegex(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+}
+
+function fail(pattern: string, problem: string, cause?: unknown): never {
+  throw new PlatformError("CONFIGURATION_INVALID", `Path pattern '${pattern}' ${problem}`, {
+    cause,
+    details: { pattern },
+  });
+}

@@ -1,0 +1,44 @@
+/**
+ * Every stable error code of the platform and the HTTP status it answers with. One table, reused by
+ * the core's security runtime and by every HTTP binding. Codes are UPPER_SNAKE and never renamed.
+ */
+export const ERROR_STATUS = {
+  // request shape
+  BAD_REQUEST: 400,
+  MALFORMED_JSON: 400,
+  MALFORMED_BODY: 400,
+  VALIDATION_FAILED: 400,
+  MISSING_PARAMETER: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  PAYLOAD_TOO_LARGE: 413,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  // authentication
+  AUTHENTICATION_REQUIRED: 401,
+  BAD_CREDENTIALS: 401,
+  INVALID_TOKEN: 401,
+  TOKEN_EXPIRED: 401,
+  ACCOUNT_LOCKED: 423,
+  ACCOUNT_DISABLED: 401,
+  TOO_MANY_ATTEMPTS: 429,
+  CSRF_TOKEN_INVALID: 403,
+  ACCESS_DENIED: 403,
+  MFA_CHALLENGE_REQUIRED: 401,
+  AUTHENTICATION_BLOCKED: 403,
+  // state
+  CONFLICT: 409,
+  ILLEGAL_STATE_TRANSITION: 409,
+  // configuration and start-up (never reach a client in practice; 500 if they do)
+  CONFIGURATION_INVALID: 500,
+  PROPERTY_INVALID: 500,
+  DEPENDENCY_MISSING: 500,
+  INTERNAL_ERROR: 500,
+} as const satisfies Record<string, number>;
+
+/** A code listed in ERROR_STATUS. */
+export type KnownErrorCode = keyof typeof ERROR_STATUS;
+
+/** The HTTP status for a code; unknown codes answer 500 so a new code never leaks as a success. */
+export function statusForCode(code: string): number {
+  return (ERROR_STATUS as Record<string, number>)[code] ?? 500;
+}

@@ -1,0 +1,46 @@
+import { isPlatformError } from "../kernel/platform-error.js";
+import { statusForCode } from "./error-codes.js";
+
+/** The JSON body of every error answer: a stable code, a client-safe message, optional details. */
+export interface ErrorBody {
+  [field: string]: unknown;
+  code: string;
+  message: string;
+  correlationId?: string;
+}
+
+/** What to answer for an error: the status, the body, and whether it was unexpected (to be logged). */
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  unexpected: boolean;
+}
+
+/**
+ * Maps any thrown value to an HTTP answer. A PlatformError keeps its code, message and details and
+ * takes its status from the code table; anything else (and any 5xx, whose code would name internals)
+ * becomes a generic 500 INTERNAL_ERROR whose only
+ * detail is the correlation id, so no stack trace or internal message ever reaches a client.
+ */
+export function errorResponse(error: unknown, correlationId: string): ErrorResponse {
+  if (isPlatformError(error)) {
+    const status = error.status ?? statusForCode(error.code);
+    if (status >= 500) {
+      return {
+        status,
+        body: { code: "INTERNAL_ERROR", message: "Internal error", correlationId },
+        unexpected: true,
+      };
+    }
+    return {
+      status,
+      body: { ...(error.details ?? {}), code: error.code, message: error.message },
+      unexpected: false,
+    };
+  }
+  return {
+    status: 500,
+    body: { code: "INTERNAL_ERROR", message: "Internal error", correlationId },
+    unexpected: true,
+  };
+}

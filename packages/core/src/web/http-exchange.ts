@@ -1,0 +1,246 @@
+import { PlatformError } from "../kernel/platform-error.js";
+
+/** A cookie the response sets (or clears, with maxAge 0). */
+export interface ResponseCookie {
+  name: string;
+  value: string;
+  path?: string;
+  domain?: string;
+  maxAge?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: "Strict" | "Lax" | "None";
+}
+
+/** What a binding hands the core: one HTTP request, framework-free. */
+export interface HttpRequestInit {
+  method: string;
+  /** Path and query as received, e.g. `/login?error`. */
+  url: string;
+  /** Header names in any case; multi-valued headers joined with ", ". */
+  headers: Record<string, string | undefined>;
+  remoteAddress: string;
+  /** True when the request reached us over TLS (or a trusted proxy said so). */
+  secure?: boolean;
+  /** Reads the raw body once; the binding enforces the size limit and throws PAYLOAD_TOO_LARGE. */
+  readBody?: () => Promise<string>;
+}
+
+/** A body the response carries: JSON-serialisable values, text or bytes. */
+export type ResponseBody = string | Uint8Array | Record<string, unknown> | unknown[] | undefined;
+
+/** The response half of an exchange, written by the security runtime or a route. */
+export class HttpResponseState {
+  status = 200;
+  readonly headers = new Map<string, string>();
+  readonly cookies: ResponseCookie[] = [];
+  body: ResponseBody = undefined;
+  /** True once something decided the response; later filters must not overwrite it. */
+  committed = false;
+}
+
+/** Fields of a parsed body: form or JSON objects flattened to their first-level values. */
+export type BodyFields = Record<string, unknown>;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+
+/**
+ * One request and its response as the core's security runtime sees them: method, path, headers,
+ * cookies, body and remote address in; status, headers, cookies and body out. Bindings (h3, or a
+ * host's own) build one from their native event and write the response state back.
+ */
+export class HttpExchange {
+  readonly method: string;
+  readonly path: string;
+  readonly query: URLSearchParams;
+  readonly remoteAddress: string;
+  readonly secure: boolean;
+  readonly response = new HttpResponseState();
+  /** Request-scoped values (authentication, CSRF token, correlation id, ...). */
+  readonly attributes = new Map<string, unknown>();
+  private readonly headerMap: Map<string, string>;
+  private cookieMap: Map<string, string> | undefined;
+  private readonly readBodyOnce: (() => Promise<string>) | undefined;
+  private bodyText: Promise<string> | undefined;
+  private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
+
+  constructor(init: HttpRequestInit) {
+    this.method = init.method.toUpperCase();
+    const q = init.url.indexOf("?");
+    this.path = q === -1 ? init.url : init.url.slice(0, q);
+    this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
+    this.remoteAddress = init.remoteAddress;
+    this.secure = init.secure ?? false;
+    this.headerMap = new Map();
+    for (const [k, v] of Object.entries(init.headers))
+      if (v !== undefined) this.headerMap.set(k.toLowerCase(), v);
+    this.readBodyOnce = init.readBody;
+  }
+
+  /** A request header (case-insensitive), or undefined. */
+  header(name: string): string | undefined {
+    return this.headerMap.get(name.toLowerCase());
+  }
+
+  /** All request headers, lower-case names. */
+  headerEntries(): IterableIterator<[string, string]> {
+    return this.headerMap.entries();
+  }
+
+  /** A request cookie, or undefined. */
+  cookie(name: string): string | undefined {
+    this.cookieMap ??= parseCookieHeader(this.header("cookie"));
+    return this.cookieMap.get(name);
+  }
+
+  /** The media type of the request body without parameters, lower case ('' when absent). */
+  contentType(): string {
+    return (this.header("content-type") ?? "").split(";")[0]!.trim().toLowerCase();
+  }
+
+  /** True when the client prefers a JSON answer (Accept, a JSON body, or X-Requested-With). */
+  wantsJson(): boolean {
+    const accept = this.header("accept") ?? "";
+    if (/application\/json/i.test(accept)) return true;
+    if (/text\/html/i.test(accept)) return false;
+    return JSON_TYPE.test(this.contentType()) || this.header("x-requested-with") === "XMLHttpRequest";
+  }
+
+  /** The raw body text, read once (empty string when there is none). */
+  text(): Promise<string> {
+    this.bodyText ??= this.readBodyOnce ? this.readBodyOnce() : Promise.resolve("");
+    return this.bodyText;
+  }
+
+  /**
+   * The body as fields: a JSON object or an urlencoded form. Throws MALFORMED_JSON,
+   * MALFORMED_BODY or UNSUPPORTED_MEDIA_TYPE (all 4xx) rather than letting a parser error escape.
+   */
+  async fields(accept: ReadonlyArray<"json" | "form"> = ["json", "form"]): Promise<BodyFields> {
+    this.parsed ??= this.parseFields();
+    const { kind, fields } = await this.parsed;
+    if (kind !== "empty" && !accept.includes(kind)) {
+      throw new PlatformError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        `Expected ${accept.map(mediaName).join(" or ")} body`,
+        {
+          details: { contentType: this.contentType() },
+        },
+      );
+    }
+    return fields;
+  }
+
+  private async parseFields(): Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> {
+    const type = this.contentType();
+    const text = await this.text();
+    if (JSON_TYPE.test(type)) return { kind: "json", fields: parseJsonObject(text) };
+    if (FORM_TYPE.test(type)) {
+      const fields: BodyFields = Object.create(null);
+      for (const [k, v] of new URLSearchParams(text)) if (!(k in fields)) fields[k] = v;
+      return { kind: "form", fields };
+    }
+    if (text.length === 0 && type === "") return { kind: "empty", fields: {} };
+    throw new PlatformError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Expected application/json or application/x-www-form-urlencoded body",
+      {
+        details: { contentType: type || null },
+      },
+    );
+  }
+
+  /** Writes a JSON response and commits the exchange. */
+  json(status: number, body: Record<string, unknown> | unknown[]): void {
+    this.response.status = status;
+    this.response.headers.set("content-type", "application/json; charset=utf-8");
+    this.response.body = body;
+    this.response.committed = true;
+  }
+
+  /** Writes an HTML response and commits the exchange. */
+  html(status: number, body: string): void {
+    this.response.status = status;
+    this.response.headers.set("content-type", "text/html; charset=utf-8");
+    this.response.body = body;
+    this.response.committed = true;
+  }
+
+  /** Answers a 302 redirect (303 after a POST would also do; 302 is what browsers and the spec expect). */
+  redirect(location: string, status = 302): void {
+    this.response.status = status;
+    this.response.headers.set("location", location);
+    this.response.body = undefined;
+    this.response.committed = true;
+  }
+
+  /** Adds a Set-Cookie to the response. */
+  setCookie(cookie: ResponseCookie): void {
+    const i = this.response.cookies.findIndex((c) => c.name === cookie.name);
+    if (i === -1) this.response.cookies.push(cookie);
+    else this.response.cookies[i] = cookie;
+  }
+}
+
+function mediaName(kind: "json" | "form"): string {
+  return kind === "json" ? "application/json" : "application/x-www-form-urlencoded";
+}
+
+function parseJsonObject(text: string): BodyFields {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new PlatformError("MALFORMED_JSON", "The request body is not valid JSON");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new PlatformError("MALFORMED_BODY", "The request body must be a JSON object");
+  }
+  if (depthExceeds(value, MAX_JSON_DEPTH)) {
+    throw new PlatformError("MALFORMED_BODY", `The request body nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
+  return value as BodyFields;
+}
+
+/** Deepest JSON nesting a request body may have; deeper bodies are refused before any code sees them. */
+export const MAX_JSON_DEPTH = 32;
+
+function depthExceeds(value: unknown, budget: number): boolean {
+  if (typeof value !== "object" || value === null) return false;
+  if (budget === 0) return true;
+  for (const child of Object.values(value)) if (depthExceeds(child, budget - 1)) return true;
+  return false;
+}
+
+/** Parses a Cookie header into name → value; malformed pairs are skipped, the first duplicate wins. */
+export function parseCookieHeader(header: string | undefined): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!header) return out;
+  for (const part of header.split(";")) {
+    const eq = part.indexOf("=");
+    if (eq <= 0) continue;
+    const name = part.slice(0, eq).trim();
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      continue;
+    }
+    if (name && !out.has(name)) out.set(name, value);
+  }
+  return out;
+}
+
+/** Serialises a response cookie into a Set-Cookie header value. */
+export function serializeCookie(c: ResponseCookie): string {
+  let s = `${c.name}=${encodeURIComponent(c.value)}; Path=${c.path ?? "/"}`;
+  if (c.domain) s += `; Domain=${c.domain}`;
+  if (c.maxAge !== undefined) s += `; Max-Age=${Math.floor(c.maxAge)}`;
+  if (c.maxAge === 0) s += "; Expires=Thu, 01 Jan 1970 00:00:00 GMT";
+  if (c.httpOnly) s += "; HttpOnly";
+  if (c.secure) s += "; Secure";
+  if (c.sameSite) s += `; SameSite=${c.sameSite}`;
+  return s;
+}

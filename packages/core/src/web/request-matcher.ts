@@ -1,0 +1,96 @@
+import { PlatformError } from "../kernel/platform-error.js";
+import { compileAntPattern } from "./ant-path-pattern.js";
+
+/** An HTTP method a matcher can be restricted to. */
+export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE";
+
+/** The part of a request a matcher looks at: the method and the path without its query string. */
+export interface MatchableRequest {
+  method: string;
+  path: string;
+}
+
+/** Decides whether a request belongs to a rule (a filter chain, an authorization rule, a CSRF exemption). */
+export interface RequestMatcher {
+  /** True when the request is one this matcher selects. */
+  matches(req: MatchableRequest): boolean;
+  /** A human-readable form such as `POST /login` or `ANY /api/**`, for logs and errors. */
+  readonly description: string;
+}
+
+const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
+  "GET",
+  "HEAD",
+  "POST",
+  "PUT",
+  "PATCH",
+  "DELETE",
+  "OPTIONS",
+  "TRACE",
+]);
+
+/**
+ * Matches requests whose path matches an Ant pattern and, unless `method` is ANY, whose method is
+ * `method` (request side compared case-insensitively; HEAD is not GET). Throws CONFIGURATION_INVALID.
+ */
+export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"): RequestMatcher {
+  const compiled = compileAntPattern(pattern);
+  const wanted = String(method).toUpperCase();
+  if (wanted !== "ANY" && !METHODS.has(wanted)) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `Unknown HTTP method '${String(method)}' for '${pattern}'`,
+      {
+        details: { pattern, method: String(method) },
+      },
+    );
+  }
+  const description = `${wanted} ${pattern}`;
+  if (wanted === "ANY") return { description, matches: (req) => compiled.matches(req.path) };
+  return {
+    description,
+    matches: (req) =>
+      (req.method === wanted || req.method.toUpperCase() === wanted) && compiled.matches(req.path),
+  };
+}
+
+const ANY_REQUEST: RequestMatcher = Object.freeze({ description: "any request", matches: () => true });
+
+/** Matches every request (the catch-all last rule). */
+export function anyRequest(): RequestMatcher {
+  return ANY_REQUEST;
+}
+
+/** Matches when at least one matcher does; needs at least one, so an empty list never opens access. */
+export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
+  const list = nonEmpty("orMatcher", matchers);
+  return {
+    description: joinDescriptions(list, "or"),
+    matches: (req) => list.some((m) => m.matches(req)),
+  };
+}
+
+/** Matches when every matcher does; needs at least one, so an empty list is not a vacuous match-all. */
+export function andMatcher(...matchers: RequestMatcher[]): RequestMatcher {
+  const list = nonEmpty("andMatcher", matchers);
+  return {
+    description: joinDescriptions(list, "and"),
+    matches: (req) => list.every((m) => m.matches(req)),
+  };
+}
+
+/** Matches exactly the requests `matcher` does not. */
+export function notMatcher(matcher: RequestMatcher): RequestMatcher {
+  return { description: `not ${matcher.description}`, matches: (req) => !matcher.matches(req) };
+}
+
+function nonEmpty(helper: string, matchers: RequestMatcher[]): readonly RequestMatcher[] {
+  if (matchers.length === 0) {
+    throw new PlatformError("CONFIGURATION_INVALID", `${helper}() needs at least one matcher`);
+  }
+  return [...matchers];
+}
+
+function joinDescriptions(list: readonly RequestMatcher[], word: string): string {
+  return list.length === 1 ? list[0]!.description : `(${list.map((m) => m.description).join(` ${word} `)})`;
+}

@@ -1,0 +1,291 @@
+import { type Dirent, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve, sep } from "node:path";
+import {
+  findImports,
+  type ImportRef,
+  lineAt,
+  maskSource,
+  namedBindings,
+  namespaceBinding,
+} from "./import-specifiers.js";
+
+/** One broken dependency rule: where, which rule, and what was found. */
+export interface Violation {
+  /** Path relative to the checked root, with `/` separators. */
+  file: string;
+  line: number;
+  rule: string;
+  detail: string;
+}
+
+/** The checks of the dependency rule (shared/ARCHITECTURE.md), by name; a-d as in the rule list. */
+export const RULES = {
+  /** a. The core imports no web framework, HTTP server, database driver, nor another of our packages. */
+  coreForbiddenImport: "core-forbidden-import",
+  /** a. The core reaches outside `packages/core/src` only through package names. */
+  coreRelativeEscape: "core-relative-escape",
+  /** b. tsyringe's global container: imported only in kernel/platform.ts, used only to create a child. */
+  coreGlobalContainer: "core-global-container",
+  /** c. An adapter never imports another adapter nor the CLI. */
+  adapterCrossImport: "adapter-cross-import",
+  /** c. An adapter reaches outside its own package only through package names. */
+  adapterRelativeEscape: "adapter-relative-escape",
+  /** d. The browser SDK takes only types from the core (erased at build), nothing else of ours. */
+  sdkBrowserValueImport: "sdk-browser-value-import",
+  /** d. The browser SDK imports no Node built-in (`node:*`). */
+  sdkBrowserNodeBuiltin: "sdk-browser-node-builtin",
+  /** d. The browser SDK reaches outside its own package only through package names. */
+  sdkBrowserRelativeEscape: "sdk-browser-relative-escape",
+} as const;
+
+/** Modules the core must not import (a module or any of its subpaths). */
+const CORE_FORBIDDEN_MODULES = [
+  "h3",
+  "mongodb",
+  "node:http",
+  "node:https",
+  "node:http2",
+  "http",
+  "https",
+  "http2",
+  "srvx",
+  "express",
+  "fastify",
+  "@platform/cli",
+  "@platform/sdk-browser",
+];
+const ADAPTER_PREFIX = "@platform/adapters-";
+/** The one file allowed to import tsyringe's global container. */
+const PLATFORM_FILE = "packages/core/src/kernel/platform.ts";
+const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;
+const SKIPPED_DIRS = new Set(["node_modules", "fixtures"]);
+
+/** Result of a run: the violations and how many files were read. */
+export interface DependencyRulesReport {
+  violations: Violation[];
+  filesChecked: number;
+}
+
+/** Checks every `packages/*\/src/**\/*.ts` under rootDir (fixtures and node_modules skipped). */
+export function checkDependencyRules(rootDir: string): Violation[] {
+  return runDependencyRules(rootDir).violations;
+}
+
+/** Same as checkDependencyRules, also telling how many files were checked. */
+export function runDependencyRules(rootDir: string): DependencyRulesReport {
+  const root = resolve(rootDir);
+  const packagesDir = join(root, "packages");
+  const violations: Violation[] = [];
+  let filesChecked = 0;
+  for (const pkg of listDirs(packagesDir)) {
+    const srcDir = join(packagesDir, pkg, "src");
+    for (const file of listSourceFiles(srcDir)) {
+      filesChecked++;
+      const rel = relative(root, file).split(sep).join("/");
+      const text = readFileSync(file, "utf8");
+      violations.push(...checkFile({ root, pkg, file, rel, text }));
+    }
+  }
+  violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule.localeCompare(b.rule));
+  return { violations, filesChecked };
+}
+
+/** Renders violations one per line: `file:line  rule  detail`. */
+export function formatViolations(violations: Violation[]): string {
+  return violations.map((v) => `${v.file}:${v.line}  ${v.rule}  ${v.detail}`).join("\n");
+}
+
+interface SourceFile {
+  root: string;
+  /** Folder name under packages/ (`core`, `adapters-http`, ...). */
+  pkg: string;
+  file: string;
+  rel: string;
+  text: string;
+}
+
+function checkFile(src: SourceFile): Violation[] {
+  const imports = findImports(src.text);
+  const found: Violation[] = [];
+  const report = (ref: ImportRef | { line: number }, rule: string, detail: string) =>
+    found.push({ file: src.rel, line: ref.line, rule, detail });
+
+  if (src.pkg === "core") {
+    const srcRoot = join(src.root, "packages", "core", "src");
+    for (const ref of imports) {
+      if (
+        CORE_FORBIDDEN_MODULES.some((m) => isModule(ref.specifier, m)) ||
+        ref.specifier.startsWith(ADAPTER_PREFIX)
+      ) {
+        report(ref, RULES.coreForbiddenImport, `imports "${ref.specifier}"`);
+      }
+      if (escapes(src.file, ref.specifier, srcRoot)) {
+        report(ref, RULES.coreRelativeEscape, `"${ref.specifier}" leaves packages/core/src`);
+      }
+    }
+    found.push(...checkGlobalContainer(src, imports));
+  } else if (src.pkg.startsWith("adapters-")) {
+    const own = `@platform/${src.pkg}`;
+    const pkgRoot = join(src.root, "packages", src.pkg);
+    for (const ref of imports) {
+      const s = ref.specifier;
+      if ((s.startsWith(ADAPTER_PREFIX) && !isModule(s, own)) || isModule(s, "@platform/cli")) {
+        report(ref, RULES.adapterCrossImport, `imports "${s}"`);
+      }
+      if (escapes(src.file, s, pkgRoot))
+        report(ref, RULES.adapterRelativeEscape, `"${s}" leaves packages/${src.pkg}`);
+    }
+  } else if (src.pkg === "sdk-browser") {
+    const pkgRoot = join(src.root, "packages", "sdk-browser");
+    for (const ref of imports) {
+      const s = ref.specifier;
+      if (isModule(s, "@platform/core") && !ref.typeOnly) {
+        report(ref, RULES.sdkBrowserValueImport, `value import of "${s}": use \`import type\``);
+      } else if (
+        s.startsWith("@platform/") &&
+        !isModule(s, "@platform/core") &&
+        !isModule(s, "@platform/sdk-browser")
+      ) {
+        report(ref, RULES.sdkBrowserValueImport, `imports "${s}": server code in the browser bundle`);
+      }
+      if (s.startsWith("node:")) report(ref, RULES.sdkBrowserNodeBuiltin, `imports "${s}"`);
+      if (escapes(src.file, s, pkgRoot))
+        report(ref, RULES.sdkBrowserRelativeEscape, `"${s}" leaves packages/sdk-browser`);
+    }
+  }
+  // cli (and any other package) composes everything: no rule.
+  return found;
+}
+
+/**
+ * Rule b: the global `container` of tsyringe is imported in kernel/platform.ts only, and there every use
+ * of the imported name is `<name>.createChildContainer(`. A namespace import (`ns.container`), a
+ * re-export, or a run-time `import()`/`require()` of tsyringe would hide the container from this
+ * check, so they are violations too.
+ */
+function checkGlobalContainer(src: SourceFile, imports: ImportRef[]): Violation[] {
+  const found: Violation[] = [];
+  const report = (line: number, detail: string) =>
+    found.push({ file: src.rel, line, rule: RULES.coreGlobalContainer, detail });
+  const isPlatformFile = src.rel === PLATFORM_FILE;
+  const locals: { name: string; ref: ImportRef }[] = [];
+  const namespaces: string[] = [];
+
+  for (const ref of imports) {
+    if (ref.specifier !== "tsyringe" || ref.typeOnly) continue;
+    if (ref.kind === "dynamic" || ref.kind === "require") {
+      report(
+        ref.line,
+        `run-time ${ref.kind === "require" ? "require" : "import"} of "tsyringe": import it statically`,
+      );
+      continue;
+    }
+    const bindings = namedBindings(ref.clause).filter((b) => b.imported === "container" && !b.typeOnly);
+    if (ref.kind === "export") {
+      if (bindings.length > 0 || ref.clause.startsWith("*"))
+        report(ref.line, "re-exports tsyringe's global container");
+      continue;
+    }
+    const ns = namespaceBinding(ref.clause);
+    if (ns) namespaces.push(ns);
+    for (const b of bindings) {
+      if (isPlatformFile) locals.push({ name: b.local, ref });
+      else report(ref.line, `imports tsyringe's global \`container\` outside ${PLATFORM_FILE}`);
+    }
+  }
+  if (locals.length === 0 && namespaces.length === 0) return found;
+
+  // Look at code only (comments and strings blanked) and skip the import statements themselves.
+  const code = blankRanges(maskSource(src.text).code, imports);
+  for (const ns of namespaces) {
+    for (const m of code.matchAll(
+      new RegExp(`(?<![\\w$.])${escapeRegex(ns)}\\s*\\.\\s*container(?![\\w$])`, "g"),
+    )) {
+      report(lineAt(code, m.index), `uses tsyringe's global container through \`${ns}.container\``);
+    }
+  }
+  for (const { name } of locals) {
+    for (const m of code.matchAll(new RegExp(`(?<![\\w$.])${escapeRegex(name)}(?![\\w$])`, "g"))) {
+      const after = code.slice(m.index + name.length);
+      if (/^\s*\.\s*createChildContainer\s*\(/.test(after)) continue;
+      if (isPropertyKey(code, m.index, after)) continue;
+      const call = /^\s*\.\s*([\w$]+)/.exec(after)?.[1];
+      report(
+        lineAt(code, m.index),
+        call
+          ? `calls \`${name}.${call}\` on tsyringe's global container`
+          : `uses tsyringe's global container as \`${name}\``,
+      );
+    }
+  }
+  return found;
+}
+
+/** `name:` as an object key or type member is not a use of the binding (`{ container: c }`). */
+function isPropertyKey(code: string, index: number, after: string): boolean {
+  if (!/^\s*\??\s*:(?!:)/.test(after)) return false;
+  const before = code.slice(0, index).trimEnd();
+  return before === "" || /[{,;(]$/.test(before) || /(?<![\w$])readonly$/.test(before);
+}
+
+function blankRanges(code: string, refs: ImportRef[]): string {
+  let out = code;
+  for (const r of refs) {
+    out = out.slice(0, r.start) + out.slice(r.start, r.end).replace(/[^\n]/g, " ") + out.slice(r.end);
+  }
+  return out;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[$.*+?^()[\]{}|\\]/g, "\\$&");
+}
+
+/** `h3` matches `h3` and `h3/utils`, not `h3x`. */
+function isModule(specifier: string, module: string): boolean {
+  return specifier === module || specifier.startsWith(`${module}/`);
+}
+
+/** A relative specifier that resolves outside `boundary`. */
+function escapes(file: string, specifier: string, boundary: string): boolean {
+  if (
+    !specifier.startsWith("./") &&
+    !specifier.startsWith("../") &&
+    specifier !== "." &&
+    specifier !== ".."
+  ) {
+    return false;
+  }
+  const target = resolve(dirname(file), specifier);
+  const rel = relative(boundary, target);
+  return rel === ".." || rel.startsWith(`..${sep}`);
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory() && !SKIPPED_DIRS.has(d.name))
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
+function listSourceFiles(dir: string): string[] {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const files: string[] = [];
+  for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+    const full = join(dir, e.name);
+    if (e.isDirectory()) {
+      if (!SKIPPED_DIRS.has(e.name)) files.push(...listSourceFiles(full));
+    } else if (e.isFile() && SOURCE_FILE.test(e.name)) {
+      files.push(full);
+    }
+  }
+  return files;
+}

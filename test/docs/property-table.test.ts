@@ -1,0 +1,36 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { httpPlugin } from "@platform/adapters-http";
+import { identityPlugin, kernelPlugin, type PlatformPlugin } from "@platform/core";
+import { describe, expect, it } from "vitest";
+
+/** Every plugin the platform ships; a new module adds itself here so its keys are checked. */
+const PLUGINS: PlatformPlugin[] = [kernelPlugin, identityPlugin, httpPlugin];
+
+const table = readFileSync(fileURLToPath(new URL("../../docs/properties.md", import.meta.url)), "utf8");
+const rows = new Map(
+  [...table.matchAll(/^\| `([^`]+)` \| ([^|]+) \| `([^`]*)` \| ([^|]+) \| (.+) \|$/gm)].map((m) => [
+    m[1]!,
+    { type: m[2]!.trim(), default: m[3]!, module: m[4]!.trim(), effect: m[5]!.trim() },
+  ]),
+);
+
+describe("docs/properties.md", () => {
+  const definitions = PLUGINS.flatMap((p) => (p.properties ?? []).map((d) => ({ plugin: p.id, d })));
+
+  it.each(definitions.map(({ plugin, d }) => [d.key, plugin, d] as const))(
+    "lists %s (module %s) with its default",
+    (key, plugin, d) => {
+      const row = rows.get(key);
+      expect(row, `${key} is missing from docs/properties.md`).toBeDefined();
+      expect(row!.default).toBe(String(d.default));
+      expect(row!.module).toBe(plugin);
+      expect(row!.effect.startsWith("*inert*")).toBe(d.inert !== undefined);
+    },
+  );
+
+  it("lists no key that no module declares", () => {
+    const declared = new Set(definitions.map(({ d }) => d.key));
+    expect([...rows.keys()].filter((k) => !declared.has(k))).toEqual([]);
+  });
+});
