@@ -1,5 +1,12 @@
 import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
-import { createPlatform, type Platform } from "@platform/core";
+import {
+  createIdentityPlugin,
+  createPlatform,
+  currentAuthentication,
+  FilterChainProxy,
+  type Platform,
+} from "@platform/core";
+import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import type { HostConfig } from "./host-config.js";
 import { homePage } from "./home-page.js";
 
@@ -12,11 +19,11 @@ export interface DemoPlatform {
 
 /**
  * Builds the demo on the embedded in-memory defaults, applying a host configuration module when
- * one is given. Each later capability (identity, MFA, authorization) adds itself here.
+ * one is given: form login (session) at /login, REST login (JWT) at /api/login, seeded users.
  */
 export async function buildDemoPlatform(host: HostConfig = {}, env = process.env): Promise<DemoPlatform> {
   const platform = createPlatform({
-    plugins: [httpPlugin, ...(host.plugins ?? [])],
+    plugins: [httpPlugin, createIdentityPlugin({ security: demoSecurity }), ...(host.plugins ?? [])],
     properties: host.properties,
     env,
     register: host.register,
@@ -25,11 +32,12 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   routes.add({
     method: "GET",
     path: "/",
-    handler: (ex) => ex.html(200, homePage(platform)),
+    handler: async (ex) => ex.html(200, await homePage(ex, currentAuthentication(ex))),
     description: "Home page",
   });
   host.routes?.(routes, platform);
   await platform.start();
-  const { app } = createHttpApp({ platform, routes });
+  await seedDemoUsers(platform);
+  const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
   return { platform, app, routes };
 }

@@ -1,17 +1,23 @@
-import type { Platform } from "@platform/core";
+import { type Authentication, csrfHiddenInput, csrfMetaTags, type HttpExchange } from "@platform/core";
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** The demo's home page: what is running. */
-export function homePage(platform: Platform): string {
+/** The demo's home page: who is signed in, and how. */
+export async function homePage(exchange: HttpExchange, who: Authentication | undefined): Promise<string> {
+  const body = who
+    ? `<p id="who">Signed in as <strong>${escapeHtml(who.username)}</strong> (${escapeHtml(who.authorities.join(", "))})
+by ${escapeHtml(who.method)} at ${escapeHtml(new Date(who.authenticatedAt).toISOString())}.</p>
+<form method="post" action="/logout">${await csrfHiddenInput(exchange)}<button id="logoutButton" type="submit">Sign out</button></form>`
+    : `<p id="who">Not signed in. <a href="/login">Sign in</a> (users: user/password, admin/admin).</p>`;
   return `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Platform demo</title></head>
+<html lang="en"><head><meta charset="utf-8"><title>Platform demo</title>${await csrfMetaTags(exchange)}</head>
 <body>
 <h1>Platform demo</h1>
-<p>State: ${escapeHtml(platform.state)}</p>
+${body}
+<p>REST: <code>POST /api/login</code> with JSON <code>{"username","password"}</code> returns tokens; <code>GET /api/me</code> with <code>Authorization: Bearer</code>.</p>
 <p><a href="/health">Health</a></p>
 </body></html>`;
 }

@@ -68,7 +68,7 @@ describe("platform start", () => {
       "packages/cli/src/fixtures/host-config.mjs",
     ]);
     expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "mjs" });
-    const big = await fetch(`${url}/echo`, {
+    const big = await fetch(`${url}/api/echo`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ text: "x".repeat(3000) }),

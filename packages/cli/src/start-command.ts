@@ -1,6 +1,7 @@
 import { serveHttp } from "@platform/adapters-http";
 import type { CliArgs } from "./cli-args.js";
 import { buildDemoPlatform } from "./demo-platform.js";
+import { DEMO_USERS } from "./demo-security.js";
 import { type HostConfig, loadHostConfig } from "./host-config.js";
 
 /** A running demo server. */
@@ -23,6 +24,12 @@ export async function startCommand(
     if (route.method !== "GET" || route.path.includes("*") || route.path.includes(":")) continue;
     lines.push(`  ${route.description ?? route.path}: ${server.url}${route.path === "/" ? "" : route.path}`);
   }
+  lines.push(
+    `  Sign in: ${server.url}/login   REST: POST ${server.url}/api/login   Who am I: ${server.url}/api/me`,
+  );
+  lines.push(
+    `  Users: ${DEMO_USERS.map((u) => `${u.username} / ${u.password} (${u.authorities.join(", ")})`).join("; ")}`,
+  );
   if (args.config) lines.push(`  config: ${args.config}`);
   out(lines.join("\n"));
   return {

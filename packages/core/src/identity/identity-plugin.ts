@@ -1,28 +1,167 @@
+import type { InjectionToken } from "tsyringe";
+import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { IdGenerator } from "../kernel/id-generator.js";
+import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
+import { PasswordAuthenticator } from "./authentication/password-authenticator.js";
+import { assembleChain } from "./chain/assemble-chain.js";
+import { FilterChainProxy } from "./chain/filter-chain-proxy.js";
+import { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
+import { SecurityContextRepository } from "./context/security-context-repository.js";
+import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
+import { type SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
 import { PasswordHasher } from "./password/password-hasher.js";
 import {
   PASSWORD_HASHER_PROPERTIES,
   scryptOptionsFromProperties,
 } from "./password/password-hasher.properties.js";
 import { ScryptPasswordHasher } from "./password/scrypt-password-hasher.js";
+import { InMemorySessionStore } from "./session/in-memory-session-store.js";
+import { SessionManager } from "./session/session-manager.js";
+import { SESSION_PROPERTIES, sessionOptionsFromProperties } from "./session/session.properties.js";
+import { SessionStore } from "./session/session-store.js";
+import { InMemoryLoginThrottle } from "./throttle/in-memory-login-throttle.js";
+import { LoginThrottle } from "./throttle/login-throttle.js";
+import { THROTTLE_PROPERTIES, throttleOptionsFromProperties } from "./throttle/login-throttle.properties.js";
+import { InMemoryRefreshTokenStore } from "./tokens/in-memory-refresh-token-store.js";
+import { InMemoryRevokedAccessTokenStore } from "./tokens/in-memory-revoked-token-store.js";
+import { loadJwtKeys } from "./tokens/jwt-keys.js";
+import { JWT_PROPERTIES, jwtOptionsFromProperties } from "./tokens/jwt-properties.js";
+import { RefreshTokenStore } from "./tokens/refresh-token-store.js";
+import { RevokedAccessTokenStore } from "./tokens/revoked-token-store.js";
+import { TokenService } from "./tokens/token-service.js";
 import { InMemoryUserRepository } from "./users/in-memory-user-repository.js";
 import { UserRepository } from "./users/user-repository.js";
 
+/** DI token of the access/refresh token service of `.oauth2()` chains (built at start: keys load async). */
+export const TokenServiceToken: InjectionToken<TokenService> = Symbol.for("platform.TokenService");
+
+/** DI token of the built DSL configuration (a host may register one instead of passing `security`). */
+export const SecurityConfigurationToken: InjectionToken<SecurityConfiguration> = Symbol.for(
+  "platform.SecurityConfiguration",
+);
+
+/** DI token of the primary (password) authenticator the login filters call. */
+export const PrimaryAuthenticatorToken: InjectionToken<PasswordAuthenticator> = Symbol.for(
+  "platform.PrimaryAuthenticator",
+);
+
+/** Options of the identity module. */
+export interface IdentityPluginOptions {
+  /** The registry DSL: `(r) => r.form().session().rest().oauth2().build()`. */
+  security?: (registry: SecurityRegistry) => SecurityConfiguration;
+}
+
 /**
- * The identity module: users and password hashing (more ports join as the security runtime lands).
- * Each default is registered only where the host registered nothing.
+ * The identity module: users, password hashing, throttling, sessions, CSRF, tokens and the security
+ * filter chains built from the registry DSL. Every port default is registered only where the host
+ * registered nothing; the chains are assembled at start (after the token keys are loaded) and
+ * exposed as the FilterChainProxy the HTTP binding runs on every request.
  */
-export const identityPlugin: PlatformPlugin = {
-  id: "identity",
-  properties: [...PASSWORD_HASHER_PROPERTIES],
-  register(ctx) {
-    ctx.registerDefault(UserRepository, {
-      useFactory: (c) => new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
-    });
-    ctx.registerDefault(PasswordHasher, {
-      useFactory: () => new ScryptPasswordHasher(scryptOptionsFromProperties(ctx.properties)),
-    });
-  },
-};
+export function createIdentityPlugin(options: IdentityPluginOptions = {}): PlatformPlugin {
+  return {
+    id: "identity",
+    properties: [
+      ...PASSWORD_HASHER_PROPERTIES,
+      ...SESSION_PROPERTIES,
+      ...THROTTLE_PROPERTIES,
+      ...JWT_PROPERTIES,
+    ],
+    register(ctx) {
+      const { properties } = ctx;
+      ctx.registerDefault(UserRepository, {
+        useFactory: (c) =>
+          new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
+      });
+      ctx.registerDefault(PasswordHasher, {
+        useFactory: () => new ScryptPasswordHasher(scryptOptionsFromProperties(properties)),
+      });
+      ctx.registerDefault(LoginThrottle, {
+        useFactory: (c) =>
+          new InMemoryLoginThrottle({
+            clock: c.resolve(Clock),
+            ...throttleOptionsFromProperties(properties),
+          }),
+      });
+      ctx.registerDefault(SessionStore, {
+        useFactory: (c) => new InMemorySessionStore({ clock: c.resolve(Clock) }),
+      });
+      ctx.registerDefault(SessionManager, {
+        useFactory: (c) =>
+          new SessionManager({
+            store: c.resolve(SessionStore),
+            clock: c.resolve(Clock),
+            ids: c.resolve(IdGenerator),
+            ...sessionOptionsFromProperties(properties),
+          }),
+      });
+      ctx.registerDefault(CsrfTokenRepository, {
+        useFactory: (c) =>
+          new CsrfTokenRepository({ sessions: c.resolve(SessionManager), ids: c.resolve(IdGenerator) }),
+      });
+      ctx.registerDefault(SecurityContextRepository, {
+        useFactory: (c) =>
+          new HttpSessionSecurityContextRepository(c.resolve(SessionManager), c.resolve(CsrfTokenRepository)),
+      });
+      ctx.registerDefault(RefreshTokenStore, {
+        useFactory: (c) => new InMemoryRefreshTokenStore({ clock: c.resolve(Clock) }),
+      });
+      ctx.registerDefault(RevokedAccessTokenStore, {
+        useFactory: (c) => new InMemoryRevokedAccessTokenStore({ clock: c.resolve(Clock) }),
+      });
+      ctx.registerDefault(PrimaryAuthenticatorToken, {
+        useFactory: (c) =>
+          new PasswordAuthenticator({
+            users: c.resolve(UserRepository),
+            hasher: c.resolve(PasswordHasher),
+            throttle: c.resolve(LoginThrottle),
+            clock: c.resolve(Clock),
+            audit: c.resolve(AuditSink),
+          }),
+      });
+      if (options.security) {
+        const configuration = options.security(new SecurityRegistry());
+        ctx.registerDefault(SecurityConfigurationToken, { useValue: configuration });
+      }
+      ctx.onStart("token-keys", async (c) => {
+        if (c.isRegistered(TokenServiceToken, false)) return;
+        const jwt = jwtOptionsFromProperties(properties);
+        const keys = await loadJwtKeys({ ...jwt, logger: c.resolve(Logger) });
+        c.registerInstance(
+          TokenServiceToken,
+          new TokenService({
+            ...jwt,
+            keys,
+            clock: c.resolve(Clock),
+            ids: c.resolve(IdGenerator),
+            refreshTokens: c.resolve(RefreshTokenStore),
+            revokedAccessTokens: c.resolve(RevokedAccessTokenStore),
+            audit: c.resolve(AuditSink),
+          }),
+        );
+      });
+      ctx.onStart("filter-chains", (c) => {
+        if (c.isRegistered(FilterChainProxy, false)) return;
+        const configuration = c.isRegistered(SecurityConfigurationToken, false)
+          ? c.resolve(SecurityConfigurationToken)
+          : { chains: [] };
+        const deps = {
+          authenticator: c.resolve(PrimaryAuthenticatorToken),
+          sessions: c.resolve(SessionManager),
+          csrfTokens: c.resolve(CsrfTokenRepository),
+          sessionRepository: c.resolve(SecurityContextRepository),
+          tokens: c.resolve(TokenServiceToken),
+          audit: c.resolve(AuditSink),
+        };
+        c.registerInstance(
+          FilterChainProxy,
+          new FilterChainProxy(configuration.chains.map((d) => assembleChain(d, deps))),
+        );
+      });
+    },
+  };
+}
+
+/** The identity module with no chains configured (ports only). */
+export const identityPlugin: PlatformPlugin = createIdentityPlugin();

@@ -5,6 +5,7 @@
 export const ERROR_STATUS = {
   // request shape
   BAD_REQUEST: 400,
+  REQUEST_REJECTED: 400,
   MALFORMED_JSON: 400,
   MALFORMED_BODY: 400,
   VALIDATION_FAILED: 400,
@@ -30,6 +31,7 @@ export const ERROR_STATUS = {
   ILLEGAL_STATE_TRANSITION: 409,
   // configuration and start-up (never reach a client in practice; 500 if they do)
   CONFIGURATION_INVALID: 500,
+  UNSUPPORTED_OPERATION: 500,
   PROPERTY_INVALID: 500,
   DEPENDENCY_MISSING: 500,
   INTERNAL_ERROR: 500,

@@ -1,0 +1,57 @@
+import { isPlatformError } from "../../kernel/platform-error.js";
+import { errorResponse } from "../../web/error-response.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { requestedUrl } from "../handlers/redirect-target.js";
+import type { SecurityErrorHandling } from "./security-error-handling.js";
+
+/** Options of the exception translation filter of one chain. */
+export interface ExceptionTranslationOptions {
+  handling: SecurityErrorHandling;
+  /** The chain's login page: browsers that must sign in are sent there (session chains with a page). */
+  loginPage: string | undefined;
+  /** Remembers where a browser wanted to go before the login page. */
+  saveRequest: ((exchange: HttpExchange, url: string) => Promise<void>) | undefined;
+  /** Bearer chains add `WWW-Authenticate: Bearer` to 401 answers. */
+  bearer: boolean;
+}
+
+/**
+ * Turns security errors thrown by later filters, authorization or the route into answers: first the
+ * chain's ASEP handlers, then the defaults (a browser needing to sign in is redirected to the login
+ * page; everyone else gets the JSON error body with its stable code). Other errors pass through to
+ * the binding, which answers a generic 500.
+ */
+export class ExceptionTranslationFilter implements SecurityFilter {
+  readonly name = "exception-translation";
+
+  constructor(private readonly options: ExceptionTranslationOptions) {}
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    try {
+      await next();
+    } catch (error) {
+      if (!isPlatformError(error)) throw error;
+      exchange.response.committed = false;
+      if (await this.options.handling.handle(error, exchange)) return;
+      const { loginPage, saveRequest, bearer } = this.options;
+      if (
+        error.code === "AUTHENTICATION_REQUIRED" &&
+        loginPage &&
+        !exchange.wantsJson() &&
+        exchange.method === "GET"
+      ) {
+        await saveRequest?.(exchange, requestedUrl(exchange));
+        exchange.redirect(loginPage);
+        return;
+      }
+      const answer = errorResponse(error, "");
+      if (answer.unexpected) throw error;
+      if (bearer && answer.status === 401) {
+        const kind = error.code === "AUTHENTICATION_REQUIRED" ? "" : ' error="invalid_token"';
+        exchange.response.headers.set("www-authenticate", `Bearer${kind}`);
+      }
+      exchange.json(answer.status, answer.body);
+    }
+  }
+}

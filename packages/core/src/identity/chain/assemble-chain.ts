@@ -1,0 +1,196 @@
+import { PlatformError } from "../../kernel/platform-error.js";
+import { antMatcher, anyRequest } from "../../web/request-matcher.js";
+import { ExceptionTranslationFilter } from "../asep/exception-translation-filter.js";
+import { SecurityContextFilter } from "../context/security-context-filter.js";
+import {
+  NullSecurityContextRepository,
+  type SecurityContextRepository,
+} from "../context/security-context-repository.js";
+import { SessionSavedRequest } from "../context/saved-request.js";
+import { CorsFilter } from "../cors/cors-filter.js";
+import { csrfHiddenInput, csrfMetaTags } from "../csrf/csrf-html.js";
+import { DEFAULT_URLS } from "../dsl/default-urls.js";
+import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
+import type { ChainDefinition } from "../dsl/security-registry.js";
+import { SecurityHeadersFilter } from "../headers/security-headers-filter.js";
+import type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+  LoginContext,
+} from "../handlers/authentication-handlers.js";
+import {
+  OAuth2SingleAuthFailureHandler,
+  OAuth2SingleAuthSuccessHandler,
+} from "../handlers/oauth2-handlers.js";
+import {
+  SessionAuthenticationFailureHandler,
+  SessionAuthenticationSuccessHandler,
+} from "../handlers/session-handlers.js";
+import { rules } from "../http-security/authorization-manager.js";
+import { AuthorizationFilter } from "../http-security/authorization-filter.js";
+import { HttpSecurity } from "../http-security/http-security.js";
+import { DefaultLoginPageFilter } from "../login/default-login-page.js";
+import { LoginProcessingFilter } from "../login/login-processing-filter.js";
+import { LogoutFilter } from "../login/logout-filter.js";
+import { MeEndpointFilter } from "../login/me-endpoint-filter.js";
+import { TokenEndpointsFilter } from "../login/token-endpoints-filter.js";
+import type { ChainDependencies } from "./chain-dependencies.js";
+import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
+import type { SecurityFilter } from "./security-filter.js";
+import { SecurityFilterChain } from "./security-filter-chain.js";
+
+/**
+ * Builds the runtime chain of one DSL registration. Defaults follow the spec's tables: session chains
+ * keep the context in the session with the framework's default handlers; `.oauth2()` chains are
+ * stateless (null repository), CSRF-exempt, and answer with the OAuth2 single-auth handlers. DSL options
+ * apply first, then every `rawHttp` customizer in order.
+ */
+export function assembleChain(definition: ChainDefinition, deps: ChainDependencies): SecurityFilterChain {
+  const { options } = definition;
+  if (definition.kind !== "form" && definition.kind !== "rest") {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `.${definition.kind}() chains cannot be assembled in this release`,
+    );
+  }
+  const oauth2 = definition.state === "oauth2";
+  const http = new HttpSecurity({
+    sessionCreationPolicy: oauth2 ? "stateless" : "ifRequired",
+    csrf: !oauth2,
+  });
+  if (options.csrfSetting) http.csrf(options.csrfSetting);
+  if (options.corsSetting !== undefined) http.cors(options.corsSetting);
+  if (options.headersSetting !== undefined) http.headers(options.headersSetting);
+  if (options.logoutSetting) http.logout(options.logoutSetting);
+  for (const customize of options.rawHttpCustomizers) customize(http);
+
+  const stateless = http.sessionCreationPolicy === "stateless";
+  const repository: SecurityContextRepository =
+    options.securityContextRepositoryValue ??
+    (stateless ? new NullSecurityContextRepository() : deps.sessionRepository);
+  const saved = stateless ? undefined : new SessionSavedRequest(deps.sessions);
+  const form = options instanceof FormLoginOptions ? options : undefined;
+  const internals: FormLoginInternals = {
+    usernameParameter: form?.usernameParameterValue ?? "username",
+    passwordParameter: form?.passwordParameterValue ?? "password",
+    acceptJson: true,
+  };
+  for (const customize of form?.rawFormLoginCustomizers ?? []) customize(internals);
+
+  const loginPage = form ? (form.loginPageValue ?? DEFAULT_URLS.formLoginPage) : DEFAULT_URLS.formLoginPage;
+  const processingUrl =
+    options.loginProcessingUrlValue ??
+    (form ? DEFAULT_URLS.formLoginProcessing : DEFAULT_URLS.restLoginProcessing);
+  const context: LoginContext = {
+    chainId: definition.id,
+    loginPage,
+    defaultSuccessUrl: options.defaultSuccessUrlValue,
+    alwaysUseDefaultSuccessUrl: options.alwaysUseDefaultSuccessUrl,
+    failureUrl: options.failureUrlValue,
+  };
+  const successHandler: AuthenticationSuccessHandler =
+    options.successHandlerValue ??
+    (oauth2
+      ? new OAuth2SingleAuthSuccessHandler(deps.tokens)
+      : new SessionAuthenticationSuccessHandler(saved!.take));
+  const failureHandler: AuthenticationFailureHandler =
+    options.failureHandlerValue ??
+    (oauth2 ? new OAuth2SingleAuthFailureHandler() : new SessionAuthenticationFailureHandler());
+
+  const filters: SecurityFilter[] = [];
+  if (http.headerSettings !== false) filters.push(new SecurityHeadersFilter(http.headerSettings));
+  if (http.corsSettings) filters.push(new CorsFilter(http.corsSettings));
+  filters.push(
+    new ExceptionTranslationFilter({
+      handling: options.asepAttributes.toHandling(),
+      loginPage: form && !stateless ? loginPage : undefined,
+      saveRequest: saved?.save,
+      bearer: oauth2,
+    }),
+  );
+  filters.push(new SecurityContextFilter(repository, deps.tokens));
+  if (http.csrfEnabled && !stateless) {
+    filters.push(new BearerAwareCsrfFilter(deps.csrfTokens, http.csrfIgnoring));
+  }
+  if (http.logoutSettings.enabled) {
+    filters.push(
+      new LogoutFilter({
+        url: http.logoutSettings.logoutUrl ?? (form ? DEFAULT_URLS.logout : DEFAULT_URLS.restLogout),
+        successUrl: http.logoutSettings.logoutSuccessUrl ?? (form ? `${loginPage}?logout` : "/"),
+        repository,
+        tokens: oauth2 ? deps.tokens : undefined,
+        audit: deps.audit,
+      }),
+    );
+  }
+  filters.push(
+    new LoginProcessingFilter({
+      name: form ? "form-login" : "rest-login",
+      url: processingUrl,
+      method: form ? "form" : "rest",
+      accept: form ? (internals.acceptJson ? ["form", "json"] : ["form"]) : ["json"],
+      usernameParameter: internals.usernameParameter,
+      passwordParameter: internals.passwordParameter,
+      authenticator: deps.authenticator,
+      repository,
+      successHandler,
+      failureHandler,
+      context,
+    }),
+  );
+  if (form && !form.loginPageValue) {
+    filters.push(
+      new DefaultLoginPageFilter(loginPage, async (exchange) => ({
+        processingUrl,
+        usernameParameter: internals.usernameParameter,
+        passwordParameter: internals.passwordParameter,
+        csrfMeta: stateless || !http.csrfEnabled ? "" : await csrfMetaTags(exchange),
+        csrfInput: stateless || !http.csrfEnabled ? "" : await csrfHiddenInput(exchange),
+      })),
+    );
+  }
+  if (oauth2) {
+    filters.push(
+      new TokenEndpointsFilter({
+        refreshUrl: DEFAULT_URLS.tokenRefresh,
+        revokeUrl: DEFAULT_URLS.tokenRevoke,
+        tokens: deps.tokens,
+      }),
+    );
+  }
+  filters.push(new MeEndpointFilter(DEFAULT_URLS.me));
+  const authorizationRules = [...http.authorization.rules];
+  if (form?.permitAllValue) {
+    authorizationRules.unshift(
+      { matcher: antMatcher(loginPage), manager: rules.permitAll() },
+      { matcher: antMatcher(processingUrl, "POST"), manager: rules.permitAll() },
+    );
+  }
+  filters.push(new AuthorizationFilter(authorizationRules, deps.audit));
+
+  return new SecurityFilterChain(
+    definition.id,
+    options.orderValue,
+    definition.index,
+    http.matcher ?? anyRequest(),
+    placeAddedFilters(filters, http.addedFilters),
+  );
+}
+
+function placeAddedFilters(filters: SecurityFilter[], added: HttpSecurity["addedFilters"]): SecurityFilter[] {
+  const out = [...filters];
+  for (const { filter, position, anchor } of added) {
+    const at = out.findIndex((f) => f.name === anchor);
+    if (at === -1) {
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `No filter named "${anchor}" to add ${filter.name} ${position}`,
+        {
+          details: { filters: out.map((f) => f.name) },
+        },
+      );
+    }
+    out.splice(position === "after" ? at + 1 : at, 0, filter);
+  }
+  return out;
+}

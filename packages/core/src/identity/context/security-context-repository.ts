@@ -1,0 +1,30 @@
+import type { InjectionToken } from "tsyringe";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { Authentication } from "../authentication/authentication.js";
+
+/** Where a chain keeps the authentication between requests (the spec's SecurityContextRepository). */
+export interface SecurityContextRepository {
+  /** A stable name for diagnostics (`session`, `null`, or a host's). */
+  readonly name: string;
+  /** The authentication stored for this request's client, if any. */
+  load(exchange: HttpExchange): Promise<Authentication | undefined>;
+  /** Stores a new authentication after a login (a session repository rotates the session id here). */
+  save(exchange: HttpExchange, authentication: Authentication): Promise<void>;
+  /** Forgets the authentication (logout). */
+  clear(exchange: HttpExchange): Promise<void>;
+}
+
+/** DI token of the SecurityContextRepository port (a host default for every session chain). */
+export const SecurityContextRepository: InjectionToken<SecurityContextRepository> = Symbol.for(
+  "platform.SecurityContextRepository",
+);
+
+/** Keeps nothing: stateless chains (`.oauth2()`) and intermediate MFA steps. */
+export class NullSecurityContextRepository implements SecurityContextRepository {
+  readonly name = "null";
+  async load(): Promise<Authentication | undefined> {
+    return undefined;
+  }
+  async save(): Promise<void> {}
+  async clear(): Promise<void> {}
+}

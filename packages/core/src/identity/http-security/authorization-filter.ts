@@ -1,0 +1,44 @@
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { currentAuthentication } from "../authentication/authentication.js";
+import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import type { AuthorizationRule } from "./http-security.js";
+
+/**
+ * Applies the chain's static rules top to bottom (the first matching rule decides); with no rules
+ * every request proceeds. A denial answers 401 for anonymous callers and 403 for signed-in ones.
+ */
+export class AuthorizationFilter implements SecurityFilter {
+  readonly name = "authorization";
+
+  constructor(
+    private readonly rules: readonly AuthorizationRule[],
+    private readonly audit: AuditSink,
+  ) {}
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const rule = this.rules.find((r) => r.matcher.matches(exchange));
+    if (rule) {
+      const authentication = currentAuthentication(exchange);
+      const decision = await rule.manager.check(authentication, exchange);
+      if (!decision.granted) {
+        this.audit.record({
+          type: "authz.denied",
+          outcome: "denied",
+          principal: authentication?.username,
+          remoteAddress: exchange.remoteAddress,
+          data: {
+            path: exchange.path,
+            method: exchange.method,
+            rule: rule.matcher.description,
+            reason: decision.reason,
+          },
+        });
+        if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+        throw new PlatformError("ACCESS_DENIED", "Access denied");
+      }
+    }
+    await next();
+  }
+}

@@ -1,0 +1,67 @@
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+
+/** Renders the generated login page's HTML (CSRF meta tags and hidden input supplied by the caller). */
+export interface LoginPageModel {
+  processingUrl: string;
+  usernameParameter: string;
+  passwordParameter: string;
+  csrfMeta: string;
+  csrfInput: string;
+  error: boolean;
+  loggedOut: boolean;
+}
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The generated login page (used when no loginPage is configured). */
+export function renderLoginPage(m: LoginPageModel): string {
+  const notice = m.error
+    ? '<p role="alert" class="error">Invalid username or password.</p>'
+    : m.loggedOut
+      ? '<p role="status">You have been signed out.</p>'
+      : "";
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Sign in</title>
+${m.csrfMeta}
+<style>body{font-family:system-ui,sans-serif;max-width:22rem;margin:4rem auto}label,input,button{display:block;width:100%;margin:.3rem 0}.error{color:#b00020}</style>
+</head><body>
+<h1>Sign in</h1>
+${notice}
+<form id="loginForm" method="post" action="${escapeHtml(m.processingUrl)}">
+<label for="username">Username</label>
+<input id="username" name="${escapeHtml(m.usernameParameter)}" autocomplete="username" required autofocus>
+<label for="password">Password</label>
+<input id="password" name="${escapeHtml(m.passwordParameter)}" type="password" autocomplete="current-password" required>
+${m.csrfInput}
+<button id="loginButton" type="submit">Sign in</button>
+</form>
+</body></html>`;
+}
+
+/** Serves the generated login page at `GET <url>`. */
+export class DefaultLoginPageFilter implements SecurityFilter {
+  readonly name = "default-login-page";
+
+  constructor(
+    private readonly url: string,
+    private readonly model: (exchange: HttpExchange) => Promise<Omit<LoginPageModel, "error" | "loggedOut">>,
+  ) {}
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    if (exchange.path !== this.url || (exchange.method !== "GET" && exchange.method !== "HEAD"))
+      return next();
+    const base = await this.model(exchange);
+    exchange.html(
+      200,
+      renderLoginPage({
+        ...base,
+        error: exchange.query.has("error"),
+        loggedOut: exchange.query.has("logout"),
+      }),
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { statusForCode } from "../../web/error-codes.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
+import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import type { SecurityContextRepository } from "../context/security-context-repository.js";
+import type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+  LoginContext,
+} from "../handlers/authentication-handlers.js";
+
+/** The primary (username + password) authentication a login filter calls. */
+export interface PrimaryAuthenticator {
+  authenticate(input: {
+    username: unknown;
+    password: unknown;
+    remoteAddress: string;
+    method: "form" | "rest";
+  }): Promise<Authentication>;
+}
+
+/** Options of a username/password processing filter (form or REST). */
+export interface LoginProcessingOptions {
+  name: string;
+  /** POST to this path is a login attempt. */
+  url: string;
+  method: "form" | "rest";
+  /** Body kinds accepted: REST takes JSON only; form takes urlencoded and JSON. */
+  accept: ReadonlyArray<"json" | "form">;
+  usernameParameter: string;
+  passwordParameter: string;
+  authenticator: PrimaryAuthenticator;
+  repository: SecurityContextRepository;
+  successHandler: AuthenticationSuccessHandler;
+  failureHandler: AuthenticationFailureHandler;
+  context: LoginContext;
+}
+
+/**
+ * Processes `POST <url>` with a username and password: authenticates, stores the context through the
+ * chain's repository (a session repository rotates the session id there), then hands over to the
+ * success handler; client errors (bad body, bad credentials, throttling) go to the failure handler.
+ */
+export class LoginProcessingFilter implements SecurityFilter {
+  readonly name: string;
+
+  constructor(private readonly options: LoginProcessingOptions) {
+    this.name = options.name;
+  }
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const o = this.options;
+    if (exchange.path !== o.url || exchange.method !== "POST") return next();
+    let authentication: Authentication;
+    try {
+      const fields = await exchange.fields(o.accept);
+      authentication = await o.authenticator.authenticate({
+        username: fields[o.usernameParameter],
+        password: fields[o.passwordParameter],
+        remoteAddress: exchange.remoteAddress,
+        method: o.method,
+      });
+    } catch (error) {
+      if (!isClientError(error)) throw error;
+      await o.failureHandler.onFailure(exchange, error, o.context);
+      return;
+    }
+    await o.repository.save(exchange, authentication);
+    setCurrentAuthentication(exchange, authentication);
+    await o.successHandler.onSuccess(exchange, authentication, o.context);
+  }
+}
+
+function isClientError(error: unknown): error is PlatformError {
+  return isPlatformError(error) && (error.status ?? statusForCode(error.code)) < 500;
+}

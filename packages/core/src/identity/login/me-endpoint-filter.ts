@@ -1,0 +1,30 @@
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { currentAuthentication } from "../authentication/authentication.js";
+import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+
+/**
+ * `GET <url>` (default `/api/me`): who am I — username, authorities and how the caller is
+ * authenticated (session or bearer, the sign-in method, when, which factors); 401 otherwise.
+ */
+export class MeEndpointFilter implements SecurityFilter {
+  readonly name = "me-endpoint";
+
+  constructor(private readonly url: string) {}
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    if (exchange.path !== this.url || exchange.method !== "GET") return next();
+    const a = currentAuthentication(exchange);
+    if (!a) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    const bearer = a as { originalMethod?: string; method: string };
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.json(200, {
+      username: a.username,
+      authorities: [...a.authorities],
+      authenticatedBy: a.method === "bearer" ? "bearer" : "session",
+      method: a.method === "bearer" ? (bearer.originalMethod ?? "bearer") : a.method,
+      authenticatedAt: new Date(a.authenticatedAt).toISOString(),
+      factors: a.factors.map((f) => f.type),
+    });
+  }
+}

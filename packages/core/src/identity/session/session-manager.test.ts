@@ -1,0 +1,206 @@
+import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../kernel/clock.js";
+import { CryptoIdGenerator } from "../../kernel/id-generator.js";
+import { isPlatformError } from "../../kernel/platform-error.js";
+import { HttpExchange } from "../../web/http-exchange.js";
+import { InMemorySessionStore } from "./in-memory-session-store.js";
+import { SessionManager, type SessionManagerOptions } from "./session-manager.js";
+import type { SessionStore } from "./session-store.js";
+
+const MINUTE = 60_000;
+
+function setup(options: Partial<SessionManagerOptions> = {}) {
+  const clock = new ManualClock();
+  const store = new InMemorySessionStore({ clock });
+  const manager = new SessionManager({ store, clock, ids: new CryptoIdGenerator(), ...options });
+  return { clock, store, manager };
+}
+
+function exchange(cookie?: string, secure = false): HttpExchange {
+  return new HttpExchange({
+    method: "GET",
+    url: "/",
+    headers: { cookie },
+    remoteAddress: "127.0.0.1",
+    secure,
+  });
+}
+
+function sessionCookie(ex: HttpExchange, name = "PLATFORM_SESSION") {
+  return ex.response.cookies.find((c) => c.name === name);
+}
+
+describe("SessionManager", () => {
+  it("has no session and sets no cookie for a request without one", async () => {
+    const { manager } = setup();
+    const ex = exchange();
+    expect(await manager.current(ex)).toBeUndefined();
+    expect(await manager.getValue(ex, "x")).toBeUndefined();
+    await manager.save(ex);
+    await manager.removeValue(ex, "x");
+    expect(ex.response.cookies).toEqual([]);
+  });
+
+  it("creates a session with a 256-bit id and an HttpOnly, SameSite=Lax, Path=/ cookie", async () => {
+    const { manager, store, clock } = setup();
+    const ex = exchange();
+    const session = await manager.getOrCreate(ex);
+    expect(session.id).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(session).toMatchObject({
+      data: {},
+      createdAt: clock.now(),
+      lastAccessedAt: clock.now(),
+      expiresAt: clock.now() + 30 * MINUTE,
+    });
+    expect(sessionCookie(ex)).toEqual({
+      name: "PLATFORM_SESSION",
+      value: session.id,
+      path: "/",
+      httpOnly: true,
+      secure: false,
+      sameSite: "Lax",
+    });
+    expect(await store.get(session.id)).toEqual(session);
+    expect(await manager.getOrCreate(ex)).toBe(session);
+  });
+
+  it("marks the cookie Secure over https and honours cookieName and sameSite", async () => {
+    const { manager } = setup({ cookieName: "SID", sameSite: "Strict" });
+    const ex = exchange(undefined, true);
+    await manager.getOrCreate(ex);
+    expect(sessionCookie(ex, "SID")).toMatchObject({ secure: true, sameSite: "Strict", httpOnly: true });
+  });
+
+  it("loads the session from the cookie on a later request, once per request", async () => {
+    const { manager, store } = setup();
+    const first = exchange();
+    await manager.setValue(first, "theme", "dark");
+    const id = sessionCookie(first)!.value;
+
+    let reads = 0;
+    const counting: SessionStore = {
+      get: (i) => {
+        reads++;
+        return store.get(i);
+      },
+      save: (s) => store.save(s),
+      delete: (i) => store.delete(i),
+    };
+    const clock = new ManualClock();
+    const m2 = new SessionManager({ store: counting, clock, ids: new CryptoIdGenerator() });
+    const second = exchange(`PLATFORM_SESSION=${id}`);
+    const [a, b] = await Promise.all([m2.current(second), m2.current(second)]);
+    expect(a).toBe(b);
+    expect(await m2.getValue(second, "theme")).toBe("dark");
+    expect(reads).toBe(1);
+    expect(second.response.cookies).toEqual([]);
+  });
+
+  it("touches the session on each request, so an active user stays signed in", async () => {
+    const { manager, clock, store } = setup();
+    const ex = exchange();
+    const id = (await manager.getOrCreate(ex)).id;
+    for (let i = 0; i < 5; i++) {
+      clock.advance(20 * MINUTE);
+      const later = exchange(`PLATFORM_SESSION=${id}`);
+      const session = await manager.current(later);
+      expect(session?.id).toBe(id);
+      expect(session?.lastAccessedAt).toBe(clock.now());
+      expect((await store.get(id))?.expiresAt).toBe(clock.now() + 30 * MINUTE);
+    }
+  });
+
+  it("touches through save when the store has no touch", async () => {
+    const { manager, clock, store } = setup();
+    const id = (await manager.getOrCreate(exchange())).id;
+    const plain: SessionStore = {
+      get: (i) => store.get(i),
+      save: (s) => store.save(s),
+      delete: (i) => store.delete(i),
+    };
+    const m2 = new SessionManager({ store: plain, clock, ids: new CryptoIdGenerator() });
+    clock.advance(20 * MINUTE);
+    await m2.current(exchange(`PLATFORM_SESSION=${id}`));
+    expect((await store.get(id))?.expiresAt).toBe(clock.now() + 30 * MINUTE);
+  });
+
+  it("ends an idle session after the timeout", async () => {
+    const { manager, clock } = setup({ idleTimeoutMs: 5 * MINUTE });
+    const id = (await manager.getOrCreate(exchange())).id;
+    clock.advance(5 * MINUTE);
+    const late = exchange(`PLATFORM_SESSION=${id}`);
+    expect(await manager.current(late)).toBeUndefined();
+    expect(sessionCookie(late)).toMatchObject({ value: "", maxAge: 0 });
+  });
+
+  it("persists data with save and the value helpers", async () => {
+    const { manager, store } = setup();
+    const ex = exchange();
+    await manager.setValue(ex, "a", 1);
+    const session = await manager.getOrCreate(ex);
+    session.data.b = { nested: true };
+    expect((await store.get(session.id))?.data).toEqual({ a: 1 });
+    await manager.save(ex);
+    expect((await store.get(session.id))?.data).toEqual({ a: 1, b: { nested: true } });
+    await manager.removeValue(ex, "a");
+    await manager.setValue(ex, "b", undefined);
+    expect((await store.get(session.id))?.data).toEqual({});
+    expect(await manager.getValue(ex, "toString")).toBeUndefined();
+  });
+
+  it("rotates: new id, same data, old id gone, cookie re-set", async () => {
+    const { manager, store, clock } = setup();
+    const ex = exchange();
+    await manager.setValue(ex, "cart", ["book"]);
+    const old = await manager.getOrCreate(ex);
+    clock.advance(MINUTE);
+    const fresh = await manager.rotate(ex);
+    expect(fresh.id).not.toBe(old.id);
+    expect(fresh.data).toEqual({ cart: ["book"] });
+    expect(fresh.createdAt).toBe(old.createdAt);
+    expect(fresh.lastAccessedAt).toBe(clock.now());
+    expect(await store.get(old.id)).toBeUndefined();
+    expect(await store.get(fresh.id)).toEqual(fresh);
+    expect(sessionCookie(ex)?.value).toBe(fresh.id);
+    expect(await manager.current(ex)).toBe(fresh);
+  });
+
+  it("rotate without a session creates one", async () => {
+    const { manager, store } = setup();
+    const ex = exchange();
+    const fresh = await manager.rotate(ex);
+    expect(await store.get(fresh.id)).toBeDefined();
+    expect(sessionCookie(ex)?.value).toBe(fresh.id);
+  });
+
+  it("invalidates: deletes the session and clears the cookie with Max-Age 0", async () => {
+    const { manager, store } = setup();
+    const id = (await manager.getOrCreate(exchange())).id;
+    const ex = exchange(`PLATFORM_SESSION=${id}`);
+    await manager.invalidate(ex);
+    expect(await store.get(id)).toBeUndefined();
+    expect(await manager.current(ex)).toBeUndefined();
+    expect(sessionCookie(ex)).toMatchObject({ value: "", maxAge: 0, path: "/", httpOnly: true });
+    const next = await manager.getOrCreate(ex);
+    expect(next.id).not.toBe(id);
+  });
+
+  it("refuses invalid configuration", () => {
+    for (const bad of [
+      { cookieName: "" },
+      { cookieName: "a b" },
+      { cookieName: "a;b" },
+      { idleTimeoutMs: 0 },
+      { idleTimeoutMs: Number.NaN },
+      { sameSite: "none" as "None" },
+    ]) {
+      let code = "none";
+      try {
+        setup(bad);
+      } catch (e) {
+        code = isPlatformError(e) ? e.code : "other";
+      }
+      expect(code, JSON.stringify(bad)).toBe("CONFIGURATION_INVALID");
+    }
+  });
+});

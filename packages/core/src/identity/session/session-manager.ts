@@ -1,0 +1,209 @@
+import type { Clock } from "../../kernel/clock.js";
+import type { IdGenerator } from "../../kernel/id-generator.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange, ResponseCookie } from "../../web/http-exchange.js";
+import type { SessionRecord, SessionStore } from "./session-store.js";
+
+/** Default name of the one session cookie every session chain shares. */
+export const DEFAULT_SESSION_COOKIE_NAME = "PLATFORM_SESSION";
+
+/** Default idle timeout: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
+
+/** Options of the SessionManager. */
+export interface SessionManagerOptions {
+  /** Where sessions live. */
+  store: SessionStore;
+  /** Stamps access times and expiry. */
+  clock: Clock;
+  /** Makes session ids: `ids.secret(32)`, 256 random bits, base64url. */
+  ids: IdGenerator;
+  /** Cookie name (default `PLATFORM_SESSION`); must be an RFC 6265 token. */
+  cookieName?: string;
+  /** A session dies this long after its last request (default 30 minutes). */
+  idleTimeoutMs?: number;
+  /** SameSite of the cookie (default `Lax`). `None` only works over https (browsers then need Secure). */
+  sameSite?: "Strict" | "Lax" | "None";
+}
+
+const SESSION_ATTRIBUTE = "platform.session";
+const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** Ids we mint are 43 characters; anything far longer is not ours and is not even looked up. */
+const MAX_ID_LENGTH = 256;
+
+/**
+ * Server-side sessions over HTTP: one HttpOnly, SameSite, Path=/ cookie (Secure on https) carrying
+ * an unguessable id, the record in the SessionStore. The session is loaded once per request and
+ * cached in `exchange.attributes`; each load moves the idle expiry. Only ids this manager minted are
+ * ever used: a cookie naming an unknown or expired session is cleared, never adopted, so nobody can
+ * plant a session id on a victim (fixation); `rotate` gives a signed-in user a new id.
+ */
+export class SessionManager {
+  /** The session cookie's name. */
+  readonly cookieName: string;
+  /** Idle timeout in milliseconds. */
+  readonly idleTimeoutMs: number;
+  private readonly store: SessionStore;
+  private readonly clock: Clock;
+  private readonly ids: IdGenerator;
+  private readonly sameSite: "Strict" | "Lax" | "None";
+
+  constructor(options: SessionManagerOptions) {
+    this.store = options.store;
+    this.clock = options.clock;
+    this.ids = options.ids;
+    this.cookieName = options.cookieName ?? DEFAULT_SESSION_COOKIE_NAME;
+    this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+    this.sameSite = options.sameSite ?? "Lax";
+    if (!COOKIE_NAME.test(this.cookieName)) {
+      throw new PlatformError("CONFIGURATION_INVALID", "Session cookie name must be a cookie token", {
+        details: { cookieName: this.cookieName },
+      });
+    }
+    if (!Number.isFinite(this.idleTimeoutMs) || this.idleTimeoutMs <= 0) {
+      throw new PlatformError("CONFIGURATION_INVALID", "Session idle timeout must be a positive duration", {
+        details: { idleTimeoutMs: this.idleTimeoutMs },
+      });
+    }
+    if (!["Strict", "Lax", "None"].includes(this.sameSite)) {
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        "Session cookie SameSite must be Strict, Lax or None",
+        {
+          details: { sameSite: this.sameSite },
+        },
+      );
+    }
+  }
+
+  /**
+   * The request's session, or undefined. Loaded from the cookie once per request (later calls share
+   * the result) and touched: `lastAccessedAt` is now, `expiresAt` now plus the idle timeout. Changes
+   * to the returned record's `data` are persisted by `save`.
+   */
+  current(exchange: HttpExchange): Promise<SessionRecord | undefined> {
+    let pending = exchange.attributes.get(SESSION_ATTRIBUTE) as
+      | Promise<SessionRecord | undefined>
+      | undefined;
+    if (!pending) {
+      pending = this.load(exchange);
+      exchange.attributes.set(SESSION_ATTRIBUTE, pending);
+    }
+    return pending;
+  }
+
+  /** The request's session, creating (and cookie-setting) a fresh one when there is none. */
+  async getOrCreate(exchange: HttpExchange): Promise<SessionRecord> {
+    const existing = await this.current(exchange);
+    if (existing) return existing;
+    const now = this.clock.now();
+    return this.begin(exchange, { data: {}, createdAt: now });
+  }
+
+  /**
+   * Gives the session a new id (call it on login, against fixation): the data is copied to a session
+   * under a fresh `ids.secret(32)`, the old id is deleted and the cookie re-set. Without a session, a
+   * new one is created.
+   */
+  async rotate(exchange: HttpExchange): Promise<SessionRecord> {
+    const old = await this.current(exchange);
+    const now = this.clock.now();
+    const fresh = await this.begin(exchange, {
+      data: old ? structuredClone(old.data) : {},
+      createdAt: old?.createdAt ?? now,
+    });
+    if (old) await this.store.delete(old.id);
+    return fresh;
+  }
+
+  /** Ends the session (logout): deletes it from the store and clears the cookie (Max-Age 0). */
+  async invalidate(exchange: HttpExchange): Promise<void> {
+    const session = await this.current(exchange);
+    exchange.attributes.set(SESSION_ATTRIBUTE, Promise.resolve(undefined));
+    if (session) await this.store.delete(session.id);
+    this.clearCookie(exchange);
+  }
+
+  /** Persists changes made to the current session's `data`; does nothing without a session. */
+  async save(exchange: HttpExchange): Promise<void> {
+    const session = await this.current(exchange);
+    if (session) await this.store.save(session);
+  }
+
+  /** A value from the session's data, or undefined (never creates a session). */
+  async getValue(exchange: HttpExchange, key: string): Promise<unknown> {
+    const session = await this.current(exchange);
+    return session && Object.hasOwn(session.data, key) ? session.data[key] : undefined;
+  }
+
+  /** Stores a value in the session's data (creating the session) and persists it; undefined removes it. */
+  async setValue(exchange: HttpExchange, key: string, value: unknown): Promise<void> {
+    if (value === undefined) return this.removeValue(exchange, key);
+    const session = await this.getOrCreate(exchange);
+    session.data[key] = value;
+    await this.store.save(session);
+  }
+
+  /** Removes a value from the session's data and persists it (never creates a session). */
+  async removeValue(exchange: HttpExchange, key: string): Promise<void> {
+    const session = await this.current(exchange);
+    if (!session || !Object.hasOwn(session.data, key)) return;
+    delete session.data[key];
+    await this.store.save(session);
+  }
+
+  private async load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
+    const id = exchange.cookie(this.cookieName);
+    if (id === undefined) return undefined;
+    const session = id.length > 0 && id.length <= MAX_ID_LENGTH ? await this.store.get(id) : undefined;
+    if (!session) {
+      this.clearCookie(exchange);
+      return undefined;
+    }
+    const now = this.clock.now();
+    session.lastAccessedAt = now;
+    session.expiresAt = now + this.idleTimeoutMs;
+    if (this.store.touch) {
+      if (!(await this.store.touch(session.id, session.lastAccessedAt, session.expiresAt))) {
+        this.clearCookie(exchange);
+        return undefined;
+      }
+    } else {
+      await this.store.save(session);
+    }
+    return session;
+  }
+
+  private async begin(
+    exchange: HttpExchange,
+    seed: { data: Record<string, unknown>; createdAt: number },
+  ): Promise<SessionRecord> {
+    const now = this.clock.now();
+    const session: SessionRecord = {
+      id: this.ids.secret(32),
+      data: seed.data,
+      createdAt: seed.createdAt,
+      lastAccessedAt: now,
+      expiresAt: now + this.idleTimeoutMs,
+    };
+    await this.store.save(session);
+    exchange.attributes.set(SESSION_ATTRIBUTE, Promise.resolve(session));
+    exchange.setCookie(this.cookie(exchange, session.id));
+    return session;
+  }
+
+  private clearCookie(exchange: HttpExchange): void {
+    exchange.setCookie({ ...this.cookie(exchange, ""), maxAge: 0 });
+  }
+
+  private cookie(exchange: HttpExchange, value: string): ResponseCookie {
+    return {
+      name: this.cookieName,
+      value,
+      path: "/",
+      httpOnly: true,
+      secure: exchange.secure,
+      sameSite: this.sameSite,
+    };
+  }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { type Clock, ManualClock } from "../../kernel/clock.js";
+import type { SessionRecord, SessionStore } from "./session-store.js";
+
+const T0 = Date.UTC(2026, 0, 1);
+const MINUTE = 60_000;
+
+function record(id: string, overrides: Partial<SessionRecord> = {}): SessionRecord {
+  return {
+    id,
+    data: { user: { name: "alice", authorities: ["ROLE_USER"] }, n: 1 },
+    createdAt: T0,
+    lastAccessedAt: T0,
+    expiresAt: T0 + 30 * MINUTE,
+    ...overrides,
+  };
+}
+
+/**
+ * The behaviour every SessionStore adapter must show. `factory` returns a fresh, empty store that
+ * reads time from the given clock (a ManualClock the suite moves), so expiry is tested exactly.
+ */
+export function describeSessionStoreContract(
+  name: string,
+  factory: (clock: Clock) => Promise<SessionStore> | SessionStore,
+): void {
+  describe(`SessionStore contract: ${name}`, () => {
+    async function setup(): Promise<{ store: SessionStore; clock: ManualClock }> {
+      const clock = new ManualClock(T0);
+      return { store: await factory(clock), clock };
+    }
+
+    it("finds nothing for an unknown id", async () => {
+      const { store } = await setup();
+      expect(await store.get("no-such-session")).toBeUndefined();
+      expect(await store.get("")).toBeUndefined();
+    });
+
+    it("returns what was saved, nested data included", async () => {
+      const { store } = await setup();
+      const saved = record("s1", {
+        data: { a: { b: [1, "two", null, true] }, when: 5, flag: false, empty: {} },
+      });
+      await store.save(saved);
+      expect(await store.get("s1")).toEqual(saved);
+    });
+
+    it("replaces a session saved under the same id", async () => {
+      const { store } = await setup();
+      await store.save(record("s1"));
+      await store.save(record("s1", { data: { n: 2 }, lastAccessedAt: T0 + 1, expiresAt: T0 + 2 * MINUTE }));
+      expect(await store.get("s1")).toEqual(
+        record("s1", { data: { n: 2 }, lastAccessedAt: T0 + 1, expiresAt: T0 + 2 * MINUTE }),
+      );
+    });
+
+    it("hands out copies: changes reach the store only through save", async () => {
+      const { store } = await setup();
+      const saved = record("s1");
+      await store.save(saved);
+      saved.data.n = 99;
+      const first = await store.get("s1");
+      expect(first?.data.n).toBe(1);
+      first!.data.n = 42;
+      (first!.data.user as { name: string }).name = "mallory";
+      expect(await store.get("s1")).toEqual(record("s1"));
+    });
+
+    it("keeps sessions apart", async () => {
+      const { store } = await setup();
+      await store.save(record("a", { data: { who: "a" } }));
+      await store.save(record("b", { data: { who: "b" } }));
+      expect((await store.get("a"))?.data).toEqual({ who: "a" });
+      expect((await store.get("b"))?.data).toEqual({ who: "b" });
+      await store.delete("a");
+      expect(await store.get("a")).toBeUndefined();
+      expect((await store.get("b"))?.data).toEqual({ who: "b" });
+    });
+
+    it("deletes: true when the session existed, false otherwise", async () => {
+      const { store } = await setup();
+      await store.save(record("s1"));
+      expect(await store.delete("s1")).toBe(true);
+      expect(await store.get("s1")).toBeUndefined();
+      expect(await store.delete("s1")).toBe(false);
+      expect(await store.delete("never")).toBe(false);
+    });
+
+    it("is live until expiresAt and gone from expiresAt on (checked on read)", async () => {
+      const { store, clock } = await setup();
+      await store.save(record("s1", { expiresAt: T0 + MINUTE }));
+      clock.set(T0 + MINUTE - 1);
+      expect(await store.get("s1")).toBeDefined();
+      clock.set(T0 + MINUTE);
+      expect(await store.get("s1")).toBeUndefined();
+      clock.set(T0);
+      // Once read as expired it may have been removed; it must never come back as live data.
+      const again = await store.get("s1");
+      if (again) expect(again.expiresAt).toBe(T0 + MINUTE);
+    });
+
+    it("does not return a session saved already expired", async () => {
+      const { store } = await setup();
+      await store.save(record("s1", { expiresAt: T0 }));
+      expect(await store.get("s1")).toBeUndefined();
+    });
+
+    describe("touch (when the adapter implements it)", () => {
+      it("moves the expiry of a live session and keeps its data", async () => {
+        const { store, clock } = await setup();
+        if (!store.touch) return;
+        await store.save(record("s1", { expiresAt: T0 + MINUTE }));
+        clock.set(T0 + MINUTE - 1);
+        expect(await store.touch("s1", T0 + MINUTE - 1, T0 + 10 * MINUTE)).toBe(true);
+        clock.set(T0 + 5 * MINUTE);
+        expect(await store.get("s1")).toEqual(
+          record("s1", { lastAccessedAt: T0 + MINUTE - 1, expiresAt: T0 + 10 * MINUTE }),
+        );
+      });
+
+      it("never overwrites data saved meanwhile", async () => {
+        const { store } = await setup();
+        if (!store.touch) return;
+        await store.save(record("s1"));
+        await store.save(record("s1", { data: { changed: true } }));
+        await store.touch("s1", T0 + 1, T0 + 40 * MINUTE);
+        expect((await store.get("s1"))?.data).toEqual({ changed: true });
+      });
+
+      it("neither creates nor revives: false for unknown, deleted and expired sessions", async () => {
+        const { store, clock } = await setup();
+        if (!store.touch) return;
+        expect(await store.touch("ghost", T0, T0 + MINUTE)).toBe(false);
+        expect(await store.get("ghost")).toBeUndefined();
+        await store.save(record("gone"));
+        await store.delete("gone");
+        expect(await store.touch("gone", T0, T0 + MINUTE)).toBe(false);
+        expect(await store.get("gone")).toBeUndefined();
+        await store.save(record("old", { expiresAt: T0 + MINUTE }));
+        clock.set(T0 + MINUTE);
+        expect(await store.touch("old", T0 + MINUTE, T0 + 31 * MINUTE)).toBe(false);
+        expect(await store.get("old")).toBeUndefined();
+      });
+    });
+  });
+}

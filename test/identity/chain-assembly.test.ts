@@ -1,0 +1,92 @@
+import { FilterChainProxy } from "@platform/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
+
+/** The token answer of an `.oauth2()` login. */
+interface TokenBody {
+  accessToken: string;
+  refreshToken: string;
+  [field: string]: unknown;
+}
+
+describe("handler and repository selection by state type", () => {
+  let s: IdentityTestServer;
+  beforeAll(async () => {
+    s = await startIdentityServer({
+      security: (r) =>
+        r
+          .rest((rest) =>
+            rest
+              .loginProcessingUrl("/session-api/login")
+              .rawHttp((h) => h.securityMatcher("/session-api/**", "/csrf")),
+          )
+          .session()
+          .rest((rest) => rest.rawHttp((h) => h.securityMatcher("/api/**")))
+          .oauth2()
+          .build(),
+    });
+  });
+  afterAll(() => s.close());
+
+  it("assembles session chains with CSRF and the session context, token chains stateless", () => {
+    const [sessionChain, tokenChain] = s.platform.resolve(FilterChainProxy).chains;
+    expect(sessionChain!.id).toBe("rest");
+    expect(sessionChain!.filterNames()).toEqual([
+      "headers",
+      "exception-translation",
+      "security-context",
+      "csrf",
+      "logout",
+      "rest-login",
+      "me-endpoint",
+      "authorization",
+    ]);
+    expect(tokenChain!.id).toBe("rest_2");
+    expect(tokenChain!.filterNames()).toEqual([
+      "headers",
+      "exception-translation",
+      "security-context",
+      "logout",
+      "rest-login",
+      "token-endpoints",
+      "me-endpoint",
+      "authorization",
+    ]);
+  });
+
+  it("REST + .session(): JSON login needs the CSRF token, rotates the session and answers {success, redirectUrl}", async () => {
+    const b = new Browser(s.url);
+    const refused = await b.postJson("/session-api/login", { username: "user", password: "password" });
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ code: "CSRF_TOKEN_INVALID" });
+    const { token } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    const before = b.cookies.get("PLATFORM_SESSION");
+    const ok = await b.postJson(
+      "/session-api/login",
+      { username: "user", password: "password" },
+      { "x-csrf-token": token },
+    );
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ success: true, redirectUrl: "/" });
+    expect(b.cookies.get("PLATFORM_SESSION")).toBeDefined();
+    expect(b.cookies.get("PLATFORM_SESSION")).not.toBe(before);
+  });
+
+  it("REST + .oauth2(): no session cookie, tokens in the body", async () => {
+    const b = new Browser(s.url);
+    const res = await b.postJson("/api/login", { username: "user", password: "password" });
+    expect(res.status).toBe(200);
+    expect(b.cookies.size).toBe(0);
+    expect(Object.keys((await res.json()) as TokenBody).sort()).toEqual(
+      [
+        "accessToken",
+        "expiresIn",
+        "redirectUrl",
+        "refreshExpiresIn",
+        "refreshToken",
+        "success",
+        "tokenType",
+      ].sort(),
+    );
+  });
+});
