@@ -24,6 +24,7 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
   return new HttpExchange({
     method: request.method,
     url: event.url.pathname + event.url.search,
+    rawPath: rawPathOf(event),
     headers,
     remoteAddress: getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? "",
     secure: getRequestProtocol(event, { xForwardedProto: options.trustProxy }) === "https",
@@ -60,4 +61,13 @@ function encodeBody(body: ResponseBody, headers: Headers): string | Uint8Array |
   }
   if (!headers.has("content-type")) headers.set("content-type", "application/json; charset=utf-8");
   return JSON.stringify(body);
+}
+
+/** The path exactly as the client sent it on the request line (before any normalisation), if known. */
+function rawPathOf(event: H3Event): string | undefined {
+  const node = (event.req as { runtime?: { node?: { req?: { url?: string } } } }).runtime?.node?.req;
+  const url = node?.url;
+  if (typeof url !== "string") return undefined;
+  const q = url.indexOf("?");
+  return q === -1 ? url : url.slice(0, q);
 }

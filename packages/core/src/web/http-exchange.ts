@@ -1,4 +1,4 @@
-import { PlatformError } from "../kernel/platform-error.js";
+import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
 export interface ResponseCookie {
@@ -17,6 +17,11 @@ export interface HttpRequestInit {
   method: string;
   /** Path and query as received, e.g. `/login?error`. */
   url: string;
+  /**
+   * The path exactly as the client sent it, before the server normalised it (dot segments, escapes),
+   * when the binding knows it; the request firewall refuses ambiguous raw paths too.
+   */
+  rawPath?: string;
   /** Header names in any case; multi-valued headers joined with ", ". */
   headers: Record<string, string | undefined>;
   remoteAddress: string;
@@ -53,6 +58,8 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
 export class HttpExchange {
   readonly method: string;
   readonly path: string;
+  /** The un-normalised path from the request line (equal to `path` when the binding does not know it). */
+  readonly rawPath: string;
   readonly query: URLSearchParams;
   readonly remoteAddress: string;
   readonly secure: boolean;
@@ -70,6 +77,7 @@ export class HttpExchange {
     const q = init.url.indexOf("?");
     this.path = q === -1 ? init.url : init.url.slice(0, q);
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
+    this.rawPath = init.rawPath ?? this.path;
     this.remoteAddress = init.remoteAddress;
     this.secure = init.secure ?? false;
     this.headerMap = new Map();
@@ -119,7 +127,22 @@ export class HttpExchange {
    */
   async fields(accept: ReadonlyArray<"json" | "form"> = ["json", "form"]): Promise<BodyFields> {
     this.parsed ??= this.parseFields();
-    const { kind, fields } = await this.parsed;
+    let parsed: { kind: "json" | "form" | "empty"; fields: BodyFields };
+    try {
+      parsed = await this.parsed;
+    } catch (error) {
+      if (isPlatformError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE") {
+        throw new PlatformError(
+          "UNSUPPORTED_MEDIA_TYPE",
+          `Expected ${accept.map(mediaName).join(" or ")} body`,
+          {
+            details: error.details,
+          },
+        );
+      }
+      throw error;
+    }
+    const { kind, fields } = parsed;
     if (kind !== "empty" && !accept.includes(kind)) {
       throw new PlatformError(
         "UNSUPPORTED_MEDIA_TYPE",

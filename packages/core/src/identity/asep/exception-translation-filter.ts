@@ -3,6 +3,7 @@ import { errorResponse } from "../../web/error-response.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { requestedUrl } from "../handlers/redirect-target.js";
+import { hasBearerScheme } from "../login/bearer-token.js";
 import type { SecurityErrorHandling } from "./security-error-handling.js";
 
 /** Options of the exception translation filter of one chain. */
@@ -47,7 +48,7 @@ export class ExceptionTranslationFilter implements SecurityFilter {
       }
       const answer = errorResponse(error, "");
       if (answer.unexpected) throw error;
-      if (bearer && answer.status === 401) {
+      if (answer.status === 401 && (bearer || hasBearerScheme(exchange))) {
         const kind = error.code === "AUTHENTICATION_REQUIRED" ? "" : ' error="invalid_token"';
         exchange.response.headers.set("www-authenticate", `Bearer${kind}`);
       }

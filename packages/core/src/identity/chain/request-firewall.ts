@@ -24,7 +24,11 @@ export const MAX_PATH_LENGTH = 2048;
  * Security matchers compare paths literally, so `//admin` or `/a/../admin` must never reach them.
  */
 export function assertPathAllowed(exchange: HttpExchange): void {
-  const { path } = exchange;
+  assertAllowed(exchange.path);
+  if (exchange.rawPath !== exchange.path) assertAllowed(exchange.rawPath);
+}
+
+function assertAllowed(path: string): void {
   if (
     path.length === 0 ||
     path[0] !== "/" ||

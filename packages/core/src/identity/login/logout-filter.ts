@@ -1,4 +1,5 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication, setCurrentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
@@ -33,8 +34,8 @@ export class LogoutFilter implements SecurityFilter {
     if (exchange.path !== o.url || exchange.method !== "POST") return next();
     const who = currentAuthentication(exchange);
     if (o.tokens) {
-      const fields = await exchange.fields(["json", "form"]).catch(() => ({}) as Record<string, unknown>);
-      const refreshToken = typeof fields.refreshToken === "string" ? fields.refreshToken : undefined;
+      // Validate the whole request before changing anything: bad input revokes nothing.
+      const refreshToken = optionalToken((await exchange.fields(["json", "form"])).refreshToken);
       await o.tokens.revoke({ refreshToken, accessToken: bearerTokenOf(exchange) });
     }
     await o.repository.clear(exchange);
@@ -48,4 +49,15 @@ export class LogoutFilter implements SecurityFilter {
     if (exchange.wantsJson() || o.tokens) exchange.json(200, { success: true, redirectUrl: o.successUrl });
     else exchange.redirect(o.successUrl);
   }
+}
+
+/** A `refreshToken` field: absent, or a string of at most 512 characters; anything else is a 400. */
+export function optionalToken(value: unknown): string | undefined {
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string" || value.length > 512) {
+    throw new PlatformError("VALIDATION_FAILED", "refreshToken must be a string", {
+      details: { fields: ["refreshToken"] },
+    });
+  }
+  return value;
 }

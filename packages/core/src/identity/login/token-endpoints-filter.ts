@@ -2,7 +2,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { bearerTokenOf } from "./bearer-token.js";
-import type { TokenRevoker } from "./logout-filter.js";
+import { optionalToken, type TokenRevoker } from "./logout-filter.js";
 
 /** Rotates a refresh token into a new pair (the token service of `.oauth2()`). */
 export interface TokenRefresher {
@@ -44,10 +44,14 @@ export class TokenEndpointsFilter implements SecurityFilter {
       exchange.json(200, { success: true, ...pair });
       return;
     }
-    await tokens.revoke({
-      refreshToken: typeof refreshToken === "string" && refreshToken.length <= 512 ? refreshToken : undefined,
-      accessToken: bearerTokenOf(exchange),
-    });
+    const presented = optionalToken(refreshToken);
+    const accessToken = bearerTokenOf(exchange);
+    if (presented === undefined && accessToken === undefined) {
+      throw new PlatformError("VALIDATION_FAILED", "refreshToken or a bearer access token is required", {
+        details: { fields: ["refreshToken"] },
+      });
+    }
+    await tokens.revoke({ refreshToken: presented, accessToken });
     exchange.json(200, { success: true });
   }
 }
