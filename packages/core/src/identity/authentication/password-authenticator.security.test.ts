@@ -64,7 +64,7 @@ describe("PasswordAuthenticator: no user enumeration", () => {
     const known = observable(await refusal(f.login("alice", "wrong")));
     expect(unknown).toEqual({
       code: "TOO_MANY_ATTEMPTS",
-      message: "Too many failed sign-in attempts; try again later",
+      message: "Too many sign-in attempts; try again later",
       details: { retryAfterSeconds: 900 },
     });
     expect(known).toEqual(unknown);

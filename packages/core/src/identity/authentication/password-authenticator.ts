@@ -44,7 +44,7 @@ export interface PasswordLoginInput {
 }
 
 const BAD_CREDENTIALS_MESSAGE = "Bad credentials";
-const TOO_MANY_ATTEMPTS_MESSAGE = "Too many failed sign-in attempts; try again later";
+const TOO_MANY_ATTEMPTS_MESSAGE = "Too many sign-in attempts; try again later";
 
 /**
  * Primary sign-in with a username and password. In order: input validation (costs no hash, counts no
