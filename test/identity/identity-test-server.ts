@@ -9,6 +9,7 @@ import {
   type PlatformOptions,
   type SecurityConfiguration,
   type SecurityRegistry,
+  ServerAddressToken,
 } from "@platform/core";
 import { seedDemoUsers } from "@platform/cli";
 
@@ -68,6 +69,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
   options.routes?.(routes);
   const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
   const server = await serveHttp(app, { port: 0 });
+  platform.resolve(ServerAddressToken).port = server.port;
   return {
     url: server.url,
     platform,

@@ -1,4 +1,5 @@
 import { serveHttp } from "@platform/adapters-http";
+import { ServerAddressToken } from "@platform/core";
 import type { CliArgs } from "./cli-args.js";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
@@ -19,6 +20,7 @@ export async function startCommand(
   const host: HostConfig = args.config ? await loadHostConfig(args.config) : {};
   const demo = await buildDemoPlatform(host);
   const server = await serveHttp(demo.app, { port: args.port ?? 8080, hostname: "127.0.0.1" });
+  demo.platform.resolve(ServerAddressToken).port = server.port;
   const lines = [`Platform demo listening on ${server.url}`];
   for (const route of demo.routes.list()) {
     if (route.method !== "GET" || route.path.includes("*") || route.path.includes(":")) continue;

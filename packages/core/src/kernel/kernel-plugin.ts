@@ -4,6 +4,7 @@ import { EventBus, InProcessEventBus } from "./event-bus.js";
 import { CryptoIdGenerator, IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "./logger.js";
+import { ServerAddress, ServerAddressToken } from "../web/server-address.js";
 import type { PlatformPlugin } from "./plugin.js";
 import { defineProperty, prop } from "./properties.js";
 
@@ -31,6 +32,7 @@ export const kernelPlugin: PlatformPlugin = {
         );
       },
     });
+    ctx.registerDefault(ServerAddressToken, { useValue: new ServerAddress() });
     ctx.registerDefault(AuditSink, {
       useFactory: (c) => new InMemoryAuditSink(ctx.properties.get(AUDIT_MEMORY_CAPACITY), c.resolve(Clock)),
     });

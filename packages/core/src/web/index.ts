@@ -23,3 +23,4 @@ export {
   type MatchableRequest,
   type RequestMatcher,
 } from "./request-matcher.js";
+export { ServerAddress, ServerAddressToken } from "./server-address.js";

@@ -8,7 +8,6 @@ import {
 } from "../context/security-context-repository.js";
 import { SessionSavedRequest } from "../context/saved-request.js";
 import { CorsFilter } from "../cors/cors-filter.js";
-import { csrfHiddenInput, csrfMetaTags } from "../csrf/csrf-html.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
@@ -29,13 +28,12 @@ import {
 import { rules } from "../http-security/authorization-manager.js";
 import { AuthorizationFilter } from "../http-security/authorization-filter.js";
 import { HttpSecurity } from "../http-security/http-security.js";
-import { DefaultLoginPageFilter } from "../login/default-login-page.js";
-import { LoginProcessingFilter } from "../login/login-processing-filter.js";
 import { LogoutFilter } from "../login/logout-filter.js";
 import { MeEndpointFilter } from "../login/me-endpoint-filter.js";
 import { TokenEndpointsFilter } from "../login/token-endpoints-filter.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
+import { DEFAULT_PROCESSING_URL, methodFilters } from "./method-filters.js";
 import type { SecurityFilter } from "./security-filter.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
 
@@ -78,9 +76,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   for (const customize of form?.rawFormLoginCustomizers ?? []) customize(internals);
 
   const loginPage = form ? (form.loginPageValue ?? DEFAULT_URLS.formLoginPage) : DEFAULT_URLS.formLoginPage;
-  const processingUrl =
-    options.loginProcessingUrlValue ??
-    (form ? DEFAULT_URLS.formLoginProcessing : DEFAULT_URLS.restLoginProcessing);
+  const processingUrl = options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL[definition.kind];
   const context: LoginContext = {
     chainId: definition.id,
     loginPage,
@@ -103,7 +99,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   filters.push(
     new ExceptionTranslationFilter({
       handling: options.asepAttributes.toHandling(),
-      loginPage: form && !stateless ? loginPage : undefined,
+      loginPage: definition.kind !== "rest" && !stateless ? loginPage : undefined,
       saveRequest: saved?.save,
       bearer: oauth2,
     }),
@@ -115,8 +111,11 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   if (http.logoutSettings.enabled) {
     filters.push(
       new LogoutFilter({
-        url: http.logoutSettings.logoutUrl ?? (form ? DEFAULT_URLS.logout : DEFAULT_URLS.restLogout),
-        successUrl: http.logoutSettings.logoutSuccessUrl ?? (form ? `${loginPage}?logout` : "/"),
+        url:
+          http.logoutSettings.logoutUrl ??
+          (definition.kind === "rest" ? DEFAULT_URLS.restLogout : DEFAULT_URLS.logout),
+        successUrl:
+          http.logoutSettings.logoutSuccessUrl ?? (definition.kind === "rest" ? "/" : `${loginPage}?logout`),
         repository,
         tokens: oauth2 ? deps.tokens : undefined,
         audit: deps.audit,
@@ -124,31 +123,20 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
     );
   }
   filters.push(
-    new LoginProcessingFilter({
-      name: form ? "form-login" : "rest-login",
-      url: processingUrl,
-      method: form ? "form" : "rest",
-      accept: form ? (internals.acceptJson ? ["form", "json"] : ["form"]) : ["json"],
-      usernameParameter: internals.usernameParameter,
-      passwordParameter: internals.passwordParameter,
-      authenticator: deps.authenticator,
+    ...methodFilters({
+      definition,
+      http,
+      deps,
       repository,
       successHandler,
       failureHandler,
       context,
+      internals,
+      processingUrl,
+      loginPage,
+      stateless,
     }),
   );
-  if (form && !form.loginPageValue) {
-    filters.push(
-      new DefaultLoginPageFilter(loginPage, async (exchange) => ({
-        processingUrl,
-        usernameParameter: internals.usernameParameter,
-        passwordParameter: internals.passwordParameter,
-        csrfMeta: stateless || !http.csrfEnabled ? "" : await csrfMetaTags(exchange),
-        csrfInput: stateless || !http.csrfEnabled ? "" : await csrfHiddenInput(exchange),
-      })),
-    );
-  }
   if (oauth2) {
     filters.push(
       new TokenEndpointsFilter({

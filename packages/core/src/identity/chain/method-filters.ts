@@ -1,0 +1,87 @@
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { SecurityContextRepository } from "../context/security-context-repository.js";
+import { csrfHiddenInput, csrfMetaTags } from "../csrf/csrf-html.js";
+import { DEFAULT_URLS } from "../dsl/default-urls.js";
+import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
+import type { MethodKind } from "../dsl/method-options.js";
+import type { ChainDefinition } from "../dsl/security-registry.js";
+import type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+  LoginContext,
+} from "../handlers/authentication-handlers.js";
+import type { HttpSecurity } from "../http-security/http-security.js";
+import { DefaultLoginPageFilter } from "../login/default-login-page.js";
+import { LoginProcessingFilter } from "../login/login-processing-filter.js";
+import type { ChainDependencies } from "./chain-dependencies.js";
+import type { SecurityFilter } from "./security-filter.js";
+
+/** Each method's default login processing URL (one place: the URL provider). */
+export const DEFAULT_PROCESSING_URL: Readonly<Record<MethodKind, string>> = {
+  form: DEFAULT_URLS.formLoginProcessing,
+  rest: DEFAULT_URLS.restLoginProcessing,
+  ott: DEFAULT_URLS.ottLoginProcessing,
+  passkey: DEFAULT_URLS.passkeyLoginProcessing,
+  mfa: DEFAULT_URLS.formLoginProcessing,
+};
+
+/** What the method-specific part of a chain is built from. */
+export interface MethodFilterInput {
+  definition: ChainDefinition;
+  http: HttpSecurity;
+  deps: ChainDependencies;
+  repository: SecurityContextRepository;
+  successHandler: AuthenticationSuccessHandler;
+  failureHandler: AuthenticationFailureHandler;
+  context: LoginContext;
+  internals: FormLoginInternals;
+  processingUrl: string;
+  loginPage: string;
+  stateless: boolean;
+}
+
+/** The processing filters (and built-in pages) of one method's chain. */
+export function methodFilters(input: MethodFilterInput): SecurityFilter[] {
+  switch (input.definition.kind) {
+    case "form":
+    case "rest":
+      return passwordFilters(input);
+    default:
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `.${input.definition.kind}() chains cannot be assembled in this release`,
+      );
+  }
+}
+
+function passwordFilters(i: MethodFilterInput): SecurityFilter[] {
+  const form = i.definition.options instanceof FormLoginOptions ? i.definition.options : undefined;
+  const csrfOn = !i.stateless && i.http.csrfEnabled;
+  const filters: SecurityFilter[] = [
+    new LoginProcessingFilter({
+      name: form ? "form-login" : "rest-login",
+      url: i.processingUrl,
+      method: form ? "form" : "rest",
+      accept: form ? (i.internals.acceptJson ? ["form", "json"] : ["form"]) : ["json"],
+      usernameParameter: i.internals.usernameParameter,
+      passwordParameter: i.internals.passwordParameter,
+      authenticator: i.deps.authenticator,
+      repository: i.repository,
+      successHandler: i.successHandler,
+      failureHandler: i.failureHandler,
+      context: i.context,
+    }),
+  ];
+  if (form && !form.loginPageValue) {
+    filters.push(
+      new DefaultLoginPageFilter(i.loginPage, async (exchange) => ({
+        processingUrl: i.processingUrl,
+        usernameParameter: i.internals.usernameParameter,
+        passwordParameter: i.internals.passwordParameter,
+        csrfMeta: csrfOn ? await csrfMetaTags(exchange) : "",
+        csrfInput: csrfOn ? await csrfHiddenInput(exchange) : "",
+      })),
+    );
+  }
+  return filters;
+}
