@@ -56,7 +56,9 @@ export async function launchBrowser(): Promise<BrowserSession> {
 }
 
 /** A CDP virtual authenticator (platform, resident keys, user verification) on the page. */
-export async function addVirtualAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+export async function addVirtualAuthenticator(
+  page: Page,
+): Promise<{ cdp: CDPSession; authenticatorId: string }> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("WebAuthn.enable");
   const { authenticatorId } = await cdp.send("WebAuthn.addVirtualAuthenticator", {

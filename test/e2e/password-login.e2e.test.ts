@@ -1,5 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { demoSecurity, type IdentityTestServer, startIdentityServer } from "../identity/identity-test-server.js";
+import {
+  demoSecurity,
+  type IdentityTestServer,
+  startIdentityServer,
+} from "../identity/identity-test-server.js";
 import { type BrowserSession, describeInBrowser, launchBrowser } from "./browser-harness.js";
 
 describeInBrowser("password login in a real browser", () => {

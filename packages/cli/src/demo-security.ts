@@ -15,22 +15,27 @@ export const DEMO_USERS = [
   { username: "admin", password: "admin", authorities: ["ROLE_USER", "ROLE_ADMIN"] },
 ] as const;
 
+/** Paths served by the OTT chain (generation, the built-in submit page and processing). */
+const OTT_PATHS = ["/ott/**", "/login/ott"];
+
 /**
- * The demo's chains: form login with a session for the pages (everything outside `/api/**`, plus
- * `/api/me` so a browser session can ask who it is), and REST login with stateless JWTs for `/api/**`.
+ * The demo's chains, each with its own security matcher: form login with a session for the pages
+ * (everything not claimed by another chain, plus `/api/me` so a browser session can ask who it is),
+ * REST login with stateless JWTs for `/api/**`, and one-time-token (magic link) login with a session.
  */
 export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration {
+  const claimed = orMatcher(antMatcher("/api/**"), ...OTT_PATHS.map((p) => antMatcher(p)));
   return registry
     .form((form) =>
       form
         .defaultSuccessUrl("/")
-        .rawHttp((http) =>
-          http.securityMatcher(orMatcher(notMatcher(antMatcher("/api/**")), antMatcher("/api/me"))),
-        ),
+        .rawHttp((http) => http.securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me")))),
     )
     .session()
     .rest((rest) => rest.rawHttp((http) => http.securityMatcher("/api/**")))
     .oauth2()
+    .ott((ott) => ott.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...OTT_PATHS)))
+    .session()
     .build();
 }
 

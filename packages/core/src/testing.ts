@@ -1,6 +1,7 @@
 // @platform/core/testing: contract suites and test doubles for adapters and hosts (imports vitest).
 export { ManualClock } from "./kernel/clock.js";
 export { CountingPasswordHasher } from "./identity/password/counting-password-hasher.js";
+export { describeOneTimeTokenServiceContract } from "./identity/ott/one-time-token-service.contract.js";
 export { describeSessionStoreContract } from "./identity/session/session-store.contract.js";
 export { describeLoginThrottleContract } from "./identity/throttle/login-throttle.contract.js";
 export { describeRefreshTokenStoreContract } from "./identity/tokens/refresh-token-store.contract.js";

@@ -11,7 +11,10 @@ import { HttpSessionSecurityContextRepository } from "./context/http-session-sec
 import { SecurityContextRepository } from "./context/security-context-repository.js";
 import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
 import { type SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
+import { OTT_PROPERTIES } from "./ott/ott.properties.js";
+import { ottDependencies, registerOttDefaults } from "./ott/register-ott-defaults.js";
 import { PasswordHasher } from "./password/password-hasher.js";
+import { PUBLIC_URL } from "./public-url.properties.js";
 import {
   PASSWORD_HASHER_PROPERTIES,
   scryptOptionsFromProperties,
@@ -67,6 +70,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...SESSION_PROPERTIES,
       ...THROTTLE_PROPERTIES,
       ...JWT_PROPERTIES,
+      ...OTT_PROPERTIES,
+      PUBLIC_URL,
     ],
     register(ctx) {
       const { properties } = ctx;
@@ -120,6 +125,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
             audit: c.resolve(AuditSink),
           }),
       });
+      registerOttDefaults(ctx);
       if (options.security) {
         const configuration = options.security(new SecurityRegistry());
         ctx.registerDefault(SecurityConfigurationToken, { useValue: configuration });
@@ -153,6 +159,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           sessionRepository: c.resolve(SecurityContextRepository),
           tokens: c.resolve(TokenServiceToken),
           audit: c.resolve(AuditSink),
+          ott: () => ottDependencies(c, ctx),
         };
         c.registerInstance(
           FilterChainProxy,

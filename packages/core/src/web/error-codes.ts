@@ -34,6 +34,7 @@ export const ERROR_STATUS = {
   UNSUPPORTED_OPERATION: 500,
   PROPERTY_INVALID: 500,
   DEPENDENCY_MISSING: 500,
+  DELIVERY_FAILED: 500,
   INTERNAL_ERROR: 500,
 } as const satisfies Record<string, number>;
 

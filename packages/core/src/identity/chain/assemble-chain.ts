@@ -10,6 +10,7 @@ import { SessionSavedRequest } from "../context/saved-request.js";
 import { CorsFilter } from "../cors/cors-filter.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
+import { OttLoginOptions } from "../dsl/ott-options.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
 import { SecurityHeadersFilter } from "../headers/security-headers-filter.js";
 import type {
@@ -45,12 +46,6 @@ import { SecurityFilterChain } from "./security-filter-chain.js";
  */
 export function assembleChain(definition: ChainDefinition, deps: ChainDependencies): SecurityFilterChain {
   const { options } = definition;
-  if (definition.kind !== "form" && definition.kind !== "rest") {
-    throw new PlatformError(
-      "CONFIGURATION_INVALID",
-      `.${definition.kind}() chains cannot be assembled in this release`,
-    );
-  }
   const oauth2 = definition.state === "oauth2";
   const http = new HttpSecurity({
     sessionCreationPolicy: oauth2 ? "stateless" : "ifRequired",
@@ -75,7 +70,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   };
   for (const customize of form?.rawFormLoginCustomizers ?? []) customize(internals);
 
-  const loginPage = form ? (form.loginPageValue ?? DEFAULT_URLS.formLoginPage) : DEFAULT_URLS.formLoginPage;
+  const loginPage = loginPageOf(definition);
   const processingUrl = options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL[definition.kind];
   const context: LoginContext = {
     chainId: definition.id,
@@ -181,4 +176,12 @@ function placeAddedFilters(filters: SecurityFilter[], added: HttpSecurity["added
     out.splice(position === "after" ? at + 1 : at, 0, filter);
   }
   return out;
+}
+
+function loginPageOf(definition: ChainDefinition): string {
+  const { options } = definition;
+  if (options instanceof FormLoginOptions) return options.loginPageValue ?? DEFAULT_URLS.formLoginPage;
+  if (options instanceof OttLoginOptions)
+    return options.defaultSubmitPageUrlValue ?? DEFAULT_URLS.ottSubmitPage;
+  return DEFAULT_URLS.formLoginPage;
 }

@@ -1,4 +1,11 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { Clock } from "../../kernel/clock.js";
+import type { Logger } from "../../kernel/logger.js";
+import type { OneTimeTokenDelivery } from "../ott/one-time-token-delivery.js";
+import type { OneTimeTokenService } from "../ott/one-time-token-service.js";
+import type { OttGenerationLimiter } from "../ott/ott-generation-limiter.js";
+import type { LoginThrottle } from "../throttle/login-throttle.js";
+import type { UserRepository } from "../users/user-repository.js";
 import type { BearerAuthenticator } from "../context/security-context-filter.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import type { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
@@ -11,6 +18,19 @@ import type { SessionManager } from "../session/session-manager.js";
 /** Everything a token chain needs from the token service. */
 export type ChainTokenService = BearerAuthenticator & TokenIssuer & TokenRefresher & TokenRevoker;
 
+/** What OTT chains read (resolved only when an OTT chain is registered). */
+export interface OttDependencies {
+  tokenService: OneTimeTokenService;
+  delivery: OneTimeTokenDelivery;
+  limiter: OttGenerationLimiter;
+  throttle: LoginThrottle;
+  users: UserRepository;
+  clock: Clock;
+  logger: Logger;
+  /** The public base URL magic links point at (configuration, else the local origin once listening). */
+  publicUrl: () => string;
+}
+
 /** The ports chain assembly reads (resolved from the platform's container by the identity plugin). */
 export interface ChainDependencies {
   authenticator: PrimaryAuthenticator;
@@ -20,4 +40,6 @@ export interface ChainDependencies {
   sessionRepository: SecurityContextRepository;
   tokens: ChainTokenService;
   audit: AuditSink;
+  /** OTT ports, resolved lazily. */
+  ott: () => OttDependencies;
 }

@@ -13,6 +13,11 @@ import type {
 import type { HttpSecurity } from "../http-security/http-security.js";
 import { DefaultLoginPageFilter } from "../login/default-login-page.js";
 import { LoginProcessingFilter } from "../login/login-processing-filter.js";
+import { createOttFilters } from "../ott/create-ott-filters.js";
+import { DeliveringGenerationSuccessHandler } from "../ott/delivering-generation-success-handler.js";
+import { magicLinkFor } from "../ott/magic-link.js";
+import type { OneTimeToken } from "../ott/one-time-token-service.js";
+import type { OttLoginOptions } from "../dsl/ott-options.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import type { SecurityFilter } from "./security-filter.js";
 
@@ -46,6 +51,8 @@ export function methodFilters(input: MethodFilterInput): SecurityFilter[] {
     case "form":
     case "rest":
       return passwordFilters(input);
+    case "ott":
+      return ottFilters(input);
     default:
       throw new PlatformError(
         "CONFIGURATION_INVALID",
@@ -84,4 +91,39 @@ function passwordFilters(i: MethodFilterInput): SecurityFilter[] {
     );
   }
   return filters;
+}
+
+function ottFilters(i: MethodFilterInput): SecurityFilter[] {
+  const options = i.definition.options as OttLoginOptions;
+  const ott = i.deps.ott();
+  const submitPageUrl = options.defaultSubmitPageUrlValue ?? DEFAULT_URLS.ottSubmitPage;
+  const link = (token: OneTimeToken): string =>
+    magicLinkFor({ baseUrl: ott.publicUrl(), submitPageUrl })(token);
+  return createOttFilters({
+    generateUrl: options.tokenGeneratingUrlValue ?? DEFAULT_URLS.ottGenerate,
+    submitPageUrl,
+    showSubmitPage: options.showDefaultSubmitPageValue,
+    loginProcessingUrl: i.processingUrl,
+    tokenService: options.tokenServiceValue ?? ott.tokenService,
+    generationSuccessHandler:
+      options.tokenGenerationSuccessHandlerValue ??
+      new DeliveringGenerationSuccessHandler({
+        delivery: ott.delivery,
+        linkFor: link,
+        submitPageUrl,
+        clock: ott.clock,
+        audit: i.deps.audit,
+        logger: ott.logger,
+      }),
+    limiter: ott.limiter,
+    throttle: ott.throttle,
+    users: ott.users,
+    clock: ott.clock,
+    audit: i.deps.audit,
+    repository: i.repository,
+    successHandler: i.successHandler,
+    failureHandler: i.failureHandler,
+    context: i.context,
+    csrfEnabled: !i.stateless && i.http.csrfEnabled,
+  });
 }

@@ -1,3 +1,5 @@
+import type { OneTimeTokenGenerationSuccessHandler } from "../ott/one-time-token-generation-success-handler.js";
+import type { OneTimeTokenService } from "../ott/one-time-token-service.js";
 import { MethodOptions, requirePath } from "./method-options.js";
 
 /** Options of `.ott()` (one-time-token login); the runtime lands with the OTT/passkey issue. */
@@ -6,8 +8,8 @@ export class OttLoginOptions extends MethodOptions {
   tokenGeneratingUrlValue: string | undefined;
   defaultSubmitPageUrlValue: string | undefined;
   showDefaultSubmitPageValue = true;
-  tokenServiceValue: unknown;
-  tokenGenerationSuccessHandlerValue: unknown;
+  tokenServiceValue: OneTimeTokenService | undefined;
+  tokenGenerationSuccessHandlerValue: OneTimeTokenGenerationSuccessHandler | undefined;
 
   constructor() {
     super(300);
@@ -28,12 +30,12 @@ export class OttLoginOptions extends MethodOptions {
     return this;
   }
   /** The OneTimeTokenService to use (else the registered one). */
-  tokenService(service: unknown): this {
+  tokenService(service: OneTimeTokenService): this {
     this.tokenServiceValue = service;
     return this;
   }
   /** Called after a token is generated, to deliver it. */
-  tokenGenerationSuccessHandler(handler: unknown): this {
+  tokenGenerationSuccessHandler(handler: OneTimeTokenGenerationSuccessHandler): this {
     this.tokenGenerationSuccessHandlerValue = handler;
     return this;
   }
