@@ -18,13 +18,17 @@ export const DEMO_USERS = [
 /** Paths served by the OTT chain (generation, the built-in submit page and processing). */
 const OTT_PATHS = ["/ott/**", "/login/ott"];
 
+/** Paths served by the passkey chain (sign-in, management, the built-in page and its script). */
+const PASSKEY_PATHS = ["/login/webauthn", "/webauthn/**", "/passkeys"];
+
 /**
  * The demo's chains, each with its own security matcher: form login with a session for the pages
  * (everything not claimed by another chain, plus `/api/me` so a browser session can ask who it is),
- * REST login with stateless JWTs for `/api/**`, and one-time-token (magic link) login with a session.
+ * REST login with stateless JWTs for `/api/**`, one-time-token (magic link) login and passkey login
+ * (plus passkey management at `/passkeys`), both with the shared session.
  */
 export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration {
-  const claimed = orMatcher(antMatcher("/api/**"), ...OTT_PATHS.map((p) => antMatcher(p)));
+  const claimed = orMatcher(antMatcher("/api/**"), ...[...OTT_PATHS, ...PASSKEY_PATHS].map((p) => antMatcher(p)));
   return registry
     .form((form) =>
       form
@@ -35,6 +39,8 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
     .rest((rest) => rest.rawHttp((http) => http.securityMatcher("/api/**")))
     .oauth2()
     .ott((ott) => ott.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...OTT_PATHS)))
+    .session()
+    .passkey((passkey) => passkey.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...PASSKEY_PATHS)))
     .session()
     .build();
 }

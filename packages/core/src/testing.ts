@@ -2,6 +2,8 @@
 export { ManualClock } from "./kernel/clock.js";
 export { CountingPasswordHasher } from "./identity/password/counting-password-hasher.js";
 export { describeOneTimeTokenServiceContract } from "./identity/ott/one-time-token-service.contract.js";
+export { describePasskeyCredentialRepositoryContract } from "./identity/passkey/passkey-credential-repository.contract.js";
+export { describeWebAuthnChallengeStoreContract } from "./identity/passkey/webauthn-challenge-store.contract.js";
 export { describeSessionStoreContract } from "./identity/session/session-store.contract.js";
 export { describeLoginThrottleContract } from "./identity/throttle/login-throttle.contract.js";
 export { describeRefreshTokenStoreContract } from "./identity/tokens/refresh-token-store.contract.js";

@@ -13,6 +13,8 @@ import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
 import { type SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
 import { OTT_PROPERTIES } from "./ott/ott.properties.js";
 import { ottDependencies, registerOttDefaults } from "./ott/register-ott-defaults.js";
+import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
+import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-passkey-defaults.js";
 import { PasswordHasher } from "./password/password-hasher.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
 import {
@@ -71,6 +73,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...THROTTLE_PROPERTIES,
       ...JWT_PROPERTIES,
       ...OTT_PROPERTIES,
+      ...PASSKEY_PROPERTIES,
       PUBLIC_URL,
     ],
     register(ctx) {
@@ -126,6 +129,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           }),
       });
       registerOttDefaults(ctx);
+      registerPasskeyDefaults(ctx);
       if (options.security) {
         const configuration = options.security(new SecurityRegistry());
         ctx.registerDefault(SecurityConfigurationToken, { useValue: configuration });
@@ -160,6 +164,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           tokens: c.resolve(TokenServiceToken),
           audit: c.resolve(AuditSink),
           ott: () => ottDependencies(c, ctx),
+          passkeyService: passkeyServiceFor(c, ctx),
         };
         c.registerInstance(
           FilterChainProxy,

@@ -61,3 +61,28 @@ export { SessionManager, SessionStore, InMemorySessionStore } from "./session/in
 export { LoginThrottle, InMemoryLoginThrottle } from "./throttle/index.js";
 export { TokenService, type TokenPair } from "./tokens/index.js";
 export * from "./users/index.js";
+export {
+  ConsoleOneTimeTokenDelivery,
+  DeliveringGenerationSuccessHandler,
+  InMemoryOneTimeTokenService,
+  InMemoryOttGenerationLimiter,
+  OneTimeTokenDelivery,
+  OneTimeTokenService,
+  OttGenerationLimiter,
+  OutboxOneTimeTokenDelivery,
+  type OneTimeToken,
+  type OneTimeTokenGenerationSuccessHandler,
+  type OneTimeTokenMessage,
+} from "./ott/index.js";
+export {
+  InMemoryPasskeyCredentialRepository,
+  InMemoryWebAuthnChallengeStore,
+  PASSKEY_COUNTER_REGRESSION_EVENT,
+  PASSKEY_DELETED_EVENT,
+  PASSKEY_REGISTERED_EVENT,
+  PasskeyCredentialRepository,
+  PasskeyService,
+  WebAuthnChallengeStore,
+  type PasskeyCredential,
+} from "./passkey/index.js";
+export { PUBLIC_URL } from "./public-url.properties.js";

@@ -1,6 +1,8 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
+import type { PasskeyLoginOptions } from "../dsl/ott-options.js";
+import type { PasskeyService } from "../passkey/passkey-service.js";
 import type { OneTimeTokenDelivery } from "../ott/one-time-token-delivery.js";
 import type { OneTimeTokenService } from "../ott/one-time-token-service.js";
 import type { OttGenerationLimiter } from "../ott/ott-generation-limiter.js";
@@ -42,4 +44,6 @@ export interface ChainDependencies {
   audit: AuditSink;
   /** OTT ports, resolved lazily. */
   ott: () => OttDependencies;
+  /** Builds the passkey service of one chain from its DSL options. */
+  passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
 }

@@ -17,7 +17,8 @@ import { createOttFilters } from "../ott/create-ott-filters.js";
 import { DeliveringGenerationSuccessHandler } from "../ott/delivering-generation-success-handler.js";
 import { magicLinkFor } from "../ott/magic-link.js";
 import type { OneTimeToken } from "../ott/one-time-token-service.js";
-import type { OttLoginOptions } from "../dsl/ott-options.js";
+import type { OttLoginOptions, PasskeyLoginOptions } from "../dsl/ott-options.js";
+import { createPasskeyFilters } from "../passkey/create-passkey-filters.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import type { SecurityFilter } from "./security-filter.js";
 
@@ -53,6 +54,8 @@ export function methodFilters(input: MethodFilterInput): SecurityFilter[] {
       return passwordFilters(input);
     case "ott":
       return ottFilters(input);
+    case "passkey":
+      return passkeyFilters(input);
     default:
       throw new PlatformError(
         "CONFIGURATION_INVALID",
@@ -125,5 +128,18 @@ function ottFilters(i: MethodFilterInput): SecurityFilter[] {
     failureHandler: i.failureHandler,
     context: i.context,
     csrfEnabled: !i.stateless && i.http.csrfEnabled,
+  });
+}
+
+function passkeyFilters(i: MethodFilterInput): SecurityFilter[] {
+  const options = i.definition.options as PasskeyLoginOptions;
+  return createPasskeyFilters({
+    service: i.deps.passkeyService(options),
+    repository: i.repository,
+    successHandler: i.successHandler,
+    failureHandler: i.failureHandler,
+    context: i.context,
+    assertionOptionsEndpoint: options.assertionOptionsEndpointValue ?? DEFAULT_URLS.passkeyAssertionOptions,
+    loginProcessingUrl: i.processingUrl,
   });
 }

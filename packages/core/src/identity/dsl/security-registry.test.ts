@@ -45,7 +45,6 @@ describe("the registry DSL", () => {
   });
 
   it.each([
-    ["passkey", (r: ReturnType<typeof securityRegistry>) => r.passkey().session()],
     ["mfa", (r: ReturnType<typeof securityRegistry>) => r.mfa().session()],
   ])("refuses .%s() at build() until its runtime lands, with a clear error", (kind, register) => {
     const message = codeAndMessage(() => register(securityRegistry().form().session()).build());

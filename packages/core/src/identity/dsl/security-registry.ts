@@ -31,7 +31,6 @@ export interface SecurityConfiguration {
 
 /** Methods whose runtime has not landed yet; `build()` refuses them with this explanation. */
 const NOT_YET: Partial<Record<MethodKind, string>> = {
-  passkey: "passkey login (.passkey()) is not available in this release yet",
   mfa: "multi-factor authentication (.mfa()) is not available in this release yet",
 };
 

@@ -1,0 +1,96 @@
+import { DEFAULT_URLS } from "../dsl/default-urls.js";
+import type { SecurityFilter } from "../chain/security-filter.js";
+import type { SecurityContextRepository } from "../context/security-context-repository.js";
+import type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+  LoginContext,
+} from "../handlers/authentication-handlers.js";
+import { PasskeyAssertionOptionsFilter } from "./passkey-assertion-options-filter.js";
+import { PasskeyLoginFilter } from "./passkey-login-filter.js";
+import { PasskeyManagementFilter } from "./passkey-management-filter.js";
+import { PasskeyPageFilter } from "./passkey-page.js";
+import { PasskeyScriptFilter } from "./passkey-script-filter.js";
+import type { PasskeyService } from "./passkey-service.js";
+
+/** Default URLs of the passkey endpoints and page. */
+export const PASSKEY_DEFAULT_URLS = {
+  assertionOptionsEndpoint: DEFAULT_URLS.passkeyAssertionOptions,
+  loginProcessingUrl: DEFAULT_URLS.passkeyLoginProcessing,
+  registrationOptionsUrl: "/webauthn/register/options",
+  registrationUrl: "/webauthn/register",
+  credentialsUrl: "/webauthn/credentials",
+  pageUrl: "/passkeys",
+  scriptUrl: "/webauthn/passkeys.js",
+} as const;
+
+/** What a passkey chain gives its filters. */
+export interface PasskeyFiltersOptions {
+  service: PasskeyService;
+  /** Where a successful sign-in is stored (the session repository on session chains). */
+  repository: SecurityContextRepository;
+  successHandler: AuthenticationSuccessHandler;
+  failureHandler: AuthenticationFailureHandler;
+  context: LoginContext;
+  /** `POST`, assertion options (default `/webauthn/authenticate/options`). */
+  assertionOptionsEndpoint?: string;
+  /** `POST`, passkey sign-in (default `/login/webauthn`). */
+  loginProcessingUrl?: string;
+  /** `POST`, creation options for the signed-in user (default `/webauthn/register/options`). */
+  registrationOptionsUrl?: string;
+  /** `POST` registers, `DELETE <url>/{id}` deletes (default `/webauthn/register`). */
+  registrationUrl?: string;
+  /** `GET`, the signed-in user's passkeys (default `/webauthn/credentials`). */
+  credentialsUrl?: string;
+  /** `GET`, the built-in page (default `/passkeys`). */
+  pageUrl?: string;
+  /** `GET`, the page's script (default `/webauthn/passkeys.js`). */
+  scriptUrl?: string;
+  /** Serve the built-in page and its script (default true). */
+  showPage?: boolean;
+}
+
+/**
+ * The filters of a passkey chain, in order: assertion options, sign-in processing, management, and
+ * (unless `showPage` is false) the built-in page and its script.
+ */
+export function createPasskeyFilters(options: PasskeyFiltersOptions): SecurityFilter[] {
+  const urls = { ...PASSKEY_DEFAULT_URLS, ...definedUrls(options) };
+  const filters: SecurityFilter[] = [
+    new PasskeyAssertionOptionsFilter(urls.assertionOptionsEndpoint, options.service),
+    new PasskeyLoginFilter({
+      url: urls.loginProcessingUrl,
+      service: options.service,
+      repository: options.repository,
+      successHandler: options.successHandler,
+      failureHandler: options.failureHandler,
+      context: options.context,
+    }),
+    new PasskeyManagementFilter(urls, options.service),
+  ];
+  if (options.showPage ?? true) {
+    filters.push(
+      new PasskeyPageFilter(urls.pageUrl, {
+        scriptUrl: urls.scriptUrl,
+        assertionOptionsUrl: urls.assertionOptionsEndpoint,
+        loginProcessingUrl: urls.loginProcessingUrl,
+        registrationOptionsUrl: urls.registrationOptionsUrl,
+        registrationUrl: urls.registrationUrl,
+        credentialsUrl: urls.credentialsUrl,
+      }),
+      new PasskeyScriptFilter(urls.scriptUrl),
+    );
+  }
+  return filters;
+}
+
+function definedUrls(
+  options: PasskeyFiltersOptions,
+): Partial<Record<keyof typeof PASSKEY_DEFAULT_URLS, string>> {
+  const out: Partial<Record<keyof typeof PASSKEY_DEFAULT_URLS, string>> = {};
+  for (const key of Object.keys(PASSKEY_DEFAULT_URLS) as (keyof typeof PASSKEY_DEFAULT_URLS)[]) {
+    const value = options[key];
+    if (value !== undefined) out[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,111 @@
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import type { PasskeyCredential } from "./passkey-credential.js";
+import { noStoreJson, requireUser } from "./passkey-http.js";
+import type { PasskeyService } from "./passkey-service.js";
+import { setChallengeCookie, takeChallengeCookie } from "./webauthn-challenge-cookie.js";
+
+/** URLs of the passkey management endpoints. */
+export interface PasskeyManagementUrls {
+  /** `POST`: creation options for the caller (default `/webauthn/register/options`). */
+  registrationOptionsUrl: string;
+  /** `POST`: store a new passkey; `DELETE <url>/{id}`: delete one (default `/webauthn/register`). */
+  registrationUrl: string;
+  /** `GET`: the caller's passkeys (default `/webauthn/credentials`). */
+  credentialsUrl: string;
+}
+
+/** What the management endpoints show of a passkey (never the key or the counter). */
+export interface PasskeySummary {
+  id: string;
+  label: string;
+  /** ISO-8601. */
+  createdAt: string;
+  /** ISO-8601, or null when never used to sign in. */
+  lastUsedAt: string | null;
+  backedUp: boolean;
+  deviceType: PasskeyCredential["deviceType"];
+  transports: string[];
+}
+
+/** The management view of a stored passkey. */
+export function passkeySummary(c: PasskeyCredential): PasskeySummary {
+  return {
+    id: c.id,
+    label: c.label,
+    createdAt: new Date(c.createdAt).toISOString(),
+    lastUsedAt: c.lastUsedAt === undefined ? null : new Date(c.lastUsedAt).toISOString(),
+    backedUp: c.backedUp,
+    deviceType: c.deviceType,
+    transports: [...c.transports],
+  };
+}
+
+/**
+ * The signed-in user's passkey management: `POST <registrationOptionsUrl>` (creation options, sets the
+ * challenge cookie), `POST <registrationUrl>` with `{ response, label? }` or the bare
+ * RegistrationResponseJSON (201 `{ id, label, createdAt }`), `GET <credentialsUrl>` (the caller's
+ * passkeys), `DELETE <registrationUrl>/{id}` (204 for the caller's own; 404 NOT_FOUND for an unknown
+ * id or another user's). Every endpoint throws AUTHENTICATION_REQUIRED without a signed-in user.
+ */
+export class PasskeyManagementFilter implements SecurityFilter {
+  readonly name = "passkey-management";
+  private readonly deletePrefix: string;
+
+  constructor(
+    private readonly urls: PasskeyManagementUrls,
+    private readonly service: PasskeyService,
+  ) {
+    this.deletePrefix = `${urls.registrationUrl}/`;
+  }
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const { path, method } = exchange;
+    const u = this.urls;
+    if (method === "POST" && path === u.registrationOptionsUrl) return this.registrationOptions(exchange);
+    if (method === "POST" && path === u.registrationUrl) return this.register(exchange);
+    if (method === "GET" && path === u.credentialsUrl) return this.list(exchange);
+    if (method === "DELETE" && path.startsWith(this.deletePrefix)) {
+      return this.delete(exchange, path.slice(this.deletePrefix.length));
+    }
+    return next();
+  }
+
+  private async registrationOptions(exchange: HttpExchange): Promise<void> {
+    const user = requireUser(exchange);
+    const issued = await this.service.registrationOptions(user);
+    setChallengeCookie(exchange, issued.challengeId, this.service.challengeTtlMs);
+    noStoreJson(exchange, 200, { ...issued.options });
+  }
+
+  private async register(exchange: HttpExchange): Promise<void> {
+    const user = requireUser(exchange);
+    const challengeId = takeChallengeCookie(exchange);
+    const body = await exchange.fields(["json"]);
+    // A bare RegistrationResponseJSON carries `rawId`; otherwise the body wraps it as `response`.
+    const response = Object.hasOwn(body, "rawId") ? body : body.response;
+    const stored = await this.service.verifyRegistration(user, challengeId, response, body.label);
+    noStoreJson(exchange, 201, {
+      id: stored.id,
+      label: stored.label,
+      createdAt: new Date(stored.createdAt).toISOString(),
+    });
+  }
+
+  private async list(exchange: HttpExchange): Promise<void> {
+    const user = requireUser(exchange);
+    const credentials = await this.service.listCredentials(user.userId);
+    noStoreJson(exchange, 200, credentials.map(passkeySummary));
+  }
+
+  private async delete(exchange: HttpExchange, id: string): Promise<void> {
+    const user = requireUser(exchange);
+    if (id === "" || id.includes("/")) throw new PlatformError("NOT_FOUND", "No such passkey");
+    await this.service.deleteCredential(user, id);
+    exchange.response.status = 204;
+    exchange.response.body = undefined;
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.response.committed = true;
+  }
+}
