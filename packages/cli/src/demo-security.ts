@@ -28,7 +28,10 @@ const PASSKEY_PATHS = ["/login/webauthn", "/webauthn/**", "/passkeys"];
  * (plus passkey management at `/passkeys`), both with the shared session.
  */
 export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration {
-  const claimed = orMatcher(antMatcher("/api/**"), ...[...OTT_PATHS, ...PASSKEY_PATHS].map((p) => antMatcher(p)));
+  const claimed = orMatcher(
+    antMatcher("/api/**"),
+    ...[...OTT_PATHS, ...PASSKEY_PATHS].map((p) => antMatcher(p)),
+  );
   return registry
     .form((form) =>
       form
@@ -40,7 +43,9 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
     .oauth2()
     .ott((ott) => ott.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...OTT_PATHS)))
     .session()
-    .passkey((passkey) => passkey.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...PASSKEY_PATHS)))
+    .passkey((passkey) =>
+      passkey.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...PASSKEY_PATHS)),
+    )
     .session()
     .build();
 }

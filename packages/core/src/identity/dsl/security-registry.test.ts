@@ -44,14 +44,15 @@ describe("the registry DSL", () => {
     expect(config.chains.map((c) => c.id)).toEqual(["form", "form_2"]);
   });
 
-  it.each([
-    ["mfa", (r: ReturnType<typeof securityRegistry>) => r.mfa().session()],
-  ])("refuses .%s() at build() until its runtime lands, with a clear error", (kind, register) => {
-    const message = codeAndMessage(() => register(securityRegistry().form().session()).build());
-    expect(message).toMatch(/^CONFIGURATION_INVALID: /);
-    expect(message).toContain(`.${kind}()`);
-    expect(message).toContain("not available in this release");
-  });
+  it.each([["mfa", (r: ReturnType<typeof securityRegistry>) => r.mfa().session()]])(
+    "refuses .%s() at build() until its runtime lands, with a clear error",
+    (kind, register) => {
+      const message = codeAndMessage(() => register(securityRegistry().form().session()).build());
+      expect(message).toMatch(/^CONFIGURATION_INVALID: /);
+      expect(message).toContain(`.${kind}()`);
+      expect(message).toContain("not available in this release");
+    },
+  );
 
   it("exposes the OTT, passkey and MFA option builders with their defaults", () => {
     let ottOrder = 0;
