@@ -1,5 +1,6 @@
 import { serveHttp } from "@platform/adapters-http";
-import { ServerAddressToken } from "@platform/core";
+import { resolve } from "node:path";
+import { OTT_OUTBOX_FILE, type Platform, ServerAddressToken } from "@platform/core";
 import type { CliArgs } from "./cli-args.js";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
@@ -29,6 +30,8 @@ export async function startCommand(
   lines.push(
     `  Sign in: ${server.url}/login   REST: POST ${server.url}/api/login   Who am I: ${server.url}/api/me`,
   );
+  lines.push(`  Magic link: ${server.url}/login/ott (links go to ${outboxFile(demo.platform)})`);
+  lines.push(`  Passkeys: ${server.url}/passkeys`);
   lines.push(
     `  Users: ${DEMO_USERS.map((u) => `${u.username} / ${u.password} (${u.authorities.join(", ")})`).join("; ")}`,
   );
@@ -42,4 +45,9 @@ export async function startCommand(
       await demo.platform.stop();
     },
   };
+}
+
+/** Where the demo's outbox delivery writes magic links (absolute, so the user can open it). */
+function outboxFile(platform: Platform): string {
+  return resolve(platform.properties.get(OTT_OUTBOX_FILE));
 }

@@ -86,3 +86,4 @@ export {
   type PasskeyCredential,
 } from "./passkey/index.js";
 export { PUBLIC_URL } from "./public-url.properties.js";
+export { OTT_OUTBOX_FILE } from "./ott/ott.properties.js";
