@@ -5,6 +5,7 @@ import {
   type AuthenticationFailureHandler,
   type AuthenticationSuccessHandler,
   CryptoIdGenerator,
+  type HttpExchange,
   InMemoryOneTimeTokenService,
   type OneTimeToken,
   type OneTimeTokenGenerationSuccessHandler,
@@ -36,11 +37,11 @@ class CountingTokenService implements OneTimeTokenService {
 /** A generation handler that answers the link itself (a test double for a mailer). */
 class LinkAnsweringHandler implements OneTimeTokenGenerationSuccessHandler {
   readonly seen: { path: string; username: string }[] = [];
-  async handle(exchange: Parameters<OneTimeTokenGenerationSuccessHandler["handle"]>[0], token: OneTimeToken) {
+  async handle(exchange: HttpExchange, token: OneTimeToken) {
     this.seen.push({ path: exchange.path, username: token.username });
     exchange.json(200, { link: `/magic?token=${token.getTokenValue()}` });
   }
-  async acknowledge(exchange: Parameters<OneTimeTokenGenerationSuccessHandler["acknowledge"]>[0]) {
+  async acknowledge(exchange: HttpExchange) {
     exchange.json(200, { link: null });
   }
 }
@@ -52,20 +53,11 @@ const teapot: AuthenticationFailureHandler = {
   onFailure: async (ex, error) => ex.json(418, { refused: error.code }),
 };
 
-/** The outbox lines written so far (the built-in delivery appends one JSON line per token). */
-function outbox(file: string): { username: string; token: string }[] {
-  if (!existsSync(file)) return [];
-  return readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
-}
-
-/** Waits for the n-th outbox line (delivery runs just after the answer). */
+/** Waits for the n-th line of the outbox file (the delivery appends one per token, just after the answer). */
 async function tokenAt(file: string, n: number): Promise<string> {
   for (let i = 0; i < 100; i++) {
-    const line = outbox(file)[n - 1];
-    if (line) return line.token;
+    const line = existsSync(file) ? readFileSync(file, "utf8").split("\n").filter(Boolean)[n - 1] : undefined;
+    if (line) return (JSON.parse(line) as { token: string }).token;
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`no outbox line ${n} in ${file}`);
