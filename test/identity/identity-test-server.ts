@@ -23,7 +23,7 @@ export interface IdentityTestServer {
 /** Options of startIdentityServer. */
 export interface IdentityTestServerOptions {
   security: (registry: SecurityRegistry) => SecurityConfiguration;
-  /** Property values; scrypt cost is lowered to 2^14 for speed unless set. */
+  /** Property values; scrypt cost is lowered to 2^14, MFA required by no role and no rejection padding, unless set. */
   properties?: Record<string, unknown>;
   register?: PlatformOptions["register"];
   routes?: (routes: RouteRegistry) => void;
@@ -38,7 +38,13 @@ export interface IdentityTestServerOptions {
 export async function startIdentityServer(options: IdentityTestServerOptions): Promise<IdentityTestServer> {
   const platform = createPlatform({
     plugins: [httpPlugin, createIdentityPlugin({ security: options.security })],
-    properties: { "platform.auth.password.scrypt.cost-log2": 14, ...options.properties },
+    // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
+    properties: {
+      "platform.auth.password.scrypt.cost-log2": 14,
+      "platform.auth.mfa.requiredAuthorities": "",
+      "platform.auth.mfa.minimumRejectionDelayMs": 0,
+      ...options.properties,
+    },
     env: {},
     register: options.register,
   });

@@ -22,8 +22,10 @@ const OTT_PATHS = ["/ott/**", "/login/ott"];
 const PASSKEY_PATHS = ["/login/webauthn", "/webauthn/**", "/passkeys"];
 
 /**
- * The demo's chains, each with its own security matcher: form login with a session for the pages
- * (everything not claimed by another chain, plus `/api/me` so a browser session can ask who it is),
+ * The demo's chains, each with its own security matcher: an MFA flow whose primary is form login
+ * with a session for the pages (everything not claimed by another chain, plus `/api/me` so a browser
+ * session can ask who it is, and the flow's `/api/mfa/**`): `admin` (ROLE_ADMIN) must enter an emailed
+ * code, `user` signs in with the password alone; the other chains hand `admin` into this flow too;
  * REST login with stateless JWTs for `/api/**`, one-time-token (magic link) login and passkey login
  * (plus passkey management at `/passkeys`), both with the shared session.
  */
@@ -33,10 +35,15 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
     ...[...OTT_PATHS, ...PASSKEY_PATHS].map((p) => antMatcher(p)),
   );
   return registry
-    .form((form) =>
-      form
-        .defaultSuccessUrl("/")
-        .rawHttp((http) => http.securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me")))),
+    .mfa((mfa) =>
+      mfa
+        .primaryAuthentication((p) => p.formLogin((form) => form.defaultSuccessUrl("/")))
+        .ott()
+        .rawHttp((http) =>
+          http.securityMatcher(
+            orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")),
+          ),
+        ),
     )
     .session()
     .rest((rest) => rest.rawHttp((http) => http.securityMatcher("/api/**")))

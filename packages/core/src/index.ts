@@ -2,4 +2,5 @@
 // export-names snapshot test (index.test.ts) pins the whole surface.
 export * from "./identity/index.js";
 export * from "./kernel/index.js";
+export * from "./mfa/index.js";
 export * from "./web/index.js";

@@ -8,4 +8,5 @@ export { describeSessionStoreContract } from "./identity/session/session-store.c
 export { describeLoginThrottleContract } from "./identity/throttle/login-throttle.contract.js";
 export { describeRefreshTokenStoreContract } from "./identity/tokens/refresh-token-store.contract.js";
 export { describeRevokedAccessTokenStoreContract } from "./identity/tokens/revoked-token-store.contract.js";
+export { describeFactorContextRepositoryContract } from "./mfa/state/factor-context-repository.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";

@@ -16,6 +16,12 @@ import { ottDependencies, registerOttDefaults } from "./ott/register-ott-default
 import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
 import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-passkey-defaults.js";
 import { PasswordHasher } from "./password/password-hasher.js";
+import type { ChainDependencies } from "./chain/chain-dependencies.js";
+import { MfaGate } from "../mfa/flow/mfa-gate.js";
+import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
+import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
+import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
+import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
 import {
   PASSWORD_HASHER_PROPERTIES,
@@ -74,6 +80,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...JWT_PROPERTIES,
       ...OTT_PROPERTIES,
       ...PASSKEY_PROPERTIES,
+      ...MFA_PROPERTIES,
       PUBLIC_URL,
     ],
     register(ctx) {
@@ -130,6 +137,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       });
       registerOttDefaults(ctx);
       registerPasskeyDefaults(ctx);
+      registerMfaDefaults(ctx);
       if (options.security) {
         const configuration = options.security(new SecurityRegistry());
         ctx.registerDefault(SecurityConfigurationToken, { useValue: configuration });
@@ -156,7 +164,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
         const configuration = c.isRegistered(SecurityConfigurationToken, false)
           ? c.resolve(SecurityConfigurationToken)
           : { chains: [] };
-        const deps = {
+        const flows: MfaFlow[] = [];
+        const deps: ChainDependencies = {
           authenticator: c.resolve(PrimaryAuthenticatorToken),
           sessions: c.resolve(SessionManager),
           csrfTokens: c.resolve(CsrfTokenRepository),
@@ -165,11 +174,19 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           audit: c.resolve(AuditSink),
           ott: () => ottDependencies(c, ctx),
           passkeyService: passkeyServiceFor(c, ctx),
+          mfa: () => mfaDependencies(c, (flow) => flows.push(flow)),
         };
-        c.registerInstance(
-          FilterChainProxy,
-          new FilterChainProxy(configuration.chains.map((d) => assembleChain(d, deps))),
-        );
+        // MFA flows first: every single-auth chain then hands challenged users to the first flow.
+        const mfaChains = configuration.chains
+          .filter((d) => d.kind === "mfa")
+          .map((d) => assembleChain(d, deps));
+        const runtime = flows.length > 0 ? c.resolve(MfaRuntime) : undefined;
+        const gate = runtime && flows[0] ? new MfaGate(runtime, flows[0]) : undefined;
+        deps.mfaGate = () => gate;
+        const others = configuration.chains
+          .filter((d) => d.kind !== "mfa")
+          .map((d) => assembleChain(d, deps));
+        c.registerInstance(FilterChainProxy, new FilterChainProxy([...mfaChains, ...others]));
       });
     },
   };

@@ -1,5 +1,5 @@
 import { PlatformError } from "../../kernel/platform-error.js";
-import { antMatcher, anyRequest } from "../../web/request-matcher.js";
+import { antMatcher, anyRequest, orMatcher, type RequestMatcher } from "../../web/request-matcher.js";
 import { ExceptionTranslationFilter } from "../asep/exception-translation-filter.js";
 import { SecurityContextFilter } from "../context/security-context-filter.js";
 import {
@@ -11,6 +11,10 @@ import { CorsFilter } from "../cors/cors-filter.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
 import { OttLoginOptions } from "../dsl/ott-options.js";
+import { MfaOptions } from "../dsl/mfa-options.js";
+import { buildMfaFlow } from "../../mfa/flow/build-mfa-flow.js";
+import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
+import { mfaUrlList } from "../../mfa/urls/mfa-urls.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
 import { SecurityHeadersFilter } from "../headers/security-headers-filter.js";
 import type {
@@ -58,11 +62,16 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   for (const customize of options.rawHttpCustomizers) customize(http);
 
   const stateless = http.sessionCreationPolicy === "stateless";
-  const repository: SecurityContextRepository =
+  const baseRepository: SecurityContextRepository =
     options.securityContextRepositoryValue ??
     (stateless ? new NullSecurityContextRepository() : deps.sessionRepository);
   const saved = stateless ? undefined : new SessionSavedRequest(deps.sessions);
-  const form = options instanceof FormLoginOptions ? options : undefined;
+  const form =
+    options instanceof FormLoginOptions
+      ? options
+      : options instanceof MfaOptions
+        ? options.primary.form
+        : undefined;
   const internals: FormLoginInternals = {
     usernameParameter: form?.usernameParameterValue ?? "username",
     passwordParameter: form?.passwordParameterValue ?? "password",
@@ -70,16 +79,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   };
   for (const customize of form?.rawFormLoginCustomizers ?? []) customize(internals);
 
-  const loginPage = loginPageOf(definition);
-  const processingUrl = options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL[definition.kind];
-  const context: LoginContext = {
-    chainId: definition.id,
-    loginPage,
-    defaultSuccessUrl: options.defaultSuccessUrlValue,
-    alwaysUseDefaultSuccessUrl: options.alwaysUseDefaultSuccessUrl,
-    failureUrl: options.failureUrlValue,
-  };
-  const successHandler: AuthenticationSuccessHandler =
+  let successHandler: AuthenticationSuccessHandler =
     options.successHandlerValue ??
     (oauth2
       ? new OAuth2SingleAuthSuccessHandler(deps.tokens)
@@ -87,7 +87,30 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   const failureHandler: AuthenticationFailureHandler =
     options.failureHandlerValue ??
     (oauth2 ? new OAuth2SingleAuthFailureHandler() : new SessionAuthenticationFailureHandler());
+  const mfaFlow =
+    definition.kind === "mfa"
+      ? buildMfaFlow(definition, { policy: deps.mfa().policy, successHandler, failureHandler })
+      : undefined;
+  if (mfaFlow) deps.mfa().onFlow(mfaFlow);
+  let repository = baseRepository;
+  const gate = definition.kind === "mfa" ? undefined : deps.mfaGate?.();
+  if (gate) {
+    // No bypass: a single-auth chain hands a challenged user into the MFA flow instead of signing in.
+    repository = gate.repository(baseRepository);
+    successHandler = gate.successHandler(successHandler);
+  }
 
+  const loginPage = mfaFlow ? mfaFlow.urls.formLoginPage : loginPageOf(definition);
+  const processingUrl = mfaFlow
+    ? mfaFlow.urls.primaryLoginProcessing
+    : (options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL[definition.kind]);
+  const context: LoginContext = {
+    chainId: definition.id,
+    loginPage,
+    defaultSuccessUrl: options.defaultSuccessUrlValue,
+    alwaysUseDefaultSuccessUrl: options.alwaysUseDefaultSuccessUrl,
+    failureUrl: options.failureUrlValue,
+  };
   const filters: SecurityFilter[] = [];
   if (http.headerSettings !== false) filters.push(new SecurityHeadersFilter(http.headerSettings));
   if (http.corsSettings) filters.push(new CorsFilter(http.corsSettings));
@@ -130,6 +153,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
       processingUrl,
       loginPage,
       stateless,
+      mfaFlow,
     }),
   );
   if (oauth2) {
@@ -155,7 +179,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
     definition.id,
     options.orderValue,
     definition.index,
-    http.matcher ?? anyRequest(),
+    http.matcher ?? (mfaFlow ? mfaMatcher(mfaFlow) : anyRequest()),
     placeAddedFilters(filters, http.addedFilters),
   );
 }
@@ -184,4 +208,12 @@ function loginPageOf(definition: ChainDefinition): string {
   if (options instanceof OttLoginOptions)
     return options.defaultSubmitPageUrlValue ?? DEFAULT_URLS.ottSubmitPage;
   return DEFAULT_URLS.formLoginPage;
+}
+
+/** An MFA flow with a urlPrefix matches `<prefix>/**` (and any explicit URL outside it); else every request. */
+function mfaMatcher(flow: MfaFlow): RequestMatcher {
+  const prefix = flow.urls.urlPrefix;
+  if (!prefix) return anyRequest();
+  const outside = mfaUrlList(flow.urls).filter((u) => !u.startsWith(`${prefix}/`));
+  return orMatcher(antMatcher(`${prefix}/**`), ...outside.map((u) => antMatcher(u)));
 }

@@ -1,4 +1,9 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
+import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
+import type { MfaGate } from "../../mfa/flow/mfa-gate.js";
+import type { EnrolledFactors } from "../../mfa/flow/mfa-pages-filter.js";
+import type { MfaRuntime } from "../../mfa/flow/mfa-runtime.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { PasskeyLoginOptions } from "../dsl/ott-options.js";
@@ -33,6 +38,14 @@ export interface OttDependencies {
   publicUrl: () => string;
 }
 
+/** What MFA chains read. */
+export interface MfaChainDependencies {
+  runtime: MfaRuntime;
+  policy: MfaPolicyProvider;
+  enrolledFactors: EnrolledFactors;
+  onFlow: (flow: MfaFlow) => void;
+}
+
 /** The ports chain assembly reads (resolved from the platform's container by the identity plugin). */
 export interface ChainDependencies {
   authenticator: PrimaryAuthenticator;
@@ -44,6 +57,10 @@ export interface ChainDependencies {
   audit: AuditSink;
   /** OTT ports, resolved lazily. */
   ott: () => OttDependencies;
+  /** MFA ports, resolved lazily; `onFlow` collects each assembled flow (the gate hands off to the first). */
+  mfa: () => MfaChainDependencies;
+  /** The no-bypass gate for single-auth chains, once an MFA flow exists. */
+  mfaGate?: () => MfaGate | undefined;
   /** Builds the passkey service of one chain from its DSL options. */
   passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
 }

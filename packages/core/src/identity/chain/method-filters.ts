@@ -19,6 +19,11 @@ import { magicLinkFor } from "../ott/magic-link.js";
 import type { OneTimeToken } from "../ott/one-time-token-service.js";
 import type { OttLoginOptions, PasskeyLoginOptions } from "../dsl/ott-options.js";
 import { createPasskeyFilters } from "../passkey/create-passkey-filters.js";
+import { MfaApiFilter } from "../../mfa/flow/mfa-api-filter.js";
+import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
+import { MfaPagesFilter } from "../../mfa/flow/mfa-pages-filter.js";
+import { PrimaryAuthenticationSuccessHandler } from "../../mfa/flow/primary-authentication-success-handler.js";
+import { NullSecurityContextRepository } from "../context/security-context-repository.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import type { SecurityFilter } from "./security-filter.js";
 
@@ -44,6 +49,8 @@ export interface MethodFilterInput {
   processingUrl: string;
   loginPage: string;
   stateless: boolean;
+  /** The MFA flow of an `.mfa()` chain. */
+  mfaFlow?: MfaFlow | undefined;
 }
 
 /** The processing filters (and built-in pages) of one method's chain. */
@@ -56,6 +63,8 @@ export function methodFilters(input: MethodFilterInput): SecurityFilter[] {
       return ottFilters(input);
     case "passkey":
       return passkeyFilters(input);
+    case "mfa":
+      return mfaFilters(input);
     default:
       throw new PlatformError(
         "CONFIGURATION_INVALID",
@@ -142,4 +151,31 @@ function passkeyFilters(i: MethodFilterInput): SecurityFilter[] {
     assertionOptionsEndpoint: options.assertionOptionsEndpointValue ?? DEFAULT_URLS.passkeyAssertionOptions,
     loginProcessingUrl: i.processingUrl,
   });
+}
+
+/**
+ * An MFA chain: the primary step (form or REST) saves nothing (not final) and hands over to the
+ * flow's policy; the MFA endpoints and pages; the final step saves by state type.
+ */
+function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
+  const flow = i.mfaFlow!;
+  const { runtime, enrolledFactors } = i.deps.mfa();
+  const form = flow.primaryKind === "form";
+  return [
+    new LoginProcessingFilter({
+      name: form ? "mfa-form-login" : "mfa-rest-login",
+      url: flow.urls.primaryLoginProcessing,
+      method: form ? "form" : "rest",
+      accept: form ? (i.internals.acceptJson ? ["form", "json"] : ["form"]) : ["json"],
+      usernameParameter: i.internals.usernameParameter,
+      passwordParameter: i.internals.passwordParameter,
+      authenticator: i.deps.authenticator,
+      repository: new NullSecurityContextRepository(),
+      successHandler: new PrimaryAuthenticationSuccessHandler(runtime, flow, i.repository),
+      failureHandler: flow.failureHandler,
+      context: i.context,
+    }),
+    new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context }),
+    new MfaPagesFilter({ flow, runtime, csrfEnabled: !i.stateless && i.http.csrfEnabled, enrolledFactors }),
+  ];
 }

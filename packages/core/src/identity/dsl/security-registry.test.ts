@@ -44,15 +44,24 @@ describe("the registry DSL", () => {
     expect(config.chains.map((c) => c.id)).toEqual(["form", "form_2"]);
   });
 
-  it.each([["mfa", (r: ReturnType<typeof securityRegistry>) => r.mfa().session()]])(
-    "refuses .%s() at build() until its runtime lands, with a clear error",
-    (kind, register) => {
-      const message = codeAndMessage(() => register(securityRegistry().form().session()).build());
-      expect(message).toMatch(/^CONFIGURATION_INVALID: /);
-      expect(message).toContain(`.${kind}()`);
-      expect(message).toContain("not available in this release");
-    },
-  );
+  it("builds an MFA flow as its own chain, typeName mfa, mfa_2 and mfa_<name>", () => {
+    const flow = (r: ReturnType<typeof securityRegistry>, name?: string) =>
+      r.mfa((m) => {
+        m.primaryAuthentication((p) => p.formLogin()).ott();
+        if (name) m.name(name);
+      });
+    const registry = securityRegistry();
+    flow(registry).session();
+    flow(registry).session();
+    flow(registry, "admin").oauth2();
+    const config = registry.form().session().build();
+    expect(config.chains.map((c) => [c.id, c.kind, c.state])).toEqual([
+      ["mfa", "mfa", "session"],
+      ["mfa_2", "mfa", "session"],
+      ["mfa_admin", "mfa", "oauth2"],
+      ["form", "form", "session"],
+    ]);
+  });
 
   it("exposes the OTT, passkey and MFA option builders with their defaults", () => {
     let ottOrder = 0;

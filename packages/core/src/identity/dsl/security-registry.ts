@@ -29,11 +29,6 @@ export interface SecurityConfiguration {
   readonly chains: readonly ChainDefinition[];
 }
 
-/** Methods whose runtime has not landed yet; `build()` refuses them with this explanation. */
-const NOT_YET: Partial<Record<MethodKind, string>> = {
-  mfa: "multi-factor authentication (.mfa()) is not available in this release yet",
-};
-
 /** The step after a method: choose its state management. */
 export class StateStep {
   constructor(
@@ -106,9 +101,7 @@ export class SecurityRegistry {
           `.${options.kind}() must be followed by .session() or .oauth2()`,
         );
       }
-      const unavailable = NOT_YET[options.kind];
-      if (unavailable)
-        throw new PlatformError("CONFIGURATION_INVALID", `${unavailable}; remove it from the registry`);
+      if (options instanceof MfaOptions) validateMfaFlow(options);
       return { id: this.chainId(options, counts), kind: options.kind, state, options, index };
     });
     this.built = true;
@@ -147,4 +140,46 @@ export class SecurityRegistry {
 /** Starts a registry. */
 export function securityRegistry(): SecurityRegistry {
   return new SecurityRegistry();
+}
+
+/**
+ * The MFA rules `build()` enforces: exactly one primary (form or REST), at least one secondary factor,
+ * no factor type twice, and (deliberate, beyond the spec) requiredFactors within 1..factors, since a
+ * larger N builds a flow that can never succeed. The passkey factor is refused until its verification
+ * lands (MFA 2).
+ */
+export function validateMfaFlow(options: MfaOptions): void {
+  const name = options.nameValue ? `mfa_${options.nameValue}` : ".mfa()";
+  if (!options.primary.form && !options.primary.rest) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${name} needs a primary authentication: primaryAuthentication(p => p.formLogin() or p.restLogin())`,
+    );
+  }
+  if (options.factors.length === 0) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${name} needs at least one secondary factor: .ott() or .passkey()`,
+    );
+  }
+  const types = options.factors.map((f) => f.type);
+  if (new Set(types).size !== types.length) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${name} registers the same factor type twice; one type never counts twice`,
+    );
+  }
+  if (types.includes("passkey")) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${name}: the passkey MFA factor is not available in this release yet; remove .passkey() from the flow`,
+    );
+  }
+  const n = options.requiredFactorsValue;
+  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > options.factors.length)) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${name}: requiredFactors(${n}) must be between 1 and the ${options.factors.length} configured factor(s); a larger number could never succeed`,
+    );
+  }
 }

@@ -1,0 +1,46 @@
+import type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+} from "../../identity/handlers/authentication-handlers.js";
+import type { MfaOptions } from "../../identity/dsl/mfa-options.js";
+import type { ChainDefinition } from "../../identity/dsl/security-registry.js";
+import type { MfaPolicyProvider } from "../decision/mfa-policy-provider.js";
+import type { FactorType } from "../factor-type.js";
+import { mfaUrls } from "../urls/mfa-urls.js";
+import type { MfaFlow } from "./mfa-flow.js";
+
+/** The handlers a flow falls back to, by state type (the spec's handler table, MFA rows). */
+export interface MfaFlowDefaults {
+  policy: MfaPolicyProvider;
+  successHandler: AuthenticationSuccessHandler;
+  failureHandler: AuthenticationFailureHandler;
+}
+
+/** Builds the runtime view of one `.mfa()` registration: URLs (with urlPrefix), factors, handlers, policy. */
+export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefaults): MfaFlow {
+  const options = definition.options as MfaOptions;
+  const primary = options.primary.form ?? options.primary.rest;
+  const primaryKind = options.primary.form ? "form" : "rest";
+  const factors: FactorType[] = options.factors.map((f) => (f.type === "ott" ? "OTT" : "PASSKEY"));
+  return {
+    typeName: definition.id,
+    stateKind: definition.state,
+    primaryKind,
+    factors,
+    requiredFactors: options.requiredFactorsValue ?? factors.length,
+    urls: mfaUrls({
+      urlPrefix: options.urlPrefixValue,
+      pages: options.page.urls,
+      defaultLoginUrl: options.primary.defaultLoginUrlValue,
+      loginPage: options.loginPageValue ?? options.primary.form?.loginPageValue,
+      primary: primaryKind,
+      primaryProcessingUrl: primary?.loginProcessingUrlValue,
+      defaultSuccessUrl: options.defaultSuccessUrlValue ?? primary?.defaultSuccessUrlValue,
+    }),
+    policy: (options.policyProviderValue as MfaPolicyProvider | undefined) ?? defaults.policy,
+    successHandler:
+      (options.mfaSuccessHandlerValue as AuthenticationSuccessHandler | undefined) ?? defaults.successHandler,
+    failureHandler:
+      (options.mfaFailureHandlerValue as AuthenticationFailureHandler | undefined) ?? defaults.failureHandler,
+  };
+}

@@ -1,0 +1,100 @@
+import {
+  type Authentication,
+  setCurrentAuthentication,
+} from "../../identity/authentication/authentication.js";
+import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
+import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { FactorContext } from "../state/factor-context.js";
+import { selectableFactors } from "../state/factor-context.js";
+import type { MfaFlow } from "./mfa-flow.js";
+import type { MfaRuntime } from "./mfa-runtime.js";
+
+/** Where the browser goes next for this flow state. */
+export function nextStepUrl(ctx: FactorContext, flow: MfaFlow): string {
+  switch (ctx.state) {
+    case "AWAITING_CHALLENGE_INITIATION":
+      return flow.urls.ottRequestCodePage;
+    case "OTT_CHALLENGE":
+      return flow.urls.ottChallengePage;
+    case "PASSKEY_CHALLENGE":
+      return flow.urls.passkeyChallengePage;
+    case "FACTOR_SELECTION":
+      return flow.urls.selectFactorPage;
+    default:
+      return `${flow.urls.failurePage}?state=${ctx.state}`;
+  }
+}
+
+/**
+ * The spec's "MFA required" answer: JSON `{ mfaRequired: true, selectFactorUrl, mfaSessionId }` plus
+ * status, nextStepUrl, progress and factors; browsers are redirected to the next step's page.
+ */
+export function writeMfaStep(
+  exchange: HttpExchange,
+  ctx: FactorContext,
+  flow: MfaFlow,
+  first: boolean,
+): void {
+  const next = nextStepUrl(ctx, flow);
+  if (!exchange.wantsJson()) {
+    exchange.redirect(next);
+    return;
+  }
+  exchange.response.headers.set("cache-control", "no-store");
+  exchange.json(200, {
+    mfaRequired: true,
+    selectFactorUrl: flow.urls.selectFactorPage,
+    mfaSessionId: ctx.mfaSessionId,
+    status: first ? "MFA_REQUIRED" : "MFA_CONTINUE",
+    state: ctx.state,
+    nextStepUrl: next,
+    currentFactor: ctx.currentFactor ?? null,
+    availableFactors: selectableFactors(ctx),
+    progress: { current: ctx.completedFactors.length, total: ctx.requiredFactors },
+  });
+}
+
+/** The final authentication of a completed flow: the primary's identity plus every verified factor. */
+export function finalAuthentication(ctx: FactorContext): Authentication {
+  return {
+    ...ctx.primary,
+    method: "mfa",
+    factors: [
+      ...ctx.primary.factors,
+      ...ctx.completedFactors.map((f) => ({
+        type: f.type === "OTT" ? ("otp" as const) : ("hwk" as const),
+        at: f.at,
+      })),
+    ],
+  };
+}
+
+/**
+ * Completes sign-in: the final step saves the context by state type (a session is rotated; `.oauth2()`
+ * issues tokens in its success handler), the MFA session is forgotten, the flow's success handler answers.
+ */
+export async function completeSignIn(
+  exchange: HttpExchange,
+  authentication: Authentication,
+  flow: MfaFlow,
+  finalRepository: SecurityContextRepository,
+  context: LoginContext,
+): Promise<void> {
+  await finalRepository.save(exchange, authentication);
+  setCurrentAuthentication(exchange, authentication);
+  await flow.successHandler.onSuccess(exchange, authentication, context);
+}
+
+/** Completes a flow that reached MFA_SUCCESSFUL. */
+export async function completeFlow(
+  exchange: HttpExchange,
+  ctx: FactorContext,
+  flow: MfaFlow,
+  runtime: MfaRuntime,
+  finalRepository: SecurityContextRepository,
+  context: LoginContext,
+): Promise<void> {
+  await runtime.finish(exchange, ctx);
+  await completeSignIn(exchange, finalAuthentication(ctx), flow, finalRepository, context);
+}

@@ -1,0 +1,161 @@
+import type { NextFilter, SecurityFilter } from "../../identity/chain/security-filter.js";
+import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
+import { failureTypeOf } from "../../identity/authentication/failure-type.js";
+import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
+import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { statusForCode } from "../../web/error-codes.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { parseFactorType } from "../factor-type.js";
+import type { FactorContext } from "../state/factor-context.js";
+import { selectableFactors } from "../state/factor-context.js";
+import { mfaConfigJson } from "../urls/mfa-config-json.js";
+import { completeFlow, nextStepUrl, writeMfaStep } from "./mfa-answers.js";
+import type { MfaFlow } from "./mfa-flow.js";
+import type { MfaRuntime } from "./mfa-runtime.js";
+
+/** Most codes one MFA session may ask for (first send plus resends). */
+export const MAX_CODES_PER_MFA_SESSION = 5;
+
+/**
+ * The MFA endpoints of one flow: `GET config`, `GET status`, `POST select-factor`,
+ * `POST ott/generate-code`, `POST login/mfa-ott`, `POST cancel`. JSON clients get JSON; browsers are
+ * redirected to the next page (a wrong code back to the challenge page with `?error`).
+ */
+export class MfaApiFilter implements SecurityFilter {
+  readonly name = "mfa-endpoints";
+
+  constructor(
+    private readonly o: {
+      flow: MfaFlow;
+      runtime: MfaRuntime;
+      finalRepository: SecurityContextRepository;
+      context: LoginContext;
+    },
+  ) {}
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const { urls } = this.o.flow;
+    const { method, path } = exchange;
+    if (method === "GET" && path === urls.config) return this.config(exchange);
+    if (method === "GET" && path === urls.status) return this.status(exchange);
+    if (method !== "POST") return next();
+    if (path === urls.selectFactor) return this.guard(exchange, () => this.selectFactor(exchange));
+    if (path === urls.ottGenerateCode) return this.guard(exchange, () => this.generateCode(exchange));
+    if (path === urls.ottLoginProcessing) return this.guard(exchange, () => this.verifyCode(exchange));
+    if (path === urls.cancel) return this.guard(exchange, () => this.cancel(exchange));
+    return next();
+  }
+
+  private config(exchange: HttpExchange): void {
+    const { flow } = this.o;
+    exchange.json(200, {
+      ...mfaConfigJson(flow.urls, {
+        typeName: flow.typeName,
+        factors: flow.factors,
+        requiredFactors: flow.requiredFactors,
+      }),
+    });
+  }
+
+  private async status(exchange: HttpExchange): Promise<void> {
+    const ctx = await this.o.runtime.load(exchange);
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.json(200, {
+      mfaSessionId: ctx.mfaSessionId,
+      state: ctx.state,
+      currentFactor: ctx.currentFactor ?? null,
+      satisfied: ctx.completedFactors.map((f) => f.type),
+      missing: Math.max(0, ctx.requiredFactors - ctx.completedFactors.length),
+      allowed: selectableFactors(ctx),
+      requiredFactors: ctx.requiredFactors,
+      attemptsMade: ctx.failedAttempts,
+      maxAttempts: this.o.runtime.settings.maxRetryAttempts,
+      nextStepUrl: nextStepUrl(ctx, this.o.flow),
+    });
+  }
+
+  private async selectFactor(exchange: HttpExchange): Promise<void> {
+    const fields = await exchange.fields();
+    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const factor = parseFactorType(fields.factorType ?? fields.factor);
+    writeMfaStep(exchange, await this.o.runtime.select(ctx, factor, this.o.flow), this.o.flow, false);
+  }
+
+  private async generateCode(exchange: HttpExchange): Promise<void> {
+    const fields = await exchange.fields();
+    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const sent = ctx.history.filter((h) => h.event === "INITIATE_CHALLENGE").length;
+    if (sent >= MAX_CODES_PER_MFA_SESSION) {
+      throw new PlatformError("TOO_MANY_ATTEMPTS", "Too many codes were requested for this sign-in", {
+        details: { retryAfterSeconds: Math.ceil(this.o.runtime.settings.challengeTimeoutMs / 1000) },
+      });
+    }
+    writeMfaStep(exchange, await this.o.runtime.sendCode(ctx, this.o.flow), this.o.flow, false);
+  }
+
+  private async verifyCode(exchange: HttpExchange): Promise<void> {
+    const fields = await exchange.fields();
+    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const verified = await this.o.runtime.verifyCode(ctx, fields.token);
+    await this.advance(exchange, verified);
+  }
+
+  private async cancel(exchange: HttpExchange): Promise<void> {
+    const fields = await exchange.fields();
+    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const cancelled = await this.o.runtime.cancel(ctx);
+    await this.o.runtime.finish(exchange, cancelled);
+    const target = `${this.o.flow.urls.failurePage}?state=${cancelled.state}`;
+    if (exchange.wantsJson())
+      exchange.json(200, { success: true, state: cancelled.state, redirectUrl: target });
+    else exchange.redirect(target);
+  }
+
+  /** After a verified factor: complete when all required factors are done, else start the next. */
+  private async advance(exchange: HttpExchange, ctx: FactorContext): Promise<void> {
+    const { flow, runtime, finalRepository, context } = this.o;
+    if (ctx.state === "MFA_SUCCESSFUL") {
+      await completeFlow(exchange, ctx, flow, runtime, finalRepository, context);
+      return;
+    }
+    writeMfaStep(exchange, await runtime.startNextFactor(ctx, flow), flow, false);
+  }
+
+  /** Client errors of an MFA step: JSON failure bodies, or back to the right page for browsers. */
+  private async guard(exchange: HttpExchange, run: () => Promise<void>): Promise<void> {
+    try {
+      await run();
+    } catch (error) {
+      if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) throw error;
+      this.answerFailure(exchange, error);
+    }
+  }
+
+  private answerFailure(exchange: HttpExchange, error: PlatformError): void {
+    const { urls } = this.o.flow;
+    const details = error.details ?? {};
+    if (exchange.wantsJson()) {
+      const retry = details.retryAfterSeconds;
+      if (typeof retry === "number")
+        exchange.response.headers.set("retry-after", String(Math.max(1, Math.ceil(retry))));
+      exchange.json(error.status ?? statusForCode(error.code), {
+        ...details,
+        success: false,
+        error: error.message,
+        failureType:
+          error.code === "MFA_FACTOR_VERIFICATION_FAILED"
+            ? "MFA_FACTOR_VERIFICATION_FAILED"
+            : failureTypeOf(error),
+        code: error.code,
+      });
+      return;
+    }
+    if (error.code === "MFA_FACTOR_VERIFICATION_FAILED") exchange.redirect(`${urls.ottChallengePage}?error`);
+    else if (error.code === "ACCOUNT_LOCKED")
+      exchange.redirect(`${urls.failurePage}?state=MFA_ACCOUNT_LOCKED`);
+    else if (error.code === "MFA_TIMEOUT") exchange.redirect(`${urls.failurePage}?state=MFA_TIMEOUT`);
+    else if (error.code.startsWith("MFA_SESSION"))
+      exchange.redirect(`${urls.failurePage}?state=MFA_SESSION_EXPIRED`);
+    else exchange.redirect(`${urls.selectFactorPage}?error`);
+  }
+}

@@ -1,0 +1,281 @@
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { OneTimeTokenDelivery } from "../../identity/ott/one-time-token-delivery.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { Clock } from "../../kernel/clock.js";
+import type { IdGenerator } from "../../kernel/id-generator.js";
+import type { Logger } from "../../kernel/logger.js";
+import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { generateMfaCode, hashMfaCode, verifyMfaCode } from "../codes/mfa-code.js";
+import { withMinimumDuration } from "../codes/min-delay.js";
+import { policyContextFrom } from "../decision/mfa-policy-context.js";
+import type { FactorType } from "../factor-type.js";
+import type { MfaSettings } from "../mfa.properties.js";
+import { type FactorContext, newFactorContext, selectableFactors } from "../state/factor-context.js";
+import type { FactorContextRepository } from "../state/factor-context-repository.js";
+import type { MfaEvent } from "../state/mfa-event.js";
+import { isTerminal } from "../state/mfa-state.js";
+import type { MfaStateMachine, MfaStepInput } from "../state/mfa-state-machine.js";
+import type { MfaCallerBinding } from "./mfa-caller-binding.js";
+import { mfaError } from "./mfa-errors.js";
+import type { MfaFlow } from "./mfa-flow.js";
+import type { MfaLockouts } from "./mfa-lockouts.js";
+
+/** The ports and settings the MFA runtime works with. */
+export interface MfaRuntimeOptions {
+  contexts: FactorContextRepository;
+  machine: MfaStateMachine;
+  binding: MfaCallerBinding;
+  lockouts: MfaLockouts;
+  delivery: OneTimeTokenDelivery;
+  clock: Clock;
+  ids: IdGenerator;
+  audit: AuditSink;
+  logger: Logger;
+  settings: MfaSettings;
+  /** HMAC key of MFA codes (random per process by default; share it across instances). */
+  codeSecret?: string;
+}
+
+/** What the policy decided after a primary authentication. */
+export type MfaBeginResult = { kind: "complete" } | { kind: "challenged"; context: FactorContext };
+
+/**
+ * The MFA flow's operations over the state machine and the FactorContext store: begin after a primary
+ * authentication, load the caller's flow, step it with compare-and-set, send and verify codes.
+ */
+export class MfaRuntime {
+  constructor(private readonly o: MfaRuntimeOptions) {}
+
+  /** The settings in force. */
+  get settings(): MfaSettings {
+    return this.o.settings;
+  }
+
+  /**
+   * Consults the lockout list and the flow's policy. NO_MFA_REQUIRED → complete; BLOCKED/ESCALATED →
+   * 403 AUTHENTICATION_BLOCKED (escalation review lands with MFA 2); CHALLENGED → a new bound
+   * FactorContext whose first selectable factor starts at once (an OTT code is sent).
+   */
+  async begin(exchange: HttpExchange, primary: Authentication, flow: MfaFlow): Promise<MfaBeginResult> {
+    const lockedUntil = await this.o.lockouts.lockedUntil(primary.userId);
+    if (lockedUntil !== undefined) {
+      throw new PlatformError(
+        "ACCOUNT_LOCKED",
+        "Too many failed verification attempts; the account is locked for now",
+        {
+          details: { retryAfterSeconds: Math.ceil((lockedUntil - this.o.clock.now()) / 1000) },
+        },
+      );
+    }
+    const description = {
+      typeName: flow.typeName,
+      factors: flow.factors,
+      requiredFactors: flow.requiredFactors,
+    };
+    let decision: Awaited<ReturnType<MfaFlow["policy"]["evaluateInitialMfaRequirement"]>>;
+    try {
+      decision = await flow.policy.evaluateInitialMfaRequirement(
+        policyContextFrom(exchange, primary, description),
+      );
+    } catch (cause) {
+      // Fail closed: a policy that cannot decide never lets a sign-in through without MFA.
+      this.o.logger.error("MFA policy failed", { flow: flow.typeName, error: String(cause) });
+      throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in cannot be completed right now", { cause });
+    }
+    this.audit("auth.mfa.decision", primary, {
+      flow: flow.typeName,
+      decision: decision.type,
+      reason: decision.reason,
+    });
+    if (decision.type === "NO_MFA_REQUIRED") return { kind: "complete" };
+    if (decision.type !== "CHALLENGED") {
+      throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in is blocked for this account", {
+        details: { decision: decision.type },
+      });
+    }
+    const available = flow.factors.filter((f) => (decision.factors ?? flow.factors).includes(f));
+    if (available.length < flow.requiredFactors) {
+      throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in is blocked: no usable second factor");
+    }
+    const mfaSessionId = this.o.ids.secret(32);
+    const callerBinding = this.o.binding.bind(
+      exchange,
+      mfaSessionId,
+      Math.ceil(this.o.settings.sessionTimeoutMs / 1000),
+    );
+    let ctx = newFactorContext({
+      mfaSessionId,
+      flowTypeName: flow.typeName,
+      callerBinding,
+      primary,
+      requiredFactors: flow.requiredFactors,
+      availableFactors: available,
+      now: this.o.clock.now(),
+    });
+    ctx = await this.o.machine.fire(ctx, "MFA_REQUIRED_SELECT_FACTOR", { detail: decision.reason });
+    ctx = await this.o.contexts.create(ctx);
+    return { kind: "challenged", context: await this.startNextFactor(ctx, flow) };
+  }
+
+  /** Starts the first selectable factor (the spec: it starts automatically); an OTT code is sent. */
+  async startNextFactor(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
+    const next = selectableFactors(ctx)[0];
+    if (!next || ctx.state !== "FACTOR_SELECTION") return ctx;
+    return this.select(ctx, next, flow);
+  }
+
+  /** Selects a factor; OTT sends its code at once. */
+  async select(ctx: FactorContext, factor: FactorType, flow: MfaFlow): Promise<FactorContext> {
+    let next = ctx;
+    if (ctx.state !== "FACTOR_SELECTION") next = await this.step(ctx, "MFA_REQUIRED_SELECT_FACTOR");
+    next = await this.step(next, "FACTOR_SELECTED", { factor });
+    return factor === "OTT" ? this.sendCode(next, flow) : next;
+  }
+
+  /**
+   * The caller's live flow: the id from `X-MFA-Session-Id`, the body's `mfaSessionId` or the binding
+   * cookie, which must match; timeouts are applied first. Ended or unknown flows answer
+   * MFA_SESSION_EXPIRED, a flow past sessionTimeoutMs MFA_TIMEOUT.
+   */
+  async load(exchange: HttpExchange, presentedId?: unknown): Promise<FactorContext> {
+    const fromHeader = exchange.header("x-mfa-session-id");
+    const id =
+      typeof presentedId === "string" && presentedId
+        ? presentedId
+        : (fromHeader ?? this.o.binding.sessionIdOf(exchange));
+    if (!id) throw mfaError("MFA_SESSION_REQUIRED", "No MFA session in progress");
+    if (id.length > 128) throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+    let ctx = await this.o.contexts.find(id);
+    if (!ctx) throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+    if (!this.o.binding.matches(exchange, ctx.mfaSessionId, ctx.callerBinding)) {
+      throw mfaError("MFA_SESSION_BINDING_INVALID", "This MFA session belongs to another client");
+    }
+    const timeout = this.o.machine.checkTimeouts(ctx);
+    if (timeout) {
+      ctx = await this.step(ctx, timeout);
+      if (timeout === "SESSION_TIMEOUT")
+        throw mfaError("MFA_TIMEOUT", "The MFA session timed out; sign in again");
+    }
+    if (isTerminal(ctx.state))
+      throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended", { state: ctx.state });
+    return ctx;
+  }
+
+  /** Fires one event and saves with compare-and-set (a concurrent step answers 409 CONFLICT). */
+  async step(ctx: FactorContext, event: MfaEvent, input?: MfaStepInput): Promise<FactorContext> {
+    const next = await this.o.machine.fire(ctx, event, input);
+    return this.o.contexts.save(next);
+  }
+
+  /** Generates a numeric code bound to this MFA session, stores only its HMAC, and delivers it. */
+  async sendCode(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
+    const { otpTokenLength, otpTokenValiditySeconds } = this.o.settings;
+    const code = generateMfaCode(otpTokenLength);
+    const now = this.o.clock.now();
+    const challenge = {
+      factor: "OTT" as const,
+      codeHash: hashMfaCode(code, ctx.mfaSessionId, this.codeOptions()),
+      issuedAt: now,
+      expiresAt: now + otpTokenValiditySeconds * 1000,
+    };
+    const next = await this.step(ctx, "INITIATE_CHALLENGE", { challenge });
+    const message = {
+      username: ctx.username,
+      to: ctx.username,
+      token: code,
+      link: flow.urls.ottChallengePage,
+      channel: "mfa-code",
+      at: now,
+    };
+    setImmediate(() => {
+      this.o.delivery.deliver(message).catch((error: unknown) => {
+        this.o.logger.error("MFA code delivery failed", { flow: flow.typeName, error: String(error) });
+        this.audit("auth.mfa.delivery-failed", ctx.primary, { flow: flow.typeName });
+      });
+    });
+    this.audit("auth.mfa.code-sent", ctx.primary, { flow: flow.typeName });
+    return next;
+  }
+
+  /**
+   * Verifies an OTT code. A wrong one answers 401 MFA_FACTOR_VERIFICATION_FAILED with attemptsMade and
+   * maxAttempts, the last allowed failure locks the account (423 ACCOUNT_LOCKED); every rejection is
+   * padded to the minimum delay.
+   */
+  verifyCode(ctx: FactorContext, presented: unknown): Promise<FactorContext> {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
+      if (ctx.state !== "OTT_CHALLENGE" || !ctx.challenge?.codeHash) {
+        throw new PlatformError("ILLEGAL_STATE_TRANSITION", "No code was sent for this MFA session", {
+          details: { state: ctx.state },
+        });
+      }
+      const ok = verifyMfaCode(presented, ctx.challenge.codeHash, ctx.mfaSessionId, this.codeOptions());
+      if (ok) {
+        this.audit("auth.mfa.factor-verified", ctx.primary, { factor: "OTT" });
+        return this.step(ctx, "FACTOR_VERIFIED_SUCCESS", { factor: "OTT" });
+      }
+      let failed: FactorContext;
+      try {
+        failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
+      } catch (error) {
+        // A lost race still counts as a failure answer; the winner's count stands.
+        if (isPlatformError(error) && error.code === "CONFLICT") throw this.failure(ctx.failedAttempts + 1);
+        throw error;
+      }
+      this.audit("auth.mfa.factor-failed", ctx.primary, {
+        factor: "OTT",
+        attemptsMade: failed.failedAttempts,
+      });
+      if (failed.state === "MFA_ACCOUNT_LOCKED") {
+        const until = failed.lockedUntil ?? this.o.clock.now() + this.o.settings.accountLockoutDurationMs;
+        await this.o.lockouts.lock(failed.userId, until);
+        this.audit("auth.mfa.locked", ctx.primary, { until });
+        throw new PlatformError(
+          "ACCOUNT_LOCKED",
+          "Too many failed verification attempts; the account is locked for now",
+          {
+            details: {
+              retryAfterSeconds: Math.ceil((until - this.o.clock.now()) / 1000),
+              attemptsMade: failed.failedAttempts,
+              maxAttempts: this.o.settings.maxRetryAttempts,
+            },
+          },
+        );
+      }
+      throw this.failure(failed.failedAttempts);
+    });
+  }
+
+  /** Ends the flow: cancelled by the user. */
+  async cancel(ctx: FactorContext): Promise<FactorContext> {
+    this.audit("auth.mfa.cancelled", ctx.primary, {});
+    return this.step(ctx, "USER_ABORTED_MFA");
+  }
+
+  /** Forgets a finished flow (its id is single use). */
+  async finish(exchange: HttpExchange, ctx: FactorContext): Promise<void> {
+    this.o.binding.clear(exchange);
+    await this.o.contexts.delete(ctx.mfaSessionId);
+  }
+
+  private failure(attemptsMade: number): PlatformError {
+    return mfaError("MFA_FACTOR_VERIFICATION_FAILED", "The code is not valid", {
+      attemptsMade,
+      maxAttempts: this.o.settings.maxRetryAttempts,
+    });
+  }
+
+  private codeOptions(): { secret?: string; length: number } {
+    return { secret: this.o.codeSecret, length: this.o.settings.otpTokenLength };
+  }
+
+  private audit(type: string, who: Authentication, data: Record<string, unknown>): void {
+    this.o.audit.record({
+      type,
+      principal: who.username,
+      outcome: "info",
+      data: { userId: who.userId, ...data },
+    });
+  }
+}

@@ -1,0 +1,75 @@
+import type { DependencyContainer } from "tsyringe";
+import type { MfaChainDependencies } from "../identity/chain/chain-dependencies.js";
+import { AuditSink } from "../kernel/audit-sink.js";
+import { Clock } from "../kernel/clock.js";
+import { IdGenerator } from "../kernel/id-generator.js";
+import { Logger } from "../kernel/logger.js";
+import type { PluginContext } from "../kernel/plugin.js";
+import { OneTimeTokenDelivery } from "../identity/ott/one-time-token-delivery.js";
+import { PasskeyCredentialRepository } from "../identity/passkey/passkey-credential-repository.js";
+import { availableFactorsFor, DefaultMfaPolicyProvider } from "./decision/default-mfa-policy-provider.js";
+import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
+import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
+import type { MfaFlow } from "./flow/mfa-flow.js";
+import { InMemoryMfaLockouts, MfaLockouts } from "./flow/mfa-lockouts.js";
+import { MfaRuntime } from "./flow/mfa-runtime.js";
+import { mfaSettingsFromProperties } from "./mfa.properties.js";
+import { FactorContextRepository } from "./state/factor-context-repository.js";
+import { InMemoryFactorContextRepository } from "./state/in-memory-factor-context-repository.js";
+import { MfaStateMachine } from "./state/mfa-state-machine.js";
+
+/** Registers the MFA defaults (policy, FactorContext store, lockouts, runtime) where the host gave none. */
+export function registerMfaDefaults(ctx: PluginContext): void {
+  const settings = mfaSettingsFromProperties(ctx.properties);
+  ctx.registerDefault(FactorContextRepository, {
+    useFactory: (c) =>
+      new InMemoryFactorContextRepository({
+        clock: c.resolve(Clock),
+        retentionMs: settings.sessionTimeoutMs * 3,
+      }),
+  });
+  ctx.registerDefault(MfaLockouts, { useFactory: (c) => new InMemoryMfaLockouts(c.resolve(Clock)) });
+  ctx.registerDefault(MfaPolicyProvider, {
+    useFactory: (c) =>
+      new DefaultMfaPolicyProvider({
+        requiredAuthorities: settings.requiredAuthorities,
+        allowedFactors: ["OTT", "PASSKEY"],
+        availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+      }),
+  });
+  ctx.registerDefault(MfaRuntime, {
+    useFactory: (c) =>
+      new MfaRuntime({
+        contexts: c.resolve(FactorContextRepository),
+        machine: new MfaStateMachine({
+          clock: c.resolve(Clock),
+          sessionTimeoutMs: settings.sessionTimeoutMs,
+          challengeTimeoutMs: settings.challengeTimeoutMs,
+          maxRetryAttempts: settings.maxRetryAttempts,
+          accountLockoutDurationMs: settings.accountLockoutDurationMs,
+        }),
+        binding: new MfaCallerBinding(c.resolve(IdGenerator)),
+        lockouts: c.resolve(MfaLockouts),
+        delivery: c.resolve(OneTimeTokenDelivery),
+        clock: c.resolve(Clock),
+        ids: c.resolve(IdGenerator),
+        audit: c.resolve(AuditSink),
+        logger: c.resolve(Logger),
+        settings,
+      }),
+  });
+}
+
+/** The MFA ports a chain reads, resolved from the container. */
+export function mfaDependencies(
+  c: DependencyContainer,
+  onFlow: (flow: MfaFlow) => void,
+): MfaChainDependencies {
+  const passkeys = c.resolve(PasskeyCredentialRepository);
+  return {
+    runtime: c.resolve(MfaRuntime),
+    policy: c.resolve(MfaPolicyProvider),
+    enrolledFactors: availableFactorsFor({ passkeys }),
+    onFlow,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * Every event an MFA flow reacts to. Names follow the original system; which state accepts which
+ * event is the transition table of `MfaStateMachine.transitions()`.
+ */
+export const MFA_EVENTS = [
+  "MFA_NOT_REQUIRED",
+  "MFA_REQUIRED_SELECT_FACTOR",
+  "AUTHENTICATION_BLOCKED",
+  "FACTOR_SELECTED",
+  "INITIATE_CHALLENGE",
+  "FACTOR_VERIFIED_SUCCESS",
+  "FACTOR_VERIFICATION_FAILED",
+  "USER_ABORTED_MFA",
+  "SESSION_TIMEOUT",
+  "CHALLENGE_TIMEOUT",
+  "SESSION_INVALIDATED",
+  "SYSTEM_ERROR",
+] as const;
+
+/** An event of an MFA flow (see `MFA_EVENTS`). */
+export type MfaEvent = (typeof MFA_EVENTS)[number];
