@@ -97,7 +97,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   if (gate) {
     // No bypass: a single-auth chain hands a challenged user into the MFA flow instead of signing in.
     repository = gate.repository(baseRepository);
-    successHandler = gate.successHandler(successHandler);
+    successHandler = gate.successHandler(successHandler, failureHandler);
   }
 
   const loginPage = mfaFlow ? mfaFlow.urls.formLoginPage : loginPageOf(definition);

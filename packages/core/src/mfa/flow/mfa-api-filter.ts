@@ -58,7 +58,7 @@ export class MfaApiFilter implements SecurityFilter {
   }
 
   private async status(exchange: HttpExchange): Promise<void> {
-    const ctx = await this.o.runtime.load(exchange);
+    const ctx = await this.o.runtime.load(exchange, this.o.flow);
     exchange.response.headers.set("cache-control", "no-store");
     exchange.json(200, {
       mfaSessionId: ctx.mfaSessionId,
@@ -76,14 +76,14 @@ export class MfaApiFilter implements SecurityFilter {
 
   private async selectFactor(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
-    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     const factor = parseFactorType(fields.factorType ?? fields.factor);
     writeMfaStep(exchange, await this.o.runtime.select(ctx, factor, this.o.flow), this.o.flow, false);
   }
 
   private async generateCode(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
-    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     const sent = ctx.history.filter((h) => h.event === "INITIATE_CHALLENGE").length;
     if (sent >= MAX_CODES_PER_MFA_SESSION) {
       throw new PlatformError("TOO_MANY_ATTEMPTS", "Too many codes were requested for this sign-in", {
@@ -95,14 +95,14 @@ export class MfaApiFilter implements SecurityFilter {
 
   private async verifyCode(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
-    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     const verified = await this.o.runtime.verifyCode(ctx, fields.token);
     await this.advance(exchange, verified);
   }
 
   private async cancel(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
-    const ctx = await this.o.runtime.load(exchange, fields.mfaSessionId);
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     const cancelled = await this.o.runtime.cancel(ctx);
     await this.o.runtime.finish(exchange, cancelled);
     const target = `${this.o.flow.urls.failurePage}?state=${cancelled.state}`;

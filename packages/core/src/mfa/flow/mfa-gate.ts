@@ -1,6 +1,12 @@
-import type { Authentication } from "../../identity/authentication/authentication.js";
+import {
+  type Authentication,
+  setCurrentAuthentication,
+} from "../../identity/authentication/authentication.js";
+import { isPlatformError, type PlatformError } from "../../kernel/platform-error.js";
+import { statusForCode } from "../../web/error-codes.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import type {
+  AuthenticationFailureHandler,
   AuthenticationSuccessHandler,
   LoginContext,
 } from "../../identity/handlers/authentication-handlers.js";
@@ -11,6 +17,7 @@ import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
 const PENDING = "platform.mfa.pending";
+const REFUSED = "platform.mfa.refused";
 
 /**
  * The no-bypass rule (deliberate, beyond the spec): every single-auth chain asks the MFA policy after
@@ -31,20 +38,42 @@ export class MfaGate {
       load: (exchange) => inner.load(exchange),
       clear: (exchange) => inner.clear(exchange),
       save: async (exchange, authentication) => {
-        const pending = await this.check(exchange, authentication);
+        let pending: FactorContext | undefined;
+        try {
+          pending = await this.check(exchange, authentication);
+        } catch (error) {
+          // Refused (locked, blocked): answered by the chain's failure handler, nothing saved.
+          if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) throw error;
+          exchange.attributes.set(REFUSED, error);
+          return;
+        }
         if (pending) exchange.attributes.set(PENDING, pending);
         else await inner.save(exchange, authentication);
       },
     };
   }
 
-  /** Wraps a chain's success handler: answers "MFA required" when the gate held the sign-in back. */
-  successHandler(inner: AuthenticationSuccessHandler): AuthenticationSuccessHandler {
+  /**
+   * Wraps a chain's success handler: answers "MFA required" when the gate held the sign-in back, and
+   * hands a refusal (MFA lock, blocked) to the chain's failure handler like any failed sign-in.
+   */
+  successHandler(
+    inner: AuthenticationSuccessHandler,
+    failure: AuthenticationFailureHandler,
+  ): AuthenticationSuccessHandler {
     return {
       onSuccess: async (exchange: HttpExchange, authentication: Authentication, context: LoginContext) => {
+        const refused = exchange.attributes.get(REFUSED) as PlatformError | undefined;
+        if (refused) {
+          setCurrentAuthentication(exchange, undefined);
+          await failure.onFailure(exchange, refused, context);
+          return;
+        }
         const pending = exchange.attributes.get(PENDING) as FactorContext | undefined;
-        if (pending) writeMfaStep(exchange, pending, this.flow, true);
-        else await inner.onSuccess(exchange, authentication, context);
+        if (pending) {
+          setCurrentAuthentication(exchange, undefined);
+          writeMfaStep(exchange, pending, this.flow, true);
+        } else await inner.onSuccess(exchange, authentication, context);
       },
     };
   }

@@ -146,7 +146,7 @@ export class MfaPagesFilter implements SecurityFilter {
   private async inFlow(exchange: HttpExchange, render: (ctx: FactorContext) => string): Promise<void> {
     let ctx: FactorContext;
     try {
-      ctx = await this.o.runtime.load(exchange);
+      ctx = await this.o.runtime.load(exchange, this.o.flow);
     } catch (error) {
       if (!isPlatformError(error) || error.code === "INTERNAL_ERROR") throw error;
       const state = error.code === "MFA_TIMEOUT" ? "MFA_TIMEOUT" : "MFA_SESSION_EXPIRED";

@@ -138,7 +138,7 @@ export class MfaRuntime {
    * cookie, which must match; timeouts are applied first. Ended or unknown flows answer
    * MFA_SESSION_EXPIRED, a flow past sessionTimeoutMs MFA_TIMEOUT.
    */
-  async load(exchange: HttpExchange, presentedId?: unknown): Promise<FactorContext> {
+  async load(exchange: HttpExchange, flow: MfaFlow, presentedId?: unknown): Promise<FactorContext> {
     const fromHeader = exchange.header("x-mfa-session-id");
     const id =
       typeof presentedId === "string" && presentedId
@@ -150,6 +150,10 @@ export class MfaRuntime {
     if (!ctx) throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
     if (!this.o.binding.matches(exchange, ctx.mfaSessionId, ctx.callerBinding)) {
       throw mfaError("MFA_SESSION_BINDING_INVALID", "This MFA session belongs to another client");
+    }
+    if (ctx.flowTypeName !== flow.typeName) {
+      // A flow's session never finishes on another flow's endpoints (its primary step, policy, handlers).
+      throw mfaError("MFA_SESSION_BINDING_INVALID", "This MFA session belongs to another sign-in flow");
     }
     const timeout = this.o.machine.checkTimeouts(ctx);
     if (timeout) {
@@ -165,7 +169,15 @@ export class MfaRuntime {
   /** Fires one event and saves with compare-and-set (a concurrent step answers 409 CONFLICT). */
   async step(ctx: FactorContext, event: MfaEvent, input?: MfaStepInput): Promise<FactorContext> {
     const next = await this.o.machine.fire(ctx, event, input);
-    return this.o.contexts.save(next);
+    try {
+      return await this.o.contexts.save(next);
+    } catch (error) {
+      // The flow was finished (and removed) by a concurrent step: for this caller it has ended.
+      if (isPlatformError(error) && error.code === "NOT_FOUND") {
+        throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+      }
+      throw error;
+    }
   }
 
   /** Generates a numeric code bound to this MFA session, stores only its HMAC, and delivers it. */
@@ -204,47 +216,86 @@ export class MfaRuntime {
    * padded to the minimum delay.
    */
   verifyCode(ctx: FactorContext, presented: unknown): Promise<FactorContext> {
-    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, () => this.judge(ctx, presented));
+  }
+
+  /**
+   * Judges a code against the current stored flow. A lost compare-and-set reloads and judges again,
+   * so every attempt is counted and the answer depends only on the code and the flow's real state,
+   * never on which concurrent request won.
+   */
+  private async judge(loaded: FactorContext, presented: unknown): Promise<FactorContext> {
+    let ctx = loaded;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (attempt > 0) {
+        const fresh = await this.o.contexts.find(ctx.mfaSessionId);
+        if (!fresh || isTerminal(fresh.state)) {
+          if (fresh?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(fresh);
+          throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+        }
+        ctx = fresh;
+      }
       if (ctx.state !== "OTT_CHALLENGE" || !ctx.challenge?.codeHash) {
         throw new PlatformError("ILLEGAL_STATE_TRANSITION", "No code was sent for this MFA session", {
           details: { state: ctx.state },
         });
       }
       const ok = verifyMfaCode(presented, ctx.challenge.codeHash, ctx.mfaSessionId, this.codeOptions());
-      if (ok) {
-        this.audit("auth.mfa.factor-verified", ctx.primary, { factor: "OTT" });
-        return this.step(ctx, "FACTOR_VERIFIED_SUCCESS", { factor: "OTT" });
-      }
-      let failed: FactorContext;
       try {
-        failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
+        if (ok) {
+          const verified = await this.step(ctx, "FACTOR_VERIFIED_SUCCESS", { factor: "OTT" });
+          await this.o.lockouts.clearFailures(ctx.userId);
+          this.audit("auth.mfa.factor-verified", ctx.primary, { factor: "OTT" });
+          return verified;
+        }
+        const failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
+        return await this.afterFailure(failed);
       } catch (error) {
-        // A lost race still counts as a failure answer; the winner's count stands.
-        if (isPlatformError(error) && error.code === "CONFLICT") throw this.failure(ctx.failedAttempts + 1);
+        if (isPlatformError(error) && error.code === "CONFLICT") continue;
         throw error;
       }
-      this.audit("auth.mfa.factor-failed", ctx.primary, {
-        factor: "OTT",
-        attemptsMade: failed.failedAttempts,
-      });
-      if (failed.state === "MFA_ACCOUNT_LOCKED") {
-        const until = failed.lockedUntil ?? this.o.clock.now() + this.o.settings.accountLockoutDurationMs;
-        await this.o.lockouts.lock(failed.userId, until);
-        this.audit("auth.mfa.locked", ctx.primary, { until });
-        throw new PlatformError(
-          "ACCOUNT_LOCKED",
-          "Too many failed verification attempts; the account is locked for now",
-          {
-            details: {
-              retryAfterSeconds: Math.ceil((until - this.o.clock.now()) / 1000),
-              attemptsMade: failed.failedAttempts,
-              maxAttempts: this.o.settings.maxRetryAttempts,
-            },
-          },
-        );
-      }
-      throw this.failure(failed.failedAttempts);
+    }
+    throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
+  }
+
+  /** Counts a failure for the user across flows; locks on the flow's or the user's limit. */
+  private async afterFailure(failed: FactorContext): Promise<never> {
+    const { maxRetryAttempts, accountLockoutDurationMs } = this.o.settings;
+    this.audit("auth.mfa.factor-failed", failed.primary, {
+      factor: "OTT",
+      attemptsMade: failed.failedAttempts,
     });
+    const userLock = await this.o.lockouts.recordFailure(
+      failed.userId,
+      maxRetryAttempts,
+      accountLockoutDurationMs,
+    );
+    if (failed.state === "MFA_ACCOUNT_LOCKED" || userLock !== undefined) {
+      const until = Math.max(
+        failed.lockedUntil ?? 0,
+        userLock ?? 0,
+        this.o.clock.now() + accountLockoutDurationMs,
+      );
+      await this.o.lockouts.lock(failed.userId, until);
+      this.audit("auth.mfa.locked", failed.primary, { until });
+      throw this.locked({ ...failed, lockedUntil: until });
+    }
+    throw this.failure(failed.failedAttempts);
+  }
+
+  private locked(ctx: FactorContext): PlatformError {
+    const until = ctx.lockedUntil ?? this.o.clock.now() + this.o.settings.accountLockoutDurationMs;
+    return new PlatformError(
+      "ACCOUNT_LOCKED",
+      "Too many failed verification attempts; the account is locked for now",
+      {
+        details: {
+          retryAfterSeconds: Math.max(1, Math.ceil((until - this.o.clock.now()) / 1000)),
+          attemptsMade: ctx.failedAttempts,
+          maxAttempts: this.o.settings.maxRetryAttempts,
+        },
+      },
+    );
   }
 
   /** Ends the flow: cancelled by the user. */
