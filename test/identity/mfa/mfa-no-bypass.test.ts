@@ -71,7 +71,8 @@ describe("no bypass: every single-auth chain hands admin into the MFA flow", () 
   let s: IdentityTestServer;
   let device: SoftwareAuthenticator;
   beforeAll(async () => {
-    s = await startMfaServer({ outbox: file });
+    // Passkeys count as MFA here; the default (false) is tested below and by the demo.
+    s = await startMfaServer({ outbox: file, properties: { "platform.auth.mfa.passkeySatisfiesMfa": true } });
   });
   afterAll(() => s.close());
 
@@ -121,7 +122,7 @@ describe("no bypass: every single-auth chain hands admin into the MFA flow", () 
     expect((await b.fetch("/mfa/challenge/ott")).status).toBe(200);
   });
 
-  it("passkey: a user-verified passkey sign-in satisfies MFA by default (passkeySatisfiesMfa)", async () => {
+  it("passkey: a user-verified passkey sign-in satisfies MFA when passkeySatisfiesMfa is true", async () => {
     device = await adminWithPasskey(s, file);
     const before = outbox(file).length;
     const { b, res } = await passkeySignIn(s, device);
@@ -144,13 +145,13 @@ describe("no bypass: every single-auth chain hands admin into the MFA flow", () 
   });
 });
 
-describe("no bypass with passkeySatisfiesMfa=false", () => {
+describe("no bypass with passkeySatisfiesMfa=false (the default)", () => {
   const file = newOutboxFile();
   let s: IdentityTestServer;
   beforeAll(async () => {
     s = await startMfaServer({
       outbox: file,
-      properties: { "platform.auth.mfa.passkeySatisfiesMfa": false },
+      properties: {},
     });
   });
   afterAll(() => s.close());

@@ -20,6 +20,7 @@ import type { ChainDependencies } from "./chain/chain-dependencies.js";
 import { MfaGate } from "../mfa/flow/mfa-gate.js";
 import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
 import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
+import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
 import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
 import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
@@ -81,6 +82,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...OTT_PROPERTIES,
       ...PASSKEY_PROPERTIES,
       ...MFA_PROPERTIES,
+      ...MFA_PAGE_PROPERTIES,
       PUBLIC_URL,
     ],
     register(ctx) {
@@ -174,7 +176,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           audit: c.resolve(AuditSink),
           ott: () => ottDependencies(c, ctx),
           passkeyService: passkeyServiceFor(c, ctx),
-          mfa: () => mfaDependencies(c, (flow) => flows.push(flow)),
+          mfa: () => mfaDependencies(c, ctx.properties, (flow) => flows.push(flow)),
         };
         // MFA flows first: every single-auth chain then hands challenged users to the first flow.
         const mfaChains = configuration.chains

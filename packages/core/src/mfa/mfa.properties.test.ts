@@ -16,7 +16,7 @@ describe("MFA properties", () => {
       minimumRejectionDelayMs: 500,
       requiredAuthorities: ["ROLE_ADMIN"],
       repository: "memory",
-      passkeySatisfiesMfa: true,
+      passkeySatisfiesMfa: false,
     });
     expect(settings).toEqual(MFA_SETTINGS_DEFAULTS);
   });

@@ -30,7 +30,7 @@ export const MFA_SETTINGS_DEFAULTS: MfaSettings = Object.freeze({
   minimumRejectionDelayMs: 500,
   requiredAuthorities: Object.freeze(["ROLE_ADMIN"]),
   repository: "memory",
-  passkeySatisfiesMfa: true,
+  passkeySatisfiesMfa: false,
 });
 
 const MINUTE = 60_000;

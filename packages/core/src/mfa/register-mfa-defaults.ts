@@ -5,6 +5,8 @@ import { Clock } from "../kernel/clock.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PluginContext } from "../kernel/plugin.js";
+import type { PlatformProperties } from "../kernel/properties.js";
+import { mfaPageUrlsFromProperties } from "./mfa-pages.properties.js";
 import { OneTimeTokenDelivery } from "../identity/ott/one-time-token-delivery.js";
 import { PasskeyCredentialRepository } from "../identity/passkey/passkey-credential-repository.js";
 import { availableFactorsFor, DefaultMfaPolicyProvider } from "./decision/default-mfa-policy-provider.js";
@@ -63,12 +65,14 @@ export function registerMfaDefaults(ctx: PluginContext): void {
 /** The MFA ports a chain reads, resolved from the container. */
 export function mfaDependencies(
   c: DependencyContainer,
+  properties: PlatformProperties,
   onFlow: (flow: MfaFlow) => void,
 ): MfaChainDependencies {
   const passkeys = c.resolve(PasskeyCredentialRepository);
   return {
     runtime: c.resolve(MfaRuntime),
     policy: c.resolve(MfaPolicyProvider),
+    pageUrls: mfaPageUrlsFromProperties(properties),
     enrolledFactors: availableFactorsFor({ passkeys }),
     onFlow,
   };

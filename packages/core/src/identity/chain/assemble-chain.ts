@@ -89,7 +89,12 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
     (oauth2 ? new OAuth2SingleAuthFailureHandler() : new SessionAuthenticationFailureHandler());
   const mfaFlow =
     definition.kind === "mfa"
-      ? buildMfaFlow(definition, { policy: deps.mfa().policy, successHandler, failureHandler })
+      ? buildMfaFlow(definition, {
+          policy: deps.mfa().policy,
+          pageUrls: deps.mfa().pageUrls,
+          successHandler,
+          failureHandler,
+        })
       : undefined;
   if (mfaFlow) deps.mfa().onFlow(mfaFlow);
   let repository = baseRepository;

@@ -42,6 +42,8 @@ export interface OttDependencies {
 export interface MfaChainDependencies {
   runtime: MfaRuntime;
   policy: MfaPolicyProvider;
+  /** Page URLs from `platform.auth.mfa.pages.*`. */
+  pageUrls: Readonly<Record<string, string>>;
   enrolledFactors: EnrolledFactors;
   onFlow: (flow: MfaFlow) => void;
 }

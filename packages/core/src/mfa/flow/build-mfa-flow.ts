@@ -12,6 +12,8 @@ import type { MfaFlow } from "./mfa-flow.js";
 /** The handlers a flow falls back to, by state type (the spec's handler table, MFA rows). */
 export interface MfaFlowDefaults {
   policy: MfaPolicyProvider;
+  /** Page URLs from `platform.auth.mfa.pages.*` (an `mfaPage(...)` override wins). */
+  pageUrls?: Readonly<Record<string, string>>;
   successHandler: AuthenticationSuccessHandler;
   failureHandler: AuthenticationFailureHandler;
 }
@@ -30,7 +32,7 @@ export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefau
     requiredFactors: options.requiredFactorsValue ?? factors.length,
     urls: mfaUrls({
       urlPrefix: options.urlPrefixValue,
-      pages: options.page.urls,
+      pages: { ...defaults.pageUrls, ...options.page.urls },
       defaultLoginUrl: options.primary.defaultLoginUrlValue,
       loginPage: options.loginPageValue ?? options.primary.form?.loginPageValue,
       primary: primaryKind,

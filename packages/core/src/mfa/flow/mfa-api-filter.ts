@@ -5,6 +5,7 @@ import type { LoginContext } from "../../identity/handlers/authentication-handle
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { statusForCode } from "../../web/error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { withMinimumDuration } from "../codes/min-delay.js";
 import { parseFactorType } from "../factor-type.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
@@ -124,7 +125,8 @@ export class MfaApiFilter implements SecurityFilter {
   /** Client errors of an MFA step: JSON failure bodies, or back to the right page for browsers. */
   private async guard(exchange: HttpExchange, run: () => Promise<void>): Promise<void> {
     try {
-      await run();
+      // Every rejection of an MFA step is answered no sooner than the minimum delay.
+      await withMinimumDuration(this.o.runtime.settings.minimumRejectionDelayMs, run);
     } catch (error) {
       if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) throw error;
       this.answerFailure(exchange, error);
