@@ -20,6 +20,7 @@ import type { ChainDependencies } from "./chain/chain-dependencies.js";
 import { MfaGate } from "../mfa/flow/mfa-gate.js";
 import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
 import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
+import { MFA_PERFORMANCE_ALERT } from "../mfa/events/mfa-events.properties.js";
 import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
 import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
 import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
@@ -83,6 +84,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...PASSKEY_PROPERTIES,
       ...MFA_PROPERTIES,
       ...MFA_PAGE_PROPERTIES,
+      MFA_PERFORMANCE_ALERT,
       PUBLIC_URL,
     ],
     register(ctx) {

@@ -2,6 +2,10 @@ import type { DependencyContainer } from "tsyringe";
 import type { MfaChainDependencies } from "../identity/chain/chain-dependencies.js";
 import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
+import { EventBus } from "../kernel/event-bus.js";
+import { MfaEventListener } from "./events/mfa-event-listener.js";
+import { MfaEventPublisher } from "./events/mfa-event-publisher.js";
+import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PluginContext } from "../kernel/plugin.js";
@@ -58,6 +62,13 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         audit: c.resolve(AuditSink),
         logger: c.resolve(Logger),
         settings,
+        performanceAlertMs: ctx.properties.get(MFA_PERFORMANCE_ALERT),
+        events: new MfaEventPublisher({
+          listeners: () => (c.isRegistered(MfaEventListener, true) ? c.resolveAll(MfaEventListener) : []),
+          bus: c.resolve(EventBus),
+          audit: c.resolve(AuditSink),
+          logger: c.resolve(Logger),
+        }),
       }),
   });
 }

@@ -20,6 +20,8 @@ import type { OneTimeToken } from "../ott/one-time-token-service.js";
 import type { OttLoginOptions, PasskeyLoginOptions } from "../dsl/ott-options.js";
 import { createPasskeyFilters } from "../passkey/create-passkey-filters.js";
 import { MfaApiFilter } from "../../mfa/flow/mfa-api-filter.js";
+import { MfaPasskeyFilter } from "../../mfa/flow/mfa-passkey-filter.js";
+import type { MfaOptions } from "../dsl/mfa-options.js";
 import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
 import { MfaPagesFilter } from "../../mfa/flow/mfa-pages-filter.js";
 import { PrimaryAuthenticationSuccessHandler } from "../../mfa/flow/primary-authentication-success-handler.js";
@@ -161,6 +163,20 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
   const flow = i.mfaFlow!;
   const { runtime, enrolledFactors } = i.deps.mfa();
   const form = flow.primaryKind === "form";
+  const api = new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context });
+  const passkeyStep = (i.definition.options as MfaOptions).factors.find((f) => f.type === "passkey");
+  const passkey = passkeyStep
+    ? [
+        new MfaPasskeyFilter({
+          flow,
+          runtime,
+          passkeys: i.deps.passkeyService(passkeyStep.options as PasskeyLoginOptions),
+          finalRepository: i.repository,
+          context: i.context,
+          guard: (exchange, run) => api.guard(exchange, run),
+        }),
+      ]
+    : [];
   return [
     new LoginProcessingFilter({
       name: form ? "mfa-form-login" : "mfa-rest-login",
@@ -175,7 +191,8 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
       failureHandler: flow.failureHandler,
       context: i.context,
     }),
-    new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context }),
+    api,
+    ...passkey,
     new MfaPagesFilter({ flow, runtime, csrfEnabled: !i.stateless && i.http.csrfEnabled, enrolledFactors }),
   ];
 }

@@ -44,9 +44,7 @@ describe("MFA build rules", () => {
     );
   });
 
-  it("refuses the passkey factor until its verification lands", () => {
-    expect(message(() => validateMfaFlow(flow().ott().passkey()))).toMatch(
-      /passkey MFA factor is not available/,
-    );
+  it("accepts OTT and passkey factors together", () => {
+    expect(message(() => validateMfaFlow(flow().ott().passkey().requiredFactors(2)))).toBe("no error");
   });
 });

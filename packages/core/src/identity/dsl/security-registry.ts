@@ -145,8 +145,7 @@ export function securityRegistry(): SecurityRegistry {
 /**
  * The MFA rules `build()` enforces: exactly one primary (form or REST), at least one secondary factor,
  * no factor type twice, and (deliberate, beyond the spec) requiredFactors within 1..factors, since a
- * larger N builds a flow that can never succeed. The passkey factor is refused until its verification
- * lands (MFA 2).
+ * larger N builds a flow that can never succeed.
  */
 export function validateMfaFlow(options: MfaOptions): void {
   const name = options.nameValue ? `mfa_${options.nameValue}` : ".mfa()";
@@ -167,12 +166,6 @@ export function validateMfaFlow(options: MfaOptions): void {
     throw new PlatformError(
       "CONFIGURATION_INVALID",
       `${name} registers the same factor type twice; one type never counts twice`,
-    );
-  }
-  if (types.includes("passkey")) {
-    throw new PlatformError(
-      "CONFIGURATION_INVALID",
-      `${name}: the passkey MFA factor is not available in this release yet; remove .passkey() from the flow`,
     );
   }
   const n = options.requiredFactorsValue;

@@ -87,6 +87,13 @@ export class MfaApiFilter implements SecurityFilter {
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     const sent = ctx.history.filter((h) => h.event === "INITIATE_CHALLENGE").length;
     if (sent >= MAX_CODES_PER_MFA_SESSION) {
+      await this.o.runtime.reportError(
+        "LIMIT_EXCEEDED",
+        "TOO_MANY_ATTEMPTS",
+        "Too many codes requested",
+        ctx.userId,
+        ctx.mfaSessionId,
+      );
       throw new PlatformError("TOO_MANY_ATTEMPTS", "Too many codes were requested for this sign-in", {
         details: { retryAfterSeconds: Math.ceil(this.o.runtime.settings.challengeTimeoutMs / 1000) },
       });
@@ -122,13 +129,16 @@ export class MfaApiFilter implements SecurityFilter {
     writeMfaStep(exchange, await runtime.startNextFactor(ctx, flow), flow, false);
   }
 
-  /** Client errors of an MFA step: JSON failure bodies, or back to the right page for browsers. */
-  private async guard(exchange: HttpExchange, run: () => Promise<void>): Promise<void> {
+  /** Runs an MFA step: client errors become JSON failure bodies, or browsers go back to the right page. */
+  async guard(exchange: HttpExchange, run: () => Promise<void>): Promise<void> {
     try {
       // Every rejection of an MFA step is answered no sooner than the minimum delay.
       await withMinimumDuration(this.o.runtime.settings.minimumRejectionDelayMs, run);
     } catch (error) {
-      if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) throw error;
+      if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) {
+        await this.o.runtime.reportError("SYSTEM", "INTERNAL_ERROR", "An MFA step failed unexpectedly");
+        throw error;
+      }
       this.answerFailure(exchange, error);
     }
   }

@@ -8,6 +8,7 @@ import { mfaFailureReasonFor, renderMfaFailurePage } from "../pages/mfa-failure-
 import { renderMfaConfigurePage } from "../pages/mfa-configure-page.js";
 import { renderMfaLoginPage } from "../pages/mfa-login-page.js";
 import { renderOttChallengePage } from "../pages/ott-challenge-page.js";
+import { renderPasskeyChallengePage } from "../pages/passkey-challenge-page.js";
 import { renderOttRequestCodePage } from "../pages/ott-request-code-page.js";
 import { renderSelectFactorPage } from "../pages/select-factor-page.js";
 import type { FactorContext } from "../state/factor-context.js";
@@ -43,6 +44,7 @@ export class MfaPagesFilter implements SecurityFilter {
       urls.selectFactorPage,
       urls.ottRequestCodePage,
       urls.ottChallengePage,
+      urls.passkeyChallengePage,
       urls.failurePage,
       urls.configurePage,
     ];
@@ -106,6 +108,19 @@ export class MfaPagesFilter implements SecurityFilter {
             destination: ctx.username,
             selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
             error: exchange.query.has("error") ? "The code is not valid." : undefined,
+          }),
+        );
+      case urls.passkeyChallengePage:
+        return this.inFlow(exchange, (ctx) =>
+          renderPasskeyChallengePage({
+            csrfToken: csrf,
+            mfaSessionId: ctx.mfaSessionId,
+            loginProcessingUrl: urls.passkeyLoginProcessing,
+            assertionOptionsUrl: urls.passkeyAssertionOptions,
+            failureUrl: urls.failurePage,
+            cancelUrl: urls.cancel,
+            selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
+            error: exchange.query.has("error") ? "The passkey could not be verified." : undefined,
           }),
         );
       case urls.failurePage: {

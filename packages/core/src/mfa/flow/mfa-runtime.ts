@@ -16,6 +16,8 @@ import type { FactorContextRepository } from "../state/factor-context-repository
 import type { MfaEvent } from "../state/mfa-event.js";
 import { isTerminal } from "../state/mfa-state.js";
 import type { MfaStateMachine, MfaStepInput } from "../state/mfa-state-machine.js";
+import type { MfaEventPublisher } from "../events/mfa-event-publisher.js";
+import type { MfaErrorType } from "../events/mfa-state-machine-events.js";
 import type { MfaCallerBinding } from "./mfa-caller-binding.js";
 import { mfaError } from "./mfa-errors.js";
 import type { MfaFlow } from "./mfa-flow.js";
@@ -33,6 +35,10 @@ export interface MfaRuntimeOptions {
   audit: AuditSink;
   logger: Logger;
   settings: MfaSettings;
+  /** Where StateChange, Error, PerformanceAlert and Custom events go. */
+  events: MfaEventPublisher;
+  /** A step slower than this publishes a PerformanceAlertEvent. */
+  performanceAlertMs: number;
   /** HMAC key of MFA codes (random per process by default; share it across instances). */
   codeSecret?: string;
 }
@@ -74,11 +80,19 @@ export class MfaRuntime {
       requiredFactors: flow.requiredFactors,
     };
     let decision: Awaited<ReturnType<MfaFlow["policy"]["evaluateInitialMfaRequirement"]>>;
+    const started = performance.now();
     try {
       decision = await flow.policy.evaluateInitialMfaRequirement(
         policyContextFrom(exchange, primary, description),
       );
+      await this.timed("policy", started, primary.userId);
     } catch (cause) {
+      await this.reportError(
+        "SYSTEM",
+        "AUTHENTICATION_BLOCKED",
+        "The MFA policy could not decide",
+        primary.userId,
+      );
       // Fail closed: a policy that cannot decide never lets a sign-in through without MFA.
       this.o.logger.error("MFA policy failed", { flow: flow.typeName, error: String(cause) });
       throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in cannot be completed right now", { cause });
@@ -90,6 +104,12 @@ export class MfaRuntime {
     });
     if (decision.type === "NO_MFA_REQUIRED") return { kind: "complete" };
     if (decision.type !== "CHALLENGED") {
+      await this.reportError(
+        "SECURITY",
+        "AUTHENTICATION_BLOCKED",
+        `Sign-in ${decision.type.toLowerCase()} by policy`,
+        primary.userId,
+      );
       throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in is blocked for this account", {
         details: { decision: decision.type },
       });
@@ -115,6 +135,16 @@ export class MfaRuntime {
     });
     ctx = await this.o.machine.fire(ctx, "MFA_REQUIRED_SELECT_FACTOR", { detail: decision.reason });
     ctx = await this.o.contexts.create(ctx);
+    await this.o.events.publish({
+      type: "StateChangeEvent",
+      userId: ctx.userId,
+      mfaSessionId: ctx.mfaSessionId,
+      flow: ctx.flowTypeName,
+      fromState: "PRIMARY_AUTHENTICATION_COMPLETED",
+      toState: ctx.state,
+      event: "MFA_REQUIRED_SELECT_FACTOR",
+      at: this.o.clock.now(),
+    });
     return { kind: "challenged", context: await this.startNextFactor(ctx, flow) };
   }
 
@@ -149,6 +179,13 @@ export class MfaRuntime {
     let ctx = await this.o.contexts.find(id);
     if (!ctx) throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
     if (!this.o.binding.matches(exchange, ctx.mfaSessionId, ctx.callerBinding)) {
+      await this.reportError(
+        "SECURITY",
+        "MFA_SESSION_BINDING_INVALID",
+        "An MFA session was presented by another client",
+        ctx.userId,
+        ctx.mfaSessionId,
+      );
       throw mfaError("MFA_SESSION_BINDING_INVALID", "This MFA session belongs to another client");
     }
     if (ctx.flowTypeName !== flow.typeName) {
@@ -158,6 +195,13 @@ export class MfaRuntime {
     const timeout = this.o.machine.checkTimeouts(ctx);
     if (timeout) {
       ctx = await this.step(ctx, timeout);
+      await this.reportError(
+        "TIMEOUT",
+        timeout === "SESSION_TIMEOUT" ? "MFA_TIMEOUT" : "CHALLENGE_TIMEOUT",
+        `The MFA ${timeout === "SESSION_TIMEOUT" ? "session" : "challenge"} timed out`,
+        ctx.userId,
+        ctx.mfaSessionId,
+      );
       if (timeout === "SESSION_TIMEOUT")
         throw mfaError("MFA_TIMEOUT", "The MFA session timed out; sign in again");
     }
@@ -168,9 +212,22 @@ export class MfaRuntime {
 
   /** Fires one event and saves with compare-and-set (a concurrent step answers 409 CONFLICT). */
   async step(ctx: FactorContext, event: MfaEvent, input?: MfaStepInput): Promise<FactorContext> {
+    const started = performance.now();
     const next = await this.o.machine.fire(ctx, event, input);
     try {
-      return await this.o.contexts.save(next);
+      const saved = await this.o.contexts.save(next);
+      await this.o.events.publish({
+        type: "StateChangeEvent",
+        userId: saved.userId,
+        mfaSessionId: saved.mfaSessionId,
+        flow: saved.flowTypeName,
+        fromState: ctx.state,
+        toState: saved.state,
+        event,
+        at: this.o.clock.now(),
+      });
+      await this.timed(`step:${event}`, started, saved.userId, saved.mfaSessionId);
+      return saved;
     } catch (error) {
       // The flow was finished (and removed) by a concurrent step: for this caller it has ended.
       if (isPlatformError(error) && error.code === "NOT_FOUND") {
@@ -249,7 +306,7 @@ export class MfaRuntime {
           return verified;
         }
         const failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
-        return await this.afterFailure(failed);
+        return await this.afterFailure(failed, "OTT");
       } catch (error) {
         if (isPlatformError(error) && error.code === "CONFLICT") continue;
         throw error;
@@ -259,10 +316,10 @@ export class MfaRuntime {
   }
 
   /** Counts a failure for the user across flows; locks on the flow's or the user's limit. */
-  private async afterFailure(failed: FactorContext): Promise<never> {
+  private async afterFailure(failed: FactorContext, factor: FactorType): Promise<never> {
     const { maxRetryAttempts, accountLockoutDurationMs } = this.o.settings;
     this.audit("auth.mfa.factor-failed", failed.primary, {
-      factor: "OTT",
+      factor,
       attemptsMade: failed.failedAttempts,
     });
     const userLock = await this.o.lockouts.recordFailure(
@@ -270,7 +327,23 @@ export class MfaRuntime {
       maxRetryAttempts,
       accountLockoutDurationMs,
     );
+    if (failed.state !== "MFA_ACCOUNT_LOCKED" && userLock === undefined) {
+      await this.reportError(
+        "SECURITY",
+        "MFA_FACTOR_VERIFICATION_FAILED",
+        `A ${factor} factor failed to verify`,
+        failed.userId,
+        failed.mfaSessionId,
+      );
+    }
     if (failed.state === "MFA_ACCOUNT_LOCKED" || userLock !== undefined) {
+      await this.reportError(
+        "LIMIT_EXCEEDED",
+        "ACCOUNT_LOCKED",
+        "Too many failed factors: the account is locked",
+        failed.userId,
+        failed.mfaSessionId,
+      );
       const until = Math.max(
         failed.lockedUntil ?? 0,
         userLock ?? 0,
@@ -298,6 +371,52 @@ export class MfaRuntime {
     );
   }
 
+  /**
+   * Judges a passkey assertion for the flow's user (the state machine, not the security context,
+   * holds the state): `verify` checks the WebAuthn response and returns whose credential it was; a
+   * response for another user, or one that does not verify, counts as a failed attempt.
+   */
+  verifyPasskey(ctx: FactorContext, verify: () => Promise<Authentication>): Promise<FactorContext> {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
+      if (ctx.state !== "PASSKEY_CHALLENGE") {
+        throw new PlatformError(
+          "ILLEGAL_STATE_TRANSITION",
+          "No passkey challenge is open for this MFA session",
+          {
+            details: { state: ctx.state },
+          },
+        );
+      }
+      let owner: Authentication | undefined;
+      try {
+        owner = await verify();
+      } catch (error) {
+        if (!isPlatformError(error) || !error.code.startsWith("WEBAUTHN_")) throw error;
+      }
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const current = attempt === 0 ? ctx : await this.o.contexts.find(ctx.mfaSessionId);
+        if (!current || current.state !== "PASSKEY_CHALLENGE") {
+          if (current?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(current);
+          throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+        }
+        try {
+          if (owner && owner.userId === current.userId) {
+            const verified = await this.step(current, "FACTOR_VERIFIED_SUCCESS", { factor: "PASSKEY" });
+            await this.o.lockouts.clearFailures(current.userId);
+            this.audit("auth.mfa.factor-verified", current.primary, { factor: "PASSKEY" });
+            return verified;
+          }
+          const failed = await this.step(current, "FACTOR_VERIFICATION_FAILED", { factor: "PASSKEY" });
+          return await this.afterFailure(failed, "PASSKEY");
+        } catch (error) {
+          if (isPlatformError(error) && error.code === "CONFLICT") continue;
+          throw error;
+        }
+      }
+      throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
+    });
+  }
+
   /** Ends the flow: cancelled by the user. */
   async cancel(ctx: FactorContext): Promise<FactorContext> {
     this.audit("auth.mfa.cancelled", ctx.primary, {});
@@ -308,6 +427,49 @@ export class MfaRuntime {
   async finish(exchange: HttpExchange, ctx: FactorContext): Promise<void> {
     this.o.binding.clear(exchange);
     await this.o.contexts.delete(ctx.mfaSessionId);
+  }
+
+  /** Publishes an ErrorEvent (the API layer reports limits and system errors it meets). */
+  async reportError(
+    errorType: MfaErrorType,
+    code: string,
+    message: string,
+    userId?: string,
+    mfaSessionId?: string,
+  ): Promise<void> {
+    await this.o.events.publish({
+      type: "ErrorEvent",
+      errorType,
+      code,
+      message,
+      userId,
+      mfaSessionId,
+      at: this.o.clock.now(),
+    });
+  }
+
+  /** Publishes a host's CustomEvent through the MFA event channel. */
+  async publishCustom(name: string, payload: Record<string, unknown>, userId?: string): Promise<void> {
+    await this.o.events.publish({ type: "CustomEvent", name, payload, userId, at: this.o.clock.now() });
+  }
+
+  private async timed(
+    operation: string,
+    started: number,
+    userId?: string,
+    mfaSessionId?: string,
+  ): Promise<void> {
+    const durationMs = performance.now() - started;
+    if (durationMs <= this.o.performanceAlertMs) return;
+    await this.o.events.publish({
+      type: "PerformanceAlertEvent",
+      operation,
+      durationMs: Math.round(durationMs),
+      thresholdMs: this.o.performanceAlertMs,
+      userId,
+      mfaSessionId,
+      at: this.o.clock.now(),
+    });
   }
 
   private failure(attemptsMade: number): PlatformError {

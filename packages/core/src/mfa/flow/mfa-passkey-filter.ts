@@ -1,0 +1,73 @@
+import type { NextFilter, SecurityFilter } from "../../identity/chain/security-filter.js";
+import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
+import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
+import type { PasskeyService } from "../../identity/passkey/passkey-service.js";
+import { setChallengeCookie, takeChallengeCookie } from "../../identity/passkey/webauthn-challenge-cookie.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { completeFlow, writeMfaStep } from "./mfa-answers.js";
+import type { MfaFlow } from "./mfa-flow.js";
+import type { MfaRuntime } from "./mfa-runtime.js";
+
+/**
+ * The passkey as a second factor: `POST <passkeyAssertionOptions>` issues assertion options for the
+ * flow's user, bound to the caller's MFA session (only in PASSKEY_CHALLENGE); `POST
+ * /login/mfa-webauthn` takes the browser's assertion JSON. The credential must belong to the flow's
+ * user; the MFA state machine, not the security context repository, holds the state.
+ */
+export class MfaPasskeyFilter implements SecurityFilter {
+  readonly name = "mfa-passkey";
+
+  constructor(
+    private readonly o: {
+      flow: MfaFlow;
+      runtime: MfaRuntime;
+      passkeys: PasskeyService;
+      finalRepository: SecurityContextRepository;
+      context: LoginContext;
+      /** Runs an MFA step, turning client errors into the flow's failure answers. */
+      guard: (exchange: HttpExchange, run: () => Promise<void>) => Promise<void>;
+    },
+  ) {}
+
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const { urls } = this.o.flow;
+    if (exchange.method !== "POST") return next();
+    if (exchange.path === urls.passkeyAssertionOptions)
+      return this.o.guard(exchange, () => this.options(exchange));
+    if (exchange.path === urls.passkeyLoginProcessing)
+      return this.o.guard(exchange, () => this.verify(exchange));
+    return next();
+  }
+
+  private async options(exchange: HttpExchange): Promise<void> {
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, exchange.header("x-mfa-session-id"));
+    if (ctx.state !== "PASSKEY_CHALLENGE") {
+      throw new PlatformError("ILLEGAL_STATE_TRANSITION", "Select the passkey factor first", {
+        details: { state: ctx.state },
+      });
+    }
+    const issued = await this.o.passkeys.authenticationOptions(ctx.username);
+    setChallengeCookie(exchange, issued.challengeId, issued.expiresAt - Date.now());
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.json(200, { ...issued.options, mfaSessionId: ctx.mfaSessionId });
+  }
+
+  private async verify(exchange: HttpExchange): Promise<void> {
+    const body = await exchange.fields(["json"]);
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, body.mfaSessionId);
+    const credential = body.credential ?? body;
+    const challengeId = takeChallengeCookie(exchange);
+    const verified = await this.o.runtime.verifyPasskey(ctx, () =>
+      this.o.passkeys.verifyAuthentication(challengeId, credential, {
+        remoteAddress: exchange.remoteAddress,
+      }),
+    );
+    const { flow, runtime, finalRepository, context } = this.o;
+    if (verified.state === "MFA_SUCCESSFUL") {
+      await completeFlow(exchange, verified, flow, runtime, finalRepository, context);
+      return;
+    }
+    writeMfaStep(exchange, await runtime.startNextFactor(verified, flow), flow, false);
+  }
+}
