@@ -9,4 +9,5 @@ export { describeLoginThrottleContract } from "./identity/throttle/login-throttl
 export { describeRefreshTokenStoreContract } from "./identity/tokens/refresh-token-store.contract.js";
 export { describeRevokedAccessTokenStoreContract } from "./identity/tokens/revoked-token-store.contract.js";
 export { describeFactorContextRepositoryContract } from "./mfa/state/factor-context-repository.contract.js";
+export { describeEscalationStoreContract } from "./mfa/escalation/escalation-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";

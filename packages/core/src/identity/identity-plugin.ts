@@ -21,6 +21,9 @@ import { MfaGate } from "../mfa/flow/mfa-gate.js";
 import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
 import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
 import { MFA_PERFORMANCE_ALERT } from "../mfa/events/mfa-events.properties.js";
+import { ADAPTIVE_PROPERTIES } from "../mfa/adaptive/risk-thresholds.js";
+import { SignInHistoryStore } from "../mfa/adaptive/sign-in-history-store.js";
+import { MFA_BUILTIN_ANALYZER, MFA_POLICY } from "../mfa/mfa-policy.properties.js";
 import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
 import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
 import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
@@ -85,6 +88,9 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...MFA_PROPERTIES,
       ...MFA_PAGE_PROPERTIES,
       MFA_PERFORMANCE_ALERT,
+      MFA_POLICY,
+      MFA_BUILTIN_ANALYZER,
+      ...ADAPTIVE_PROPERTIES,
       PUBLIC_URL,
     ],
     register(ctx) {
@@ -137,6 +143,10 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
             throttle: c.resolve(LoginThrottle),
             clock: c.resolve(Clock),
             audit: c.resolve(AuditSink),
+            onKnownUserFailure: (userId) => {
+              const clock = c.resolve(Clock);
+              return c.resolve(SignInHistoryStore).recordFailure({ userId, at: clock.now() });
+            },
           }),
       });
       registerOttDefaults(ctx);

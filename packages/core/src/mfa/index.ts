@@ -3,6 +3,23 @@ export { MfaDecision, type MfaDecisionType } from "./decision/mfa-decision.js";
 export type { MfaPolicyContext } from "./decision/mfa-policy-context.js";
 export { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 export * from "./events/index.js";
+export {
+  AIAdaptiveMfaPolicyProvider,
+  HeuristicRiskAnalyzer,
+  InMemorySignInHistoryStore,
+  RiskAnalyzer,
+  SignInHistoryStore,
+  type RiskAssessment,
+  type RiskInput,
+} from "./adaptive/index.js";
+export { MFA_POLICY } from "./mfa-policy.properties.js";
+export {
+  EscalationService,
+  EscalationStore,
+  InMemoryEscalationStore,
+  type Escalation,
+  type EscalationStatus,
+} from "./escalation/index.js";
 export { FACTOR_TYPES, type FactorType, parseFactorType } from "./factor-type.js";
 export { MFA_BINDING_COOKIE } from "./flow/mfa-caller-binding.js";
 export { MFA_ERROR_STATUS } from "./flow/mfa-errors.js";

@@ -4,6 +4,16 @@ import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { EventBus } from "../kernel/event-bus.js";
 import { MfaEventListener } from "./events/mfa-event-listener.js";
+import { AIAdaptiveMfaPolicyProvider } from "./adaptive/ai-adaptive-mfa-policy-provider.js";
+import { HeuristicRiskAnalyzer } from "./adaptive/heuristic-risk-analyzer.js";
+import { InMemorySignInHistoryStore } from "./adaptive/in-memory-sign-in-history-store.js";
+import { RiskAnalyzer } from "./adaptive/risk-analyzer.js";
+import { MFA_ADAPTIVE_TIMEOUT, riskThresholdsFromProperties } from "./adaptive/risk-thresholds.js";
+import { SignInHistoryStore } from "./adaptive/sign-in-history-store.js";
+import { MFA_BUILTIN_ANALYZER, MFA_POLICY } from "./mfa-policy.properties.js";
+import { EscalationService } from "./escalation/escalation-service.js";
+import { EscalationStore } from "./escalation/escalation-store.js";
+import { InMemoryEscalationStore } from "./escalation/in-memory-escalation-store.js";
 import { MfaEventPublisher } from "./events/mfa-event-publisher.js";
 import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
 import { IdGenerator } from "../kernel/id-generator.js";
@@ -35,12 +45,47 @@ export function registerMfaDefaults(ctx: PluginContext): void {
       }),
   });
   ctx.registerDefault(MfaLockouts, { useFactory: (c) => new InMemoryMfaLockouts(c.resolve(Clock)) });
+  ctx.registerDefault(SignInHistoryStore, {
+    useFactory: (c) => new InMemorySignInHistoryStore({ clock: c.resolve(Clock) }),
+  });
+  if (ctx.properties.get(MFA_BUILTIN_ANALYZER))
+    ctx.registerDefault(RiskAnalyzer, { useValue: new HeuristicRiskAnalyzer() });
+  const staticRules = (c: DependencyContainer) =>
+    new DefaultMfaPolicyProvider({
+      requiredAuthorities: settings.requiredAuthorities,
+      allowedFactors: ["OTT", "PASSKEY"],
+      availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+    });
+  const adaptive = ctx.properties.get(MFA_POLICY) === "adaptive";
+  const thresholds = adaptive ? riskThresholdsFromProperties(ctx.properties) : undefined;
   ctx.registerDefault(MfaPolicyProvider, {
     useFactory: (c) =>
-      new DefaultMfaPolicyProvider({
-        requiredAuthorities: settings.requiredAuthorities,
-        allowedFactors: ["OTT", "PASSKEY"],
-        availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+      thresholds
+        ? new AIAdaptiveMfaPolicyProvider({
+            analyzer: c.isRegistered(RiskAnalyzer, true) ? c.resolve(RiskAnalyzer) : undefined,
+            history: c.resolve(SignInHistoryStore),
+            fallback: staticRules(c),
+            thresholds,
+            timeoutMs: ctx.properties.get(MFA_ADAPTIVE_TIMEOUT),
+            clock: c.resolve(Clock),
+            events: c.resolve(EventBus),
+            audit: c.resolve(AuditSink),
+            logger: c.resolve(Logger),
+            availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+          })
+        : staticRules(c),
+  });
+  ctx.registerDefault(EscalationStore, {
+    useFactory: (c) => new InMemoryEscalationStore({ clock: c.resolve(Clock) }),
+  });
+  ctx.registerDefault(EscalationService, {
+    useFactory: (c) =>
+      new EscalationService({
+        store: c.resolve(EscalationStore),
+        clock: c.resolve(Clock),
+        ids: c.resolve(IdGenerator),
+        audit: c.resolve(AuditSink),
+        events: c.resolve(EventBus),
       }),
   });
   ctx.registerDefault(MfaRuntime, {
@@ -63,6 +108,8 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         logger: c.resolve(Logger),
         settings,
         performanceAlertMs: ctx.properties.get(MFA_PERFORMANCE_ALERT),
+        escalations: c.resolve(EscalationService),
+        history: c.resolve(SignInHistoryStore),
         events: new MfaEventPublisher({
           listeners: () => (c.isRegistered(MfaEventListener, true) ? c.resolveAll(MfaEventListener) : []),
           bus: c.resolve(EventBus),
@@ -83,6 +130,7 @@ export function mfaDependencies(
   return {
     runtime: c.resolve(MfaRuntime),
     policy: c.resolve(MfaPolicyProvider),
+    escalations: c.resolve(EscalationService),
     pageUrls: mfaPageUrlsFromProperties(properties),
     enrolledFactors: availableFactorsFor({ passkeys }),
     onFlow,

@@ -31,6 +31,8 @@ export interface PasswordAuthenticatorOptions {
    * many may be running or waiting, further ones get TOO_MANY_ATTEMPTS at once. Default 32.
    */
   maxPendingAttemptsPerAddress?: number;
+  /** Told of a wrong password for a known user (feeds the adaptive MFA's failed-attempt velocity). */
+  onKnownUserFailure?: (userId: string) => Promise<void>;
 }
 
 /** One username-and-password sign-in, as a form post or a REST body delivered it (fields unchecked). */
@@ -62,8 +64,10 @@ export class PasswordAuthenticator {
   private readonly clock: Clock;
   private readonly audit: AuditSink;
   private readonly serializer: AttemptSerializer;
+  private readonly onKnownUserFailure: ((userId: string) => Promise<void>) | undefined;
 
   constructor(options: PasswordAuthenticatorOptions) {
+    this.onKnownUserFailure = options.onKnownUserFailure;
     this.users = options.users;
     this.hasher = options.hasher;
     this.throttle = options.throttle;
@@ -136,6 +140,7 @@ export class PasswordAuthenticator {
       else matches = await this.hasher.verify(password, hash);
       if (!user || hash === undefined || !matches) {
         await this.throttle.recordFailure(key);
+        if (user) await this.onKnownUserFailure?.(user.id).catch(() => {});
         failure("BAD_CREDENTIALS");
         throw new PlatformError("BAD_CREDENTIALS", BAD_CREDENTIALS_MESSAGE);
       }

@@ -1,5 +1,6 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
+import type { EscalationService } from "../../mfa/escalation/escalation-service.js";
 import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
 import type { MfaGate } from "../../mfa/flow/mfa-gate.js";
 import type { EnrolledFactors } from "../../mfa/flow/mfa-pages-filter.js";
@@ -42,6 +43,8 @@ export interface OttDependencies {
 export interface MfaChainDependencies {
   runtime: MfaRuntime;
   policy: MfaPolicyProvider;
+  /** ESCALATED logins awaiting review (status poll and admin API). */
+  escalations: EscalationService;
   /** Page URLs from `platform.auth.mfa.pages.*`. */
   pageUrls: Readonly<Record<string, string>>;
   enrolledFactors: EnrolledFactors;

@@ -20,6 +20,8 @@ import type { OneTimeToken } from "../ott/one-time-token-service.js";
 import type { OttLoginOptions, PasskeyLoginOptions } from "../dsl/ott-options.js";
 import { createPasskeyFilters } from "../passkey/create-passkey-filters.js";
 import { MfaApiFilter } from "../../mfa/flow/mfa-api-filter.js";
+import { EscalationAdminFilter, EscalationStatusFilter } from "../../mfa/escalation/escalation-filters.js";
+import { completeSignIn, escalationStatusUrl } from "../../mfa/flow/mfa-answers.js";
 import { MfaPasskeyFilter } from "../../mfa/flow/mfa-passkey-filter.js";
 import type { MfaOptions } from "../dsl/mfa-options.js";
 import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
@@ -161,7 +163,7 @@ function passkeyFilters(i: MethodFilterInput): SecurityFilter[] {
  */
 function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
   const flow = i.mfaFlow!;
-  const { runtime, enrolledFactors } = i.deps.mfa();
+  const { runtime, enrolledFactors, escalations } = i.deps.mfa();
   const form = flow.primaryKind === "form";
   const api = new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context });
   const passkeyStep = (i.definition.options as MfaOptions).factors.find((f) => f.type === "passkey");
@@ -193,6 +195,13 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
     }),
     api,
     ...passkey,
+    new EscalationStatusFilter({
+      service: escalations,
+      statusUrl: escalationStatusUrl(flow),
+      complete: (exchange, escalation) =>
+        completeSignIn(exchange, escalation.primary, flow, i.repository, i.context, runtime),
+    }),
+    new EscalationAdminFilter({ service: escalations }),
     new MfaPagesFilter({ flow, runtime, csrfEnabled: !i.stateless && i.http.csrfEnabled, enrolledFactors }),
   ];
 }

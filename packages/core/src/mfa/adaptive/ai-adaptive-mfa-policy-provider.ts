@@ -7,7 +7,7 @@ import type { AvailableFactors } from "../decision/default-mfa-policy-provider.j
 import { MfaDecision, type MfaDecisionType } from "../decision/mfa-decision.js";
 import type { MfaPolicyContext } from "../decision/mfa-policy-context.js";
 import type { MfaPolicyProvider } from "../decision/mfa-policy-provider.js";
-import type { RiskAnalyzer, RiskAssessment, RiskSignal } from "./risk-analyzer.js";
+import type { RiskAnalyzer, RiskAssessment, RiskInput, RiskSignal } from "./risk-analyzer.js";
 import { validRiskAssessment } from "./valid-risk-assessment.js";
 import { checkRiskThresholds, type RiskBand, type RiskThresholds, riskBandOf } from "./risk-thresholds.js";
 import type { SignInHistoryStore } from "./sign-in-history-store.js";
@@ -62,7 +62,8 @@ export interface AIAdaptiveMfaPolicyProviderOptions {
   /**
    * When given, CHALLENGED decisions name the factors that are offered by the flow and available to
    * the user, and a user who could not pass the challenge is BLOCKED, as DefaultMfaPolicyProvider
-   * does. When omitted, the challenge offers every factor of the flow.
+   * does; its errors propagate (the caller fails closed). When omitted, the challenge offers every
+   * factor of the flow.
    */
   readonly availableFactors?: AvailableFactors;
 }
@@ -167,7 +168,7 @@ export class AIAdaptiveMfaPolicyProvider implements MfaPolicyProvider {
     });
     const work = (async (): Promise<unknown> => {
       const history = await this.o.history.historyOf(ctx.user.userId);
-      const input = {
+      const input: RiskInput = {
         userId: ctx.user.userId,
         username: ctx.user.username,
         remoteAddress: ctx.request.remoteAddress,

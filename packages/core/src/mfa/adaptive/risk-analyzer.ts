@@ -54,8 +54,9 @@ export interface RiskAssessment {
  * 3. Return `{ score, signals, analyzer }`: `score` a finite number in [0, 1] (NaN, out-of-range or a
  *    non-number falls back with reason `invalid`); `signals` the features that drove the score, each
  *    `{ name, weight, detail? }`: the three heaviest are quoted in the decision's reason and all are
- *    published in the `mfa.adaptive.assessed` event, so operators can see why; `analyzer` a stable
- *    name with a version (`fraud-model@2024-06`).
+ *    published in the `mfa.adaptive.assessed` event, so operators can see why (malformed signals are
+ *    dropped, at most 32 kept, text cut to 200 characters; never put secrets in them); `analyzer` a
+ *    stable name with a version (`fraud-model@2024-06`).
  * 4. Throw (or reject) when the model cannot answer: the provider falls back (reason `error`) and logs
  *    the message. Do not answer a made-up low score instead; that would skip MFA silently.
  * 5. The input is already validated (device id pattern, user agent cut to 512 characters) but is

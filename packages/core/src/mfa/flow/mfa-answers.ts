@@ -55,6 +55,28 @@ export function writeMfaStep(
   });
 }
 
+/**
+ * An ESCALATED login waits for administrator review: 202 `{ escalated: true, status: "PENDING",
+ * statusUrl, retryAfterSeconds }`; the client polls `statusUrl` (bound by its cookie) until an
+ * administrator approves (the poll signs it in) or rejects it (403).
+ */
+export function writeEscalated(exchange: HttpExchange, flow: MfaFlow): void {
+  exchange.response.headers.set("cache-control", "no-store");
+  exchange.response.headers.set("retry-after", "5");
+  exchange.json(202, {
+    escalated: true,
+    status: "PENDING",
+    statusUrl: escalationStatusUrl(flow),
+    retryAfterSeconds: 5,
+    message: "Your sign-in is waiting for an administrator's review",
+  });
+}
+
+/** Where a flow's escalated callers poll. */
+export function escalationStatusUrl(flow: MfaFlow): string {
+  return `${flow.urls.urlPrefix ?? ""}/api/mfa/escalation`;
+}
+
 /** The final authentication of a completed flow: the primary's identity plus every verified factor. */
 export function finalAuthentication(ctx: FactorContext): Authentication {
   return {
@@ -80,7 +102,9 @@ export async function completeSignIn(
   flow: MfaFlow,
   finalRepository: SecurityContextRepository,
   context: LoginContext,
+  runtime?: MfaRuntime,
 ): Promise<void> {
+  await runtime?.recordSignIn(exchange, authentication);
   await finalRepository.save(exchange, authentication);
   setCurrentAuthentication(exchange, authentication);
   await flow.successHandler.onSuccess(exchange, authentication, context);
@@ -96,5 +120,5 @@ export async function completeFlow(
   context: LoginContext,
 ): Promise<void> {
   await runtime.finish(exchange, ctx);
-  await completeSignIn(exchange, finalAuthentication(ctx), flow, finalRepository, context);
+  await completeSignIn(exchange, finalAuthentication(ctx), flow, finalRepository, context, runtime);
 }

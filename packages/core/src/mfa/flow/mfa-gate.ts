@@ -12,7 +12,7 @@ import type {
 } from "../../identity/handlers/authentication-handlers.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorContext } from "../state/factor-context.js";
-import { writeMfaStep } from "./mfa-answers.js";
+import { writeEscalated, writeMfaStep } from "./mfa-answers.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
@@ -38,7 +38,7 @@ export class MfaGate {
       load: (exchange) => inner.load(exchange),
       clear: (exchange) => inner.clear(exchange),
       save: async (exchange, authentication) => {
-        let pending: FactorContext | undefined;
+        let pending: FactorContext | "escalated" | undefined;
         try {
           pending = await this.check(exchange, authentication);
         } catch (error) {
@@ -48,7 +48,10 @@ export class MfaGate {
           return;
         }
         if (pending) exchange.attributes.set(PENDING, pending);
-        else await inner.save(exchange, authentication);
+        else {
+          await inner.save(exchange, authentication);
+          await this.runtime.recordSignIn(exchange, authentication);
+        }
       },
     };
   }
@@ -69,8 +72,11 @@ export class MfaGate {
           await failure.onFailure(exchange, refused, context);
           return;
         }
-        const pending = exchange.attributes.get(PENDING) as FactorContext | undefined;
-        if (pending) {
+        const pending = exchange.attributes.get(PENDING) as FactorContext | "escalated" | undefined;
+        if (pending === "escalated") {
+          setCurrentAuthentication(exchange, undefined);
+          writeEscalated(exchange, this.flow);
+        } else if (pending) {
           setCurrentAuthentication(exchange, undefined);
           writeMfaStep(exchange, pending, this.flow, true);
         } else await inner.onSuccess(exchange, authentication, context);
@@ -81,7 +87,7 @@ export class MfaGate {
   private async check(
     exchange: HttpExchange,
     authentication: Authentication,
-  ): Promise<FactorContext | undefined> {
+  ): Promise<FactorContext | "escalated" | undefined> {
     if (authentication.method === "passkey" && this.runtime.settings.passkeySatisfiesMfa) {
       const locked = await this.runtime.begin(
         exchange,
@@ -91,6 +97,7 @@ export class MfaGate {
       return locked.kind === "challenged" ? locked.context : undefined;
     }
     const result = await this.runtime.begin(exchange, authentication, this.flow);
+    if (result.kind === "escalated") return "escalated";
     return result.kind === "challenged" ? result.context : undefined;
   }
 }

@@ -173,7 +173,12 @@ export class MfaPagesFilter implements SecurityFilter {
       return;
     }
     const expected = nextStepUrl(ctx, this.o.flow);
-    if (expected !== exchange.path) {
+    // "Try another method": the selection page opens from a running challenge when another factor is left.
+    const tryingAnother =
+      exchange.path === this.o.flow.urls.selectFactorPage &&
+      ["AWAITING_CHALLENGE_INITIATION", "OTT_CHALLENGE", "PASSKEY_CHALLENGE"].includes(ctx.state) &&
+      selectableFactors(ctx).length > 1;
+    if (expected !== exchange.path && !tryingAnother) {
       exchange.redirect(expected);
       return;
     }

@@ -8,7 +8,8 @@ import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { generateMfaCode, hashMfaCode, verifyMfaCode } from "../codes/mfa-code.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
-import { policyContextFrom } from "../decision/mfa-policy-context.js";
+import { parseDeviceId, policyContextFrom } from "../decision/mfa-policy-context.js";
+import type { SignInHistoryStore } from "../adaptive/sign-in-history-store.js";
 import type { FactorType } from "../factor-type.js";
 import type { MfaSettings } from "../mfa.properties.js";
 import { type FactorContext, newFactorContext, selectableFactors } from "../state/factor-context.js";
@@ -17,6 +18,8 @@ import type { MfaEvent } from "../state/mfa-event.js";
 import { isTerminal } from "../state/mfa-state.js";
 import type { MfaStateMachine, MfaStepInput } from "../state/mfa-state-machine.js";
 import type { MfaEventPublisher } from "../events/mfa-event-publisher.js";
+import type { Escalation } from "../escalation/escalation.js";
+import type { EscalationService } from "../escalation/escalation-service.js";
 import type { MfaErrorType } from "../events/mfa-state-machine-events.js";
 import type { MfaCallerBinding } from "./mfa-caller-binding.js";
 import { mfaError } from "./mfa-errors.js";
@@ -39,12 +42,19 @@ export interface MfaRuntimeOptions {
   events: MfaEventPublisher;
   /** A step slower than this publishes a PerformanceAlertEvent. */
   performanceAlertMs: number;
+  /** Sign-in history the adaptive policy reads (successes recorded when a sign-in completes). */
+  history: SignInHistoryStore;
+  /** Holds ESCALATED logins for administrator review. */
+  escalations: EscalationService;
   /** HMAC key of MFA codes (random per process by default; share it across instances). */
   codeSecret?: string;
 }
 
 /** What the policy decided after a primary authentication. */
-export type MfaBeginResult = { kind: "complete" } | { kind: "challenged"; context: FactorContext };
+export type MfaBeginResult =
+  | { kind: "complete" }
+  | { kind: "challenged"; context: FactorContext }
+  | { kind: "escalated"; escalation: Escalation };
 
 /**
  * The MFA flow's operations over the state machine and the FactorContext store: begin after a primary
@@ -103,6 +113,10 @@ export class MfaRuntime {
       reason: decision.reason,
     });
     if (decision.type === "NO_MFA_REQUIRED") return { kind: "complete" };
+    if (decision.type === "ESCALATED") {
+      const escalation = await this.o.escalations.open(exchange, primary, flow.typeName, decision.reason);
+      return { kind: "escalated", escalation };
+    }
     if (decision.type !== "CHALLENGED") {
       await this.reportError(
         "SECURITY",
@@ -157,6 +171,16 @@ export class MfaRuntime {
 
   /** Selects a factor; OTT sends its code at once. */
   async select(ctx: FactorContext, factor: FactorType, flow: MfaFlow): Promise<FactorContext> {
+    // Refuse before any step, so a bad choice never disturbs the running challenge.
+    if (!selectableFactors(ctx).includes(factor)) {
+      throw new PlatformError(
+        "VALIDATION_FAILED",
+        `${factor} is not available (unusable or already completed)`,
+        {
+          details: { fields: ["factorType"], allowed: selectableFactors(ctx) },
+        },
+      );
+    }
     let next = ctx;
     if (ctx.state !== "FACTOR_SELECTION") next = await this.step(ctx, "MFA_REQUIRED_SELECT_FACTOR");
     next = await this.step(next, "FACTOR_SELECTED", { factor });
@@ -395,7 +419,7 @@ export class MfaRuntime {
       }
       for (let attempt = 0; attempt < 20; attempt++) {
         const current = attempt === 0 ? ctx : await this.o.contexts.find(ctx.mfaSessionId);
-        if (!current || current.state !== "PASSKEY_CHALLENGE") {
+        if (current?.state !== "PASSKEY_CHALLENGE") {
           if (current?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(current);
           throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
         }
@@ -421,6 +445,20 @@ export class MfaRuntime {
   async cancel(ctx: FactorContext): Promise<FactorContext> {
     this.audit("auth.mfa.cancelled", ctx.primary, {});
     return this.step(ctx, "USER_ABORTED_MFA");
+  }
+
+  /** Records a completed sign-in in the history (only then: reaching a challenge proves nothing). */
+  async recordSignIn(exchange: HttpExchange, authentication: Authentication): Promise<void> {
+    try {
+      await this.o.history.recordSuccess({
+        userId: authentication.userId,
+        remoteAddress: exchange.remoteAddress,
+        deviceId: parseDeviceId(exchange.header("x-device-id")),
+        at: this.o.clock.now(),
+      });
+    } catch (error) {
+      this.o.logger.warn("sign-in history not recorded", { error: String(error) });
+    }
   }
 
   /** Forgets a finished flow (its id is single use). */

@@ -6,7 +6,7 @@ import type {
 } from "../../identity/handlers/authentication-handlers.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { completeSignIn, writeMfaStep } from "./mfa-answers.js";
+import { completeSignIn, writeEscalated, writeMfaStep } from "./mfa-answers.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
@@ -36,9 +36,10 @@ export class PrimaryAuthenticationSuccessHandler implements AuthenticationSucces
       return;
     }
     if (result.kind === "complete") {
-      await completeSignIn(exchange, authentication, this.flow, this.finalRepository, context);
+      await completeSignIn(exchange, authentication, this.flow, this.finalRepository, context, this.runtime);
       return;
     }
-    writeMfaStep(exchange, result.context, this.flow, true);
+    if (result.kind === "escalated") writeEscalated(exchange, this.flow);
+    else writeMfaStep(exchange, result.context, this.flow, true);
   }
 }
