@@ -35,6 +35,26 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     handler: async (ex) => ex.html(200, await homePage(ex, currentAuthentication(ex))),
     description: "Home page",
   });
+  const security = (ex: Parameters<typeof currentAuthentication>[0]) => {
+    const who = currentAuthentication(ex);
+    return {
+      sensitive: "account security settings",
+      username: who?.username,
+      factors: who?.factors.map((f) => f.type),
+    };
+  };
+  routes.add({
+    method: "GET",
+    path: "/account/security",
+    handler: security,
+    description: "Step-up (session)",
+  });
+  routes.add({
+    method: "GET",
+    path: "/api/account/security",
+    handler: security,
+    description: "Step-up (bearer)",
+  });
   host.routes?.(routes, platform);
   await platform.start();
   await seedDemoUsers(platform);

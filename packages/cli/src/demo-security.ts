@@ -15,6 +15,9 @@ export const DEMO_USERS = [
   { username: "admin", password: "admin", authorities: ["ROLE_USER", "ROLE_ADMIN"] },
 ] as const;
 
+/** How recent a second factor must be for the demo's step-up routes (`/account/**`, `/api/account/**`). */
+export const STEP_UP_MAX_AGE_MS = 5 * 60_000;
+
 /** Paths served by the OTT chain (generation, the built-in submit page and processing). */
 const OTT_PATHS = ["/ott/**", "/login/ott"];
 
@@ -40,13 +43,22 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
         .primaryAuthentication((p) => p.formLogin((form) => form.defaultSuccessUrl("/")))
         .ott()
         .rawHttp((http) =>
-          http.securityMatcher(
-            orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")),
-          ),
+          http
+            .securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")))
+            // Step-up: account settings need a second factor proved in the last 5 minutes.
+            .authorizeHttpRequests((a) => a.requestMatchers("/account/**").recentFactor(STEP_UP_MAX_AGE_MS)),
         ),
     )
     .session()
-    .rest((rest) => rest.rawHttp((http) => http.securityMatcher("/api/**")))
+    .rest((rest) =>
+      rest.rawHttp((http) =>
+        http
+          .securityMatcher("/api/**")
+          .authorizeHttpRequests((a) =>
+            a.requestMatchers("/api/account/**").recentFactor(STEP_UP_MAX_AGE_MS),
+          ),
+      ),
+    )
     .oauth2()
     .ott((ott) => ott.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...OTT_PATHS)))
     .session()

@@ -18,6 +18,9 @@ import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-p
 import { PasswordHasher } from "./password/password-hasher.js";
 import type { ChainDependencies } from "./chain/chain-dependencies.js";
 import { MfaGate } from "../mfa/flow/mfa-gate.js";
+import { availableFactorsFor } from "../mfa/decision/default-mfa-policy-provider.js";
+import { nextStepUrl } from "../mfa/flow/mfa-answers.js";
+import { PasskeyCredentialRepository } from "./passkey/passkey-credential-repository.js";
 import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
 import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
 import { MFA_PERFORMANCE_ALERT } from "../mfa/events/mfa-events.properties.js";
@@ -186,6 +189,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           sessionRepository: c.resolve(SecurityContextRepository),
           tokens: c.resolve(TokenServiceToken),
           audit: c.resolve(AuditSink),
+          clock: c.resolve(Clock),
           ott: () => ottDependencies(c, ctx),
           passkeyService: passkeyServiceFor(c, ctx),
           mfa: () => mfaDependencies(c, ctx.properties, (flow) => flows.push(flow)),
@@ -197,6 +201,23 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
         const runtime = flows.length > 0 ? c.resolve(MfaRuntime) : undefined;
         const gate = runtime && flows[0] ? new MfaGate(runtime, flows[0]) : undefined;
         deps.mfaGate = () => gate;
+        const firstFlow = flows[0];
+        if (runtime && firstFlow) {
+          const enrolled = availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) });
+          deps.stepUp = async (exchange, authentication) => {
+            const ctx = await runtime.beginStepUp(
+              exchange,
+              authentication,
+              firstFlow,
+              await enrolled(authentication.userId),
+            );
+            return {
+              mfaUrl: nextStepUrl(ctx, firstFlow),
+              mfaSessionId: ctx.mfaSessionId,
+              currentState: ctx.state,
+            };
+          };
+        }
         const others = configuration.chains
           .filter((d) => d.kind !== "mfa")
           .map((d) => assembleChain(d, deps));

@@ -46,10 +46,22 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         exchange.redirect(loginPage);
         return;
       }
+      if (error.code === "MFA_CHALLENGE_REQUIRED" && !exchange.wantsJson() && exchange.method === "GET") {
+        const url = error.details?.mfaUrl;
+        if (typeof url === "string") {
+          exchange.redirect(url);
+          return;
+        }
+      }
       const answer = errorResponse(error, "");
       if (answer.unexpected) throw error;
       if (answer.status === 401 && (bearer || hasBearerScheme(exchange))) {
-        const kind = error.code === "AUTHENTICATION_REQUIRED" ? "" : ' error="invalid_token"';
+        const kind =
+          error.code === "AUTHENTICATION_REQUIRED"
+            ? ""
+            : error.code === "MFA_CHALLENGE_REQUIRED"
+              ? ' error="insufficient_user_authentication"'
+              : ' error="invalid_token"';
         exchange.response.headers.set("www-authenticate", `Bearer${kind}`);
       }
       exchange.json(answer.status, answer.body);

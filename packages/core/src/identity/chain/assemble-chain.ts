@@ -59,6 +59,7 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   if (options.corsSetting !== undefined) http.cors(options.corsSetting);
   if (options.headersSetting !== undefined) http.headers(options.headersSetting);
   if (options.logoutSetting) http.logout(options.logoutSetting);
+  http.authorization.now = () => deps.clock.now();
   for (const customize of options.rawHttpCustomizers) customize(http);
 
   const stateless = http.sessionCreationPolicy === "stateless";
@@ -178,7 +179,11 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
       { matcher: antMatcher(processingUrl, "POST"), manager: rules.permitAll() },
     );
   }
-  filters.push(new AuthorizationFilter(authorizationRules, deps.audit));
+  filters.push(
+    new AuthorizationFilter(authorizationRules, deps.audit, (exchange, authentication) =>
+      deps.stepUp ? deps.stepUp(exchange, authentication) : Promise.resolve(undefined),
+    ),
+  );
 
   return new SecurityFilterChain(
     definition.id,

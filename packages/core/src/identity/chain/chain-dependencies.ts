@@ -1,4 +1,5 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { StepUpStarter } from "../http-security/authorization-filter.js";
 import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
 import type { EscalationService } from "../../mfa/escalation/escalation-service.js";
 import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
@@ -64,6 +65,10 @@ export interface ChainDependencies {
   ott: () => OttDependencies;
   /** MFA ports, resolved lazily; `onFlow` collects each assembled flow (the gate hands off to the first). */
   mfa: () => MfaChainDependencies;
+  /** The platform clock (step-up rules read it). */
+  clock: Clock;
+  /** Starts a step-up in the first MFA flow, once one exists. */
+  stepUp?: StepUpStarter;
   /** The no-bypass gate for single-auth chains, once an MFA flow exists. */
   mfaGate?: () => MfaGate | undefined;
   /** Builds the passkey service of one chain from its DSL options. */

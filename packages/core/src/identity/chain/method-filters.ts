@@ -165,7 +165,8 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
   const flow = i.mfaFlow!;
   const { runtime, enrolledFactors, escalations } = i.deps.mfa();
   const form = flow.primaryKind === "form";
-  const api = new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context });
+  const stepUp = { sessionRepository: i.deps.sessionRepository, tokens: i.deps.tokens };
+  const api = new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context, stepUp });
   const passkeyStep = (i.definition.options as MfaOptions).factors.find((f) => f.type === "passkey");
   const passkey = passkeyStep
     ? [
@@ -176,6 +177,7 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
           finalRepository: i.repository,
           context: i.context,
           guard: (exchange, run) => api.guard(exchange, run),
+          stepUp,
         }),
       ]
     : [];

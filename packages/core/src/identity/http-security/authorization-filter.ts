@@ -1,9 +1,15 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { currentAuthentication } from "../authentication/authentication.js";
+import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import type { AuthorizationRule } from "./http-security.js";
+
+/** Starts a step-up for a signed-in user: the URL to continue at, the MFA session and its state. */
+export type StepUpStarter = (
+  exchange: HttpExchange,
+  authentication: Authentication,
+) => Promise<{ mfaUrl: string; mfaSessionId: string; currentState: string } | undefined>;
 
 /**
  * Applies the chain's static rules top to bottom (the first matching rule decides); with no rules
@@ -15,6 +21,8 @@ export class AuthorizationFilter implements SecurityFilter {
   constructor(
     private readonly rules: readonly AuthorizationRule[],
     private readonly audit: AuditSink,
+    /** Starts a step-up challenge for a signed-in user (the MFA module); its result joins the 401 body. */
+    private readonly stepUp?: StepUpStarter,
   ) {}
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
@@ -36,6 +44,16 @@ export class AuthorizationFilter implements SecurityFilter {
           },
         });
         if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+        if (decision.stepUp) {
+          const challenge = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
+          throw new PlatformError(
+            "MFA_CHALLENGE_REQUIRED",
+            "A recent second factor is required for this resource",
+            {
+              details: { maxAgeSeconds: Math.round(decision.stepUp.maxAgeMs / 1000), ...challenge },
+            },
+          );
+        }
         throw new PlatformError("ACCESS_DENIED", "Access denied");
       }
     }

@@ -4,6 +4,8 @@ import type { Authentication } from "../authentication/authentication.js";
 /** The outcome of an authorization check: an object, not a boolean, so a reason can be audited. */
 export interface AuthorizationDecision {
   granted: boolean;
+  /** Set when a signed-in user lacks a recent second factor: the filter starts a step-up. */
+  stepUp?: { maxAgeMs: number };
   /** Why (rule or policy description); never shown to clients. */
   reason: string;
 }
@@ -34,6 +36,21 @@ export const rules = {
         a?.authorities.some((x) => authorities.includes(x)) ?? false,
         `hasAnyAuthority(${authorities.join(",")})`,
       ),
+  }),
+  /**
+   * A signed-in user who proved a second factor (OTT code or passkey: amr `otp`/`hwk`) within `maxAgeMs`;
+   * one without such a factor gets a step-up challenge (401 MFA_CHALLENGE_REQUIRED).
+   */
+  recentFactor: (maxAgeMs: number, now: () => number = Date.now): AuthorizationManager => ({
+    check: async (a) => {
+      if (!a) return decide(false, "recentFactor: anonymous");
+      const recent = a.factors.some(
+        (f) => (f.type === "otp" || f.type === "hwk") && f.at >= now() - maxAgeMs,
+      );
+      return recent
+        ? decide(true, `recentFactor(${maxAgeMs})`)
+        : { ...decide(false, `recentFactor(${maxAgeMs})`), stepUp: { maxAgeMs } };
+    },
   }),
   /** A user holding any of the roles (`ADMIN` means authority `ROLE_ADMIN`). */
   hasAnyRole: (...roles: string[]): AuthorizationManager =>

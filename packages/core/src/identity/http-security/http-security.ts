@@ -64,11 +64,15 @@ export interface AuthorizedUrl<R> {
   hasAnyAuthority(...authorities: string[]): R;
   /** A pluggable manager: the dynamic (database-driven) manager of the authorization module. */
   access(manager: AuthorizationManager): R;
+  /** Step-up: a second factor (OTT or passkey) proved within `maxAgeMs`, else 401 MFA_CHALLENGE_REQUIRED. */
+  recentFactor(maxAgeMs: number): R;
 }
 
 /** Static authorization rules, top to bottom, ending with `anyRequest()`. */
 export class AuthorizeHttpRequests {
   readonly rules: AuthorizationRule[] = [];
+  /** The clock step-up rules read (the platform's Clock, set at assembly). */
+  now: () => number = Date.now;
   private closed = false;
 
   /** Rules for requests matching any of the Ant patterns (optionally one method) or matchers. */
@@ -107,6 +111,7 @@ export class AuthorizeHttpRequests {
       hasAuthority: (authority) => add(rules.hasAnyAuthority(authority)),
       hasAnyAuthority: (...authorities) => add(rules.hasAnyAuthority(...authorities)),
       access: (manager) => add(manager),
+      recentFactor: (maxAgeMs) => add(rules.recentFactor(maxAgeMs, () => this.now())),
     };
   }
 }

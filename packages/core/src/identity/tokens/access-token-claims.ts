@@ -22,6 +22,8 @@ const accessTokenClaimsSchema = z.object({
   authorities: z.array(z.string()),
   auth_time: numericDate,
   amr: z.array(z.enum(["pwd", "otp", "hwk"])),
+  /** When each amr factor was last proved (seconds), so step-up can judge "recent"; optional. */
+  amr_times: z.partialRecord(z.enum(["pwd", "otp", "hwk"]), numericDate).optional(),
   auth_method: z.enum(SIGN_IN_METHODS),
 });
 

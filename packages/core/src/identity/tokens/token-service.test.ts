@@ -23,9 +23,10 @@ describe("TokenService", () => {
         authorities: ["ROLE_USER"],
         method: "bearer",
         authenticatedAt: authTime,
+        // Each factor keeps the time it was proved (amr_times), to the second.
         factors: [
-          { type: "pwd", at: authTime },
-          { type: "otp", at: authTime },
+          { type: "pwd", at: Math.floor(alice.factors[0]!.at / 1000) * 1000 },
+          { type: "otp", at: Math.floor(alice.factors[1]!.at / 1000) * 1000 },
         ],
         tokenId: expect.any(String),
         originalMethod: "rest",
@@ -48,6 +49,10 @@ describe("TokenService", () => {
         authorities: ["ROLE_USER"],
         auth_time: Math.floor(alice.authenticatedAt / 1000),
         amr: ["pwd", "otp"],
+        amr_times: {
+          pwd: Math.floor(alice.factors[0]!.at / 1000),
+          otp: Math.floor(alice.factors[1]!.at / 1000),
+        },
         auth_method: "rest",
         jti: "id-2",
         iat,

@@ -113,7 +113,10 @@ export class TokenService {
       method: "bearer",
       authenticatedAt,
       // The token carries factor types only; their times are approximated by auth_time.
-      factors: claims.amr.map((type) => ({ type, at: authenticatedAt })),
+      factors: claims.amr.map((type) => ({
+        type,
+        at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000,
+      })),
       tokenId: claims.jti,
       originalMethod: claims.auth_method,
       expiresAt: claims.exp * 1000,
@@ -200,6 +203,7 @@ export class TokenService {
       authorities: [...authentication.authorities],
       auth_time: Math.floor(authentication.authenticatedAt / 1000),
       amr: [...new Set(authentication.factors.map((f) => f.type))],
+      amr_times: latestFactorTimes(authentication.factors),
       auth_method: authentication.method,
     })
       .setProtectedHeader({ alg: keys.algorithm, kid: keys.kid, typ: ACCESS_TOKEN_TYPE })
@@ -290,4 +294,13 @@ function invalidToken(cause: unknown): PlatformError {
 
 function invalidRefreshToken(cause: unknown): PlatformError {
   return new PlatformError("INVALID_TOKEN", "Invalid refresh token", { cause });
+}
+
+/** The latest time (seconds) each factor type was proved, for the `amr_times` claim. */
+function latestFactorTimes(
+  factors: Authentication["factors"],
+): Partial<Record<"pwd" | "otp" | "hwk", number>> {
+  const out: Partial<Record<"pwd" | "otp" | "hwk", number>> = {};
+  for (const f of factors) out[f.type] = Math.max(out[f.type] ?? 0, Math.floor(f.at / 1000));
+  return out;
 }

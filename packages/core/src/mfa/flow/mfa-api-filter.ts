@@ -11,6 +11,7 @@ import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { mfaConfigJson } from "../urls/mfa-config-json.js";
 import { completeFlow, nextStepUrl, writeMfaStep } from "./mfa-answers.js";
+import { completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
@@ -31,6 +32,8 @@ export class MfaApiFilter implements SecurityFilter {
       runtime: MfaRuntime;
       finalRepository: SecurityContextRepository;
       context: LoginContext;
+      /** How a step-up ends (upgrade the session, or a new access token). */
+      stepUp?: StepUpCompletion;
     },
   ) {}
 
@@ -122,6 +125,10 @@ export class MfaApiFilter implements SecurityFilter {
   /** After a verified factor: complete when all required factors are done, else start the next. */
   private async advance(exchange: HttpExchange, ctx: FactorContext): Promise<void> {
     const { flow, runtime, finalRepository, context } = this.o;
+    if (ctx.state === "MFA_SUCCESSFUL" && ctx.purpose === "step-up" && this.o.stepUp) {
+      await completeStepUp(exchange, ctx, runtime, this.o.stepUp);
+      return;
+    }
     if (ctx.state === "MFA_SUCCESSFUL") {
       await completeFlow(exchange, ctx, flow, runtime, finalRepository, context);
       return;

@@ -6,6 +6,7 @@ import { setChallengeCookie, takeChallengeCookie } from "../../identity/passkey/
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { completeFlow, writeMfaStep } from "./mfa-answers.js";
+import { completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
@@ -27,6 +28,7 @@ export class MfaPasskeyFilter implements SecurityFilter {
       context: LoginContext;
       /** Runs an MFA step, turning client errors into the flow's failure answers. */
       guard: (exchange: HttpExchange, run: () => Promise<void>) => Promise<void>;
+      stepUp?: StepUpCompletion;
     },
   ) {}
 
@@ -64,6 +66,10 @@ export class MfaPasskeyFilter implements SecurityFilter {
       }),
     );
     const { flow, runtime, finalRepository, context } = this.o;
+    if (verified.state === "MFA_SUCCESSFUL" && verified.purpose === "step-up" && this.o.stepUp) {
+      await completeStepUp(exchange, verified, runtime, this.o.stepUp);
+      return;
+    }
     if (verified.state === "MFA_SUCCESSFUL") {
       await completeFlow(exchange, verified, flow, runtime, finalRepository, context);
       return;

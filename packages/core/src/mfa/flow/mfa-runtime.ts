@@ -162,6 +162,51 @@ export class MfaRuntime {
     return { kind: "challenged", context: await this.startNextFactor(ctx, flow) };
   }
 
+  /**
+   * Starts a step-up for a signed-in user who lacks a recent second factor: a bound FactorContext
+   * (purpose `step-up`) over the factors the user can use; the first starts at once.
+   */
+  async beginStepUp(
+    exchange: HttpExchange,
+    authentication: Authentication,
+    flow: MfaFlow,
+    available: readonly FactorType[],
+  ): Promise<FactorContext> {
+    const lockedUntil = await this.o.lockouts.lockedUntil(authentication.userId);
+    if (lockedUntil !== undefined) {
+      throw new PlatformError(
+        "ACCOUNT_LOCKED",
+        "Too many failed verification attempts; the account is locked for now",
+        {
+          details: { retryAfterSeconds: Math.ceil((lockedUntil - this.o.clock.now()) / 1000) },
+        },
+      );
+    }
+    const factors = flow.factors.filter((f) => available.includes(f));
+    const mfaSessionId = this.o.ids.secret(32);
+    const callerBinding = this.o.binding.bind(
+      exchange,
+      mfaSessionId,
+      Math.ceil(this.o.settings.sessionTimeoutMs / 1000),
+    );
+    let ctx: FactorContext = {
+      ...newFactorContext({
+        mfaSessionId,
+        flowTypeName: flow.typeName,
+        callerBinding,
+        primary: authentication,
+        requiredFactors: 1,
+        availableFactors: factors,
+        now: this.o.clock.now(),
+      }),
+      purpose: "step-up",
+    };
+    ctx = await this.o.machine.fire(ctx, "MFA_REQUIRED_SELECT_FACTOR", { detail: "step-up" });
+    ctx = await this.o.contexts.create(ctx);
+    this.audit("auth.mfa.step-up-started", authentication, { flow: flow.typeName });
+    return this.startNextFactor(ctx, flow);
+  }
+
   /** Starts the first selectable factor (the spec: it starts automatically); an OTT code is sent. */
   async startNextFactor(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
     const next = selectableFactors(ctx)[0];

@@ -84,6 +84,8 @@ export interface FactorContext {
   readonly lockedUntil?: number;
   /** The policy's reason for its decision (detail of the first event), if given. */
   readonly decisionReason?: string;
+  /** `step-up` for a signed-in user proving a recent factor; absent for a sign-in. */
+  readonly purpose?: "sign-in" | "step-up";
 }
 
 /** What `newFactorContext` needs: who signed in, in which flow, bound to which caller. */

@@ -1,0 +1,130 @@
+import { Clock, currentAuthentication, ManualClock } from "@platform/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  Browser,
+  codeAfter,
+  demoSecurity,
+  type IdentityTestServer,
+  newOutboxFile,
+  primaryForm,
+  startMfaServer,
+} from "./mfa-test-support.js";
+
+/** The claims of a JWT (no verification: the server already verified it). */
+function decodeJwt(token: string): Record<string, unknown> {
+  return JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<
+    string,
+    unknown
+  >;
+}
+
+interface StepUpChallenge {
+  code: string;
+  mfaUrl: string;
+  mfaSessionId: string;
+  currentState: string;
+  maxAgeSeconds: number;
+}
+
+describe("step-up: a resource that needs a recent second factor", () => {
+  let s: IdentityTestServer;
+  const file = newOutboxFile();
+  const clock = new ManualClock(Date.UTC(2026, 10, 25, 12));
+  beforeAll(async () => {
+    s = await startMfaServer({
+      outbox: file,
+      security: demoSecurity,
+      // Nobody needs MFA to sign in here: step-up is what asks for the second factor.
+      properties: { "platform.auth.mfa.requiredAuthorities": "" },
+      register: (c) => c.registerInstance(Clock, clock),
+      routes: (routes) => {
+        const handler = (ex: Parameters<typeof currentAuthentication>[0]) => ({
+          sensitive: true,
+          factors: currentAuthentication(ex)?.factors.map((f) => f.type),
+        });
+        routes.add({ method: "GET", path: "/account/security", handler });
+        routes.add({ method: "GET", path: "/api/account/security", handler });
+      },
+    });
+  });
+  afterAll(() => s.close());
+
+  it("a session user gets 401 MFA_CHALLENGE_REQUIRED, completes a code, and the same session is upgraded", async () => {
+    const b = new Browser(s.url);
+    await primaryForm(b, "user", "password");
+    const before = (await (await b.fetch("/api/me")).json()) as { authenticatedAt: string };
+    const { result, code } = await codeAfter(file, "user", () =>
+      b.fetch("/account/security", { headers: { accept: "application/json" } }),
+    );
+    expect(result.status).toBe(401);
+    const challenge = (await result.json()) as StepUpChallenge;
+    expect(challenge).toMatchObject({
+      code: "MFA_CHALLENGE_REQUIRED",
+      mfaUrl: "/mfa/challenge/ott",
+      currentState: "OTT_CHALLENGE",
+      maxAgeSeconds: 300,
+    });
+    const { token } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    const done = await b.postJson("/login/mfa-ott", { token: code }, { "x-csrf-token": token });
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ success: true, stepUp: true });
+    const ok = await b.fetch("/account/security", { headers: { accept: "application/json" } });
+    expect(ok.status).toBe(200);
+    expect(await ok.json()).toEqual({ sensitive: true, factors: ["pwd", "otp"] });
+    const after = (await (await b.fetch("/api/me")).json()) as { authenticatedAt: string; method: string };
+    expect(after.authenticatedAt).toBe(before.authenticatedAt);
+    // Upgraded, not signed in afresh: the sign-in time and method stay.
+    expect(after.method).toBe("form");
+    clock.advance(6 * 60_000);
+    const stale = await b.fetch("/account/security", { headers: { accept: "application/json" } });
+    expect(stale.status).toBe(401);
+  });
+
+  it("a browser is sent to the challenge page", async () => {
+    const b = new Browser(s.url);
+    await primaryForm(b, "user", "password");
+    const { result } = await codeAfter(file, "user", () =>
+      b.fetch("/account/security", { headers: { accept: "text/html" } }),
+    );
+    expect(result.status).toBe(302);
+    expect(result.headers.get("location")).toBe("/mfa/challenge/ott");
+  });
+
+  it("a bearer client gets WWW-Authenticate insufficient_user_authentication, then a new token with auth_time kept and otp in amr", async () => {
+    const b = new Browser(s.url);
+    const login = (await (
+      await b.postJson("/api/login", { username: "user", password: "password" })
+    ).json()) as { accessToken: string };
+    const bearer = { authorization: `Bearer ${login.accessToken}`, accept: "application/json" };
+    const { result, code } = await codeAfter(file, "user", () =>
+      b.fetch("/api/account/security", { headers: bearer }),
+    );
+    expect(result.status).toBe(401);
+    expect(result.headers.get("www-authenticate")).toBe('Bearer error="insufficient_user_authentication"');
+    expect(await result.json()).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED" });
+    const done = await b.postJson(
+      "/login/mfa-ott",
+      { token: code },
+      { authorization: `Bearer ${login.accessToken}` },
+    );
+    expect(done.status).toBe(200);
+    const upgraded = (await done.json()) as { accessToken: string; stepUp: boolean };
+    expect(upgraded.stepUp).toBe(true);
+    const oldClaims = decodeJwt(login.accessToken);
+    const newClaims = decodeJwt(upgraded.accessToken);
+    expect(newClaims.auth_time).toBe(oldClaims.auth_time);
+    expect(newClaims.amr).toEqual(["pwd", "otp"]);
+    const ok = await b.fetch("/api/account/security", {
+      headers: { authorization: `Bearer ${upgraded.accessToken}` },
+    });
+    expect(ok.status).toBe(200);
+  });
+
+  it("an anonymous caller gets 401 AUTHENTICATION_REQUIRED, not a step-up", async () => {
+    const res = await new Browser(s.url).fetch("/api/account/security", {
+      headers: { accept: "application/json" },
+    });
+    expect(res.status).toBe(401);
+    expect(await res.json()).toMatchObject({ code: "AUTHENTICATION_REQUIRED" });
+  });
+});
