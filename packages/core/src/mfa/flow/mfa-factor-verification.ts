@@ -1,0 +1,202 @@
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { verifyMfaCode } from "../codes/mfa-code.js";
+import { withMinimumDuration } from "../codes/min-delay.js";
+import type { FactorType } from "../factor-type.js";
+import type { FactorContext } from "../state/factor-context.js";
+import type { MfaEvent } from "../state/mfa-event.js";
+import { isTerminal } from "../state/mfa-state.js";
+import type { MfaStepInput } from "../state/mfa-state-machine.js";
+import { mfaError } from "./mfa-errors.js";
+import type { MfaRuntimeOptions } from "./mfa-runtime-options.js";
+import type { MfaRuntimeEvents } from "./mfa-runtime-events.js";
+
+/** Fires one event on a flow and saves it with compare-and-set (the runtime's `step`). */
+export type MfaStep = (ctx: FactorContext, event: MfaEvent, input?: MfaStepInput) => Promise<FactorContext>;
+
+/** The runtime's ports and settings the verification reads (lazily, so the runtime's own options do). */
+export type MfaFactorVerificationOptions = Pick<
+  MfaRuntimeOptions,
+  "contexts" | "lockouts" | "clock" | "settings" | "codeSecret"
+>;
+
+/** HMAC key and length of MFA codes, as `hashMfaCode` and `verifyMfaCode` take them. */
+export interface MfaCodeOptions {
+  secret?: string;
+  length: number;
+}
+
+/**
+ * Judges second factors (OTT codes and passkey assertions) for the MFA runtime: steps the flow on
+ * success or failure, counts failures across flows, locks the account at the limit, and pads every
+ * rejection to the minimum delay.
+ */
+export class MfaFactorVerification {
+  constructor(
+    private readonly o: MfaFactorVerificationOptions,
+    private readonly events: MfaRuntimeEvents,
+    private readonly step: MfaStep,
+  ) {}
+
+  /** The HMAC key and length MFA codes are made and checked with. */
+  codeOptions(): MfaCodeOptions {
+    return { secret: this.o.codeSecret, length: this.o.settings.otpTokenLength };
+  }
+
+  /**
+   * Verifies an OTT code. A wrong one answers 401 MFA_FACTOR_VERIFICATION_FAILED with attemptsMade and
+   * maxAttempts, the last allowed failure locks the account (423 ACCOUNT_LOCKED); every rejection is
+   * padded to the minimum delay.
+   */
+  verifyCode(ctx: FactorContext, presented: unknown): Promise<FactorContext> {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, () => this.judge(ctx, presented));
+  }
+
+  /**
+   * Judges a passkey assertion for the flow's user (the state machine, not the security context,
+   * holds the state): `verify` checks the WebAuthn response and returns whose credential it was; a
+   * response for another user, or one that does not verify, counts as a failed attempt.
+   */
+  verifyPasskey(ctx: FactorContext, verify: () => Promise<Authentication>): Promise<FactorContext> {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
+      if (ctx.state !== "PASSKEY_CHALLENGE") {
+        throw new PlatformError(
+          "ILLEGAL_STATE_TRANSITION",
+          "No passkey challenge is open for this MFA session",
+          {
+            details: { state: ctx.state },
+          },
+        );
+      }
+      let owner: Authentication | undefined;
+      try {
+        owner = await verify();
+      } catch (error) {
+        if (!isPlatformError(error) || !error.code.startsWith("WEBAUTHN_")) throw error;
+      }
+      for (let attempt = 0; attempt < 20; attempt++) {
+        const current = attempt === 0 ? ctx : await this.o.contexts.find(ctx.mfaSessionId);
+        if (current?.state !== "PASSKEY_CHALLENGE") {
+          if (current?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(current);
+          throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+        }
+        try {
+          if (owner && owner.userId === current.userId) {
+            const verified = await this.step(current, "FACTOR_VERIFIED_SUCCESS", { factor: "PASSKEY" });
+            await this.o.lockouts.clearFailures(current.userId);
+            this.events.audit("auth.mfa.factor-verified", current.primary, { factor: "PASSKEY" });
+            return verified;
+          }
+          const failed = await this.step(current, "FACTOR_VERIFICATION_FAILED", { factor: "PASSKEY" });
+          return await this.afterFailure(failed, "PASSKEY");
+        } catch (error) {
+          if (isPlatformError(error) && error.code === "CONFLICT") continue;
+          throw error;
+        }
+      }
+      throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
+    });
+  }
+
+  /**
+   * Judges a code against the current stored flow. A lost compare-and-set reloads and judges again,
+   * so every attempt is counted and the answer depends only on the code and the flow's real state,
+   * never on which concurrent request won.
+   */
+  private async judge(loaded: FactorContext, presented: unknown): Promise<FactorContext> {
+    let ctx = loaded;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      if (attempt > 0) {
+        const fresh = await this.o.contexts.find(ctx.mfaSessionId);
+        if (!fresh || isTerminal(fresh.state)) {
+          if (fresh?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(fresh);
+          throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+        }
+        ctx = fresh;
+      }
+      if (ctx.state !== "OTT_CHALLENGE" || !ctx.challenge?.codeHash) {
+        throw new PlatformError("ILLEGAL_STATE_TRANSITION", "No code was sent for this MFA session", {
+          details: { state: ctx.state },
+        });
+      }
+      const ok = verifyMfaCode(presented, ctx.challenge.codeHash, ctx.mfaSessionId, this.codeOptions());
+      try {
+        if (ok) {
+          const verified = await this.step(ctx, "FACTOR_VERIFIED_SUCCESS", { factor: "OTT" });
+          await this.o.lockouts.clearFailures(ctx.userId);
+          this.events.audit("auth.mfa.factor-verified", ctx.primary, { factor: "OTT" });
+          return verified;
+        }
+        const failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
+        return await this.afterFailure(failed, "OTT");
+      } catch (error) {
+        if (isPlatformError(error) && error.code === "CONFLICT") continue;
+        throw error;
+      }
+    }
+    throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
+  }
+
+  /** Counts a failure for the user across flows; locks on the flow's or the user's limit. */
+  private async afterFailure(failed: FactorContext, factor: FactorType): Promise<never> {
+    const { maxRetryAttempts, accountLockoutDurationMs } = this.o.settings;
+    this.events.audit("auth.mfa.factor-failed", failed.primary, {
+      factor,
+      attemptsMade: failed.failedAttempts,
+    });
+    const userLock = await this.o.lockouts.recordFailure(
+      failed.userId,
+      maxRetryAttempts,
+      accountLockoutDurationMs,
+    );
+    if (failed.state !== "MFA_ACCOUNT_LOCKED" && userLock === undefined) {
+      await this.events.reportError(
+        "SECURITY",
+        "MFA_FACTOR_VERIFICATION_FAILED",
+        `A ${factor} factor failed to verify`,
+        failed.userId,
+        failed.mfaSessionId,
+      );
+    }
+    if (failed.state === "MFA_ACCOUNT_LOCKED" || userLock !== undefined) {
+      await this.events.reportError(
+        "LIMIT_EXCEEDED",
+        "ACCOUNT_LOCKED",
+        "Too many failed factors: the account is locked",
+        failed.userId,
+        failed.mfaSessionId,
+      );
+      const until = Math.max(
+        failed.lockedUntil ?? 0,
+        userLock ?? 0,
+        this.o.clock.now() + accountLockoutDurationMs,
+      );
+      await this.o.lockouts.lock(failed.userId, until);
+      this.events.audit("auth.mfa.locked", failed.primary, { until });
+      throw this.locked({ ...failed, lockedUntil: until });
+    }
+    throw this.failure(failed.failedAttempts);
+  }
+
+  private locked(ctx: FactorContext): PlatformError {
+    const until = ctx.lockedUntil ?? this.o.clock.now() + this.o.settings.accountLockoutDurationMs;
+    return new PlatformError(
+      "ACCOUNT_LOCKED",
+      "Too many failed verification attempts; the account is locked for now",
+      {
+        details: {
+          retryAfterSeconds: Math.max(1, Math.ceil((until - this.o.clock.now()) / 1000)),
+          attemptsMade: ctx.failedAttempts,
+          maxAttempts: this.o.settings.maxRetryAttempts,
+        },
+      },
+    );
+  }
+
+  private failure(attemptsMade: number): PlatformError {
+    return mfaError("MFA_FACTOR_VERIFICATION_FAILED", "The code is not valid", {
+      attemptsMade,
+      maxAttempts: this.o.settings.maxRetryAttempts,
+    });
+  }
+}

@@ -1,0 +1,45 @@
+import type { OneTimeTokenDelivery } from "../../identity/ott/one-time-token-delivery.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { Clock } from "../../kernel/clock.js";
+import type { IdGenerator } from "../../kernel/id-generator.js";
+import type { Logger } from "../../kernel/logger.js";
+import type { SignInHistoryStore } from "../adaptive/sign-in-history-store.js";
+import type { Escalation } from "../escalation/escalation.js";
+import type { EscalationService } from "../escalation/escalation-service.js";
+import type { MfaEventPublisher } from "../events/mfa-event-publisher.js";
+import type { MfaSettings } from "../mfa.properties.js";
+import type { FactorContext } from "../state/factor-context.js";
+import type { FactorContextRepository } from "../state/factor-context-repository.js";
+import type { MfaStateMachine } from "../state/mfa-state-machine.js";
+import type { MfaCallerBinding } from "./mfa-caller-binding.js";
+import type { MfaLockouts } from "./mfa-lockouts.js";
+
+/** The ports and settings the MFA runtime works with. */
+export interface MfaRuntimeOptions {
+  contexts: FactorContextRepository;
+  machine: MfaStateMachine;
+  binding: MfaCallerBinding;
+  lockouts: MfaLockouts;
+  delivery: OneTimeTokenDelivery;
+  clock: Clock;
+  ids: IdGenerator;
+  audit: AuditSink;
+  logger: Logger;
+  settings: MfaSettings;
+  /** Where StateChange, Error, PerformanceAlert and Custom events go. */
+  events: MfaEventPublisher;
+  /** A step slower than this publishes a PerformanceAlertEvent. */
+  performanceAlertMs: number;
+  /** Sign-in history the adaptive policy reads (successes recorded when a sign-in completes). */
+  history: SignInHistoryStore;
+  /** Holds ESCALATED logins for administrator review. */
+  escalations: EscalationService;
+  /** HMAC key of MFA codes (random per process by default; share it across instances). */
+  codeSecret?: string;
+}
+
+/** What the policy decided after a primary authentication. */
+export type MfaBeginResult =
+  | { kind: "complete" }
+  | { kind: "challenged"; context: FactorContext }
+  | { kind: "escalated"; escalation: Escalation };
