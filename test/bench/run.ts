@@ -11,13 +11,16 @@ import { type BenchOptions, BenchUsageError, parseBenchOptions, USAGE } from "./
 import { type BenchResults, renderReport, SCENARIO } from "./login/report.js";
 import { describeScryptHash, runScryptBaseline } from "./login/scrypt-baseline.js";
 import { type RunSummary, summarise } from "./login/stats.js";
+import { renderMfaReport } from "./mfa/report.js";
+import { type MfaResults, mfaFailed, runMfaBench } from "./mfa/scenario.js";
 
 /**
  * `pnpm bench [-- --quick]`: REST login + JWT issue and an authenticated request against the real
- * demo server on 127.0.0.1, next to the bare scrypt rate at the same parameters. Prints a markdown
- * table and writes it to `.platform/bench/latest.md` (gitignored; a quick run writes latest-quick.md).
- * Exit 0 when every request answered 200 with the expected body, 1 when any failed, 2 on bad usage
- * or when the run overran BENCH_TIMEOUT_MS.
+ * demo server on 127.0.0.1, next to the bare scrypt rate at the same parameters; then complete MFA
+ * OTT flows (test/bench/mfa) and the memory of a pending MFA flow. Prints markdown tables and writes
+ * them to `.platform/bench/latest.md` (gitignored; a quick run writes latest-quick.md). Exit 0 when
+ * every request answered 200 with the expected body and the memory measurement succeeded, 1 when
+ * anything failed, 2 on bad usage or when the run overran BENCH_TIMEOUT_MS.
  */
 async function main(): Promise<number> {
   let options: BenchOptions | "help";
@@ -49,9 +52,10 @@ async function main(): Promise<number> {
   } finally {
     await server.close();
   }
+  const mfa: MfaResults = await runMfaBench(opts, progress);
   results.totalMs = performance.now() - t0;
 
-  const report = renderReport(results);
+  const report = `${renderReport(results)}\n${renderMfaReport(mfa, machine, opts)}`;
   process.stdout.write(`\n${report}\n`);
   const file = fileURLToPath(
     new URL(`../../.platform/bench/${opts.quick ? "latest-quick" : "latest"}.md`, import.meta.url),
@@ -61,7 +65,7 @@ async function main(): Promise<number> {
   process.stdout.write(`Written to ${file}\n`);
   clearTimeout(watchdog);
   const runs = [...results.scryptRuns, ...results.loginRuns, ...results.loginSpreadRuns, ...results.meRuns];
-  return runs.some((run) => run.errorCount > 0 || run.ok === 0) ? 1 : 0;
+  return runs.some((run) => run.errorCount > 0 || run.ok === 0) || mfaFailed(mfa) ? 1 : 0;
 }
 
 async function measure(

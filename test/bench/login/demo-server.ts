@@ -1,5 +1,5 @@
 import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
+import { buildDemoPlatform, type HostConfig } from "@platform/cli";
 import { UserRepository } from "@platform/core";
 import { DEMO_CREDENTIALS } from "./http-load.js";
 
@@ -7,7 +7,7 @@ import { DEMO_CREDENTIALS } from "./http-load.js";
 export interface BenchServer {
   /** `http://127.0.0.1:PORT` (the only kind of target the load generator accepts). */
   baseUrl: string;
-  /** The demo user's stored password hash (its parameters are the ones every login pays for). */
+  /** The demo user's (or `hashOf`'s) stored password hash (its parameters are the ones every login pays for). */
   storedHash: string;
   close(): Promise<void>;
 }
@@ -16,15 +16,20 @@ export interface BenchServer {
  * Builds the real demo (`pnpm start`'s `buildDemoPlatform`) with no host config and an empty
  * environment, so every default applies (scrypt ln=15, in-memory stores, generated JWT key), and
  * listens on an ephemeral loopback port. `trustProxy` sets `platform.http.trust-proxy`, so that a
- * client can pose as several addresses with X-Forwarded-For.
+ * client can pose as several addresses with X-Forwarded-For; `register` is the host config's
+ * `register` (the MFA scenario installs its code-capturing delivery there); `hashOf` names the
+ * user whose stored hash is returned (default the REST login's demo user).
  */
-export async function startDemoServer(options: { trustProxy?: boolean } = {}): Promise<BenchServer> {
+export async function startDemoServer(
+  options: { trustProxy?: boolean; register?: HostConfig["register"]; hashOf?: string } = {},
+): Promise<BenchServer> {
   const properties = options.trustProxy ? { "platform.http.trust-proxy": true } : undefined;
-  const demo = await buildDemoPlatform({ properties }, {});
-  const user = await demo.platform.resolve(UserRepository).findByUsername(DEMO_CREDENTIALS.username);
+  const demo = await buildDemoPlatform({ properties, register: options.register }, {});
+  const username = options.hashOf ?? DEMO_CREDENTIALS.username;
+  const user = await demo.platform.resolve(UserRepository).findByUsername(username);
   if (!user?.passwordHash) {
     await demo.platform.stop();
-    throw new Error(`demo user ${DEMO_CREDENTIALS.username} has no password hash`);
+    throw new Error(`demo user ${username} has no password hash`);
   }
   const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
   return {

@@ -33,7 +33,7 @@ export async function runHttpClient(spec: HttpLoadSpec, mode: ClientMode): Promi
  * Worker threads do not inherit tsx's loader (`--import` in execArgv does not reach them here), so the
  * worker starts from a tiny ESM data: module that loads the TypeScript entry through tsx's `tsImport`.
  */
-function tsWorkerBootstrap(entry: URL): URL {
+export function tsWorkerBootstrap(entry: URL): URL {
   const api = import.meta.resolve("tsx/esm/api");
   const target = JSON.stringify(entry.href);
   const code = `import { tsImport } from ${JSON.stringify(api)};\nawait tsImport(${target}, ${target});\n`;

@@ -13,7 +13,11 @@ export interface BenchOptions {
   durationMs: number;
   /** When set, each GET /api/me run sends this many requests instead of running for durationMs (BENCH_ME_COUNT). */
   meCount: number | undefined;
-  /** Concurrency levels of scenario A and of the scrypt baseline (BENCH_LOGIN_CONCURRENCY, `1,4`). */
+  /** Measured complete MFA OTT flows per concurrency level (BENCH_MFA_COUNT). */
+  mfaCount: number;
+  /** Pending MFA flows created for the memory measurement (BENCH_MFA_SESSIONS). */
+  mfaSessions: number;
+  /** Concurrency levels of scenario A, of the MFA flows and of the scrypt baseline (BENCH_LOGIN_CONCURRENCY, `1,4`). */
   loginConcurrency: number[];
   /** Concurrency levels of scenario B (BENCH_ME_CONCURRENCY, `1,16`). */
   meConcurrency: number[];
@@ -35,11 +39,15 @@ export const MAX_CONCURRENCY = 256;
 /** Upper bounds of counts and durations: every run must end by itself in reasonable time. */
 export const MAX_COUNT = 1_000_000;
 export const MAX_DURATION_MS = 600_000;
+/** The in-memory FactorContextRepository keeps at most 100_000 flows (it evicts the oldest beyond). */
+export const MAX_MFA_SESSIONS = 100_000;
 
 export const USAGE = `Usage: pnpm bench [-- --quick]
 
 Benchmarks REST login (scrypt + JWT issue) and an authenticated request against the demo server
-started in-process on 127.0.0.1, next to the bare scrypt rate at the same parameters.
+started in-process on 127.0.0.1, next to the bare scrypt rate at the same parameters; then complete
+MFA OTT flows of \`admin\` (GET /login, POST /login, the code handed to the delivery port,
+POST /login/mfa-ott) and the memory of one pending MFA flow (child process with --expose-gc).
 
 Flags:
   --quick        smoke run with small counts (a few seconds)
@@ -50,7 +58,10 @@ Environment:
   BENCH_SCRYPT_COUNT       measured scrypt verifications per level (default: BENCH_LOGIN_COUNT)
   BENCH_DURATION_MS        length of each GET /api/me run (default 5000, quick 500)
   BENCH_ME_COUNT           GET /api/me requests per run instead of a duration
-  BENCH_LOGIN_CONCURRENCY  comma list, at most ${MAX_LOGIN_CONCURRENCY} (default 1,4)
+  BENCH_MFA_COUNT          measured MFA flows per concurrency level (default 100, quick 6)
+  BENCH_MFA_SESSIONS       pending MFA flows for the memory measurement, at most ${MAX_MFA_SESSIONS}
+                           (default 10000, quick 1000)
+  BENCH_LOGIN_CONCURRENCY  comma list, at most ${MAX_LOGIN_CONCURRENCY} (default 1,4), also used by the MFA flows
   BENCH_ME_CONCURRENCY     comma list (default 1,16)
   BENCH_CLIENT             worker (default) or inline: where the HTTP load generator runs
   BENCH_TIMEOUT_MS         abort the whole run after this long (default 900000, quick 60000)
@@ -82,6 +93,8 @@ export function parseBenchOptions(
     quick,
     loginCount,
     scryptCount: positiveInt(env, "BENCH_SCRYPT_COUNT", loginCount, MAX_COUNT),
+    mfaCount: positiveInt(env, "BENCH_MFA_COUNT", quick ? 6 : 100, MAX_COUNT),
+    mfaSessions: positiveInt(env, "BENCH_MFA_SESSIONS", quick ? 1_000 : 10_000, MAX_MFA_SESSIONS),
     durationMs: positiveInt(env, "BENCH_DURATION_MS", quick ? 500 : 5_000, MAX_DURATION_MS),
     meCount: env.BENCH_ME_COUNT === undefined ? undefined : positiveInt(env, "BENCH_ME_COUNT", 1, MAX_COUNT),
     loginConcurrency: intList(env, "BENCH_LOGIN_CONCURRENCY", [1, 4], MAX_LOGIN_CONCURRENCY),

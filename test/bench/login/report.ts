@@ -36,17 +36,8 @@ export function renderReport(r: BenchResults): string {
   lines.push("");
   lines.push(`Run ${r.startedAt.toISOString()}, took ${(r.totalMs / 1000).toFixed(1)} s.`);
   lines.push("");
-  lines.push("| Machine / setting | Value |");
-  lines.push("|---|---|");
-  lines.push(`| Node | ${m.node} |`);
-  lines.push(`| OS | ${m.platform} |`);
-  lines.push(`| CPUs | ${m.cpuCount} × ${m.cpuModel} (available parallelism ${m.availableParallelism}) |`);
-  lines.push(`| Memory | ${m.totalMemoryGiB} GiB; load average before the run ${m.loadAverage} |`);
-  lines.push(`| libuv thread pool | ${m.threadpool} |`);
-  lines.push(
-    `| scrypt (from the demo user's stored hash) | ln=${s.costLog2} (N=${s.n}), r=${s.blockSize}, p=${s.parallelization}, ` +
-      `${s.keyLength}-byte key, ${s.saltLength}-byte salt, ${mib(s.memoryBytes)} MiB per hash (maxmem ${mib(s.maxmem)} MiB) |`,
-  );
+  lines.push(...machineRows(m));
+  lines.push(`| scrypt (from the demo user's stored hash) | ${scryptCell(s)} |`);
   lines.push(
     `| Server | demo platform (\`buildDemoPlatform({}, {})\`, all defaults) + \`serveHttp\` on ${r.target} |`,
   );
@@ -94,6 +85,27 @@ export function renderReport(r: BenchResults): string {
     lines.push("");
   }
   return lines.join("\n");
+}
+
+/** The head of a "Machine / setting" table: Node, OS, CPUs, memory and load, libuv pool. */
+export function machineRows(m: MachineInfo): string[] {
+  return [
+    "| Machine / setting | Value |",
+    "|---|---|",
+    `| Node | ${m.node} |`,
+    `| OS | ${m.platform} |`,
+    `| CPUs | ${m.cpuCount} × ${m.cpuModel} (available parallelism ${m.availableParallelism}) |`,
+    `| Memory | ${m.totalMemoryGiB} GiB; load average before the run ${m.loadAverage} |`,
+    `| libuv thread pool | ${m.threadpool} |`,
+  ];
+}
+
+/** The scrypt parameters as one table cell. */
+export function scryptCell(s: ScryptDescription): string {
+  return (
+    `ln=${s.costLog2} (N=${s.n}), r=${s.blockSize}, p=${s.parallelization}, ${s.keyLength}-byte key, ` +
+    `${s.saltLength}-byte salt, ${mib(s.memoryBytes)} MiB per hash (maxmem ${mib(s.maxmem)} MiB)`
+  );
 }
 
 function derivedNotes(r: BenchResults): string[] {
@@ -159,29 +171,29 @@ function derivedNotes(r: BenchResults): string[] {
   return notes;
 }
 
-function cpu(run: RunSummary): string {
+export function cpu(run: RunSummary): string {
   const other = run.cpu.otherCores === undefined ? "–" : run.cpu.otherCores.toFixed(2);
   return `${run.cpu.ownCores.toFixed(2)} / ${other}`;
 }
 
-function maxBy(runs: RunSummary[]): RunSummary | undefined {
-  return runs.reduce<RunSummary | undefined>(
+export function maxBy<T extends RunSummary>(runs: T[]): T | undefined {
+  return runs.reduce<T | undefined>(
     (best, run) => (!best || run.concurrency > best.concurrency ? run : best),
     undefined,
   );
 }
 
-function rate(value: number): string {
+export function rate(value: number): string {
   if (!Number.isFinite(value)) return "–";
   return value >= 100 ? Math.round(value).toString() : value.toFixed(1);
 }
 
-function ms(value: number): string {
+export function ms(value: number): string {
   if (!Number.isFinite(value)) return "–";
   return value >= 10 ? value.toFixed(1) : value.toFixed(2);
 }
 
-function pct(ratio: number): string {
+export function pct(ratio: number): string {
   return Number.isFinite(ratio) ? `${Math.round(ratio * 100)} %` : "–";
 }
 
