@@ -4,6 +4,8 @@ import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { EventBus } from "../kernel/event-bus.js";
 import { MfaEventListener } from "./events/mfa-event-listener.js";
+import { publicUrlOf } from "../identity/public-url.properties.js";
+import { ServerAddressToken } from "../web/server-address.js";
 import { AIAdaptiveMfaPolicyProvider } from "./adaptive/ai-adaptive-mfa-policy-provider.js";
 import { HeuristicRiskAnalyzer } from "./adaptive/heuristic-risk-analyzer.js";
 import { InMemorySignInHistoryStore } from "./adaptive/in-memory-sign-in-history-store.js";
@@ -109,6 +111,7 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         settings,
         performanceAlertMs: ctx.properties.get(MFA_PERFORMANCE_ALERT),
         escalations: c.resolve(EscalationService),
+        publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddressToken)),
         history: c.resolve(SignInHistoryStore),
         events: new MfaEventPublisher({
           listeners: () => (c.isRegistered(MfaEventListener, true) ? c.resolveAll(MfaEventListener) : []),

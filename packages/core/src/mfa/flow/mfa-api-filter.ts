@@ -169,8 +169,11 @@ export class MfaApiFilter implements SecurityFilter {
       });
       return;
     }
-    if (error.code === "MFA_FACTOR_VERIFICATION_FAILED") exchange.redirect(`${urls.ottChallengePage}?error`);
-    else if (error.code === "ACCOUNT_LOCKED")
+    if (error.code === "MFA_FACTOR_VERIFICATION_FAILED") {
+      const page =
+        exchange.path === urls.passkeyLoginProcessing ? urls.passkeyChallengePage : urls.ottChallengePage;
+      exchange.redirect(`${page}?error`);
+    } else if (error.code === "ACCOUNT_LOCKED")
       exchange.redirect(`${urls.failurePage}?state=MFA_ACCOUNT_LOCKED`);
     else if (error.code === "MFA_TIMEOUT") exchange.redirect(`${urls.failurePage}?state=MFA_TIMEOUT`);
     else if (error.code.startsWith("MFA_SESSION"))

@@ -26,6 +26,8 @@ export interface MfaRuntimeOptions {
   audit: AuditSink;
   logger: Logger;
   settings: MfaSettings;
+  /** The public base URL for links in messages (platform.server.public-url, else the local origin). */
+  publicUrl?: () => string;
   /** Where StateChange, Error, PerformanceAlert and Custom events go. */
   events: MfaEventPublisher;
   /** A step slower than this publishes a PerformanceAlertEvent. */

@@ -228,7 +228,7 @@ export class MfaRuntime {
       username: ctx.username,
       to: ctx.username,
       token: code,
-      link: flow.urls.ottChallengePage,
+      link: this.absolute(flow.urls.ottChallengePage),
       channel: "mfa-code",
       at: now,
     };
@@ -338,6 +338,15 @@ export class MfaRuntime {
           details: { retryAfterSeconds: Math.ceil((lockedUntil - this.o.clock.now()) / 1000) },
         },
       );
+    }
+  }
+
+  /** An absolute link for messages (the public URL, else the local origin); relative when neither is known. */
+  private absolute(path: string): string {
+    try {
+      return `${this.o.publicUrl?.() ?? ""}${path}`;
+    } catch {
+      return path;
     }
   }
 }
