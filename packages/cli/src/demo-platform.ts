@@ -9,6 +9,7 @@ import {
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import type { HostConfig } from "./host-config.js";
 import { homePage } from "./home-page.js";
+import { writeSdkAssets } from "./sdk-assets.js";
 
 /** The assembled demo: platform, HTTP app and its routes, before it listens. */
 export interface DemoPlatform {
@@ -58,6 +59,12 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   host.routes?.(routes, platform);
   await platform.start();
   await seedDemoUsers(platform);
-  const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
+  const sdk = await writeSdkAssets();
+  const { app } = createHttpApp({
+    platform,
+    routes,
+    interceptors: [platform.resolve(FilterChainProxy)],
+    staticAssets: [{ prefix: "/js", directory: sdk.directory }],
+  });
   return { platform, app, routes };
 }

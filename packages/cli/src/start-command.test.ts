@@ -57,6 +57,15 @@ describe("platform start", () => {
     const health = await fetch(`${url}/health`);
     expect(await health.json()).toEqual({ status: "UP", state: "started" });
     expect((await fetch(url)).headers.get("content-type")).toContain("text/html");
+    // The browser SDK is built at start (no build step) and served with an ETag, revalidated.
+    const sdk = await fetch(`${url}/js/platform-mfa-sdk.js`);
+    expect(sdk.status).toBe(200);
+    expect(sdk.headers.get("cache-control")).toBe("no-cache");
+    expect(await sdk.text()).toContain("2.2.0");
+    const again = await fetch(`${url}/js/platform-mfa-sdk.js`, {
+      headers: { "if-none-match": sdk.headers.get("etag") ?? "" },
+    });
+    expect(again.status).toBe(304);
   });
 
   it("loads an ESM host configuration (properties and routes)", async () => {

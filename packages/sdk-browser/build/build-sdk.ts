@@ -1,0 +1,67 @@
+// Node side of the browser SDK: bundles src/ with esbuild, in memory. Never imported by the browser code.
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+import { type BuildOptions, build } from "esbuild";
+
+/** One built file of the SDK. */
+export interface BuiltSdkFile {
+  /** The file name under `/js/` (`platform-mfa-sdk.js`, `platform-mfa-sdk.esm.js`). */
+  name: string;
+  contents: string;
+}
+
+/** The built SDK: its files and the gzipped size of the IIFE. */
+export interface BuiltSdk {
+  files: BuiltSdkFile[];
+  /** Bytes of `platform-mfa-sdk.js` after gzip (level 9): what the 15 KB budget is checked against. */
+  gzipBytes: number;
+}
+
+/** The IIFE served to pages: defines `window.PlatformMFA`. */
+export const SDK_IIFE_FILE = "platform-mfa-sdk.js";
+/** The ES module build with the same API as `@platform/sdk-browser`. */
+export const SDK_ESM_FILE = "platform-mfa-sdk.esm.js";
+/** The budget of the gzipped IIFE (15 KB). */
+export const SDK_GZIP_BUDGET_BYTES = 15 * 1024;
+
+/** The package's folder (this file is `<package>/build/build-sdk.ts`). */
+export const SDK_PACKAGE_DIR = join(dirname(fileURLToPath(import.meta.url)), "..");
+
+const COMMON: BuildOptions = {
+  absWorkingDir: SDK_PACKAGE_DIR,
+  tsconfig: join(SDK_PACKAGE_DIR, "tsconfig.json"),
+  bundle: true,
+  minify: true,
+  target: "es2020",
+  platform: "browser",
+  write: false,
+  charset: "utf8",
+  legalComments: "none",
+  logLevel: "silent",
+};
+
+/**
+ * Bundles the SDK with esbuild's JS API in memory (`write: false`; tens of milliseconds): the IIFE
+ * `platform-mfa-sdk.js` from `src/global.ts` and the ES module `platform-mfa-sdk.esm.js` from
+ * `src/index.ts`, minified for ES2020 browsers, plus the gzipped size of the IIFE.
+ */
+export async function buildPlatformSdk(): Promise<BuiltSdk> {
+  const [iife, esm] = await Promise.all([
+    bundle({ entry: "src/global.ts", format: "iife", name: SDK_IIFE_FILE }),
+    bundle({ entry: "src/index.ts", format: "esm", name: SDK_ESM_FILE }),
+  ]);
+  return { files: [iife, esm], gzipBytes: gzipSync(iife.contents, { level: 9 }).byteLength };
+}
+
+async function bundle(o: { entry: string; format: "iife" | "esm"; name: string }): Promise<BuiltSdkFile> {
+  const result = await build({
+    ...COMMON,
+    entryPoints: [join(SDK_PACKAGE_DIR, o.entry)],
+    format: o.format,
+    outfile: join(SDK_PACKAGE_DIR, "dist", o.name),
+  });
+  const file = result.outputFiles?.find((f) => f.path.endsWith(o.name));
+  if (!file) throw new Error(`esbuild produced no ${o.name}`);
+  return { name: o.name, contents: file.text };
+}
