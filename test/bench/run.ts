@@ -12,6 +12,7 @@ import { type BenchResults, renderReport, SCENARIO } from "./login/report.js";
 import { describeScryptHash, runScryptBaseline } from "./login/scrypt-baseline.js";
 import { type RunSummary, summarise } from "./login/stats.js";
 import { renderMfaReport } from "./mfa/report.js";
+import { buildPlatformSdk, SDK_GZIP_BUDGET_BYTES } from "@platform/sdk-browser/build";
 import { type MfaResults, mfaFailed, runMfaBench } from "./mfa/scenario.js";
 
 /**
@@ -55,7 +56,7 @@ async function main(): Promise<number> {
   const mfa: MfaResults = await runMfaBench(opts, progress);
   results.totalMs = performance.now() - t0;
 
-  const report = `${renderReport(results)}\n${renderMfaReport(mfa, machine, opts)}`;
+  const report = `${renderReport(results)}\n${renderMfaReport(mfa, machine, opts)}\n${await sdkSizeReport()}`;
   process.stdout.write(`\n${report}\n`);
   const file = fileURLToPath(
     new URL(`../../.platform/bench/${opts.quick ? "latest-quick" : "latest"}.md`, import.meta.url),
@@ -175,3 +176,17 @@ main().then(
     process.exitCode = 1;
   },
 );
+
+/** The browser SDK's size: what `pnpm start` serves, gzipped, against its budget. */
+async function sdkSizeReport(): Promise<string> {
+  const built = await buildPlatformSdk();
+  const rows = built.files.map((f) => `| ${f.name} | ${Buffer.byteLength(f.contents)} |`).join("\n");
+  return `## Browser SDK size
+
+| file | bytes |
+|---|---:|
+${rows}
+
+platform-mfa-sdk.js gzipped: ${built.gzipBytes} bytes (budget ${SDK_GZIP_BUDGET_BYTES}).
+`;
+}

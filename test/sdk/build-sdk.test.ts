@@ -9,6 +9,7 @@ import {
   SDK_ESM_FILE,
   SDK_GZIP_BUDGET_BYTES,
   SDK_IIFE_FILE,
+  SDK_PAGE_SCRIPTS,
 } from "../../packages/sdk-browser/build/build-sdk.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { FakeDocument, FakeStorage } from "./sdk-sandbox.js";
@@ -25,8 +26,17 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
     built = await buildPlatformSdk();
   });
 
-  it("builds the IIFE and the ES module", () => {
-    expect(built.files.map((f) => f.name)).toEqual([SDK_IIFE_FILE, SDK_ESM_FILE]);
+  const pageScripts = SDK_PAGE_SCRIPTS.map((p) => p.name);
+
+  it("builds the IIFE, the ES module and the four page scripts", () => {
+    expect(built.files.map((f) => f.name)).toEqual([
+      SDK_IIFE_FILE,
+      SDK_ESM_FILE,
+      "platform-login-page.js",
+      "platform-ott-request-page.js",
+      "platform-ott-verify-page.js",
+      "platform-passkey-page.js",
+    ]);
     expect(file(SDK_IIFE_FILE).length).toBeGreaterThan(1000);
   });
 
@@ -53,7 +63,7 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
   });
 
   it("carries no server code (no node: modules, no require)", () => {
-    for (const name of [SDK_IIFE_FILE, SDK_ESM_FILE]) {
+    for (const name of [SDK_IIFE_FILE, SDK_ESM_FILE, ...pageScripts]) {
       const text = file(name);
       expect(text, name).not.toContain("node:");
       expect(text, name).not.toContain("require(");
@@ -66,6 +76,37 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
     expect(built.gzipBytes).toBe(gzipSync(file(SDK_IIFE_FILE), { level: 9 }).byteLength);
     expect(built.gzipBytes).toBeLessThan(SDK_GZIP_BUDGET_BYTES);
     console.log(`platform-mfa-sdk.js: ${file(SDK_IIFE_FILE).length} bytes, ${built.gzipBytes} gzipped`);
+  });
+
+  it("the page scripts use window.PlatformMFA rather than bundling the SDK, and report their size", () => {
+    for (const name of pageScripts) {
+      const text = file(name);
+      expect(text, name).toMatch(/^"use strict";\(\(\)=>\{/);
+      expect(text, name).toContain("PlatformMFA");
+      // The SDK's request machinery (headers, device id, token store) stays in platform-mfa-sdk.js.
+      expect(text, name).not.toContain("X-Device-Id");
+      expect(text, name).not.toContain("platform_access_token");
+      expect(built.pageScriptGzipBytes[name]).toBe(gzipSync(text, { level: 9 }).byteLength);
+      console.log(`${name}: ${text.length} bytes, ${built.pageScriptGzipBytes[name]} gzipped`);
+    }
+  });
+
+  it("a page script without the SDK or its page leaks nothing and changes nothing", () => {
+    for (const name of pageScripts) {
+      const window: Record<string, unknown> = {};
+      const document = Object.assign(new FakeDocument(), { readyState: "complete" });
+      // The element classes the scripts check their contract elements against (none exist here).
+      const elements = { HTMLFormElement: class {}, HTMLButtonElement: class {}, HTMLInputElement: class {} };
+      Object.assign(window, { window, document, ...elements });
+      runInContext(file(name), createContext(window));
+      expect(Object.keys(window).sort(), name).toEqual([
+        "HTMLButtonElement",
+        "HTMLFormElement",
+        "HTMLInputElement",
+        "document",
+        "window",
+      ]);
+    }
   });
 
   it("the ES module exports the SDK's API", async () => {
