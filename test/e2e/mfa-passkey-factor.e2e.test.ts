@@ -1,10 +1,3 @@
-import {
-  antMatcher,
-  notMatcher,
-  orMatcher,
-  type SecurityConfiguration,
-  type SecurityRegistry,
-} from "@platform/core";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import {
@@ -13,6 +6,7 @@ import {
   outbox,
   startMfaServer,
   waitForLine,
+  mfaWithPasskeySecurity,
 } from "../identity/mfa/mfa-test-support.js";
 import {
   addVirtualAuthenticator,
@@ -20,33 +14,6 @@ import {
   describeInBrowser,
   launchBrowser,
 } from "./browser-harness.js";
-
-/** The passkey chain's paths: sign-in, management, the management page. */
-const PASSKEY_PATHS = ["/passkeys", "/webauthn/**", "/login/webauthn"];
-
-/**
- * An MFA flow (form primary, OTT then passkey, one factor required) on a session for everything the
- * passkey chain and `/api/**` do not claim, plus `/api/me` and `/api/mfa/**`; the passkey chain (a
- * session too) for registration and management.
- */
-function security(r: SecurityRegistry): SecurityConfiguration {
-  const claimed = orMatcher(antMatcher("/api/**"), ...PASSKEY_PATHS.map((p) => antMatcher(p)));
-  return r
-    .mfa((m) =>
-      m
-        .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-        .ott()
-        .passkey()
-        .requiredFactors(1)
-        .rawHttp((h) =>
-          h.securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**"))),
-        ),
-    )
-    .session()
-    .passkey((p) => p.rawHttp((h) => h.securityMatcher(...PASSKEY_PATHS)))
-    .session()
-    .build();
-}
 
 /** Who the page's session is, from /api/me. */
 function me(page: Page): Promise<{ username?: string; method?: string; factors?: string[]; code?: string }> {
@@ -234,7 +201,7 @@ describeInBrowser("MFA with a passkey as the second factor in a real browser (vi
   }
 
   beforeAll(async () => {
-    server = await startMfaServer({ outbox: file, security });
+    server = await startMfaServer({ outbox: file, security: mfaWithPasskeySecurity(1) });
     base = server.url; // http://localhost:PORT: WebAuthn refuses 127.0.0.1
     browser = await launchBrowser();
     await addVirtualAuthenticator(browser.page);

@@ -1,13 +1,5 @@
 import type { RouteRegistry } from "@platform/adapters-http";
-import {
-  antMatcher,
-  csrfMetaTags,
-  type HttpExchange,
-  notMatcher,
-  orMatcher,
-  type SecurityConfiguration,
-  type SecurityRegistry,
-} from "@platform/core";
+import { csrfMetaTags, type HttpExchange } from "@platform/core";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { buildPlatformSdk, SDK_IIFE_FILE } from "../../packages/sdk-browser/build/build-sdk.js";
@@ -17,6 +9,7 @@ import {
   outbox,
   startMfaServer,
   waitForLine,
+  mfaWithPasskeySecurity,
 } from "../identity/mfa/mfa-test-support.js";
 import {
   addVirtualAuthenticator,
@@ -376,29 +369,6 @@ describeInBrowser("browser SDK (window.PlatformMFA) against the demo server", ()
   });
 });
 
-/** The passkey chain's paths: sign-in, management, the management page. */
-const PASSKEY_PATHS = ["/passkeys", "/webauthn/**", "/login/webauthn"];
-
-/** Form primary with OTT and passkey factors (one required), plus the passkey chain for registration. */
-function passkeySecurity(r: SecurityRegistry): SecurityConfiguration {
-  const claimed = orMatcher(antMatcher("/api/**"), ...PASSKEY_PATHS.map((p) => antMatcher(p)));
-  return r
-    .mfa((m) =>
-      m
-        .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-        .ott()
-        .passkey()
-        .requiredFactors(1)
-        .rawHttp((h) =>
-          h.securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**"))),
-        ),
-    )
-    .session()
-    .passkey((p) => p.rawHttp((h) => h.securityMatcher(...PASSKEY_PATHS)))
-    .session()
-    .build();
-}
-
 describeInBrowser("browser SDK: the passkey factor with a virtual authenticator", () => {
   const file = newOutboxFile();
   let server: IdentityTestServer;
@@ -408,7 +378,11 @@ describeInBrowser("browser SDK: the passkey factor with a virtual authenticator"
   beforeAll(async () => {
     const built = await buildPlatformSdk();
     const iife = built.files.find((f) => f.name === SDK_IIFE_FILE)?.contents ?? "";
-    server = await startMfaServer({ outbox: file, security: passkeySecurity, routes: sdkRoutes(iife) });
+    server = await startMfaServer({
+      outbox: file,
+      security: mfaWithPasskeySecurity(1),
+      routes: sdkRoutes(iife),
+    });
     base = server.url; // http://localhost:PORT: WebAuthn refuses 127.0.0.1
     browser = await launchBrowser();
     await addVirtualAuthenticator(browser.page);

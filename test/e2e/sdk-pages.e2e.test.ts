@@ -1,14 +1,5 @@
 import type { RouteRegistry } from "@platform/adapters-http";
-import {
-  antMatcher,
-  csrfHiddenInput,
-  csrfMetaTags,
-  type HttpExchange,
-  notMatcher,
-  orMatcher,
-  type SecurityConfiguration,
-  type SecurityRegistry,
-} from "@platform/core";
+import { csrfHiddenInput, csrfMetaTags, type HttpExchange } from "@platform/core";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BuiltSdkFile, buildPlatformSdk } from "../../packages/sdk-browser/build/build-sdk.js";
@@ -20,6 +11,7 @@ import {
   startMfaServer,
   waitForLine,
   wrongCode,
+  mfaWithPasskeySecurity,
 } from "../identity/mfa/mfa-test-support.js";
 import {
   addVirtualAuthenticator,
@@ -379,29 +371,6 @@ describeInBrowser("MFA page scripts on the demo server (login, OTT verify and re
   });
 });
 
-/** The passkey chain's paths: sign-in, management, the management page. */
-const PASSKEY_PATHS = ["/passkeys", "/webauthn/**", "/login/webauthn"];
-
-/** Form primary with OTT and passkey factors (one required), plus the passkey chain for registration. */
-function passkeySecurity(r: SecurityRegistry): SecurityConfiguration {
-  const claimed = orMatcher(antMatcher("/api/**"), ...PASSKEY_PATHS.map((p) => antMatcher(p)));
-  return r
-    .mfa((m) =>
-      m
-        .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-        .ott()
-        .passkey()
-        .requiredFactors(1)
-        .rawHttp((h) =>
-          h.securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**"))),
-        ),
-    )
-    .session()
-    .passkey((p) => p.rawHttp((h) => h.securityMatcher(...PASSKEY_PATHS)))
-    .session()
-    .build();
-}
-
 describeInBrowser("MFA page scripts: the passkey page with a virtual authenticator", () => {
   const file = newOutboxFile();
   let server: IdentityTestServer;
@@ -410,7 +379,11 @@ describeInBrowser("MFA page scripts: the passkey page with a virtual authenticat
 
   beforeAll(async () => {
     const built = await buildPlatformSdk();
-    server = await startMfaServer({ outbox: file, security: passkeySecurity, routes: jsRoutes(built.files) });
+    server = await startMfaServer({
+      outbox: file,
+      security: mfaWithPasskeySecurity(1),
+      routes: jsRoutes(built.files),
+    });
     base = server.url; // http://localhost:PORT: WebAuthn refuses 127.0.0.1
     browser = await launchBrowser();
     await addVirtualAuthenticator(browser.page);

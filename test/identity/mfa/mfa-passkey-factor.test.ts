@@ -1,12 +1,4 @@
-import {
-  antMatcher,
-  notMatcher,
-  orMatcher,
-  PasskeyCredentialRepository,
-  type SecurityConfiguration,
-  type SecurityRegistry,
-  UserRepository,
-} from "@platform/core";
+import { PasskeyCredentialRepository, UserRepository } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   jsonHeaders,
@@ -29,38 +21,8 @@ import {
   startAdminMfa,
   startMfaServer,
   verify,
+  mfaWithPasskeySecurity,
 } from "./mfa-test-support.js";
-
-/** The passkey chain's paths: sign-in, management, the management page. */
-const PASSKEY_PATHS = ["/passkeys", "/webauthn/**", "/login/webauthn"];
-
-/**
- * An MFA flow (form primary, OTT then passkey, `requiredFactors(n)`) on a session for everything the
- * passkey chain and `/api/**` do not claim, plus `/api/me` and the flow's `/api/mfa/**`; the passkey
- * chain (a session too) for registration and management.
- */
-function security(requiredFactors: number) {
-  return (r: SecurityRegistry): SecurityConfiguration => {
-    const claimed = orMatcher(antMatcher("/api/**"), ...PASSKEY_PATHS.map((p) => antMatcher(p)));
-    return r
-      .mfa((m) =>
-        m
-          .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-          .ott()
-          .passkey()
-          .requiredFactors(requiredFactors)
-          .rawHttp((h) =>
-            h.securityMatcher(
-              orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")),
-            ),
-          ),
-      )
-      .session()
-      .passkey((p) => p.rawHttp((h) => h.securityMatcher(...PASSKEY_PATHS)))
-      .session()
-      .build();
-  };
-}
 
 /** The assertion options of the MFA passkey step. */
 const OPTIONS_URL = "/mfa/webauthn/authenticate/options";
@@ -125,7 +87,7 @@ describe("MFA passkey factor: a user without a passkey", () => {
   const file = newOutboxFile();
   let s: IdentityTestServer;
   beforeAll(async () => {
-    s = await startMfaServer({ outbox: file, security: security(1) });
+    s = await startMfaServer({ outbox: file, security: mfaWithPasskeySecurity(1) });
   });
   afterAll(() => s.close());
 
@@ -171,7 +133,7 @@ describe("MFA passkey factor: requiredFactors(1)", () => {
   let spent: Assertion | undefined;
 
   beforeAll(async () => {
-    s = await startMfaServer({ outbox: file, security: security(1) });
+    s = await startMfaServer({ outbox: file, security: mfaWithPasskeySecurity(1) });
     origin = localOrigin(s);
     adminDevice = await enrollAdmin(s, file);
     userDevice = await enrollUser(s);
@@ -354,11 +316,11 @@ describe("MFA passkey factor: requiredFactors(2)", () => {
     // Under requiredFactors(2) the policy BLOCKS admin until a second factor exists (documented:
     // fewer usable factors than required), so the passkey is enrolled on a requiredFactors(1)
     // server that shares the user and passkey stores with the one under test.
-    enroll = await startMfaServer({ outbox: file, security: security(1) });
+    enroll = await startMfaServer({ outbox: file, security: mfaWithPasskeySecurity(1) });
     adminDevice = await enrollAdmin(enroll, file);
     s = await startMfaServer({
       outbox: file,
-      security: security(2),
+      security: mfaWithPasskeySecurity(2),
       register: (c) => {
         c.register(UserRepository, { useValue: enroll.platform.resolve(UserRepository) });
         c.register(PasskeyCredentialRepository, {

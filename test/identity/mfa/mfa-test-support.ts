@@ -1,6 +1,13 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import {
+  antMatcher,
+  notMatcher,
+  orMatcher,
+  type SecurityConfiguration,
+  type SecurityRegistry,
+} from "@platform/core";
 import { expect } from "vitest";
 import {
   Browser,
@@ -165,4 +172,35 @@ export function wrongCode(code: string): string {
     .split("")
     .map((d) => String((Number(d) + 1) % 10))
     .join("");
+}
+
+/** The passkey chain's paths: sign-in, management, the management page. */
+export const PASSKEY_PATHS = ["/passkeys", "/webauthn/**", "/login/webauthn"];
+
+/**
+ * An MFA flow (form primary, OTT then passkey, `requiredFactors(n)`) on a session for everything the
+ * passkey chain and `/api/**` do not claim, plus `/api/me` and the flow's `/api/mfa/**`; the passkey
+ * chain (a session too) for registration and management.
+ */
+export function mfaWithPasskeySecurity(requiredFactors = 1): (r: SecurityRegistry) => SecurityConfiguration {
+  return (r) => {
+    const claimed = orMatcher(antMatcher("/api/**"), ...PASSKEY_PATHS.map((p) => antMatcher(p)));
+    return r
+      .mfa((m) =>
+        m
+          .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
+          .ott()
+          .passkey()
+          .requiredFactors(requiredFactors)
+          .rawHttp((h) =>
+            h.securityMatcher(
+              orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")),
+            ),
+          ),
+      )
+      .session()
+      .passkey((p) => p.rawHttp((h) => h.securityMatcher(...PASSKEY_PATHS)))
+      .session()
+      .build();
+  };
 }

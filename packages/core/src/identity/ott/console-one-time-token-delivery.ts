@@ -28,7 +28,7 @@ export class ConsoleOneTimeTokenDelivery implements OneTimeTokenDelivery {
   }
 }
 
-/** The text with control characters (C0, DEL, C1, line and paragraph separators) as `\uXXXX`, on one line. */
+/** The text with control characters (C0, DEL, C1, line and paragraph separators) as `\u` escapes (four hex digits), on one line. */
 function oneLine(text: string): string {
   let out = "";
   for (const c of text) {
