@@ -1,5 +1,6 @@
 import { createHttpApp, httpPlugin, RouteRegistry, serveHttp } from "@platform/adapters-http";
 import {
+  authzPlugin,
   createIdentityPlugin,
   createPlatform,
   csrfToken,
@@ -37,7 +38,8 @@ export interface IdentityTestServerOptions {
  */
 export async function startIdentityServer(options: IdentityTestServerOptions): Promise<IdentityTestServer> {
   const platform = createPlatform({
-    plugins: [httpPlugin, createIdentityPlugin({ security: options.security })],
+    // authzPlugin: the demo's chains end in anyRequest().access(dynamicAuthorization()) (no policies here).
+    plugins: [httpPlugin, createIdentityPlugin({ security: options.security }), authzPlugin],
     // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
     properties: {
       "platform.auth.password.scrypt.cost-log2": 14,

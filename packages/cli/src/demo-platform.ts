@@ -1,11 +1,14 @@
 import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
 import {
+  authzPlugin,
   createIdentityPlugin,
   createPlatform,
   currentAuthentication,
   FilterChainProxy,
   type Platform,
+  SecurityContextHolderToken,
 } from "@platform/core";
+import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import type { HostConfig } from "./host-config.js";
 import { homePage } from "./home-page.js";
@@ -24,7 +27,12 @@ export interface DemoPlatform {
  */
 export async function buildDemoPlatform(host: HostConfig = {}, env = process.env): Promise<DemoPlatform> {
   const platform = createPlatform({
-    plugins: [httpPlugin, createIdentityPlugin({ security: demoSecurity }), ...(host.plugins ?? [])],
+    plugins: [
+      httpPlugin,
+      createIdentityPlugin({ security: demoSecurity }),
+      authzPlugin,
+      ...(host.plugins ?? []),
+    ],
     properties: host.properties,
     env,
     register: host.register,
@@ -56,14 +64,21 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     handler: security,
     description: "Step-up (bearer)",
   });
+  registerDemoOrders(platform);
+  addDemoAuthorizationRoutes(routes, platform);
   host.routes?.(routes, platform);
   await platform.start();
   await seedDemoUsers(platform);
+  await seedDemoPolicies(platform);
   const sdk = await writeSdkAssets();
   const { app } = createHttpApp({
     platform,
     routes,
-    interceptors: [platform.resolve(FilterChainProxy)],
+    // The second makes the request's caller current for method protection (@Protectable services).
+    interceptors: [
+      platform.resolve(FilterChainProxy),
+      platform.resolve(SecurityContextHolderToken).interceptor(),
+    ],
     staticAssets: [{ prefix: "/js", directory: sdk.directory }],
   });
   return { platform, app, routes };

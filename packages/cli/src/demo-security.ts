@@ -1,5 +1,7 @@
 import {
   antMatcher,
+  authorizationAdminApi,
+  dynamicAuthorization,
   notMatcher,
   orMatcher,
   PasswordHasher,
@@ -45,8 +47,20 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
         .rawHttp((http) =>
           http
             .securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")))
-            // Step-up: account settings need a second factor proved in the last 5 minutes.
-            .authorizeHttpRequests((a) => a.requestMatchers("/account/**").recentFactor(STEP_UP_MAX_AGE_MS)),
+            // Step-up: account settings need a second factor proved in the last 5 minutes. The
+            // authorization admin API is ADMIN by a static rule (a bad database policy cannot lock
+            // administrators out of the API that fixes it); everything else is decided by the
+            // database policies (dynamic authorization).
+            .authorizeHttpRequests((a) =>
+              a
+                .requestMatchers("/account/**")
+                .recentFactor(STEP_UP_MAX_AGE_MS)
+                .requestMatchers("/admin/api/**")
+                .hasRole("ADMIN")
+                .anyRequest()
+                .access(dynamicAuthorization()),
+            )
+            .addFilterAfter(authorizationAdminApi(), "authorization"),
         ),
     )
     .session()
@@ -55,7 +69,11 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
         http
           .securityMatcher("/api/**")
           .authorizeHttpRequests((a) =>
-            a.requestMatchers("/api/account/**").recentFactor(STEP_UP_MAX_AGE_MS),
+            a
+              .requestMatchers("/api/account/**")
+              .recentFactor(STEP_UP_MAX_AGE_MS)
+              .anyRequest()
+              .access(dynamicAuthorization()),
           ),
       ),
     )

@@ -1,5 +1,6 @@
 // The public face of @platform/core. Each module's index lists its exports by name; the
 // export-names snapshot test (index.test.ts) pins the whole surface.
+export * from "./authz/index.js";
 export * from "./identity/index.js";
 export * from "./kernel/index.js";
 export * from "./mfa/index.js";

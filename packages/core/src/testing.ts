@@ -10,4 +10,6 @@ export { describeRefreshTokenStoreContract } from "./identity/tokens/refresh-tok
 export { describeRevokedAccessTokenStoreContract } from "./identity/tokens/revoked-token-store.contract.js";
 export { describeFactorContextRepositoryContract } from "./mfa/state/factor-context-repository.contract.js";
 export { describeEscalationStoreContract } from "./mfa/escalation/escalation-store.contract.js";
+export { describePolicyRepositoryContract } from "./authz/policy/policy-repository.contract.js";
+export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-trust-action-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";

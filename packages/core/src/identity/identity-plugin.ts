@@ -193,6 +193,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           ott: () => ottDependencies(c, ctx),
           passkeyService: passkeyServiceFor(c, ctx),
           mfa: () => mfaDependencies(c, ctx.properties, (flow) => flows.push(flow)),
+          container: c,
         };
         // MFA flows first: every single-auth chain then hands challenged users to the first flow.
         const mfaChains = configuration.chains

@@ -18,6 +18,7 @@ export {
   type ResultWriter,
   type SecurityErrorHandler,
 } from "./asep/security-error-handling.js";
+export { attachToContainer, type ContainerAware } from "./chain/container-aware.js";
 export { CHAIN_ATTRIBUTE, FilterChainProxy } from "./chain/filter-chain-proxy.js";
 export type { NextFilter, SecurityFilter } from "./chain/security-filter.js";
 export { SecurityFilterChain } from "./chain/security-filter-chain.js";

@@ -18,14 +18,15 @@ export interface ErrorResponse {
 
 /**
  * Maps any thrown value to an HTTP answer. A PlatformError keeps its code, message and details and
- * takes its status from the code table; anything else (and any 5xx, whose code would name internals)
+ * takes its status from the code table; anything else (and any 5xx but 503, whose code would name internals)
  * becomes a generic 500 INTERNAL_ERROR whose only
  * detail is the correlation id, so no stack trace or internal message ever reaches a client.
  */
 export function errorResponse(error: unknown, correlationId: string): ErrorResponse {
   if (isPlatformError(error)) {
     const status = error.status ?? statusForCode(error.code);
-    if (status >= 500) {
+    // 503 is a deliberate "not now" (e.g. ZERO_TRUST_PENDING_ANALYSIS), not an internal failure.
+    if (status >= 500 && status !== 503) {
       return {
         status,
         body: { code: "INTERNAL_ERROR", message: "Internal error", correlationId },

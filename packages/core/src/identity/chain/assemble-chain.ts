@@ -38,6 +38,7 @@ import { MeEndpointFilter } from "../login/me-endpoint-filter.js";
 import { TokenEndpointsFilter } from "../login/token-endpoints-filter.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
+import { attachToContainer } from "./container-aware.js";
 import { DEFAULT_PROCESSING_URL, methodFilters } from "./method-filters.js";
 import type { SecurityFilter } from "./security-filter.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
@@ -61,6 +62,8 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   if (options.logoutSetting) http.logout(options.logoutSetting);
   http.authorization.now = () => deps.clock.now();
   for (const customize of options.rawHttpCustomizers) customize(http);
+  for (const rule of http.authorization.rules) attachToContainer(rule.manager, deps.container);
+  for (const added of http.addedFilters) attachToContainer(added.filter, deps.container);
 
   const stateless = http.sessionCreationPolicy === "stateless";
   const baseRepository: SecurityContextRepository =

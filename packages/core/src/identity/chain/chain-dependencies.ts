@@ -1,3 +1,4 @@
+import type { DependencyContainer } from "tsyringe";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { StepUpStarter } from "../http-security/authorization-filter.js";
 import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
@@ -73,4 +74,6 @@ export interface ChainDependencies {
   mfaGate?: () => MfaGate | undefined;
   /** Builds the passkey service of one chain from its DSL options. */
   passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
+  /** The platform's container, for ContainerAware managers and filters of the DSL. */
+  container?: DependencyContainer;
 }

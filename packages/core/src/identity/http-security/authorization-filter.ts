@@ -31,18 +31,19 @@ export class AuthorizationFilter implements SecurityFilter {
       const authentication = currentAuthentication(exchange);
       const decision = await rule.manager.check(authentication, exchange);
       if (!decision.granted) {
-        this.audit.record({
-          type: "authz.denied",
-          outcome: "denied",
-          principal: authentication?.username,
-          remoteAddress: exchange.remoteAddress,
-          data: {
-            path: exchange.path,
-            method: exchange.method,
-            rule: rule.matcher.description,
-            reason: decision.reason,
-          },
-        });
+        if (!decision.audited)
+          this.audit.record({
+            type: "authz.denied",
+            outcome: "denied",
+            principal: authentication?.username,
+            remoteAddress: exchange.remoteAddress,
+            data: {
+              path: exchange.path,
+              method: exchange.method,
+              rule: rule.matcher.description,
+              reason: decision.reason,
+            },
+          });
         if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
         if (decision.stepUp) {
           const challenge = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
@@ -54,7 +55,7 @@ export class AuthorizationFilter implements SecurityFilter {
             },
           );
         }
-        throw new PlatformError("ACCESS_DENIED", "Access denied");
+        throw new PlatformError(decision.code ?? "ACCESS_DENIED", decision.message ?? "Access denied");
       }
     }
     await next();

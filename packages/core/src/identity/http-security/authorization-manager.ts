@@ -8,6 +8,12 @@ export interface AuthorizationDecision {
   stepUp?: { maxAgeMs: number };
   /** Why (rule or policy description); never shown to clients. */
   reason: string;
+  /** The error code a denial answers with (default ACCESS_DENIED), e.g. ZERO_TRUST_BLOCKED. */
+  code?: string;
+  /** Client-safe text for that code (default "Access denied"); never the policy or the reason. */
+  message?: string;
+  /** True when the manager already wrote the denial to the AuditSink (the filter then does not). */
+  audited?: boolean;
 }
 
 /** Decides whether a request may proceed; `anyRequest().access(manager)` plugs one in (the PDP later). */

@@ -1,0 +1,150 @@
+import { type RouteRegistry, routeParams } from "@platform/adapters-http";
+import {
+  AuditSink,
+  type Authentication,
+  currentAuthentication,
+  InMemoryAuditSink,
+  MethodSecurityToken,
+  PlatformError,
+  type Platform,
+  PolicyAdministrationServiceToken,
+  type PolicyCreateInput,
+} from "@platform/core";
+import type { InjectionToken } from "tsyringe";
+import { OrderService } from "./demo-orders.js";
+
+/** DI token of the demo's method-protected OrderService. */
+export const OrderServiceToken: InjectionToken<OrderService> = Symbol.for("demo.OrderService");
+
+/** The actor that seeds the demo's policies (audit records name it). */
+const SEEDER: Authentication = {
+  userId: "system",
+  username: "system:demo-seed",
+  authorities: ["ROLE_ADMIN"],
+  method: "form",
+  authenticatedAt: 0,
+  factors: [],
+};
+
+/** The demo's database policies: `/admin/**` for ADMIN, and the sample `/api/orders/**`. */
+export const DEMO_POLICIES: readonly PolicyCreateInput[] = [
+  {
+    name: "Admin area",
+    description: "Only administrators reach /admin/** (pages and the admin API).",
+    effect: "ALLOW",
+    priority: 10,
+    targets: [{ targetType: "URL", targetIdentifier: "/admin/**" }],
+    rules: [{ name: "administrators", conditions: [{ expression: "hasRole('ADMIN')" }] }],
+  },
+  {
+    name: "Orders: cancel",
+    description: "Only administrators cancel orders.",
+    effect: "ALLOW",
+    priority: 20,
+    targets: [{ targetType: "URL", targetIdentifier: "/api/orders/{id}", httpMethod: "DELETE" }],
+    rules: [{ name: "administrators", conditions: [{ expression: "ROLE_ADMIN" }] }],
+  },
+  {
+    name: "Orders: signed-in users",
+    description:
+      "Signed-in users list, read and place orders, unless the zero-trust analysis blocked them. " +
+      "(Under FIRST_APPLICABLE the first matching policy decides, so the block is part of this " +
+      "condition: a separate DENY policy placed first would grant everyone its condition misses.)",
+    effect: "ALLOW",
+    priority: 40,
+    targets: [{ targetType: "URL", targetIdentifier: "/api/orders/**" }],
+    rules: [
+      { name: "users", conditions: [{ expression: "hasAnyRole('USER', 'ADMIN') and !#ai.isBlocked()" }] },
+    ],
+  },
+];
+
+/** Stores the demo policies through the PAP (validated, audited, reloaded), once. */
+export async function seedDemoPolicies(platform: Platform): Promise<void> {
+  const pap = platform.resolve(PolicyAdministrationServiceToken);
+  const existing = new Set((await pap.list({}, SEEDER)).map((p) => p.name));
+  for (const policy of DEMO_POLICIES) if (!existing.has(policy.name)) await pap.create(policy, SEEDER);
+}
+
+/** Registers the method-protected OrderService (call before `platform.start()`). */
+export function registerDemoOrders(platform: Platform): void {
+  platform.resolve(MethodSecurityToken).register(platform.container, OrderServiceToken, OrderService);
+}
+
+/** The demo's routes behind dynamic authorization: the admin page, audit view and the orders API. */
+export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Platform): void {
+  const orders = () => platform.resolve(OrderServiceToken);
+  routes.add({
+    method: "GET",
+    path: "/admin",
+    description: "Admin area (policy 'Admin area')",
+    handler: (ex) =>
+      ex.html(
+        200,
+        `<!doctype html><title>Admin</title><h1>Admin area</h1><p>Allowed by the database policy 'Admin area'.</p>` +
+          `<ul><li><a href="/admin/api/policies">/admin/api/policies</a></li><li><a href="/admin/api/audit?type=authz.denied">denied requests</a></li></ul>`,
+      ),
+  });
+  routes.add({
+    method: "GET",
+    path: "/admin/api/audit",
+    description: "Recent audit records (in-memory sink), optionally ?type=",
+    handler: (ex) => {
+      const sink = platform.resolve(AuditSink);
+      if (!(sink instanceof InMemoryAuditSink))
+        throw new PlatformError("NOT_FOUND", "Audit records are kept by the host's sink");
+      const type = ex.query.get("type");
+      const events = sink
+        .events()
+        .filter((e) => !type || e.type === type)
+        .slice(-100);
+      ex.response.headers.set("cache-control", "no-store");
+      ex.json(200, events);
+    },
+  });
+  routes.add({
+    method: "GET",
+    path: "/api/orders",
+    description: "List orders",
+    handler: () => orders().list(),
+  });
+  routes.add({
+    method: "POST",
+    path: "/api/orders",
+    description: "Place an order",
+    handler: async (ex) => {
+      const who = currentAuthentication(ex);
+      if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+      const { item, quantity } = await ex.fields(["json"]);
+      if (typeof item !== "string" || item.length < 1 || item.length > 200) {
+        throw new PlatformError("VALIDATION_FAILED", "item must be a string of 1 to 200 characters");
+      }
+      const qty = quantity === undefined ? 1 : quantity;
+      if (typeof qty !== "number" || !Number.isInteger(qty) || qty < 1 || qty > 1000) {
+        throw new PlatformError("VALIDATION_FAILED", "quantity must be an integer from 1 to 1000");
+      }
+      ex.json(201, { ...orders().place(who, item, qty) });
+    },
+  });
+  routes.add({
+    method: "GET",
+    path: "/api/orders/:id",
+    description: "One order (method-protected: owner or admin)",
+    handler: (ex) => ({ ...orders().get(orderId(ex)) }),
+  });
+  routes.add({
+    method: "DELETE",
+    path: "/api/orders/:id",
+    description: "Cancel an order (policy 'Orders: cancel')",
+    handler: (ex) => {
+      if (!orders().cancel(orderId(ex))) throw new PlatformError("NOT_FOUND", "No such order");
+      ex.json(200, { cancelled: true });
+    },
+  });
+}
+
+function orderId(ex: Parameters<typeof routeParams>[0]): string {
+  const id = routeParams(ex).id ?? "";
+  if (!/^\d{1,12}$/.test(id)) throw new PlatformError("NOT_FOUND", "No such order");
+  return id;
+}

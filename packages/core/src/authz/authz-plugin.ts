@@ -1,0 +1,178 @@
+import { createHash } from "node:crypto";
+import type { DependencyContainer } from "tsyringe";
+import { SessionManager } from "../identity/session/session-manager.js";
+import { AuditSink } from "../kernel/audit-sink.js";
+import { Clock } from "../kernel/clock.js";
+import { EventBus } from "../kernel/event-bus.js";
+import { IdGenerator } from "../kernel/id-generator.js";
+import { Logger } from "../kernel/logger.js";
+import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
+import {
+  AUTHZ_PROPERTIES,
+  POLICY_COMBINING_ALGORITHM,
+  POLICY_NO_MATCH_DECISION,
+  POLICY_TIME_ZONE,
+  resolveTimeZone,
+} from "./authz.properties.js";
+import {
+  DecisionAuditQueueToken,
+  ExpressionCompilerToken,
+  MethodAuthorizationManagerToken,
+  MethodSecurityToken,
+  PolicyAdministrationServiceToken,
+  PolicyExpressionConverterToken,
+  SecurityContextHolderToken,
+} from "./authz-tokens.js";
+import { ExpressionCompiler } from "./expression/expression-compiler.js";
+import { PolicyExpressionConverter } from "./expression/policy-expression-converter.js";
+import { MethodAuthorizationManager } from "./method/method-authorization-manager.js";
+import { MethodSecurity } from "./method/method-security.js";
+import { AuthorityPermissionEvaluator, PermissionEvaluator } from "./method/permission-evaluator.js";
+import { SecurityContextHolder } from "./method/security-context-holder.js";
+import { DecisionAuditQueue } from "./pdp/decision-audit-queue.js";
+import { DynamicAuthorizationManagerToken } from "./pdp/dynamic-authorization.js";
+import { DynamicAuthorizationManager } from "./pdp/dynamic-authorization-manager.js";
+import { ResolverZeroTrustEvaluator } from "./pdp/resolver-zero-trust-evaluator.js";
+import { InMemoryPolicyRepository } from "./policy/in-memory-policy-repository.js";
+import { PolicyAdministrationService } from "./policy/policy-administration-service.js";
+import { PolicyChangeListener, policyChangeListenersOf } from "./policy/policy-change-listener.js";
+import { PolicyRepository } from "./policy/policy-repository.js";
+import { DefaultPolicyRetrievalPoint, PolicyRetrievalPoint } from "./policy/policy-retrieval-point.js";
+import { AdaptiveMfaZeroTrustListener } from "./zerotrust/adaptive-mfa-zero-trust-listener.js";
+import { InMemoryZeroTrustActionStore } from "./zerotrust/in-memory-zero-trust-action-store.js";
+import { ZeroTrustActionResolver } from "./zerotrust/zero-trust-action-resolver.js";
+import { ZeroTrustActionService } from "./zerotrust/zero-trust-action-service.js";
+import { ZeroTrustActionStore } from "./zerotrust/zero-trust-action-store.js";
+import { ZERO_TRUST_PROPERTIES } from "./zerotrust/zero-trust.properties.js";
+import { ZeroTrustRandom } from "./zerotrust/zero-trust-resolution.js";
+
+/**
+ * The dynamic authorization module: policy store (PAP/PRP), expression compiler and converter, the
+ * dynamic manager (PDP/PEP) behind `anyRequest().access(dynamicAuthorization())`, method protection,
+ * zero trust, and reload on every policy change. Every port is a default a host can replace.
+ */
+export const authzPlugin: PlatformPlugin = {
+  id: "authz",
+  properties: [...AUTHZ_PROPERTIES, ...ZERO_TRUST_PROPERTIES],
+  register(ctx) {
+    registerPolicyDefaults(ctx);
+    registerZeroTrustDefaults(ctx);
+    registerDecisionDefaults(ctx);
+    ctx.registerMember(PolicyChangeListener, {
+      useFactory: (c) => ({
+        id: "authz-reload",
+        onPoliciesChanged: async () => {
+          await c.resolve(DynamicAuthorizationManagerToken).reload();
+          await c.resolve(MethodAuthorizationManagerToken).reload();
+        },
+      }),
+    });
+    let unsubscribe: (() => void) | undefined;
+    ctx.onStart("authz-policies", async (c) => {
+      await c.resolve(DynamicAuthorizationManagerToken).initialize();
+      await c.resolve(MethodAuthorizationManagerToken).reload();
+      unsubscribe = c.resolve(AdaptiveMfaZeroTrustListener).subscribe(c.resolve(EventBus));
+    });
+    ctx.onStop("authz-zero-trust", async (c) => {
+      unsubscribe?.();
+      await c.resolve(AdaptiveMfaZeroTrustListener).settled();
+      c.resolve(DecisionAuditQueueToken).drain();
+    });
+  },
+};
+
+function registerPolicyDefaults(ctx: PluginContext): void {
+  ctx.registerDefault(PolicyRepository, {
+    useFactory: (c) => new InMemoryPolicyRepository({ clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
+  });
+  ctx.registerDefault(PolicyRetrievalPoint, {
+    useFactory: (c) => new DefaultPolicyRetrievalPoint({ repository: c.resolve(PolicyRepository) }),
+  });
+  ctx.registerDefault(ExpressionCompilerToken, { useFactory: () => new ExpressionCompiler() });
+  ctx.registerDefault(PolicyExpressionConverterToken, { useFactory: () => new PolicyExpressionConverter() });
+  ctx.registerDefault(PolicyAdministrationServiceToken, {
+    useFactory: (c) =>
+      new PolicyAdministrationService({
+        repository: c.resolve(PolicyRepository),
+        compiler: c.resolve(ExpressionCompilerToken),
+        converter: c.resolve(PolicyExpressionConverterToken),
+        audit: c.resolve(AuditSink),
+        logger: c.resolve(Logger),
+        listeners: policyChangeListenersOf(c),
+      }),
+  });
+}
+
+function registerZeroTrustDefaults(ctx: PluginContext): void {
+  ctx.registerDefault(ZeroTrustActionStore, {
+    useFactory: (c) => new InMemoryZeroTrustActionStore({ clock: c.resolve(Clock) }),
+  });
+  ctx.registerDefault(ZeroTrustRandom, { useValue: Math.random });
+  ctx.registerDefault(ZeroTrustActionResolver, { useClass: ZeroTrustActionResolver });
+  ctx.registerDefault(ZeroTrustActionService, { useClass: ZeroTrustActionService });
+  ctx.registerDefault(AdaptiveMfaZeroTrustListener, { useClass: AdaptiveMfaZeroTrustListener });
+}
+
+function registerDecisionDefaults(ctx: PluginContext): void {
+  const { properties } = ctx;
+  const timeZone = resolveTimeZone(properties.get(POLICY_TIME_ZONE));
+  ctx.registerDefault(DecisionAuditQueueToken, {
+    useFactory: (c) => new DecisionAuditQueue({ sink: c.resolve(AuditSink) }),
+  });
+  ctx.registerDefault(DynamicAuthorizationManagerToken, {
+    useFactory: (c) => {
+      const resolver = c.resolve(ZeroTrustActionResolver);
+      return new DynamicAuthorizationManager({
+        prp: c.resolve(PolicyRetrievalPoint),
+        compiler: c.resolve(ExpressionCompilerToken),
+        converter: c.resolve(PolicyExpressionConverterToken),
+        audit: c.resolve(DecisionAuditQueueToken),
+        clock: c.resolve(Clock),
+        algorithm: properties.get(POLICY_COMBINING_ALGORITHM),
+        noMatchGranted: properties.get(POLICY_NO_MATCH_DECISION) === "ALLOW",
+        timeZone,
+        zeroTrust: new ResolverZeroTrustEvaluator(resolver, c.resolve(Clock)),
+        ...(resolver.settings.sessionTrackingEnabled ? { sessionId: sessionHandleOf(c) } : {}),
+        logger: c.resolve(Logger),
+      });
+    },
+  });
+  ctx.registerDefault(PermissionEvaluator, { useFactory: () => new AuthorityPermissionEvaluator() });
+  ctx.registerDefault(SecurityContextHolderToken, { useFactory: () => new SecurityContextHolder() });
+  ctx.registerDefault(MethodAuthorizationManagerToken, {
+    useFactory: (c) =>
+      new MethodAuthorizationManager({
+        prp: c.resolve(PolicyRetrievalPoint),
+        compiler: c.resolve(ExpressionCompilerToken),
+        converter: c.resolve(PolicyExpressionConverterToken),
+        permissions: c.resolve(PermissionEvaluator),
+        audit: c.resolve(DecisionAuditQueueToken),
+        clock: c.resolve(Clock),
+        timeZone,
+      }),
+  });
+  ctx.registerDefault(MethodSecurityToken, {
+    useFactory: (c) =>
+      new MethodSecurity(c.resolve(MethodAuthorizationManagerToken), c.resolve(SecurityContextHolderToken)),
+  });
+}
+
+/**
+ * The request's session as a zero-trust subject handle: a SHA-256 of the session id, never the id
+ * itself (a session id is a bearer secret; subjects appear in admin lists and audit records).
+ */
+function sessionHandleOf(
+  c: DependencyContainer,
+): (exchange: Parameters<SessionManager["current"]>[0]) => Promise<string | undefined> {
+  const sessions = c.isRegistered(SessionManager, true) ? c.resolve(SessionManager) : undefined;
+  return async (exchange) => {
+    if (!sessions || !exchange.cookie(sessions.cookieName)) return undefined;
+    const session = await sessions.current(exchange);
+    return session ? sessionHandle(session.id) : undefined;
+  };
+}
+
+/** The zero-trust subject handle of a session id (`session:<handle>`): base64url SHA-256, 22 chars. */
+export function sessionHandle(sessionId: string): string {
+  return createHash("sha256").update(sessionId).digest("base64url").slice(0, 22);
+}

@@ -1,0 +1,61 @@
+import { z } from "zod";
+import { defineProperty, prop } from "../kernel/properties.js";
+import { COMBINING_ALGORITHMS, type CombiningAlgorithm } from "./pdp/combining-algorithm.js";
+
+/** How several matching URL policies combine. */
+export const POLICY_COMBINING_ALGORITHM = defineProperty<CombiningAlgorithm>({
+  key: "platform.policy.combining-algorithm",
+  schema: z.enum(COMBINING_ALGORITHMS as [CombiningAlgorithm, ...CombiningAlgorithm[]]),
+  default: "FIRST_APPLICABLE",
+  description:
+    "How URL policies combine: FIRST_APPLICABLE (the first policy whose target matches decides, DENY as " +
+    "!(condition)), DENY_OVERRIDES, PERMIT_OVERRIDES, DENY_UNLESS_PERMIT or PERMIT_UNLESS_DENY (XACML: a " +
+    "policy whose condition does not hold is NotApplicable).",
+});
+
+/** Deliberate: what a request no URL policy matches gets (the spec: allowed, with no property). */
+export const POLICY_NO_MATCH_DECISION = defineProperty<"ALLOW" | "DENY">({
+  key: "platform.policy.no-match-decision",
+  schema: z.enum(["ALLOW", "DENY"]),
+  default: "ALLOW",
+  description:
+    "Decision for a request that reaches the dynamic manager and matches no URL policy. ALLOW is the " +
+    "spec's behaviour; DENY makes the dynamic manager deny by default (deliberate addition). DENY_UNLESS_PERMIT " +
+    "and PERMIT_UNLESS_DENY ignore it.",
+});
+
+/** The zone of time-window and day-of-week conditions. */
+export const POLICY_TIME_ZONE = defineProperty<string>({
+  key: "platform.policy.time-zone",
+  schema: prop
+    .string()
+    .refine(
+      (z) => z === "local" || isTimeZone(z),
+      "must be 'local' or an IANA time zone such as UTC or Europe/Berlin",
+    ),
+  default: "local",
+  description:
+    "IANA time zone in which timeBetween(), dayOfWeekIn() and dateBetween() read the clock; 'local' is the " +
+    "server's zone (the original used local time).",
+});
+
+/** Every property of the PDP, for the plugin's list. */
+export const AUTHZ_PROPERTIES = [
+  POLICY_COMBINING_ALGORITHM,
+  POLICY_NO_MATCH_DECISION,
+  POLICY_TIME_ZONE,
+] as const;
+
+function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The zone a `platform.policy.time-zone` value names (`local` → the server's zone). */
+export function resolveTimeZone(value: string): string {
+  return value === "local" ? Intl.DateTimeFormat().resolvedOptions().timeZone : value;
+}

@@ -1,0 +1,154 @@
+import { describe, expect, it, vi } from "vitest";
+import { isPlatformError } from "../../kernel/platform-error.js";
+import { compileExpression, ExpressionCompiler } from "./expression-compiler.js";
+import { testContext, testUser } from "./test-context.js";
+
+const anonymous = testContext();
+const user = testContext({ authentication: testUser("ROLE_USER") });
+
+describe("compileExpression: operators", () => {
+  it.each([
+    ["true", true],
+    ["false", false],
+    ["!true", false],
+    ["not false", true],
+    ["!!true", true],
+    ["true and true", true],
+    ["true and false", false],
+    ["false and true", false],
+    ["true && true && false", false],
+    ["true and true and true", true],
+    ["false or false", false],
+    ["false or true", true],
+    ["true or false", true],
+    ["false || false || true", true],
+    ["false or false or false", false],
+    // precedence: and binds tighter than or, ! tighter than and
+    ["true or false and false", true],
+    ["(true or false) and false", false],
+    ["false and false or true", true],
+    ["false and (false or true)", false],
+    ["!false and false", false],
+    ["!(false and false)", true],
+    ["not true or true", true],
+    ["not (true or true)", false],
+  ])("%s is %s", (source, expected) => {
+    expect(compileExpression(source).evaluate(anonymous)).toBe(expected);
+  });
+
+  it("evaluates left to right and stops early", () => {
+    const hasPermission = vi.fn(() => true);
+    const ctx = testContext({ hasPermission });
+    expect(compileExpression("false and hasPermission('doc', 'read')").evaluate(ctx)).toBe(false);
+    expect(compileExpression("true or hasPermission('doc', 'read')").evaluate(ctx)).toBe(true);
+    expect(compileExpression("false and true and hasPermission('doc', 'read')").evaluate(ctx)).toBe(false);
+    expect(hasPermission).not.toHaveBeenCalled();
+    expect(compileExpression("true and hasPermission('doc', 'read')").evaluate(ctx)).toBe(true);
+    expect(hasPermission).toHaveBeenCalledWith("doc", "read");
+  });
+
+  it("compiles the common shapes and decides them", () => {
+    const blocked = testContext({ authentication: testUser(), zeroTrustAction: "BLOCK" });
+    const guard = compileExpression("isAuthenticated() and !#ai.isBlocked()");
+    expect(guard.evaluate(user)).toBe(true);
+    expect(guard.evaluate(blocked)).toBe(false);
+    expect(guard.evaluate(anonymous)).toBe(false);
+  });
+
+  it("reports which contexts an expression needs", () => {
+    const flags = (source: string) => {
+      const { usesZeroTrust, usesMethodContext } = compileExpression(source);
+      return { usesZeroTrust, usesMethodContext };
+    };
+    expect(flags("permitAll")).toEqual({ usesZeroTrust: false, usesMethodContext: false });
+    expect(flags("isAllowed()")).toEqual({ usesZeroTrust: true, usesMethodContext: false });
+    expect(flags("hasRole('A') or !#ai.isBlocked()")).toEqual({
+      usesZeroTrust: true,
+      usesMethodContext: false,
+    });
+    expect(flags("hasPermission('doc', 'read')")).toEqual({ usesZeroTrust: false, usesMethodContext: true });
+    expect(flags("#ownership.isOwner(authentication, returnObject) and needsChallenge()")).toEqual({
+      usesZeroTrust: true,
+      usesMethodContext: true,
+    });
+  });
+
+  it("returns a frozen object with the source as given", () => {
+    const compiled = compileExpression("  permitAll ");
+    expect(compiled.source).toBe("  permitAll ");
+    expect(Object.isFrozen(compiled)).toBe(true);
+  });
+
+  it("throws POLICY_EXPRESSION_INVALID with details", () => {
+    try {
+      compileExpression("hasRole('A') and");
+      expect.unreachable();
+    } catch (error) {
+      expect(isPlatformError(error) && error.code).toBe("POLICY_EXPRESSION_INVALID");
+      expect(isPlatformError(error) && error.details).toMatchObject({
+        expression: "hasRole('A') and",
+        position: 16,
+      });
+    }
+  });
+});
+
+describe("ExpressionCompiler", () => {
+  it("returns the same compiled object for the same text", () => {
+    const compiler = new ExpressionCompiler();
+    const first = compiler.compile("hasRole('A')");
+    expect(compiler.compile("hasRole('A')")).toBe(first);
+    expect(compiler.compile("hasRole( 'A' )")).not.toBe(first);
+    expect(compiler.size).toBe(2);
+  });
+
+  it("compileExpression does not cache", () => {
+    expect(compileExpression("permitAll")).not.toBe(compileExpression("permitAll"));
+  });
+
+  it("drops the least recently used entry when full", () => {
+    const compiler = new ExpressionCompiler({ cacheSize: 2 });
+    const a = compiler.compile("hasRole('A')");
+    const b = compiler.compile("hasRole('B')");
+    expect(compiler.compile("hasRole('A')")).toBe(a); // A is now the most recent
+    compiler.compile("hasRole('C')"); // evicts B
+    expect(compiler.size).toBe(2);
+    expect(compiler.compile("hasRole('A')")).toBe(a);
+    expect(compiler.compile("hasRole('B')")).not.toBe(b);
+  });
+
+  it("caches nothing with cacheSize 0", () => {
+    const compiler = new ExpressionCompiler({ cacheSize: 0 });
+    expect(compiler.compile("permitAll")).not.toBe(compiler.compile("permitAll"));
+    expect(compiler.size).toBe(0);
+  });
+
+  it("refuses a bad cache size", () => {
+    expect(() => new ExpressionCompiler({ cacheSize: -1 })).toThrow(/cacheSize/);
+    expect(() => new ExpressionCompiler({ cacheSize: 1.5 })).toThrow(/cacheSize/);
+  });
+
+  it("does not cache invalid expressions", () => {
+    const compiler = new ExpressionCompiler();
+    expect(() => compiler.compile("hasRole(")).toThrow(/Invalid policy expression/);
+    expect(() => compiler.compile("hasRole(")).toThrow(/Invalid policy expression/);
+    expect(compiler.size).toBe(0);
+  });
+
+  it("validates without caching", () => {
+    const compiler = new ExpressionCompiler();
+    expect(compiler.validate("isAuthenticated() and hasIpAddress('10.0.0.0/8')")).toEqual({ ok: true });
+    expect(compiler.validate("hasIpAddress('10.0.0.0/40')")).toEqual({
+      ok: false,
+      position: 13,
+      reason:
+        'argument 1 of hasIpAddress: invalid address or CIDR "10.0.0.0/40": invalid prefix length: expected 0..32',
+    });
+    expect(compiler.validate("hasRole('A') xor hasRole('B')")).toEqual({
+      ok: false,
+      position: 13,
+      reason: 'unexpected "xor"',
+    });
+    expect(compiler.size).toBe(0);
+  });
+});

@@ -1,0 +1,18 @@
+// Method protection: @Protectable, METHOD policies before the call, ownership on the returned entity.
+export {
+  isOwnerOf,
+  MethodAuthorizationManager,
+  type MethodAuthorizationManagerOptions,
+  type MethodDecision,
+} from "./method-authorization-manager.js";
+export { type CompiledMethodPolicy, MethodPolicySet } from "./method-policy-set.js";
+export { MethodSecurity } from "./method-security.js";
+export { AuthorityPermissionEvaluator, PermissionEvaluator } from "./permission-evaluator.js";
+export {
+  methodIdentifier,
+  Protectable,
+  type ProtectableMethod,
+  type ProtectableOptions,
+  protectableMethodsOf,
+} from "./protectable.js";
+export { SecurityContextHolder } from "./security-context-holder.js";

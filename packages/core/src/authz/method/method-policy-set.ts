@@ -1,0 +1,71 @@
+import { isPlatformError } from "../../kernel/platform-error.js";
+import type { CompiledExpression } from "../expression/compiled-expression.js";
+import type { ExpressionCompiler } from "../expression/expression-compiler.js";
+import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
+import { comparePolicies, isExecutable, type Policy, type PolicyEffect } from "../policy/policy.js";
+
+/** A METHOD policy compiled for one method identifier. */
+export interface CompiledMethodPolicy {
+  readonly id: string;
+  readonly name: string;
+  readonly effect: PolicyEffect;
+  /** The un-negated condition; undefined when it failed to compile (such a policy denies). */
+  readonly condition: CompiledExpression | undefined;
+  readonly expression: string;
+}
+
+/** The executable METHOD policies by method identifier, each list in evaluation order. */
+export class MethodPolicySet {
+  private constructor(private readonly byIdentifier: ReadonlyMap<string, readonly CompiledMethodPolicy[]>) {}
+
+  /** The empty set. */
+  static empty(): MethodPolicySet {
+    return new MethodPolicySet(new Map());
+  }
+
+  /** Compiles the executable METHOD policies of `all` (METHOD targets keep hasPermission). */
+  static build(
+    all: readonly Policy[],
+    tools: { compiler: ExpressionCompiler; converter: PolicyExpressionConverter },
+  ): MethodPolicySet {
+    const map = new Map<string, CompiledMethodPolicy[]>();
+    for (const policy of [...all].filter(isExecutable).sort(comparePolicies)) {
+      const compiled = compile(policy, tools);
+      const identifiers = new Set(
+        policy.targets.filter((t) => t.targetType === "METHOD").map((t) => t.targetIdentifier),
+      );
+      for (const id of identifiers) {
+        let list = map.get(id);
+        if (!list) {
+          list = [];
+          map.set(id, list);
+        }
+        list.push(compiled);
+      }
+    }
+    return new MethodPolicySet(map);
+  }
+
+  /** The policies of a method identifier, first to evaluate first (empty when none). */
+  policiesOf(identifier: string): readonly CompiledMethodPolicy[] {
+    return this.byIdentifier.get(identifier) ?? [];
+  }
+}
+
+function compile(
+  policy: Policy,
+  tools: { compiler: ExpressionCompiler; converter: PolicyExpressionConverter },
+): CompiledMethodPolicy {
+  const base = { id: policy.id, name: policy.name, effect: policy.effect };
+  try {
+    const { condition } = tools.converter.convertCondition(policy, "METHOD");
+    const compiled = tools.compiler.compile(condition);
+    return { ...base, condition: compiled, expression: tools.converter.convert(policy, "METHOD") };
+  } catch (error) {
+    return {
+      ...base,
+      condition: undefined,
+      expression: isPlatformError(error) ? error.message : "(invalid)",
+    };
+  }
+}

@@ -1,0 +1,92 @@
+import type { DependencyContainer, InjectionToken } from "tsyringe";
+import { instanceCachingFactory } from "tsyringe";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { MethodAuthorizationManager, MethodDecision } from "./method-authorization-manager.js";
+import { type ProtectableMethod, protectableMethodsOf } from "./protectable.js";
+import type { SecurityContextHolder } from "./security-context-holder.js";
+
+/**
+ * Wraps services so their `@Protectable` methods are authorized: a Proxy decides before each call
+ * (a refusal never runs the method) and, for ownership or return-value policies, on the value
+ * (sync or awaited) before the caller sees it. Other members pass through untouched.
+ */
+export class MethodSecurity {
+  constructor(
+    private readonly manager: MethodAuthorizationManager,
+    private readonly context: SecurityContextHolder,
+  ) {}
+
+  /** A protected view of `instance` (the instance itself when it has no `@Protectable` method). */
+  protect<T extends object>(instance: T): T {
+    const methods = protectableMethodsOf(instance);
+    if (methods.size === 0) return instance;
+    const wrappers = new Map<string, (...args: unknown[]) => unknown>();
+    return new Proxy(instance, {
+      get: (target, key, receiver) => {
+        const value = Reflect.get(target, key, receiver);
+        if (typeof key !== "string" || typeof value !== "function") return value;
+        const method = methods.get(key);
+        if (!method) return value;
+        let wrapper = wrappers.get(key);
+        if (!wrapper) {
+          wrapper = this.wrap(method, value as (...args: unknown[]) => unknown, target);
+          wrappers.set(key, wrapper);
+        }
+        return wrapper;
+      },
+    });
+  }
+
+  /**
+   * Registers `token` in `container` as a protected singleton of `implementation` (resolved through
+   * the container, so its own `@inject`s work).
+   */
+  register<T extends object>(
+    container: DependencyContainer,
+    token: InjectionToken<T>,
+    implementation: new (...args: never[]) => T,
+  ): void {
+    container.register(token, {
+      useFactory: instanceCachingFactory((c) => this.protect(c.resolve(implementation as InjectionToken<T>))),
+    });
+  }
+
+  private wrap(
+    method: ProtectableMethod,
+    fn: (...args: unknown[]) => unknown,
+    target: object,
+  ): (...args: unknown[]) => unknown {
+    return (...args: unknown[]) => {
+      const authentication = this.context.current();
+      const before = this.manager.before(method, authentication);
+      if (!before.granted && !method.ownerField) this.refuse(method, authentication, before);
+      const result = fn.apply(target, args);
+      if (result instanceof Promise) {
+        return result.then((value: unknown) => this.check(method, authentication, value, before));
+      }
+      return this.check(method, authentication, result, before);
+    };
+  }
+
+  private check(
+    method: ProtectableMethod,
+    authentication: Authentication | undefined,
+    value: unknown,
+    before: MethodDecision,
+  ): unknown {
+    const decision = this.manager.after(method, authentication, value, before);
+    if (!decision.granted) this.refuse(method, authentication, decision);
+    return value;
+  }
+
+  private refuse(
+    method: ProtectableMethod,
+    authentication: Authentication | undefined,
+    decision: MethodDecision,
+  ): never {
+    this.manager.audit(method, authentication, decision);
+    if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    throw new PlatformError("ACCESS_DENIED", "Access denied");
+  }
+}

@@ -1,0 +1,41 @@
+import type { DependencyContainer, InjectionToken } from "tsyringe";
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { ContainerAware } from "../../identity/chain/container-aware.js";
+import type { AuthorizationManager } from "../../identity/http-security/authorization-manager.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { DynamicAuthorizationManager } from "./dynamic-authorization-manager.js";
+import type { PolicyDecision } from "./policy-decision.js";
+
+/** DI token of the platform's DynamicAuthorizationManager (registered by the authorization plugin). */
+export const DynamicAuthorizationManagerToken: InjectionToken<DynamicAuthorizationManager> = Symbol.for(
+  "platform.DynamicAuthorizationManager",
+);
+
+/**
+ * The dynamic manager for the DSL, usable before the platform exists:
+ * `.authorizeHttpRequests((a) => a.anyRequest().access(dynamicAuthorization()))`. Chain assembly
+ * attaches it to the platform's DynamicAuthorizationManager at start; a platform without the
+ * authorization plugin fails start-up with DEPENDENCY_MISSING instead of allowing everything.
+ */
+export function dynamicAuthorization(): AuthorizationManager & ContainerAware {
+  let manager: DynamicAuthorizationManager | undefined;
+  return {
+    attach(container: DependencyContainer): void {
+      if (!container.isRegistered(DynamicAuthorizationManagerToken, true)) {
+        throw new PlatformError(
+          "DEPENDENCY_MISSING",
+          "anyRequest().access(dynamicAuthorization()) needs the authorization plugin (authzPlugin) in the platform",
+        );
+      }
+      manager = container.resolve(DynamicAuthorizationManagerToken);
+    },
+    check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision> {
+      if (!manager) {
+        // Never attached: fail closed rather than let a misassembled chain allow everything.
+        return Promise.resolve({ granted: false, reason: "dynamic authorization is not attached" });
+      }
+      return manager.check(authentication, exchange);
+    },
+  };
+}

@@ -1,0 +1,160 @@
+import { type AntPathPattern, compileAntPattern } from "../../web/ant-path-pattern.js";
+
+/** One indexed URL target: its compiled pattern, its method (`ANY` for all) and the rank of its policy. */
+export interface IndexedTarget<T> {
+  readonly pattern: AntPathPattern;
+  /** Upper-case HTTP method, or `ANY`. */
+  readonly method: string;
+  /** Evaluation order of the owning policy (0 first). */
+  readonly rank: number;
+  readonly value: T;
+}
+
+interface TrieNode<T> {
+  literal: Map<string, TrieNode<T>> | undefined;
+  wild: TrieNode<T> | undefined;
+  /** Targets ending exactly here. */
+  terminal: IndexedTarget<T>[];
+  /** Targets with `**` at this depth (matching here and anywhere below). */
+  deep: IndexedTarget<T>[];
+}
+
+const node = <T>(): TrieNode<T> => ({ literal: undefined, wild: undefined, terminal: [], deep: [] });
+
+/** True for a pattern segment without wildcards or variables. */
+const isLiteral = (segment: string): boolean => !/[*?{]/.test(segment);
+
+/**
+ * A path-segment trie over Ant patterns: a lookup walks the request path once and returns only the
+ * targets whose literal segments agree with it, so its cost grows with the path's depth and the
+ * number of overlapping patterns, not with the number of policies. The trie only narrows: every
+ * candidate is confirmed by its compiled Ant pattern (the one source of Ant semantics), which keeps
+ * the index a pure optimisation that can never change a decision.
+ */
+export class PathPatternIndex<T> {
+  private readonly root: TrieNode<T> = node();
+  private size = 0;
+  /** Scratch buffer reused by `candidates` (lookups are synchronous, so this is never shared). */
+  private readonly scratch: IndexedTarget<T>[] = [];
+
+  /** Adds a target; `pattern` must already be valid (compileAntPattern throws otherwise). */
+  add(patternText: string, method: string, rank: number, value: T): IndexedTarget<T> {
+    const target: IndexedTarget<T> = {
+      pattern: compileAntPattern(patternText),
+      method: method.toUpperCase(),
+      rank,
+      value,
+    };
+    let at = this.root;
+    const segments = patternText.slice(1).split("/");
+    for (const segment of segments) {
+      if (segment === "**") {
+        at.deep.push(target);
+        this.size++;
+        return target;
+      }
+      if (isLiteral(segment)) {
+        at.literal ??= new Map();
+        let next = at.literal.get(segment);
+        if (!next) {
+          next = node();
+          at.literal.set(segment, next);
+        }
+        at = next;
+      } else {
+        at = at.wild ??= node();
+      }
+    }
+    at.terminal.push(target);
+    this.size++;
+    return target;
+  }
+
+  /** How many targets are indexed. */
+  get count(): number {
+    return this.size;
+  }
+
+  /**
+   * The targets whose pattern matches `path` and whose method admits `method`, in rank order.
+   * The returned array is reused by the next call: read it before calling again.
+   */
+  matching(path: string, method: string): readonly IndexedTarget<T>[] {
+    const out = this.scratch;
+    out.length = 0;
+    const p = path === "" ? "/" : path;
+    if (p.charCodeAt(0) !== 47) return out;
+    collect(this.root, p, 0, out);
+    let n = 0;
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if ((t.method === "ANY" || t.method === method) && t.pattern.matches(p)) out[n++] = t;
+    }
+    out.length = n;
+    if (n > 1) sortByRank(out);
+    return out;
+  }
+
+  /**
+   * Every target the trie cannot rule out for `path`, unconfirmed and unsorted (a fresh array). Fed
+   * a pattern instead of a path, it yields every target that could cover that pattern (literal
+   * segments meet equal literals, wildcards meet wildcards, `**` catches all below): shadow detection
+   * confirms them with `covers`.
+   */
+  candidates(path: string): IndexedTarget<T>[] {
+    const out: IndexedTarget<T>[] = [];
+    if (path.charCodeAt(0) === 47) collect(this.root, path, 0, out);
+    return out;
+  }
+
+  /**
+   * The first (lowest-rank) target matching `path` and `method`, or undefined: the FIRST_APPLICABLE
+   * lookup. It confirms candidates in rank order and stops at the first match.
+   */
+  first(path: string, method: string): IndexedTarget<T> | undefined {
+    const out = this.scratch;
+    out.length = 0;
+    const p = path === "" ? "/" : path;
+    if (p.charCodeAt(0) !== 47) return undefined;
+    collect(this.root, p, 0, out);
+    if (out.length > 1) sortByRank(out);
+    for (let i = 0; i < out.length; i++) {
+      const t = out[i]!;
+      if ((t.method === "ANY" || t.method === method) && t.pattern.matches(p)) {
+        out.length = 0;
+        return t;
+      }
+    }
+    out.length = 0;
+    return undefined;
+  }
+}
+
+/** Gathers every target the trie cannot rule out for the path from `slash` (index of a '/') on. */
+function collect<T>(at: TrieNode<T>, path: string, slash: number, out: IndexedTarget<T>[]): void {
+  for (const t of at.deep) out.push(t);
+  if (slash >= path.length) {
+    for (const t of at.terminal) out.push(t);
+    return;
+  }
+  let end = path.indexOf("/", slash + 1);
+  if (end === -1) end = path.length;
+  if (at.literal) {
+    const next = at.literal.get(path.slice(slash + 1, end));
+    if (next) collect(next, path, end, out);
+  }
+  if (at.wild) collect(at.wild, path, end, out);
+}
+
+/** Insertion sort: candidate lists are short (a handful), so this beats Array.prototype.sort. */
+function sortByRank<T>(a: IndexedTarget<T>[]): void {
+  for (let i = 1; i < a.length; i++) {
+    const x = a[i]!;
+    let j = i - 1;
+    while (j >= 0 && a[j]!.rank > x.rank) {
+      a[j + 1] = a[j]!;
+      j--;
+    }
+    a[j + 1] = x;
+  }
+}

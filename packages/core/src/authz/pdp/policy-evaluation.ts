@@ -1,0 +1,162 @@
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { EvaluationContext } from "../expression/evaluation-context.js";
+import { isFinal, outcomeOf, undecided, type PolicyOutcome } from "./combining-algorithm.js";
+import type { CompiledPolicy, CompiledPolicySet } from "./compiled-policy-set.js";
+import type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
+
+/** The request as the PDP sees it. */
+export interface RequestFacts {
+  readonly authentication: Authentication | undefined;
+  /** Upper-case HTTP method. */
+  readonly method: string;
+  /** Path without the query string. */
+  readonly path: string;
+  readonly remoteAddress: string;
+}
+
+/** A decision plus what the evaluator learnt on the way. */
+export interface EvaluationOutcome {
+  readonly decision: PolicyDecision;
+  /** An evaluation error (the policy was treated as denying). */
+  readonly error?: string;
+  /** Whether a deciding condition read the zero-trust action (SHADOW re-checks those). */
+  readonly usedZeroTrust: boolean;
+}
+
+const NO_MATCH_GRANTED: EvaluationOutcome = Object.freeze({
+  decision: Object.freeze({ granted: true, reason: "no policy matched" }),
+  usedZeroTrust: false,
+});
+const NO_MATCH_DENIED: EvaluationOutcome = Object.freeze({
+  decision: Object.freeze({ granted: false, reason: "no policy matched (no-match-decision DENY)" }),
+  usedZeroTrust: false,
+});
+
+/** Evaluates a policy's condition; a broken policy or a throwing condition is an error (fail closed). */
+function holds(policy: CompiledPolicy, ctx: EvaluationContext): boolean | string {
+  if (!policy.condition) return policy.brokenReason ?? "invalid condition";
+  try {
+    return policy.condition.evaluate(ctx);
+  } catch (error) {
+    return error instanceof Error ? error.message.slice(0, 200) : "evaluation failed";
+  }
+}
+
+function decided(policy: CompiledPolicy, granted: boolean, reason: string): PolicyDecision {
+  return { granted, reason, policyId: policy.id, policyName: policy.name, effect: policy.effect };
+}
+
+/**
+ * FIRST_APPLICABLE, literally as the spec says: the first policy whose target matches decides with
+ * its expression (ALLOW: the condition; DENY: `!(condition)`). No match → `noMatchGranted`.
+ */
+export function decideFirstApplicable(
+  set: CompiledPolicySet,
+  facts: RequestFacts,
+  ctx: EvaluationContext,
+  noMatchGranted: boolean,
+): EvaluationOutcome {
+  const target = set.index.first(facts.path, facts.method);
+  if (!target) return noMatchGranted ? NO_MATCH_GRANTED : NO_MATCH_DENIED;
+  const policy = target.value;
+  const result = holds(policy, ctx);
+  const usedZeroTrust = policy.condition?.usesZeroTrust ?? false;
+  if (typeof result === "string") {
+    return {
+      decision: decided(policy, false, `evaluation error in '${policy.name}'`),
+      error: result,
+      usedZeroTrust,
+    };
+  }
+  const granted = policy.effect === "ALLOW" ? result : !result;
+  return {
+    decision: decided(policy, granted, `${policy.effect} '${policy.name}': ${policy.expression}`),
+    usedZeroTrust,
+  };
+}
+
+/**
+ * The XACML algorithms over every matching policy in order: a policy whose condition holds gives its
+ * effect, otherwise it is NotApplicable; an evaluation error counts as a Deny (fail closed).
+ */
+export function decideCombined(
+  set: CompiledPolicySet,
+  facts: RequestFacts,
+  ctx: EvaluationContext,
+  noMatchGranted: boolean,
+): EvaluationOutcome {
+  const algorithm = set.algorithm;
+  const matches = set.index.matching(facts.path, facts.method);
+  let sawPermit: CompiledPolicy | undefined;
+  let sawDeny: CompiledPolicy | undefined;
+  let usedZeroTrust = false;
+  let error: string | undefined;
+  let last = -1;
+  for (let i = 0; i < matches.length; i++) {
+    const policy = matches[i]!.value;
+    if (policy.rank === last) continue; // several targets of one policy
+    last = policy.rank;
+    const result = holds(policy, ctx);
+    usedZeroTrust ||= policy.condition?.usesZeroTrust ?? false;
+    let outcome: PolicyOutcome;
+    if (typeof result === "string") {
+      error ??= result;
+      outcome = "Deny";
+    } else outcome = outcomeOf(policy.effect, result);
+    if (outcome === "Permit") sawPermit ??= policy;
+    if (outcome === "Deny") sawDeny ??= policy;
+    if (isFinal(algorithm, outcome)) {
+      const granted = outcome === "Permit";
+      const reason = error
+        ? `evaluation error in '${policy.name}'`
+        : `${algorithm}: ${outcome} by '${policy.name}'`;
+      return { decision: decided(policy, granted, reason), usedZeroTrust, ...(error ? { error } : {}) };
+    }
+  }
+  const noMatch = !sawPermit && !sawDeny;
+  const granted = undecided(algorithm, sawPermit !== undefined, sawDeny !== undefined, noMatchGranted);
+  const by = granted ? sawPermit : sawDeny;
+  const reason = noMatch
+    ? `${algorithm}: no applicable policy`
+    : `${algorithm}: ${granted ? "Permit" : "Deny"}${by ? ` by '${by.name}'` : ""}`;
+  const decision: PolicyDecision = by ? decided(by, granted, reason) : { granted, reason };
+  return { decision, usedZeroTrust, ...(error ? { error } : {}) };
+}
+
+/**
+ * Every policy whose target matches, in order, with its condition's value and its part in the
+ * decision: the simulator's trail. Slow on purpose (evaluates everything); never on the request path.
+ */
+export function explainPolicies(
+  set: CompiledPolicySet,
+  facts: RequestFacts,
+  ctx: EvaluationContext,
+  decision: PolicyDecision,
+): PolicyTrailEntry[] {
+  const seen = new Set<number>();
+  const trail: PolicyTrailEntry[] = [];
+  let reached = true;
+  for (const target of [...set.index.matching(facts.path, facts.method)]) {
+    const policy = target.value;
+    if (seen.has(policy.rank)) continue;
+    seen.add(policy.rank);
+    const result = holds(policy, ctx);
+    const isDecider = policy.id === decision.policyId;
+    const entry = {
+      policyId: policy.id,
+      name: policy.name,
+      priority: policy.priority,
+      effect: policy.effect,
+      expression: policy.expression,
+    };
+    if (typeof result === "string") trail.push({ ...entry, outcome: isDecider ? "decided" : "error" });
+    else
+      trail.push({
+        ...entry,
+        conditionHolds: result,
+        outcome: isDecider ? "decided" : reached ? "considered" : "not-reached",
+      });
+    if (isDecider) reached = false;
+  }
+  return trail;
+}

@@ -1,0 +1,63 @@
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { Clock } from "../../kernel/clock.js";
+import type { ZeroTrustActionResolver } from "../zerotrust/zero-trust-action-resolver.js";
+import type { ZeroTrustResolution } from "../zerotrust/zero-trust-resolution.js";
+import { zeroTrustDenial } from "../zerotrust/zero-trust-response.js";
+import type { ZeroTrustEvaluator, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
+
+/**
+ * The PDP's zero-trust view over the ZeroTrustActionResolver: a hot-path hit costs a Map lookup, and
+ * a verdict that denies nothing is cached per resolution object, so an ALLOW caller allocates
+ * nothing per request. Denials are computed per request (a CHALLENGE depends on the caller's factors).
+ */
+export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
+  private readonly plain = new WeakMap<ZeroTrustResolution, ZeroTrustVerdict>();
+
+  constructor(
+    private readonly resolver: ZeroTrustActionResolver,
+    private readonly clock: Clock,
+  ) {}
+
+  cached(authentication: Authentication, sessionId: string | undefined): ZeroTrustVerdict | null | undefined {
+    const resolution = this.resolver.resolveCached(
+      sessionId ? { authentication, sessionId } : { authentication },
+    );
+    return resolution === undefined ? undefined : this.verdict(resolution, authentication);
+  }
+
+  async evaluate(
+    authentication: Authentication,
+    sessionId: string | undefined,
+  ): Promise<ZeroTrustVerdict | null> {
+    const resolution = await this.resolver.resolve(
+      sessionId ? { authentication, sessionId } : { authentication },
+    );
+    return this.verdict(resolution, authentication);
+  }
+
+  private verdict(resolution: ZeroTrustResolution, authentication: Authentication): ZeroTrustVerdict | null {
+    if (!resolution.evaluated) return null;
+    const denial = zeroTrustDenial(resolution, authentication, this.resolver.settings);
+    if (!denial) {
+      let verdict = this.plain.get(resolution);
+      if (!verdict) {
+        verdict = Object.freeze({ action: resolution.action, mode: resolution.mode });
+        this.plain.set(resolution, verdict);
+      }
+      return verdict;
+    }
+    const since = resolution.record?.at;
+    return {
+      action: resolution.action,
+      mode: resolution.mode,
+      denial: {
+        code: denial.code,
+        reason: denial.reason,
+        message: denial.message,
+        ...(denial.stepUp
+          ? { stepUp: { maxAgeMs: since === undefined ? 0 : Math.max(0, this.clock.now() - since) } }
+          : {}),
+      },
+    };
+  }
+}

@@ -1,0 +1,28 @@
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
+
+/** What zero trust says about one caller, as the PDP needs it. */
+export interface ZeroTrustVerdict {
+  /** The caller's action; undefined when no analysis exists. */
+  readonly action: ZeroTrustAction | undefined;
+  readonly mode: "ENFORCE" | "SHADOW";
+  /** The refusal the action calls for (BLOCK, ESCALATE, an unmet CHALLENGE...), if any. */
+  readonly denial?: {
+    readonly code: string;
+    readonly reason: string;
+    /** Client-safe text. */
+    readonly message: string;
+    /** Set for CHALLENGE: a factor completed within this many milliseconds clears it. */
+    readonly stepUp?: { readonly maxAgeMs: number };
+  };
+}
+
+/**
+ * The PDP's view of zero trust. `cached` answers from memory without awaiting (undefined: ask
+ * `evaluate`); both answer null when zero trust does not evaluate this request (disabled, anonymous,
+ * not sampled).
+ */
+export interface ZeroTrustEvaluator {
+  cached(authentication: Authentication, sessionId: string | undefined): ZeroTrustVerdict | null | undefined;
+  evaluate(authentication: Authentication, sessionId: string | undefined): Promise<ZeroTrustVerdict | null>;
+}

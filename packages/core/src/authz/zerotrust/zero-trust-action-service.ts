@@ -1,0 +1,160 @@
+import { inject, injectable } from "tsyringe";
+import { AuditSink } from "../../kernel/audit-sink.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "./zero-trust-action.js";
+import { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
+import {
+  type ZeroTrustActionListOptions,
+  type ZeroTrustActionRecord,
+  type ZeroTrustActionSource,
+  ZeroTrustActionStore,
+} from "./zero-trust-action-store.js";
+import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
+import { requireZeroTrustSubject } from "./zero-trust-subject.js";
+import { zeroTrustMaxTtlMs, zeroTrustTtlOf } from "./zero-trust-ttl.js";
+import type { ZeroTrustSettings } from "./zero-trust.properties.js";
+
+/** Longest operator reason kept with a record. */
+export const ZERO_TRUST_REASON_MAX_LENGTH = 500;
+
+/** How to write an action. */
+export interface ZeroTrustSetOptions {
+  /** Operator-facing reason (at most ZERO_TRUST_REASON_MAX_LENGTH characters). */
+  readonly reason?: string;
+  readonly source: ZeroTrustActionSource;
+  /** Lifetime; default and bounds in zeroTrustTtlOf (zero-trust-ttl.ts). */
+  readonly ttlMs?: number;
+  /** Who wrote it, for the audit record (an administrator's username); default the source. */
+  readonly actor?: string;
+}
+
+/** How to clear an action. */
+export interface ZeroTrustClearOptions {
+  readonly source?: ZeroTrustActionSource;
+  /** Who cleared it, for the audit record; default the source, else `system`. */
+  readonly actor?: string;
+}
+
+/**
+ * Writes zero-trust actions: validates the subject, the action and the reason, picks the ttl
+ * (zeroTrustTtlOf: ALLOW 15 s, CHALLENGE 1800 s, ESCALATE 300 s; a user BLOCK lasts
+ * `cache.ttl-hours`, a session BLOCK `cache.invalidated-ttl-minutes`; other session records at most
+ * `cache.session-ttl-minutes`; PENDING_ANALYSIS only with an explicit ttl), stores it, drops this
+ * process's cached read of the subject (other processes see it within
+ * `store.update-interval-seconds`), and audits `zerotrust.action.set` / `zerotrust.action.cleared`.
+ * The blocked list is the live user BLOCK records: `list({ action: "BLOCK" })`.
+ */
+@injectable()
+export class ZeroTrustActionService {
+  constructor(
+    @inject(ZeroTrustActionStore) private readonly store: ZeroTrustActionStore,
+    @inject(ZeroTrustActionResolver) private readonly resolver: ZeroTrustActionResolver,
+    @inject(AuditSink) private readonly audit: AuditSink,
+  ) {}
+
+  /** The zero-trust settings in force (the resolver's). */
+  get settings(): ZeroTrustSettings {
+    return this.resolver.settings;
+  }
+
+  /** Stores `action` for `subject` (replacing its record) and returns the stored record. */
+  async set(
+    subject: string,
+    action: ZeroTrustAction,
+    options: ZeroTrustSetOptions,
+  ): Promise<ZeroTrustActionRecord> {
+    const { kind } = requireZeroTrustSubject(subject);
+    if (!ZERO_TRUST_ACTIONS.includes(action)) {
+      throw new PlatformError("VALIDATION_FAILED", `action must be one of ${ZERO_TRUST_ACTIONS.join(", ")}`, {
+        details: { fields: ["action"], allowed: ZERO_TRUST_ACTIONS },
+      });
+    }
+    const reason = checkReason(options.reason);
+    if (typeof options.source !== "string" || options.source.length === 0 || options.source.length > 64) {
+      throw new PlatformError("VALIDATION_FAILED", "source must be 1..64 characters", {
+        details: { fields: ["source"] },
+      });
+    }
+    const ttlMs = zeroTrustTtlOf(kind, action, options.ttlMs, this.resolver.settings);
+    let record: ZeroTrustActionRecord;
+    try {
+      record = await this.store.put(
+        { subject, action, ...(reason === undefined ? {} : { reason }), source: options.source },
+        ttlMs,
+      );
+    } finally {
+      // Even a failed put may have landed; never serve the old read from this process.
+      this.resolver.invalidate(subject);
+    }
+    this.record({
+      type: ZERO_TRUST_AUDIT.actionSet,
+      principal: options.actor ?? options.source,
+      data: {
+        subject,
+        action,
+        source: options.source,
+        ttlMs,
+        expiresAt: record.expiresAt,
+        version: record.version,
+        ...(reason === undefined ? {} : { reason }),
+      },
+    });
+    return record;
+  }
+
+  /** Removes the subject's action; true when a live one existed. */
+  async clear(subject: string, options: ZeroTrustClearOptions = {}): Promise<boolean> {
+    requireZeroTrustSubject(subject);
+    let existed: boolean;
+    try {
+      existed = await this.store.delete(subject);
+    } finally {
+      this.resolver.invalidate(subject);
+    }
+    this.record({
+      type: ZERO_TRUST_AUDIT.actionCleared,
+      principal: options.actor ?? options.source ?? "system",
+      data: { subject, existed, ...(options.source === undefined ? {} : { source: options.source }) },
+    });
+    return existed;
+  }
+
+  /** The subject's live record, read from the store (not the hot-path cache). */
+  get(subject: string): Promise<ZeroTrustActionRecord | undefined> {
+    requireZeroTrustSubject(subject);
+    return this.store.get(subject);
+  }
+
+  /** Live records, newest first, at most `limit` (default 100, at most 1000). */
+  list(options?: ZeroTrustActionListOptions): Promise<ZeroTrustActionRecord[]> {
+    return this.store.list(options);
+  }
+
+  /** The longest ttl `set` accepts for this subject and action (VALIDATION_FAILED for a bad subject). */
+  maxTtlMs(subject: string, action: ZeroTrustAction): number {
+    return zeroTrustMaxTtlMs(requireZeroTrustSubject(subject).kind, action, this.resolver.settings);
+  }
+
+  private record(event: { type: string; principal: string; data: Record<string, unknown> }): void {
+    try {
+      this.audit.record({ ...event, outcome: "success" });
+    } catch {
+      // The write happened; a broken sink must not report it as failed.
+    }
+  }
+}
+
+// Reasons land in audit records and the admin API: bounded, and no control characters that could
+// forge log lines.
+function checkReason(reason: unknown): string | undefined {
+  if (reason === undefined) return undefined;
+  if (typeof reason !== "string" || reason.length > ZERO_TRUST_REASON_MAX_LENGTH || /\p{Cc}/u.test(reason)) {
+    throw new PlatformError(
+      "VALIDATION_FAILED",
+      `reason must be text of at most ${ZERO_TRUST_REASON_MAX_LENGTH} characters without control characters`,
+      { details: { fields: ["reason"] } },
+    );
+  }
+  const trimmed = reason.trim();
+  return trimmed.length === 0 ? undefined : trimmed;
+}

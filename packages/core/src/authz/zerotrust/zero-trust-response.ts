@@ -1,0 +1,116 @@
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import { statusForCode } from "../../web/error-codes.js";
+import type { ZeroTrustAction } from "./zero-trust-action.js";
+import type { ZeroTrustResolution } from "./zero-trust-resolution.js";
+import type { ZeroTrustSettings } from "./zero-trust.properties.js";
+
+/** The codes a zero-trust denial answers with. */
+export type ZeroTrustDenialCode =
+  | "MFA_CHALLENGE_REQUIRED"
+  | "ZERO_TRUST_BLOCKED"
+  | "ZERO_TRUST_REVIEW_REQUIRED"
+  | "ZERO_TRUST_PENDING_ANALYSIS";
+
+/** What the PEP answers instead of the route. */
+export interface ZeroTrustDenial {
+  readonly code: ZeroTrustDenialCode;
+  /** From ERROR_STATUS: 401, 403, 423 or 503. */
+  readonly status: number;
+  /** The action that denied (PENDING_ANALYSIS also for "no analysis"). */
+  readonly action: ZeroTrustAction;
+  /** Step-up MFA satisfies it: send the caller to a second factor, then retry. */
+  readonly stepUp?: true;
+  /** SHADOW mode: audit this denial, then let the request go on. */
+  readonly shadow?: true;
+  /** Operator-facing (audit, logs): the action, its source and its reason. Never send it to the client. */
+  readonly reason: string;
+  /** Client-safe text for the error body. */
+  readonly message: string;
+}
+
+const MESSAGES: Readonly<Record<ZeroTrustDenialCode, string>> = Object.freeze({
+  MFA_CHALLENGE_REQUIRED: "Additional verification is required",
+  ZERO_TRUST_BLOCKED: "Access is blocked",
+  ZERO_TRUST_REVIEW_REQUIRED: "Access is held for a security review",
+  ZERO_TRUST_PENDING_ANALYSIS: "Security analysis is in progress; try again shortly",
+});
+
+/**
+ * The answer for a resolution: undefined (go on) when not evaluated, ALLOW, a satisfied CHALLENGE, or
+ * a pending analysis under `pending-analysis=ALLOW`; else
+ *
+ * | action                             | code                        | status |
+ * |------------------------------------|-----------------------------|--------|
+ * | BLOCK                              | ZERO_TRUST_BLOCKED          | 403    |
+ * | CHALLENGE                          | MFA_CHALLENGE_REQUIRED      | 401, stepUp |
+ * | ESCALATE                           | ZERO_TRUST_REVIEW_REQUIRED  | 423    |
+ * | PENDING_ANALYSIS / none, CHALLENGE | as CHALLENGE                | 401, stepUp |
+ * | PENDING_ANALYSIS / none, DENY      | ZERO_TRUST_PENDING_ANALYSIS | 503    |
+ *
+ * A CHALLENGE is satisfied when the caller holds an `otp` or `hwk` factor completed at or after the
+ * record's `at` (any such factor when there is no record), so one step-up clears it and a factor
+ * from before the verdict does not. In SHADOW mode the denial is returned with `shadow: true`: the
+ * PEP audits it and goes on (a PEP that ignores the flag fails closed). 5xx PlatformErrors are
+ * answered as a generic 500 by errorResponse, so the PEP writes the 503 body itself.
+ */
+export function zeroTrustDenial(
+  resolution: ZeroTrustResolution,
+  authentication: Authentication | undefined,
+  settings: Pick<ZeroTrustSettings, "pendingAnalysis">,
+): ZeroTrustDenial | undefined {
+  if (!resolution.evaluated) return undefined;
+  const action = resolution.action ?? "PENDING_ANALYSIS";
+  switch (action) {
+    case "ALLOW":
+      return undefined;
+    case "BLOCK":
+      return denial(resolution, action, "ZERO_TRUST_BLOCKED");
+    case "ESCALATE":
+      return denial(resolution, action, "ZERO_TRUST_REVIEW_REQUIRED");
+    case "CHALLENGE":
+      return challenge(resolution, action, authentication);
+    case "PENDING_ANALYSIS":
+      if (settings.pendingAnalysis === "ALLOW") return undefined;
+      if (settings.pendingAnalysis === "CHALLENGE") return challenge(resolution, action, authentication);
+      return denial(resolution, action, "ZERO_TRUST_PENDING_ANALYSIS");
+  }
+}
+
+/** True when `authentication` completed an `otp` or `hwk` factor at or after `since` (epoch ms). */
+export function steppedUpSince(authentication: Authentication | undefined, since: number): boolean {
+  if (authentication === undefined) return false;
+  for (const f of authentication.factors) {
+    if ((f.type === "otp" || f.type === "hwk") && f.at >= since) return true;
+  }
+  return false;
+}
+
+function challenge(
+  resolution: ZeroTrustResolution,
+  action: ZeroTrustAction,
+  authentication: Authentication | undefined,
+): ZeroTrustDenial | undefined {
+  const since = resolution.record?.at ?? Number.NEGATIVE_INFINITY;
+  return steppedUpSince(authentication, since)
+    ? undefined
+    : denial(resolution, action, "MFA_CHALLENGE_REQUIRED");
+}
+
+function denial(
+  resolution: ZeroTrustResolution,
+  action: ZeroTrustAction,
+  code: ZeroTrustDenialCode,
+): ZeroTrustDenial {
+  const record = resolution.record;
+  const why =
+    record === undefined ? resolution.reason : `${record.source}: ${record.reason ?? "no reason given"}`;
+  return Object.freeze({
+    code,
+    status: statusForCode(code),
+    action,
+    ...(code === "MFA_CHALLENGE_REQUIRED" ? { stepUp: true as const } : {}),
+    ...(resolution.mode === "SHADOW" ? { shadow: true as const } : {}),
+    reason: `${action} (${why}${resolution.stale ? ", stale" : ""})`,
+    message: MESSAGES[code],
+  });
+}
