@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import { SessionManager } from "../identity/session/session-manager.js";
 import { AuditSink } from "../kernel/audit-sink.js";
+import type { HttpExchange } from "../web/http-exchange.js";
 import { Clock } from "../kernel/clock.js";
 import { EventBus } from "../kernel/event-bus.js";
 import { IdGenerator } from "../kernel/id-generator.js";
@@ -45,6 +46,7 @@ import { ZeroTrustActionService } from "./zerotrust/zero-trust-action-service.js
 import { ZeroTrustActionStore } from "./zerotrust/zero-trust-action-store.js";
 import { ZERO_TRUST_PROPERTIES } from "./zerotrust/zero-trust.properties.js";
 import { ZeroTrustRandom } from "./zerotrust/zero-trust-resolution.js";
+import { ZEROTRUST_THRESHOLD_STRICT } from "../mfa/adaptive/risk-thresholds.js";
 
 /**
  * The dynamic authorization module: policy store (PAP/PRP), expression compiler and converter, the
@@ -71,11 +73,16 @@ export const authzPlugin: PlatformPlugin = {
     ctx.onStart("authz-policies", async (c) => {
       await c.resolve(DynamicAuthorizationManagerToken).initialize();
       await c.resolve(MethodAuthorizationManagerToken).reload();
-      unsubscribe = c.resolve(AdaptiveMfaZeroTrustListener).subscribe(c.resolve(EventBus));
+      // Adaptive MFA (identity module) writes actions; without it there is nothing to listen to.
+      if (ctx.properties.declares(ZEROTRUST_THRESHOLD_STRICT.key)) {
+        unsubscribe = c.resolve(AdaptiveMfaZeroTrustListener).subscribe(c.resolve(EventBus));
+      }
     });
     ctx.onStop("authz-zero-trust", async (c) => {
-      unsubscribe?.();
-      await c.resolve(AdaptiveMfaZeroTrustListener).settled();
+      if (unsubscribe) {
+        unsubscribe();
+        await c.resolve(AdaptiveMfaZeroTrustListener).settled();
+      }
       c.resolve(DecisionAuditQueueToken).drain();
     });
   },
@@ -163,13 +170,13 @@ function registerDecisionDefaults(ctx: PluginContext): void {
  */
 function sessionHandleOf(
   c: DependencyContainer,
-): (exchange: Parameters<SessionManager["current"]>[0]) => Promise<string | undefined> {
+): (exchange: HttpExchange) => Promise<string | undefined> | undefined {
   const sessions = c.isRegistered(SessionManager, true) ? c.resolve(SessionManager) : undefined;
-  return async (exchange) => {
-    if (!sessions || !exchange.cookie(sessions.cookieName)) return undefined;
-    const session = await sessions.current(exchange);
-    return session ? sessionHandle(session.id) : undefined;
-  };
+  // No session cookie (bearer and anonymous callers): answer at once, without a promise.
+  return (exchange) =>
+    sessions && exchange.cookie(sessions.cookieName)
+      ? sessions.current(exchange).then((s) => (s ? sessionHandle(s.id) : undefined))
+      : undefined;
 }
 
 /** The zero-trust subject handle of a session id (`session:<handle>`): base64url SHA-256, 22 chars. */

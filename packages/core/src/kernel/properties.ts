@@ -107,6 +107,11 @@ export class PlatformProperties {
     return entry.value as T;
   }
 
+  /** True when some installed module declares `key` (optional integrations check before reading). */
+  declares(key: string): boolean {
+    return this.definitions.has(key);
+  }
+
   /** Where a property's value came from. */
   sourceOf(key: string): PropertySource | undefined {
     return this.values.get(key)?.source;

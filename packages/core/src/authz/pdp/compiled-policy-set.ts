@@ -5,6 +5,7 @@ import type { PolicyExpressionConverter } from "../expression/policy-expression-
 import { comparePolicies, isExecutable, type Policy, type PolicyEffect } from "../policy/policy.js";
 import type { CombiningAlgorithm } from "./combining-algorithm.js";
 import { PathPatternIndex } from "./path-pattern-index.js";
+import type { EvaluationOutcome } from "./policy-evaluation.js";
 import { covers } from "./pattern-coverage.js";
 
 /** A loaded policy: its condition compiled once, ready for any number of decisions. */
@@ -21,6 +22,9 @@ export interface CompiledPolicy {
   readonly expression: string;
   /** Why the condition could not be compiled; such a policy denies whenever its target matches. */
   readonly brokenReason?: string;
+  /** The outcomes this policy gives, built once so a decision allocates nothing. */
+  readonly granted: EvaluationOutcome;
+  readonly denied: EvaluationOutcome;
 }
 
 /** A policy left out of (or flagged in) a build, with why. */
@@ -126,11 +130,30 @@ function compilePolicy(policy: Policy, rank: number, o: PolicySetBuildOptions): 
     source = converted.condition;
     const condition = o.compiler.compile(source);
     const expression = o.converter.convert(policy, "URL");
-    return { ...base, condition, expression };
+    return withOutcomes({ ...base, condition, expression }, condition.usesZeroTrust);
   } catch (error) {
     const reason = isPlatformError(error) ? error.message : "the condition could not be compiled";
-    return { ...base, condition: undefined, expression: source || "(invalid)", brokenReason: reason };
+    return withOutcomes(
+      { ...base, condition: undefined, expression: source || "(invalid)", brokenReason: reason },
+      false,
+    );
   }
+}
+
+function withOutcomes(p: Omit<CompiledPolicy, "granted" | "denied">, usedZeroTrust: boolean): CompiledPolicy {
+  const decision = (granted: boolean): EvaluationOutcome =>
+    Object.freeze({
+      decision: Object.freeze({
+        granted,
+        reason: `${p.effect} '${p.name}': ${p.expression}`,
+        policyId: p.id,
+        policyName: p.name,
+        effect: p.effect,
+        ...(granted ? {} : { audited: true }),
+      }),
+      usedZeroTrust,
+    });
+  return { ...p, granted: decision(true), denied: decision(false) };
 }
 
 /** Policies all of whose URL targets are covered by targets of earlier (lower-rank) policies. */

@@ -47,3 +47,13 @@ describe("DecisionAuditQueue", () => {
     expect(seen).toEqual(["a", "b"]);
   });
 });
+
+describe("DecisionAuditQueue.accepts", () => {
+  it("refuses and counts a drop when full, so callers skip building events under overload", () => {
+    const queue = new DecisionAuditQueue({ sink: { record: () => {} }, capacity: 1, schedule: () => {} });
+    expect(queue.accepts()).toBe(true);
+    queue.record({ type: "a" });
+    expect(queue.accepts()).toBe(false);
+    expect(queue.stats()).toMatchObject({ dropped: 1, pending: 1 });
+  });
+});

@@ -51,6 +51,16 @@ export class DecisionAuditQueue implements AuditSink {
     }
   }
 
+  /**
+   * False (and one drop counted) when the queue is full: a caller about to build an event can skip
+   * the work under overload. `record` still checks on its own.
+   */
+  accepts(): boolean {
+    if (this.queue.length < this.capacity) return true;
+    this.counts.dropped++;
+    return false;
+  }
+
   /** The counters so far. */
   stats(): DecisionAuditStats {
     return { ...this.counts, pending: this.queue.length };

@@ -10,6 +10,7 @@ import type { PolicyExpressionConverter } from "../expression/policy-expression-
 import type { PolicyRetrievalPoint } from "../policy/policy-retrieval-point.js";
 import type { CombiningAlgorithm } from "./combining-algorithm.js";
 import { CompiledPolicySet, type PolicySetReport } from "./compiled-policy-set.js";
+import { DecisionAuditQueue } from "./decision-audit-queue.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
 import {
@@ -17,8 +18,9 @@ import {
   decideFirstApplicable,
   explainPolicies,
   type RequestFacts,
+  type RequestTarget,
 } from "./policy-evaluation.js";
-import type { ZeroTrustEvaluator, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
+import type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
 
 /** Options of the DynamicAuthorizationManager. */
 export interface DynamicAuthorizationManagerOptions {
@@ -50,9 +52,17 @@ export class DynamicAuthorizationManager implements AuthorizationManager {
   private rebuilding: Promise<PolicySetReport> | undefined;
   private again = false;
   private lastReport: PolicySetReport | undefined;
+  private readonly scratch: { -readonly [K in keyof EvaluationContext]: EvaluationContext[K] };
 
   constructor(private readonly o: DynamicAuthorizationManagerOptions) {
     this.current = CompiledPolicySet.empty(o.algorithm);
+    this.scratch = {
+      authentication: undefined,
+      remoteAddress: "",
+      now: 0,
+      timeZone: o.timeZone,
+      zeroTrustAction: undefined,
+    };
   }
 
   /** Loads every URL policy through the PRP (start-up). */
@@ -85,28 +95,40 @@ export class DynamicAuthorizationManager implements AuthorizationManager {
     return this.current;
   }
 
-  /** Decides a request (the AuthorizationManager contract). */
-  async check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision> {
-    let verdict: ZeroTrustVerdict | null | undefined = null;
-    if (authentication && this.o.zeroTrust) {
-      const sessionId = this.o.sessionId ? await this.o.sessionId(exchange) : undefined;
-      verdict = this.o.zeroTrust.cached(authentication, sessionId);
-      if (verdict === undefined) verdict = await this.o.zeroTrust.evaluate(authentication, sessionId);
+  /** Decides a request (the AuthorizationManager contract). Never rejects for a policy's sake. */
+  check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision> {
+    const zeroTrust = this.o.zeroTrust;
+    if (!authentication || !zeroTrust)
+      return Promise.resolve(this.decideRequest(authentication, exchange, null));
+    const session = this.o.sessionId?.(exchange);
+    if (session instanceof Promise) {
+      return session.then(async (sessionId) => {
+        const query: ZeroTrustQuery = sessionId ? { authentication, sessionId } : { authentication };
+        const verdict = zeroTrust.cached(query);
+        return this.decideRequest(
+          authentication,
+          exchange,
+          verdict !== undefined ? verdict : await zeroTrust.evaluate(query),
+        );
+      });
     }
-    return this.decide(
-      {
-        authentication,
-        method: exchange.method.toUpperCase(),
-        path: exchange.path,
-        remoteAddress: exchange.remoteAddress,
-      },
-      verdict,
-    );
+    // The hot path: a cached verdict and no session lookup decide without a single await.
+    const query: ZeroTrustQuery = session ? { authentication, sessionId: session } : { authentication };
+    const cached = zeroTrust.cached(query);
+    if (cached !== undefined) return Promise.resolve(this.decideRequest(authentication, exchange, cached));
+    return zeroTrust.evaluate(query).then((verdict) => this.decideRequest(authentication, exchange, verdict));
   }
 
   /** Decides synchronously from known facts and a zero-trust verdict (check() minus the lookups). */
   decide(facts: RequestFacts, verdict: ZeroTrustVerdict | null): PolicyDecision {
-    const set = this.current;
+    return this.decideRequest(facts.authentication, facts, verdict);
+  }
+
+  private decideRequest(
+    authentication: Authentication | undefined,
+    request: RequestTarget,
+    verdict: ZeroTrustVerdict | null,
+  ): PolicyDecision {
     const denial = verdict?.denial;
     if (denial && verdict.mode === "ENFORCE") {
       const decision: PolicyDecision = {
@@ -118,34 +140,38 @@ export class DynamicAuthorizationManager implements AuthorizationManager {
         audited: true,
         ...(denial.stepUp ? { stepUp: denial.stepUp } : {}),
       };
-      this.auditDenied(facts, decision);
+      this.auditDenied(authentication, request, decision, verdict);
       return decision;
     }
-    if (denial) this.auditShadow(facts, verdict, "zero-trust action");
-    const ctx: EvaluationContext = {
-      authentication: facts.authentication,
-      remoteAddress: facts.remoteAddress,
-      now: this.o.clock.now(),
-      timeZone: this.o.timeZone,
-      zeroTrustAction: verdict?.action,
-    };
+    if (denial) this.auditShadow(authentication, request, verdict, "zero-trust action");
+    const set = this.current;
     const decide = set.algorithm === "FIRST_APPLICABLE" ? decideFirstApplicable : decideCombined;
-    let outcome = decide(set, facts, ctx, this.o.noMatchGranted);
-    if (outcome.error) this.auditError(facts, outcome);
+    // One context object per manager, refilled per decision: evaluation is synchronous and the
+    // compiled closures never keep it, so no decision can see another's facts.
+    const ctx = this.scratch;
+    ctx.authentication = authentication;
+    ctx.remoteAddress = request.remoteAddress;
+    ctx.now = this.o.clock.now();
+    ctx.zeroTrustAction = verdict?.action;
+    let outcome = decide(set, request, ctx, this.o.noMatchGranted);
+    ctx.authentication = undefined; // keep no caller alive between requests
+    if (outcome.error) this.auditError(authentication, request, outcome);
     if (!outcome.decision.granted && verdict?.mode === "SHADOW" && outcome.usedZeroTrust) {
       // SHADOW never denies on AI conditions: decide again as if the AI had said ALLOW.
-      const relaxed = decide(set, facts, { ...ctx, zeroTrustAction: "ALLOW" }, this.o.noMatchGranted);
+      const relaxed = decide(
+        set,
+        request,
+        { ...ctx, authentication, zeroTrustAction: "ALLOW" },
+        this.o.noMatchGranted,
+      );
       if (relaxed.decision.granted) {
-        this.auditShadow(facts, verdict, outcome.decision.reason);
+        this.auditShadow(authentication, request, verdict, outcome.decision.reason);
         outcome = relaxed;
       }
     }
-    let decision = verdict ? { ...outcome.decision, zeroTrustAction: verdict.action } : outcome.decision;
-    if (!decision.granted) {
-      decision = { ...decision, audited: true };
-      this.auditDenied(facts, decision);
-    }
-    return decision;
+    // Decisions are shared, frozen objects (built with the policy set): nothing allocated here.
+    if (!outcome.decision.granted) this.auditDenied(authentication, request, outcome.decision, verdict);
+    return outcome.decision;
   }
 
   /**
@@ -193,15 +219,30 @@ export class DynamicAuthorizationManager implements AuthorizationManager {
       skipped: report.skipped,
       buildMs: report.buildMs,
     });
-    for (const s of report.shadowed) log.warn("authz.policy.shadowed", { ...s });
-    for (const b of report.broken) log.warn("authz.policy.broken", { ...b });
+    // One line each, with the first few: thousands of lines per reload would drown the log.
+    if (report.shadowed.length > 0) {
+      log.warn("authz.policies.shadowed", {
+        count: report.shadowed.length,
+        first: report.shadowed.slice(0, 5),
+      });
+    }
+    if (report.broken.length > 0) {
+      log.warn("authz.policies.broken", { count: report.broken.length, first: report.broken.slice(0, 5) });
+    }
   }
 
-  private auditDenied(facts: RequestFacts, decision: PolicyDecision): void {
+  private auditDenied(
+    authentication: Authentication | undefined,
+    facts: RequestTarget,
+    decision: PolicyDecision,
+    verdict: ZeroTrustVerdict | null,
+  ): void {
+    const audit = this.o.audit;
+    if (audit instanceof DecisionAuditQueue && !audit.accepts()) return; // overload: counted, not built
     this.o.audit.record({
       type: "authz.denied",
       outcome: "denied",
-      principal: facts.authentication?.username,
+      principal: authentication?.username,
       remoteAddress: facts.remoteAddress,
       data: {
         uri: facts.path,
@@ -210,27 +251,36 @@ export class DynamicAuthorizationManager implements AuthorizationManager {
         policyName: decision.policyName ?? null,
         effect: decision.effect ?? null,
         reason: decision.reason,
-        ...(decision.zeroTrustAction ? { ai: { action: decision.zeroTrustAction } } : {}),
+        ...(verdict?.action ? { ai: { action: verdict.action } } : {}),
         ...(decision.code ? { code: decision.code } : {}),
       },
     });
   }
 
-  private auditShadow(facts: RequestFacts, verdict: ZeroTrustVerdict, wouldDeny: string): void {
+  private auditShadow(
+    authentication: Authentication | undefined,
+    facts: RequestTarget,
+    verdict: ZeroTrustVerdict,
+    wouldDeny: string,
+  ): void {
     this.o.audit.record({
       type: "authz.zerotrust.shadow",
       outcome: "info",
-      principal: facts.authentication?.username,
+      principal: authentication?.username,
       remoteAddress: facts.remoteAddress,
       data: { uri: facts.path, action: facts.method, ai: { action: verdict.action ?? null }, wouldDeny },
     });
   }
 
-  private auditError(facts: RequestFacts, outcome: { decision: PolicyDecision; error?: string }): void {
+  private auditError(
+    authentication: Authentication | undefined,
+    facts: RequestTarget,
+    outcome: { decision: PolicyDecision; error?: string },
+  ): void {
     this.o.audit.record({
       type: "authz.evaluation-error",
       outcome: "denied",
-      principal: facts.authentication?.username,
+      principal: authentication?.username,
       remoteAddress: facts.remoteAddress,
       data: {
         uri: facts.path,

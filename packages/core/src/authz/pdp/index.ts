@@ -19,7 +19,7 @@ export {
 export { PathPatternIndex, type IndexedTarget } from "./path-pattern-index.js";
 export { covers } from "./pattern-coverage.js";
 export type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
-export type { RequestFacts } from "./policy-evaluation.js";
+export type { RequestFacts, RequestTarget } from "./policy-evaluation.js";
 export { PolicySimulationFilter, type PolicySimulationFilterOptions } from "./policy-simulation-filter.js";
 export { ResolverZeroTrustEvaluator } from "./resolver-zero-trust-evaluator.js";
-export type { ZeroTrustEvaluator, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
+export type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zero-trust-evaluator.js";

@@ -8,10 +8,18 @@ export interface IndexedTarget<T> {
   /** Evaluation order of the owning policy (0 first). */
   readonly rank: number;
   readonly value: T;
+  /**
+   * True when reaching the target in the trie proves the match (only literal, whole-segment `{name}`
+   * and a trailing `**`): its compiled pattern is then not run again.
+   */
+  readonly exact: boolean;
 }
 
 interface TrieNode<T> {
   literal: Map<string, TrieNode<T>> | undefined;
+  /** Whole-segment `{name}`: any non-empty segment. */
+  named: TrieNode<T> | undefined;
+  /** Any other wildcard segment (`*`, `a*`, `{id:\\d+}`, `?`): confirmed by the compiled pattern. */
   wild: TrieNode<T> | undefined;
   /** Targets ending exactly here. */
   terminal: IndexedTarget<T>[];
@@ -19,7 +27,16 @@ interface TrieNode<T> {
   deep: IndexedTarget<T>[];
 }
 
-const node = <T>(): TrieNode<T> => ({ literal: undefined, wild: undefined, terminal: [], deep: [] });
+const node = <T>(): TrieNode<T> => ({
+  literal: undefined,
+  named: undefined,
+  wild: undefined,
+  terminal: [],
+  deep: [],
+});
+
+/** A whole-segment variable without a regex: matches exactly the non-empty segments. */
+const isNamed = (segment: string): boolean => /^\{[A-Za-z][\w-]*\}$/.test(segment);
 
 /** True for a pattern segment without wildcards or variables. */
 const isLiteral = (segment: string): boolean => !/[*?{]/.test(segment);
@@ -27,9 +44,10 @@ const isLiteral = (segment: string): boolean => !/[*?{]/.test(segment);
 /**
  * A path-segment trie over Ant patterns: a lookup walks the request path once and returns only the
  * targets whose literal segments agree with it, so its cost grows with the path's depth and the
- * number of overlapping patterns, not with the number of policies. The trie only narrows: every
- * candidate is confirmed by its compiled Ant pattern (the one source of Ant semantics), which keeps
- * the index a pure optimisation that can never change a decision.
+ * number of overlapping patterns, not with the number of policies. Targets made only of literals,
+ * whole-segment `{name}`s and a trailing `**` are proved by the walk itself; every other candidate
+ * is confirmed by its compiled Ant pattern (the one source of Ant semantics). A randomized test
+ * holds the index equal to a linear scan of compiled patterns.
  */
 export class PathPatternIndex<T> {
   private readonly root: TrieNode<T> = node();
@@ -39,14 +57,16 @@ export class PathPatternIndex<T> {
 
   /** Adds a target; `pattern` must already be valid (compileAntPattern throws otherwise). */
   add(patternText: string, method: string, rank: number, value: T): IndexedTarget<T> {
+    const segments = patternText.slice(1).split("/");
+    const last = segments.length - 1;
     const target: IndexedTarget<T> = {
       pattern: compileAntPattern(patternText),
       method: method.toUpperCase(),
       rank,
       value,
+      exact: segments.every((s, i) => isLiteral(s) || isNamed(s) || (s === "**" && i === last)),
     };
     let at = this.root;
-    const segments = patternText.slice(1).split("/");
     for (const segment of segments) {
       if (segment === "**") {
         at.deep.push(target);
@@ -61,8 +81,12 @@ export class PathPatternIndex<T> {
           at.literal.set(segment, next);
         }
         at = next;
+      } else if (isNamed(segment)) {
+        at.named ??= node();
+        at = at.named;
       } else {
-        at = at.wild ??= node();
+        at.wild ??= node();
+        at = at.wild;
       }
     }
     at.terminal.push(target);
@@ -88,7 +112,7 @@ export class PathPatternIndex<T> {
     let n = 0;
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if ((t.method === "ANY" || t.method === method) && t.pattern.matches(p)) out[n++] = t;
+      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.matches(p))) out[n++] = t;
     }
     out.length = n;
     if (n > 1) sortByRank(out);
@@ -120,7 +144,7 @@ export class PathPatternIndex<T> {
     if (out.length > 1) sortByRank(out);
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if ((t.method === "ANY" || t.method === method) && t.pattern.matches(p)) {
+      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.matches(p))) {
         out.length = 0;
         return t;
       }
@@ -143,6 +167,7 @@ function collect<T>(at: TrieNode<T>, path: string, slash: number, out: IndexedTa
     const next = at.literal.get(path.slice(slash + 1, end));
     if (next) collect(next, path, end, out);
   }
+  if (at.named && end > slash + 1) collect(at.named, path, end, out);
   if (at.wild) collect(at.wild, path, end, out);
 }
 

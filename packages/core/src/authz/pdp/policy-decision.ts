@@ -8,7 +8,7 @@ export interface PolicyDecision extends AuthorizationDecision {
   readonly policyId?: string;
   readonly policyName?: string;
   readonly effect?: PolicyEffect;
-  /** The zero-trust action seen, when zero trust evaluated the request. */
+  /** The zero-trust action, when zero trust decided the request (the audit record carries it always). */
   readonly zeroTrustAction?: ZeroTrustAction;
 }
 

@@ -4,14 +4,18 @@ import { isFinal, outcomeOf, undecided, type PolicyOutcome } from "./combining-a
 import type { CompiledPolicy, CompiledPolicySet } from "./compiled-policy-set.js";
 import type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
 
-/** The request as the PDP sees it. */
-export interface RequestFacts {
-  readonly authentication: Authentication | undefined;
+/** What of a request the policies look at (an HttpExchange is one). */
+export interface RequestTarget {
   /** Upper-case HTTP method. */
   readonly method: string;
   /** Path without the query string. */
   readonly path: string;
   readonly remoteAddress: string;
+}
+
+/** The request and its caller, as the PDP sees them. */
+export interface RequestFacts extends RequestTarget {
+  readonly authentication: Authentication | undefined;
 }
 
 /** A decision plus what the evaluator learnt on the way. */
@@ -28,7 +32,11 @@ const NO_MATCH_GRANTED: EvaluationOutcome = Object.freeze({
   usedZeroTrust: false,
 });
 const NO_MATCH_DENIED: EvaluationOutcome = Object.freeze({
-  decision: Object.freeze({ granted: false, reason: "no policy matched (no-match-decision DENY)" }),
+  decision: Object.freeze({
+    granted: false,
+    reason: "no policy matched (no-match-decision DENY)",
+    audited: true,
+  }),
   usedZeroTrust: false,
 });
 
@@ -43,7 +51,14 @@ function holds(policy: CompiledPolicy, ctx: EvaluationContext): boolean | string
 }
 
 function decided(policy: CompiledPolicy, granted: boolean, reason: string): PolicyDecision {
-  return { granted, reason, policyId: policy.id, policyName: policy.name, effect: policy.effect };
+  return {
+    granted,
+    reason,
+    policyId: policy.id,
+    policyName: policy.name,
+    effect: policy.effect,
+    ...(granted ? {} : { audited: true }),
+  };
 }
 
 /**
@@ -52,7 +67,7 @@ function decided(policy: CompiledPolicy, granted: boolean, reason: string): Poli
  */
 export function decideFirstApplicable(
   set: CompiledPolicySet,
-  facts: RequestFacts,
+  facts: RequestTarget,
   ctx: EvaluationContext,
   noMatchGranted: boolean,
 ): EvaluationOutcome {
@@ -60,19 +75,14 @@ export function decideFirstApplicable(
   if (!target) return noMatchGranted ? NO_MATCH_GRANTED : NO_MATCH_DENIED;
   const policy = target.value;
   const result = holds(policy, ctx);
-  const usedZeroTrust = policy.condition?.usesZeroTrust ?? false;
   if (typeof result === "string") {
     return {
       decision: decided(policy, false, `evaluation error in '${policy.name}'`),
       error: result,
-      usedZeroTrust,
+      usedZeroTrust: policy.condition?.usesZeroTrust ?? false,
     };
   }
-  const granted = policy.effect === "ALLOW" ? result : !result;
-  return {
-    decision: decided(policy, granted, `${policy.effect} '${policy.name}': ${policy.expression}`),
-    usedZeroTrust,
-  };
+  return (policy.effect === "ALLOW" ? result : !result) ? policy.granted : policy.denied;
 }
 
 /**
@@ -81,7 +91,7 @@ export function decideFirstApplicable(
  */
 export function decideCombined(
   set: CompiledPolicySet,
-  facts: RequestFacts,
+  facts: RequestTarget,
   ctx: EvaluationContext,
   noMatchGranted: boolean,
 ): EvaluationOutcome {
@@ -119,7 +129,9 @@ export function decideCombined(
   const reason = noMatch
     ? `${algorithm}: no applicable policy`
     : `${algorithm}: ${granted ? "Permit" : "Deny"}${by ? ` by '${by.name}'` : ""}`;
-  const decision: PolicyDecision = by ? decided(by, granted, reason) : { granted, reason };
+  const decision: PolicyDecision = by
+    ? decided(by, granted, reason)
+    : { granted, reason, ...(granted ? {} : { audited: true }) };
   return { decision, usedZeroTrust, ...(error ? { error } : {}) };
 }
 
@@ -129,7 +141,7 @@ export function decideCombined(
  */
 export function explainPolicies(
   set: CompiledPolicySet,
-  facts: RequestFacts,
+  facts: RequestTarget,
   ctx: EvaluationContext,
   decision: PolicyDecision,
 ): PolicyTrailEntry[] {

@@ -3,7 +3,7 @@ import type { Clock } from "../../kernel/clock.js";
 import type { ZeroTrustActionResolver } from "../zerotrust/zero-trust-action-resolver.js";
 import type { ZeroTrustResolution } from "../zerotrust/zero-trust-resolution.js";
 import { zeroTrustDenial } from "../zerotrust/zero-trust-response.js";
-import type { ZeroTrustEvaluator, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
+import type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
 
 /**
  * The PDP's zero-trust view over the ZeroTrustActionResolver: a hot-path hit costs a Map lookup, and
@@ -18,21 +18,14 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
     private readonly clock: Clock,
   ) {}
 
-  cached(authentication: Authentication, sessionId: string | undefined): ZeroTrustVerdict | null | undefined {
-    const resolution = this.resolver.resolveCached(
-      sessionId ? { authentication, sessionId } : { authentication },
-    );
-    return resolution === undefined ? undefined : this.verdict(resolution, authentication);
+  cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined {
+    // The same query object goes to `resolve` on a miss, so sampling draws once per request.
+    const resolution = this.resolver.resolveCached(query);
+    return resolution === undefined ? undefined : this.verdict(resolution, query.authentication);
   }
 
-  async evaluate(
-    authentication: Authentication,
-    sessionId: string | undefined,
-  ): Promise<ZeroTrustVerdict | null> {
-    const resolution = await this.resolver.resolve(
-      sessionId ? { authentication, sessionId } : { authentication },
-    );
-    return this.verdict(resolution, authentication);
+  async evaluate(query: ZeroTrustQuery): Promise<ZeroTrustVerdict | null> {
+    return this.verdict(await this.resolver.resolve(query), query.authentication);
   }
 
   private verdict(resolution: ZeroTrustResolution, authentication: Authentication): ZeroTrustVerdict | null {

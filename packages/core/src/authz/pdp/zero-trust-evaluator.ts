@@ -17,12 +17,19 @@ export interface ZeroTrustVerdict {
   };
 }
 
+/** Who zero trust is asked about: built once per request and passed to both calls. */
+export interface ZeroTrustQuery {
+  readonly authentication: Authentication;
+  /** A non-secret handle of the caller's session, when there is one. */
+  readonly sessionId?: string;
+}
+
 /**
  * The PDP's view of zero trust. `cached` answers from memory without awaiting (undefined: ask
- * `evaluate`); both answer null when zero trust does not evaluate this request (disabled, anonymous,
- * not sampled).
+ * `evaluate` with the same query object); both answer null when zero trust does not evaluate this
+ * request (disabled, anonymous, not sampled).
  */
 export interface ZeroTrustEvaluator {
-  cached(authentication: Authentication, sessionId: string | undefined): ZeroTrustVerdict | null | undefined;
-  evaluate(authentication: Authentication, sessionId: string | undefined): Promise<ZeroTrustVerdict | null>;
+  cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined;
+  evaluate(query: ZeroTrustQuery): Promise<ZeroTrustVerdict | null>;
 }
