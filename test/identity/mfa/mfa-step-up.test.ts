@@ -90,6 +90,19 @@ describe("step-up: a resource that needs a recent second factor", () => {
     expect(result.headers.get("location")).toBe("/mfa/challenge/ott");
   });
 
+  it("a bearer client without an Accept header gets the 401, never a redirect to a page", async () => {
+    const b = new Browser(s.url);
+    const login = (await (
+      await b.postJson("/api/login", { username: "user", password: "password" })
+    ).json()) as { accessToken: string };
+    const { result } = await codeAfter(file, "user", () =>
+      b.fetch("/api/account/security", { headers: { authorization: `Bearer ${login.accessToken}` } }),
+    );
+    expect(result.status).toBe(401);
+    expect(result.headers.get("location")).toBeNull();
+    expect(result.headers.get("www-authenticate")).toBe('Bearer error="insufficient_user_authentication"');
+  });
+
   it("a bearer client gets WWW-Authenticate insufficient_user_authentication, then a new token with auth_time kept and otp in amr", async () => {
     const b = new Browser(s.url);
     const login = (await (

@@ -2,8 +2,10 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { EvaluationContext } from "../expression/evaluation-context.js";
+import { isOwner } from "../expression/method-functions.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
+import type { PolicyEffect } from "../policy/policy.js";
 import type { PolicyRetrievalPoint } from "../policy/policy-retrieval-point.js";
 import { type CompiledMethodPolicy, MethodPolicySet } from "./method-policy-set.js";
 import type { PermissionEvaluator } from "./permission-evaluator.js";
@@ -15,6 +17,8 @@ export interface MethodDecision {
   readonly reason: string;
   readonly policyId?: string;
   readonly policyName?: string;
+  /** The deciding policy's effect: only an ALLOW that granted lets a non-owner read an owned entity. */
+  readonly effect?: PolicyEffect;
   /** The deciding policy reads the returned value: it is decided after the call. */
   readonly deferred?: CompiledMethodPolicy;
 }
@@ -37,7 +41,7 @@ const ADMIN = "ROLE_ADMIN";
  * Decides `@Protectable` method calls against METHOD policies (first applicable, DENY as
  * `!(condition)`, no policy → allowed) before the call, and ownership on the returned entity after
  * it: with `ownerField`, the owner (and ROLE_ADMIN) may always access their resource, and others
- * only when a policy granted explicitly. Policies reading `returnObject`/#ownership are decided after
+ * only when an ALLOW policy granted explicitly. Policies reading `returnObject`/#ownership are decided after
  * the call, on the value.
  */
 export class MethodAuthorizationManager {
@@ -55,8 +59,7 @@ export class MethodAuthorizationManager {
   before(method: ProtectableMethod, authentication: Authentication | undefined): MethodDecision {
     const policy = this.set.policiesOf(method.identifier)[0];
     if (!policy) return { granted: true, reason: "no method policy" };
-    if (policy.condition?.usesMethodContext)
-      return { granted: true, reason: "decided after the call", deferred: policy };
+    if (policy.readsReturnValue) return { granted: true, reason: "decided after the call", deferred: policy };
     return this.evaluate(policy, this.context(authentication, method, undefined));
   }
 
@@ -76,7 +79,8 @@ export class MethodAuthorizationManager {
     if (isOwnerOf(authentication, returnObject, method.ownerField)) {
       return { ...decision, granted: true, reason: "owner" };
     }
-    return decision.policyId && decision.granted
+    // A DENY whose condition does not hold only fails to refuse; it grants nothing to non-owners.
+    return decision.granted && decision.effect === "ALLOW"
       ? decision
       : { ...decision, granted: false, reason: "not the owner" };
   }
@@ -101,7 +105,7 @@ export class MethodAuthorizationManager {
   }
 
   private evaluate(policy: CompiledMethodPolicy, ctx: EvaluationContext): MethodDecision {
-    const base = { policyId: policy.id, policyName: policy.name };
+    const base = { policyId: policy.id, policyName: policy.name, effect: policy.effect };
     let holds: boolean;
     try {
       if (!policy.condition) return { ...base, granted: false, reason: "invalid condition (fail closed)" };
@@ -137,10 +141,14 @@ export function isOwnerOf(
   entity: object,
   ownerField: string,
 ): boolean {
-  if (!authentication || !Object.hasOwn(entity, ownerField)) return false;
-  const owner = (entity as Record<string, unknown>)[ownerField];
-  return (
-    (typeof owner === "string" || typeof owner === "number") &&
-    (String(owner) === authentication.username || String(owner) === authentication.userId)
-  );
+  // The same rule as `#ownership.isOwner` in expressions (getters count; only strings and finite numbers).
+  return isOwner({
+    authentication,
+    returnObject: entity,
+    ownerField,
+    remoteAddress: "",
+    now: 0,
+    timeZone: "UTC",
+    zeroTrustAction: undefined,
+  });
 }

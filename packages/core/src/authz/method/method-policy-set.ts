@@ -1,6 +1,8 @@
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { CompiledExpression } from "../expression/compiled-expression.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
+import type { ExpressionNode } from "../expression/expression-node.js";
+import { parseExpression } from "../expression/expression-parser.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { comparePolicies, isExecutable, type Policy, type PolicyEffect } from "../policy/policy.js";
 
@@ -12,6 +14,11 @@ export interface CompiledMethodPolicy {
   /** The un-negated condition; undefined when it failed to compile (such a policy denies). */
   readonly condition: CompiledExpression | undefined;
   readonly expression: string;
+  /**
+   * The condition reads the returned value (`#ownership.isOwner(authentication, returnObject)`), so it
+   * is decided after the call. `hasPermission` alone is not: it is decided before, like any other.
+   */
+  readonly readsReturnValue: boolean;
 }
 
 /** The executable METHOD policies by method identifier, each list in evaluation order. */
@@ -60,12 +67,36 @@ function compile(
   try {
     const { condition } = tools.converter.convertCondition(policy, "METHOD");
     const compiled = tools.compiler.compile(condition);
-    return { ...base, condition: compiled, expression: tools.converter.convert(policy, "METHOD") };
+    return {
+      ...base,
+      condition: compiled,
+      expression: tools.converter.convert(policy, "METHOD"),
+      readsReturnValue: compiled.usesMethodContext && readsReturnValue(parseExpression(condition)),
+    };
   } catch (error) {
     return {
       ...base,
       condition: undefined,
       expression: isPlatformError(error) ? error.message : "(invalid)",
+      readsReturnValue: false,
     };
+  }
+}
+
+// Whether any call reads the returned value: #ownership functions, or a `returnObject` argument.
+function readsReturnValue(node: ExpressionNode): boolean {
+  switch (node.kind) {
+    case "call":
+      return (
+        node.receiver === "ownership" ||
+        node.args.some((a) => a.kind === "identifier" && a.name === "returnObject")
+      );
+    case "not":
+      return readsReturnValue(node.operand);
+    case "and":
+    case "or":
+      return node.operands.some(readsReturnValue);
+    default:
+      return false;
   }
 }

@@ -6,6 +6,8 @@ import type { MethodAuthorizationManager, MethodDecision } from "./method-author
 import { type ProtectableMethod, protectableMethodsOf } from "./protectable.js";
 import type { SecurityContextHolder } from "./security-context-holder.js";
 
+const AsyncFunction = (async () => {}).constructor;
+
 /**
  * Wraps services so their `@Protectable` methods are authorized: a Proxy decides before each call
  * (a refusal never runs the method) and, for ownership or return-value policies, on the value
@@ -21,18 +23,19 @@ export class MethodSecurity {
   protect<T extends object>(instance: T): T {
     const methods = protectableMethodsOf(instance);
     if (methods.size === 0) return instance;
-    const wrappers = new Map<string, (...args: unknown[]) => unknown>();
+    const wrappers = new Map<PropertyKey, { fn: unknown; wrapper: (...args: unknown[]) => unknown }>();
     return new Proxy(instance, {
-      get: (target, key, receiver) => {
-        const value = Reflect.get(target, key, receiver);
-        if (typeof key !== "string" || typeof value !== "function") return value;
-        const method = methods.get(key);
-        if (!method) return value;
-        let wrapper = wrappers.get(key);
-        if (!wrapper) {
-          wrapper = this.wrap(method, value as (...args: unknown[]) => unknown, target);
-          wrappers.set(key, wrapper);
-        }
+      get: (target, key) => {
+        // Read and call on the real instance (getters and `#private` fields work), as Spring's
+        // proxies do: calls a service makes on `this` are not intercepted again.
+        const value = Reflect.get(target, key, target);
+        if (typeof value !== "function") return value;
+        const known = wrappers.get(key);
+        if (known?.fn === value) return known.wrapper;
+        const method = typeof key === "string" ? methods.get(key) : undefined;
+        const fn = value as (...args: unknown[]) => unknown;
+        const wrapper = method ? this.wrap(method, fn, target) : fn.bind(target);
+        wrappers.set(key, { fn: value, wrapper });
         return wrapper;
       },
     });
@@ -60,7 +63,12 @@ export class MethodSecurity {
     return (...args: unknown[]) => {
       const authentication = this.context.current();
       const before = this.manager.before(method, authentication);
-      if (!before.granted && !method.ownerField) this.refuse(method, authentication, before);
+      if (!before.granted && !method.ownerField) {
+        const refusal = this.refusal(method, authentication, before);
+        // An async method refused before the call rejects, as it would have: it never throws synchronously.
+        if (fn instanceof AsyncFunction) return Promise.reject(refusal);
+        throw refusal;
+      }
       const result = fn.apply(target, args);
       if (result instanceof Promise) {
         return result.then((value: unknown) => this.check(method, authentication, value, before));
@@ -76,17 +84,18 @@ export class MethodSecurity {
     before: MethodDecision,
   ): unknown {
     const decision = this.manager.after(method, authentication, value, before);
-    if (!decision.granted) this.refuse(method, authentication, decision);
+    if (!decision.granted) throw this.refusal(method, authentication, decision);
     return value;
   }
 
-  private refuse(
+  // Audits the refusal and answers the error to throw.
+  private refusal(
     method: ProtectableMethod,
     authentication: Authentication | undefined,
     decision: MethodDecision,
-  ): never {
+  ): PlatformError {
     this.manager.audit(method, authentication, decision);
-    if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-    throw new PlatformError("ACCESS_DENIED", "Access denied");
+    if (!authentication) return new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    return new PlatformError("ACCESS_DENIED", "Access denied");
   }
 }

@@ -46,7 +46,14 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         exchange.redirect(loginPage);
         return;
       }
-      if (error.code === "MFA_CHALLENGE_REQUIRED" && !exchange.wantsJson() && exchange.method === "GET") {
+      // A browser page navigation goes to the challenge; a bearer (API) caller always gets the 401.
+      if (
+        error.code === "MFA_CHALLENGE_REQUIRED" &&
+        !exchange.wantsJson() &&
+        exchange.method === "GET" &&
+        !bearer &&
+        !hasBearerScheme(exchange)
+      ) {
         const url = error.details?.mfaUrl;
         if (typeof url === "string") {
           exchange.redirect(url);
