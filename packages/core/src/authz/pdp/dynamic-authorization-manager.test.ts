@@ -133,6 +133,26 @@ describe("DynamicAuthorizationManager: FIRST_APPLICABLE", () => {
   });
 });
 
+describe("DynamicAuthorizationManager: priority under incremental adds", () => {
+  it("policies added one by one, reloading after each, decide in numeric priority order (not as strings)", async () => {
+    const { manager, repository } = await pdpWith([]);
+    // As strings "10" < "100" < "2" < "20" < "9"; as numbers 2 < 9 < 10 < 20 < 100.
+    for (const priority of [10, 100, 2, 20, 9]) {
+      await repository.create(
+        urlPolicy(`p${priority}`, "ALLOW", priority, "/x", [`hasAuthority('A${priority}')`]),
+      );
+      await manager.reload();
+    }
+    const order = manager.policySet.policies.map((p) => p.name);
+    expect(order).toEqual(["p2", "p9", "p10", "p20", "p100"]);
+    const holder = caller("h", "A9", "A10");
+    expect(await manager.check(holder, request("GET", "/x"))).toMatchObject({
+      granted: false,
+      policyName: "p2",
+    });
+  });
+});
+
 describe("DynamicAuthorizationManager: reload", () => {
   it("swaps atomically: a request sees the old or the new set, never a mix, and the last change wins", async () => {
     const { manager, repository, stored } = await pdpWith([
