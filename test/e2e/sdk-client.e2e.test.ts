@@ -151,7 +151,7 @@ describeInBrowser("browser SDK (window.PlatformMFA) against the demo server", ()
     });
     expect(sdk).toEqual({
       version: "2.2.0",
-      members: ["ApiClient", "Client", "PlatformMfaError", "version"],
+      members: ["ApiClient", "Client", "PlatformMfaError", "installInterceptor", "version"],
     });
   });
 

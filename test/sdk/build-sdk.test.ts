@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -55,11 +56,25 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
     expect(typeof sdk.Client).toBe("function");
     expect(typeof sdk.ApiClient).toBe("function");
     expect(typeof sdk.PlatformMfaError).toBe("function");
+    expect(typeof sdk.installInterceptor).toBe("function");
     expect(Object.isFrozen(sdk)).toBe(true);
     // The bundle leaks nothing else onto the page.
     expect(Object.keys(window).sort()).toEqual(
       ["CustomEvent", "EventTarget", "PlatformMFA", "document", "localStorage", "window"].sort(),
     );
+  });
+
+  it("names a content-hashed alias and the integrity of every file in the manifest", () => {
+    expect(built.manifest.version).toBe("2.2.0");
+    expect(Object.keys(built.manifest.files)).toEqual(built.files.map((f) => f.name));
+    for (const f of built.files) {
+      const hex = createHash("sha256").update(f.contents).digest("hex").slice(0, 12);
+      expect(f.hashedName, f.name).toBe(f.name.replace(/\.js$/, `.${hex}.js`));
+      expect(built.manifest.files[f.name], f.name).toEqual({
+        file: f.hashedName,
+        integrity: `sha384-${createHash("sha384").update(f.contents).digest("base64")}`,
+      });
+    }
   });
 
   it("carries no server code (no node: modules, no require)", () => {

@@ -33,14 +33,27 @@ export class FakeStorage {
   }
 }
 
+/** The meta element the fake document answers (content readable and writable). */
+interface FakeMeta {
+  getAttribute(name: string): string | null;
+  setAttribute(name: string, value: string): void;
+}
+
 /** The few DOM calls the SDK makes: meta tags and `#platform-page-config`. */
 export class FakeDocument {
   readonly meta = new Map<string, string>();
   pageConfig: Record<string, string> | undefined;
-  querySelector(selector: string): { getAttribute(name: string): string | null } | null {
+  querySelector(selector: string): FakeMeta | null {
     const m = /^meta\[name="([^"]+)"\]$/.exec(selector);
-    const content = m ? this.meta.get(m[1]!) : undefined;
-    return content === undefined ? null : { getAttribute: (n) => (n === "content" ? content : null) };
+    const name = m?.[1];
+    const content = name === undefined ? undefined : this.meta.get(name);
+    if (name === undefined || content === undefined) return null;
+    return {
+      getAttribute: (n) => (n === "content" ? (this.meta.get(name) ?? null) : null),
+      setAttribute: (n, v) => {
+        if (n === "content") this.meta.set(name, v);
+      },
+    };
   }
   getElementById(id: string): { dataset: Record<string, string> } | null {
     return id === "platform-page-config" && this.pageConfig ? { dataset: { ...this.pageConfig } } : null;
@@ -54,10 +67,12 @@ export interface SentRequest {
   headers: Record<string, string>;
   body: string | undefined;
   credentials: string | undefined;
+  /** True when the SDK marked it as its own request (the interceptor lets those through). */
+  sdk: boolean;
 }
 
 /** A canned answer of the stubbed fetch. */
-export type Answer = { status?: number; body?: unknown; contentType?: string };
+export type Answer = { status?: number; body?: unknown; contentType?: string; text?: string };
 
 /** A browser-like global for the IIFE: window, document, storages, location, a recording fetch. */
 export interface Sandbox {
@@ -82,19 +97,30 @@ export async function sdkSandbox(origin = "https://app.example"): Promise<Sandbo
   const sent: SentRequest[] = [];
   const assigned: string[] = [];
   const answers: Sandbox["answers"] = new Map();
-  const fetch = async (input: string, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(input, origin);
+  // Takes a URL and an init (the SDK's own calls) or a Request (what the interceptor sends).
+  const fetch = async (input: string | Request, init: RequestInit = {}): Promise<Response> => {
+    const given = input instanceof Request ? input : undefined;
+    const url = new URL(given ? given.url : input, origin);
+    const method = given ? given.method : (init.method ?? "GET");
     const request: SentRequest = {
       url: url.href,
-      method: init.method ?? "GET",
-      headers: Object.fromEntries(new Headers(init.headers).entries()),
-      body: typeof init.body === "string" ? init.body : undefined,
-      credentials: init.credentials,
+      method,
+      headers: Object.fromEntries(new Headers(given ? given.headers : init.headers).entries()),
+      body: given
+        ? method === "GET" || method === "HEAD"
+          ? undefined
+          : await given.text()
+        : typeof init.body === "string"
+          ? init.body
+          : undefined,
+      credentials: given ? given.credentials : init.credentials,
+      sdk: (init as Record<symbol, unknown>)[Symbol.for("platform.mfa.sdk-request")] === true,
     };
     sent.push(request);
     const found = answers.get(`${request.method} ${url.pathname}`);
     const answer = typeof found === "function" ? found(request) : (found ?? { status: 404, body: {} });
-    return new Response(answer.body === undefined ? "" : JSON.stringify(answer.body), {
+    const text = answer.text ?? (answer.body === undefined ? "" : JSON.stringify(answer.body));
+    return new Response(text, {
       status: answer.status ?? 200,
       headers: { "content-type": answer.contentType ?? "application/json" },
     });
@@ -113,7 +139,12 @@ export async function sdkSandbox(origin = "https://app.example"): Promise<Sandbo
     navigator: {},
     fetch,
     Headers,
+    Request,
     Response,
+    ReadableStream,
+    setTimeout,
+    clearTimeout,
+    queueMicrotask,
     URL,
     URLSearchParams,
     EventTarget,

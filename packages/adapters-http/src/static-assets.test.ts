@@ -9,6 +9,8 @@ import { rawGet, rawRequest, startTestServer, type TestServer } from "./test-sup
 
 const APP_JS = "console.log('hello');\n";
 const SECRET = "TOP-SECRET-CONTENT";
+/** The first 12 hex digits of the sha-256 of APP_JS: the content hash of its hashed alias. */
+const APP_HASH = createHash("sha256").update(APP_JS).digest("hex").slice(0, 12);
 
 describe("static assets", () => {
   let base: string;
@@ -19,6 +21,9 @@ describe("static assets", () => {
     const dir = join(base, "public");
     await mkdir(join(dir, "nested"), { recursive: true });
     await writeFile(join(dir, "app.js"), APP_JS);
+    await writeFile(join(dir, `app.${APP_HASH}.js`), APP_JS);
+    // A name that claims a hash its bytes do not have (a stale or hand-made copy).
+    await writeFile(join(dir, "app.0123456789ab.js"), APP_JS);
     await writeFile(join(dir, "style.css"), "body{}");
     await writeFile(join(dir, "nested", "data.json"), '{"a":1}');
     await writeFile(join(dir, ".hidden.txt"), SECRET);
@@ -49,6 +54,22 @@ describe("static assets", () => {
     const json = await t.fetch("/js/nested/data.json");
     expect(json.headers.get("content-type")).toBe("application/json; charset=utf-8");
     expect(await json.json()).toEqual({ a: 1 });
+  });
+
+  it("serves a content-hashed alias immutable for a year, but only when the hash is the bytes' own", async () => {
+    const hashed = await t.fetch(`/js/app.${APP_HASH}.js`);
+    expect(hashed.status).toBe(200);
+    expect(await hashed.text()).toBe(APP_JS);
+    expect(hashed.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(hashed.headers.get("etag")).toBe((await t.fetch("/js/app.js")).headers.get("etag"));
+    // A wrong hash, upper-case hex or another length is an ordinary file: revalidated.
+    expect((await t.fetch("/js/app.0123456789ab.js")).headers.get("cache-control")).toBe("no-cache");
+    expect((await t.fetch("/js/app.js")).headers.get("cache-control")).toBe("no-cache");
+    const again = await t.fetch(`/js/app.${APP_HASH}.js`, {
+      headers: { "if-none-match": hashed.headers.get("etag") ?? "" },
+    });
+    expect(again.status).toBe(304);
+    expect(again.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
   });
 
   it("answers 304 to a matching If-None-Match, weak or in a list, and 200 otherwise", async () => {

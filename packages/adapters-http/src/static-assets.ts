@@ -3,6 +3,7 @@ import { readFile, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, resolve, sep } from "node:path";
 import { type HttpExchange, PlatformError } from "@platform/core";
 import { routeParams } from "./exchange-attributes.js";
+import { cacheControlFor } from "./static-asset-cache.js";
 import type { RouteDefinition } from "./route-registry.js";
 
 /** A directory served under a URL prefix, e.g. `{ prefix: "/js", directory: "/abs/path/dist" }`. */
@@ -28,7 +29,8 @@ export const STATIC_CONTENT_TYPES: Readonly<Record<string, string>> = {
 /**
  * The route (`GET <prefix>/**`, HEAD included) that serves a directory: a strong ETag (sha-256 of
  * the bytes, base64url, quoted), `Cache-Control: no-cache` so browsers revalidate, and 304 on a
- * matching If-None-Match. Dot segments, hidden files, encoded separators, backslashes, NUL and
+ * matching If-None-Match. A content-hashed name (`app.<first 12 hex of the sha-256>.js`) whose hash
+ * matches its bytes is served `public, max-age=31536000, immutable` instead. Dot segments, hidden files, encoded separators, backslashes, NUL and
  * anything resolving outside the directory answer 404 without touching the file system outside it.
  */
 export function staticAssetsRoute(options: StaticAssetsOptions): RouteDefinition {
@@ -60,15 +62,17 @@ export function staticAssetsRoute(options: StaticAssetsOptions): RouteDefinition
 }
 
 interface Asset {
+  name: string;
   content: Uint8Array;
   contentType: string;
 }
 
 function sendAsset(exchange: HttpExchange, asset: Asset): void {
-  const etag = `"${createHash("sha256").update(asset.content).digest("base64url")}"`;
+  const digest = createHash("sha256").update(asset.content).digest();
+  const etag = `"${digest.toString("base64url")}"`;
   const res = exchange.response;
   res.headers.set("etag", etag);
-  res.headers.set("cache-control", "no-cache");
+  res.headers.set("cache-control", cacheControlFor(asset.name, digest.toString("hex")));
   res.headers.set("x-content-type-options", "nosniff");
   if (etagMatches(exchange.header("if-none-match"), etag)) {
     res.status = 304;
@@ -94,12 +98,8 @@ function etagMatches(header: string | undefined, etag: string): boolean {
 async function loadAsset(root: string, rest: string): Promise<Asset | undefined> {
   const segments = safeSegments(rest);
   if (!segments) return undefined;
-  const contentType =
-    STATIC_CONTENT_TYPES[
-      extname(segments[segments.length - 1]!)
-        .slice(1)
-        .toLowerCase()
-    ];
+  const name = segments[segments.length - 1]!;
+  const contentType = STATIC_CONTENT_TYPES[extname(name).slice(1).toLowerCase()];
   if (!contentType) return undefined;
   const candidate = join(root, ...segments);
   if (!isInside(root, candidate)) return undefined;
@@ -107,7 +107,7 @@ async function loadAsset(root: string, rest: string): Promise<Asset | undefined>
     const [realRoot, realFile] = await Promise.all([realpath(root), realpath(candidate)]);
     if (!isInside(realRoot, realFile)) return undefined;
     if (!(await stat(realFile)).isFile()) return undefined;
-    return { content: await readFile(realFile), contentType };
+    return { name, content: await readFile(realFile), contentType };
   } catch {
     return undefined;
   }

@@ -64,6 +64,25 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     handler: security,
     description: "Step-up (bearer)",
   });
+  // POST twins for the SDK's step-up interceptor: a non-idempotent request is sent again only with an
+  // Idempotency-Key (or the application's opt-in); the answer echoes the key and the JSON body.
+  const change = async (ex: Parameters<typeof currentAuthentication>[0]) => ({
+    ...security(ex),
+    changed: await ex.fields(["json"]),
+    idempotencyKey: ex.header("idempotency-key") ?? null,
+  });
+  routes.add({
+    method: "POST",
+    path: "/account/security",
+    handler: change,
+    description: "Step-up POST (session)",
+  });
+  routes.add({
+    method: "POST",
+    path: "/api/account/security",
+    handler: change,
+    description: "Step-up POST (bearer)",
+  });
   registerDemoOrders(platform);
   addDemoAuthorizationRoutes(routes, platform);
   host.routes?.(routes, platform);

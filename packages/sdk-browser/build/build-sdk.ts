@@ -1,4 +1,5 @@
 // Node side of the browser SDK: bundles src/ with esbuild, in memory. Never imported by the browser code.
+import { createHash } from "node:crypto";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -9,12 +10,30 @@ export interface BuiltSdkFile {
   /** The file name under `/js/` (`platform-mfa-sdk.js`, `platform-mfa-sdk.esm.js`, `platform-login-page.js`...). */
   name: string;
   contents: string;
+  /**
+   * The content-hashed alias (`platform-mfa-sdk.<first 12 hex of the sha-256>.js`): same bytes, a URL
+   * that never serves others, so it may be cached immutably.
+   */
+  hashedName: string;
+  /** Subresource Integrity of the contents (`sha384-…`), for `<script integrity>`. */
+  integrity: string;
+}
+
+/**
+ * `manifest.json` beside the files: each fixed name → its hashed alias (a name relative to the
+ * manifest's own URL, e.g. `/js/`) and integrity, so a host page can reference the immutable URLs.
+ */
+export interface SdkManifest {
+  version: string;
+  files: Record<string, { file: string; integrity: string }>;
 }
 
 /** The built SDK: its files and the gzipped size of the IIFE. */
 export interface BuiltSdk {
   /** The IIFE, the ES module, then the page scripts (in {@link SDK_PAGE_SCRIPTS} order). */
   files: BuiltSdkFile[];
+  /** The hashed aliases by fixed name (written as {@link SDK_MANIFEST_FILE}). */
+  manifest: SdkManifest;
   /** Bytes of `platform-mfa-sdk.js` after gzip (level 9): what the 15 KB budget is checked against. */
   gzipBytes: number;
   /** Bytes of each page script after gzip (level 9), by file name (no budget: reported). */
@@ -35,6 +54,12 @@ export const SDK_PAGE_SCRIPTS = [
   { name: "platform-ott-verify-page.js", entry: "src/pages/ott-verify-page.ts" },
   { name: "platform-passkey-page.js", entry: "src/pages/passkey-page.ts" },
 ] as const;
+/** The manifest of the hashed aliases, written beside the files (`/js/manifest.json`). */
+export const SDK_MANIFEST_FILE = "manifest.json";
+/** Hex digits of the content hash in a hashed alias (the static route checks them against the bytes). */
+export const SDK_CONTENT_HASH_LENGTH = 12;
+/** The version the manifest names (the spec's Browser SDK version; src/version.ts holds the same). */
+export const SDK_MANIFEST_VERSION = "2.2.0";
 /** The budget of the gzipped IIFE (15 KB). */
 export const SDK_GZIP_BUDGET_BYTES = 15 * 1024;
 
@@ -67,8 +92,13 @@ export async function buildPlatformSdk(): Promise<BuiltSdk> {
     ...SDK_PAGE_SCRIPTS.map((p) => bundle({ entry: p.entry, format: "iife", name: p.name })),
   ]);
   if (!iife || !esm) throw new Error("esbuild produced no SDK");
+  const files = [iife, esm, ...pages];
   return {
-    files: [iife, esm, ...pages],
+    files,
+    manifest: {
+      version: SDK_MANIFEST_VERSION,
+      files: Object.fromEntries(files.map((f) => [f.name, { file: f.hashedName, integrity: f.integrity }])),
+    },
     gzipBytes: gzipBytes(iife.contents),
     pageScriptGzipBytes: Object.fromEntries(pages.map((p) => [p.name, gzipBytes(p.contents)])),
   };
@@ -87,5 +117,12 @@ async function bundle(o: { entry: string; format: "iife" | "esm"; name: string }
   });
   const file = result.outputFiles?.find((f) => f.path.endsWith(o.name));
   if (!file) throw new Error(`esbuild produced no ${o.name}`);
-  return { name: o.name, contents: file.text };
+  const contents = file.text;
+  const hex = createHash("sha256").update(contents).digest("hex").slice(0, SDK_CONTENT_HASH_LENGTH);
+  return {
+    name: o.name,
+    contents,
+    hashedName: o.name.replace(/\.js$/, `.${hex}.js`),
+    integrity: `sha384-${createHash("sha384").update(contents).digest("base64")}`,
+  };
 }

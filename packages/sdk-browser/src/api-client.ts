@@ -1,9 +1,11 @@
+import { parseAnswer, sameOriginUrl, stringOr } from "./api-answer.js";
 import { CSRF_PARAMETER, csrfToken } from "./csrf.js";
 import { deviceId } from "./device-id.js";
 import { DEFAULT_MFA_CONFIG, mergeMfaConfig } from "./mfa-config.js";
 import { MfaSessionState } from "./mfa-session-state.js";
 import { readPageConfig } from "./page-config.js";
 import { PlatformMfaError } from "./platform-mfa-error.js";
+import { markSdkRequest } from "./sdk-request.js";
 import { TokenStore } from "./token-store.js";
 import type {
   AuthenticationResult,
@@ -29,6 +31,8 @@ export type ApiOperation =
   | "verifyOtt"
   | "getPasskeyOptions"
   | "verifyPasskey"
+  | "passkeyLoginOptions"
+  | "passkeyLogin"
   | "cancel"
   | "status"
   | "logout";
@@ -84,6 +88,7 @@ export class ApiClient {
   private current: MfaConfig | undefined;
   private loading: Promise<MfaConfig> | undefined;
   private generation = 0;
+  private stepUp: { authorization: string | undefined } | undefined;
 
   constructor(options: ApiClientOptions = {}) {
     this.tokens = options.tokenStore ?? new TokenStore("memory");
@@ -190,6 +195,28 @@ export class ApiClient {
     return this.send("verifyPasskey", config.webauthn.assertionVerify, { json });
   }
 
+  /**
+   * Passkey sign-in (the passkey chain, not the MFA factor): `POST passkeyLogin.assertionOptions`,
+   * usernameless unless a `username` is given (autofill requests never name one).
+   */
+  async getPasskeyLoginOptions(username?: string): Promise<PublicKeyRequestOptionsJson> {
+    const config = await this.ensureConfig();
+    const json = username ? { username } : {};
+    const options = await this.send("passkeyLoginOptions", config.passkeyLogin.assertionOptions, { json });
+    return options as PublicKeyRequestOptionsJson;
+  }
+
+  /** `POST passkeyLogin.loginProcessing` with the assertion: a sign-in, or the MFA-required answer. */
+  async loginWithPasskey(
+    publicKeyCredential: PublicKeyCredential | PublicKeyCredentialJson,
+  ): Promise<AuthenticationResult> {
+    const config = await this.ensureConfig();
+    const json = isBrowserCredential(publicKeyCredential)
+      ? credentialToJson(publicKeyCredential)
+      : publicKeyCredential;
+    return this.send("passkeyLogin", config.passkeyLogin.loginProcessing, { json });
+  }
+
   /** `POST api.cancel`: ends the MFA flow (`MFA_CANCELLED`). */
   async cancel(): Promise<AuthenticationResult> {
     const config = await this.ensureConfig();
@@ -218,6 +245,22 @@ export class ApiClient {
 
   /** Forgets the tracked MFA state (no server call). */
   forgetState(): void {
+    this.tracked.reset();
+  }
+
+  /**
+   * Step-up mode (the interceptor's challenge): requests name no MFA session (the binding cookie of
+   * the latest challenge decides, so concurrent challenges never mismatch it) and, for a bearer
+   * client, carry its `Authorization` (the bearer is the caller; it is exempt from CSRF).
+   */
+  beginStepUp(authorization?: string): void {
+    this.tracked.reset();
+    this.stepUp = { authorization };
+  }
+
+  /** Leaves step-up mode (the step-up's MFA session is not tracked beyond it). */
+  endStepUp(): void {
+    this.stepUp = undefined;
     this.tracked.reset();
   }
 
@@ -266,8 +309,10 @@ export class ApiClient {
     const method = request.method ?? "POST";
     const headers = new Headers();
     headers.set("X-Device-Id", deviceId());
-    if (this.tracked.mfaSessionId) headers.set("X-MFA-Session-Id", this.tracked.mfaSessionId);
-    if (this.tracked.mfaStepId) headers.set("X-MFA-Step-Id", this.tracked.mfaStepId);
+    const stepUp = this.stepUp;
+    if (stepUp?.authorization) headers.set("Authorization", stepUp.authorization);
+    if (this.tracked.mfaSessionId && !stepUp) headers.set("X-MFA-Session-Id", this.tracked.mfaSessionId);
+    if (this.tracked.mfaStepId && !stepUp) headers.set("X-MFA-Step-Id", this.tracked.mfaStepId);
     let body: string | undefined;
     if (method !== "GET") {
       const csrf = csrfToken();
@@ -282,13 +327,11 @@ export class ApiClient {
     }
     for (const [name, value] of Object.entries(request.headers ?? {})) headers.set(name, value);
     headers.set("Accept", "application/json");
-    const response = await this.fetchFn(target, {
-      method,
-      headers,
-      body,
-      credentials: "same-origin",
-      cache: "no-store",
-    });
+    // Marked: the step-up interceptor lets the SDK's own requests through (no recursion).
+    const response = await this.fetchFn(
+      target,
+      markSdkRequest({ method, headers, body, credentials: "same-origin", cache: "no-store" }),
+    );
     const parsed = await parseAnswer(response);
     if (!response.ok) {
       const code = stringOr(parsed.code, stringOr(parsed.error, `HTTP_${response.status}`));
@@ -297,52 +340,4 @@ export class ApiClient {
     }
     return parsed;
   }
-}
-
-/** The URL resolved against the page; a URL of another origin (or not http/https) is refused. */
-function sameOriginUrl(url: string): string {
-  const here = globalThis.location?.href;
-  if (here === undefined) return url;
-  let resolved: URL;
-  try {
-    resolved = new URL(url, here);
-  } catch {
-    throw new PlatformMfaError("INVALID_URL", `Not a URL: ${url}`);
-  }
-  if (resolved.origin !== new URL(here).origin) {
-    throw new PlatformMfaError("INVALID_URL", "The SDK only sends requests to the page's own origin");
-  }
-  return resolved.href;
-}
-
-/** The JSON body of an answer; `{}` when empty; an error for a non-JSON success (an HTML page). */
-async function parseAnswer(response: Response): Promise<AuthenticationResult> {
-  const text = await response.text();
-  if (text.trim() === "") return {};
-  const type = response.headers.get("content-type") ?? "";
-  if (/\bjson\b/i.test(type)) {
-    try {
-      const value = JSON.parse(text) as unknown;
-      if (typeof value === "object" && value !== null && !Array.isArray(value)) {
-        return value as AuthenticationResult;
-      }
-      return { value } as AuthenticationResult;
-    } catch (error) {
-      throw new PlatformMfaError(
-        "MALFORMED_RESPONSE",
-        "The server answered malformed JSON",
-        response.status,
-        {},
-        error,
-      );
-    }
-  }
-  if (response.ok) {
-    throw new PlatformMfaError("UNEXPECTED_RESPONSE", "The server did not answer JSON", response.status);
-  }
-  return {};
-}
-
-function stringOr(value: unknown, fallback: string): string {
-  return typeof value === "string" && value ? value : fallback;
 }

@@ -1,5 +1,12 @@
 import { ApiClient, type ApiOperation, type InitOptions } from "./api-client.js";
+import { CLIENT_EVENTS, type ClientEventDetail, type ClientEventType } from "./client-events.js";
+import {
+  type InterceptorHandle,
+  type InterceptorOptions,
+  installInterceptor,
+} from "./interceptor/install-interceptor.js";
 import { redirectLocally } from "./local-redirect.js";
+import { PasskeyCeremony } from "./passkey-ceremony.js";
 import { readPageConfig } from "./page-config.js";
 import { PlatformMfaError } from "./platform-mfa-error.js";
 import { TokenStore } from "./token-store.js";
@@ -14,7 +21,8 @@ import type {
   TokenPersistence,
   VerifyResult,
 } from "./types.js";
-import { credentialToJson, toRequestOptions } from "./webauthn.js";
+import { credentialToJson } from "./webauthn.js";
+import type { PasskeyMediation } from "./passkey-ceremony.js";
 
 /** Options of `new PlatformMFA.Client(options)`. */
 export interface ClientOptions {
@@ -28,27 +36,6 @@ export interface ClientOptions {
   config?: MfaConfigOverrides;
   /** The fetch to use; default: the page's `fetch` at call time. */
   fetch?: typeof fetch;
-}
-
-/** The events a Client dispatches (`client.addEventListener("mfa:required", ...)`). */
-export const CLIENT_EVENTS = {
-  /** A primary sign-in answered that MFA is required; detail `{ result, state }`. */
-  required: "mfa:required",
-  /** A factor verification completed the sign-in; detail `{ result, state }`. */
-  completed: "mfa:completed",
-  /** An MFA step failed (wrong code, expired session, passkey ceremony refused...); detail `{ operation, error, state }`. */
-  failed: "mfa:failed",
-} as const;
-
-/** The name of a Client event. */
-export type ClientEventType = (typeof CLIENT_EVENTS)[keyof typeof CLIENT_EVENTS];
-
-/** The `detail` of a Client event. */
-export interface ClientEventDetail {
-  result?: AuthenticationResult;
-  operation?: ApiOperation;
-  error?: PlatformMfaError;
-  state: MfaClientState;
 }
 
 /** The requests whose failures are MFA failures. */
@@ -79,7 +66,7 @@ export class Client extends EventTarget {
   }>;
   /** Settles when the automatic init is over (with the configuration, or undefined when it failed or was off). */
   readonly ready: Promise<MfaConfig | undefined>;
-  private ceremony: AbortController | undefined;
+  private readonly ceremony = new PasskeyCeremony();
 
   constructor(options: ClientOptions = {}) {
     super();
@@ -165,14 +152,61 @@ export class Client extends EventTarget {
   }
 
   /**
+   * Passkey sign-in as the primary method (the passkey chain): usernameless assertion options, the
+   * ceremony, then the login; the answer is a sign-in or the MFA-required answer (handled like
+   * `loginForm`'s: not applied here). `mediation: "conditional"` is autofill: it waits until the user
+   * picks a passkey in a `autocomplete="username webauthn"` field and resolves undefined when it is
+   * aborted (by a modal ceremony, {@link abortPasskeyCeremony} or `clearClientState`). `onWaiting`
+   * is called once the browser's request has started.
+   */
+  async signInWithPasskey(
+    options: { mediation?: PasskeyMediation; username?: string; onWaiting?: () => void } = {},
+  ): Promise<AuthenticationResult | undefined> {
+    const mediation = options.mediation ?? "modal";
+    const assertionOptions = await this.apiClient.getPasskeyLoginOptions(
+      mediation === "conditional" ? undefined : options.username,
+    );
+    const credential = await this.ceremony.get(assertionOptions, mediation, options.onWaiting);
+    return credential ? this.apiClient.loginWithPasskey(credential) : undefined;
+  }
+
+  /** True when this browser offers passkey autofill (`PublicKeyCredential.isConditionalMediationAvailable()`). */
+  async conditionalMediationAvailable(): Promise<boolean> {
+    const pkc = globalThis.PublicKeyCredential as
+      | { isConditionalMediationAvailable?: () => Promise<boolean> }
+      | undefined;
+    try {
+      return (
+        typeof pkc?.isConditionalMediationAvailable === "function" &&
+        (await pkc.isConditionalMediationAvailable())
+      );
+    } catch {
+      return false;
+    }
+  }
+
+  /** Aborts a pending passkey ceremony (an autofill request, before a form submit) and waits for the browser. */
+  abortPasskeyCeremony(): Promise<void> {
+    return this.ceremony.abort();
+  }
+
+  /**
+   * Installs the step-up interceptor over the page's `fetch` and `XMLHttpRequest` (never automatic:
+   * `autoInit` does not install it). See {@link InterceptorOptions}; `uninstall()` on the handle.
+   */
+  installInterceptor(options: InterceptorOptions = {}): InterceptorHandle {
+    return installInterceptor(this, options);
+  }
+
+  /**
    * Applies a final answer: tokens are persisted when present; with `autoRedirect` the browser goes
-   * to `redirectUrl` when it is a local path (never an absolute or `//` URL). Other answers (MFA
-   * required, failures) change nothing here.
+   * to `redirectUrl` when it is a local path (never an absolute or `//` URL), except after a step-up
+   * (`stepUp: true`), which completes in place. Other answers (MFA required, failures) change nothing.
    */
   handleAuthenticationResult(result: AuthenticationResult | undefined): void {
     if (result?.success !== true) return;
     this.persistTokensToStorage(result);
-    if (this.options.autoRedirect) redirectLocally(result.redirectUrl);
+    if (this.options.autoRedirect && result.stepUp !== true) redirectLocally(result.redirectUrl);
   }
 
   /** Keeps the answer's tokens by `tokenPersistence`. */
@@ -192,8 +226,7 @@ export class Client extends EventTarget {
 
   /** Forgets the MFA state and the in-memory tokens; aborts a pending passkey ceremony. No server call. */
   clearClientState(): void {
-    this.ceremony?.abort();
-    this.ceremony = undefined;
+    void this.ceremony.abort();
     this.apiClient.forgetState();
     this.tokenStore.clearMemory();
   }
@@ -203,31 +236,12 @@ export class Client extends EventTarget {
     this.tokenStore.clearPersisted();
   }
 
-  /** `navigator.credentials.get`; a new ceremony aborts the pending one. Failures are PlatformMfaErrors. */
+  /** The modal ceremony of the MFA factor; failures also dispatch `mfa:failed`. */
   private async assertion(options: PublicKeyRequestOptionsJson): Promise<PublicKeyCredential> {
-    const credentials = globalThis.navigator?.credentials;
-    if (!credentials || typeof globalThis.PublicKeyCredential === "undefined") {
-      throw this.ceremonyFailure(new PlatformMfaError("PASSKEY_UNSUPPORTED", "This browser has no passkeys"));
-    }
-    this.ceremony?.abort();
-    const controller = new AbortController();
-    this.ceremony = controller;
     try {
-      const credential = await credentials.get({
-        publicKey: toRequestOptions(options),
-        signal: controller.signal,
-      });
-      if (!credential) throw new PlatformMfaError("PASSKEY_CEREMONY_FAILED", "No passkey was used");
-      return credential as PublicKeyCredential;
+      return (await this.ceremony.get(options)) as PublicKeyCredential;
     } catch (error) {
-      if (error instanceof PlatformMfaError) throw this.ceremonyFailure(error);
-      const name = error instanceof Error ? error.name : "";
-      const code =
-        name === "NotAllowedError" || name === "AbortError" ? "PASSKEY_CANCELLED" : "PASSKEY_CEREMONY_FAILED";
-      const message = error instanceof Error ? error.message : "The passkey ceremony failed";
-      throw this.ceremonyFailure(new PlatformMfaError(code, message, 0, {}, error));
-    } finally {
-      if (this.ceremony === controller) this.ceremony = undefined;
+      throw error instanceof PlatformMfaError ? this.ceremonyFailure(error) : error;
     }
   }
 
@@ -237,7 +251,8 @@ export class Client extends EventTarget {
   }
 
   private observeAnswer(operation: ApiOperation, result: AuthenticationResult): void {
-    if ((operation === "login" || operation === "loginForm") && result.mfaRequired === true) {
+    const primary = operation === "login" || operation === "loginForm" || operation === "passkeyLogin";
+    if (primary && result.mfaRequired === true) {
       this.emit(CLIENT_EVENTS.required, { result });
     } else if ((operation === "verifyOtt" || operation === "verifyPasskey") && result.success === true) {
       this.emit(CLIENT_EVENTS.completed, { result });
@@ -248,7 +263,8 @@ export class Client extends EventTarget {
     if (MFA_STEPS.has(operation)) this.emit(CLIENT_EVENTS.failed, { operation, error });
   }
 
-  private emit(type: ClientEventType, detail: Omit<ClientEventDetail, "state">): void {
+  /** Dispatches a Client event (the interceptor's events go through here too). */
+  emit(type: ClientEventType, detail: Omit<ClientEventDetail, "state">): void {
     this.dispatchEvent(
       new CustomEvent<ClientEventDetail>(type, { detail: { ...detail, state: this.state } }),
     );

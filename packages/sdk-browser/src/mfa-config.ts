@@ -2,7 +2,8 @@ import type { MfaConfig } from "./types.js";
 
 /**
  * The URL set of a flow with the server's defaults (no urlPrefix, form primary): what an injected or
- * page configuration is merged over. Mirrors the core's DEFAULT_MFA_URLS.
+ * page configuration is merged over. Mirrors the core's DEFAULT_MFA_URLS, plus the passkey chain's
+ * sign-in URLs (`passkeyLogin`, the core's DEFAULT_URLS), which `GET /api/mfa/config` does not carry.
  */
 export const DEFAULT_MFA_CONFIG: Readonly<MfaConfig> = Object.freeze({
   primary: {
@@ -28,6 +29,7 @@ export const DEFAULT_MFA_CONFIG: Readonly<MfaConfig> = Object.freeze({
     assertionOptions: "/mfa/webauthn/authenticate/options",
     assertionVerify: "/login/mfa-webauthn",
   },
+  passkeyLogin: { assertionOptions: "/webauthn/authenticate/options", loginProcessing: "/login/webauthn" },
   api: {
     selectFactor: "/mfa/select-factor",
     cancel: "/mfa/cancel",
@@ -38,7 +40,7 @@ export const DEFAULT_MFA_CONFIG: Readonly<MfaConfig> = Object.freeze({
   },
 });
 
-const GROUPS = ["primary", "mfa", "ott", "passkey", "webauthn", "api"] as const;
+const GROUPS = ["primary", "mfa", "ott", "passkey", "webauthn", "passkeyLogin", "api"] as const;
 
 /**
  * `base` with `overrides` applied group by group; only string values of known groups are taken, so

@@ -22,7 +22,8 @@ const PERSISTENCE = new Set(["memory", "localStorage", "sessionStorage"]);
 /**
  * Reads `#platform-page-config`: `data-mfa-config` (a JSON URL set) and the contract's URL
  * attributes (`data-primary-login-processing`, `data-select-factor-url`, `data-ott-request-url`,
- * `data-failure-url`, `data-assertion-options-url`, `data-login-processing-url`), the MFA session id
+ * `data-failure-url`, `data-assertion-options-url`, `data-login-processing-url`,
+ * `data-passkey-options-url`, `data-passkey-login-url`), the MFA session id
  * and the token persistence. Undefined when the page has no such element.
  */
 export function readPageConfig(doc: Document | undefined = globalThis.document): PageConfig | undefined {
@@ -55,6 +56,8 @@ export function readPageConfig(doc: Document | undefined = globalThis.document):
   put("webauthn", "assertionOptions", data.assertionOptionsUrl);
   put("webauthn", "assertionVerify", data.loginProcessingUrl);
   put("passkey", "loginProcessing", data.loginProcessingUrl);
+  put("passkeyLogin", "assertionOptions", data.passkeyOptionsUrl);
+  put("passkeyLogin", "loginProcessing", data.passkeyLoginUrl);
 
   const persistence = data.tokenPersistence;
   return {

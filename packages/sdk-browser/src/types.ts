@@ -20,6 +20,8 @@ export interface MfaConfig {
   ott: { requestCodeUi: string; challengeUi: string; loginProcessing: string; codeGeneration: string };
   passkey: { challengeUi: string; loginProcessing: string; registrationProcessing: string };
   webauthn: { assertionOptions: string; assertionVerify: string };
+  /** Passkey sign-in as a primary method (the passkey chain; autofill on the login page). */
+  passkeyLogin: { assertionOptions: string; loginProcessing: string };
   api: {
     selectFactor: string;
     cancel: string;

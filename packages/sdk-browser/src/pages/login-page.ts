@@ -2,9 +2,15 @@
 // goes through the SDK (`apiClient.loginForm`, or `apiClient.login` for a REST primary when
 // `data-mfa-sdk-required="true"`), then the browser follows the answer: the next MFA step, or the
 // final redirect. Without the SDK (or when something unexpected happens) the form posts as usual.
+// Passkeys: with a field `autocomplete="username webauthn"` and a browser that offers conditional
+// mediation, a usernameless passkey request waits for autofill (state in `data-conditional`); it is
+// aborted before a form submit and before the modal ceremony of an optional `#passkeySignInButton`,
+// and restarted when that ceremony is cancelled or fails.
+import { PasskeyAutofill } from "./passkey-autofill.js";
 import {
   byId,
   type Failure,
+  failureOf,
   fieldValue,
   follow,
   formAction,
@@ -22,6 +28,9 @@ const MESSAGES: Readonly<Record<string, string>> = {
   ACCOUNT_LOCKED: "This account is temporarily locked. Try again later.",
   TOO_MANY_ATTEMPTS: "Too many attempts. Wait a moment, then try again.",
   AUTHENTICATION_BLOCKED: "This sign-in was blocked.",
+  PASSKEY_CANCELLED: "The passkey request was cancelled or timed out. Try again, or use your password.",
+  PASSKEY_UNSUPPORTED: "This browser cannot use passkeys. Use your password.",
+  WEBAUTHN_VERIFICATION_FAILED: "That passkey could not be verified.",
 };
 
 whenReady(() => {
@@ -35,19 +44,37 @@ whenReady(() => {
   const client = pageClient(urls);
   if (!client) return;
   const button = byId("loginButton", HTMLButtonElement);
+  const passkeyButton = byId("passkeySignInButton", HTMLButtonElement);
   let status: PageStatus | undefined;
+  const statusLine = (): PageStatus => {
+    status ??= new PageStatus(form);
+    return status;
+  };
+  const explain = (failure: Failure | undefined): void => {
+    statusLine().error((failure && MESSAGES[failure.code]) ?? failure?.message ?? TEXT.failed);
+  };
+  const autofill = new PasskeyAutofill(
+    client,
+    async (result) => {
+      if (!(await follow(client, result, statusLine()))) void autofill.start();
+    },
+    (error) => {
+      explain(failureOf(error));
+      void autofill.start();
+    },
+  );
 
   interceptSubmit(form, () => {
-    status ??= new PageStatus(form);
-    const shown = status;
+    const shown = statusLine();
     runStep({
       form,
-      buttons: [button],
+      buttons: [button, passkeyButton],
       status: shown,
       progress: TEXT.signingIn,
       // A REST primary has no plain form to fall back on: say what happened instead.
       onUnexpected: rest ? "show" : "submit",
       async run() {
+        await autofill.stop();
         const username = fieldValue(form, "username");
         const password = fieldValue(form, "password");
         const result = rest
@@ -62,7 +89,33 @@ whenReady(() => {
           password.value = "";
           password.focus();
         }
+        void autofill.start();
       },
     });
   });
+
+  passkeyButton?.addEventListener("click", (event) => {
+    event.preventDefault();
+    const shown = statusLine();
+    runStep({
+      form,
+      buttons: [button, passkeyButton],
+      status: shown,
+      progress: TEXT.passkey,
+      // A passkey cannot be posted by the plain form: failures are shown.
+      onUnexpected: "show",
+      async run() {
+        await autofill.stop();
+        const username = fieldValue(form, "username").trim();
+        const result = await client.signInWithPasskey(username ? { username } : {});
+        return result ? follow(client, result, shown) : false;
+      },
+      failed(failure: Failure) {
+        explain(failure);
+        void autofill.start();
+      },
+    });
+  });
+
+  void autofill.start();
 });
