@@ -8,6 +8,7 @@ import { EventBus } from "../kernel/event-bus.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
+import { PlatformPropertiesToken } from "../kernel/properties.js";
 import {
   AUTHZ_PROPERTIES,
   POLICY_COMBINING_ALGORITHM,
@@ -115,9 +116,33 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
     useFactory: (c) => new InMemoryZeroTrustActionStore({ clock: c.resolve(Clock) }),
   });
   ctx.registerDefault(ZeroTrustRandom, { useValue: Math.random });
-  ctx.registerDefault(ZeroTrustActionResolver, { useClass: ZeroTrustActionResolver });
-  ctx.registerDefault(ZeroTrustActionService, { useClass: ZeroTrustActionService });
-  ctx.registerDefault(AdaptiveMfaZeroTrustListener, { useClass: AdaptiveMfaZeroTrustListener });
+  // Factories, not decorators: importing the core must not need a Reflect polyfill.
+  ctx.registerDefault(ZeroTrustActionResolver, {
+    useFactory: (c) =>
+      new ZeroTrustActionResolver(
+        c.resolve(ZeroTrustActionStore),
+        c.resolve(Clock),
+        c.resolve(AuditSink),
+        c.resolve(PlatformPropertiesToken),
+        c.resolve(ZeroTrustRandom),
+      ),
+  });
+  ctx.registerDefault(ZeroTrustActionService, {
+    useFactory: (c) =>
+      new ZeroTrustActionService(
+        c.resolve(ZeroTrustActionStore),
+        c.resolve(ZeroTrustActionResolver),
+        c.resolve(AuditSink),
+      ),
+  });
+  ctx.registerDefault(AdaptiveMfaZeroTrustListener, {
+    useFactory: (c) =>
+      new AdaptiveMfaZeroTrustListener(
+        c.resolve(ZeroTrustActionService),
+        c.resolve(AuditSink),
+        c.resolve(PlatformPropertiesToken),
+      ),
+  });
 }
 
 function registerDecisionDefaults(ctx: PluginContext): void {

@@ -1,5 +1,5 @@
 import { isPlatformError } from "../../kernel/platform-error.js";
-import type { CompiledExpression } from "../expression/compiled-expression.js";
+import type { CompiledExpression, ExpressionEvaluator } from "../expression/compiled-expression.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { comparePolicies, isExecutable, type Policy, type PolicyEffect } from "../policy/policy.js";
@@ -18,6 +18,8 @@ export interface CompiledPolicy {
   readonly rank: number;
   /** The un-negated condition: ALLOW grants when it holds, DENY denies when it holds. */
   readonly condition: CompiledExpression | undefined;
+  /** `condition.evaluate`, held directly: one pointer less to follow on every decision. */
+  readonly test: ExpressionEvaluator | undefined;
   /** The spec's full expression (DENY as `!(condition)`), for explanations. */
   readonly expression: string;
   /** Why the condition could not be compiled; such a policy denies whenever its target matches. */
@@ -130,11 +132,20 @@ function compilePolicy(policy: Policy, rank: number, o: PolicySetBuildOptions): 
     source = converted.condition;
     const condition = o.compiler.compile(source);
     const expression = o.converter.convert(policy, "URL");
-    return withOutcomes({ ...base, condition, expression }, condition.usesZeroTrust);
+    return withOutcomes(
+      { ...base, condition, test: condition.evaluate, expression },
+      condition.usesZeroTrust,
+    );
   } catch (error) {
     const reason = isPlatformError(error) ? error.message : "the condition could not be compiled";
     return withOutcomes(
-      { ...base, condition: undefined, expression: source || "(invalid)", brokenReason: reason },
+      {
+        ...base,
+        condition: undefined,
+        test: undefined,
+        expression: source || "(invalid)",
+        brokenReason: reason,
+      },
       false,
     );
   }

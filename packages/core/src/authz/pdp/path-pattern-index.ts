@@ -22,17 +22,18 @@ interface TrieNode<T> {
   /** Any other wildcard segment (`*`, `a*`, `{id:\\d+}`, `?`): confirmed by the compiled pattern. */
   wild: TrieNode<T> | undefined;
   /** Targets ending exactly here. */
-  terminal: IndexedTarget<T>[];
+  terminal: IndexedTarget<T>[] | undefined;
   /** Targets with `**` at this depth (matching here and anywhere below). */
-  deep: IndexedTarget<T>[];
+  deep: IndexedTarget<T>[] | undefined;
 }
 
 const node = <T>(): TrieNode<T> => ({
   literal: undefined,
   named: undefined,
   wild: undefined,
-  terminal: [],
-  deep: [],
+  // Created on first use: most nodes hold none, and a lookup should not touch empty arrays.
+  terminal: undefined,
+  deep: undefined,
 });
 
 /** A whole-segment variable without a regex: matches exactly the non-empty segments. */
@@ -69,6 +70,7 @@ export class PathPatternIndex<T> {
     let at = this.root;
     for (const segment of segments) {
       if (segment === "**") {
+        at.deep ??= [];
         at.deep.push(target);
         this.size++;
         return target;
@@ -89,6 +91,7 @@ export class PathPatternIndex<T> {
         at = at.wild;
       }
     }
+    at.terminal ??= [];
     at.terminal.push(target);
     this.size++;
     return target;
@@ -156,9 +159,9 @@ export class PathPatternIndex<T> {
 
 /** Gathers every target the trie cannot rule out for the path from `slash` (index of a '/') on. */
 function collect<T>(at: TrieNode<T>, path: string, slash: number, out: IndexedTarget<T>[]): void {
-  for (const t of at.deep) out.push(t);
+  if (at.deep) for (const t of at.deep) out.push(t);
   if (slash >= path.length) {
-    for (const t of at.terminal) out.push(t);
+    if (at.terminal) for (const t of at.terminal) out.push(t);
     return;
   }
   let end = path.indexOf("/", slash + 1);

@@ -42,9 +42,10 @@ const NO_MATCH_DENIED: EvaluationOutcome = Object.freeze({
 
 /** Evaluates a policy's condition; a broken policy or a throwing condition is an error (fail closed). */
 function holds(policy: CompiledPolicy, ctx: EvaluationContext): boolean | string {
-  if (!policy.condition) return policy.brokenReason ?? "invalid condition";
+  const test = policy.test;
+  if (!test) return policy.brokenReason ?? "invalid condition";
   try {
-    return policy.condition.evaluate(ctx);
+    return test(ctx);
   } catch (error) {
     return error instanceof Error ? error.message.slice(0, 200) : "evaluation failed";
   }

@@ -1,7 +1,6 @@
-import { inject, injectable } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import type { EventBus, PlatformEvent } from "../../kernel/event-bus.js";
-import { type PlatformProperties, PlatformPropertiesToken } from "../../kernel/properties.js";
+import type { PlatformProperties } from "../../kernel/properties.js";
 import {
   type AdaptiveAssessedPayload,
   MFA_ADAPTIVE_ASSESSED_EVENT,
@@ -39,15 +38,14 @@ export function zeroTrustActionOfBand(band: RiskBand): ZeroTrustAction {
  * Handlers return at once (the bus awaits listeners, and a sign-in must not wait for this store);
  * each write is bounded by `store.timeout`; failures are audited as `zerotrust.action.write-failed`.
  */
-@injectable()
 export class AdaptiveMfaZeroTrustListener {
   private readonly thresholds: RiskThresholds;
   private readonly pending = new Set<Promise<void>>();
 
   constructor(
-    @inject(ZeroTrustActionService) private readonly service: ZeroTrustActionService,
-    @inject(AuditSink) private readonly audit: AuditSink,
-    @inject(PlatformPropertiesToken) properties: PlatformProperties,
+    private readonly service: ZeroTrustActionService,
+    private readonly audit: AuditSink,
+    properties: PlatformProperties,
   ) {
     this.thresholds = riskThresholdsFromProperties(properties);
   }

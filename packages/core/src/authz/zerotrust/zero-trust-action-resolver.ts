@@ -1,7 +1,6 @@
-import { inject, injectable } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
-import { type PlatformProperties, PlatformPropertiesToken } from "../../kernel/properties.js";
+import type { PlatformProperties } from "../../kernel/properties.js";
 import { toZeroTrustAction } from "./zero-trust-action.js";
 import { type ZeroTrustActionRecord, ZeroTrustActionStore } from "./zero-trust-action-store.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
@@ -47,7 +46,6 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * built at read time (no Promise, no allocation); undefined means "call `await resolve(input)`", and
  * that call does not draw the sampling dice a second time for the same input object.
  */
-@injectable()
 export class ZeroTrustActionResolver {
   /** The settings in force (read from the properties once). */
   readonly settings: ZeroTrustSettings;
@@ -61,11 +59,11 @@ export class ZeroTrustActionResolver {
   private sampled: ZeroTrustResolveInput | undefined;
 
   constructor(
-    @inject(ZeroTrustActionStore) private readonly store: ZeroTrustActionStore,
-    @inject(Clock) private readonly clock: Clock,
-    @inject(AuditSink) private readonly audit: AuditSink,
-    @inject(PlatformPropertiesToken) properties: PlatformProperties,
-    @inject(ZeroTrustRandom) private readonly random: ZeroTrustRandom,
+    private readonly store: ZeroTrustActionStore,
+    private readonly clock: Clock,
+    private readonly audit: AuditSink,
+    properties: PlatformProperties,
+    private readonly random: ZeroTrustRandom,
   ) {
     this.settings = zeroTrustSettingsFromProperties(properties);
     this.disabled = this.notEvaluated("disabled");

@@ -1,4 +1,3 @@
-import { inject, injectable } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "./zero-trust-action.js";
@@ -44,12 +43,11 @@ export interface ZeroTrustClearOptions {
  * `store.update-interval-seconds`), and audits `zerotrust.action.set` / `zerotrust.action.cleared`.
  * The blocked list is the live user BLOCK records: `list({ action: "BLOCK" })`.
  */
-@injectable()
 export class ZeroTrustActionService {
   constructor(
-    @inject(ZeroTrustActionStore) private readonly store: ZeroTrustActionStore,
-    @inject(ZeroTrustActionResolver) private readonly resolver: ZeroTrustActionResolver,
-    @inject(AuditSink) private readonly audit: AuditSink,
+    private readonly store: ZeroTrustActionStore,
+    private readonly resolver: ZeroTrustActionResolver,
+    private readonly audit: AuditSink,
   ) {}
 
   /** The zero-trust settings in force (the resolver's). */
