@@ -67,7 +67,11 @@ describe("step-up: a resource that needs a recent second factor", () => {
     const { token } = (await (await b.fetch("/csrf")).json()) as { token: string };
     const done = await b.postJson("/login/mfa-ott", { token: code }, { "x-csrf-token": token });
     expect(done.status).toBe(200);
-    expect(await done.json()).toMatchObject({ success: true, stepUp: true });
+    const doneBody = (await done.json()) as { csrfToken: string };
+    expect(doneBody).toMatchObject({ success: true, stepUp: true });
+    // The answer carries the session's current CSRF token, for a page that retries a POST.
+    const { token: current } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    expect(doneBody.csrfToken).toBe(current);
     const ok = await b.fetch("/account/security", { headers: { accept: "application/json" } });
     expect(ok.status).toBe(200);
     expect(await ok.json()).toEqual({ sensitive: true, factors: ["pwd", "otp"] });
@@ -76,8 +80,15 @@ describe("step-up: a resource that needs a recent second factor", () => {
     // Upgraded, not signed in afresh: the sign-in time and method stay.
     expect(after.method).toBe("form");
     clock.advance(6 * 60_000);
-    const stale = await b.fetch("/account/security", { headers: { accept: "application/json" } });
-    expect(stale.status).toBe(401);
+    const again = await codeAfter(file, "user", () =>
+      b.fetch("/account/security", { headers: { accept: "application/json" } }),
+    );
+    expect(again.result.status).toBe(401);
+    const renewed = await b.postJson("/login/mfa-ott", { token: again.code }, { "x-csrf-token": current });
+    expect(renewed.status).toBe(200);
+    // A second step-up refreshes the otp proof instead of adding another entry.
+    const fresh = await b.fetch("/account/security", { headers: { accept: "application/json" } });
+    expect(await fresh.json()).toEqual({ sensitive: true, factors: ["pwd", "otp"] });
   });
 
   it("a browser is sent to the challenge page", async () => {

@@ -1,9 +1,11 @@
 import {
   type Authentication,
+  type AuthenticationFactor,
   setCurrentAuthentication,
 } from "../../identity/authentication/authentication.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import type { TokenIssuer } from "../../identity/handlers/oauth2-handlers.js";
+import { csrfToken } from "../../identity/csrf/csrf-token.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorContext } from "../state/factor-context.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
@@ -42,16 +44,32 @@ export async function completeStepUp(
     const upgraded: Authentication = {
       ...rest,
       method: originalMethod ?? "rest",
-      factors: [...rest.factors, ...proved],
+      factors: mergeFactors(rest.factors, proved),
     };
     const pair = await completion.tokens.issue(upgraded);
     exchange.response.headers.set("cache-control", "no-store");
     exchange.json(200, { success: true, stepUp: true, ...pair });
     return;
   }
-  const upgraded: Authentication = { ...primary, factors: [...primary.factors, ...proved] };
+  const upgraded: Authentication = { ...primary, factors: mergeFactors(primary.factors, proved) };
   await completion.sessionRepository.save(exchange, upgraded);
   setCurrentAuthentication(exchange, upgraded);
-  if (exchange.wantsJson()) exchange.json(200, { success: true, stepUp: true, redirectUrl: "/" });
-  else exchange.redirect("/");
+  if (exchange.wantsJson()) {
+    // The session's CSRF token may have rotated with the upgrade: a page retrying a POST needs it.
+    const csrf = (await csrfToken(exchange)?.value()) ?? null;
+    exchange.json(200, { success: true, stepUp: true, redirectUrl: "/", csrfToken: csrf });
+  } else exchange.redirect("/");
+}
+
+/** One entry per factor type, the most recent proof kept (repeated step-ups do not grow the list). */
+export function mergeFactors(
+  existing: readonly AuthenticationFactor[],
+  proved: readonly AuthenticationFactor[],
+): AuthenticationFactor[] {
+  const latest = new Map<AuthenticationFactor["type"], AuthenticationFactor>();
+  for (const f of [...existing, ...proved]) {
+    const seen = latest.get(f.type);
+    if (!seen || f.at > seen.at) latest.set(f.type, f);
+  }
+  return [...latest.values()];
 }
