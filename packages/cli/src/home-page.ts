@@ -20,6 +20,9 @@ admin/admin), <a href="/login/ott">with a magic link</a> or <a href="/passkeys">
 <h1>Platform demo</h1>
 ${body}
 <p>REST: <code>POST /api/login</code> with JSON <code>{"username","password"}</code> returns tokens; <code>GET /api/me</code> with <code>Authorization: Bearer</code>.</p>
+<p>Step-up in place: this page loads the browser SDK; signed in, run <code>PlatformMFA.installInterceptor()</code>
+then <code>fetch("/account/security").then((r) => r.json())</code> in the console.</p>
 <p><a href="/health">Health</a></p>
+<script src="/js/platform-mfa-sdk.js" defer></script>
 </body></html>`;
 }

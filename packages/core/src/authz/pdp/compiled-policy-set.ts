@@ -131,7 +131,7 @@ function compilePolicy(policy: Policy, rank: number, o: PolicySetBuildOptions): 
     const converted = o.converter.convertCondition(policy, "URL");
     source = converted.condition;
     const condition = o.compiler.compile(source);
-    const expression = o.converter.convert(policy, "URL");
+    const expression = fullExpression(converted.condition, policy.effect);
     return withOutcomes(
       { ...base, condition, test: condition.evaluate, expression },
       condition.usesZeroTrust,
@@ -171,25 +171,40 @@ function withOutcomes(p: Omit<CompiledPolicy, "granted" | "denied">, usedZeroTru
 function findShadowed(policies: readonly Policy[], index: PathPatternIndex<CompiledPolicy>): PolicyNote[] {
   const notes: PolicyNote[] = [];
   policies.forEach((policy, rank) => {
-    const by = new Set<string>();
-    const urlTargets = policy.targets.filter((t) => t.targetType === "URL");
-    const allCovered = urlTargets.every((target) => {
+    let names: string[] | undefined;
+    let urlTargets = 0;
+    for (const target of policy.targets) {
+      if (target.targetType !== "URL") continue;
+      urlTargets++;
       const b = { pattern: target.targetIdentifier, method: target.httpMethod.toUpperCase() };
-      const cover = index
-        .candidates(target.targetIdentifier)
-        .filter((c) => c.rank < rank)
-        .sort((x, y) => x.rank - y.rank)
-        .find((c) => covers({ pattern: c.pattern.pattern, method: c.method }, b));
-      if (cover) by.add(cover.value.name);
-      return cover !== undefined;
-    });
-    if (allCovered && urlTargets.length > 0) {
+      // The earliest earlier target that covers this one (candidates come unsorted).
+      let cover: CompiledPolicy | undefined;
+      let coverRank = rank;
+      for (const c of index.candidates(target.targetIdentifier)) {
+        if (c.rank < coverRank && covers({ pattern: c.pattern.pattern, method: c.method }, b)) {
+          cover = c.value;
+          coverRank = c.rank;
+        }
+      }
+      if (!cover) return; // this target can still decide
+      names ??= [];
+      if (!names.includes(cover.name)) names.push(cover.name);
+    }
+    if (names && urlTargets > 0) {
       notes.push({
         policyId: policy.id,
         name: policy.name,
-        reason: `never decides: earlier policies match every request it matches (${[...by].join(", ")})`,
+        reason: `never decides: earlier policies match every request it matches (${names.join(", ")})`,
       });
     }
   });
   return notes;
+}
+
+/** The spec's single expression of a policy (the converter's rule, from an already converted condition). */
+function fullExpression(condition: string, effect: PolicyEffect): string {
+  if (effect === "ALLOW") return condition;
+  if (condition === "permitAll") return "denyAll";
+  if (condition === "denyAll") return "permitAll";
+  return `!(${condition})`;
 }
