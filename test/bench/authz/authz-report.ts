@@ -222,7 +222,9 @@ export function renderAuthzReport(r: AuthzBenchResults): string {
     lines.push(
       s.audit.audited === undefined
         ? `- N=${f(s.policyCount)}: ${f(s.audit.denied)} denials; the PDP does not report audit records (no auditedDenials()).`
-        : `- N=${f(s.policyCount)}: ${f(s.audit.denied)} denials, ${f(s.audit.audited)} audit records${s.audit.audited === s.audit.denied ? "" : " (differ)"}.`,
+        : s.audit.stats
+          ? `- N=${f(s.policyCount)}: ${f(s.audit.stats.denied)} denials answered by the PDP (timed and untimed): ${f(s.audit.stats.delivered)} audit records delivered to the sink, ${f(s.audit.stats.dropped)} dropped by the full queue and counted${s.audit.stats.delivered + s.audit.stats.dropped === s.audit.stats.denied ? " (all accounted for)" : " (NOT all accounted for)"}.`
+          : `- N=${f(s.policyCount)}: ${f(s.audit.denied)} denials, ${f(s.audit.audited)} audit records${s.audit.audited === s.audit.denied ? "" : " (differ)"}.`,
     );
   }
   lines.push("", "### Repetitions (FIRST_APPLICABLE)", "");

@@ -7,7 +7,7 @@ import { createCasbinPeer } from "./casbin-peer.js";
 import { type Comparison, compareWithReference, expectedGrants } from "./compare-decisions.js";
 import type { PdpFactory } from "./load-pdp.js";
 import { type RunLength, sampleLatency, type TimedRun, timeCasbin, timeOurs } from "./measure.js";
-import type { PdpUnderTest } from "./pdp-under-test.js";
+import type { AuditStats, PdpUnderTest } from "./pdp-under-test.js";
 import { ReferencePdp } from "./reference-pdp.js";
 import { buildOptions, generateWorkload, type Workload } from "./workload.js";
 
@@ -64,7 +64,11 @@ export interface SizeRun {
   readonly latency: LatencySummary;
   readonly others: readonly AlgorithmRun[];
   readonly rebuild: { readonly ms: readonly number[]; readonly wallMs: readonly number[] };
-  readonly audit: { readonly denied: number; readonly audited: number | undefined };
+  readonly audit: {
+    readonly denied: number;
+    readonly audited: number | undefined;
+    readonly stats?: AuditStats | undefined;
+  };
 }
 
 type Progress = (line: string) => void;
@@ -124,6 +128,7 @@ export async function runSize(
     );
     await new Promise((resolve) => setTimeout(resolve, 50));
     const audited = pdp.auditedDenials ? await pdp.auditedDenials() : undefined;
+    const stats = pdp.auditStats ? await pdp.auditStats() : undefined;
     const anonymous = requests.filter((r) => r.authentication === undefined).length;
     return {
       policyCount,
@@ -149,7 +154,7 @@ export async function runSize(
       latency,
       others,
       rebuild,
-      audit: { denied: tally.denied, audited },
+      audit: { denied: tally.denied, audited, stats },
     };
   } finally {
     await pdp.close?.();

@@ -40,6 +40,19 @@ export interface PdpUnderTest {
   decide(request: BenchRequest): Promise<BenchDecision>;
   /** Optional: denied decisions that reached the audit sink since this instance was created. */
   auditedDenials?(): number | Promise<number>;
+  /**
+   * Optional: what became of the audit events of every denial this instance answered (timed or
+   * not): delivered to the sink, or dropped by a full queue and counted. delivered + dropped = denied
+   * means none was lost silently.
+   */
+  auditStats?(): AuditStats | Promise<AuditStats>;
   /** Optional: releases whatever the instance set up (timers, containers). */
   close?(): Promise<void>;
+}
+
+/** The audit accounting of a PDP under test. */
+export interface AuditStats {
+  readonly denied: number;
+  readonly delivered: number;
+  readonly dropped: number;
 }

@@ -12,6 +12,7 @@ import {
   ManualClock,
   type Platform,
   type Policy,
+  type PolicyDecision,
   PolicyRetrievalPoint,
   ZeroTrustActionService,
   zeroTrustUserSubject,
@@ -45,9 +46,28 @@ export function createPlatformPdp(): PdpUnderTest {
   const audit = new InMemoryAuditSink(1_000_000, clock);
   const exchanges = new WeakMap<BenchRequest, HttpExchange>();
 
+  let denied = 0;
+  const count = (d: PolicyDecision): PolicyDecision => {
+    if (!d.granted) denied++;
+    return d;
+  };
+  // Audit queue counters of platforms already stopped (one platform per algorithm).
+  const closed = { delivered: 0, dropped: 0 };
+  const queueTotals = (): { delivered: number; dropped: number } => {
+    const queue = platform?.resolve(DecisionAuditQueueToken);
+    queue?.drain();
+    const now = queue?.stats() ?? { recorded: 0, dropped: 0 };
+    return { delivered: closed.delivered + now.recorded, dropped: closed.dropped + now.dropped };
+  };
+
   async function platformFor(options: PdpBuildOptions): Promise<Platform> {
     if (platform && algorithm === options.algorithm) return platform;
-    await platform?.stop();
+    if (platform) {
+      const totals = queueTotals();
+      closed.delivered = totals.delivered;
+      closed.dropped = totals.dropped;
+      await platform.stop();
+    }
     algorithm = options.algorithm;
     platform = createPlatform({
       plugins: [authzPlugin],
@@ -97,7 +117,10 @@ export function createPlatformPdp(): PdpUnderTest {
         exchanges.set(request, exchange);
       }
       // A PolicyDecision is a BenchDecision (granted, policyId): handed back as is.
-      return manager!.check(request.authentication, exchange);
+      return manager!.check(request.authentication, exchange).then(count);
+    },
+    auditStats() {
+      return { denied, ...queueTotals() };
     },
     auditedDenials() {
       platform?.resolve(DecisionAuditQueueToken).drain();

@@ -16,22 +16,33 @@ export interface IndexedTarget<T> {
 }
 
 interface TrieNode<T> {
+  /**
+   * The only literal child, kept inline: a lookup compares it in place (no substring, no Map), and
+   * large policy sets touch fewer cold objects. A second literal child moves both into `literal`.
+   */
+  onlyKey: string | undefined;
+  only: TrieNode<T> | undefined;
   literal: Map<string, TrieNode<T>> | undefined;
   /** Whole-segment `{name}`: any non-empty segment. */
   named: TrieNode<T> | undefined;
   /** Any other wildcard segment (`*`, `a*`, `{id:\\d+}`, `?`): confirmed by the compiled pattern. */
   wild: TrieNode<T> | undefined;
-  /** Targets ending exactly here. */
+  /** The first target ending exactly here, inline (most nodes end one or two); the rest in `terminal`. */
+  terminal1: IndexedTarget<T> | undefined;
+  /** Further targets ending exactly here. */
   terminal: IndexedTarget<T>[] | undefined;
   /** Targets with `**` at this depth (matching here and anywhere below). */
   deep: IndexedTarget<T>[] | undefined;
 }
 
 const node = <T>(): TrieNode<T> => ({
+  onlyKey: undefined,
+  only: undefined,
   literal: undefined,
   named: undefined,
   wild: undefined,
   // Created on first use: most nodes hold none, and a lookup should not touch empty arrays.
+  terminal1: undefined,
   terminal: undefined,
   deep: undefined,
 });
@@ -76,13 +87,7 @@ export class PathPatternIndex<T> {
         return target;
       }
       if (isLiteral(segment)) {
-        at.literal ??= new Map();
-        let next = at.literal.get(segment);
-        if (!next) {
-          next = node();
-          at.literal.set(segment, next);
-        }
-        at = next;
+        at = literalChild(at, segment);
       } else if (isNamed(segment)) {
         at.named ??= node();
         at = at.named;
@@ -91,8 +96,11 @@ export class PathPatternIndex<T> {
         at = at.wild;
       }
     }
-    at.terminal ??= [];
-    at.terminal.push(target);
+    if (at.terminal1 === undefined) at.terminal1 = target;
+    else {
+      at.terminal ??= [];
+      at.terminal.push(target);
+    }
     this.size++;
     return target;
   }
@@ -158,15 +166,45 @@ export class PathPatternIndex<T> {
 }
 
 /** Gathers every target the trie cannot rule out for the path from `slash` (index of a '/') on. */
+/** The literal child of `at` for `segment`, created when missing. */
+function literalChild<T>(at: TrieNode<T>, segment: string): TrieNode<T> {
+  if (at.literal) {
+    let next = at.literal.get(segment);
+    if (!next) {
+      next = node();
+      at.literal.set(segment, next);
+    }
+    return next;
+  }
+  if (at.only === undefined) {
+    at.onlyKey = segment;
+    at.only = node();
+    return at.only;
+  }
+  if (at.onlyKey === segment) return at.only;
+  at.literal = new Map([[at.onlyKey as string, at.only]]);
+  at.onlyKey = undefined;
+  at.only = undefined;
+  const next = node<T>();
+  at.literal.set(segment, next);
+  return next;
+}
+
 function collect<T>(at: TrieNode<T>, path: string, slash: number, out: IndexedTarget<T>[]): void {
   if (at.deep) for (const t of at.deep) out.push(t);
   if (slash >= path.length) {
-    if (at.terminal) for (const t of at.terminal) out.push(t);
+    if (at.terminal1) {
+      out.push(at.terminal1);
+      if (at.terminal) for (const t of at.terminal) out.push(t);
+    }
     return;
   }
   let end = path.indexOf("/", slash + 1);
   if (end === -1) end = path.length;
-  if (at.literal) {
+  const key = at.onlyKey;
+  if (key !== undefined) {
+    if (end - slash - 1 === key.length && path.startsWith(key, slash + 1)) collect(at.only!, path, end, out);
+  } else if (at.literal) {
     const next = at.literal.get(path.slice(slash + 1, end));
     if (next) collect(next, path, end, out);
   }
