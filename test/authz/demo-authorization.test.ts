@@ -123,6 +123,41 @@ describe("the demo's database policies (dynamic authorization)", () => {
     expect((await user.fetch("/admin/api/policies")).status).toBe(403);
   });
 
+  it("a statically matched URL never reaches the dynamic manager: its policy is ignored and it is not in the policy audit trail", async () => {
+    const { b: admin, csrf } = await sessionOf("admin", "admin");
+    // A database policy for a URL the chain decides statically (`/admin/api/**` hasRole ADMIN).
+    const created = await admin.postJson(
+      "/admin/api/policies",
+      {
+        name: "Ignored: admin API for users",
+        description: "never consulted",
+        effect: "ALLOW",
+        priority: 0,
+        targets: [{ targetType: "URL", targetIdentifier: "/admin/api/policies", httpMethod: "GET" }],
+        rules: [{ name: "users", conditions: [{ expression: "hasRole('USER')" }] }],
+      },
+      { "x-csrf-token": csrf },
+    );
+    expect(created.status).toBe(201);
+    const { b: user } = await sessionOf("user", "password");
+    expect(
+      (await user.fetch("/admin/api/policies", { headers: { accept: "application/json" } })).status,
+    ).toBe(403);
+    await new Promise((r) => setImmediate(r));
+    const events = (await (await admin.fetch("/admin/api/audit")).json()) as Array<{
+      type: string;
+      principal?: string;
+      data: Record<string, unknown>;
+    }>;
+    const mine = events.filter(
+      (e) => e.principal === "user" && (e.data.uri ?? e.data.path) === "/admin/api/policies",
+    );
+    expect(mine.length).toBeGreaterThan(0);
+    expect(new Set(mine.map((e) => e.type))).toEqual(new Set(["http.access.denied"]));
+    const { id } = (await created.json()) as { id: string };
+    await admin.fetch(`/admin/api/policies/${id}`, { method: "DELETE", headers: { "x-csrf-token": csrf } });
+  });
+
   it("the simulator explains a decision with its trail", async () => {
     const { b, csrf } = await sessionOf("admin", "admin");
     const res = await b.postJson(

@@ -33,7 +33,9 @@ export class AuthorizationFilter implements SecurityFilter {
       if (!decision.granted) {
         if (!decision.audited)
           this.audit.record({
-            type: "authz.denied",
+            // Not `authz.denied`: that is the dynamic manager's policy audit trail, which a
+            // statically decided request never enters (dynamic-authorization.md, static rules, 2).
+            type: "http.access.denied",
             outcome: "denied",
             principal: authentication?.username,
             remoteAddress: exchange.remoteAddress,
