@@ -103,12 +103,13 @@ describeInBrowser("login page script: passkey autofill (conditional mediation)",
   }
 
   async function signOut(page: Page): Promise<void> {
-    await page.goto(`${base}/login`);
-    const token = (await page.getAttribute('meta[name="_csrf"]', "content")) ?? "";
-    await page.evaluate(async (csrf) => {
-      await fetch("/logout", { method: "POST", headers: { "X-CSRF-TOKEN": csrf }, redirect: "manual" });
+    // Not from /login: the built-in login page starts its own autofill request.
+    await page.goto(`${base}/csrf`);
+    await page.evaluate(async () => {
+      const { token } = (await (await fetch("/csrf")).json()) as { token: string };
+      await fetch("/logout", { method: "POST", headers: { "X-CSRF-TOKEN": token }, redirect: "manual" });
       (globalThis as unknown as PageGlobals).sessionStorage.removeItem("__states");
-    }, token);
+    });
   }
 
   async function me(page: Page): Promise<Record<string, unknown>> {
@@ -162,6 +163,19 @@ describeInBrowser("login page script: passkey autofill (conditional mediation)",
     }
     expect(await me(page)).toMatchObject({ username: "user", method: "passkey" });
     expect(await states(page)).toEqual(["pending", "done"]);
+  });
+
+  it("the built-in /login page (passkey chain present) offers autofill and signs in with the passkey", async () => {
+    const { page } = browser;
+    await signOut(page);
+    await presence(false);
+    await page.goto(`${base}/login`);
+    expect(await page.getAttribute("#username", "autocomplete")).toBe("username webauthn");
+    expect(await page.isVisible("#passkeySignInButton")).toBe(true);
+    await page.waitForSelector('#platform-page-config[data-conditional="pending"]', { state: "attached" });
+    await presence(true);
+    await Promise.all([page.waitForURL(`${base}/`), page.click("#passkeySignInButton")]);
+    expect(await me(page)).toMatchObject({ username: "user", method: "passkey" });
   });
 
   it("the modal button aborts the waiting autofill request first, then signs in", async () => {

@@ -10,13 +10,20 @@ import { FilterChainProxy } from "./chain/filter-chain-proxy.js";
 import { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
 import { SecurityContextRepository } from "./context/security-context-repository.js";
 import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
-import { type SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
+import {
+  type ChainDefinition,
+  type SecurityConfiguration,
+  SecurityRegistry,
+} from "./dsl/security-registry.js";
 import { OTT_PROPERTIES } from "./ott/ott.properties.js";
 import { ottDependencies, registerOttDefaults } from "./ott/register-ott-defaults.js";
 import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
 import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-passkey-defaults.js";
 import { PasswordHasher } from "./password/password-hasher.js";
 import type { ChainDependencies } from "./chain/chain-dependencies.js";
+import { DEFAULT_PROCESSING_URL } from "./chain/method-filters.js";
+import { DEFAULT_URLS } from "./dsl/default-urls.js";
+import type { PasskeyLoginOptions } from "./dsl/ott-options.js";
 import { MfaGate } from "../mfa/flow/mfa-gate.js";
 import { availableFactorsFor } from "../mfa/decision/default-mfa-policy-provider.js";
 import { nextStepUrl } from "../mfa/flow/mfa-answers.js";
@@ -194,6 +201,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           passkeyService: passkeyServiceFor(c, ctx),
           mfa: () => mfaDependencies(c, ctx.properties, (flow) => flows.push(flow)),
           container: c,
+          ...passkeyLoginOf(configuration.chains),
         };
         // MFA flows first: every single-auth chain then hands challenged users to the first flow.
         const mfaChains = configuration.chains
@@ -230,3 +238,16 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
 
 /** The identity module with no chains configured (ports only). */
 export const identityPlugin: PlatformPlugin = createIdentityPlugin();
+
+/** The sign-in endpoints of the first passkey chain, if any (the MFA login page offers autofill). */
+function passkeyLoginOf(chains: readonly ChainDefinition[]): Pick<ChainDependencies, "passkeyLogin"> {
+  const chain = chains.find((d) => d.kind === "passkey");
+  if (!chain) return {};
+  const options = chain.options as PasskeyLoginOptions;
+  return {
+    passkeyLogin: {
+      assertionOptions: options.assertionOptionsEndpointValue ?? DEFAULT_URLS.passkeyAssertionOptions,
+      loginProcessing: options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL.passkey,
+    },
+  };
+}

@@ -74,6 +74,8 @@ export interface ChainDependencies {
   mfaGate?: () => MfaGate | undefined;
   /** Builds the passkey service of one chain from its DSL options. */
   passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
+  /** The first passkey chain's sign-in endpoints, offered on MFA login pages (autofill). */
+  passkeyLogin?: { readonly assertionOptions: string; readonly loginProcessing: string };
   /** The platform's container, for ContainerAware managers and filters of the DSL. */
   container?: DependencyContainer;
 }

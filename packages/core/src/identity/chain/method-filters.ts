@@ -204,6 +204,12 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
         completeSignIn(exchange, escalation.primary, flow, i.repository, i.context, runtime),
     }),
     new EscalationAdminFilter({ service: escalations }),
-    new MfaPagesFilter({ flow, runtime, csrfEnabled: !i.stateless && i.http.csrfEnabled, enrolledFactors }),
+    new MfaPagesFilter({
+      flow,
+      runtime,
+      csrfEnabled: !i.stateless && i.http.csrfEnabled,
+      enrolledFactors,
+      passkeyLogin: i.deps.passkeyLogin,
+    }),
   ];
 }

@@ -6,7 +6,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorType } from "../factor-type.js";
 import { mfaFailureReasonFor, renderMfaFailurePage } from "../pages/mfa-failure-page.js";
 import { renderMfaConfigurePage } from "../pages/mfa-configure-page.js";
-import { renderMfaLoginPage } from "../pages/mfa-login-page.js";
+import { type PasskeyLoginUrls, renderMfaLoginPage } from "../pages/mfa-login-page.js";
 import { renderOttChallengePage } from "../pages/ott-challenge-page.js";
 import { renderPasskeyChallengePage } from "../pages/passkey-challenge-page.js";
 import { renderOttRequestCodePage } from "../pages/ott-request-code-page.js";
@@ -34,6 +34,8 @@ export class MfaPagesFilter implements SecurityFilter {
       runtime: MfaRuntime;
       csrfEnabled: boolean;
       enrolledFactors: EnrolledFactors;
+      /** A passkey chain's endpoints: the login page then offers passkey autofill and a button. */
+      passkeyLogin?: PasskeyLoginUrls | undefined;
     },
   ) {}
 
@@ -65,6 +67,7 @@ export class MfaPagesFilter implements SecurityFilter {
             mfaSdkRequired: this.o.flow.primaryKind === "rest",
             error: exchange.query.has("error") ? "Invalid username or password." : undefined,
             status: exchange.query.has("logout") ? "You have been signed out." : undefined,
+            passkeyLogin: this.o.passkeyLogin,
           }),
         );
       case urls.selectFactorPage:

@@ -34,6 +34,24 @@ describe("renderMfaLoginPage", () => {
     expect(login.buttons).toEqual([{ id: "loginButton", type: "submit" }]);
   });
 
+  it("offers passkey autofill and a passkey button only when a passkey chain exists", () => {
+    expect(renderMfaLoginPage(model)).toContain('autocomplete="username"');
+    expect(renderMfaLoginPage(model)).not.toContain("passkeySignInButton");
+    const html = renderMfaLoginPage({
+      ...model,
+      passkeyLogin: {
+        assertionOptions: "/webauthn/authenticate/options",
+        loginProcessing: "/login/webauthn",
+      },
+    });
+    expect(html).toContain('autocomplete="username webauthn"');
+    expect(html).toContain('<button id="passkeySignInButton" type="button">');
+    expect(pageConfig(html)).toMatchObject({
+      "passkey-options-url": "/webauthn/authenticate/options",
+      "passkey-login-url": "/login/webauthn",
+    });
+  });
+
   it("works as a plain form: POST to the primary processing URL", () => {
     const login = form(renderMfaLoginPage(model), "loginForm");
     expect(login.attrs).toMatchObject({ method: "post", action: "/admin/login" });

@@ -24,6 +24,17 @@ export interface MfaLoginPageModel {
   error?: string | undefined;
   /** A status line (signed out, ...). */
   status?: string | undefined;
+  /**
+   * The passkey sign-in endpoints when a passkey chain exists: the username field then asks for
+   * passkey autofill (`autocomplete="username webauthn"`) and a passkey button is offered.
+   */
+  passkeyLogin?: PasskeyLoginUrls | undefined;
+}
+
+/** Where a page signs in with a passkey (the passkey chain's endpoints). */
+export interface PasskeyLoginUrls {
+  readonly assertionOptions: string;
+  readonly loginProcessing: string;
 }
 
 /**
@@ -44,15 +55,23 @@ export function renderMfaLoginPage(m: MfaLoginPageModel): string {
       "select-factor-url": m.selectFactorUrl,
       "primary-login-processing": m.processingUrl,
       "mfa-sdk-required": m.mfaSdkRequired,
+      ...(m.passkeyLogin
+        ? {
+            "passkey-options-url": m.passkeyLogin.assertionOptions,
+            "passkey-login-url": m.passkeyLogin.loginProcessing,
+          }
+        : {}),
     },
     body: `${noticeHtml("error", m.error)}${noticeHtml("status", m.status)}${noscript}
 <form id="loginForm" method="post" action="${escapeHtml(m.processingUrl)}">
 <label for="username">Username</label>
-<input id="username" name="username" autocomplete="username" maxlength="256" required${username}${m.username === undefined ? " autofocus" : ""}>
+<input id="username" name="username" autocomplete="${m.passkeyLogin ? "username webauthn" : "username"}" maxlength="256" required${username}${m.username === undefined ? " autofocus" : ""}>
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required${m.username === undefined ? "" : " autofocus"}>
 ${hiddenInputsHtml({ csrfToken: m.csrfToken })}
-<button id="loginButton" type="submit">Sign in</button>
+<button id="loginButton" type="submit">Sign in</button>${
+      m.passkeyLogin ? '\n<button id="passkeySignInButton" type="button">Sign in with a passkey</button>' : ""
+    }
 </form>`,
   });
 }
