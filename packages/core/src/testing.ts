@@ -1,5 +1,6 @@
 // @platform/core/testing: contract suites and test doubles for adapters and hosts (imports vitest).
 export { ManualClock } from "./kernel/clock.js";
+export { codeOf } from "./kernel/error-code.test-support.js";
 export { CountingPasswordHasher } from "./identity/password/counting-password-hasher.js";
 export { describeOneTimeTokenServiceContract } from "./identity/ott/one-time-token-service.contract.js";
 export { describePasskeyCredentialRepositoryContract } from "./identity/passkey/passkey-credential-repository.contract.js";

@@ -3,15 +3,7 @@ import { type Clock, ManualClock } from "../../kernel/clock.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { NewPolicy, Policy, PolicyChanges, PolicyTarget } from "./policy.js";
 import type { PolicyRepository } from "./policy-repository.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 function target(targetIdentifier: string, overrides: Partial<PolicyTarget> = {}): PolicyTarget {
   return {

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { type Clock, ManualClock } from "../../kernel/clock.js";
-import { isPlatformError } from "../../kernel/platform-error.js";
 import type { ZeroTrustAction } from "./zero-trust-action.js";
 import type { ZeroTrustActionRecordInput, ZeroTrustActionStore } from "./zero-trust-action-store.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 const input = (
   subject: string,

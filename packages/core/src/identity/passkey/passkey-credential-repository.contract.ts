@@ -3,15 +3,7 @@ import { ManualClock } from "../../kernel/clock.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { NewPasskeyCredential, PasskeyCredential } from "./passkey-credential.js";
 import type { PasskeyCredentialRepository } from "./passkey-credential-repository.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 /** A credential to store; `id` and `userId` vary per test. */
 export function newPasskeyCredential(overrides: Partial<NewPasskeyCredential> = {}): NewPasskeyCredential {

@@ -2,12 +2,12 @@ import { ManualClock } from "../../kernel/clock.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InProcessEventBus, type PlatformEvent } from "../../kernel/event-bus.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
-import { isPlatformError } from "../../kernel/platform-error.js";
 import { InMemoryUserRepository } from "../users/in-memory-user-repository.js";
 import { InMemoryPasskeyCredentialRepository } from "./in-memory-passkey-credential-repository.js";
 import { InMemoryWebAuthnChallengeStore } from "./in-memory-webauthn-challenge-store.js";
 import { PasskeyService, type PasskeyServiceOptions } from "./passkey-service.js";
 import { SoftwareAuthenticator } from "./software-authenticator.test-support.js";
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 /** The origin tests serve from (WebAuthn wants `localhost`, never an IP address). */
 export const ORIGIN = "http://localhost:8080";
@@ -74,11 +74,4 @@ export async function passkeyKit(overrides: Partial<PasskeyServiceOptions> = {})
 }
 
 /** The PlatformError code a promise rejects with ("resolved" when it does not reject). */
-export async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+export { codeOf };

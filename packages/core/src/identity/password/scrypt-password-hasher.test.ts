@@ -2,19 +2,11 @@ import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { parseScryptHash } from "./scrypt-encoded-hash.js";
 import { MAX_PASSWORD_LENGTH, ScryptPasswordHasher } from "./scrypt-password-hasher.js";
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 // ln=10 keeps these tests fast; one test runs the defaults.
 const fast = () => new ScryptPasswordHasher({ costLog2: 10 });
 const FORMAT = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([A-Za-z0-9_-]+)\$([A-Za-z0-9_-]+)$/;
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
 
 describe("ScryptPasswordHasher", () => {
   it("round-trips with the default parameters (N=2^15, r=8, p=1, 32-byte key, 16-byte salt)", async () => {

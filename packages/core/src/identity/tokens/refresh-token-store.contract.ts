@@ -1,20 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../kernel/clock.js";
-import { isPlatformError } from "../../kernel/platform-error.js";
 import {
   hashRefreshToken,
   type NewRefreshTokenRecord,
   type RefreshTokenStore,
 } from "./refresh-token-store.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 /**
  * The behaviour every RefreshTokenStore adapter must show. `factory` returns a fresh, empty store that

@@ -2,15 +2,7 @@ import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { UserAccount } from "./user-account.js";
 import type { UserRepository } from "./user-repository.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 /**
  * The behaviour every UserRepository adapter must show. `factory` returns a fresh, empty repository

@@ -4,15 +4,7 @@ import { type Clock, ManualClock } from "../../kernel/clock.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { Escalation } from "./escalation.js";
 import type { EscalationStore } from "./escalation-store.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 const primary: Authentication = {
   userId: "u-1",

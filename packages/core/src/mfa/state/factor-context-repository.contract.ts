@@ -7,15 +7,7 @@ import {
   DEFAULT_FACTOR_CONTEXT_RETENTION_MS,
   type FactorContextRepository,
 } from "./factor-context-repository.js";
-
-async function codeOf(promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise;
-  } catch (error) {
-    return isPlatformError(error) ? error.code : `not a PlatformError: ${String(error)}`;
-  }
-  return "resolved";
-}
+import { codeOf } from "../../kernel/error-code.test-support.js";
 
 const primary: Authentication = {
   userId: "u-1",
