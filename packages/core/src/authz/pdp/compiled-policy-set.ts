@@ -29,6 +29,16 @@ export interface CompiledPolicy {
   readonly denied: EvaluationOutcome;
 }
 
+/**
+ * What a decision reads of a policy, copied onto each of its index targets: the target a lookup
+ * returns already holds it, so a decision does not chase the policy object as well.
+ */
+export type PolicyHotFields = Pick<CompiledPolicy, "test" | "effect" | "granted" | "denied">;
+
+function hotFieldsOf(p: CompiledPolicy): PolicyHotFields {
+  return { test: p.test, effect: p.effect, granted: p.granted, denied: p.denied };
+}
+
 /** A policy left out of (or flagged in) a build, with why. */
 export interface PolicyNote {
   readonly policyId: string;
@@ -68,7 +78,7 @@ export interface PolicySetBuildOptions {
  */
 export class CompiledPolicySet {
   private constructor(
-    readonly index: PathPatternIndex<CompiledPolicy>,
+    readonly index: PathPatternIndex<CompiledPolicy, PolicyHotFields>,
     readonly policies: readonly CompiledPolicy[],
     readonly algorithm: CombiningAlgorithm,
   ) {}
@@ -97,14 +107,15 @@ export class CompiledPolicySet {
       else skipped.rejected++;
     }
     executable.sort(comparePolicies);
-    const index = new PathPatternIndex<CompiledPolicy>();
+    const index = new PathPatternIndex<CompiledPolicy, PolicyHotFields>();
     const broken: PolicyNote[] = [];
     const compiled = executable.map((policy, rank) => {
       const entry = compilePolicy(policy, rank, options);
       if (entry.brokenReason)
         broken.push({ policyId: policy.id, name: policy.name, reason: entry.brokenReason });
       for (const target of [...policy.targets].sort((a, b) => a.targetOrder - b.targetOrder)) {
-        if (target.targetType === "URL") index.add(target.targetIdentifier, target.httpMethod, rank, entry);
+        if (target.targetType === "URL")
+          index.add(target.targetIdentifier, target.httpMethod, rank, entry, hotFieldsOf(entry));
       }
       return entry;
     });
@@ -168,7 +179,10 @@ function withOutcomes(p: Omit<CompiledPolicy, "granted" | "denied">, usedZeroTru
 }
 
 /** Policies all of whose URL targets are covered by targets of earlier (lower-rank) policies. */
-function findShadowed(policies: readonly Policy[], index: PathPatternIndex<CompiledPolicy>): PolicyNote[] {
+function findShadowed(
+  policies: readonly Policy[],
+  index: PathPatternIndex<CompiledPolicy, PolicyHotFields>,
+): PolicyNote[] {
   const notes: PolicyNote[] = [];
   policies.forEach((policy, rank) => {
     let names: string[] | undefined;

@@ -75,6 +75,22 @@ describe("PathPatternIndex", () => {
     expect(index.first("/a", "GET")?.value).toBe("any");
   });
 
+  it("sees targets added after a lookup (the flat layout is rebuilt), and carries hot fields", () => {
+    const index = new PathPatternIndex<string, { weight: number }>();
+    index.add("/a/{id}", "ANY", 1, "later", { weight: 1 });
+    expect(index.first("/a/7", "GET")?.value).toBe("later");
+    index.add("/a/7", "GET", 0, "earlier", { weight: 2 });
+    expect(index.first("/a/7", "GET")).toMatchObject({ value: "earlier", weight: 2 });
+    expect(index.matching("/a/7", "GET").map((t) => t.value)).toEqual(["earlier", "later"]);
+  });
+
+  it("looks up wide literal fan-outs (more children than are scanned in place)", () => {
+    const index = new PathPatternIndex<number>();
+    for (let i = 0; i < 50; i++) index.add(`/api/res${i}/{id}`, "ANY", i, i);
+    for (let i = 0; i < 50; i += 7) expect(index.first(`/api/res${i}/x`, "GET")?.value).toBe(i);
+    expect(index.first("/api/res50/x", "GET")).toBeUndefined();
+  });
+
   it("lists candidates that could cover a pattern", () => {
     const index = new PathPatternIndex<string>();
     index.add("/admin/**", "ANY", 0, "admin");

@@ -1,7 +1,19 @@
 import { type AntPathPattern, compileAntPattern } from "../../web/ant-path-pattern.js";
+import { FlatPathTrie } from "./flat-path-trie.js";
 
-/** One indexed URL target: its compiled pattern, its method (`ANY` for all) and the rank of its policy. */
-export interface IndexedTarget<T> {
+/** No extra fields (the default of the `hot` mixin). */
+// biome-ignore lint/complexity/noBannedTypes: the empty default of an optional mixin
+export type NoHotFields = {};
+
+/**
+ * One indexed URL target: its compiled pattern, its method (`ANY` for all), the rank of its policy,
+ * and the caller's hot fields copied onto it (`add(..., hot)`): what a lookup's caller reads next
+ * sits in the same object, laid out with its neighbours by the flat trie.
+ */
+export type IndexedTarget<T, H extends object = NoHotFields> = IndexedTargetBase<T> & Readonly<H>;
+
+/** The index's own fields of a target. */
+export interface IndexedTargetBase<T> {
   readonly pattern: AntPathPattern;
   /** Upper-case HTTP method, or `ANY`. */
   readonly method: string;
@@ -15,27 +27,27 @@ export interface IndexedTarget<T> {
   readonly exact: boolean;
 }
 
-interface TrieNode<T> {
+export interface TrieNode<T, H extends object> {
   /**
    * The only literal child, kept inline: a lookup compares it in place (no substring, no Map), and
    * large policy sets touch fewer cold objects. A second literal child moves both into `literal`.
    */
   onlyKey: string | undefined;
-  only: TrieNode<T> | undefined;
-  literal: Map<string, TrieNode<T>> | undefined;
+  only: TrieNode<T, H> | undefined;
+  literal: Map<string, TrieNode<T, H>> | undefined;
   /** Whole-segment `{name}`: any non-empty segment. */
-  named: TrieNode<T> | undefined;
+  named: TrieNode<T, H> | undefined;
   /** Any other wildcard segment (`*`, `a*`, `{id:\\d+}`, `?`): confirmed by the compiled pattern. */
-  wild: TrieNode<T> | undefined;
+  wild: TrieNode<T, H> | undefined;
   /** The first target ending exactly here, inline (most nodes end one or two); the rest in `terminal`. */
-  terminal1: IndexedTarget<T> | undefined;
+  terminal1: IndexedTarget<T, H> | undefined;
   /** Further targets ending exactly here. */
-  terminal: IndexedTarget<T>[] | undefined;
+  terminal: IndexedTarget<T, H>[] | undefined;
   /** Targets with `**` at this depth (matching here and anywhere below). */
-  deep: IndexedTarget<T>[] | undefined;
+  deep: IndexedTarget<T, H>[] | undefined;
 }
 
-const node = <T>(): TrieNode<T> => ({
+const node = <T, H extends object>(): TrieNode<T, H> => ({
   onlyKey: undefined,
   only: undefined,
   literal: undefined,
@@ -61,23 +73,27 @@ const isLiteral = (segment: string): boolean => !/[*?{]/.test(segment);
  * is confirmed by its compiled Ant pattern (the one source of Ant semantics). A randomized test
  * holds the index equal to a linear scan of compiled patterns.
  */
-export class PathPatternIndex<T> {
-  private readonly root: TrieNode<T> = node();
+export class PathPatternIndex<T, H extends object = NoHotFields> {
+  private readonly root: TrieNode<T, H> = node();
   private size = 0;
+  /** The flat lookup layout, built on the first lookup after the last `add`. */
+  private flat: FlatPathTrie<T, H> | undefined;
   /** Scratch buffer reused by `candidates` (lookups are synchronous, so this is never shared). */
-  private readonly scratch: IndexedTarget<T>[] = [];
+  private readonly scratch: IndexedTarget<T, H>[] = [];
 
   /** Adds a target; `pattern` must already be valid (compileAntPattern throws otherwise). */
-  add(patternText: string, method: string, rank: number, value: T): IndexedTarget<T> {
+  add(patternText: string, method: string, rank: number, value: T, hot?: H): IndexedTarget<T, H> {
+    this.flat = undefined;
     const segments = patternText.slice(1).split("/");
     const last = segments.length - 1;
-    const target: IndexedTarget<T> = {
+    const target = {
       pattern: compileAntPattern(patternText),
       method: method.toUpperCase(),
       rank,
       value,
       exact: segments.every((s, i) => isLiteral(s) || isNamed(s) || (s === "**" && i === last)),
-    };
+      ...hot,
+    } as IndexedTarget<T, H>;
     let at = this.root;
     for (const segment of segments) {
       if (segment === "**") {
@@ -114,12 +130,12 @@ export class PathPatternIndex<T> {
    * The targets whose pattern matches `path` and whose method admits `method`, in rank order.
    * The returned array is reused by the next call: read it before calling again.
    */
-  matching(path: string, method: string): readonly IndexedTarget<T>[] {
+  matching(path: string, method: string): readonly IndexedTarget<T, H>[] {
     const out = this.scratch;
     out.length = 0;
     const p = path === "" ? "/" : path;
     if (p.charCodeAt(0) !== 47) return out;
-    collect(this.root, p, 0, out);
+    this.layout().collect(p, out);
     let n = 0;
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
@@ -130,14 +146,20 @@ export class PathPatternIndex<T> {
     return out;
   }
 
+  /** The flat layout of the current trie (built once after the last `add`). */
+  private layout(): FlatPathTrie<T, H> {
+    this.flat ??= new FlatPathTrie(this.root);
+    return this.flat;
+  }
+
   /**
    * Every target the trie cannot rule out for `path`, unconfirmed and unsorted (a fresh array). Fed
    * a pattern instead of a path, it yields every target that could cover that pattern (literal
    * segments meet equal literals, wildcards meet wildcards, `**` catches all below): shadow detection
    * confirms them with `covers`.
    */
-  candidates(path: string): IndexedTarget<T>[] {
-    const out: IndexedTarget<T>[] = [];
+  candidates(path: string): IndexedTarget<T, H>[] {
+    const out: IndexedTarget<T, H>[] = [];
     if (path.charCodeAt(0) === 47) collect(this.root, path, 0, out);
     return out;
   }
@@ -146,12 +168,12 @@ export class PathPatternIndex<T> {
    * The first (lowest-rank) target matching `path` and `method`, or undefined: the FIRST_APPLICABLE
    * lookup. It confirms candidates in rank order and stops at the first match.
    */
-  first(path: string, method: string): IndexedTarget<T> | undefined {
+  first(path: string, method: string): IndexedTarget<T, H> | undefined {
     const out = this.scratch;
     out.length = 0;
     const p = path === "" ? "/" : path;
     if (p.charCodeAt(0) !== 47) return undefined;
-    collect(this.root, p, 0, out);
+    this.layout().collect(p, out);
     if (out.length > 1) sortByRank(out);
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
@@ -167,7 +189,7 @@ export class PathPatternIndex<T> {
 
 /** Gathers every target the trie cannot rule out for the path from `slash` (index of a '/') on. */
 /** The literal child of `at` for `segment`, created when missing. */
-function literalChild<T>(at: TrieNode<T>, segment: string): TrieNode<T> {
+function literalChild<T, H extends object>(at: TrieNode<T, H>, segment: string): TrieNode<T, H> {
   if (at.literal) {
     let next = at.literal.get(segment);
     if (!next) {
@@ -185,12 +207,17 @@ function literalChild<T>(at: TrieNode<T>, segment: string): TrieNode<T> {
   at.literal = new Map([[at.onlyKey as string, at.only]]);
   at.onlyKey = undefined;
   at.only = undefined;
-  const next = node<T>();
+  const next = node<T, H>();
   at.literal.set(segment, next);
   return next;
 }
 
-function collect<T>(at: TrieNode<T>, path: string, slash: number, out: IndexedTarget<T>[]): void {
+function collect<T, H extends object>(
+  at: TrieNode<T, H>,
+  path: string,
+  slash: number,
+  out: IndexedTarget<T, H>[],
+): void {
   if (at.deep) for (const t of at.deep) out.push(t);
   if (slash >= path.length) {
     if (at.terminal1) {
@@ -213,7 +240,7 @@ function collect<T>(at: TrieNode<T>, path: string, slash: number, out: IndexedTa
 }
 
 /** Insertion sort: candidate lists are short (a handful), so this beats Array.prototype.sort. */
-function sortByRank<T>(a: IndexedTarget<T>[]): void {
+function sortByRank<T, H extends object>(a: IndexedTarget<T, H>[]): void {
   for (let i = 1; i < a.length; i++) {
     const x = a[i]!;
     let j = i - 1;

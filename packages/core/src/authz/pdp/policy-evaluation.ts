@@ -74,16 +74,25 @@ export function decideFirstApplicable(
 ): EvaluationOutcome {
   const target = set.index.first(facts.path, facts.method);
   if (!target) return noMatchGranted ? NO_MATCH_GRANTED : NO_MATCH_DENIED;
-  const policy = target.value;
-  const result = holds(policy, ctx);
-  if (typeof result === "string") {
-    return {
-      decision: decided(policy, false, `evaluation error in '${policy.name}'`),
-      error: result,
-      usedZeroTrust: policy.condition?.usesZeroTrust ?? false,
-    };
+  // The target carries the policy's hot fields (PolicyHotFields); the policy is read on errors only.
+  const test = target.test;
+  if (test) {
+    let result: boolean | undefined;
+    try {
+      result = test(ctx);
+    } catch {
+      result = undefined;
+    }
+    if (result !== undefined)
+      return (target.effect === "ALLOW" ? result : !result) ? target.granted : target.denied;
   }
-  return (policy.effect === "ALLOW" ? result : !result) ? policy.granted : policy.denied;
+  const policy = target.value;
+  const error = holds(policy, ctx);
+  return {
+    decision: decided(policy, false, `evaluation error in '${policy.name}'`),
+    error: typeof error === "string" ? error : "evaluation failed",
+    usedZeroTrust: policy.condition?.usesZeroTrust ?? false,
+  };
 }
 
 /**
