@@ -6,6 +6,7 @@ import {
   demoSecurity,
   type IdentityTestServer,
   newOutboxFile,
+  outbox,
   primaryForm,
   startMfaServer,
 } from "./mfa-test-support.js";
@@ -89,6 +90,33 @@ describe("step-up: a resource that needs a recent second factor", () => {
     // A second step-up refreshes the otp proof instead of adding another entry.
     const fresh = await b.fetch("/account/security", { headers: { accept: "application/json" } });
     expect(await fresh.json()).toEqual({ sensitive: true, factors: ["pwd", "otp"] });
+  });
+
+  it("concurrent requests of one sign-in share one challenge: one MFA session, one code, one binding cookie", async () => {
+    const b = new Browser(s.url);
+    await primaryForm(b, "user", "password");
+    const before = outbox(file).length;
+    const answers = await Promise.all(
+      [0, 1, 2].map(() => b.fetch("/account/security", { headers: { accept: "application/json" } })),
+    );
+    const bodies = (await Promise.all(answers.map((r) => r.json()))) as StepUpChallenge[];
+    expect(answers.map((r) => r.status)).toEqual([401, 401, 401]);
+    expect(new Set(bodies.map((x) => x.mfaSessionId)).size).toBe(1);
+    const cookies = answers.map((r) => r.headers.getSetCookie().find((c) => c.startsWith("PLATFORM_MFA=")));
+    expect(new Set(cookies).size).toBe(1);
+    await expect.poll(() => outbox(file).length).toBe(before + 1);
+    const code = outbox(file)[before]!.token;
+    const { token } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    expect((await b.postJson("/login/mfa-ott", { token: code }, { "x-csrf-token": token })).status).toBe(200);
+    expect((await b.fetch("/account/security", { headers: { accept: "application/json" } })).status).toBe(
+      200,
+    );
+    // A later step-up (another window) is a new challenge.
+    clock.advance(6 * 60_000);
+    const again = await codeAfter(file, "user", () =>
+      b.fetch("/account/security", { headers: { accept: "application/json" } }),
+    );
+    expect(((await again.result.json()) as StepUpChallenge).mfaSessionId).not.toBe(bodies[0]!.mfaSessionId);
   });
 
   it("a browser is sent to the challenge page", async () => {

@@ -21,6 +21,10 @@ import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
 import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-passkey-defaults.js";
 import { PasswordHasher } from "./password/password-hasher.js";
 import type { ChainDependencies } from "./chain/chain-dependencies.js";
+import { StepUpCoalescer } from "../mfa/flow/step-up-coalescer.js";
+import { FactorContextRepository } from "../mfa/state/factor-context-repository.js";
+import { isTerminal } from "../mfa/state/mfa-state.js";
+import { isBearerAuthentication } from "./tokens/bearer-authentication.js";
 import { DEFAULT_PROCESSING_URL } from "./chain/method-filters.js";
 import { DEFAULT_URLS } from "./dsl/default-urls.js";
 import type { PasskeyLoginOptions } from "./dsl/ott-options.js";
@@ -213,18 +217,31 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
         const firstFlow = flows[0];
         if (runtime && firstFlow) {
           const enrolled = availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) });
+          // Concurrent 401s of one sign-in share one challenge (one MFA session, one code).
+          const contexts = c.resolve(FactorContextRepository);
+          const clock = c.resolve(Clock);
+          const coalescer = new StepUpCoalescer(clock, async ({ mfaSessionId }) => {
+            const ctx = await contexts.find(mfaSessionId);
+            return ctx !== undefined && !isTerminal(ctx.state);
+          });
+          const sessions = c.resolve(SessionManager);
           deps.stepUp = async (exchange, authentication) => {
-            const ctx = await runtime.beginStepUp(
-              exchange,
-              authentication,
-              firstFlow,
-              await enrolled(authentication.userId),
-            );
-            return {
-              mfaUrl: nextStepUrl(ctx, firstFlow),
-              mfaSessionId: ctx.mfaSessionId,
-              currentState: ctx.state,
-            };
+            const signIn = isBearerAuthentication(authentication)
+              ? `token:${authentication.tokenId}`
+              : await sessions.current(exchange).then((s) => (s ? `session:${s.id}` : undefined));
+            return coalescer.start(signIn, exchange, async () => {
+              const ctx = await runtime.beginStepUp(
+                exchange,
+                authentication,
+                firstFlow,
+                await enrolled(authentication.userId),
+              );
+              return {
+                mfaUrl: nextStepUrl(ctx, firstFlow),
+                mfaSessionId: ctx.mfaSessionId,
+                currentState: ctx.state,
+              };
+            });
           };
         }
         const others = configuration.chains
