@@ -1,4 +1,5 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
+import { user } from "../../identity/authentication/authentication.fixture.js";
 import { ManualClock } from "../../kernel/clock.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
@@ -13,14 +14,7 @@ import { DynamicAuthorizationManager } from "./dynamic-authorization-manager.js"
 
 /** Test fixture: a signed-in user with `authorities`. */
 export function caller(username: string, ...authorities: string[]): Authentication {
-  return {
-    userId: `id-${username}`,
-    username,
-    authorities,
-    method: "form",
-    authenticatedAt: 0,
-    factors: [{ type: "pwd", at: 0 }],
-  };
+  return user(`id-${username}`, username, authorities);
 }
 
 /** Test fixture: a manual URL policy stored as is (no PAP validation, so broken ones can be stored too). */

@@ -2,6 +2,7 @@ import {
   type Authentication,
   setCurrentAuthentication,
 } from "../../identity/authentication/authentication.js";
+import { user } from "../../identity/authentication/authentication.fixture.js";
 import { ManualClock } from "../../kernel/clock.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
@@ -18,20 +19,7 @@ import type { PolicyExpressionTools } from "./policy-expression-check.js";
 import type { PolicyCreateInput } from "./policy-schema.js";
 
 /** Test fixture: an authentication of `username` holding `authorities`. */
-export function user(
-  userId: string,
-  username: string,
-  authorities: string[] = ["ROLE_USER"],
-): Authentication {
-  return {
-    userId,
-    username,
-    authorities,
-    method: "form",
-    authenticatedAt: 0,
-    factors: [{ type: "pwd", at: 0 }],
-  };
-}
+export { user };
 
 /** Test fixture: an administrator and a plain user. */
 export const ROOT = user("u-root", "root", ["ROLE_USER", "ROLE_ADMIN"]);

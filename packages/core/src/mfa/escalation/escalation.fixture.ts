@@ -2,6 +2,7 @@ import {
   type Authentication,
   setCurrentAuthentication,
 } from "../../identity/authentication/authentication.js";
+import { user } from "../../identity/authentication/authentication.fixture.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { ManualClock } from "../../kernel/clock.js";
 import { InProcessEventBus, type PlatformEvent } from "../../kernel/event-bus.js";
@@ -12,20 +13,7 @@ import { EscalationService } from "./escalation-service.js";
 import { InMemoryEscalationStore } from "./in-memory-escalation-store.js";
 
 /** Test fixture: an authentication of `username` holding `authorities`. */
-export function user(
-  userId: string,
-  username: string,
-  authorities: string[] = ["ROLE_USER"],
-): Authentication {
-  return {
-    userId,
-    username,
-    authorities,
-    method: "form",
-    authenticatedAt: 0,
-    factors: [{ type: "pwd", at: 0 }],
-  };
-}
+export { user };
 
 /** Test fixture: the escalated user, two administrators and a plain user. */
 export const ALICE = user("u-alice", "alice");
