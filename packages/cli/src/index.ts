@@ -1,5 +1,17 @@
-export { CliUsageError, USAGE, parseCliArgs, type CliArgs } from "./cli-args.js";
+export {
+  type CliCommand,
+  type CliIo,
+  CliFailure,
+  CliUsageError,
+  type CommandInput,
+  EXIT_FAILED,
+  EXIT_OK,
+  EXIT_USAGE,
+  type OptionSpec,
+} from "./command-line/cli-command.js";
+export { runCli } from "./command-line/run-cli.js";
+export { PLATFORM_COMMANDS } from "./commands/index.js";
 export { buildDemoPlatform, type DemoPlatform } from "./demo-platform.js";
 export { definePlatformConfig, loadHostConfig, type HostConfig } from "./host-config.js";
-export { startCommand, type RunningDemo } from "./start-command.js";
+export { startCommand, type RunningDemo, type StartOptions } from "./start-command.js";
 export { DEMO_USERS, demoSecurity, seedDemoUsers } from "./demo-security.js";

@@ -95,10 +95,13 @@ describe("platform start", () => {
     expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "ts" });
   });
 
-  it("prints the usage for --help and exits 0", async () => {
+  it("prints the command list for --help and each command's options for `start --help`, exit 0", async () => {
     const r = await run(["--help"]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toContain("--config <file>");
+    expect(r.stdout).toContain("start");
+    const start = await run(["start", "--help"]);
+    expect(start.code).toBe(0);
+    expect(start.stdout).toContain("--config <file>");
   });
 
   it("exits 2 with the usage on a bad option, and 1 naming the problem on a bad config", async () => {

@@ -1,21 +1,38 @@
 import { serveHttp } from "@platform/adapters-http";
 import { resolve } from "node:path";
 import { OTT_OUTBOX_FILE, type Platform, ServerAddressToken } from "@platform/core";
-import type { CliArgs } from "./cli-args.js";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
 import { type HostConfig, loadHostConfig } from "./host-config.js";
+
+/** What `platform start` needs: where to listen and the host configuration module, if any. */
+export interface StartOptions {
+  /** TCP port; 0 picks a free one; default 8080. */
+  port?: number | undefined;
+  /** Path of a host configuration module. */
+  config?: string | undefined;
+}
+
+/** How a running demo stops: wait up to `graceMs` for in-flight requests (or until `force` settles). */
+export interface CloseOptions {
+  graceMs?: number;
+  force?: Promise<unknown>;
+}
 
 /** A running demo server. */
 export interface RunningDemo {
   url: string;
   port: number;
-  close(): Promise<void>;
+  /**
+   * Stops accepting connections, lets in-flight requests finish (at most `graceMs`, default 10 s,
+   * or until `force` settles), drops what is left, then stops the platform (its stores close).
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** `platform start`: builds the demo, listens on 127.0.0.1 and prints its URL as http://localhost:PORT. */
 export async function startCommand(
-  args: CliArgs,
+  args: StartOptions,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Promise<RunningDemo> {
   const host: HostConfig = args.config ? await loadHostConfig(args.config) : {};
@@ -40,8 +57,18 @@ export async function startCommand(
   return {
     url: server.url,
     port: server.port,
-    async close() {
-      await server.close();
+    async close(options = {}) {
+      const grace = new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, options.graceMs ?? 10_000);
+        timer.unref();
+        options.force?.then(
+          () => resolve(),
+          () => resolve(),
+        );
+      });
+      const graceful = server.close(false);
+      const finished = await Promise.race([graceful.then(() => true), grace.then(() => false)]);
+      if (!finished) await server.close(true);
       await demo.platform.stop();
     },
   };

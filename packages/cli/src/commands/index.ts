@@ -1,0 +1,8 @@
+import type { CliCommand } from "../command-line/cli-command.js";
+import { startCliCommand } from "./start.js";
+
+/**
+ * Every subcommand of `platform`. Local commands need no server (`start`); admin commands act
+ * through a running server's admin API with the caller's own identity (`login`, `users ...`).
+ */
+export const PLATFORM_COMMANDS: readonly CliCommand[] = [startCliCommand];

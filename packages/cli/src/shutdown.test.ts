@@ -1,0 +1,116 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const SLOW = "packages/cli/src/fixtures/slow-route.mjs";
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+});
+
+function port(): string {
+  return String(20_000 + Math.floor(Math.random() * 20_000));
+}
+
+/** Starts a command and resolves once the demo prints its URL; `exit` resolves with the exit code. */
+function launch(command: string, args: string[]) {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env },
+  });
+  children.push(child);
+  let output = "";
+  const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  const ready = new Promise<string>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const m = /listening on (http:\/\/localhost:\d+)/.exec(output);
+      if (m) resolve(m[1]!);
+    };
+    child.stdout!.on("data", onData);
+    child.stderr!.on("data", onData);
+    exit.then((code) => reject(new Error(`exited ${code}: ${output}`)));
+  });
+  return { child, ready, exit, output: () => output };
+}
+
+async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(`${url}/health`, { signal: AbortSignal.timeout(2000) });
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+describe("stopping the server", () => {
+  // The README's exact line: the PID a terminal or supervisor holds is pnpm's.
+  it.each(["SIGTERM", "SIGINT"] as const)(
+    "%s to the `pnpm start -- --port N` process finishes an in-flight request, then exits 0",
+    async (signal) => {
+      const p = port();
+      const run = launch("pnpm", ["start", "--", "--port", p, "--config", SLOW]);
+      const url = await run.ready;
+      expect(url).toBe(`http://localhost:${p}`);
+      const inFlight = fetch(`${url}/slow?ms=1500`).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
+      await new Promise((r) => setTimeout(r, 300));
+      run.child.kill(signal);
+      expect(await inFlight).toEqual({ status: 200, body: { slept: 1500 } });
+      expect(await run.exit).toBe(0);
+      expect(await refused(url)).toBe(true);
+      expect(run.output()).toContain("stopped");
+    },
+    30_000,
+  );
+
+  it("SIGTERM to the `platform start` process itself stops it gracefully with exit 0", async () => {
+    const run = launch(process.execPath, [
+      "--import",
+      "tsx",
+      "packages/cli/src/bin.ts",
+      "start",
+      "--port",
+      "0",
+      "--config",
+      SLOW,
+    ]);
+    const url = await run.ready;
+    const inFlight = fetch(`${url}/slow?ms=1000`).then((r) => r.status);
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill("SIGTERM");
+    expect(await inFlight).toBe(200);
+    expect(await run.exit).toBe(0);
+    expect(await refused(url)).toBe(true);
+  }, 30_000);
+
+  it("bounds the wait: a request longer than --shutdown-grace is dropped and the server still exits 0", async () => {
+    const run = launch(process.execPath, [
+      "--import",
+      "tsx",
+      "packages/cli/src/bin.ts",
+      "start",
+      "--port=0",
+      "--shutdown-grace",
+      "0.5",
+      "--config",
+      SLOW,
+    ]);
+    const url = await run.ready;
+    const started = Date.now();
+    const inFlight = fetch(`${url}/slow?ms=20000`).then(
+      (r) => r.status,
+      () => "dropped",
+    );
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill("SIGTERM");
+    expect(await run.exit).toBe(0);
+    expect(await inFlight).toBe("dropped");
+    expect(Date.now() - started).toBeLessThan(10_000);
+  }, 30_000);
+});
