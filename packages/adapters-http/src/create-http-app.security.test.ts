@@ -222,38 +222,4 @@ describe("createHttpApp: hostile and malformed input", () => {
   });
 });
 
-describe("createHttpApp: remote address and trust-proxy", () => {
-  const servers: TestServer[] = [];
-  const addressRoute = (t: { routes: TestServer["routes"] }) =>
-    t.routes.add({
-      method: "GET",
-      path: "/whoami",
-      handler: (ex) => ({ remoteAddress: ex.remoteAddress, secure: ex.secure }),
-    });
-  afterAll(async () => {
-    for (const s of servers) await s.close();
-  });
-
-  it("uses the socket address and ignores X-Forwarded-* by default", async () => {
-    const t = await startTestServer(addressRoute);
-    servers.push(t);
-    const res = await t.fetch("/whoami", {
-      headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1", "x-forwarded-proto": "https" },
-    });
-    expect(await res.json()).toEqual({
-      remoteAddress: expect.stringMatching(/^(::ffff:)?127\.0\.0\.1$/),
-      secure: false,
-    });
-  });
-
-  it("uses the first X-Forwarded-For entry and X-Forwarded-Proto when trust-proxy is on", async () => {
-    const t = await startTestServer(addressRoute, { properties: { "platform.http.trust-proxy": true } });
-    servers.push(t);
-    const res = await t.fetch("/whoami", {
-      headers: { "x-forwarded-for": "203.0.113.7, 10.0.0.1", "x-forwarded-proto": "https" },
-    });
-    expect(await res.json()).toEqual({ remoteAddress: "203.0.113.7", secure: true });
-    const direct = await t.fetch("/whoami");
-    expect(((await direct.json()) as { remoteAddress: string }).remoteAddress).toMatch(/127\.0\.0\.1$/);
-  });
-});
+// Remote address and forwarded headers over a socket: exchange-binding.security.test.ts.

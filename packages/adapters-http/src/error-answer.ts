@@ -27,19 +27,22 @@ const DROPPED = new Set([
  * Turns any thrown value into the JSON error answer of the core's table (`errorResponse`). An
  * unexpected error answers a generic 500 and is logged as one line with the correlation id, method,
  * path, message and stack; the client only ever sees the code, a safe message and the correlation
- * id. Cookies the failed request would have set are dropped (it changed nothing the client should
+ * id. A client that hung up mid-body (CLIENT_ABORTED) is not a server error: at most one debug line,
+ * no stack, so a client cannot flood the log. Cookies the failed request would have set are dropped (it changed nothing the client should
  * hold on to); other decided headers (security headers, Allow, CORS) are kept.
  */
 export function errorAnswer(error: unknown, context: ErrorAnswerContext): Response {
   const answer = errorResponse(error, context.correlationId);
   if (answer.unexpected) logUnexpected(error, context);
+  else if (answer.body.code === "CLIENT_ABORTED") logAborted(context);
   const headers = new Headers();
   for (const [name, value] of context.headers ?? [])
     if (!DROPPED.has(name.toLowerCase())) headers.set(name, value);
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("x-correlation-id", context.correlationId);
   // An oversized body may still be arriving (or be half read): close rather than parse its rest as a request.
-  if (answer.status === 413) headers.set("connection", "close");
+  // An aborted one left the connection unusable; the answer cannot be delivered anyway.
+  if (answer.status === 413 || answer.body.code === "CLIENT_ABORTED") headers.set("connection", "close");
   const body = context.method.toUpperCase() === "HEAD" ? null : JSON.stringify(answer.body);
   return new Response(body, { status: answer.status, headers });
 }
@@ -81,6 +84,18 @@ function logUnexpected(error: unknown, context: ErrorAnswerContext): void {
     });
   } catch {
     // A broken logger must not turn a 500 into a dropped connection.
+  }
+}
+
+function logAborted(context: ErrorAnswerContext): void {
+  try {
+    context.logger.debug?.("request aborted by the client", {
+      correlationId: context.correlationId,
+      method: context.method,
+      path: context.path,
+    });
+  } catch {
+    // As above: logging never changes the answer.
   }
 }
 

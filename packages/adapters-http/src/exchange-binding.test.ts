@@ -1,9 +1,22 @@
 import { HttpExchange } from "@platform/core";
-import { mockEvent } from "h3";
+import { type H3Event, mockEvent } from "h3";
 import { describe, expect, it } from "vitest";
 import { toExchange, writeExchange } from "./exchange-binding.js";
+import { parseTrustedProxies, type TrustedProxies } from "./trusted-proxies.js";
 
-const OPTIONS = { maxBodySize: 1024, trustProxy: false };
+const OPTIONS = { maxBodySize: 1024 };
+
+function trust(text: string): TrustedProxies {
+  const parsed = parseTrustedProxies(text);
+  if (typeof parsed === "string") throw new Error(parsed);
+  return parsed;
+}
+
+/** The socket peer srvx would report (`event.req.ip`), which mockEvent leaves out. */
+function withPeer(event: H3Event, ip: string): H3Event {
+  Object.defineProperty(event.req, "ip", { value: ip });
+  return event;
+}
 
 describe("toExchange", () => {
   it("copies method, canonical path and query, headers and TLS", () => {
@@ -25,12 +38,24 @@ describe("toExchange", () => {
     expect(exchange.remoteAddress).toBe("");
   });
 
-  it("honours X-Forwarded-* only with trustProxy", () => {
-    const headers = { "x-forwarded-for": "198.51.100.1, 10.0.0.2", "x-forwarded-proto": "https" };
+  it("honours X-Forwarded-* only from a peer that is a trusted proxy", () => {
+    const headers = { "x-forwarded-for": "198.51.100.1, 203.0.113.9", "x-forwarded-proto": "https" };
+    const trustedProxies = trust("10.0.0.0/8");
     const plain = toExchange(mockEvent("http://x.test/", { headers }), OPTIONS);
     expect([plain.remoteAddress, plain.secure]).toEqual(["", false]);
-    const trusted = toExchange(mockEvent("http://x.test/", { headers }), { ...OPTIONS, trustProxy: true });
-    expect([trusted.remoteAddress, trusted.secure]).toEqual(["198.51.100.1", true]);
+    // In-process (app.request) the peer is unknown: no header counts, whatever is trusted.
+    const unknownPeer = toExchange(mockEvent("http://x.test/", { headers }), { ...OPTIONS, trustedProxies });
+    expect([unknownPeer.remoteAddress, unknownPeer.secure]).toEqual(["", false]);
+    const untrusted = toExchange(withPeer(mockEvent("http://x.test/", { headers }), "192.0.2.1"), {
+      ...OPTIONS,
+      trustedProxies,
+    });
+    expect([untrusted.remoteAddress, untrusted.secure]).toEqual(["192.0.2.1", false]);
+    const trusted = toExchange(withPeer(mockEvent("http://x.test/", { headers }), "10.0.0.2"), {
+      ...OPTIONS,
+      trustedProxies,
+    });
+    expect([trusted.remoteAddress, trusted.secure]).toEqual(["203.0.113.9", true]);
   });
 
   it("reads the body once, within the limit", async () => {

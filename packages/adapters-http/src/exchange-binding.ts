@@ -1,33 +1,50 @@
 import { HttpExchange, type ResponseBody, serializeCookie } from "@platform/core";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
+import { forwardedClient } from "./forwarded-client.js";
 import { readLimitedText } from "./limited-body.js";
+import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./trusted-proxies.js";
 
-/** How an h3 event becomes an exchange: the body limit and whether forwarded headers are trusted. */
+/** How an h3 event becomes an exchange: the body limit and which proxies' forwarded headers count. */
 export interface ExchangeBindingOptions {
   /** Largest body `readBody` accepts, in bytes. */
   maxBodySize: number;
-  /** Take the remote address and TLS from X-Forwarded-For / X-Forwarded-Proto (first entry). */
-  trustProxy: boolean;
+  /**
+   * Proxies whose X-Forwarded-For / X-Forwarded-Proto count (`parseTrustedProxies`); none by default,
+   * so the socket peer is the client.
+   */
+  trustedProxies?: TrustedProxies;
 }
 
 /**
- * Builds the core's HttpExchange from an h3 event. The path is h3's canonical `event.url` (needless
- * escapes decoded once, dot segments resolved), the same string h3 routes on, so a guard on `/admin`
- * cannot be skipped with `/%61dmin`. The remote address is the socket peer (`event.req.ip`, via
- * getRequestIP) unless the proxy is trusted; it is '' when the runtime does not know it (in-process
- * `app.request`). The body is read at most once, with the size limit enforced while streaming.
+ * Builds the core's HttpExchange from an h3 event. The path handed over is h3's `event.url.pathname`
+ * (dot segments resolved, most needless escapes decoded, but `%5E` kept and hex case as sent); the
+ * exchange canonicalises it once more (canonicalPath: every needless escape decoded, escapes upper
+ * case, trailing slashes dropped), and that one string is what guards, policies and the route table
+ * compare, so `/%61dmin/` cannot pass an `/admin` guard; the request line stays in rawPath. The remote address is the socket peer (`event.req.ip`, via
+ * getRequestIP), or, when that peer is a trusted proxy, the client it forwarded (`forwardedClient`:
+ * the right-most X-Forwarded-For entry that is not a trusted proxy); it is '' when the runtime does
+ * not know the peer (in-process `app.request`), and then no forwarded header counts. The body is
+ * read at most once, with the size limit enforced while streaming.
  */
 export function toExchange(event: H3Event, options: ExchangeBindingOptions): HttpExchange {
   const headers: Record<string, string> = {};
   for (const [name, value] of event.req.headers) headers[name] = value;
   const request = event.req;
+  const client = forwardedClient(
+    {
+      peer: getRequestIP(event) ?? "",
+      forwardedFor: request.headers.get("x-forwarded-for"),
+      forwardedProto: request.headers.get("x-forwarded-proto"),
+    },
+    options.trustedProxies ?? NO_TRUSTED_PROXIES,
+  );
   return new HttpExchange({
     method: request.method,
     url: event.url.pathname + event.url.search,
     rawPath: rawPathOf(event),
     headers,
-    remoteAddress: getRequestIP(event, { xForwardedFor: options.trustProxy }) ?? "",
-    secure: getRequestProtocol(event, { xForwardedProto: options.trustProxy }) === "https",
+    remoteAddress: client.address,
+    secure: (client.protocol ?? getRequestProtocol(event)) === "https",
     readBody: () => readLimitedText(request, options.maxBodySize),
   });
 }

@@ -1,4 +1,5 @@
 import { defineProperty, type PlatformPlugin, prop } from "@platform/core";
+import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Largest request body the binding reads, in bytes (`1mb`, `64KiB` or bytes); larger bodies answer 413. */
 export const HTTP_MAX_BODY_SIZE = defineProperty({
@@ -9,19 +10,45 @@ export const HTTP_MAX_BODY_SIZE = defineProperty({
 });
 
 /**
- * Whether a proxy in front of us is trusted: when true the remote address is the first
- * X-Forwarded-For entry and X-Forwarded-Proto decides `secure`; when false both come from the socket.
+ * The proxies whose X-Forwarded-For / X-Forwarded-Proto are believed (`parseTrustedProxies`): empty
+ * (none: the socket peer is the client), a comma-separated list of addresses, CIDRs and the names
+ * `loopback`, `linklocal`, `uniquelocal`, or a hop count `1`..`32`. The client is the right-most
+ * X-Forwarded-For entry that is not a trusted proxy, and only when the socket peer is one.
+ */
+export const HTTP_TRUSTED_PROXIES = defineProperty({
+  key: "platform.http.trusted-proxies",
+  schema: prop
+    .text()
+    .or(prop.int(1, MAX_PROXY_HOPS))
+    .superRefine((value, ctx) => {
+      const parsed = parseTrustedProxies(String(value));
+      if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+    })
+    .transform((value) => String(value).trim()),
+  default: "",
+  description:
+    "Proxies whose X-Forwarded-For / X-Forwarded-Proto count: addresses, CIDRs, loopback/linklocal/uniquelocal, or a hop count; empty trusts none.",
+});
+
+/**
+ * Removed in security-fix wave 2, kept declared so a config that still sets it gets a pointed answer:
+ * `true` trusted the left-most X-Forwarded-For entry, which any client writes, so it now stops
+ * start-up and names `platform.http.trusted-proxies`; `false` is accepted and changes nothing.
  */
 export const HTTP_TRUST_PROXY = defineProperty({
   key: "platform.http.trust-proxy",
-  schema: prop.bool(),
+  schema: prop.bool().refine((value) => value === false, {
+    message:
+      "is no longer supported: it trusted the left-most X-Forwarded-For entry, which any client can forge; set platform.http.trusted-proxies (your proxies' addresses or CIDRs, or a hop count) instead",
+  }),
   default: false,
-  description:
-    "Trust X-Forwarded-For / X-Forwarded-Proto (first entry) for the remote address and TLS; only behind a proxy that overwrites them.",
+  description: "Removed: true stops start-up (see platform.http.trusted-proxies); false changes nothing.",
+  inert:
+    "replaced by platform.http.trusted-proxies; true stops start-up so a forgeable setting is never silently kept",
 });
 
 /** Every property the HTTP binding reads. */
-export const HTTP_PROPERTIES = [HTTP_MAX_BODY_SIZE, HTTP_TRUST_PROXY] as const;
+export const HTTP_PROPERTIES = [HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES, HTTP_TRUST_PROXY] as const;
 
 /** The HTTP binding as a platform module: it declares the `platform.http.*` properties (nothing else yet). */
 export const httpPlugin: PlatformPlugin = {

@@ -68,6 +68,23 @@ describe("readLimitedText", () => {
     expect(await codeOf(readLimitedText(source, 100))).toBe("MALFORMED_BODY");
   });
 
+  it("reports a stream that fails mid-body as CLIENT_ABORTED (the client hung up), keeping the cause", async () => {
+    const aborted = Object.assign(new Error("aborted"), { code: "ECONNRESET" });
+    let sent = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent) controller.error(aborted);
+        else controller.enqueue(bytes("1234567"));
+        sent = true;
+      },
+    });
+    const failure = await readLimitedText(
+      { headers: new Headers({ "content-length": "100" }), body },
+      1000,
+    ).catch((error: unknown) => error);
+    expect(failure).toMatchObject({ code: "CLIENT_ABORTED", cause: aborted });
+  });
+
   it("keeps a multi-byte character split across chunks", async () => {
     const euro = bytes("€");
     const source = { headers: new Headers(), body: streamOf([euro.slice(0, 1), euro.slice(1)]) };

@@ -11,8 +11,10 @@ const DIGITS = /^\d+$/;
 /**
  * Reads a request body as UTF-8 text, never holding more than `limit` bytes: a declared
  * Content-Length above the limit is refused before reading, and the streamed bytes are counted
- * too, so an absent or lying Content-Length cannot get past it. Throws PAYLOAD_TOO_LARGE (413), or
- * MALFORMED_BODY (400) when the bytes are not valid UTF-8 (no silent U+FFFD replacement).
+ * too, so an absent or lying Content-Length cannot get past it. Throws PAYLOAD_TOO_LARGE (413),
+ * MALFORMED_BODY (400) when the bytes are not valid UTF-8 (no silent U+FFFD replacement), or
+ * CLIENT_ABORTED when the stream fails mid-body: the request's bytes come from the client, so a
+ * failing read is the client hanging up (Node's `aborted` ECONNRESET), never a server error.
  */
 export async function readLimitedText(source: BodySource, limit: number): Promise<string> {
   const declared = source.headers.get("content-length");
@@ -25,7 +27,7 @@ export async function readLimitedText(source: BodySource, limit: number): Promis
   let total = 0;
   try {
     for (;;) {
-      const { done, value } = await reader.read();
+      const { done, value } = await readChunk(reader);
       if (done) break;
       total += value.byteLength;
       if (total > limit) {
@@ -38,6 +40,21 @@ export async function readLimitedText(source: BodySource, limit: number): Promis
     reader.releaseLock();
   }
   return decodeUtf8(concat(chunks, total));
+}
+
+/** One read of the body stream; a failing read is the client hanging up. */
+async function readChunk<T>(reader: { read(): Promise<T> }): Promise<T> {
+  try {
+    return await reader.read();
+  } catch (cause) {
+    throw new PlatformError(
+      "CLIENT_ABORTED",
+      "The client closed the connection before the body was complete",
+      {
+        cause,
+      },
+    );
+  }
 }
 
 function tooLarge(limit: number): PlatformError {

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core";
+import { canonicalPath, PlatformError } from "@platform/core";
 
 /** One compiled segment of a route path: literal text, a `:name` parameter, or the `**` tail. */
 type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "rest" };
@@ -17,16 +17,18 @@ export class RoutePath {
         `Route path ${JSON.stringify(pattern)} must start with /`,
       );
     }
-    const parts = splitPath(pattern);
+    // Compiled in canonical path form (`/a/` is `/a`, `/%61` is `/a`), like Ant patterns.
+    const parts = splitPath(canonicalPath(pattern));
     this.segments = parts.map((part, i) => compileSegment(pattern, part, i === parts.length - 1));
     this.pattern = pattern;
     this.shape = `/${this.segments.map((s) => (s.kind === "literal" ? s.text : s.kind === "param" ? ":" : "**")).join("/")}`;
   }
 
   /**
-   * Matches a request path (as on the wire, after h3's canonicalisation). Returns the decoded
-   * parameters (and `**` as the raw remaining path) or undefined. A parameter whose escapes do not
-   * decode does not match.
+   * Matches a canonical request path (HttpExchange.path) exactly: no leniency of its own, so the
+   * route served and the path the policies judged are one string. Returns the decoded parameters
+   * (and `**` as the raw remaining path) or undefined. A parameter whose escapes do not decode does
+   * not match.
    */
   match(path: string): Record<string, string> | undefined {
     const parts = splitPath(path);
@@ -65,10 +67,9 @@ export function compareSpecificity(a: readonly number[], b: readonly number[]): 
   return b.length - a.length;
 }
 
-/** Splits a path into segments; a single trailing slash is ignored (`/a/` is `/a`), `/` has none. */
+/** Splits a path into segments exactly (`/` has none; `/a/` has an empty last one, matching no route). */
 function splitPath(path: string): string[] {
-  const trimmed = path.length > 1 && path.endsWith("/") ? path.slice(1, -1) : path.slice(1);
-  return trimmed === "" ? [] : trimmed.split("/");
+  return path === "/" ? [] : path.slice(1).split("/");
 }
 
 function compileSegment(pattern: string, part: string, last: boolean): Segment {

@@ -56,7 +56,8 @@ describe("RouteRegistry", () => {
     expect(found("/files/a%20b")).toEqual(["/files/:name", { name: "a b" }]);
     expect(found("/files/a/b")).toEqual(["/files/**", { "**": "a/b" }]);
     expect(found("/files")).toEqual(["/files/**", { "**": "" }]);
-    expect(found("/files/readme/")).toEqual(["/files/readme", {}]);
+    // No trailing-slash leniency: paths arrive canonical (HttpExchange.path), matched exactly.
+    expect(found("/files/readme/")).toEqual(["/files/**", { "**": "readme/" }]);
     expect(found("/other")).toBe("not-found");
   });
 

@@ -7,7 +7,7 @@ import { type HttpServerHandle, serveHttp } from "./serve-http.js";
 
 /** One captured log entry. */
 export interface CapturedLog {
-  level: "info" | "warn" | "error";
+  level: "debug" | "info" | "warn" | "error";
   message: string;
   fields: LogFields;
   /** The entry as the one JSON line a JSON logger would write. */
@@ -17,6 +17,9 @@ export interface CapturedLog {
 /** A Logger that keeps what it is given. */
 export class CapturingLogger implements Logger {
   readonly entries: CapturedLog[] = [];
+  debug(message: string, fields: LogFields = {}): void {
+    this.push("debug", message, fields);
+  }
   info(message: string, fields: LogFields = {}): void {
     this.push("info", message, fields);
   }

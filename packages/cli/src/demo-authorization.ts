@@ -105,8 +105,12 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "GET",
     path: "/api/orders",
-    description: "List orders",
-    handler: () => orders().list(),
+    description: "List the caller's orders (ROLE_ADMIN: every order)",
+    handler: (ex) => {
+      const who = currentAuthentication(ex);
+      if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+      return orders().list(who);
+    },
   });
   routes.add({
     method: "POST",

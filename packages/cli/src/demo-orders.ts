@@ -1,5 +1,8 @@
 import { type Authentication, PlatformError, Protectable } from "@platform/core";
 
+/** Who sees every order in `OrderService.list` (others see their own). */
+export const ORDERS_ADMIN_AUTHORITY = "ROLE_ADMIN";
+
 /** One order of the demo's sample API. */
 export interface DemoOrder {
   id: string;
@@ -19,9 +22,16 @@ export class OrderService {
   private readonly orders = new Map<string, DemoOrder>();
   private seq = 0;
 
-  /** Every order (the URL policies decide who may list). */
-  list(): DemoOrder[] {
-    return [...this.orders.values()];
+  /**
+   * The orders `caller` may see: their own, or every order for ROLE_ADMIN. The URL policies decide who
+   * may list at all; which rows a caller gets is decided here, where the data is.
+   */
+  list(caller: Authentication): DemoOrder[] {
+    const all = [...this.orders.values()];
+    const mine = caller.authorities.includes(ORDERS_ADMIN_AUTHORITY)
+      ? all
+      : all.filter((o) => o.owner === caller.username);
+    return mine.map((o) => ({ ...o }));
   }
 
   /** One order; the caller must own it, be an admin, or be granted by a METHOD policy. */

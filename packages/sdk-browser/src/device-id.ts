@@ -13,6 +13,8 @@ let memoryDeviceId: string | undefined;
  * `platform_device_id`, made on first use. When storage is blocked it lives in memory for the
  * page's lifetime (the server then sees a new device each visit, which only raises the risk score).
  * It identifies a browser, never a person: it carries no data and the server ignores malformed values.
+ * The server takes it as a hint only: a device becomes known through the HttpOnly `PLATFORM_DEVICE`
+ * cookie it issues after a sign-in, never through this header.
  */
 export function deviceId(): string {
   const storage = browserStorage("localStorage");

@@ -15,15 +15,16 @@ export interface BenchServer {
 /**
  * Builds the real demo (`pnpm start`'s `buildDemoPlatform`) with no host config and an empty
  * environment, so every default applies (scrypt ln=15, in-memory stores, generated JWT key), and
- * listens on an ephemeral loopback port. `trustProxy` sets `platform.http.trust-proxy`, so that a
- * client can pose as several addresses with X-Forwarded-For; `register` is the host config's
+ * listens on an ephemeral loopback port. `trustProxy` trusts the loopback peer as a proxy
+ * (`platform.http.trusted-proxies=loopback`), so that a client can pose as several addresses with
+ * X-Forwarded-For; `register` is the host config's
  * `register` (the MFA scenario installs its code-capturing delivery there); `hashOf` names the
  * user whose stored hash is returned (default the REST login's demo user).
  */
 export async function startDemoServer(
   options: { trustProxy?: boolean; register?: HostConfig["register"]; hashOf?: string } = {},
 ): Promise<BenchServer> {
-  const properties = options.trustProxy ? { "platform.http.trust-proxy": true } : undefined;
+  const properties = options.trustProxy ? { "platform.http.trusted-proxies": "loopback" } : undefined;
   const demo = await buildDemoPlatform({ properties, register: options.register }, {});
   const username = options.hashOf ?? DEMO_CREDENTIALS.username;
   const user = await demo.platform.resolve(UserRepository).findByUsername(username);

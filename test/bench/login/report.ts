@@ -13,7 +13,7 @@ export interface BenchResults {
   target: string;
   scryptRuns: RunSummary[];
   loginRuns: RunSummary[];
-  /** Logins from distinct client addresses, on a second server with trust-proxy on. */
+  /** Logins from distinct client addresses, on a second server that trusts its loopback peer as a proxy. */
   loginSpreadRuns: RunSummary[];
   meRuns: RunSummary[];
   totalMs: number;
@@ -133,7 +133,7 @@ function derivedNotes(r: BenchResults): string[] {
   const scryptSame = spread && r.scryptRuns.find((run) => run.concurrency === spread.concurrency);
   if (spread && scryptSame && spread.ok > 0 && scryptSame.ok > 0) {
     notes.push(
-      `With one address per connection (a second demo server with \`platform.http.trust-proxy\` on, each ` +
+      `With one address per connection (a second demo server trusting its loopback peer as a proxy, each ` +
         `connection sending its own X-Forwarded-For) ${spread.concurrency} logins run in parallel: ` +
         `${rate(spread.rate)}/s, ${pct(spread.rate / scryptSame.rate)} of the bare scrypt rate at concurrency ` +
         `${spread.concurrency} (${rate(scryptSame.rate)}/s). Parallel hashing is bounded by CPU cores ` +

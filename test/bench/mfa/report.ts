@@ -139,7 +139,7 @@ function mfaNotes(r: MfaResults, machine: MachineInfo, options: BenchOptions): s
   const same = spread && r.flowRuns.find((run) => run.concurrency === spread.concurrency);
   if (spread && spread.ok > 0) {
     notes.push(
-      `With one address per connection (a second demo server with \`platform.http.trust-proxy\` on, each ` +
+      `With one address per connection (a second demo server trusting its loopback peer as a proxy, each ` +
         `connection sending its own X-Forwarded-For) ${spread.concurrency} flows' primary steps hash in parallel: ` +
         `${rate(spread.rate)} flows/s${
           same && same.ok > 0 ? ` (${pct(spread.rate / same.rate)} of the single-address rate)` : ""

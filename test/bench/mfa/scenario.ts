@@ -39,7 +39,7 @@ export interface MfaResults {
   scrypt: ScryptDescription;
   target: string;
   flowRuns: MfaRunSummary[];
-  /** Flows from distinct client addresses, on a second server with trust-proxy on. */
+  /** Flows from distinct client addresses, on a second server that trusts its loopback peer as a proxy. */
   flowSpreadRuns: MfaRunSummary[];
   capture: CaptureStats;
   memory: MemoryResult | { error: string };

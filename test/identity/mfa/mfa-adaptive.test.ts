@@ -41,8 +41,11 @@ async function adaptiveServer(
   return { s, events, file };
 }
 
-async function signIn(s: IdentityTestServer, deviceId = "laptop-1"): Promise<Record<string, unknown>> {
-  const b = new Browser(s.url);
+async function signIn(
+  s: IdentityTestServer,
+  deviceId = "laptop-1",
+  b: Browser = new Browser(s.url),
+): Promise<Record<string, unknown>> {
   const csrf = await b.csrfFrom("/login");
   const res = await b.postForm(
     "/login",
@@ -69,15 +72,18 @@ describe("AIAdaptiveMfaPolicyProvider over HTTP", () => {
       type: "mfa.adaptive.assessed",
       payload: { decision: "CHALLENGED" },
     });
-    // Completing the sign-in records the device and network; the same device then scores low.
+    // Completing the sign-in records the network and the device of the signed cookie it issues; the
+    // same browser (its cookie) then scores 0.
     expect((await verify(b, await csrfOfSession(b), code)).status).toBe(200);
-    expect(await signIn(s, "laptop-1")).toMatchObject({ success: true });
+    expect(b.cookies.get("PLATFORM_DEVICE")).toMatch(/^[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/);
+    expect(await signIn(s, "laptop-1", b)).toMatchObject({ success: true });
     expect(events.at(-1)).toMatchObject({
       type: "mfa.adaptive.assessed",
-      payload: { decision: "NO_MFA_REQUIRED" },
+      payload: { decision: "NO_MFA_REQUIRED", score: 0 },
     });
-    // A new device alone is a signal (0.35: the "optional" band, still no MFA by the default thresholds).
-    expect(await signIn(s, "phone-7")).toMatchObject({ success: true });
+    // Another browser is a new device, even with the same X-Device-Id (0.35: the "optional" band, still
+    // no MFA by the default thresholds).
+    expect(await signIn(s, "laptop-1")).toMatchObject({ success: true });
     expect(events.at(-1)).toMatchObject({
       type: "mfa.adaptive.assessed",
       payload: { score: 0.35, band: "optional", signals: [expect.objectContaining({ name: "new-device" })] },

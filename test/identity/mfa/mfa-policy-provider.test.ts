@@ -54,7 +54,7 @@ describe("a host MfaPolicyProvider replaces the default", () => {
     expect((await me(admin)).body).toMatchObject({ username: "admin", method: "form" });
   });
 
-  it("the policy sees the request's device id", async () => {
+  it("the policy sees the X-Device-Id header as a hint only, never as the device id", async () => {
     const b = new Browser(s.url);
     const csrf = await b.csrfFrom("/login");
     await codeAfter(file, "user", () =>
@@ -64,7 +64,12 @@ describe("a host MfaPolicyProvider replaces the default", () => {
         { ...JSON_ACCEPT, "x-device-id": "dev-123" },
       ),
     );
-    expect(seen.at(-1)!.request).toMatchObject({ deviceId: "dev-123", method: "POST", path: "/login" });
+    expect(seen.at(-1)!.request).toMatchObject({
+      deviceId: undefined,
+      deviceHint: "dev-123",
+      method: "POST",
+      path: "/login",
+    });
   });
 
   it.each(["block", "throw"] as const)("%s: 403 AUTHENTICATION_BLOCKED on the MFA primary", async (m) => {

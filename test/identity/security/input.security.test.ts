@@ -179,7 +179,8 @@ describe("hostile input on every identity endpoint", () => {
     "/api%2flogin",
     "/api\\login",
     "/api/login%00",
-    "/api/login/",
+    // `/api/login/` is `/api/login` (one canonical path, decisions.md "Security fixes (wave 2)")
+    "/api/login//",
   ];
   for (const path of TRICKS) {
     it(`path trick ${path}: 400 REQUEST_REJECTED or 404, never authenticated`, async () => {

@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { Clock, ManualClock } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSecurity, type IdentityTestServer, startIdentityServer } from "../identity-test-server.js";
 import {
@@ -13,12 +14,19 @@ import {
 
 // Bearer tokens over HTTP. /api/me is served by the form chain (it accepts a session or a bearer token);
 // /api/data by the REST chain, guarded by an `authenticated()` rule (the demo itself guards nothing).
+/** The TokenService's default refresh race window: a spent token presented later is reuse. */
+const REFRESH_RACE_WINDOW_MS = 5_000;
 const ENDPOINTS = ["/api/me", "/api/data"] as const;
 
 describe("JWT access and refresh tokens", () => {
   let server: IdentityTestServer;
+  // Reuse of a spent refresh token is told from a lost race by time: tests step past the window.
+  const clock = new ManualClock();
   beforeAll(async () => {
-    server = await startIdentityServer({ security: guardedDemoSecurity });
+    server = await startIdentityServer({
+      security: guardedDemoSecurity,
+      register: (c) => c.registerInstance(Clock, clock),
+    });
   });
   afterAll(() => server.close());
 
@@ -117,7 +125,8 @@ describe("JWT access and refresh tokens", () => {
     const second = await refresh(r2);
     expect(second.status).toBe(200);
     const r3 = second.body.refreshToken as string;
-    // r2 is spent: presenting it again is reuse.
+    // r2 is spent: presenting it again after the race window is reuse.
+    clock.advance(REFRESH_RACE_WINDOW_MS);
     const reuse = await refresh(r2);
     expect(reuse.status).toBe(401);
     expect(reuse.body.code).toBe("INVALID_TOKEN");
@@ -130,6 +139,7 @@ describe("JWT access and refresh tokens", () => {
   it("reusing the very first refresh token after a rotation kills the rotated one", async () => {
     const { refreshToken: r1 } = await restLogin(server.url);
     const r2 = (await refresh(r1)).body.refreshToken as string;
+    clock.advance(REFRESH_RACE_WINDOW_MS);
     expect((await refresh(r1)).status).toBe(401);
     const dead = await refresh(r2);
     expect(dead.status).toBe(401);

@@ -9,8 +9,8 @@ import {
 import { JSON_HEADERS } from "./security-test-support.js";
 
 // Brute-force throttling over HTTP. The server binds 127.0.0.1, so client addresses come from
-// X-Forwarded-For with `platform.http.trust-proxy` on. Defaults: 5 failures per account and address,
-// 50 per address, 15-minute windows.
+// X-Forwarded-For with the loopback peer trusted as a proxy (`platform.http.trusted-proxies`).
+// Defaults: 5 failures per account and address, 50 per address, 15-minute windows.
 const WINDOW_MS = 15 * 60_000;
 
 describe("login throttling per account and address", () => {
@@ -20,7 +20,7 @@ describe("login throttling per account and address", () => {
   beforeAll(async () => {
     server = await startIdentityServer({
       security: demoSecurity,
-      properties: { "platform.http.trust-proxy": true },
+      properties: { "platform.http.trusted-proxies": "loopback" },
       register: (c) => c.registerInstance(Clock, clock),
     });
   });

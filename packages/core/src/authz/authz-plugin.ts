@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
+import { SubjectStatusCheck } from "../identity/authentication/subject-status-check.js";
 import { SessionManager } from "../identity/session/session-manager.js";
+import { UserRepository } from "../identity/users/user-repository.js";
 import { AuditSink } from "../kernel/audit-sink.js";
 import type { HttpExchange } from "../web/http-exchange.js";
 import { Clock } from "../kernel/clock.js";
@@ -45,6 +47,7 @@ import { InMemoryZeroTrustActionStore } from "./zerotrust/in-memory-zero-trust-a
 import { ZeroTrustActionResolver } from "./zerotrust/zero-trust-action-resolver.js";
 import { ZeroTrustActionService } from "./zerotrust/zero-trust-action-service.js";
 import { ZeroTrustActionStore } from "./zerotrust/zero-trust-action-store.js";
+import { ZeroTrustSubjectStatusCheck } from "./zerotrust/zero-trust-subject-status-check.js";
 import { ZERO_TRUST_PROPERTIES } from "./zerotrust/zero-trust.properties.js";
 import { ZeroTrustRandom } from "./zerotrust/zero-trust-resolution.js";
 import { ZEROTRUST_THRESHOLD_STRICT } from "../mfa/adaptive/risk-thresholds.js";
@@ -133,7 +136,20 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
         c.resolve(ZeroTrustActionStore),
         c.resolve(ZeroTrustActionResolver),
         c.resolve(AuditSink),
+        // Without the identity module there are no users to check subjects against.
+        c.isRegistered(UserRepository, true) ? c.resolve(UserRepository) : undefined,
       ),
+  });
+  // Zero trust at identity's sign-in, refresh, step-up and /api/me checkpoints (a member: hosts add theirs).
+  ctx.registerMember(SubjectStatusCheck, {
+    useFactory: (c) => {
+      const resolver = c.resolve(ZeroTrustActionResolver);
+      return new ZeroTrustSubjectStatusCheck({
+        resolver,
+        audit: c.resolve(AuditSink),
+        ...(resolver.settings.sessionTrackingEnabled ? { sessionHandle: sessionHandleOf(c) } : {}),
+      });
+    },
   });
   ctx.registerDefault(AdaptiveMfaZeroTrustListener, {
     useFactory: (c) =>

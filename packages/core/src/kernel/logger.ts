@@ -8,6 +8,11 @@ export interface Logger {
   info(message: string, fields?: LogFields): void;
   warn(message: string, fields?: LogFields): void;
   error(message: string, fields?: LogFields): void;
+  /**
+   * Optional: routine noise an operator may want while diagnosing (a client that hung up mid-body).
+   * Loggers without it drop such lines; the default JsonLogger has none, so a flood of them costs nothing.
+   */
+  debug?(message: string, fields?: LogFields): void;
 }
 
 /** DI token of the Logger port. */

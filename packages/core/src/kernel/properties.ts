@@ -68,6 +68,8 @@ export const prop = {
     ) as z.ZodType<boolean>,
   /** A non-empty string. */
   string: (): z.ZodType<string> => z.string().min(1, "must not be empty"),
+  /** A string that may be empty (for lists whose empty value means "none"); refine it for its grammar. */
+  text: (): z.ZodType<string> => z.string({ error: "must be a string" }),
 };
 
 function numericString(v: unknown): unknown {

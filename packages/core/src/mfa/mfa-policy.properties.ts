@@ -18,3 +18,13 @@ export const MFA_BUILTIN_ANALYZER = defineProperty({
   description:
     "Register the offline HeuristicRiskAnalyzer when the host gives no RiskAnalyzer (false: analyzer absent).",
 });
+
+/** Whether the adaptive policy may let holders of requiredAuthorities in without MFA on a low score. */
+export const MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED = defineProperty({
+  key: "platform.auth.mfa.adaptive.allow-skip-for-required-authorities",
+  schema: prop.bool(),
+  default: false,
+  description:
+    "false: under the adaptive policy a holder of platform.auth.mfa.requiredAuthorities always gets at " +
+    "least a challenge; true (a risk): a low score lets them sign in with the password alone.",
+});

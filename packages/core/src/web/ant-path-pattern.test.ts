@@ -6,14 +6,16 @@ type Row = [pattern: string, path: string, expected: Record<string, string> | fa
 
 // `false`: no match. An object: a match with exactly these variables ({} when the pattern has none).
 const CASES: Row[] = [
-  // literals and trailing slashes
+  // literals and trailing slashes: paths arrive canonical (no trailing slash), patterns are read so
   ["/", "/", {}],
   ["/", "", {}],
   ["/", "/a", false],
   ["/login", "/login", {}],
   ["/login", "/login/", false],
-  ["/login/", "/login", false],
-  ["/login/", "/login/", {}],
+  ["/login/", "/login", {}],
+  ["/login/", "/login/", false],
+  ["/%6Cogin", "/login", {}],
+  ["/café", "/caf%C3%A9", {}],
   ["/login", "/Login", false],
   ["/login", "/login?error", false],
   ["/a/b", "/a//b", false],

@@ -1,10 +1,12 @@
 import { PlatformError } from "../kernel/platform-error.js";
+import { canonicalAntPattern } from "./canonical-path.js";
+import { checkVariableRegex, compileSegmentRegex, type RegexProblem } from "./variable-regex.js";
 
 /** A compiled Ant-style path pattern (`/api/**`, `/users/{id:\d+}`, `/*.css`). */
 export interface AntPathPattern {
   /** The pattern as written. */
   readonly pattern: string;
-  /** True when the whole path (no query string) matches the pattern. */
+  /** True when the whole path (canonical, as HttpExchange.path; no query string) matches the pattern. */
   matches(path: string): boolean;
   /** The URI template variables of a matching path (raw, not percent-decoded), or undefined. */
   extract(path: string): Record<string, string> | undefined;
@@ -21,7 +23,15 @@ type Token =
   | { readonly kind: "one" }
   | { readonly kind: "star" }
   | { readonly kind: "var"; readonly slot: number }
-  | { readonly kind: "regex"; readonly slot: number; readonly source: string };
+  | {
+      readonly kind: "regex";
+      readonly slot: number;
+      readonly source: string;
+      /** Offset of the regex in the pattern, for error positions. */
+      readonly at: number;
+      /** Capture groups of the regex's own. */
+      readonly groups: number;
+    };
 
 /** Matches one path segment `path[start, end)`; writes variable bounds into `caps` when given. */
 interface SegmentMatcher {
@@ -35,16 +45,23 @@ type Element = SegmentMatcher | typeof ANY_SEGMENTS;
 /**
  * Compiles an Ant-style pattern once. `?` is one character, `*` any run within a segment, a whole
  * `**` segment any number of segments, `{name}` a non-empty segment part and `{name:regex}` a part
- * matching `regex`. Throws CONFIGURATION_INVALID for malformed patterns.
+ * matching `regex`, an RE2 regex matched in linear time (no backreferences or lookaround, see
+ * variable-regex.ts). Literal text is read in canonical path form (canonicalAntPattern: `/orders/` is
+ * `/orders`, `/%61dmin` is `/admin`), since it is matched against canonical paths (HttpExchange.path).
+ * Throws CONFIGURATION_INVALID for malformed patterns.
  */
 export function compileAntPattern(pattern: string): AntPathPattern {
   if (pattern.length > MAX_ANT_PATTERN_LENGTH) {
     fail(pattern, `is longer than ${MAX_ANT_PATTERN_LENGTH} characters`);
   }
   if (pattern.charCodeAt(0) !== SLASH) fail(pattern, "must start with '/'");
+  const text = canonicalAntPattern(pattern);
+  // Escaping can lengthen it (a raw `é` is `%C3%A9`); the stored canonical form must compile too.
+  if (text.length > MAX_ANT_PATTERN_LENGTH)
+    fail(pattern, `is longer than ${MAX_ANT_PATTERN_LENGTH} characters`);
   const names: string[] = [];
   const elements: Element[] = [];
-  for (const segment of parseSegments(pattern, names)) {
+  for (const segment of parseSegments(text, names)) {
     if (segment === ANY_SEGMENTS) {
       // `/**/**` means the same as `/**`; collapsing keeps the matcher's work proportional.
       if (elements[elements.length - 1] !== ANY_SEGMENTS) elements.push(ANY_SEGMENTS);
@@ -153,7 +170,7 @@ function parseSegments(pattern: string, names: string[]): Array<Token[] | typeof
     } else if (c === "{") {
       flush();
       const close = closingBrace(pattern, i);
-      tokens.push(parseVariable(pattern, pattern.slice(i + 1, close), names));
+      tokens.push(parseVariable(pattern, pattern.slice(i + 1, close), names, i + 1));
       i = close;
     } else if (c === "}") {
       fail(pattern, `has an unmatched '}' at index ${i}`);
@@ -175,7 +192,7 @@ function closingBrace(pattern: string, open: number): number {
   return fail(pattern, `has an unclosed '{' at index ${open}`);
 }
 
-function parseVariable(pattern: string, body: string, names: string[]): Token {
+function parseVariable(pattern: string, body: string, names: string[], at: number): Token {
   const colon = body.indexOf(":");
   const name = colon === -1 ? body : body.slice(0, colon);
   if (!VAR_NAME.test(name)) fail(pattern, `has an invalid variable name '${name}'`);
@@ -183,26 +200,11 @@ function parseVariable(pattern: string, body: string, names: string[]): Token {
   const slot = names.push(name) - 1;
   if (colon === -1) return { kind: "var", slot };
   const source = body.slice(colon + 1);
-  checkVariableRegex(pattern, name, source);
-  return { kind: "regex", slot, source };
-}
-
-function checkVariableRegex(pattern: string, name: string, source: string): void {
-  const where = `variable '${name}'`;
-  if (source === "") fail(pattern, `has an empty regex for ${where}`);
-  // A '/' would let the variable span segments, which Ant semantics forbid.
-  if (source.includes("/")) fail(pattern, `has a regex containing '/' for ${where}`);
-  for (let i = 0; i < source.length; i++) {
-    if (source[i] !== "\\") continue;
-    // Backreferences would point at the wrong group once the regex is embedded in the segment's.
-    if (/[1-9k]/.test(source[i + 1] ?? "")) fail(pattern, `has a backreference in the regex for ${where}`);
-    i++;
-  }
-  try {
-    new RegExp(source);
-  } catch (cause) {
-    fail(pattern, `has an invalid regex for ${where}`, cause);
-  }
+  const regexAt = at + colon + 1;
+  const checked = checkVariableRegex(source);
+  if ("reason" in checked)
+    failRegex(pattern, `has an invalid regex for variable '${name}'`, regexAt, checked);
+  return { kind: "regex", slot, source, at: regexAt, groups: checked.groups };
 }
 
 function compileSegment(pattern: string, tokens: readonly Token[]): SegmentMatcher {
@@ -272,9 +274,12 @@ function globSegment(tokens: readonly Token[]): SegmentMatcher {
   };
 }
 
-/** A segment holding `{var:regex}`: one anchored RegExp run on that segment's text only. */
+/**
+ * A segment holding `{var:regex}`: one regex, compiled once, run anchored on that segment's text
+ * only, by RE2 (linear time in the text, whatever the regex: see variable-regex.ts).
+ */
 function regexSegment(pattern: string, tokens: readonly Token[]): SegmentMatcher {
-  let source = "^";
+  let source = "";
   let group = 0;
   const groups: Array<{ slot: number; group: number }> = [];
   for (const t of tokens) {
@@ -286,40 +291,53 @@ function regexSegment(pattern: string, tokens: readonly Token[]): SegmentMatcher
       source += "([^/]+)";
     } else {
       groups.push({ slot: t.slot, group: ++group });
-      group += countGroups(t.source);
+      group += t.groups;
       source += `((?:${t.source}))`;
     }
   }
-  source += "$";
-  let re: RegExp;
-  try {
-    re = new RegExp(source, "d");
-  } catch (cause) {
-    return fail(pattern, "has variable regexes that cannot be combined", cause);
+  const re = compileSegmentRegex(source);
+  if ("reason" in re) {
+    const first = tokens.find((t) => t.kind === "regex")!;
+    // RE2 reports an offset into the joined source; the segment's first regex is the useful place.
+    return failRegex(pattern, "has variable regexes that cannot be combined", first.at, {
+      index: 0,
+      reason: re.reason,
+    });
   }
+  const numbers = groups.map((g) => g.group);
   return {
     match(path, start, end, caps) {
       // Running on the segment alone is what keeps `.` or `\D` in a variable regex from crossing '/'.
       const text = path.slice(start, end);
       if (!caps) return re.test(text);
-      const m = re.exec(text);
-      if (!m?.indices) return false;
-      for (const { slot, group: g } of groups) {
-        const span = m.indices[g];
-        caps[slot * 2] = start + (span?.[0] ?? 0);
-        caps[slot * 2 + 1] = start + (span?.[1] ?? 0);
-      }
+      const spans = re.spans(text, numbers);
+      if (!spans) return false;
+      groups.forEach(({ slot }, i) => {
+        caps[slot * 2] = start + spans[i * 2]!;
+        caps[slot * 2 + 1] = start + spans[i * 2 + 1]!;
+      });
       return true;
     },
   };
 }
 
-function countGroups(source: string): number {
-  return new RegExp(`(?:${source})|`).exec("")!.length - 1;
-}
-
 function escapeRegex(text: string): string {
   return text.replace(/[\\^$.*+?()[\]{}|/-]/g, "\\$&");
+}
+
+/**
+ * A refused regex: `details.position` is the 0-based offset of the problem in the pattern as compiled
+ * (its canonical form, which is also what a policy stores), `details.reason` says what is wrong.
+ */
+function failRegex(pattern: string, problem: string, regexAt: number, found: RegexProblem): never {
+  const position = regexAt + found.index;
+  throw new PlatformError(
+    "CONFIGURATION_INVALID",
+    `Path pattern '${pattern}' ${problem} at index ${position}: ${found.reason}`,
+    {
+      details: { pattern, position, reason: found.reason },
+    },
+  );
 }
 
 function fail(pattern: string, problem: string, cause?: unknown): never {

@@ -1,4 +1,5 @@
 import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
+import { canonicalPath } from "./canonical-path.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
 export interface ResponseCookie {
@@ -57,8 +58,12 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
  */
 export class HttpExchange {
   readonly method: string;
+  /**
+   * The canonical path (see canonicalPath: `/a/` is `/a`, `/%61` is `/a`): the one string every
+   * matcher, the URL PDP, the exact-path filters and the route table compare.
+   */
   readonly path: string;
-  /** The un-normalised path from the request line (equal to `path` when the binding does not know it). */
+  /** The path as received before canonicalisation (the request line's, when the binding knows it). */
   readonly rawPath: string;
   readonly query: URLSearchParams;
   readonly remoteAddress: string;
@@ -75,9 +80,11 @@ export class HttpExchange {
   constructor(init: HttpRequestInit) {
     this.method = init.method.toUpperCase();
     const q = init.url.indexOf("?");
-    this.path = q === -1 ? init.url : init.url.slice(0, q);
+    const received = q === -1 ? init.url : init.url.slice(0, q);
+    this.path = canonicalPath(received);
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
-    this.rawPath = init.rawPath ?? this.path;
+    // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
+    this.rawPath = init.rawPath ?? received;
     this.remoteAddress = init.remoteAddress;
     this.secure = init.secure ?? false;
     this.headerMap = new Map();

@@ -13,6 +13,7 @@ export {
 } from "./http-exchange.js";
 export type { HttpInterceptor } from "./http-interceptor.js";
 export { compileAntPattern, MAX_ANT_PATTERN_LENGTH, type AntPathPattern } from "./ant-path-pattern.js";
+export { canonicalPath } from "./canonical-path.js";
 export {
   andMatcher,
   antMatcher,

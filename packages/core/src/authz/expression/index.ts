@@ -31,6 +31,8 @@ export {
   parseExpression,
 } from "./expression-parser.js";
 export { printExpression } from "./expression-printer.js";
+// Also the HTTP binding's trusted-proxy matcher: one IP/CIDR parser for the whole platform.
+export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
 export {
   type ConvertedCondition,
   type ConvertiblePolicy,

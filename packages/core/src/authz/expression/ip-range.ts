@@ -1,7 +1,8 @@
 /**
- * IPv4 and IPv6 CIDR ranges for `hasIpAddress`. Written here rather than taken from npm: the core
- * wants no dependency for ~150 lines, the compiler needs a precise reason for a bad literal, and
- * matching must not allocate per request (node:net's BlockList would also tie the core to Node).
+ * IPv4 and IPv6 CIDR ranges for `hasIpAddress` and the HTTP binding's trusted proxies. Written here
+ * rather than taken from npm: the core wants no dependency for ~150 lines, the compiler needs a
+ * precise reason for a bad literal, and matching must not allocate per request (node:net's
+ * BlockList would also tie the core to Node).
  *
  * Every address lives in the 128-bit IPv6 space: an IPv4 address is its IPv4-mapped form
  * `::ffff:a.b.c.d`, and an IPv4 CIDR `a.b.c.d/p` is `::ffff:a.b.c.d/(96+p)`. So `10.0.0.0/8` matches

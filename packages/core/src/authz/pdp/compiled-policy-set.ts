@@ -1,4 +1,5 @@
 import { isPlatformError } from "../../kernel/platform-error.js";
+import { canonicalAntPattern } from "../../web/canonical-path.js";
 import type { CompiledExpression, ExpressionEvaluator } from "../expression/compiled-expression.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
@@ -190,12 +191,17 @@ function findShadowed(
     for (const target of policy.targets) {
       if (target.targetType !== "URL") continue;
       urlTargets++;
-      const b = { pattern: target.targetIdentifier, method: target.httpMethod.toUpperCase() };
+      // Compared in canonical form, as they match (`/a/` and `/a` are one target).
+      const b = {
+        pattern: canonicalAntPattern(target.targetIdentifier),
+        method: target.httpMethod.toUpperCase(),
+      };
       // The earliest earlier target that covers this one (candidates come unsorted).
       let cover: CompiledPolicy | undefined;
       let coverRank = rank;
-      for (const c of index.candidates(target.targetIdentifier)) {
-        if (c.rank < coverRank && covers({ pattern: c.pattern.pattern, method: c.method }, b)) {
+      for (const c of index.candidates(b.pattern)) {
+        const a = { pattern: canonicalAntPattern(c.pattern.pattern), method: c.method };
+        if (c.rank < coverRank && covers(a, b)) {
           cover = c.value;
           coverRank = c.rank;
         }

@@ -1,4 +1,5 @@
 import { type AntPathPattern, compileAntPattern } from "../../web/ant-path-pattern.js";
+import { canonicalAntPattern } from "../../web/canonical-path.js";
 import { FlatPathTrie } from "./flat-path-trie.js";
 
 /** No extra fields (the default of the `hot` mixin). */
@@ -84,7 +85,8 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
   /** Adds a target; `pattern` must already be valid (compileAntPattern throws otherwise). */
   add(patternText: string, method: string, rank: number, value: T, hot?: H): IndexedTarget<T, H> {
     this.flat = undefined;
-    const segments = patternText.slice(1).split("/");
+    // The trie walks canonical paths, so it is keyed by the canonical pattern (`/a/` is `/a`).
+    const segments = canonicalAntPattern(patternText).slice(1).split("/");
     const last = segments.length - 1;
     const target = {
       pattern: compileAntPattern(patternText),

@@ -1,9 +1,11 @@
 import { z } from "zod";
 import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
+import { isPathAllowed } from "../../identity/chain/request-firewall.js";
 import type { NextFilter, SecurityFilter } from "../../identity/chain/security-filter.js";
 import type { UserRepository } from "../../identity/users/user-repository.js";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { canonicalPath } from "../../web/canonical-path.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import type { DynamicAuthorizationManager } from "./dynamic-authorization-manager.js";
@@ -43,8 +45,10 @@ export interface PolicySimulationFilterOptions {
 
 /**
  * `POST /admin/api/policies/simulate` (ROLE_ADMIN): what the loaded URL policies decide for a
- * subject and a request, with the trail of every policy whose target matched. Static rules of the
- * chain are not part of the answer (they are code, not data). Nothing is audited or changed.
+ * subject and a request, with the trail of every policy whose target matched. The path is judged
+ * as a real request's would be: canonicalised (`/api/orders/7/` is `/api/orders/7`, echoed as
+ * `path`), and a path the request firewall refuses is a VALIDATION_FAILED answer. Static rules of
+ * the chain are not part of the answer (they are code, not data). Nothing is audited or changed.
  */
 export class PolicySimulationFilter implements SecurityFilter {
   readonly name = "policy-simulation";
@@ -68,12 +72,22 @@ export class PolicySimulationFilter implements SecurityFilter {
       });
     }
     const request = parsed.data;
+    const path = canonicalPath(request.path);
+    if (!isPathAllowed(request.path) || !isPathAllowed(path)) {
+      throw new PlatformError("VALIDATION_FAILED", "Invalid simulation request", {
+        details: {
+          issues: [
+            { path: "path", message: "the request firewall refuses this path (400 REQUEST_REJECTED)" },
+          ],
+        },
+      });
+    }
     const subject = await this.subject(request);
     const { decision, trail, algorithm } = this.o.manager.explain(
       {
         authentication: subject,
         method: request.method,
-        path: request.path,
+        path,
         remoteAddress: request.remoteAddress ?? "127.0.0.1",
       },
       request.zeroTrustAction,
@@ -81,6 +95,7 @@ export class PolicySimulationFilter implements SecurityFilter {
     exchange.response.headers.set("cache-control", "no-store");
     exchange.json(200, {
       algorithm,
+      path,
       subject: subject ? { username: subject.username, authorities: subject.authorities } : null,
       decision: {
         granted: decision.granted,

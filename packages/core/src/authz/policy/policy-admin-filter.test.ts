@@ -116,7 +116,7 @@ describe("PolicyAdminFilter", () => {
       ["GET", `${BASE}/simulate`],
       ["POST", `${BASE}/x/y/approve`],
       ["POST", `${BASE}/x/publish`],
-      ["GET", `${BASE}/`],
+      // (`${BASE}/` is `${BASE}` itself: paths are canonical, trailing slash dropped)
       ["GET", `${BASE}s`],
       ["GET", "/admin/api/other"],
     ] as const) {

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "../../web/ant-path-pattern.js";
+import { canonicalAntPattern } from "../../web/canonical-path.js";
 import {
   POLICY_EFFECTS,
   POLICY_HTTP_METHODS,
@@ -63,6 +64,8 @@ const targetInput = z
           code: "custom",
           path: ["targetIdentifier"],
           message: isPlatformError(error) ? error.message : "is not a valid Ant pattern",
+          // A refused `{var:regex}` says where and why (offset into the stored identifier).
+          params: isPlatformError(error) ? problemAt(error.details) : undefined,
         });
       }
       return;
@@ -79,12 +82,19 @@ const targetInput = z
     }
   });
 
-// targetOrder defaults to the target's index in the list.
+// targetOrder defaults to the target's index in the list. A URL target is stored in canonical form
+// (`/api/orders/` as `/api/orders`), the form it matches in: what the admin reads back is what is judged.
 const targets = z
   .array(targetInput)
   .min(1)
   .max(POLICY_LIMITS.maxTargets)
-  .transform((list) => list.map((t, i) => ({ ...t, targetOrder: t.targetOrder ?? i })));
+  .transform((list) =>
+    list.map((t, i) => ({
+      ...t,
+      targetIdentifier: t.targetType === "URL" ? canonicalAntPattern(t.targetIdentifier) : t.targetIdentifier,
+      targetOrder: t.targetOrder ?? i,
+    })),
+  );
 
 const condition = z.strictObject({
   expression: z.string().min(1).max(POLICY_LIMITS.expressionMaxLength),
@@ -158,6 +168,19 @@ export type PolicyUpdate = z.output<typeof PolicyUpdateSchema>;
 export interface PolicyValidationIssue {
   path: string;
   message: string;
+  /** 0-based offset of the problem in the field's text, when known (a refused `{var:regex}`). */
+  position?: number;
+  /** What is wrong at `position`. */
+  reason?: string;
+}
+
+/** The `{ position, reason }` of a compile error's details, if it has both. */
+function problemAt(
+  details: Record<string, unknown> | undefined,
+): { position: number; reason: string } | undefined {
+  const position = details?.position;
+  const reason = details?.reason;
+  return typeof position === "number" && typeof reason === "string" ? { position, reason } : undefined;
 }
 
 /** Validates a create request; throws VALIDATION_FAILED with `details.issues`. */
@@ -211,10 +234,14 @@ function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, message: s
   if (result.success) return result.data;
   throw validationFailed(
     message,
-    result.error.issues.slice(0, MAX_ISSUES).map((issue) => ({
-      path: issue.path.map(String).join(".").slice(0, MAX_ISSUE_TEXT),
-      message: issue.message.slice(0, MAX_ISSUE_TEXT),
-    })),
+    result.error.issues.slice(0, MAX_ISSUES).map((issue) => {
+      const at = issue.code === "custom" ? problemAt(issue.params) : undefined;
+      return {
+        path: issue.path.map(String).join(".").slice(0, MAX_ISSUE_TEXT),
+        message: issue.message.slice(0, MAX_ISSUE_TEXT),
+        ...(at ? { position: at.position, reason: at.reason.slice(0, MAX_ISSUE_TEXT) } : {}),
+      };
+    }),
   );
 }
 

@@ -14,6 +14,7 @@ export {
   type ZeroTrustClearOptions,
   ZeroTrustActionService,
   type ZeroTrustSetOptions,
+  type ZeroTrustUserLookup,
 } from "./zero-trust-action-service.js";
 export {
   ZERO_TRUST_LIST_DEFAULT_LIMIT,
@@ -49,9 +50,15 @@ export {
   ZERO_TRUST_SUBJECT_ID_MAX_LENGTH,
   type ZeroTrustSubject,
   type ZeroTrustSubjectKind,
+  usernameOfZeroTrustSubject,
+  ZERO_TRUST_USERNAME_PREFIX,
   zeroTrustSessionSubject,
   zeroTrustUserSubject,
 } from "./zero-trust-subject.js";
+export {
+  ZeroTrustSubjectStatusCheck,
+  type ZeroTrustSubjectStatusCheckOptions,
+} from "./zero-trust-subject-status-check.js";
 export { ZERO_TRUST_DEFAULT_TTL_MS, zeroTrustMaxTtlMs, zeroTrustTtlOf } from "./zero-trust-ttl.js";
 export {
   ZERO_TRUST_PROPERTIES,

@@ -29,7 +29,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
 
 /**
  * Resolves the zero-trust action of a request. Rules, in order: disabled, anonymous, or not sampled
- * (`sampling.rate`, drawn from ZeroTrustRandom) → not evaluated; then a user BLOCK wins (the blocked
+ * (`sampling.rate`, drawn from ZeroTrustRandom, unless the input is `unsampled`) → not evaluated; then a user BLOCK wins (the blocked
  * list; also enforced for unsampled requests when the hot-path cache holds it); then, with session
  * tracking on and a `sessionId`, the session's record; then the user's record; else no analysis
  * (action undefined). An unknown action string from a store reads as ESCALATE (reference-notes.md).
@@ -114,7 +114,7 @@ export class ZeroTrustActionResolver {
     const authentication = input.authentication;
     if (authentication === undefined) return this.anonymous;
     const rate = this.settings.samplingRate;
-    if (rate < 1 && !(rate > 0 && this.random() < rate)) {
+    if (rate < 1 && input.unsampled !== true && !(rate > 0 && this.random() < rate)) {
       if (this.settings.hotPathEnabled) {
         const user = this.users.get(authentication.userId);
         if (user?.record?.action === "BLOCK" && this.clock.now() < user.until) return user.resolution;

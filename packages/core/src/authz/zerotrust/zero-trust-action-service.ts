@@ -1,3 +1,4 @@
+import type { UserRepository } from "../../identity/users/user-repository.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "./zero-trust-action.js";
@@ -9,12 +10,19 @@ import {
   ZeroTrustActionStore,
 } from "./zero-trust-action-store.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
-import { requireZeroTrustSubject } from "./zero-trust-subject.js";
+import {
+  requireZeroTrustSubject,
+  usernameOfZeroTrustSubject,
+  zeroTrustUserSubject,
+} from "./zero-trust-subject.js";
 import { zeroTrustMaxTtlMs, zeroTrustTtlOf } from "./zero-trust-ttl.js";
 import type { ZeroTrustSettings } from "./zero-trust.properties.js";
 
 /** Longest operator reason kept with a record. */
 export const ZERO_TRUST_REASON_MAX_LENGTH = 500;
+
+/** What the service reads of the UserRepository: a user subject must name an account. */
+export type ZeroTrustUserLookup = Pick<UserRepository, "findById" | "findByUsername">;
 
 /** How to write an action. */
 export interface ZeroTrustSetOptions {
@@ -41,13 +49,17 @@ export interface ZeroTrustClearOptions {
  * `cache.session-ttl-minutes`; PENDING_ANALYSIS only with an explicit ttl), stores it, drops this
  * process's cached read of the subject (other processes see it within
  * `store.update-interval-seconds`), and audits `zerotrust.action.set` / `zerotrust.action.cleared`.
- * The blocked list is the live user BLOCK records: `list({ action: "BLOCK" })`.
+ * The blocked list is the live user BLOCK records: `list({ action: "BLOCK" })`. With `users`, `set`
+ * refuses a `user:<id>` naming no account (404 SUBJECT_NOT_FOUND): such a record would never match a
+ * caller. `clear` and `get` take any well-formed subject, so a deleted user's record can still go.
+ * Session handles are one-way hashes and cannot be checked; any well-formed one is taken.
  */
 export class ZeroTrustActionService {
   constructor(
     private readonly store: ZeroTrustActionStore,
     private readonly resolver: ZeroTrustActionResolver,
     private readonly audit: AuditSink,
+    private readonly users?: ZeroTrustUserLookup,
   ) {}
 
   /** The zero-trust settings in force (the resolver's). */
@@ -61,7 +73,7 @@ export class ZeroTrustActionService {
     action: ZeroTrustAction,
     options: ZeroTrustSetOptions,
   ): Promise<ZeroTrustActionRecord> {
-    const { kind } = requireZeroTrustSubject(subject);
+    const { kind, id } = requireZeroTrustSubject(subject);
     if (!ZERO_TRUST_ACTIONS.includes(action)) {
       throw new PlatformError("VALIDATION_FAILED", `action must be one of ${ZERO_TRUST_ACTIONS.join(", ")}`, {
         details: { fields: ["action"], allowed: ZERO_TRUST_ACTIONS },
@@ -74,6 +86,15 @@ export class ZeroTrustActionService {
       });
     }
     const ttlMs = zeroTrustTtlOf(kind, action, options.ttlMs, this.resolver.settings);
+    if (kind === "user" && this.users && !(await this.users.findById(id))) {
+      throw new PlatformError(
+        "SUBJECT_NOT_FOUND",
+        "No user has this id (name a user by username with username:<name>)",
+        {
+          details: { fields: ["subject"] },
+        },
+      );
+    }
     let record: ZeroTrustActionRecord;
     try {
       record = await this.store.put(
@@ -126,6 +147,26 @@ export class ZeroTrustActionService {
   /** Live records, newest first, at most `limit` (default 100, at most 1000). */
   list(options?: ZeroTrustActionListOptions): Promise<ZeroTrustActionRecord[]> {
     return this.store.list(options);
+  }
+
+  /**
+   * The stored form of an administrator's subject: `user:<id>` and `session:<handle>` as given,
+   * `username:<name>` as `user:<id>` of that account (404 SUBJECT_NOT_FOUND when none, or without a
+   * user lookup). VALIDATION_FAILED for anything else.
+   */
+  async canonicalSubject(subject: string): Promise<string> {
+    const username = usernameOfZeroTrustSubject(subject);
+    if (username === undefined) {
+      requireZeroTrustSubject(subject);
+      return subject;
+    }
+    const account = await this.users?.findByUsername(username);
+    if (!account) {
+      throw new PlatformError("SUBJECT_NOT_FOUND", "No user has this username", {
+        details: { fields: ["subject"] },
+      });
+    }
+    return zeroTrustUserSubject(account.id);
   }
 
   /** The longest ttl `set` accepts for this subject and action (VALIDATION_FAILED for a bad subject). */

@@ -206,10 +206,9 @@ describe("ZeroTrustAdminFilter", () => {
     const { run } = admin();
     for (const [method, url] of [
       ["POST", BASE],
-      ["DELETE", BASE],
+      ["PATCH", BASE],
       ["POST", `${BASE}/user:a`],
       ["GET", `${BASE}/user:a/extra`],
-      ["GET", `${BASE}/`],
       ["GET", "/admin/api/zerotrust/actionsX"],
       ["GET", "/elsewhere"],
     ] as const) {

@@ -27,13 +27,16 @@ const BODY_FIELDS = new Set(["action", "reason", "ttlSeconds"]);
  * `GET <base>[?limit=1..1000&action=BLOCK]` lists live records newest first (the blocked list is
  * `?action=BLOCK`); `GET <base>/{subject}` reads one (404 NOT_FOUND); `PUT <base>/{subject}` with
  * `{ action, reason?, ttlSeconds? }` writes one (source `admin`) and answers the record;
- * `DELETE <base>/{subject}` answers `{ subject, cleared }`. The subject is `user:<id>` or
- * `session:<handle>`, URL-encoded or not. An unknown action is refused with VALIDATION_FAILED (not
- * mapped to ESCALATE as analyzer output is): an administrator who types "BLOK" must hear about it.
- * Unknown body fields are refused too, so a misspelt `ttl` is not silently ignored. Errors are thrown
- * for the chain's exception translation: AUTHENTICATION_REQUIRED (anonymous), ACCESS_DENIED (no
- * ROLE_ADMIN, audited), VALIDATION_FAILED, MALFORMED_JSON, MALFORMED_BODY, UNSUPPORTED_MEDIA_TYPE.
- * CSRF and the body size limit are the chain's and the binding's job.
+ * `DELETE <base>/{subject}` answers `{ subject, cleared }`. The subject is `user:<id>` (the `id` of
+ * `GET /api/me`), `username:<name>` (stored and answered as that user's `user:<id>`) or
+ * `session:<handle>`, URL-encoded or not; `user:<username>` is not a form: PUT answers 404
+ * SUBJECT_NOT_FOUND for a `user:` id or a username naming no account, so a typo never answers 200
+ * for a record that matches nobody. An empty subject (PUT or DELETE `<base>`) is VALIDATION_FAILED.
+ * An unknown action is refused with VALIDATION_FAILED (not mapped to ESCALATE as analyzer output is):
+ * an administrator who types "BLOK" must hear about it. Unknown body fields are refused too, so a
+ * misspelt `ttl` is not silently ignored. Errors are thrown for the chain's exception translation:
+ * AUTHENTICATION_REQUIRED (anonymous), ACCESS_DENIED (no ROLE_ADMIN, audited), VALIDATION_FAILED,
+ * SUBJECT_NOT_FOUND, MALFORMED_JSON, MALFORMED_BODY, UNSUPPORTED_MEDIA_TYPE. CSRF and the body size limit are the chain's and the binding's job.
  */
 export class ZeroTrustAdminFilter implements SecurityFilter {
   readonly name = "zero-trust-admin";
@@ -48,19 +51,22 @@ export class ZeroTrustAdminFilter implements SecurityFilter {
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     const { method, path } = exchange;
     if (path === this.basePath) {
-      if (method !== "GET") return next();
+      if (method !== "GET" && method !== "PUT" && method !== "DELETE") return next();
       exchange.response.headers.set("cache-control", "no-store");
       this.requireAdmin(exchange);
+      // `<base>/` is `<base>` once canonical: a write without a subject is a bad request, not a 404.
+      if (method !== "GET") throw subjectRequired();
       const records = await this.o.service.list(listOptions(exchange));
       exchange.json(200, records.map(view));
       return;
     }
     const rest = path.startsWith(this.prefix) ? path.slice(this.prefix.length) : undefined;
-    if (rest === undefined || rest.length === 0 || rest.includes("/")) return next();
+    if (rest === undefined || rest.includes("/")) return next();
     if (method !== "GET" && method !== "PUT" && method !== "DELETE") return next();
     exchange.response.headers.set("cache-control", "no-store");
     const admin = this.requireAdmin(exchange);
-    const subject = decodeSubject(rest);
+    if (rest.length === 0) throw subjectRequired();
+    const subject = await this.o.service.canonicalSubject(decodeSubject(rest));
     if (method === "GET") {
       const record = await this.o.service.get(subject);
       if (!record) throw new PlatformError("NOT_FOUND", "No zero-trust action for this subject");
@@ -171,6 +177,10 @@ function decodeSubject(segment: string): string {
   } catch {
     throw invalid("The subject is not valid URL encoding", ["subject"]);
   }
+}
+
+function subjectRequired(): PlatformError {
+  return invalid("A subject is required: user:<id>, username:<name> or session:<handle>", ["subject"]);
 }
 
 function invalid(message: string, fields: string[]): PlatformError {

@@ -10,4 +10,8 @@ export const ZERO_TRUST_AUDIT = Object.freeze({
   storeUnavailable: "zerotrust.store.unavailable",
   /** Someone without ROLE_ADMIN called the admin API. */
   adminDenied: "zerotrust.admin.denied",
+  /** A user BLOCK refused a sign-in, refresh, step-up or `/api/me` (ENFORCE). */
+  checkpointDenied: "zerotrust.checkpoint.denied",
+  /** What ENFORCE would have refused at a checkpoint, let through in SHADOW mode. */
+  checkpointShadow: "zerotrust.checkpoint.shadow",
 } as const);

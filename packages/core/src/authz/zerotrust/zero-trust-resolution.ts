@@ -13,6 +13,11 @@ export interface ZeroTrustResolveInput {
    * `session:<handle>` when session tracking is on. Never the session cookie's value.
    */
   readonly sessionId?: string;
+  /**
+   * Evaluate even when `sampling.rate` would skip this request: the identity checkpoints (sign-in,
+   * refresh, step-up, `/api/me`) are rare and must never be sampled out.
+   */
+  readonly unsampled?: true;
 }
 
 /**

@@ -41,9 +41,32 @@ export function requireZeroTrustSubject(subject: unknown): ZeroTrustSubject {
   if (!parsed) {
     throw new PlatformError(
       "VALIDATION_FAILED",
-      `A subject is user:<id> or session:<id>, the id 1..${ZERO_TRUST_SUBJECT_ID_MAX_LENGTH} printable characters without spaces`,
+      `A subject is user:<id> or session:<id>, the id 1..${ZERO_TRUST_SUBJECT_ID_MAX_LENGTH} printable characters without spaces (the admin API also takes username:<name>)`,
       { details: { fields: ["subject"] } },
     );
   }
   return parsed;
+}
+
+/** The admin API's prefix naming a user by username; it is resolved to `user:<id>` before anything is stored. */
+export const ZERO_TRUST_USERNAME_PREFIX = "username:";
+
+// Usernames may hold inner spaces, never control or format characters.
+const USERNAME = /^[^\p{Cc}\p{Cf}]{1,200}$/u;
+
+/**
+ * The username of a `username:<name>` subject; undefined when `subject` has another prefix. Throws
+ * VALIDATION_FAILED for an empty, over-long (200) or control-character name.
+ */
+export function usernameOfZeroTrustSubject(subject: string): string | undefined {
+  if (!subject.startsWith(ZERO_TRUST_USERNAME_PREFIX)) return undefined;
+  const name = subject.slice(ZERO_TRUST_USERNAME_PREFIX.length);
+  if (!USERNAME.test(name) || name.trim() === "") {
+    throw new PlatformError(
+      "VALIDATION_FAILED",
+      `A username subject is username:<name>, the name 1..${ZERO_TRUST_SUBJECT_ID_MAX_LENGTH} characters without control characters`,
+      { details: { fields: ["subject"] } },
+    );
+  }
+  return name;
 }

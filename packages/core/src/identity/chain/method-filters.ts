@@ -28,6 +28,7 @@ import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
 import { MfaPagesFilter } from "../../mfa/flow/mfa-pages-filter.js";
 import { PrimaryAuthenticationSuccessHandler } from "../../mfa/flow/primary-authentication-success-handler.js";
 import { NullSecurityContextRepository } from "../context/security-context-repository.js";
+import { statusCheckedRepository } from "../context/status-checked-repository.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import type { SecurityFilter } from "./security-filter.js";
 
@@ -165,7 +166,11 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
   const flow = i.mfaFlow!;
   const { runtime, enrolledFactors, escalations } = i.deps.mfa();
   const form = flow.primaryKind === "form";
-  const stepUp = { sessionRepository: i.deps.sessionRepository, tokens: i.deps.tokens };
+  const stepUp = {
+    sessionRepository: i.deps.sessionRepository,
+    tokens: i.deps.tokens,
+    statusCheck: i.deps.statusCheck,
+  };
   const api = new MfaApiFilter({ flow, runtime, finalRepository: i.repository, context: i.context, stepUp });
   const passkeyStep = (i.definition.options as MfaOptions).factors.find((f) => f.type === "passkey");
   const passkey = passkeyStep
@@ -190,7 +195,8 @@ function mfaFilters(i: MethodFilterInput): SecurityFilter[] {
       usernameParameter: i.internals.usernameParameter,
       passwordParameter: i.internals.passwordParameter,
       authenticator: i.deps.authenticator,
-      repository: new NullSecurityContextRepository(),
+      // Checked here too, so a refused user gets no MFA challenge (no code is sent).
+      repository: statusCheckedRepository(new NullSecurityContextRepository(), i.deps.statusCheck),
       successHandler: new PrimaryAuthenticationSuccessHandler(runtime, flow, i.repository),
       failureHandler: flow.failureHandler,
       context: i.context,

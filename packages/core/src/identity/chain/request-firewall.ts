@@ -29,14 +29,17 @@ export function assertPathAllowed(exchange: HttpExchange): void {
 }
 
 function assertAllowed(path: string): void {
-  if (
-    path.length === 0 ||
-    path[0] !== "/" ||
-    path.length > MAX_PATH_LENGTH ||
-    REJECTED.some((r) => r.test(path))
-  ) {
-    throw new PlatformError("REQUEST_REJECTED", "The request path was rejected");
-  }
+  if (!isPathAllowed(path)) throw new PlatformError("REQUEST_REJECTED", "The request path was rejected");
+}
+
+/** True when the firewall lets a path through (the policy simulator asks before it explains one). */
+export function isPathAllowed(path: string): boolean {
+  return (
+    path.length > 0 &&
+    path[0] === "/" &&
+    path.length <= MAX_PATH_LENGTH &&
+    !REJECTED.some((r) => r.test(path))
+  );
 }
 
 /** True when the text holds a C0 control character or DEL. */

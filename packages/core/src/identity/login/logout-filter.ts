@@ -3,6 +3,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication, setCurrentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { isBearerAuthenticated } from "../context/security-context-filter.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import { bearerTokenOf } from "./bearer-token.js";
 
@@ -12,8 +13,10 @@ export interface TokenRevoker {
 }
 
 /**
- * `POST <url>`: clears the context (a session is invalidated and its cookie cleared), revokes the
- * presented refresh token's family and the access token's jti on token chains, then answers JSON
+ * `POST <url>`: on token chains revokes the presented refresh token's family and the access token
+ * with its whole sign-in (family); on any other chain a bearer caller's access token and sign-in;
+ * clears the context (a session is invalidated and its cookie cleared); ends what the caller left
+ * pending (its MFA flow and escalation, with their cookies); then answers JSON
  * `{ success: true, redirectUrl }` or redirects to the logout landing page.
  */
 export class LogoutFilter implements SecurityFilter {
@@ -25,6 +28,10 @@ export class LogoutFilter implements SecurityFilter {
       successUrl: string;
       repository: SecurityContextRepository;
       tokens: TokenRevoker | undefined;
+      /** Revokes a bearer caller's token and sign-in on chains without `tokens` (the token service). */
+      revokeBearer?: TokenRevoker;
+      /** Ends what the caller's sign-in left pending elsewhere (MFA flows, escalations). */
+      onLogout?: (exchange: HttpExchange) => Promise<void>;
       audit: AuditSink;
     },
   ) {}
@@ -37,8 +44,12 @@ export class LogoutFilter implements SecurityFilter {
       // Validate the whole request before changing anything: bad input revokes nothing.
       const refreshToken = optionalToken((await exchange.fields(["json", "form"])).refreshToken);
       await o.tokens.revoke({ refreshToken, accessToken: bearerTokenOf(exchange) });
+    } else if (o.revokeBearer && isBearerAuthenticated(exchange)) {
+      await o.revokeBearer.revoke({ accessToken: bearerTokenOf(exchange) });
     }
     await o.repository.clear(exchange);
+    // After the sign-in itself has ended: whatever happens here, the session and tokens are gone.
+    await o.onLogout?.(exchange);
     setCurrentAuthentication(exchange, undefined);
     o.audit.record({
       type: "auth.logout",

@@ -1,24 +1,32 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication } from "../authentication/authentication.js";
+import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 
 /**
- * `GET <url>` (default `/api/me`): who am I — username, authorities and how the caller is
- * authenticated (session or bearer, the sign-in method, when, which factors); 401 otherwise.
+ * `GET <url>` (default `/api/me`): who am I — the user id (the one the zero-trust admin API names as
+ * `user:<id>`), username, authorities and how the caller is authenticated (session or bearer, the
+ * sign-in method, when, which factors); 401 otherwise. The `me` checkpoint runs first, so a blocked
+ * caller learns it from the answer's code (403 ZERO_TRUST_BLOCKED) instead of reading its profile.
  */
 export class MeEndpointFilter implements SecurityFilter {
   readonly name = "me-endpoint";
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly statusCheck?: SubjectStatusGate,
+  ) {}
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     if (exchange.path !== this.url || exchange.method !== "GET") return next();
     const a = currentAuthentication(exchange);
     if (!a) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-    const bearer = a as { originalMethod?: string; method: string };
     exchange.response.headers.set("cache-control", "no-store");
+    await this.statusCheck?.({ checkpoint: "me", authentication: a, exchange });
+    const bearer = a as { originalMethod?: string; method: string };
     exchange.json(200, {
+      id: a.userId,
       username: a.username,
       authorities: [...a.authorities],
       authenticatedBy: a.method === "bearer" ? "bearer" : "session",

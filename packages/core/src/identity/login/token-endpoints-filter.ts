@@ -1,5 +1,8 @@
-import { PlatformError } from "../../kernel/platform-error.js";
+import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { statusForCode } from "../../web/error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { Authentication } from "../authentication/authentication.js";
+import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { bearerTokenOf } from "./bearer-token.js";
 import { optionalToken, type TokenRevoker } from "./logout-filter.js";
@@ -9,12 +12,17 @@ export interface TokenRefresher {
   refresh(
     refreshToken: string,
   ): Promise<{ accessToken: string; refreshToken: string; tokenType: "Bearer"; expiresIn: number }>;
+  /** The sign-in a live (not revoked) refresh token carries, without spending it; undefined otherwise. */
+  refreshTokenOwner(refreshToken: string): Promise<Authentication | undefined>;
 }
 
 /**
  * The token endpoints of an `.oauth2()` chain: `POST <refreshUrl>` `{ refreshToken }` answers a new
  * pair (the old refresh token is spent; reusing it revokes the family), and `POST <revokeUrl>`
- * `{ refreshToken }` (with the access token as bearer, optionally) revokes them.
+ * `{ refreshToken }` (with the access token as bearer, optionally) revokes them. Before a refresh
+ * spends anything the `token-refresh` checkpoint asks about the token's user; a refusal (e.g. 403
+ * ZERO_TRUST_BLOCKED) revokes the token's family, so a refresh token held by whoever was blocked
+ * cannot outlive the block: the client signs in again once it is allowed.
  */
 export class TokenEndpointsFilter implements SecurityFilter {
   readonly name = "token-endpoints";
@@ -24,6 +32,8 @@ export class TokenEndpointsFilter implements SecurityFilter {
       refreshUrl: string;
       revokeUrl: string;
       tokens: TokenRefresher & TokenRevoker;
+      /** The SubjectStatusCheck family (none: every refresh goes on). */
+      statusCheck?: SubjectStatusGate;
     },
   ) {}
 
@@ -40,6 +50,7 @@ export class TokenEndpointsFilter implements SecurityFilter {
           details: { fields: ["refreshToken"] },
         });
       }
+      await this.checkOwner(exchange, refreshToken);
       const pair = await tokens.refresh(refreshToken);
       exchange.json(200, { success: true, ...pair });
       return;
@@ -53,5 +64,21 @@ export class TokenEndpointsFilter implements SecurityFilter {
     }
     await tokens.revoke({ refreshToken: presented, accessToken });
     exchange.json(200, { success: true });
+  }
+
+  private async checkOwner(exchange: HttpExchange, refreshToken: string): Promise<void> {
+    const { statusCheck, tokens } = this.options;
+    if (!statusCheck) return;
+    const owner = await tokens.refreshTokenOwner(refreshToken);
+    // Unknown, expired or revoked tokens go on to `refresh`, which refuses them as before.
+    if (!owner) return;
+    try {
+      await statusCheck({ checkpoint: "token-refresh", authentication: owner, exchange });
+    } catch (error) {
+      if (isPlatformError(error) && (error.status ?? statusForCode(error.code)) < 500) {
+        await tokens.revoke({ refreshToken });
+      }
+      throw error;
+    }
   }
 }

@@ -78,12 +78,13 @@ export class OttLoginFilter implements SecurityFilter {
     let authentication: Authentication;
     try {
       authentication = await this.authenticate(exchange);
+      // Inside the try: a refusal at the sign-in checkpoint is answered like any failed sign-in.
+      await o.repository.save(exchange, authentication);
     } catch (error) {
       if (!isClientError(error)) throw error;
       await o.failureHandler.onFailure(exchange, error, o.context);
       return;
     }
-    await o.repository.save(exchange, authentication);
     setCurrentAuthentication(exchange, authentication);
     await o.successHandler.onSuccess(exchange, authentication, o.context);
   }

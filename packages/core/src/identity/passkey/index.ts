@@ -3,7 +3,6 @@ export {
   PASSKEY_DEFAULT_URLS,
   type PasskeyFiltersOptions,
 } from "./create-passkey-filters.js";
-export { type CredentialDescriptor, decoyCredentials } from "./decoy-credentials.js";
 export {
   InMemoryPasskeyCredentialRepository,
   type InMemoryPasskeyCredentialRepositoryOptions,
@@ -14,6 +13,7 @@ export {
   type InMemoryWebAuthnChallengeStoreOptions,
 } from "./in-memory-webauthn-challenge-store.js";
 export { PasskeyAssertionOptionsFilter } from "./passkey-assertion-options-filter.js";
+export type { CredentialDescriptor } from "./passkey-ceremony.js";
 export type { NewPasskeyCredential, PasskeyCredential, PasskeyDeviceType } from "./passkey-credential.js";
 export { PasskeyCredentialRepository } from "./passkey-credential-repository.js";
 export { PASSKEY_ERROR_STATUS, type PasskeyErrorCode, passkeyError } from "./passkey-errors.js";

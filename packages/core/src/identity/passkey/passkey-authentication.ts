@@ -9,9 +9,9 @@ import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { MAX_USERNAME_INPUT_LENGTH } from "../authentication/password-authenticator.js";
 import type { Authentication } from "../authentication/authentication.js";
 import { usernameKey } from "../users/username-key.js";
-import { type CredentialDescriptor, decoyCredentials } from "./decoy-credentials.js";
 import {
   bytes,
+  type CredentialDescriptor,
   descriptor,
   failureData,
   type IssuedWebAuthnOptions,
@@ -32,25 +32,22 @@ export interface PasskeyRequestContext {
 const MAX_CAS_ATTEMPTS = 3;
 
 /**
- * The sign-in ceremony of the PasskeyService: assertion options (decoys for usernames without
- * passkeys), and the verification that checks the assertion and the signature counter.
+ * The sign-in ceremony of the PasskeyService: assertion options (the same for every username), the
+ * options of a known user's second factor, and the verification that checks the assertion and the
+ * signature counter.
  */
 export class PasskeyAuthentication {
-  constructor(
-    private readonly ceremony: PasskeyCeremony,
-    /** HMAC key of the decoy credential ids. */
-    private readonly decoyKey: Uint8Array,
-  ) {}
+  constructor(private readonly ceremony: PasskeyCeremony) {}
 
   /**
-   * Assertion options. Without a username (usernameless sign-in, autofill) `allowCredentials` is empty
-   * and the browser offers the site's discoverable passkeys. With one, it lists that user's passkeys;
-   * a username without passkeys (unknown, or a user who has none) gets one stable decoy id instead, so
-   * the answer never tells whether an account exists. Throws VALIDATION_FAILED for a bad username.
+   * Sign-in assertion options. `allowCredentials` is empty for every caller, a username given or not:
+   * our passkeys are discoverable (resident keys are required at registration) and user verification is
+   * required, so the browser offers the site's passkeys itself. The answer therefore has one shape for a
+   * known user with any number of passkeys, a user without any and an unknown name, and no user or
+   * credential is looked up, so the work (and its duration) is the same too. A username is only checked
+   * for shape: VALIDATION_FAILED when it is not a string of at most 256 characters with content.
    */
   async options(username?: unknown): Promise<IssuedWebAuthnOptions<PublicKeyCredentialRequestOptionsJSON>> {
-    const { o, settings } = this.ceremony;
-    let allowCredentials: CredentialDescriptor[] = [];
     if (username !== undefined && username !== null && username !== "") {
       if (
         typeof username !== "string" ||
@@ -61,11 +58,25 @@ export class PasskeyAuthentication {
           details: { field: "username" },
         });
       }
-      const account = await o.users.findByUsername(username);
-      const credentials = account ? await o.credentials.listByUser(account.id) : [];
-      allowCredentials =
-        credentials.length > 0 ? credentials.map(descriptor) : decoyCredentials(this.decoyKey, username);
     }
+    return this.issue([]);
+  }
+
+  /**
+   * Assertion options for a user who already proved who they are (the passkey as an MFA factor, after
+   * the password): `allowCredentials` lists that user's passkeys, which tells the caller nothing new.
+   */
+  async optionsForUser(
+    userId: string,
+  ): Promise<IssuedWebAuthnOptions<PublicKeyCredentialRequestOptionsJSON>> {
+    const credentials = await this.ceremony.o.credentials.listByUser(userId);
+    return this.issue(credentials.map(descriptor));
+  }
+
+  private async issue(
+    allowCredentials: CredentialDescriptor[],
+  ): Promise<IssuedWebAuthnOptions<PublicKeyCredentialRequestOptionsJSON>> {
+    const { o, settings } = this.ceremony;
     const options = await generateAuthenticationOptions({
       rpID: settings.rpId,
       allowCredentials,

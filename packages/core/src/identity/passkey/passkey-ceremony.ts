@@ -1,7 +1,6 @@
 import type { AuditEvent } from "../../kernel/audit-sink.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { Authentication } from "../authentication/authentication.js";
-import type { CredentialDescriptor } from "./decoy-credentials.js";
 import type { PasskeyCredential } from "./passkey-credential.js";
 import { passkeyError } from "./passkey-errors.js";
 import type { PasskeyServiceOptions } from "./passkey-service-options.js";
@@ -87,6 +86,12 @@ export class PasskeyCeremony {
       // A broken sink must not turn a ceremony into a 500 or hide its real error.
     }
   }
+}
+
+/** A credential descriptor of WebAuthn options (an `allowCredentials`/`excludeCredentials` entry). */
+export interface CredentialDescriptor {
+  id: string;
+  transports?: string[];
 }
 
 /** A stored passkey as an allow/exclude list entry. */

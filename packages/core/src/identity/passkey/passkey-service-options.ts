@@ -31,9 +31,4 @@ export interface PasskeyServiceOptions {
   events: EventBus;
   /** How long an issued challenge lives (default 5 minutes); also the browser's ceremony timeout. */
   challengeTtlMs?: number;
-  /**
-   * HMAC key of the decoy credential ids answered for usernames without passkeys (default: random per
-   * process). Give a fixed key when several instances serve one site, so they answer alike.
-   */
-  decoyKey?: Uint8Array;
 }

@@ -54,7 +54,6 @@ export class PasskeyService {
     this.rpName = options.rpName ?? DEFAULT_PASSKEY_RP_NAME;
     this.rpId = options.rpId ?? DEFAULT_PASSKEY_RP_ID;
     this.challengeTtlMs = options.challengeTtlMs ?? DEFAULT_PASSKEY_CHALLENGE_TTL_MS;
-    const decoyKey = options.decoyKey ?? Buffer.from(options.ids.secret(32), "base64url");
     if (!Number.isFinite(this.challengeTtlMs) || this.challengeTtlMs < 1_000) {
       throw new PlatformError("CONFIGURATION_INVALID", "Passkey challenge TTL must be at least 1 second");
     }
@@ -67,7 +66,7 @@ export class PasskeyService {
       challengeTtlMs: this.challengeTtlMs,
     });
     this.registration = new PasskeyRegistration(this.ceremony);
-    this.authentication = new PasskeyAuthentication(this.ceremony, decoyKey);
+    this.authentication = new PasskeyAuthentication(this.ceremony);
   }
 
   /**
@@ -96,15 +95,25 @@ export class PasskeyService {
   }
 
   /**
-   * Assertion options. Without a username (usernameless sign-in, autofill) `allowCredentials` is empty
-   * and the browser offers the site's discoverable passkeys. With one, it lists that user's passkeys;
-   * a username without passkeys (unknown, or a user who has none) gets one stable decoy id instead, so
-   * the answer never tells whether an account exists. Throws VALIDATION_FAILED for a bad username.
+   * Sign-in assertion options, the same for every caller: `allowCredentials` is empty whether a
+   * username is given or not (passkeys are discoverable), so the answer never tells whether an account
+   * exists or how many passkeys it has, and no account is looked up. A username is only checked for
+   * shape (VALIDATION_FAILED when malformed).
    */
   authenticationOptions(
     username?: unknown,
   ): Promise<IssuedWebAuthnOptions<PublicKeyCredentialRequestOptionsJSON>> {
     return this.authentication.options(username);
+  }
+
+  /**
+   * Assertion options bound to a user who is already known (the MFA passkey factor, after the
+   * password): `allowCredentials` lists that user's passkeys.
+   */
+  authenticationOptionsForUser(
+    user: PasskeyUser,
+  ): Promise<IssuedWebAuthnOptions<PublicKeyCredentialRequestOptionsJSON>> {
+    return this.authentication.optionsForUser(user.userId);
   }
 
   /**

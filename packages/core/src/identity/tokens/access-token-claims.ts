@@ -16,6 +16,8 @@ const accessTokenClaimsSchema = z.object({
   aud: z.union([z.string(), z.array(z.string())]),
   sub: z.string().min(1),
   jti: z.string().min(1),
+  /** The sign-in (refresh-token family) the token was issued from: revoking the family refuses it. */
+  sid: z.string().min(1),
   iat: numericDate,
   exp: numericDate,
   preferred_username: z.string().min(1),
@@ -36,6 +38,7 @@ export const REQUIRED_ACCESS_TOKEN_CLAIMS: readonly (keyof AccessTokenClaims)[] 
   "aud",
   "sub",
   "jti",
+  "sid",
   "iat",
   "exp",
   "preferred_username",

@@ -8,6 +8,8 @@ export interface BearerAuthentication extends Authentication {
   readonly method: "bearer";
   /** The token's `jti`: what `revoke` puts on the deny list. */
   readonly tokenId: string;
+  /** The token's `sid`: the sign-in (refresh-token family) it was issued from. */
+  readonly familyId: string;
   /** The method of the sign-in that issued the token (`auth_method` claim). */
   readonly originalMethod: Exclude<AuthenticationMethod, "bearer">;
   /** The token's `exp`, in epoch ms. */

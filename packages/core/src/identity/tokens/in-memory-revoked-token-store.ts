@@ -10,9 +10,9 @@ export interface InMemoryRevokedAccessTokenStoreOptions {
 }
 
 /**
- * The reference RevokedAccessTokenStore (tests, embedded default): a map of jti → expiresAt. Entries
- * are dropped when read after their expiry and swept out on write at most once per `sweepIntervalMs`,
- * so it holds only tokens that could still be accepted.
+ * The reference RevokedAccessTokenStore (tests, embedded default): one map of `jti:<id>` and
+ * `sid:<family>` keys → expiresAt. Entries are dropped when read after their expiry and swept out on
+ * write at most once per `sweepIntervalMs`, so it holds only tokens that could still be accepted.
  */
 export class InMemoryRevokedAccessTokenStore implements RevokedAccessTokenStore {
   private readonly entries = new Map<string, number>();
@@ -27,24 +27,36 @@ export class InMemoryRevokedAccessTokenStore implements RevokedAccessTokenStore 
   }
 
   async revoke(jti: string, expiresAt: number): Promise<void> {
-    const now = this.clock.now();
-    this.maybeSweep(now);
-    if (!(expiresAt > now)) return;
-    const current = this.entries.get(jti);
-    if (current === undefined || current < expiresAt) this.entries.set(jti, expiresAt);
+    this.deny(`jti:${jti}`, expiresAt);
   }
 
-  async isRevoked(jti: string): Promise<boolean> {
-    const expiresAt = this.entries.get(jti);
-    if (expiresAt === undefined) return false;
-    if (expiresAt > this.clock.now()) return true;
-    this.entries.delete(jti);
-    return false;
+  async revokeFamily(familyId: string, expiresAt: number): Promise<void> {
+    this.deny(`sid:${familyId}`, expiresAt);
+  }
+
+  async isRevoked(jti: string, familyId?: string): Promise<boolean> {
+    return this.denied(`jti:${jti}`) || (familyId !== undefined && this.denied(`sid:${familyId}`));
   }
 
   /** How many entries are held, expired ones not yet swept included (for tests of boundedness). */
   size(): number {
     return this.entries.size;
+  }
+
+  private deny(key: string, expiresAt: number): void {
+    const now = this.clock.now();
+    this.maybeSweep(now);
+    if (!(expiresAt > now)) return;
+    const current = this.entries.get(key);
+    if (current === undefined || current < expiresAt) this.entries.set(key, expiresAt);
+  }
+
+  private denied(key: string): boolean {
+    const expiresAt = this.entries.get(key);
+    if (expiresAt === undefined) return false;
+    if (expiresAt > this.clock.now()) return true;
+    this.entries.delete(key);
+    return false;
   }
 
   private maybeSweep(now: number): void {

@@ -41,12 +41,14 @@ export {
   type NewRefreshTokenRecord,
   type RefreshTokenAuthentication,
   type RefreshTokenRecord,
+  type RefreshTokenRotation,
   type RefreshTokenStatus,
   RefreshTokenStore,
 } from "./refresh-token-store.js";
 export { RevokedAccessTokenStore } from "./revoked-token-store.js";
 export {
   MAX_ACCESS_TOKEN_LENGTH,
+  REFRESH_RACE_WINDOW_MS,
   type RevokeResult,
   type TokenPair,
   TokenService,

@@ -52,6 +52,45 @@ export function describeRevokedAccessTokenStoreContract(
       expect(await store.isRevoked("jti-2")).toBe(false);
     });
 
+    it("denies every token of a revoked family until its expiresAt, and no other family", async () => {
+      const { clock, store } = await setup();
+      await store.revokeFamily("family-1", clock.now() + 1000);
+      expect(await store.isRevoked("jti-1", "family-1")).toBe(true);
+      expect(await store.isRevoked("jti-2", "family-1")).toBe(true);
+      expect(await store.isRevoked("jti-1", "family-2")).toBe(false);
+      expect(await store.isRevoked("jti-1")).toBe(false);
+      clock.advance(999);
+      expect(await store.isRevoked("jti-3", "family-1")).toBe(true);
+      clock.advance(1);
+      expect(await store.isRevoked("jti-3", "family-1")).toBe(false);
+    });
+
+    it("answers true when either the jti or the family is denied", async () => {
+      const { clock, store } = await setup();
+      await store.revoke("jti-1", clock.now() + 1000);
+      expect(await store.isRevoked("jti-1", "family-1")).toBe(true);
+      expect(await store.isRevoked("jti-2", "family-1")).toBe(false);
+    });
+
+    it("keeps token ids and family ids apart, however they are spelled", async () => {
+      const { clock, store } = await setup();
+      await store.revoke("same", clock.now() + 1000);
+      await store.revokeFamily("other", clock.now() + 1000);
+      expect(await store.isRevoked("x", "same")).toBe(false);
+      expect(await store.isRevoked("other")).toBe(false);
+      expect(await store.isRevoked("other", "y")).toBe(false);
+    });
+
+    it("keeps a family's later expiry and ignores a past one", async () => {
+      const { clock, store } = await setup();
+      await store.revokeFamily("family-1", clock.now() + 5000);
+      await store.revokeFamily("family-1", clock.now() + 1000);
+      await store.revokeFamily("family-2", clock.now());
+      clock.advance(2000);
+      expect(await store.isRevoked("jti", "family-1")).toBe(true);
+      expect(await store.isRevoked("jti", "family-2")).toBe(false);
+    });
+
     it("handles concurrent revocations of many ids", async () => {
       const { clock, store } = await setup();
       const ids = Array.from({ length: 50 }, (_, i) => `jti-${i}`);

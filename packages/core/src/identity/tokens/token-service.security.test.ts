@@ -20,6 +20,7 @@ function validClaims(now: number): JWTPayload {
     amr: ["pwd"],
     auth_method: "rest",
     jti: "forged-jti",
+    sid: "forged-family",
     iat,
     exp: iat + 900,
   };
@@ -155,6 +156,10 @@ describe("TokenService security", () => {
       ["no sub", { sub: undefined }],
       ["empty sub", { sub: "" }],
       ["no jti", { jti: undefined }],
+      // Without its sign-in a token could not be refused when the sign-in is revoked.
+      ["no sid", { sid: undefined }],
+      ["empty sid", { sid: "" }],
+      ["numeric sid", { sid: 7 }],
       ["no iat", { iat: undefined }],
       ["no username", { preferred_username: undefined }],
       ["no authorities", { authorities: undefined }],

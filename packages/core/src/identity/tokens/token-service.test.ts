@@ -4,7 +4,7 @@ import type { ManualClock } from "../../kernel/clock.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { InMemoryRefreshTokenStore } from "./in-memory-refresh-token-store.js";
 import { hashRefreshToken, type RefreshTokenStore } from "./refresh-token-store.js";
-import { TokenService } from "./token-service.js";
+import { REFRESH_RACE_WINDOW_MS, TokenService } from "./token-service.js";
 import { createTokenServiceFixture, rejectionCode } from "./token-service.test-support.js";
 
 const SECOND = 1000;
@@ -29,6 +29,7 @@ describe("TokenService", () => {
           { type: "otp", at: Math.floor(alice.factors[1]!.at / 1000) * 1000 },
         ],
         tokenId: expect.any(String),
+        familyId: expect.any(String),
         originalMethod: "rest",
         expiresAt: Math.floor(clock.now() / 1000) * 1000 + ACCESS_TTL,
       });
@@ -54,6 +55,8 @@ describe("TokenService", () => {
           otp: Math.floor(alice.factors[1]!.at / 1000),
         },
         auth_method: "rest",
+        // The sign-in (refresh-token family) the token belongs to: revoking it refuses the token.
+        sid: "id-1",
         jti: "id-2",
         iat,
         exp: iat + 900,
@@ -141,11 +144,13 @@ describe("TokenService", () => {
     });
 
     it("detects reuse of a rotated token and revokes the whole family, newest token included", async () => {
-      const { service, alice, audit } = await createTokenServiceFixture();
+      const { service, alice, audit, clock } = await createTokenServiceFixture();
       const unrelated = await service.issue(alice);
       const first = await service.issue(alice);
       const second = await service.refresh(first.refreshToken);
       const third = await service.refresh(second.refreshToken);
+      // Past the race window: presenting a spent token now is reuse, not a lost race.
+      clock.advance(REFRESH_RACE_WINDOW_MS);
       expect(await rejectionCode(service.refresh(first.refreshToken))).toBe("INVALID_TOKEN");
       expect(await rejectionCode(service.refresh(third.refreshToken))).toBe("INVALID_TOKEN");
       expect(await rejectionCode(service.refresh(second.refreshToken))).toBe("INVALID_TOKEN");
@@ -165,7 +170,7 @@ describe("TokenService", () => {
       const won = results.filter((r) => r.status === "fulfilled");
       expect(won).toHaveLength(1);
       const lost = results.find((r) => r.status === "rejected");
-      expect(isPlatformError(lost?.reason) && lost.reason.code).toBe("INVALID_TOKEN");
+      expect(isPlatformError(lost?.reason) && lost.reason.code).toBe("REFRESH_TOKEN_RACE_LOST");
       // Losing a race is not reuse: the winner's session lives on.
       const winner = won[0]?.status === "fulfilled" ? won[0].value : undefined;
       await expect(service.refresh(winner?.refreshToken ?? "")).resolves.toMatchObject({
@@ -186,6 +191,7 @@ describe("TokenService", () => {
           },
           findByHash: (hash) => store.findByHash(hash),
           compareAndSetStatus: (id, version, status) => store.compareAndSetStatus(id, version, status),
+          rotate: (hash, windowMs) => store.rotate(hash, windowMs),
           revokeFamily: (familyId) => store.revokeFamily(familyId),
           revokeAllForUser: (userId) => store.revokeAllForUser(userId),
         };

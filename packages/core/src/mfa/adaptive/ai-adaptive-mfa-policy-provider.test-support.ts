@@ -45,16 +45,17 @@ export function scoring(score: number, signals: RiskSignal[] = []): RiskAnalyzer
   return answering({ score, signals, analyzer: "stub" });
 }
 
-/** The policy context of alice's primary sign-in. */
+/** The policy context of alice's primary sign-in (ROLE_USER unless `authorities` says otherwise). */
 export function context(
   request: Partial<MfaPolicyContext["request"]> = {},
   flowFactors: readonly FactorType[] = ["OTT", "PASSKEY"],
   requiredFactors = 1,
+  authorities: readonly string[] = ["ROLE_USER"],
 ): MfaPolicyContext {
   const primary: Authentication = {
     userId: "u1",
     username: "alice",
-    authorities: ["ROLE_USER"],
+    authorities,
     method: "form",
     authenticatedAt: T0,
     factors: [{ type: "pwd", at: T0 }],
@@ -68,7 +69,7 @@ export function context(
       method: "POST",
       ...request,
     },
-    user: { userId: "u1", username: "alice", authorities: ["ROLE_USER"] },
+    user: { userId: "u1", username: "alice", authorities },
     primary,
     flow: { typeName: "mfa", factors: flowFactors, requiredFactors },
   };
@@ -92,6 +93,7 @@ export function providerFixture(
     timeoutMs?: number;
     history?: SignInHistoryStore;
     availableFactors?: AvailableFactors;
+    allowSkipForRequiredAuthorities?: boolean;
   } = {},
 ): ProviderFixture {
   const clock = new ManualClock(T0);
@@ -109,6 +111,10 @@ export function providerFixture(
     history,
     fallback,
     thresholds: RISK_THRESHOLDS_DEFAULTS,
+    requiredAuthorities: ["ROLE_ADMIN"],
+    ...(over.allowSkipForRequiredAuthorities === undefined
+      ? {}
+      : { allowSkipForRequiredAuthorities: over.allowSkipForRequiredAuthorities }),
     timeoutMs: over.timeoutMs ?? 1_500,
     clock,
     events: bus,

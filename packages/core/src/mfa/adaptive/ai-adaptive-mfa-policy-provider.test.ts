@@ -161,6 +161,7 @@ describe("AIAdaptiveMfaPolicyProvider score mapping", () => {
           history: base.history,
           fallback: base.fallback,
           thresholds: RISK_THRESHOLDS_DEFAULTS,
+          requiredAuthorities: ["ROLE_ADMIN"],
           timeoutMs: 1_500,
           clock: base.clock,
           events: { on: () => () => {}, publish: async () => {} },

@@ -51,6 +51,17 @@ export interface AIAdaptiveMfaPolicyProviderOptions {
   readonly history: SignInHistoryStore;
   /** Decides when the analyzer cannot (the DefaultMfaPolicyProvider). */
   readonly fallback: MfaPolicyProvider;
+  /**
+   * The floor (`platform.auth.mfa.requiredAuthorities`): a user holding any of these is never let in on
+   * the password alone, whatever the score; a low score still gets at least a challenge, as the static
+   * rules would give. Empty: no floor.
+   */
+  readonly requiredAuthorities: readonly string[];
+  /**
+   * `platform.auth.mfa.adaptive.allow-skip-for-required-authorities`: true lets a low score skip MFA
+   * even for holders of `requiredAuthorities` (a documented risk). Default false.
+   */
+  readonly allowSkipForRequiredAuthorities?: boolean;
   /** Band boundaries; checked at construction (CONFIGURATION_INVALID when out of order). */
   readonly thresholds: RiskThresholds;
   /** Budget for reading the history and analysing, in milliseconds (> 0). */
@@ -91,6 +102,10 @@ const MAX_TEXT = 200;
  * | optional <= s < required| elevated | CHALLENGED ("elevated: ...")                   |
  * | required <= s < strict  | required | CHALLENGED ("required: high risk")             |
  * | >= strict               | strict   | ESCALATED ("strict: ... administrator review") |
+ *
+ * The floor: a user holding any of `requiredAuthorities` is CHALLENGED in the skip and optional bands
+ * too (reason "...; floor: role R always gets at least a challenge"), so the adaptive policy is never
+ * weaker than the static rules; `allowSkipForRequiredAuthorities` lifts the floor.
  *
  * Below `optional` the spec's "optional extra verification" is not demanded: MfaDecision has no
  * "offer but let the user decline" type, and an optional factor the user may skip adds no assurance,
@@ -173,6 +188,7 @@ export class AIAdaptiveMfaPolicyProvider implements MfaPolicyProvider {
         username: ctx.user.username,
         remoteAddress: ctx.request.remoteAddress,
         deviceId: ctx.request.deviceId,
+        deviceHint: ctx.request.deviceHint,
         userAgent: ctx.request.userAgent,
         at: this.o.clock.now(),
         history,
@@ -201,24 +217,38 @@ export class AIAdaptiveMfaPolicyProvider implements MfaPolicyProvider {
     const reason = this.reasonOf(band, a);
     switch (band) {
       case "skip":
-      case "optional":
-        return MfaDecision.noMfaRequired(reason);
+      case "optional": {
+        const role = this.floorRole(ctx);
+        if (role === undefined) return MfaDecision.noMfaRequired(reason);
+        return this.challenge(`${reason}; floor: role ${role} always gets at least a challenge`, ctx);
+      }
       case "strict":
         return MfaDecision.escalated(reason);
       case "elevated":
-      case "required": {
-        if (this.o.availableFactors === undefined) return MfaDecision.challenged(reason);
-        const available = new Set(await this.o.availableFactors(ctx.user.userId));
-        const usable = [...new Set(ctx.flow.factors)].filter((f) => available.has(f));
-        if (usable.length === 0) return MfaDecision.blocked(`${reason}; no usable factor`);
-        if (usable.length < ctx.flow.requiredFactors) {
-          return MfaDecision.blocked(
-            `${reason}; not enough usable factors: ${usable.length} of ${ctx.flow.requiredFactors} required`,
-          );
-        }
-        return MfaDecision.challenged(reason, usable);
-      }
+      case "required":
+        return this.challenge(reason, ctx);
     }
+  }
+
+  /** The first required authority the user holds, unless the floor is lifted by configuration. */
+  private floorRole(ctx: MfaPolicyContext): string | undefined {
+    if (this.o.allowSkipForRequiredAuthorities === true) return undefined;
+    const held = new Set(ctx.user.authorities);
+    return this.o.requiredAuthorities.find((a) => held.has(a));
+  }
+
+  /** CHALLENGED with the factors the user can use, or BLOCKED when the challenge could never succeed. */
+  private async challenge(reason: string, ctx: MfaPolicyContext): Promise<MfaDecision> {
+    if (this.o.availableFactors === undefined) return MfaDecision.challenged(reason);
+    const available = new Set(await this.o.availableFactors(ctx.user.userId));
+    const usable = [...new Set(ctx.flow.factors)].filter((f) => available.has(f));
+    if (usable.length === 0) return MfaDecision.blocked(`${reason}; no usable factor`);
+    if (usable.length < ctx.flow.requiredFactors) {
+      return MfaDecision.blocked(
+        `${reason}; not enough usable factors: ${usable.length} of ${ctx.flow.requiredFactors} required`,
+      );
+    }
+    return MfaDecision.challenged(reason, usable);
   }
 
   private reasonOf(band: RiskBand, a: RiskAssessment): string {

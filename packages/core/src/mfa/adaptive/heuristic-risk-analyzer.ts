@@ -10,7 +10,10 @@ import { networkOf } from "./sign-in-history.js";
  *   reaches strict (administrator review).
  */
 export const HEURISTIC_WEIGHTS = Object.freeze({
-  /** `new-device`: no device id, or one not among the user's known devices. */
+  /**
+   * `new-device`: no verified device cookie (the `X-Device-Id` hint does not count), or one not among
+   * the user's known devices.
+   */
   newDevice: 0.35,
   /** `new-network`: the /24 (IPv4) or /64 (IPv6) is not among the user's known networks. */
   newNetwork: 0.25,
@@ -48,7 +51,8 @@ export class HeuristicRiskAnalyzer implements RiskAnalyzer {
       signals.push({ name: "no-history", weight: w.noHistory, detail: "first recorded sign-in" });
     } else {
       if (input.deviceId === undefined) {
-        signals.push({ name: "new-device", weight: w.newDevice, detail: "no device id sent" });
+        // The client's X-Device-Id (input.deviceHint) is never trusted to make a device known.
+        signals.push({ name: "new-device", weight: w.newDevice, detail: "no device cookie" });
       } else if (!history.knownDevices.includes(input.deviceId)) {
         signals.push({ name: "new-device", weight: w.newDevice, detail: "device not seen before" });
       }

@@ -7,8 +7,16 @@ export interface RiskInput {
   readonly username: string;
   /** The client address the HTTP binding saw (IPv4 or IPv6 text). */
   readonly remoteAddress: string;
-  /** The client's well-formed `X-Device-Id`, else undefined. */
+  /**
+   * The id of the caller's verified, server-issued device cookie, else undefined. Compare it with
+   * `history.knownDevices`: it is the only device signal the client cannot choose.
+   */
   readonly deviceId: string | undefined;
+  /**
+   * The client's well-formed `X-Device-Id` header: client-chosen, so a hint at most. It must never make
+   * a device known (anyone can send any value); an analyzer may use it only to add risk.
+   */
+  readonly deviceHint?: string | undefined;
   /** The `User-Agent` header (at most 512 characters), else undefined. */
   readonly userAgent: string | undefined;
   /** When the sign-in happened, epoch milliseconds from the Clock. */

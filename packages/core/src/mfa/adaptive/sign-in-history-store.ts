@@ -5,7 +5,7 @@ import type { SignInHistory } from "./sign-in-history.js";
 export interface SignInSuccess {
   readonly userId: string;
   readonly remoteAddress: string;
-  /** The client's `X-Device-Id`; ignored unless well-formed (see `parseDeviceId`). */
+  /** The device id of the server-issued device cookie (verified, or issued with this sign-in). */
   readonly deviceId: string | undefined;
   /** Epoch milliseconds. */
   readonly at: number;

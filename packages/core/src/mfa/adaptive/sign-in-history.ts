@@ -5,7 +5,7 @@ import { isIPv4, isIPv6 } from "node:net";
  * most recent first; everything is frozen.
  */
 export interface SignInHistory {
-  /** Device ids (`X-Device-Id`) of the last completed sign-ins, at most 20. */
+  /** Device ids (server-issued device cookies) of the last completed sign-ins, at most 20. */
   readonly knownDevices: readonly string[];
   /** Networks of the last completed sign-ins (`networkOf`: /24 for IPv4, /64 for IPv6), at most 20. */
   readonly knownNetworks: readonly string[];

@@ -23,11 +23,13 @@ describe("policyContextFrom", () => {
       exchange({ "X-Device-Id": "3f1c2a9e-7b4d-4c1a-9f00-0123456789ab", "User-Agent": "Firefox/1" }),
       primary,
       flow,
+      "verified-cookie-device-id",
     );
     expect(ctx).toEqual({
       request: {
         remoteAddress: "203.0.113.7",
-        deviceId: "3f1c2a9e-7b4d-4c1a-9f00-0123456789ab",
+        deviceId: "verified-cookie-device-id",
+        deviceHint: "3f1c2a9e-7b4d-4c1a-9f00-0123456789ab",
         userAgent: "Firefox/1",
         path: "/login",
         method: "POST",
@@ -48,11 +50,16 @@ describe("policyContextFrom", () => {
       primary,
       flow,
     );
-    expect(hostile.request.deviceId).toBeUndefined();
+    expect(hostile.request.deviceHint).toBeUndefined();
     expect(hostile.request.userAgent).toBeUndefined();
     const long = policyContextFrom(exchange({ "user-agent": "a".repeat(10_000) }), primary, flow);
-    expect(long.request.deviceId).toBeUndefined();
+    expect(long.request.deviceHint).toBeUndefined();
     expect(long.request.userAgent).toHaveLength(512);
+  });
+
+  it("never takes the X-Device-Id header as the device id: only a verified cookie id is one", () => {
+    const ctx = policyContextFrom(exchange({ "x-device-id": "laptop-1" }), primary, flow);
+    expect(ctx.request).toMatchObject({ deviceId: undefined, deviceHint: "laptop-1" });
   });
 });
 

@@ -4,8 +4,17 @@ import type { FactorType } from "../factor-type.js";
 /** The request as the policy sees it: only what a policy needs, already validated. */
 export interface MfaPolicyRequest {
   readonly remoteAddress: string;
-  /** The client's `X-Device-Id` when well-formed (see `parseDeviceId`), else undefined. */
+  /**
+   * The device id of the caller's server-issued, signed device cookie (`PLATFORM_DEVICE`) when its
+   * signature verifies, else undefined (a first visit, a forged cookie, a bearer client without
+   * cookies). A device is known only when this id is in the user's sign-in history.
+   */
   readonly deviceId: string | undefined;
+  /**
+   * The client's `X-Device-Id` header when well-formed (see `parseDeviceId`). Client-chosen, so at
+   * most a hint: it never makes a device known.
+   */
+  readonly deviceHint?: string | undefined;
   /** The `User-Agent` header, cut to 512 characters; undefined when absent or empty. */
   readonly userAgent: string | undefined;
   readonly path: string;
@@ -47,7 +56,7 @@ export interface MfaPolicyExchange {
   header(name: string): string | undefined;
 }
 
-/** The header the browser SDK sends its device id in (a UUID kept in localStorage). */
+/** The header the browser SDK sends its device id in (a UUID kept in localStorage); only a hint. */
 export const DEVICE_ID_HEADER = "X-Device-Id";
 
 const DEVICE_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -62,17 +71,22 @@ export function parseDeviceId(value: unknown): string | undefined {
   return typeof value === "string" && DEVICE_ID.test(value) ? value : undefined;
 }
 
-/** Builds the frozen policy context of a primary authentication on `exchange` for `flow`. */
+/**
+ * Builds the frozen policy context of a primary authentication on `exchange` for `flow`. `deviceId` is
+ * the verified device-cookie id (see `DeviceCookies`); the `X-Device-Id` header becomes `deviceHint`.
+ */
 export function policyContextFrom(
   exchange: MfaPolicyExchange,
   authentication: Authentication,
   flow: MfaPolicyFlow,
+  deviceId?: string,
 ): MfaPolicyContext {
   const userAgent = exchange.header("user-agent");
   return Object.freeze({
     request: Object.freeze({
       remoteAddress: exchange.remoteAddress,
-      deviceId: parseDeviceId(exchange.header(DEVICE_ID_HEADER)),
+      deviceId,
+      deviceHint: parseDeviceId(exchange.header(DEVICE_ID_HEADER)),
       userAgent: userAgent ? userAgent.slice(0, USER_AGENT_MAX) : undefined,
       path: exchange.path,
       method: exchange.method,

@@ -70,6 +70,36 @@ describe("EscalationService security", () => {
     expect((await service.poll(exchange({ cookie: mine.cookie }))).completed).toBe(true);
   });
 
+  it("ends a held escalation at logout: no approval or poll completes it, from any copy of the cookie", async () => {
+    const { service, openForAlice, audit } = setup();
+    const pending = await openForAlice();
+    const approved = await openForAlice();
+    await service.approve(approved.escalation.id, ROOT);
+    for (const held of [pending, approved]) {
+      const logout = exchange({ method: "POST", url: "/logout", cookie: held.cookie });
+      await service.cancel(logout);
+      expect(logout.response.cookies).toContainEqual(
+        expect.objectContaining({ name: "PLATFORM_ESCALATION", value: "", maxAge: 0 }),
+      );
+      const copy = await service.poll(exchange({ cookie: held.cookie }));
+      expect(copy).toMatchObject({ completed: false, escalation: { status: "EXPIRED" } });
+    }
+    await expect(service.approve(pending.escalation.id, OPS)).rejects.toMatchObject({
+      code: "ILLEGAL_STATE_TRANSITION",
+    });
+    expect(await service.listPending(ROOT)).toEqual([]);
+    expect(audit.events().filter((e) => e.type === "auth.mfa.escalation-cancelled")).toHaveLength(2);
+  });
+
+  it("ends nothing at logout without a cookie carrying the escalation's secret", async () => {
+    const { service, openForAlice } = setup();
+    const { escalation, cookie } = await openForAlice();
+    await service.cancel(exchange({ cookie: `PLATFORM_ESCALATION=${escalation.id}.forged-secret` }));
+    await service.cancel(exchange());
+    await service.approve(escalation.id, ROOT);
+    expect((await service.poll(exchange({ cookie }))).completed).toBe(true);
+  });
+
   it("never completes a pending or rejected escalation, whoever polls", async () => {
     const { service, openForAlice } = setup();
     const { escalation, cookie } = await openForAlice();

@@ -12,6 +12,8 @@ export const MFA_ERROR_STATUS = {
   MFA_FACTOR_VERIFICATION_FAILED: 401,
   /** No MFA session is in progress for this caller. */
   MFA_SESSION_REQUIRED: 401,
+  /** The sign-in a step-up would upgrade is gone: signed out, revoked, or not the caller's. */
+  MFA_SIGN_IN_ENDED: 401,
 } as const;
 
 /** A PlatformError with one of the MFA codes. */

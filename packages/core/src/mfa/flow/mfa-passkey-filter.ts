@@ -49,7 +49,8 @@ export class MfaPasskeyFilter implements SecurityFilter {
         details: { state: ctx.state },
       });
     }
-    const issued = await this.o.passkeys.authenticationOptions(ctx.username);
+    // The flow's user is known (the password came first): the options list that user's passkeys.
+    const issued = await this.o.passkeys.authenticationOptionsForUser(ctx);
     setChallengeCookie(exchange, issued.challengeId, issued.expiresAt - Date.now());
     exchange.response.headers.set("cache-control", "no-store");
     exchange.json(200, { ...issued.options, mfaSessionId: ctx.mfaSessionId });

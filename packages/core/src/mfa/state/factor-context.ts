@@ -72,6 +72,12 @@ export interface FactorContext {
   readonly failedAttempts: number;
   /** Failed verifications per factor type in this flow. */
   readonly attemptsByFactor: Readonly<Partial<Record<FactorType, number>>>;
+  /**
+   * OTT codes issued in this flow (the first and every resend, whichever endpoint asked): one more on
+   * each INITIATE_CHALLENGE, saved in the same compare-and-set step, so the per-flow limit holds under
+   * concurrent requests. Never lowered.
+   */
+  readonly codesSent: number;
   /** The last `MFA_HISTORY_LIMIT` steps, oldest first. */
   readonly history: readonly FactorHistoryEntry[];
   /** The open challenge, in OTT_CHALLENGE and PASSKEY_CHALLENGE. */
@@ -134,6 +140,7 @@ export function newFactorContext(input: NewFactorContextInput): FactorContext {
     completedFactors: [],
     failedAttempts: 0,
     attemptsByFactor: {},
+    codesSent: 0,
     history: [],
     createdAt: input.now,
     lastActivityAt: input.now,

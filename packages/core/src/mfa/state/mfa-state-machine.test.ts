@@ -249,6 +249,8 @@ describe("MfaStateMachine: guards", () => {
     expect(ctx.createdAt).toBe(T0);
     expect(ctx.history).toHaveLength(50);
     expect(ctx.history[0]).toMatchObject({ detail: "resend 10", at: T0 + 11 });
+    // The code count is not bounded by the history: every INITIATE_CHALLENGE counts.
+    expect(ctx.codesSent).toBe(60);
     const long = await machine.fire(ctx, "USER_ABORTED_MFA", { detail: "x".repeat(1_000) });
     expect(long.history.at(-1)?.detail).toHaveLength(200);
   });

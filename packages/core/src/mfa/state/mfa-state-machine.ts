@@ -176,6 +176,7 @@ export class MfaStateMachine {
       case "INITIATE_CHALLENGE": {
         const factor = currentFactor(ctx, event, input.factor);
         next.challenge = this.challengeFor(factor, input.challenge, now);
+        next.codesSent = (ctx.codesSent ?? 0) + 1;
         return undefined;
       }
       case "FACTOR_VERIFIED_SUCCESS": {

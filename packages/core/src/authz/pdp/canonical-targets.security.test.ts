@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import { parsePolicyCreate } from "../policy/policy-schema.js";
+import { caller, pdpWith, request, urlPolicy } from "./pdp.fixture.js";
+
+const alice = caller("alice", "ROLE_USER");
+
+// Stored targets and request paths meet in canonical form (issue #12, item 1): a target written
+// `/orders/{id}/` or `/%61dmin/**` protects what its author meant, whatever spelling a request uses.
+describe("URL targets are judged in canonical form", () => {
+  it("a stored target with a trailing slash or a needless escape (legacy data, no PAP) still protects", async () => {
+    const { manager } = await pdpWith([
+      urlPolicy("cancel", "ALLOW", 1, "/orders/{id}/", ["hasRole('ADMIN')"], { method: "DELETE" }),
+      urlPolicy("admin", "ALLOW", 2, "/%61dmin/**", ["hasRole('ADMIN')"]),
+      urlPolicy("rest", "ALLOW", 3, "/**", ["permitAll"]),
+    ]);
+    for (const [method, url, policy] of [
+      ["DELETE", "/orders/7", "cancel"],
+      ["DELETE", "/orders/7/", "cancel"],
+      ["DELETE", "/orders/%37", "cancel"],
+      ["GET", "/admin", "admin"],
+      ["GET", "/admin/", "admin"],
+      ["GET", "/%61dmin/x/", "admin"],
+    ] as const) {
+      expect(await manager.check(alice, request(method, url)), `${method} ${url}`).toMatchObject({
+        granted: false,
+        policyName: policy,
+      });
+    }
+  });
+
+  it("shadow detection compares canonical targets: /a/ after /a can never decide", async () => {
+    const { manager } = await pdpWith([
+      urlPolicy("first", "ALLOW", 1, "/reports", ["hasRole('ADMIN')"]),
+      urlPolicy("second", "ALLOW", 2, "/reports/", ["permitAll"]),
+    ]);
+    expect(manager.report?.shadowed.map((s) => s.name)).toEqual(["second"]);
+  });
+
+  it("the validator stores a URL target canonically (what is read back is what is judged)", () => {
+    const parsed = parsePolicyCreate({
+      name: "p",
+      effect: "ALLOW",
+      targets: [
+        { targetType: "URL", targetIdentifier: "/api/orders/{id}/" },
+        { targetType: "URL", targetIdentifier: "/%61dmin/**" },
+        { targetType: "URL", targetIdentifier: "/café/{v:\\d{2}}/" },
+        { targetType: "METHOD", targetIdentifier: "OrderService.get(string)" },
+      ],
+    });
+    expect(parsed.targets.map((t) => t.targetIdentifier)).toEqual([
+      "/api/orders/{id}",
+      "/admin/**",
+      "/caf%C3%A9/{v:\\d{2}}",
+      "OrderService.get(string)",
+    ]);
+  });
+
+  it("the validator refuses a target whose canonical form is too long to compile", () => {
+    expect(() =>
+      parsePolicyCreate({
+        name: "p",
+        effect: "ALLOW",
+        targets: [{ targetType: "URL", targetIdentifier: `/${"é".repeat(400)}` }],
+      }),
+    ).toThrow(expect.objectContaining({ code: "VALIDATION_FAILED" }));
+  });
+});

@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import type { SubjectCheckpoint } from "../../identity/authentication/subject-status-check.js";
+import { HttpExchange } from "../../web/http-exchange.js";
+import { ZERO_TRUST_ACTIONS } from "./zero-trust-action.js";
+import { ALICE, BOB, sequence, setup } from "./zero-trust.fixture.js";
+import { ZeroTrustSubjectStatusCheck } from "./zero-trust-subject-status-check.js";
+
+const CHECKPOINTS: readonly SubjectCheckpoint[] = ["sign-in", "token-refresh", "step-up", "me"];
+const SESSION = "h-1";
+
+function request(): HttpExchange {
+  return new HttpExchange({
+    method: "POST",
+    url: "/login",
+    headers: {},
+    remoteAddress: "203.0.113.9",
+    readBody: async () => "",
+  });
+}
+
+function checked(code: Record<string, unknown> = {}, random?: () => number) {
+  const s = setup(code, random);
+  const check = new ZeroTrustSubjectStatusCheck({
+    resolver: s.resolver,
+    audit: s.audit,
+    sessionHandle: () => Promise.resolve(SESSION),
+  });
+  const at = (checkpoint: SubjectCheckpoint, authentication = ALICE) =>
+    check.check({ checkpoint, authentication, exchange: request() });
+  return { ...s, check, at };
+}
+
+describe("ZeroTrustSubjectStatusCheck", () => {
+  it("refuses a user BLOCK at every checkpoint with ZERO_TRUST_BLOCKED, audited without reaching the client", async () => {
+    const { service, at, audit } = checked();
+    await service.set("user:u-alice", "BLOCK", { source: "admin", reason: "stolen laptop" });
+    for (const checkpoint of CHECKPOINTS) {
+      const refusal = await at(checkpoint).catch((e: unknown) => e);
+      expect(refusal, checkpoint).toMatchObject({ code: "ZERO_TRUST_BLOCKED", message: "Access is blocked" });
+      expect(String((refusal as Error).message)).not.toContain("stolen");
+    }
+    await expect(at("sign-in", BOB)).resolves.toBeUndefined();
+    const denied = audit.events().filter((e) => e.type === "zerotrust.checkpoint.denied");
+    expect(denied.map((e) => e.data?.checkpoint)).toEqual([...CHECKPOINTS]);
+    expect(denied[0]).toMatchObject({
+      outcome: "denied",
+      principal: "alice",
+      remoteAddress: "203.0.113.9",
+      data: { userId: "u-alice", subject: "user:u-alice", source: "admin", reason: "stolen laptop" },
+    });
+  });
+
+  it("lets every other action through at every checkpoint (the protected URLs answer them)", async () => {
+    for (const action of ZERO_TRUST_ACTIONS.filter((a) => a !== "BLOCK")) {
+      const { service, at } = checked();
+      await service.set("user:u-alice", action, { source: "host", ttlMs: 60_000 });
+      for (const checkpoint of CHECKPOINTS)
+        await expect(at(checkpoint), `${action} ${checkpoint}`).resolves.toBeUndefined();
+    }
+    const { at } = checked({ "security.zerotrust.pending-analysis": "DENY" });
+    for (const checkpoint of CHECKPOINTS) await expect(at(checkpoint)).resolves.toBeUndefined();
+  });
+
+  it("counts the caller's session BLOCK at step-up and /api/me only: a sign-in or refresh starts from no session", async () => {
+    const { service, at } = checked();
+    await service.set(`session:${SESSION}`, "BLOCK", { source: "admin" });
+    await expect(at("step-up")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    await expect(at("me")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    await expect(at("sign-in")).resolves.toBeUndefined();
+    await expect(at("token-refresh")).resolves.toBeUndefined();
+  });
+
+  it("a user BLOCK beats the session's ALLOW (the resolver's precedence)", async () => {
+    const { service, at } = checked();
+    await service.set(`session:${SESSION}`, "ALLOW", { source: "host" });
+    await service.set("user:u-alice", "BLOCK", { source: "admin" });
+    await expect(at("me")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+  });
+
+  it("is never sampled out: with sampling.rate 0 the BLOCK still refuses, and no dice are drawn", async () => {
+    const { service, at } = checked({ "security.zerotrust.sampling.rate": 0 }, sequence());
+    await service.set("user:u-alice", "BLOCK", { source: "admin" });
+    await expect(at("sign-in")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+  });
+
+  it("ends with the BLOCK's TTL", async () => {
+    const { service, at, clock } = checked();
+    await service.set("user:u-alice", "BLOCK", { source: "admin", ttlMs: 60_000 });
+    await expect(at("sign-in")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    clock.advance(60_000);
+    await expect(at("sign-in")).resolves.toBeUndefined();
+  });
+
+  it("SHADOW audits what it would refuse and lets it through", async () => {
+    const { service, at, audit } = checked({ "security.zerotrust.mode": "SHADOW" });
+    await service.set("user:u-alice", "BLOCK", { source: "admin" });
+    await expect(at("sign-in")).resolves.toBeUndefined();
+    expect(audit.events().filter((e) => e.type === "zerotrust.checkpoint.shadow")).toHaveLength(1);
+    expect(audit.events().some((e) => e.type === "zerotrust.checkpoint.denied")).toBe(false);
+  });
+
+  it("does nothing when zero trust is disabled", async () => {
+    const { service, at, store } = checked({ "security.zerotrust.enabled": false });
+    await service.set("user:u-alice", "BLOCK", { source: "admin" });
+    await expect(at("sign-in")).resolves.toBeUndefined();
+    expect(store.gets).toEqual([]);
+  });
+
+  it("keeps refusing from the last read when the store fails (stale-if-error), and a broken sink changes nothing", async () => {
+    const { service, at, store, audit, clock } = checked();
+    await service.set("user:u-alice", "BLOCK", { source: "admin" });
+    await expect(at("sign-in")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    clock.advance(10 * 60_000); // past the hot-path interval, well within the BLOCK
+    store.mode = "reject";
+    audit.record = () => {
+      throw new Error("sink down");
+    };
+    const reads = store.gets.length;
+    await expect(at("token-refresh")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    expect(store.gets.length).toBeGreaterThan(reads);
+  });
+});

@@ -1,0 +1,72 @@
+import type {
+  SubjectCheckpoint,
+  SubjectStatusCheck,
+  SubjectStatusQuery,
+} from "../../identity/authentication/subject-status-check.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
+import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
+
+/** Checkpoints where the caller's current session counts; a sign-in or a refresh starts from none that does. */
+const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["step-up", "me"]);
+
+/** Options of the ZeroTrustSubjectStatusCheck. */
+export interface ZeroTrustSubjectStatusCheckOptions {
+  resolver: ZeroTrustActionResolver;
+  /** Receives `zerotrust.checkpoint.denied` (ENFORCE) or `zerotrust.checkpoint.shadow` (SHADOW). */
+  audit: AuditSink;
+  /** The request's session handle (looked up as `session:<handle>`); absent: user records only. */
+  sessionHandle?: (exchange: HttpExchange) => Promise<string | undefined> | undefined;
+}
+
+/**
+ * Zero trust at identity's checkpoints. A BLOCK (a user BLOCK, or a session BLOCK of the caller's
+ * session at `step-up` and `me`, by the resolver's precedence and TTLs) refuses with 403
+ * ZERO_TRUST_BLOCKED: no session or token is issued at `sign-in`, the refresh token is not spent (the
+ * token endpoint revokes its family), no step-up starts or completes, `/api/me` does not answer.
+ * CHALLENGE, ESCALATE and PENDING_ANALYSIS never refuse here: they are answered on the protected URLs,
+ * and signing in, refreshing and stepping up are how a client gets to satisfy a CHALLENGE. Sampling
+ * never skips a checkpoint; a store outage lets the user through unless this process still holds the
+ * user's BLOCK (stale-if-error). SHADOW mode audits what it would have refused and lets it through.
+ */
+export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
+  readonly id = "zero-trust";
+
+  constructor(private readonly o: ZeroTrustSubjectStatusCheckOptions) {}
+
+  async check({ checkpoint, authentication, exchange }: SubjectStatusQuery): Promise<void> {
+    const sessionId = SESSION_CHECKPOINTS.has(checkpoint)
+      ? await this.o.sessionHandle?.(exchange)
+      : undefined;
+    const resolution = await this.o.resolver.resolve({
+      authentication,
+      unsampled: true,
+      ...(sessionId === undefined ? {} : { sessionId }),
+    });
+    if (resolution.action !== "BLOCK") return;
+    const shadow = resolution.mode === "SHADOW";
+    const record = resolution.record;
+    try {
+      this.o.audit.record({
+        type: shadow ? ZERO_TRUST_AUDIT.checkpointShadow : ZERO_TRUST_AUDIT.checkpointDenied,
+        outcome: shadow ? "success" : "denied",
+        principal: authentication.username,
+        remoteAddress: exchange.remoteAddress,
+        data: {
+          checkpoint,
+          userId: authentication.userId,
+          action: "BLOCK",
+          ...(record === undefined
+            ? {}
+            : { subject: record.subject, source: record.source, reason: record.reason ?? null }),
+          ...(resolution.stale ? { stale: true } : {}),
+        },
+      });
+    } catch {
+      // The refusal stands whatever the sink does.
+    }
+    if (!shadow) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+  }
+}

@@ -1,0 +1,65 @@
+import { describe, expect, it } from "vitest";
+import { createPlatform } from "../../kernel/platform.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import { HttpExchange } from "../../web/http-exchange.js";
+import { user } from "./authentication.fixture.js";
+import {
+  type SubjectStatusCheck,
+  SubjectStatusCheck as SubjectStatusCheckToken,
+  type SubjectStatusQuery,
+  subjectStatusChecksOf,
+  subjectStatusGate,
+} from "./subject-status-check.js";
+
+const query: SubjectStatusQuery = {
+  checkpoint: "sign-in",
+  authentication: user("u-1", "alice"),
+  exchange: new HttpExchange({
+    method: "POST",
+    url: "/login",
+    headers: {},
+    remoteAddress: "203.0.113.1",
+    readBody: async () => "",
+  }),
+};
+
+function member(id: string, calls: string[], refuse = false): SubjectStatusCheck {
+  return {
+    id,
+    check: async (q) => {
+      calls.push(`${id}:${q.checkpoint}`);
+      if (refuse) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+    },
+  };
+}
+
+describe("subjectStatusGate", () => {
+  it("lets everyone through with no member (identity's default)", async () => {
+    await expect(subjectStatusGate([])(query)).resolves.toBeUndefined();
+  });
+
+  it("asks every member in order; the first refusal stops the rest and is the answer", async () => {
+    const calls: string[] = [];
+    const gate = subjectStatusGate([member("a", calls), member("b", calls, true), member("c", calls)]);
+    await expect(gate(query)).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    expect(calls).toEqual(["a:sign-in", "b:sign-in"]);
+  });
+
+  it("reads the family from a platform's container, none when nothing is registered", () => {
+    expect(subjectStatusChecksOf(createPlatform({ env: {} }).container)).toEqual([]);
+    const calls: string[] = [];
+    const platform = createPlatform({
+      env: {},
+      plugins: [
+        {
+          id: "checks",
+          register(ctx) {
+            ctx.registerMember(SubjectStatusCheckToken, { useValue: member("a", calls) });
+            ctx.registerMember(SubjectStatusCheckToken, { useValue: member("b", calls) });
+          },
+        },
+      ],
+    });
+    expect(subjectStatusChecksOf(platform.container).map((m) => m.id)).toEqual(["a", "b"]);
+  });
+});

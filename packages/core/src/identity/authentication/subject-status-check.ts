@@ -1,0 +1,54 @@
+import type { DependencyContainer, InjectionToken } from "tsyringe";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { Authentication } from "./authentication.js";
+
+/**
+ * Where identity asks whether a known user may go on: `sign-in` (every method, after the credentials
+ * are verified and before a session or token exists), `token-refresh` (before the refresh token is
+ * spent), `step-up` (when one starts and before it upgrades the session or issues a token) and `me`
+ * (`GET /api/me`). Logout is never checked: whoever is refused can always sign out.
+ */
+export type SubjectCheckpoint = "sign-in" | "token-refresh" | "step-up" | "me";
+
+/** What a SubjectStatusCheck is asked. */
+export interface SubjectStatusQuery {
+  readonly checkpoint: SubjectCheckpoint;
+  /** The user just authenticated (sign-in), the refresh token's sign-in, or the caller. */
+  readonly authentication: Authentication;
+  /** The request (a check may read the caller's session from it; sign-in and refresh carry none that counts). */
+  readonly exchange: HttpExchange;
+}
+
+/**
+ * A feature's say on whether a user may sign in, refresh tokens, step up or read `/api/me` (zero trust
+ * is one). A family: every member is asked in registration order and refuses by throwing a
+ * PlatformError with a client status (e.g. 403 ZERO_TRUST_BLOCKED); then nothing is issued. Identity
+ * registers no member, so by default everyone who authenticates goes on.
+ */
+export interface SubjectStatusCheck {
+  /** A literal name, for diagnostics. */
+  readonly id: string;
+  check(query: SubjectStatusQuery): Promise<void>;
+}
+
+/** DI token of the SubjectStatusCheck family (register members with `registerMember`). */
+export const SubjectStatusCheck: InjectionToken<SubjectStatusCheck> = Symbol.for(
+  "platform.SubjectStatusCheck",
+);
+
+/** Asks every check; resolves when all let the user go on, rejects with the first refusal. */
+export type SubjectStatusGate = (query: SubjectStatusQuery) => Promise<void>;
+
+/** The gate over `checks`; with none it lets everyone through without a promise chain of its own. */
+export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): SubjectStatusGate {
+  const members = [...checks];
+  if (members.length === 0) return async () => {};
+  return async (query) => {
+    for (const member of members) await member.check(query);
+  };
+}
+
+/** The members registered in `container` (none when the family is empty: `resolveAll` would throw). */
+export function subjectStatusChecksOf(container: DependencyContainer): SubjectStatusCheck[] {
+  return container.isRegistered(SubjectStatusCheck, true) ? container.resolveAll(SubjectStatusCheck) : [];
+}

@@ -1,0 +1,126 @@
+import { type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
+import type { Clock } from "../../kernel/clock.js";
+import type { IdGenerator } from "../../kernel/id-generator.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { AuthenticationFactor } from "../authentication/authentication.js";
+import {
+  ACCESS_TOKEN_TYPE,
+  type AccessTokenClaims,
+  parseAccessTokenClaims,
+  REQUIRED_ACCESS_TOKEN_CLAIMS,
+} from "./access-token-claims.js";
+import type { JwtKeys } from "./jwt-keys.js";
+import type { RefreshTokenAuthentication } from "./refresh-token-store.js";
+
+/** Longest string even looked at as an access token: anything longer is refused before parsing. */
+export const MAX_ACCESS_TOKEN_LENGTH = 8192;
+
+/** Keys, claims and times of an AccessTokenCodec. */
+export interface AccessTokenCodecOptions {
+  keys: JwtKeys;
+  issuer: string;
+  audience: string;
+  /** Lifetime in whole seconds. */
+  ttlSeconds: number;
+  /** Tolerance on `exp`, in whole seconds. */
+  skewSeconds: number;
+  clock: Clock;
+  ids: IdGenerator;
+}
+
+/**
+ * Signs and verifies access tokens (JWT, one pinned algorithm, `typ: at+jwt`). Verification refuses
+ * every bad token with PlatformError `INVALID_TOKEN` and one message (the jose error as `cause`),
+ * except a genuine but expired one (`TOKEN_EXPIRED`). Revocation is the TokenService's business.
+ */
+export class AccessTokenCodec {
+  private readonly resolveKey: JWTVerifyGetKey;
+
+  constructor(private readonly o: AccessTokenCodecOptions) {
+    const { kid, verificationKey } = o.keys;
+    // Refuses a token naming another key before any signature work.
+    this.resolveKey = (header) => {
+      if (header.kid !== kid) throw new Error("Unknown kid");
+      return verificationKey;
+    };
+  }
+
+  /** Signs a token for this sign-in (`sid` = its refresh-token family) with a fresh `jti`. */
+  async sign(
+    userId: string,
+    authentication: RefreshTokenAuthentication,
+    familyId: string,
+  ): Promise<{ accessToken: string; jti: string }> {
+    const { keys, ids } = this.o;
+    const iat = Math.floor(this.o.clock.now() / 1000);
+    const jti = ids.id();
+    const accessToken = await new SignJWT({
+      preferred_username: authentication.username,
+      authorities: [...authentication.authorities],
+      auth_time: Math.floor(authentication.authenticatedAt / 1000),
+      amr: [...new Set(authentication.factors.map((f) => f.type))],
+      amr_times: latestFactorTimes(authentication.factors),
+      auth_method: authentication.method,
+      sid: familyId,
+    })
+      .setProtectedHeader({ alg: keys.algorithm, kid: keys.kid, typ: ACCESS_TOKEN_TYPE })
+      .setIssuer(this.o.issuer)
+      .setAudience(this.o.audience)
+      .setSubject(userId)
+      .setJti(jti)
+      .setIssuedAt(iat)
+      .setExpirationTime(iat + this.o.ttlSeconds)
+      .sign(keys.signingKey);
+    return { accessToken, jti };
+  }
+
+  /** The claims of a genuine, unexpired token; throws `TOKEN_EXPIRED` or `INVALID_TOKEN`. */
+  async verify(accessToken: unknown): Promise<AccessTokenClaims> {
+    if (
+      typeof accessToken !== "string" ||
+      accessToken.length === 0 ||
+      accessToken.length > MAX_ACCESS_TOKEN_LENGTH
+    ) {
+      throw invalidAccessToken(new Error("Malformed access token"));
+    }
+    let payload: unknown;
+    try {
+      ({ payload } = await jwtVerify(accessToken, this.resolveKey, {
+        algorithms: [this.o.keys.algorithm],
+        issuer: this.o.issuer,
+        audience: this.o.audience,
+        typ: ACCESS_TOKEN_TYPE,
+        clockTolerance: this.o.skewSeconds,
+        currentDate: new Date(this.o.clock.now()),
+        requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
+      }));
+    } catch (error) {
+      // jose checks the signature and every other claim before exp, so this is a genuine token.
+      if (joseCode(error) === "ERR_JWT_EXPIRED") {
+        throw new PlatformError("TOKEN_EXPIRED", "Access token expired", { cause: error });
+      }
+      throw invalidAccessToken(error);
+    }
+    const claims = parseAccessTokenClaims(payload);
+    if (!claims) throw invalidAccessToken(new Error("Access token claims have the wrong shape"));
+    return claims;
+  }
+}
+
+/** The one refusal of a bad access token: `INVALID_TOKEN`, "Invalid access token", the reason as `cause`. */
+export function invalidAccessToken(cause: unknown): PlatformError {
+  return new PlatformError("INVALID_TOKEN", "Invalid access token", { cause });
+}
+
+function joseCode(error: unknown): unknown {
+  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
+}
+
+/** The latest time (seconds) each factor type was proved, for the `amr_times` claim. */
+function latestFactorTimes(
+  factors: readonly AuthenticationFactor[],
+): Partial<Record<"pwd" | "otp" | "hwk", number>> {
+  const out: Partial<Record<"pwd" | "otp" | "hwk", number>> = {};
+  for (const f of factors) out[f.type] = Math.max(out[f.type] ?? 0, Math.floor(f.at / 1000));
+  return out;
+}

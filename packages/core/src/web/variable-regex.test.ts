@@ -1,0 +1,101 @@
+import { describe, expect, it } from "vitest";
+import { compileAntPattern } from "./ant-path-pattern.js";
+import { checkVariableRegex, compileSegmentRegex, MAX_REGEX_PROGRAM_SIZE } from "./variable-regex.js";
+
+describe("checkVariableRegex: RE2 syntax", () => {
+  it.each([
+    ["\\d+", 0],
+    ["[a-z0-9-]+", 0],
+    ["[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", 0],
+    ["[\\w.-]{1,200}", 0],
+    ["(a)(b(c))", 3],
+    ["(?:ab)+", 0],
+    ["(?P<year>\\d{4})-(?<month>\\d{2})", 2],
+    ["(?i)abc", 0],
+    ["(?i:abc)d", 0],
+    ["\\pL+", 0],
+    ["\\p{Greek}+", 0],
+    ["[[:alpha:]]+", 0],
+    ["\\x{41}\\x42", 0],
+    ["\\Qa.b\\E", 0],
+    ["[]a]+", 0],
+    ["\\ba\\b", 0],
+    ["a{,3}", 0], // not a repetition in RE2: the literal text `a{,3}`
+  ])("accepts %s (%i groups)", (source, groups) => {
+    expect(checkVariableRegex(source)).toEqual({ groups });
+  });
+
+  it.each([
+    ["(a)\\1", 3],
+    ["[\\2]", 1],
+    ["(?<n>a)\\k<n>", 7],
+    ["a(?=b)", 1],
+    ["(?<!a)b", 0],
+    ["\\u00e9", 0],
+    ["a/b", 1],
+    ["", 0],
+    ["(a", 0],
+    ["[a", 0],
+    ["x**", 1],
+  ])("refuses %s at index %i", (source, index) => {
+    const checked = checkVariableRegex(source);
+    expect(checked).toMatchObject({ index });
+    expect("reason" in checked && checked.reason.length > 0).toBe(true);
+  });
+
+  it("estimates counted repetitions so that nothing over the cap reaches the compiler", () => {
+    for (const source of [
+      "a{501}",
+      "(?:ab){251}",
+      "(?:(?:ab){30}){30}",
+      "[a-z]{1,300}",
+      "x".repeat(MAX_REGEX_PROGRAM_SIZE + 1),
+    ]) {
+      expect(checkVariableRegex(source), source).toMatchObject({
+        reason: expect.stringContaining("would compile"),
+      });
+    }
+  });
+
+  it("takes RE2's exact program size as the last word", () => {
+    // The estimate counts 499 literals; the compiled program adds its start and match instructions.
+    const checked = checkVariableRegex("x".repeat(MAX_REGEX_PROGRAM_SIZE - 1));
+    expect(checked).toMatchObject({
+      index: 0,
+      reason: expect.stringMatching(/^the regex compiles to 501 instructions/),
+    });
+  });
+});
+
+describe("compileSegmentRegex", () => {
+  it("matches the whole text only and reports group spans", () => {
+    const re = compileSegmentRegex("v((?:\\d+))\\.([^/]+)");
+    if ("reason" in re) throw new Error(re.reason);
+    expect(re.test("v12.x")).toBe(true);
+    expect(re.test("xv12.x")).toBe(false);
+    expect(re.test("v12")).toBe(false);
+    expect(Array.from(re.spans("v12.xy", [1, 2]) ?? [])).toEqual([1, 3, 4, 6]);
+    expect(re.spans("v12", [1])).toBeUndefined();
+  });
+
+  it("refuses two variables naming the same group", () => {
+    expect(compileSegmentRegex("((?:(?P<g>a)))((?:(?P<g>b)))")).toMatchObject({
+      reason: expect.stringContaining("duplicate capture group name"),
+    });
+  });
+});
+
+describe("{var:regex} under RE2 in Ant patterns", () => {
+  it.each([
+    ["/y/{year:(?P<y>\\d{4})}-{rest}", "/y/2024-06", { year: "2024", rest: "06" }],
+    ["/c/{code:(?i)ab}x", "/c/ABx", { code: "AB" }],
+    // a flag set inside one variable does not leak into the literal after it
+    ["/c/{code:(?i)ab}x", "/c/ABX", undefined],
+    ["/w/{word:\\pL+}", "/w/abc", { word: "abc" }],
+    ["/q/{v:\\Qa.b\\E}", "/q/a.b", { v: "a.b" }],
+    ["/q/{v:\\Qa.b\\E}", "/q/axb", undefined],
+    ["/o/{v:(x)?(y)}{w:z}", "/o/yz", { v: "y", w: "z" }],
+  ])("%s against %s", (pattern, path, expected) => {
+    expect(compileAntPattern(pattern).extract(path)).toEqual(expected);
+  });
+});

@@ -1,0 +1,109 @@
+import { serveHttp } from "@platform/adapters-http";
+import { buildDemoPlatform } from "@platform/cli";
+import type { Platform } from "@platform/core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser } from "../identity/identity-test-server.js";
+
+// Issue #12, item 13: `PUT /admin/api/zerotrust/actions/user:user` (a username) answered 200 and
+// did nothing. The admin API now refuses subjects naming nobody, takes `username:<name>`, and
+// `/api/me` shows the id that `user:<id>` needs.
+
+let base = "";
+let platform: Platform;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const demo = await buildDemoPlatform(
+    {
+      // admin signs in without an emailed code here; the MFA tests cover that path.
+      properties: {
+        "platform.auth.password.scrypt.cost-log2": 14,
+        "platform.auth.mfa.requiredAuthorities": "",
+      },
+    },
+    {},
+  );
+  platform = demo.platform;
+  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
+  base = `http://127.0.0.1:${server.port}`;
+  close = async () => {
+    await server.close(true);
+    await platform.stop();
+  };
+});
+afterAll(() => close());
+
+async function bearer(username: string, password: string): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username, password }),
+  });
+  expect(res.status).toBe(200);
+  const { accessToken } = (await res.json()) as { accessToken: string };
+  return { authorization: `Bearer ${accessToken}`, accept: "application/json" };
+}
+
+async function adminSession(): Promise<{ b: Browser; csrf: string }> {
+  const b = new Browser(base);
+  const csrf = await b.csrfFrom("/login");
+  expect((await b.postForm("/login", { username: "admin", password: "admin", _csrf: csrf })).status).toBe(
+    302,
+  );
+  return { b, csrf: await b.csrfFrom("/") };
+}
+
+describe("zero-trust admin API subjects", () => {
+  it("PUT user:<username> answers 404 SUBJECT_NOT_FOUND and stores nothing", async () => {
+    const { b, csrf } = await adminSession();
+    const headers = { "content-type": "application/json", accept: "application/json", "x-csrf-token": csrf };
+    const put = await b.fetch("/admin/api/zerotrust/actions/user:user", {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ action: "BLOCK" }),
+    });
+    expect(put.status).toBe(404);
+    expect(put.headers.get("content-type")).toMatch(/application\/json/);
+    expect(await put.json()).toMatchObject({ code: "SUBJECT_NOT_FOUND" });
+    const list = await b.fetch("/admin/api/zerotrust/actions", { headers: { accept: "application/json" } });
+    expect(await list.json()).toEqual([]);
+  });
+
+  it("/api/me shows the id; user:<that id> takes effect; username:<name> is stored under the same id", async () => {
+    const user = await bearer("user", "password");
+    const me = (await (await fetch(`${base}/api/me`, { headers: user })).json()) as { id: string };
+    expect(me.id).toEqual(expect.any(String));
+    const { b, csrf } = await adminSession();
+    const headers = { "content-type": "application/json", accept: "application/json", "x-csrf-token": csrf };
+    const byId = await b.fetch(`/admin/api/zerotrust/actions/user:${me.id}`, {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ action: "ESCALATE" }),
+    });
+    expect(byId.status).toBe(200);
+    expect((await fetch(`${base}/api/orders`, { headers: user })).status).toBe(423);
+    const byName = await b.fetch("/admin/api/zerotrust/actions/username:user", {
+      method: "PUT",
+      headers,
+      body: JSON.stringify({ action: "ALLOW" }),
+    });
+    expect(byName.status).toBe(200);
+    expect(await byName.json()).toMatchObject({ subject: `user:${me.id}`, action: "ALLOW", version: 2 });
+    expect((await fetch(`${base}/api/orders`, { headers: user })).status).toBe(200);
+    const cleared = await b.fetch("/admin/api/zerotrust/actions/username:user", {
+      method: "DELETE",
+      headers,
+    });
+    expect(await cleared.json()).toEqual({ subject: `user:${me.id}`, cleared: true });
+  });
+
+  it("answers 400 VALIDATION_FAILED to a subject with an unknown prefix, and to a write without one", async () => {
+    const { b, csrf } = await adminSession();
+    const headers = { "content-type": "application/json", accept: "application/json", "x-csrf-token": csrf };
+    for (const path of ["/admin/api/zerotrust/actions/group:admins", "/admin/api/zerotrust/actions/"]) {
+      const res = await b.fetch(path, { method: "PUT", headers, body: JSON.stringify({ action: "BLOCK" }) });
+      expect(res.status, path).toBe(400);
+      expect(await res.json()).toMatchObject({ code: "VALIDATION_FAILED" });
+    }
+  });
+});
