@@ -12,9 +12,11 @@ import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { CORRELATION_ID_ATTRIBUTE, ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
 import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";
 import { healthRoute } from "./health.js";
-import { HTTP_MAX_BODY_SIZE, HTTP_TRUST_PROXY } from "./http-properties.js";
+import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { RouteRegistry } from "./route-registry.js";
+import { type SecurityChainsMode, securityInterceptors } from "./security-interceptor.js";
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
+import { parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Options of createHttpApp. */
 export interface CreateHttpAppOptions {
@@ -28,6 +30,12 @@ export interface CreateHttpAppOptions {
   staticAssets?: readonly StaticAssetsOptions[];
   /** Path of the health route (default `/health`). */
   healthPath?: string;
+  /**
+   * `"auto"` (default): when the identity module is installed, the security filter-chain proxy runs
+   * first (unless listed in `interceptors` already), so configured chains are never silently off.
+   * `false` opts out; without any other interceptor a warning is logged at creation.
+   */
+  securityChains?: SecurityChainsMode;
 }
 
 /** The h3 app and the route registry it dispatches through. */
@@ -51,7 +59,12 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const binding = bindingOptions(platform);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
-  const interceptors = [...(options.interceptors ?? [])];
+  const interceptors = securityInterceptors(
+    platform,
+    options.interceptors ?? [],
+    options.securityChains ?? "auto",
+    logger,
+  );
   routes.add(healthRoute(platform, options.healthPath));
   for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
 
@@ -122,11 +135,11 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
 }
 
 function bindingOptions(platform: Platform): ExchangeBindingOptions {
+  let maxBodySize: number;
+  let trustedProxies: string;
   try {
-    return {
-      maxBodySize: platform.properties.get(HTTP_MAX_BODY_SIZE),
-      trustProxy: platform.properties.get(HTTP_TRUST_PROXY),
-    };
+    maxBodySize = platform.properties.get(HTTP_MAX_BODY_SIZE);
+    trustedProxies = platform.properties.get(HTTP_TRUSTED_PROXIES);
   } catch (cause) {
     throw new PlatformError(
       "CONFIGURATION_INVALID",
@@ -136,4 +149,8 @@ function bindingOptions(platform: Platform): ExchangeBindingOptions {
       },
     );
   }
+  const trust = parseTrustedProxies(trustedProxies);
+  // Unreachable: the property's schema already refused an invalid value at start-up.
+  if (typeof trust === "string") throw new PlatformError("CONFIGURATION_INVALID", trust);
+  return { maxBodySize, trustedProxies: trust };
 }

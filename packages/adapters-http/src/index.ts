@@ -1,5 +1,6 @@
 // The public face of @platform/adapters-http: named re-exports only.
 export { type CreateHttpAppOptions, createHttpApp, type HttpApp } from "./create-http-app.js";
+export type { SecurityChainsMode } from "./security-interceptor.js";
 export {
   CORRELATION_ID_ATTRIBUTE,
   correlationIdOf,
@@ -8,7 +9,13 @@ export {
 } from "./exchange-attributes.js";
 export { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";
 export { healthRoute } from "./health.js";
-export { HTTP_MAX_BODY_SIZE, HTTP_PROPERTIES, HTTP_TRUST_PROXY, httpPlugin } from "./http-properties.js";
+export {
+  HTTP_MAX_BODY_SIZE,
+  HTTP_PROPERTIES,
+  HTTP_TRUST_PROXY,
+  HTTP_TRUSTED_PROXIES,
+  httpPlugin,
+} from "./http-properties.js";
 export { type BodySource, readLimitedText } from "./limited-body.js";
 export {
   type HttpMethod,
@@ -19,3 +26,4 @@ export {
 } from "./route-registry.js";
 export { type HttpServerHandle, type ServeHttpOptions, serveHttp } from "./serve-http.js";
 export { STATIC_CONTENT_TYPES, type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
+export { parseTrustedProxies, type TrustedProxies } from "./trusted-proxies.js";

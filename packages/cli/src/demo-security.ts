@@ -9,13 +9,22 @@ import {
   type SecurityConfiguration,
   type SecurityRegistry,
   UserRepository,
+  userAdminApi,
 } from "@platform/core";
 
 /** The demo's users, printed at start. */
 export const DEMO_USERS = [
   { username: "user", password: "password", authorities: ["ROLE_USER"] },
   { username: "admin", password: "admin", authorities: ["ROLE_USER", "ROLE_ADMIN"] },
+  // A second administrator: an escalated sign-in needs someone other than its own user to approve it.
+  { username: "admin2", password: "admin2", authorities: ["ROLE_USER", "ROLE_ADMIN"] },
 ] as const;
+
+/**
+ * Where the API's MFA flow lives (`mfa_api`: REST primary, tokens): `/api/login` hands challenged users
+ * there, and its step endpoints are `<prefix>/login/mfa-ott`, `<prefix>/mfa/ott/generate-code`, ...
+ */
+export const API_MFA_PREFIX = "/api/token-mfa";
 
 /** How recent a second factor must be for the demo's step-up routes (`/account/**`, `/api/account/**`). */
 export const STEP_UP_MAX_AGE_MS = 5 * 60_000;
@@ -30,61 +39,78 @@ const PASSKEY_PATHS = ["/login/webauthn", "/webauthn/**", "/passkeys"];
  * The demo's chains, each with its own security matcher: an MFA flow whose primary is form login
  * with a session for the pages (everything not claimed by another chain, plus `/api/me` so a browser
  * session can ask who it is, and the flow's `/api/mfa/**`): `admin` (ROLE_ADMIN) must enter an emailed
- * code, `user` signs in with the password alone; the other chains hand `admin` into this flow too;
- * REST login with stateless JWTs for `/api/**`, one-time-token (magic link) login and passkey login
- * (plus passkey management at `/passkeys`), both with the shared session.
+ * code, `user` signs in with the password alone; the session chains hand `admin` into this flow too;
+ * the API's MFA flow (REST primary, tokens) under {@link API_MFA_PREFIX}, into which `/api/login` hands
+ * challenged users; REST login with stateless JWTs for `/api/**`, one-time-token (magic link) login and
+ * passkey login (plus passkey management at `/passkeys`), both with the shared session.
  */
 export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration {
   const claimed = orMatcher(
     antMatcher("/api/**"),
     ...[...OTT_PATHS, ...PASSKEY_PATHS].map((p) => antMatcher(p)),
   );
-  return registry
-    .mfa((mfa) =>
-      mfa
-        .primaryAuthentication((p) => p.formLogin((form) => form.defaultSuccessUrl("/")))
-        .ott()
-        .rawHttp((http) =>
+  return (
+    registry
+      .mfa((mfa) =>
+        mfa
+          .primaryAuthentication((p) => p.formLogin((form) => form.defaultSuccessUrl("/")))
+          .ott()
+          .rawHttp((http) =>
+            http
+              .securityMatcher(
+                orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")),
+              )
+              // Step-up: account settings need a second factor proved in the last 5 minutes. The
+              // authorization admin API is ADMIN by a static rule (a bad database policy cannot lock
+              // administrators out of the API that fixes it); everything else is decided by the
+              // database policies (dynamic authorization).
+              .authorizeHttpRequests((a) =>
+                a
+                  .requestMatchers("/account/**")
+                  .recentFactor(STEP_UP_MAX_AGE_MS)
+                  .requestMatchers("/admin/api/**")
+                  .hasRole("ADMIN")
+                  .anyRequest()
+                  .access(dynamicAuthorization()),
+              )
+              .addFilterAfter(authorizationAdminApi(), "authorization")
+              // Users admin API (/admin/api/users/**) and the password-reset page (/reset-password).
+              .addFilterAfter(userAdminApi(), "authorization"),
+          ),
+      )
+      .session()
+      // The API's MFA flow: JSON steps bound by the X-MFA-Session-Id and X-MFA-Binding headers (no cookie,
+      // no CSRF token), ending in tokens. Registered before .rest() so it wins /api/token-mfa/** over /api/**.
+      .mfa((mfa) =>
+        mfa
+          .name("api")
+          .urlPrefix(API_MFA_PREFIX)
+          .primaryAuthentication((p) => p.restLogin())
+          .ott(),
+      )
+      .oauth2()
+      .rest((rest) =>
+        rest.rawHttp((http) =>
           http
-            .securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")))
-            // Step-up: account settings need a second factor proved in the last 5 minutes. The
-            // authorization admin API is ADMIN by a static rule (a bad database policy cannot lock
-            // administrators out of the API that fixes it); everything else is decided by the
-            // database policies (dynamic authorization).
+            .securityMatcher("/api/**")
             .authorizeHttpRequests((a) =>
               a
-                .requestMatchers("/account/**")
+                .requestMatchers("/api/account/**")
                 .recentFactor(STEP_UP_MAX_AGE_MS)
-                .requestMatchers("/admin/api/**")
-                .hasRole("ADMIN")
                 .anyRequest()
                 .access(dynamicAuthorization()),
-            )
-            .addFilterAfter(authorizationAdminApi(), "authorization"),
+            ),
         ),
-    )
-    .session()
-    .rest((rest) =>
-      rest.rawHttp((http) =>
-        http
-          .securityMatcher("/api/**")
-          .authorizeHttpRequests((a) =>
-            a
-              .requestMatchers("/api/account/**")
-              .recentFactor(STEP_UP_MAX_AGE_MS)
-              .anyRequest()
-              .access(dynamicAuthorization()),
-          ),
-      ),
-    )
-    .oauth2()
-    .ott((ott) => ott.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...OTT_PATHS)))
-    .session()
-    .passkey((passkey) =>
-      passkey.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...PASSKEY_PATHS)),
-    )
-    .session()
-    .build();
+      )
+      .oauth2()
+      .ott((ott) => ott.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...OTT_PATHS)))
+      .session()
+      .passkey((passkey) =>
+        passkey.defaultSuccessUrl("/").rawHttp((http) => http.securityMatcher(...PASSKEY_PATHS)),
+      )
+      .session()
+      .build()
+  );
 }
 
 /** Creates the demo users (once; an existing user is left alone). */

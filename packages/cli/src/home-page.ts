@@ -13,7 +13,7 @@ by ${escapeHtml(who.method)} at ${escapeHtml(new Date(who.authenticatedAt).toISO
 <p><a href="/passkeys">Manage your passkeys</a></p>
 <form method="post" action="/logout">${await csrfHiddenInput(exchange)}<button id="logoutButton" type="submit">Sign out</button></form>`
     : `<p id="who">Not signed in. <a href="/login">Sign in with a password</a> (users: user/password,
-admin/admin), <a href="/login/ott">with a magic link</a> or <a href="/passkeys">with a passkey</a>.</p>`;
+admin/admin, admin2/admin2), <a href="/login/ott">with a magic link</a> or <a href="/passkeys">with a passkey</a>.</p>`;
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Platform demo</title>${await csrfMetaTags(exchange)}</head>
 <body>

@@ -14,4 +14,4 @@ export { PLATFORM_COMMANDS } from "./commands/index.js";
 export { buildDemoPlatform, type DemoPlatform } from "./demo-platform.js";
 export { definePlatformConfig, loadHostConfig, type HostConfig } from "./host-config.js";
 export { startCommand, type RunningDemo, type StartOptions } from "./start-command.js";
-export { DEMO_USERS, demoSecurity, seedDemoUsers } from "./demo-security.js";
+export { API_MFA_PREFIX, DEMO_USERS, demoSecurity, seedDemoUsers } from "./demo-security.js";

@@ -15,11 +15,11 @@ function port(): string {
 }
 
 /** Starts a command and resolves once the demo prints its URL; `exit` resolves with the exit code. */
-function launch(command: string, args: string[]) {
+function launch(command: string, args: string[], env: Record<string, string> = {}) {
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env },
+    env: { ...process.env, ...env },
   });
   children.push(child);
   let output = "";
@@ -47,27 +47,34 @@ async function refused(url: string): Promise<boolean> {
 }
 
 describe("stopping the server", () => {
-  // The README's exact line: the PID a terminal or supervisor holds is pnpm's.
-  it.each(["SIGTERM", "SIGINT"] as const)(
-    "%s to the `pnpm start -- --port N` process finishes an in-flight request, then exits 0",
-    async (signal) => {
-      const p = port();
-      const run = launch("pnpm", ["start", "--", "--port", p, "--config", SLOW]);
-      const url = await run.ready;
-      expect(url).toBe(`http://localhost:${p}`);
-      const inFlight = fetch(`${url}/slow?ms=1500`).then(async (r) => ({
-        status: r.status,
-        body: await r.json(),
-      }));
-      await new Promise((r) => setTimeout(r, 300));
-      run.child.kill(signal);
-      expect(await inFlight).toEqual({ status: 200, body: { slept: 1500 } });
-      expect(await run.exit).toBe(0);
-      expect(await refused(url)).toBe(true);
-      expect(run.output()).toContain("stopped");
-    },
-    30_000,
-  );
+  // The README's exact lines: the PID a terminal or supervisor holds is pnpm's.
+  it("`pnpm start -- --port N` listens on N; SIGTERM to the pnpm process stops the server, exit 0", async () => {
+    const p = port();
+    const run = launch("pnpm", ["start", "--", "--port", p]);
+    const url = await run.ready;
+    expect(url).toBe(`http://localhost:${p}`);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+    run.child.kill("SIGTERM");
+    expect(await run.exit).toBe(0);
+    expect(await refused(url)).toBe(true);
+  }, 30_000);
+
+  it("`pnpm start -- --config f` loads f; SIGINT to the pnpm process lets an in-flight request finish, exit 0", async () => {
+    const p = port();
+    const run = launch("pnpm", ["start", "--", "--config", SLOW], { PORT: p });
+    const url = await run.ready;
+    expect(url).toBe(`http://localhost:${p}`);
+    const inFlight = fetch(`${url}/slow?ms=1500`).then(async (r) => ({
+      status: r.status,
+      body: await r.json(),
+    }));
+    await new Promise((r) => setTimeout(r, 300));
+    run.child.kill("SIGINT");
+    expect(await inFlight).toEqual({ status: 200, body: { slept: 1500 } });
+    expect(await run.exit).toBe(0);
+    expect(await refused(url)).toBe(true);
+    expect(run.output()).toContain("stopped");
+  }, 30_000);
 
   it("SIGTERM to the `platform start` process itself stops it gracefully with exit 0", async () => {
     const run = launch(process.execPath, [

@@ -1,3 +1,4 @@
+import { API_MFA_PREFIX } from "@platform/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertion,
@@ -76,14 +77,32 @@ describe("no bypass: every single-auth chain hands admin into the MFA flow", () 
   });
   afterAll(() => s.close());
 
-  it("REST (.oauth2()): /api/login answers mfaRequired without tokens; the flow then signs in", async () => {
+  it("REST (.oauth2()): /api/login answers mfaRequired without tokens; the API's token flow then issues them", async () => {
+    // A token chain hands over to the first token flow (the demo's mfa_api), not to the session flow.
     const b = new Browser(s.url);
     const { result, code } = await codeAfter(file, "admin", () =>
       b.postJson("/api/login", { username: "admin", password: "admin" }),
     );
-    await expectHandedOver(result, b);
-    await complete(b, code);
-    expect((await me(b)).body).toMatchObject({ username: "admin", method: "mfa", factors: ["pwd", "otp"] });
+    const body = (await result.json()) as MfaRequired & Record<string, unknown>;
+    expect(result.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({
+      mfaRequired: true,
+      status: "MFA_REQUIRED",
+      nextStepUrl: `${API_MFA_PREFIX}/mfa/challenge/ott`,
+      endpoints: { verifyOtt: `${API_MFA_PREFIX}/login/mfa-ott` },
+      mfaBinding: `${body.mfaSessionId}.${b.cookies.get(MFA_COOKIE)?.split(".")[1]}`,
+    });
+    expect(body).not.toHaveProperty("accessToken");
+    expect(body).not.toHaveProperty("success");
+    expect((await me(b)).status).toBe(401);
+    const done = await b.postJson(`${API_MFA_PREFIX}/login/mfa-ott`, { token: code });
+    const tokens = (await done.json()) as Record<string, unknown>;
+    expect(done.status, JSON.stringify(tokens)).toBe(200);
+    expect(tokens).toMatchObject({ success: true, tokenType: "Bearer", accessToken: expect.any(String) });
+    const who = await fetch(`${s.url}/api/me`, {
+      headers: { authorization: `Bearer ${tokens.accessToken}` },
+    });
+    expect(await who.json()).toMatchObject({ username: "admin", method: "mfa", factors: ["pwd", "otp"] });
   });
 
   it("REST: user still gets tokens at once", async () => {

@@ -1,8 +1,15 @@
 import type { CliCommand } from "../command-line/cli-command.js";
+import { loginCommand, logoutCommand } from "./login.js";
 import { startCliCommand } from "./start.js";
+import { usersCommands } from "./users.js";
 
 /**
  * Every subcommand of `platform`. Local commands need no server (`start`); admin commands act
  * through a running server's admin API with the caller's own identity (`login`, `users ...`).
  */
-export const PLATFORM_COMMANDS: readonly CliCommand[] = [startCliCommand];
+export const PLATFORM_COMMANDS: readonly CliCommand[] = [
+  startCliCommand,
+  loginCommand,
+  logoutCommand,
+  ...usersCommands,
+];

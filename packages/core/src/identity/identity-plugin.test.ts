@@ -37,6 +37,9 @@ class HostUserRepository implements UserRepository {
   async count(): Promise<number> {
     return 1;
   }
+  async list(): Promise<UserAccount[]> {
+    return [];
+  }
 }
 
 class HostPasswordHasher implements PasswordHasher {

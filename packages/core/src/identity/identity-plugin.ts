@@ -5,6 +5,7 @@ import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
 import { PasswordAuthenticator } from "./authentication/password-authenticator.js";
+import { subjectStatusChecksOf, subjectStatusGate } from "./authentication/subject-status-check.js";
 import { assembleChain } from "./chain/assemble-chain.js";
 import { FilterChainProxy } from "./chain/filter-chain-proxy.js";
 import { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
@@ -22,6 +23,9 @@ import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-p
 import { PasswordHasher } from "./password/password-hasher.js";
 import type { ChainDependencies } from "./chain/chain-dependencies.js";
 import { StepUpCoalescer } from "../mfa/flow/step-up-coalescer.js";
+import { endPendingMfa } from "../mfa/flow/end-pending-mfa.js";
+import { MfaCallerBinding } from "../mfa/flow/mfa-caller-binding.js";
+import { EscalationService } from "../mfa/escalation/escalation-service.js";
 import { FactorContextRepository } from "../mfa/state/factor-context-repository.js";
 import { isTerminal } from "../mfa/state/mfa-state.js";
 import { isBearerAuthentication } from "./tokens/bearer-authentication.js";
@@ -30,17 +34,24 @@ import { DEFAULT_URLS } from "./dsl/default-urls.js";
 import type { PasskeyLoginOptions } from "./dsl/ott-options.js";
 import { MfaGate } from "../mfa/flow/mfa-gate.js";
 import { availableFactorsFor } from "../mfa/decision/default-mfa-policy-provider.js";
-import { nextStepUrl } from "../mfa/flow/mfa-answers.js";
+import { mfaStepEndpoints, nextStepUrl } from "../mfa/flow/mfa-answers.js";
 import { PasskeyCredentialRepository } from "./passkey/passkey-credential-repository.js";
 import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
 import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
 import { MFA_PERFORMANCE_ALERT } from "../mfa/events/mfa-events.properties.js";
 import { ADAPTIVE_PROPERTIES } from "../mfa/adaptive/risk-thresholds.js";
 import { SignInHistoryStore } from "../mfa/adaptive/sign-in-history-store.js";
-import { MFA_BUILTIN_ANALYZER, MFA_POLICY } from "../mfa/mfa-policy.properties.js";
+import {
+  MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
+  MFA_BUILTIN_ANALYZER,
+  MFA_POLICY,
+} from "../mfa/mfa-policy.properties.js";
+import { DEVICE_COOKIE_PROPERTIES } from "../mfa/device/device-cookie.properties.js";
 import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
 import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
 import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
+import { TokenServiceToken } from "./tokens/token-service-token.js";
+import { registerUserAdminDefaults } from "./users/admin/register-user-admin-defaults.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
 import {
   PASSWORD_HASHER_PROPERTIES,
@@ -64,8 +75,7 @@ import { TokenService } from "./tokens/token-service.js";
 import { InMemoryUserRepository } from "./users/in-memory-user-repository.js";
 import { UserRepository } from "./users/user-repository.js";
 
-/** DI token of the access/refresh token service of `.oauth2()` chains (built at start: keys load async). */
-export const TokenServiceToken: InjectionToken<TokenService> = Symbol.for("platform.TokenService");
+export { TokenServiceToken } from "./tokens/token-service-token.js";
 
 /** DI token of the built DSL configuration (a host may register one instead of passing `security`). */
 export const SecurityConfigurationToken: InjectionToken<SecurityConfiguration> = Symbol.for(
@@ -104,7 +114,9 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       MFA_PERFORMANCE_ALERT,
       MFA_POLICY,
       MFA_BUILTIN_ANALYZER,
+      MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
       ...ADAPTIVE_PROPERTIES,
+      ...DEVICE_COOKIE_PROPERTIES,
       PUBLIC_URL,
     ],
     register(ctx) {
@@ -166,6 +178,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       registerOttDefaults(ctx);
       registerPasskeyDefaults(ctx);
       registerMfaDefaults(ctx);
+      registerUserAdminDefaults(ctx);
       if (options.security) {
         const configuration = options.security(new SecurityRegistry());
         ctx.registerDefault(SecurityConfigurationToken, { useValue: configuration });
@@ -193,6 +206,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           ? c.resolve(SecurityConfigurationToken)
           : { chains: [] };
         const flows: MfaFlow[] = [];
+        // Members come from later plugins (zero trust); read once the container is complete.
+        const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
         const deps: ChainDependencies = {
           authenticator: c.resolve(PrimaryAuthenticatorToken),
           sessions: c.resolve(SessionManager),
@@ -201,6 +216,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           tokens: c.resolve(TokenServiceToken),
           audit: c.resolve(AuditSink),
           clock: c.resolve(Clock),
+          statusCheck,
           ott: () => ottDependencies(c, ctx),
           passkeyService: passkeyServiceFor(c, ctx),
           mfa: () => mfaDependencies(c, ctx.properties, (flow) => flows.push(flow)),
@@ -212,8 +228,16 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           .filter((d) => d.kind === "mfa")
           .map((d) => assembleChain(d, deps));
         const runtime = flows.length > 0 ? c.resolve(MfaRuntime) : undefined;
-        const gate = runtime && flows[0] ? new MfaGate(runtime, flows[0]) : undefined;
-        deps.mfaGate = () => gate;
+        const gates = new Map<MfaFlow, MfaGate>();
+        // A chain hands challenged users to the first flow of its own state type (a token chain to a
+        // token flow, whose answers are JSON and end in tokens), else to the first flow.
+        deps.mfaGate = (state) => {
+          const flow = flows.find((f) => f.stateKind === state) ?? flows[0];
+          if (!runtime || !flow) return undefined;
+          const gate = gates.get(flow) ?? new MfaGate(runtime, flow);
+          gates.set(flow, gate);
+          return gate;
+        };
         const firstFlow = flows[0];
         if (runtime && firstFlow) {
           const enrolled = availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) });
@@ -225,12 +249,20 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
             return ctx !== undefined && !isTerminal(ctx.state);
           });
           const sessions = c.resolve(SessionManager);
+          deps.endPendingMfa = endPendingMfa({
+            runtime,
+            contexts,
+            binding: new MfaCallerBinding(c.resolve(IdGenerator)),
+            escalations: c.resolve(EscalationService),
+          });
           deps.stepUp = async (exchange, authentication) => {
+            // A refused user gets the refusal, not a challenge (no code is sent).
+            await statusCheck({ checkpoint: "step-up", authentication, exchange });
             const signIn = isBearerAuthentication(authentication)
               ? `token:${authentication.tokenId}`
               : await sessions.current(exchange).then((s) => (s ? `session:${s.id}` : undefined));
             return coalescer.start(signIn, exchange, async () => {
-              const ctx = await runtime.beginStepUp(
+              const { context: ctx, binding } = await runtime.beginStepUp(
                 exchange,
                 authentication,
                 firstFlow,
@@ -240,6 +272,10 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
                 mfaUrl: nextStepUrl(ctx, firstFlow),
                 mfaSessionId: ctx.mfaSessionId,
                 currentState: ctx.state,
+                endpoints: mfaStepEndpoints(firstFlow),
+                // A bearer client holds its tokens in the open anyway: it may keep no cookies and send
+                // this as X-MFA-Binding. A session's binding stays in the HttpOnly cookie.
+                ...(isBearerAuthentication(authentication) ? { mfaBinding: binding } : {}),
               };
             });
           };

@@ -12,6 +12,14 @@ export {
 } from "./authentication/authentication.js";
 export { DEFAULT_FAILURE_TYPE, FAILURE_TYPES, failureTypeOf } from "./authentication/failure-type.js";
 export {
+  type SubjectCheckpoint,
+  SubjectStatusCheck,
+  type SubjectStatusGate,
+  type SubjectStatusQuery,
+  subjectStatusChecksOf,
+  subjectStatusGate,
+} from "./authentication/subject-status-check.js";
+export {
   AsepAttributes,
   type ArgumentResolver,
   type ErrorResponseEntity,
@@ -62,6 +70,7 @@ export { SessionManager, SessionStore, InMemorySessionStore } from "./session/in
 export { LoginThrottle, InMemoryLoginThrottle } from "./throttle/index.js";
 export { TokenService, type TokenPair } from "./tokens/index.js";
 export * from "./users/index.js";
+export * from "./users/admin/index.js";
 export {
   ConsoleOneTimeTokenDelivery,
   DeliveringGenerationSuccessHandler,

@@ -21,7 +21,7 @@ export {
   type EscalationStatus,
 } from "./escalation/index.js";
 export { FACTOR_TYPES, type FactorType, parseFactorType } from "./factor-type.js";
-export { MFA_BINDING_COOKIE } from "./flow/mfa-caller-binding.js";
+export { MFA_BINDING_COOKIE, MFA_BINDING_HEADER } from "./flow/mfa-caller-binding.js";
 export { MFA_ERROR_STATUS } from "./flow/mfa-errors.js";
 export type { MfaFlow } from "./flow/mfa-flow.js";
 export { InMemoryMfaLockouts, MfaLockouts } from "./flow/mfa-lockouts.js";

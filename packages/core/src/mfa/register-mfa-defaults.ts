@@ -12,7 +12,15 @@ import { InMemorySignInHistoryStore } from "./adaptive/in-memory-sign-in-history
 import { RiskAnalyzer } from "./adaptive/risk-analyzer.js";
 import { MFA_ADAPTIVE_TIMEOUT, riskThresholdsFromProperties } from "./adaptive/risk-thresholds.js";
 import { SignInHistoryStore } from "./adaptive/sign-in-history-store.js";
-import { MFA_BUILTIN_ANALYZER, MFA_POLICY } from "./mfa-policy.properties.js";
+import { DEVICE_COOKIE_MAX_AGE, DEVICE_COOKIE_SECRET } from "./device/device-cookie.properties.js";
+import { loadDeviceCookieKey } from "./device/device-cookie-key.js";
+import { DeviceCookies } from "./device/device-cookies.js";
+import { HmacDeviceCookies } from "./device/hmac-device-cookies.js";
+import {
+  MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
+  MFA_BUILTIN_ANALYZER,
+  MFA_POLICY,
+} from "./mfa-policy.properties.js";
 import { EscalationService } from "./escalation/escalation-service.js";
 import { EscalationStore } from "./escalation/escalation-store.js";
 import { InMemoryEscalationStore } from "./escalation/in-memory-escalation-store.js";
@@ -29,6 +37,7 @@ import { availableFactorsFor, DefaultMfaPolicyProvider } from "./decision/defaul
 import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
 import type { MfaFlow } from "./flow/mfa-flow.js";
+import { AccountUnlockHook } from "../identity/users/admin/account-unlock-hook.js";
 import { InMemoryMfaLockouts, MfaLockouts } from "./flow/mfa-lockouts.js";
 import { MfaRuntime } from "./flow/mfa-runtime.js";
 import { mfaSettingsFromProperties } from "./mfa.properties.js";
@@ -47,8 +56,23 @@ export function registerMfaDefaults(ctx: PluginContext): void {
       }),
   });
   ctx.registerDefault(MfaLockouts, { useFactory: (c) => new InMemoryMfaLockouts(c.resolve(Clock)) });
+  // An administrator's unlock also ends the account's MFA lockout.
+  ctx.registerMember(AccountUnlockHook, {
+    useFactory: (c) => {
+      const lockouts = c.resolve(MfaLockouts);
+      return { id: "mfa-lockout", unlock: (account) => lockouts.unlock(account.id) };
+    },
+  });
   ctx.registerDefault(SignInHistoryStore, {
     useFactory: (c) => new InMemorySignInHistoryStore({ clock: c.resolve(Clock) }),
+  });
+  ctx.registerDefault(DeviceCookies, {
+    useFactory: (c) =>
+      new HmacDeviceCookies({
+        key: loadDeviceCookieKey(ctx.properties.get(DEVICE_COOKIE_SECRET), c.resolve(Logger)).key,
+        maxAgeSeconds: Math.floor(ctx.properties.get(DEVICE_COOKIE_MAX_AGE) / 1000),
+        ids: c.resolve(IdGenerator),
+      }),
   });
   if (ctx.properties.get(MFA_BUILTIN_ANALYZER))
     ctx.registerDefault(RiskAnalyzer, { useValue: new HeuristicRiskAnalyzer() });
@@ -68,6 +92,8 @@ export function registerMfaDefaults(ctx: PluginContext): void {
             history: c.resolve(SignInHistoryStore),
             fallback: staticRules(c),
             thresholds,
+            requiredAuthorities: settings.requiredAuthorities,
+            allowSkipForRequiredAuthorities: ctx.properties.get(MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED),
             timeoutMs: ctx.properties.get(MFA_ADAPTIVE_TIMEOUT),
             clock: c.resolve(Clock),
             events: c.resolve(EventBus),
@@ -113,6 +139,7 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         escalations: c.resolve(EscalationService),
         publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddressToken)),
         history: c.resolve(SignInHistoryStore),
+        devices: c.resolve(DeviceCookies),
         events: new MfaEventPublisher({
           listeners: () => (c.isRegistered(MfaEventListener, true) ? c.resolveAll(MfaEventListener) : []),
           bus: c.resolve(EventBus),

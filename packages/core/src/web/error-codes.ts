@@ -13,6 +13,7 @@ export const ERROR_STATUS = {
   MISSING_PARAMETER: 400,
   UNSUPPORTED_MEDIA_TYPE: 415,
   PAYLOAD_TOO_LARGE: 413,
+  CLIENT_ABORTED: 400, // the client closed the connection mid-body; logged, never delivered
   NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   // authentication
@@ -20,6 +21,7 @@ export const ERROR_STATUS = {
   BAD_CREDENTIALS: 401,
   INVALID_TOKEN: 401,
   TOKEN_EXPIRED: 401,
+  REFRESH_TOKEN_RACE_LOST: 401, // a concurrent refresh of the same token won a moment ago; family kept
   ACCOUNT_LOCKED: 423,
   ACCOUNT_DISABLED: 401,
   TOO_MANY_ATTEMPTS: 429,
@@ -31,6 +33,8 @@ export const ERROR_STATUS = {
   MFA_SESSION_BINDING_INVALID: 403,
   MFA_FACTOR_VERIFICATION_FAILED: 401,
   MFA_SESSION_REQUIRED: 401,
+  MFA_SIGN_IN_ENDED: 401, // the sign-in a step-up would upgrade was signed out or revoked
+  PASSWORD_RESET_TOKEN_INVALID: 400, // a reset link that is unknown, expired, spent or whose account is gone
   WEBAUTHN_CHALLENGE_INVALID: 400,
   WEBAUTHN_VERIFICATION_FAILED: 401,
   WEBAUTHN_COUNTER_REGRESSION: 401,
@@ -39,6 +43,7 @@ export const ERROR_STATUS = {
   ZERO_TRUST_BLOCKED: 403,
   ZERO_TRUST_REVIEW_REQUIRED: 423,
   ZERO_TRUST_PENDING_ANALYSIS: 503,
+  SUBJECT_NOT_FOUND: 404, // an admin named a zero-trust subject that is no user
   // state
   CONFLICT: 409,
   ILLEGAL_STATE_TRANSITION: 409,

@@ -7,6 +7,7 @@ import {
   type SecurityContextRepository,
 } from "../context/security-context-repository.js";
 import { SessionSavedRequest } from "../context/saved-request.js";
+import { statusCheckedRepository } from "../context/status-checked-repository.js";
 import { CorsFilter } from "../cors/cors-filter.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
@@ -102,12 +103,14 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
       : undefined;
   if (mfaFlow) deps.mfa().onFlow(mfaFlow);
   let repository = baseRepository;
-  const gate = definition.kind === "mfa" ? undefined : deps.mfaGate?.();
+  const gate = definition.kind === "mfa" ? undefined : deps.mfaGate?.(definition.state);
   if (gate) {
     // No bypass: a single-auth chain hands a challenged user into the MFA flow instead of signing in.
-    repository = gate.repository(baseRepository);
+    repository = gate.repository(baseRepository, { stateless });
     successHandler = gate.successHandler(successHandler, failureHandler);
   }
+  // Outermost: a user refused at the sign-in checkpoint gets no session, no MFA challenge, no token.
+  repository = statusCheckedRepository(repository, deps.statusCheck);
 
   const loginPage = mfaFlow ? mfaFlow.urls.formLoginPage : loginPageOf(definition);
   const processingUrl = mfaFlow
@@ -138,13 +141,18 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
   if (http.logoutSettings.enabled) {
     filters.push(
       new LogoutFilter({
+        // An MFA chain serves the logout URL its flow advertises (`<prefix>/logout`, `<prefix>/api/logout`).
         url:
           http.logoutSettings.logoutUrl ??
+          mfaFlow?.urls.logout ??
           (definition.kind === "rest" ? DEFAULT_URLS.restLogout : DEFAULT_URLS.logout),
         successUrl:
           http.logoutSettings.logoutSuccessUrl ?? (definition.kind === "rest" ? "/" : `${loginPage}?logout`),
         repository,
         tokens: oauth2 ? deps.tokens : undefined,
+        revokeBearer: deps.tokens,
+        // Read at logout time: the MFA hook is wired once the MFA flows are assembled.
+        onLogout: (exchange) => deps.endPendingMfa?.(exchange) ?? Promise.resolve(),
         audit: deps.audit,
       }),
     );
@@ -171,10 +179,11 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
         refreshUrl: DEFAULT_URLS.tokenRefresh,
         revokeUrl: DEFAULT_URLS.tokenRevoke,
         tokens: deps.tokens,
+        statusCheck: deps.statusCheck,
       }),
     );
   }
-  filters.push(new MeEndpointFilter(DEFAULT_URLS.me));
+  filters.push(new MeEndpointFilter(DEFAULT_URLS.me, deps.statusCheck));
   const authorizationRules = [...http.authorization.rules];
   if (form?.permitAllValue) {
     authorizationRules.unshift(

@@ -1,5 +1,7 @@
 import type { DependencyContainer } from "tsyringe";
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { StepUpStarter } from "../http-security/authorization-filter.js";
 import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
 import type { EscalationService } from "../../mfa/escalation/escalation-service.js";
@@ -68,10 +70,17 @@ export interface ChainDependencies {
   mfa: () => MfaChainDependencies;
   /** The platform clock (step-up rules read it). */
   clock: Clock;
+  /** The SubjectStatusCheck family at the sign-in, refresh, step-up and `/api/me` checkpoints. */
+  statusCheck: SubjectStatusGate;
   /** Starts a step-up in the first MFA flow, once one exists. */
   stepUp?: StepUpStarter;
-  /** The no-bypass gate for single-auth chains, once an MFA flow exists. */
-  mfaGate?: () => MfaGate | undefined;
+  /** Logout's MFA part, once an MFA flow exists: ends the caller's pending flow and escalation. */
+  endPendingMfa?: (exchange: HttpExchange) => Promise<void>;
+  /**
+   * The no-bypass gate for single-auth chains, once an MFA flow exists: the gate of the first flow of
+   * the chain's state type, else of the first flow.
+   */
+  mfaGate?: (state: "session" | "oauth2") => MfaGate | undefined;
   /** Builds the passkey service of one chain from its DSL options. */
   passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
   /** The first passkey chain's sign-in endpoints, offered on MFA login pages (autofill). */

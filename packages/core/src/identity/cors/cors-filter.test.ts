@@ -49,7 +49,7 @@ describe("CorsFilter", () => {
       "access-control-allow-origin": APP,
       "access-control-allow-methods": "GET, POST",
       "access-control-allow-headers":
-        "Content-Type, Authorization, X-CSRF-TOKEN, X-Device-Id, X-MFA-Session-Id",
+        "Content-Type, Authorization, X-CSRF-TOKEN, X-Device-Id, X-MFA-Session-Id, X-MFA-Binding",
       "access-control-max-age": "600",
     });
   });

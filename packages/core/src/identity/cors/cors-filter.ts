@@ -14,7 +14,7 @@ export interface CorsOptions {
   allowedMethods?: readonly string[];
   /**
    * Request headers a preflight may ask for (default `Content-Type`, `Authorization`, `X-CSRF-TOKEN`,
-   * `X-Device-Id`, `X-MFA-Session-Id`).
+   * `X-Device-Id`, `X-MFA-Session-Id`, `X-MFA-Binding`).
    */
   allowedHeaders?: readonly string[];
   /** Response headers scripts may read beyond the safelisted ones (default none). */
@@ -32,6 +32,7 @@ export const DEFAULT_CORS_ALLOWED_HEADERS: readonly string[] = [
   "X-CSRF-TOKEN",
   "X-Device-Id",
   "X-MFA-Session-Id",
+  "X-MFA-Binding",
 ];
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;

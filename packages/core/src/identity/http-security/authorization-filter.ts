@@ -9,7 +9,18 @@ import type { AuthorizationRule } from "./http-security.js";
 export type StepUpStarter = (
   exchange: HttpExchange,
   authentication: Authentication,
-) => Promise<{ mfaUrl: string; mfaSessionId: string; currentState: string } | undefined>;
+) => Promise<StartedStepUpFields | undefined>;
+
+/** The MFA fields a started step-up adds to the 401 `MFA_CHALLENGE_REQUIRED` body. */
+export interface StartedStepUpFields {
+  mfaUrl: string;
+  mfaSessionId: string;
+  currentState: string;
+  /** The flow's step endpoints (absolute paths). */
+  endpoints?: Readonly<Record<string, string>>;
+  /** Bearer callers only: the binding to send as `X-MFA-Binding` (clients without cookies). */
+  mfaBinding?: string;
+}
 
 /**
  * Applies the chain's static rules top to bottom (the first matching rule decides); with no rules

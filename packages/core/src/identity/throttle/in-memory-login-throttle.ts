@@ -7,7 +7,7 @@ import {
   type ThrottleKey,
   type ThrottleVerdict,
 } from "./login-throttle.js";
-import { throttleKeys } from "./throttle-keys.js";
+import { throttleAccountKey, throttleKeys } from "./throttle-keys.js";
 
 /** Options of the InMemoryLoginThrottle; every limit defaults to `LOGIN_THROTTLE_DEFAULTS`. */
 export interface InMemoryLoginThrottleOptions extends Partial<LoginThrottleLimits> {
@@ -23,6 +23,8 @@ export const IN_MEMORY_THROTTLE_MAX_ENTRIES = 100_000;
 interface Counter {
   count: number;
   windowStart: number;
+  /** The account key of a pair counter (undefined on address counters). */
+  account?: string | undefined;
 }
 
 /**
@@ -89,8 +91,15 @@ export class InMemoryLoginThrottle implements LoginThrottle {
     const now = this.clock.now();
     this.sweep(now);
     const keys = throttleKeys(key);
-    this.increment(keys.accountAndIp, now);
+    this.increment(keys.accountAndIp, now, keys.account);
     this.increment(keys.ip, now);
+  }
+
+  async clearAccount(username: string): Promise<void> {
+    const account = throttleAccountKey(username);
+    for (const [storageKey, counter] of this.counters) {
+      if (counter.account === account) this.counters.delete(storageKey);
+    }
   }
 
   async recordSuccess(key: ThrottleKey): Promise<void> {
@@ -110,7 +119,7 @@ export class InMemoryLoginThrottle implements LoginThrottle {
     return counter && now < counter.windowStart + this.limits.windowMs ? counter : undefined;
   }
 
-  private increment(storageKey: string, now: number): void {
+  private increment(storageKey: string, now: number, account?: string): void {
     const counter = this.live(storageKey, now);
     if (counter) {
       counter.count++;
@@ -118,7 +127,7 @@ export class InMemoryLoginThrottle implements LoginThrottle {
     }
     // A new window goes to the back of the Map, keeping it ordered by window start.
     this.counters.delete(storageKey);
-    this.counters.set(storageKey, { count: 1, windowStart: now });
+    this.counters.set(storageKey, { count: 1, windowStart: now, account });
     for (const oldest of this.counters.keys()) {
       if (this.counters.size <= this.maxEntries) break;
       this.counters.delete(oldest);

@@ -115,6 +115,22 @@ export function describeLoginThrottleContract(
       expect(await throttle.check(alice(A))).toMatchObject({ allowed: false, scope: "ip" });
     });
 
+    it("clears an account's pair counters from every address on clearAccount, keeping address counters", async () => {
+      await fail(alice(A), perPair);
+      await fail(alice(B), perPair);
+      await fail({ username: "bob", remoteAddress: A }, 1);
+      await throttle.clearAccount(" ALICE ");
+      expect(await throttle.check(alice(A))).toEqual({ allowed: true });
+      expect(await throttle.check(alice(B))).toEqual({ allowed: true });
+      // A's address counter still holds alice's and bob's failures.
+      await fail({ username: "mallory", remoteAddress: A }, perIp - perPair - 1);
+      expect(await throttle.check({ username: "carol", remoteAddress: A })).toMatchObject({
+        allowed: false,
+        scope: "ip",
+      });
+      await throttle.clearAccount("nobody");
+    });
+
     it("accepts a success for a key without failures", async () => {
       await throttle.recordSuccess(alice(A));
       expect(await throttle.check(alice(A))).toEqual({ allowed: true });

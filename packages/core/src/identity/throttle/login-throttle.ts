@@ -59,6 +59,11 @@ export interface LoginThrottle {
    * between guesses at other accounts.
    */
   recordSuccess(key: ThrottleKey): Promise<void>;
+  /**
+   * Clears every (account, address) counter of `username` (any form of it), from every address: an
+   * administrator's unlock. Address counters are kept (they protect other accounts too).
+   */
+  clearAccount(username: string): Promise<void>;
 }
 
 /** DI token of the LoginThrottle port. */

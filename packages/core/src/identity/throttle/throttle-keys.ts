@@ -38,6 +38,8 @@ export interface ThrottleStorageKeys {
   accountAndIp: string;
   /** `i:` + base64url SHA-256 of the address key. */
   ip: string;
+  /** `u:` + base64url SHA-256 of the username key: stored with the pair counter so an unlock finds them all. */
+  account: string;
 }
 
 /**
@@ -50,7 +52,13 @@ export function throttleKeys(key: ThrottleKey): ThrottleStorageKeys {
   return {
     accountAndIp: `a:${sha256(JSON.stringify([usernameKey(key.username), address]))}`,
     ip: `i:${sha256(JSON.stringify([address]))}`,
+    account: throttleAccountKey(key.username),
   };
+}
+
+/** The account key of `username` (see ThrottleStorageKeys.account). */
+export function throttleAccountKey(username: string): string {
+  return `u:${sha256(JSON.stringify([usernameKey(username)]))}`;
 }
 
 function sha256(text: string): string {

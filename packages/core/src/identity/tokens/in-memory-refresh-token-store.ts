@@ -3,6 +3,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import type {
   NewRefreshTokenRecord,
   RefreshTokenRecord,
+  RefreshTokenRotation,
   RefreshTokenStatus,
   RefreshTokenStore,
 } from "./refresh-token-store.js";
@@ -65,12 +66,37 @@ export class InMemoryRefreshTokenStore implements RefreshTokenStore {
     return copy(next);
   }
 
+  async rotate(tokenHash: string, raceWindowMs: number): Promise<RefreshTokenRotation> {
+    const stored = this.live(this.byId.get(this.idByHash.get(tokenHash) ?? ""));
+    if (!stored) return { outcome: "unknown" };
+    const now = this.clock.now();
+    if (stored.status === "active") {
+      const next: RefreshTokenRecord = {
+        ...stored,
+        status: "rotated",
+        rotatedAt: now,
+        version: stored.version + 1,
+      };
+      this.byId.set(next.id, next);
+      return { outcome: "rotated", record: copy(next) };
+    }
+    if (stored.status === "revoked") return { outcome: "revoked", record: copy(stored) };
+    const raced = stored.rotatedAt !== undefined && now - stored.rotatedAt < raceWindowMs;
+    return { outcome: raced ? "raced" : "reused", record: copy(stored) };
+  }
+
   async revokeFamily(familyId: string): Promise<number> {
     return this.revokeWhere((r) => r.familyId === familyId);
   }
 
-  async revokeAllForUser(userId: string): Promise<number> {
-    return this.revokeWhere((r) => r.userId === userId);
+  async revokeAllForUser(userId: string): Promise<string[]> {
+    const families = new Set<string>();
+    this.revokeWhere((r) => {
+      if (r.userId !== userId) return false;
+      families.add(r.familyId);
+      return true;
+    });
+    return [...families];
   }
 
   /** How many records are held, expired ones not yet swept included (for tests of boundedness). */

@@ -137,6 +137,65 @@ export function describeRefreshTokenStoreContract(
       });
     });
 
+    describe("rotate", () => {
+      const WINDOW = 5000;
+
+      it("spends an active token: rotated, version bumped, rotatedAt now", async () => {
+        const { clock, store, record } = await setup();
+        const created = await store.create(record());
+        clock.advance(7);
+        const rotation = await store.rotate(created.tokenHash, WINDOW);
+        const spent = { ...created, status: "rotated", rotatedAt: clock.now(), version: 2 };
+        expect(rotation).toEqual({ outcome: "rotated", record: spent });
+        expect(await store.findByHash(created.tokenHash)).toEqual(spent);
+      });
+
+      it("lets exactly one of 50 concurrent rotations win; the others lost a race", async () => {
+        const { store, record } = await setup();
+        const created = await store.create(record());
+        const results = await Promise.all(
+          Array.from({ length: 50 }, () => store.rotate(created.tokenHash, WINDOW)),
+        );
+        const outcomes = results.map((r) => r.outcome);
+        expect(outcomes.filter((o) => o === "rotated")).toHaveLength(1);
+        expect(outcomes.filter((o) => o === "raced")).toHaveLength(49);
+        expect(await store.findByHash(created.tokenHash)).toMatchObject({ status: "rotated", version: 2 });
+      });
+
+      it("says raced within the window and reused from its end on, changing nothing", async () => {
+        const { clock, store, record } = await setup();
+        const created = await store.create(record());
+        await store.rotate(created.tokenHash, WINDOW);
+        const spent = await store.findByHash(created.tokenHash);
+        clock.advance(WINDOW - 1);
+        expect(await store.rotate(created.tokenHash, WINDOW)).toEqual({ outcome: "raced", record: spent });
+        clock.advance(1);
+        expect(await store.rotate(created.tokenHash, WINDOW)).toEqual({ outcome: "reused", record: spent });
+        expect(await store.findByHash(created.tokenHash)).toEqual(spent);
+      });
+
+      it("counts a token rotated without a rotatedAt (compareAndSetStatus) as reused", async () => {
+        const { store, record } = await setup();
+        const created = await store.create(record());
+        await store.compareAndSetStatus(created.id, 1, "rotated");
+        expect((await store.rotate(created.tokenHash, WINDOW)).outcome).toBe("reused");
+      });
+
+      it("says revoked for a revoked token, unknown for an unknown or expired one", async () => {
+        const { clock, store, record } = await setup();
+        const revoked = await store.create(record());
+        await store.revokeFamily(revoked.familyId);
+        expect(await store.rotate(revoked.tokenHash, WINDOW)).toMatchObject({
+          outcome: "revoked",
+          record: { status: "revoked", version: 2 },
+        });
+        expect(await store.rotate(hashRefreshToken("unknown"), WINDOW)).toEqual({ outcome: "unknown" });
+        const expiring = await store.create(record({ familyId: "family-2", expiresAt: clock.now() + 10 }));
+        clock.advance(10);
+        expect(await store.rotate(expiring.tokenHash, WINDOW)).toEqual({ outcome: "unknown" });
+      });
+    });
+
     describe("revokeFamily and revokeAllForUser", () => {
       it("revokes every record of the family, bumping versions, and nothing else", async () => {
         const { store, record } = await setup();
@@ -158,7 +217,7 @@ export function describeRefreshTokenStoreContract(
         const a = await store.create(record());
         const b = await store.create(record({ familyId: "family-2" }));
         const bob = await store.create(record({ userId: "user-2", familyId: "family-3" }));
-        expect(await store.revokeAllForUser("user-1")).toBe(2);
+        expect((await store.revokeAllForUser("user-1")).sort()).toEqual(["family-1", "family-2"]);
         expect((await store.findByHash(a.tokenHash))?.status).toBe("revoked");
         expect((await store.findByHash(b.tokenHash))?.status).toBe("revoked");
         expect(await store.findByHash(bob.tokenHash)).toEqual(bob);

@@ -28,12 +28,24 @@ export interface RefreshTokenRecord {
   /** Epoch ms; from then on the record is treated as absent. */
   readonly expiresAt: number;
   readonly status: RefreshTokenStatus;
+  /** Epoch ms when `rotate` spent it (absent until then); tells a lost race from a replay. */
+  readonly rotatedAt?: number;
   /** Bumped by every status change; the compare-and-set key. */
   readonly version: number;
 }
 
 /** A refresh token to store: the store sets `status: "active"` and `version: 1`. */
-export type NewRefreshTokenRecord = Omit<RefreshTokenRecord, "status" | "version">;
+export type NewRefreshTokenRecord = Omit<RefreshTokenRecord, "status" | "version" | "rotatedAt">;
+
+/**
+ * What one `rotate` call decided, from the record as its single conditional update found it:
+ * `rotated` (this call spent the token; `record` as stored now), `raced` (another rotation spent it
+ * less than the race window ago), `reused` (spent longer ago: a replay), `revoked`, or `unknown`
+ * (no live record with that hash).
+ */
+export type RefreshTokenRotation =
+  | { readonly outcome: "rotated" | "raced" | "reused" | "revoked"; readonly record: RefreshTokenRecord }
+  | { readonly outcome: "unknown" };
 
 /**
  * Where refresh tokens live. Expiry is checked on read with the Clock: a record whose `expiresAt` is
@@ -56,10 +68,24 @@ export interface RefreshTokenStore {
     expectedVersion: number,
     status: RefreshTokenStatus,
   ): Promise<RefreshTokenRecord | undefined>;
+  /**
+   * Spends the live record with this hash in one atomic conditional update: only an `active` record
+   * becomes `rotated` (version bumped, `rotatedAt` = now), so exactly one of any number of concurrent
+   * calls gets `rotated`. Every other call learns from the same step why it lost: `raced` when the
+   * record was rotated less than `raceWindowMs` before now (a rotated record without `rotatedAt`
+   * counts as older), `reused` when longer ago, `revoked`, or `unknown`. Changes nothing unless it
+   * answers `rotated`. A database adapter does this in one command (MongoDB: `findOneAndUpdate` on
+   * `{ tokenHash, expiresAt > now }` with a pipeline update that sets the status, `rotatedAt` and
+   * version only where the status is `active`, returning the document as it was before).
+   */
+  rotate(tokenHash: string, raceWindowMs: number): Promise<RefreshTokenRotation>;
   /** Revokes every live record of the family (bumping their versions); returns how many it changed. */
   revokeFamily(familyId: string): Promise<number>;
-  /** Revokes every live record of the user, in every family; returns how many it changed. */
-  revokeAllForUser(userId: string): Promise<number>;
+  /**
+   * Revokes every live record of the user, in every family; returns the ids of the families it
+   * changed (so the caller can deny their access tokens too), each once.
+   */
+  revokeAllForUser(userId: string): Promise<string[]>;
 }
 
 /** DI token of the RefreshTokenStore port. */

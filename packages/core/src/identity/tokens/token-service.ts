@@ -1,15 +1,10 @@
-import { type JWTVerifyGetKey, jwtVerify, SignJWT } from "jose";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { Authentication } from "../authentication/authentication.js";
-import {
-  ACCESS_TOKEN_TYPE,
-  type AccessTokenClaims,
-  parseAccessTokenClaims,
-  REQUIRED_ACCESS_TOKEN_CLAIMS,
-} from "./access-token-claims.js";
+import type { AccessTokenClaims } from "./access-token-claims.js";
+import { AccessTokenCodec, invalidAccessToken } from "./access-token-codec.js";
 import { type BearerAuthentication, isBearerAuthentication } from "./bearer-authentication.js";
 import type { JwtKeys } from "./jwt-keys.js";
 import {
@@ -19,10 +14,13 @@ import {
 } from "./refresh-token-store.js";
 import type { RevokedAccessTokenStore } from "./revoked-token-store.js";
 
-/** Longest string even looked at as an access token: anything longer is refused before parsing. */
-export const MAX_ACCESS_TOKEN_LENGTH = 8192;
+export { MAX_ACCESS_TOKEN_LENGTH } from "./access-token-codec.js";
+
 const MAX_REFRESH_TOKEN_LENGTH = 512;
 const REFRESH_TOKEN_BYTES = 32;
+
+/** Default of `refreshRaceWindowMs`: a spent refresh token presented within 5 s lost a race (not reuse). */
+export const REFRESH_RACE_WINDOW_MS = 5_000;
 
 /** What a sign-in or a refresh hands the client (the OAuth 2.0 token response, camel-cased). */
 export interface TokenPair {
@@ -56,20 +54,33 @@ export interface TokenServiceOptions {
   ids: IdGenerator;
   refreshTokens: RefreshTokenStore;
   revokedAccessTokens: RevokedAccessTokenStore;
-  /** Receives `auth.token.refresh-reuse` when a retired refresh token comes back (optional). */
+  /**
+   * How long after a rotation the same refresh token presented again counts as a concurrent refresh
+   * that lost the race (401 REFRESH_TOKEN_RACE_LOST, nothing changes) rather than reuse (the family is
+   * revoked). Default REFRESH_RACE_WINDOW_MS (5 s); 0 treats every second presentation as reuse.
+   */
+  refreshRaceWindowMs?: number;
+  /**
+   * Receives `auth.token.refresh-reuse` when a retired refresh token comes back, and
+   * `auth.token.refresh-race` when a refresh lost a race (optional).
+   */
   audit?: AuditSink;
 }
 
 /**
  * Stateless access tokens (JWT, one pinned algorithm) and rotating opaque refresh tokens with reuse
- * detection. Every failure of a presented token is PlatformError `INVALID_TOKEN` with one message, the
- * jose error as `cause`, except a genuine but expired access token (`TOKEN_EXPIRED`).
+ * detection. Each sign-in is one refresh-token family, named in its access tokens' `sid`; revoking it
+ * (logout, reuse) refuses its refresh tokens and every access token issued from it. Every failure of
+ * a presented token is PlatformError `INVALID_TOKEN` with one message, the jose error as `cause`,
+ * except a genuine but expired access token (`TOKEN_EXPIRED`) and a refresh that lost a race to a
+ * concurrent one (`REFRESH_TOKEN_RACE_LOST`).
  */
 export class TokenService {
   private readonly options: TokenServiceOptions;
   private readonly accessTtlSeconds: number;
   private readonly skewSeconds: number;
-  private readonly resolveKey: JWTVerifyGetKey;
+  private readonly raceWindowMs: number;
+  private readonly codec: AccessTokenCodec;
 
   constructor(options: TokenServiceOptions) {
     for (const [name, value] of [
@@ -83,27 +94,51 @@ export class TokenService {
     if (!Number.isFinite(options.clockSkewMs) || options.clockSkewMs < 0) {
       throw new PlatformError("CONFIGURATION_INVALID", "TokenService clockSkewMs must be >= 0");
     }
+    this.raceWindowMs = options.refreshRaceWindowMs ?? REFRESH_RACE_WINDOW_MS;
+    if (!Number.isFinite(this.raceWindowMs) || this.raceWindowMs < 0) {
+      throw new PlatformError("CONFIGURATION_INVALID", "TokenService refreshRaceWindowMs must be >= 0");
+    }
     this.options = options;
     this.accessTtlSeconds = Math.floor(options.accessTokenTtlMs / 1000);
     this.skewSeconds = Math.floor(options.clockSkewMs / 1000);
-    const { kid, verificationKey } = options.keys;
-    // Refuses a token naming another key before any signature work.
-    this.resolveKey = (header) => {
-      if (header.kid !== kid) throw new Error("Unknown kid");
-      return verificationKey;
-    };
+    this.codec = new AccessTokenCodec({
+      ...options,
+      ttlSeconds: this.accessTtlSeconds,
+      skewSeconds: this.skewSeconds,
+    });
   }
 
-  /** Signs an access token and creates a refresh token in a new family for this sign-in. */
+  /**
+   * Signs an access token and creates a refresh token in a new family for this sign-in. A bearer
+   * authentication (a token sign-in that gained a factor at step-up) continues its own family instead,
+   * so logout and reuse detection still cover the new pair; it is refused with `INVALID_TOKEN` when
+   * its access token or family was revoked (checked before signing, and again after).
+   */
   async issue(authentication: Authentication): Promise<TokenPair> {
-    return this.issueInFamily(authentication.userId, snapshotOf(authentication), this.options.ids.id());
+    const snapshot = snapshotOf(authentication);
+    if (!isBearerAuthentication(authentication)) {
+      return (await this.issueInFamily(authentication.userId, snapshot, this.options.ids.id())).pair;
+    }
+    const { tokenId, familyId } = authentication;
+    const denied = this.options.revokedAccessTokens;
+    if (!familyId || (await denied.isRevoked(tokenId, familyId))) {
+      throw invalidAccessToken(new Error("The sign-in was revoked"));
+    }
+    const { pair, jti } = await this.issueInFamily(authentication.userId, snapshot, familyId);
+    if (await denied.isRevoked(jti, familyId)) {
+      // Revoked while we signed: revoke again, so the new refresh token and access token are in it.
+      await this.revokeSignIn(familyId);
+      throw invalidAccessToken(new Error("The sign-in was revoked while issuing"));
+    }
+    return pair;
   }
 
   /** The Authentication an access token proves; throws `TOKEN_EXPIRED` or `INVALID_TOKEN`. */
   async authenticate(accessToken: string): Promise<BearerAuthentication> {
     const claims = await this.verify(accessToken);
-    if (await this.options.revokedAccessTokens.isRevoked(claims.jti)) {
-      throw invalidToken(new Error("Access token revoked"));
+    // One lookup: this token, or every token of its sign-in (family), may be denied.
+    if (await this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid)) {
+      throw invalidAccessToken(new Error("Access token revoked"));
     }
     const authenticatedAt = claims.auth_time * 1000;
     return {
@@ -118,57 +153,70 @@ export class TokenService {
         at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000,
       })),
       tokenId: claims.jti,
+      familyId: claims.sid,
       originalMethod: claims.auth_method,
       expiresAt: claims.exp * 1000,
     };
   }
 
   /**
-   * Rotates a refresh token: retires it and issues a new pair in the same family with the original
-   * sign-in facts. A retired token coming back (reuse) revokes its whole family. Throws `INVALID_TOKEN`.
+   * Rotates a refresh token: spends it in one atomic store step and issues a new pair in the same
+   * family with the original sign-in facts. Of concurrent refreshes of one token exactly one wins; a
+   * loser within `refreshRaceWindowMs` of the win gets 401 `REFRESH_TOKEN_RACE_LOST` and changes
+   * nothing (no tokens, the family lives on). A spent token presented later is reuse: the whole family
+   * is revoked, its access tokens included. Every other refusal is `INVALID_TOKEN`.
    */
   async refresh(refreshToken: string): Promise<TokenPair> {
     const store = this.options.refreshTokens;
     if (!isPlausibleRefreshToken(refreshToken))
       throw invalidRefreshToken(new Error("Malformed refresh token"));
     const tokenHash = hashRefreshToken(refreshToken);
-    const record = await store.findByHash(tokenHash);
-    if (!record) throw invalidRefreshToken(new Error("Unknown or expired refresh token"));
-    if (record.status === "revoked") throw invalidRefreshToken(new Error("Refresh token revoked"));
-    if (record.status === "rotated") {
-      await store.revokeFamily(record.familyId);
-      this.options.audit?.record({
-        type: "auth.token.refresh-reuse",
-        at: this.options.clock.now(),
-        principal: record.authentication.username,
-        outcome: "denied",
-        data: { familyId: record.familyId, userId: record.userId },
-      });
+    const rotation = await store.rotate(tokenHash, this.raceWindowMs);
+    if (rotation.outcome === "unknown")
+      throw invalidRefreshToken(new Error("Unknown or expired refresh token"));
+    const { record } = rotation;
+    if (rotation.outcome === "revoked") throw invalidRefreshToken(new Error("Refresh token revoked"));
+    if (rotation.outcome === "raced") {
+      // A replay within the window is refused the same way: no tokens, and no revocation either.
+      this.auditRefresh("auth.token.refresh-race", record);
+      throw new PlatformError(
+        "REFRESH_TOKEN_RACE_LOST",
+        "This refresh token was just used by a concurrent request; use the tokens that request received",
+      );
+    }
+    if (rotation.outcome === "reused") {
+      await this.revokeSignIn(record.familyId);
+      this.auditRefresh("auth.token.refresh-reuse", record);
       throw invalidRefreshToken(new Error("Refresh token reused; family revoked"));
     }
-    if (!(await store.compareAndSetStatus(record.id, record.version, "rotated"))) {
-      throw invalidRefreshToken(new Error("Refresh token was rotated concurrently"));
-    }
-    const pair = await this.issueInFamily(record.userId, record.authentication, record.familyId);
-    // A revocation of the family between our CAS and the new record's creation missed the new record:
-    // it revoked the old one, so seeing that means revoking again (this time with the new one in it).
-    if ((await store.findByHash(tokenHash))?.status === "revoked") {
-      await store.revokeFamily(record.familyId);
+    const { pair, jti } = await this.issueInFamily(record.userId, record.authentication, record.familyId);
+    // A revocation of the family after our rotation missed the new refresh token (the store revoked
+    // the old one) or came before the new access token (the deny list): revoke again, with both in it.
+    const [spent, denied] = await Promise.all([
+      store.findByHash(tokenHash),
+      this.options.revokedAccessTokens.isRevoked(jti, record.familyId),
+    ]);
+    if (spent?.status === "revoked" || denied) {
+      await this.revokeSignIn(record.familyId);
       throw invalidRefreshToken(new Error("Refresh token family revoked during rotation"));
     }
     return pair;
   }
 
   /**
-   * Revokes the refresh token's whole family and puts the access token's jti on the deny list until it
-   * would expire anyway (exp plus clock skew). Unknown, invalid or expired tokens are ignored.
+   * Logout and the revoke endpoint: ends the sign-in of each presented token. The refresh token's
+   * family and the access token's family (`sid`) are revoked (refresh tokens refused, every access
+   * token issued from them denied), and the access token's jti is denied until it would expire anyway
+   * (exp plus clock skew). Other sign-ins of the user are untouched. Unknown, invalid or expired tokens
+   * are ignored.
    */
   async revoke(tokens: { refreshToken?: string; accessToken?: string }): Promise<RevokeResult> {
     const result: RevokeResult = { refreshTokenRevoked: false, accessTokenRevoked: false };
+    const families = new Set<string>();
     if (tokens.refreshToken !== undefined && isPlausibleRefreshToken(tokens.refreshToken)) {
       const record = await this.options.refreshTokens.findByHash(hashRefreshToken(tokens.refreshToken));
       if (record) {
-        await this.options.refreshTokens.revokeFamily(record.familyId);
+        families.add(record.familyId);
         result.refreshTokenRevoked = true;
       }
     }
@@ -179,41 +227,79 @@ export class TokenService {
           claims.jti,
           claims.exp * 1000 + this.skewSeconds * 1000,
         );
+        families.add(claims.sid);
         result.accessTokenRevoked = true;
       }
     }
+    for (const familyId of families) await this.revokeSignIn(familyId);
     return result;
   }
 
-  /** Revokes every refresh token of a user ("sign out everywhere"); returns how many. Live access tokens run out. */
+  /**
+   * Ends every token sign-in of a user ("sign out everywhere", an account disabled or its password
+   * reset): revokes the refresh tokens and denies every access token of those families. Returns
+   * how many sign-ins ended.
+   */
   async revokeAllForUser(userId: string): Promise<number> {
-    return this.options.refreshTokens.revokeAllForUser(userId);
+    const until = this.options.clock.now() + (this.accessTtlSeconds + this.skewSeconds) * 1000;
+    const families = await this.options.refreshTokens.revokeAllForUser(userId);
+    for (const familyId of families) await this.options.revokedAccessTokens.revokeFamily(familyId, until);
+    return families.length;
+  }
+
+  /**
+   * The sign-in a live refresh token carries, spending nothing (the token endpoint asks the
+   * `token-refresh` checkpoint about this user before `refresh`). A rotated token counts too, so no
+   * retry of a spent token slips past the checkpoint; undefined for a malformed, unknown, expired or
+   * revoked token (which `refresh` refuses anyway).
+   */
+  async refreshTokenOwner(refreshToken: string): Promise<Authentication | undefined> {
+    if (!isPlausibleRefreshToken(refreshToken)) return undefined;
+    const record = await this.options.refreshTokens.findByHash(hashRefreshToken(refreshToken));
+    if (record === undefined || record.status === "revoked") return undefined;
+    const { authentication: a } = record;
+    return {
+      userId: record.userId,
+      username: a.username,
+      authorities: [...a.authorities],
+      method: a.method,
+      authenticatedAt: a.authenticatedAt,
+      factors: a.factors.map((f) => ({ ...f })),
+    };
+  }
+
+  /**
+   * Ends a sign-in: denies every access token of the family (until the latest one issued so far could
+   * expire, skew included) and revokes its refresh tokens. The deny list first, so no access token of
+   * the family is accepted once this returns, whatever a concurrent refresh does.
+   */
+  private async revokeSignIn(familyId: string): Promise<void> {
+    const until = this.options.clock.now() + (this.accessTtlSeconds + this.skewSeconds) * 1000;
+    await this.options.revokedAccessTokens.revokeFamily(familyId, until);
+    await this.options.refreshTokens.revokeFamily(familyId);
+  }
+
+  private auditRefresh(
+    type: string,
+    record: { familyId: string; userId: string; authentication: RefreshTokenAuthentication },
+  ): void {
+    this.options.audit?.record({
+      type,
+      at: this.options.clock.now(),
+      principal: record.authentication.username,
+      outcome: "denied",
+      data: { familyId: record.familyId, userId: record.userId },
+    });
   }
 
   private async issueInFamily(
     userId: string,
     authentication: RefreshTokenAuthentication,
     familyId: string,
-  ): Promise<TokenPair> {
-    const { keys, clock, ids, refreshTokens } = this.options;
+  ): Promise<{ pair: TokenPair; jti: string }> {
+    const { clock, ids, refreshTokens } = this.options;
     const now = clock.now();
-    const iat = Math.floor(now / 1000);
-    const accessToken = await new SignJWT({
-      preferred_username: authentication.username,
-      authorities: [...authentication.authorities],
-      auth_time: Math.floor(authentication.authenticatedAt / 1000),
-      amr: [...new Set(authentication.factors.map((f) => f.type))],
-      amr_times: latestFactorTimes(authentication.factors),
-      auth_method: authentication.method,
-    })
-      .setProtectedHeader({ alg: keys.algorithm, kid: keys.kid, typ: ACCESS_TOKEN_TYPE })
-      .setIssuer(this.options.issuer)
-      .setAudience(this.options.audience)
-      .setSubject(userId)
-      .setJti(ids.id())
-      .setIssuedAt(iat)
-      .setExpirationTime(iat + this.accessTtlSeconds)
-      .sign(keys.signingKey);
+    const { accessToken, jti } = await this.codec.sign(userId, authentication, familyId);
     const refreshToken = ids.secret(REFRESH_TOKEN_BYTES);
     await refreshTokens.create({
       id: ids.id(),
@@ -223,44 +309,18 @@ export class TokenService {
       authentication,
       expiresAt: now + this.options.refreshTokenTtlMs,
     });
-    return {
+    const pair: TokenPair = {
       accessToken,
       refreshToken,
       tokenType: "Bearer",
       expiresIn: this.accessTtlSeconds,
       refreshExpiresIn: Math.floor(this.options.refreshTokenTtlMs / 1000),
     };
+    return { pair, jti };
   }
 
-  private async verify(accessToken: unknown): Promise<AccessTokenClaims> {
-    if (
-      typeof accessToken !== "string" ||
-      accessToken.length === 0 ||
-      accessToken.length > MAX_ACCESS_TOKEN_LENGTH
-    ) {
-      throw invalidToken(new Error("Malformed access token"));
-    }
-    let payload: unknown;
-    try {
-      ({ payload } = await jwtVerify(accessToken, this.resolveKey, {
-        algorithms: [this.options.keys.algorithm],
-        issuer: this.options.issuer,
-        audience: this.options.audience,
-        typ: ACCESS_TOKEN_TYPE,
-        clockTolerance: this.skewSeconds,
-        currentDate: new Date(this.options.clock.now()),
-        requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
-      }));
-    } catch (error) {
-      // jose checks the signature and every other claim before exp, so this is a genuine token.
-      if (joseCode(error) === "ERR_JWT_EXPIRED") {
-        throw new PlatformError("TOKEN_EXPIRED", "Access token expired", { cause: error });
-      }
-      throw invalidToken(error);
-    }
-    const claims = parseAccessTokenClaims(payload);
-    if (!claims) throw invalidToken(new Error("Access token claims have the wrong shape"));
-    return claims;
+  private verify(accessToken: unknown): Promise<AccessTokenClaims> {
+    return this.codec.verify(accessToken);
   }
 }
 
@@ -284,23 +344,6 @@ function isPlausibleRefreshToken(token: unknown): token is string {
   return typeof token === "string" && token.length > 0 && token.length <= MAX_REFRESH_TOKEN_LENGTH;
 }
 
-function joseCode(error: unknown): unknown {
-  return typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-}
-
-function invalidToken(cause: unknown): PlatformError {
-  return new PlatformError("INVALID_TOKEN", "Invalid access token", { cause });
-}
-
 function invalidRefreshToken(cause: unknown): PlatformError {
   return new PlatformError("INVALID_TOKEN", "Invalid refresh token", { cause });
-}
-
-/** The latest time (seconds) each factor type was proved, for the `amr_times` claim. */
-function latestFactorTimes(
-  factors: Authentication["factors"],
-): Partial<Record<"pwd" | "otp" | "hwk", number>> {
-  const out: Partial<Record<"pwd" | "otp" | "hwk", number>> = {};
-  for (const f of factors) out[f.type] = Math.max(out[f.type] ?? 0, Math.floor(f.at / 1000));
-  return out;
 }

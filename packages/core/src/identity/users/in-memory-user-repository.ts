@@ -2,7 +2,12 @@ import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { NewUserAccount, UserAccount } from "./user-account.js";
-import type { UserRepository } from "./user-repository.js";
+import {
+  USER_LIST_DEFAULT_LIMIT,
+  USER_LIST_MAX_LIMIT,
+  type UserListQuery,
+  type UserRepository,
+} from "./user-repository.js";
 import { normalizeUsername, usernameKey } from "./username-key.js";
 
 /** Collaborators of the InMemoryUserRepository. */
@@ -99,6 +104,19 @@ export class InMemoryUserRepository implements UserRepository {
 
   async count(): Promise<number> {
     return this.byId.size;
+  }
+
+  async list(query: UserListQuery = {}): Promise<UserAccount[]> {
+    const text = query.text ? usernameKey(query.text) : "";
+    const offset = Math.max(0, Math.trunc(query.offset ?? 0));
+    const limit = Math.min(
+      USER_LIST_MAX_LIMIT,
+      Math.max(1, Math.trunc(query.limit ?? USER_LIST_DEFAULT_LIMIT)),
+    );
+    const keys = [...this.idByKey.entries()]
+      .filter(([key]) => text === "" || key.includes(text))
+      .sort(([a, idA], [b, idB]) => (a < b ? -1 : a > b ? 1 : idA < idB ? -1 : 1));
+    return keys.slice(offset, offset + limit).map(([, id]) => copy(this.byId.get(id)!));
   }
 }
 

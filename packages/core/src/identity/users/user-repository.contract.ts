@@ -219,5 +219,34 @@ export function describeUserRepositoryContract(
         expect(await codeOf(repo.update(a))).toBe("NOT_FOUND");
       });
     });
+
+    describe("list", () => {
+      it("pages accounts ordered by username key, as copies", async () => {
+        const repo = await factory();
+        for (const name of ["carol", "Alice", "bob", "dave"]) await repo.create({ username: name });
+        expect((await repo.list()).map((u) => u.username)).toEqual(["Alice", "bob", "carol", "dave"]);
+        expect((await repo.list({ offset: 1, limit: 2 })).map((u) => u.username)).toEqual(["bob", "carol"]);
+        expect(await repo.list({ offset: 10 })).toEqual([]);
+        const [first] = await repo.list({ limit: 1 });
+        first!.authorities = ["ROLE_ADMIN"];
+        expect((await repo.findByUsername("alice"))?.authorities).toEqual([]);
+      });
+
+      it("filters by a username substring, case- and width-insensitively", async () => {
+        const repo = await factory();
+        for (const name of ["Alice", "malice", "bob"]) await repo.create({ username: name });
+        expect((await repo.list({ text: "ALIC" })).map((u) => u.username)).toEqual(["Alice", "malice"]);
+        expect((await repo.list({ text: "ＢＯＢ" })).map((u) => u.username)).toEqual(["bob"]);
+        expect(await repo.list({ text: "zed" })).toEqual([]);
+      });
+
+      it("caps the page size at 500 and defaults to 50", async () => {
+        const repo = await factory();
+        for (let i = 0; i < 60; i++) await repo.create({ username: `user${String(i).padStart(2, "0")}` });
+        expect(await repo.list()).toHaveLength(50);
+        expect(await repo.list({ limit: 10_000 })).toHaveLength(60);
+        expect(await repo.list({ limit: 0 })).toHaveLength(1);
+      });
+    });
   });
 }

@@ -28,7 +28,28 @@ export interface UserRepository {
   delete(id: string): Promise<boolean>;
   /** How many accounts are stored. */
   count(): Promise<number>;
+  /**
+   * A page of accounts ordered by username key (then id), optionally only those whose username key
+   * contains `text` (matched as `usernameKey(text)`, so case and width do not matter). `limit`
+   * defaults to 50 and is capped at 500; `offset` defaults to 0.
+   */
+  list(query?: UserListQuery): Promise<UserAccount[]>;
 }
+
+/** What `UserRepository.list` filters and pages by. */
+export interface UserListQuery {
+  /** Substring of the username (case-insensitive, NFKC); empty or absent: every account. */
+  text?: string | undefined;
+  /** Accounts to skip (default 0). */
+  offset?: number | undefined;
+  /** Page size (default 50, at most 500). */
+  limit?: number | undefined;
+}
+
+/** Default and largest page size of `UserRepository.list`. */
+export const USER_LIST_DEFAULT_LIMIT = 50;
+/** Largest page `UserRepository.list` returns. */
+export const USER_LIST_MAX_LIMIT = 500;
 
 /** DI token of the UserRepository port. */
 export const UserRepository: InjectionToken<UserRepository> = Symbol.for("platform.UserRepository");

@@ -60,9 +60,23 @@ export class EscalationService {
     flowTypeName: string,
     reason: string,
   ): Promise<Escalation> {
+    return (await this.hold(exchange, primary, flowTypeName, reason)).escalation;
+  }
+
+  /**
+   * As {@link open}, also returning the binding's value (`<id>.<secret>`, the cookie's), which a client
+   * without cookies presents as `X-MFA-Binding` when it polls.
+   */
+  async hold(
+    exchange: HttpExchange,
+    primary: Authentication,
+    flowTypeName: string,
+    reason: string,
+  ): Promise<{ escalation: Escalation; binding: string }> {
     const id = this.o.ids.secret(16);
     const now = this.o.clock.now();
     const maxAge = Math.ceil(this.ttlMs / 1000) + COOKIE_GRACE_SECONDS;
+    const issued = this.binding.issue(exchange, id, maxAge);
     const escalation = await this.o.store.create({
       id,
       userId: primary.userId,
@@ -73,7 +87,7 @@ export class EscalationService {
       status: "PENDING",
       createdAt: now,
       expiresAt: now + this.ttlMs,
-      callerBinding: this.binding.bind(exchange, id, maxAge),
+      callerBinding: issued.stored,
       remoteAddress: exchange.remoteAddress,
       version: 1,
     });
@@ -83,7 +97,7 @@ export class EscalationService {
       principal: escalation.username,
     });
     await this.publish(ESCALATION_EVENTS.opened, escalation);
-    return escalation;
+    return { escalation, binding: issued.value };
   }
 
   /** The pending escalations, oldest first; ACCESS_DENIED unless `admin` holds ROLE_ADMIN. */
@@ -103,7 +117,7 @@ export class EscalationService {
   }
 
   /**
-   * The caller's escalation, found by its binding cookie. PENDING, REJECTED, EXPIRED and COMPLETED
+   * The caller's escalation, found by its binding (the `X-MFA-Binding` header, else the cookie). PENDING, REJECTED, EXPIRED and COMPLETED
    * are returned as they are; APPROVED becomes COMPLETED here, and only the poll that wins that write
    * gets `completed: true`. A final status clears the cookie. Throws MFA_SESSION_REQUIRED when the
    * caller has no cookie, the escalation is gone, or the cookie's secret does not match.
@@ -140,6 +154,36 @@ export class EscalationService {
       remoteAddress: exchange.remoteAddress,
     });
     return { escalation: completed, completed: true };
+  }
+
+  /**
+   * Ends the caller's held escalation at logout: a PENDING or APPROVED one becomes EXPIRED by
+   * compare-and-set (retried over concurrent decisions), so no later decision or poll, from this
+   * client or from a copy of its cookie, completes it; the cookie is cleared. A cookie without the
+   * escalation's secret changes nothing (but is cleared). One a poll already completed stays COMPLETED.
+   */
+  async cancel(exchange: HttpExchange): Promise<void> {
+    const id = this.binding.escalationIdOf(exchange);
+    if (id === undefined) return;
+    this.binding.clear(exchange);
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const found = await this.o.store.find(id);
+      if (!found || !this.binding.matches(exchange, found.id, found.callerBinding)) return;
+      if (found.status !== "PENDING" && found.status !== "APPROVED") return;
+      try {
+        const ended = await this.o.store.compareAndSet({ ...found, status: "EXPIRED" });
+        this.audit(ended, {
+          type: "auth.mfa.escalation-cancelled",
+          outcome: "info",
+          principal: ended.username,
+          remoteAddress: exchange.remoteAddress,
+        });
+        return;
+      } catch (error) {
+        // A decision or a poll moved it meanwhile: read it again and end what is left.
+        if (!isPlatformError(error) || error.code !== "CONFLICT") throw error;
+      }
+    }
   }
 
   private async decide(id: string, admin: Authentication, to: Decision): Promise<Escalation> {

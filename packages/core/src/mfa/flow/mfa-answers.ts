@@ -7,8 +7,57 @@ import type { LoginContext } from "../../identity/handlers/authentication-handle
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
+import { MFA_BINDING_HEADER } from "./mfa-caller-binding.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
+
+/**
+ * The JSON endpoints of a flow's MFA steps (absolute paths), so an API client follows the answer and
+ * never builds a URL: the factor endpoints appear only when the flow has that factor.
+ */
+export type MfaStepEndpoints = {
+  /** GET: the caller's flow state. */
+  status: string;
+  /** POST `{ factorType }`. */
+  selectFactor: string;
+  /** POST: ends the flow. */
+  cancel: string;
+  /** POST `{ token }`: verifies a mailed code (OTT factor). */
+  verifyOtt?: string;
+  /** POST: sends a new code (OTT factor). */
+  generateCode?: string;
+  /** POST: assertion options bound to the flow (passkey factor). */
+  passkeyOptions?: string;
+  /** POST: the assertion (passkey factor). */
+  verifyPasskey?: string;
+};
+
+/** The step endpoints of `flow` (see {@link MfaStepEndpoints}). */
+export function mfaStepEndpoints(flow: MfaFlow): MfaStepEndpoints {
+  const { urls } = flow;
+  const endpoints: MfaStepEndpoints = {
+    status: urls.status,
+    selectFactor: urls.selectFactor,
+    cancel: urls.cancel,
+  };
+  if (flow.factors.includes("OTT")) {
+    endpoints.verifyOtt = urls.ottLoginProcessing;
+    endpoints.generateCode = urls.ottGenerateCode;
+  }
+  if (flow.factors.includes("PASSKEY")) {
+    endpoints.passkeyOptions = urls.passkeyAssertionOptions;
+    endpoints.verifyPasskey = urls.passkeyLoginProcessing;
+  }
+  return endpoints;
+}
+
+/**
+ * True when an MFA answer goes out as JSON: a JSON client (`wantsJson`), or a caller that presents its
+ * binding in `X-MFA-Binding` (only API clients do; they never follow a redirect to a page).
+ */
+export function answersMfaJson(exchange: HttpExchange): boolean {
+  return exchange.wantsJson() || Boolean(exchange.header(MFA_BINDING_HEADER));
+}
 
 /** Where the browser goes next for this flow state. */
 export function nextStepUrl(ctx: FactorContext, flow: MfaFlow): string {
@@ -28,16 +77,20 @@ export function nextStepUrl(ctx: FactorContext, flow: MfaFlow): string {
 
 /**
  * The spec's "MFA required" answer: JSON `{ mfaRequired: true, selectFactorUrl, mfaSessionId }` plus
- * status, nextStepUrl, progress and factors; browsers are redirected to the next step's page.
+ * status, nextStepUrl, progress, factors and the step `endpoints`; browsers are redirected to the next
+ * step's page. A token (`.oauth2()`) flow's first answer also carries `mfaBinding` (the binding cookie's
+ * value, for clients without cookies: they send it as `X-MFA-Binding`); its final answer puts tokens in
+ * the body anyway. A session flow's binding stays in the HttpOnly cookie.
  */
 export function writeMfaStep(
   exchange: HttpExchange,
   ctx: FactorContext,
   flow: MfaFlow,
   first: boolean,
+  binding?: string,
 ): void {
   const next = nextStepUrl(ctx, flow);
-  if (!exchange.wantsJson()) {
+  if (!answersMfaJson(exchange)) {
     exchange.redirect(next);
     return;
   }
@@ -52,15 +105,18 @@ export function writeMfaStep(
     currentFactor: ctx.currentFactor ?? null,
     availableFactors: selectableFactors(ctx),
     progress: { current: ctx.completedFactors.length, total: ctx.requiredFactors },
+    endpoints: mfaStepEndpoints(flow),
+    ...(binding !== undefined && flow.stateKind === "oauth2" ? { mfaBinding: binding } : {}),
   });
 }
 
 /**
  * An ESCALATED login waits for administrator review: 202 `{ escalated: true, status: "PENDING",
  * statusUrl, retryAfterSeconds }`; the client polls `statusUrl` (bound by its cookie) until an
- * administrator approves (the poll signs it in) or rejects it (403).
+ * administrator approves (the poll signs it in) or rejects it (403). A token (`.oauth2()`) flow's
+ * answer also carries `mfaBinding`, which a client without cookies sends as `X-MFA-Binding` when polling.
  */
-export function writeEscalated(exchange: HttpExchange, flow: MfaFlow): void {
+export function writeEscalated(exchange: HttpExchange, flow: MfaFlow, binding?: string): void {
   exchange.response.headers.set("cache-control", "no-store");
   exchange.response.headers.set("retry-after", "5");
   exchange.json(202, {
@@ -69,6 +125,7 @@ export function writeEscalated(exchange: HttpExchange, flow: MfaFlow): void {
     statusUrl: escalationStatusUrl(flow),
     retryAfterSeconds: 5,
     message: "Your sign-in is waiting for an administrator's review",
+    ...(binding !== undefined && flow.stateKind === "oauth2" ? { mfaBinding: binding } : {}),
   });
 }
 
@@ -104,7 +161,8 @@ export async function completeSignIn(
   context: LoginContext,
   runtime?: MfaRuntime,
 ): Promise<void> {
-  await runtime?.recordSignIn(exchange, authentication);
+  // Token answers (`.oauth2()` flows) set no device cookie: a bearer client is always a new device.
+  await runtime?.recordSignIn(exchange, authentication, flow.stateKind === "session");
   await finalRepository.save(exchange, authentication);
   setCurrentAuthentication(exchange, authentication);
   await flow.successHandler.onSuccess(exchange, authentication, context);

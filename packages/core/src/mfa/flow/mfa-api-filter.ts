@@ -2,7 +2,7 @@ import type { NextFilter, SecurityFilter } from "../../identity/chain/security-f
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import { failureTypeOf } from "../../identity/authentication/failure-type.js";
 import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
-import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { isPlatformError, type PlatformError } from "../../kernel/platform-error.js";
 import { statusForCode } from "../../web/error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
@@ -10,13 +10,10 @@ import { parseFactorType } from "../factor-type.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { mfaConfigJson } from "../urls/mfa-config-json.js";
-import { completeFlow, nextStepUrl, writeMfaStep } from "./mfa-answers.js";
+import { answersMfaJson, completeFlow, nextStepUrl, writeMfaStep } from "./mfa-answers.js";
 import { completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
-
-/** Most codes one MFA session may ask for (first send plus resends). */
-export const MAX_CODES_PER_MFA_SESSION = 5;
 
 /**
  * The MFA endpoints of one flow: `GET config`, `GET status`, `POST select-factor`,
@@ -88,19 +85,7 @@ export class MfaApiFilter implements SecurityFilter {
   private async generateCode(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
-    const sent = ctx.history.filter((h) => h.event === "INITIATE_CHALLENGE").length;
-    if (sent >= MAX_CODES_PER_MFA_SESSION) {
-      await this.o.runtime.reportError(
-        "LIMIT_EXCEEDED",
-        "TOO_MANY_ATTEMPTS",
-        "Too many codes requested",
-        ctx.userId,
-        ctx.mfaSessionId,
-      );
-      throw new PlatformError("TOO_MANY_ATTEMPTS", "Too many codes were requested for this sign-in", {
-        details: { retryAfterSeconds: Math.ceil(this.o.runtime.settings.challengeTimeoutMs / 1000) },
-      });
-    }
+    // The per-flow code limit lives in the runtime's sendCode, which every path that sends goes through.
     writeMfaStep(exchange, await this.o.runtime.sendCode(ctx, this.o.flow), this.o.flow, false);
   }
 
@@ -117,7 +102,7 @@ export class MfaApiFilter implements SecurityFilter {
     const cancelled = await this.o.runtime.cancel(ctx);
     await this.o.runtime.finish(exchange, cancelled);
     const target = `${this.o.flow.urls.failurePage}?state=${cancelled.state}`;
-    if (exchange.wantsJson())
+    if (answersMfaJson(exchange))
       exchange.json(200, { success: true, state: cancelled.state, redirectUrl: target });
     else exchange.redirect(target);
   }
@@ -153,7 +138,7 @@ export class MfaApiFilter implements SecurityFilter {
   private answerFailure(exchange: HttpExchange, error: PlatformError): void {
     const { urls } = this.o.flow;
     const details = error.details ?? {};
-    if (exchange.wantsJson()) {
+    if (answersMfaJson(exchange)) {
       const retry = details.retryAfterSeconds;
       if (typeof retry === "number")
         exchange.response.headers.set("retry-after", String(Math.max(1, Math.ceil(retry))));
@@ -176,7 +161,7 @@ export class MfaApiFilter implements SecurityFilter {
     } else if (error.code === "ACCOUNT_LOCKED")
       exchange.redirect(`${urls.failurePage}?state=MFA_ACCOUNT_LOCKED`);
     else if (error.code === "MFA_TIMEOUT") exchange.redirect(`${urls.failurePage}?state=MFA_TIMEOUT`);
-    else if (error.code.startsWith("MFA_SESSION"))
+    else if (error.code.startsWith("MFA_SESSION") || error.code === "MFA_SIGN_IN_ENDED")
       exchange.redirect(`${urls.failurePage}?state=MFA_SESSION_EXPIRED`);
     else exchange.redirect(`${urls.selectFactorPage}?error`);
   }

@@ -11,12 +11,16 @@ import type {
   LoginContext,
 } from "../../identity/handlers/authentication-handlers.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import type { FactorContext } from "../state/factor-context.js";
 import { writeEscalated, writeMfaStep } from "./mfa-answers.js";
 import type { MfaFlow } from "./mfa-flow.js";
-import type { MfaRuntime } from "./mfa-runtime.js";
+import type { MfaRuntime, StartedChallenge } from "./mfa-runtime.js";
 
 const PENDING = "platform.mfa.pending";
+
+/** A held (ESCALATED) sign-in: the caller's escalation binding value. */
+interface Escalated {
+  escalated: string;
+}
 const REFUSED = "platform.mfa.refused";
 
 /**
@@ -31,14 +35,21 @@ export class MfaGate {
     private readonly flow: MfaFlow,
   ) {}
 
-  /** Wraps a chain's repository: saves only when no second factor is due. */
-  repository(inner: SecurityContextRepository): SecurityContextRepository {
+  /**
+   * Wraps a chain's repository: saves only when no second factor is due. A `stateless` chain
+   * (`.oauth2()`) answers without cookies, so its sign-ins get no device cookie.
+   */
+  repository(
+    inner: SecurityContextRepository,
+    options: { stateless?: boolean } = {},
+  ): SecurityContextRepository {
+    const issueDeviceCookie = options.stateless !== true;
     return {
       name: `${inner.name}+mfa-gate`,
       load: (exchange) => inner.load(exchange),
       clear: (exchange) => inner.clear(exchange),
       save: async (exchange, authentication) => {
-        let pending: FactorContext | "escalated" | undefined;
+        let pending: StartedChallenge | Escalated | undefined;
         try {
           pending = await this.check(exchange, authentication);
         } catch (error) {
@@ -50,7 +61,7 @@ export class MfaGate {
         if (pending) exchange.attributes.set(PENDING, pending);
         else {
           await inner.save(exchange, authentication);
-          await this.runtime.recordSignIn(exchange, authentication);
+          await this.runtime.recordSignIn(exchange, authentication, issueDeviceCookie);
         }
       },
     };
@@ -72,13 +83,13 @@ export class MfaGate {
           await failure.onFailure(exchange, refused, context);
           return;
         }
-        const pending = exchange.attributes.get(PENDING) as FactorContext | "escalated" | undefined;
-        if (pending === "escalated") {
+        const pending = exchange.attributes.get(PENDING) as StartedChallenge | Escalated | undefined;
+        if (pending && "escalated" in pending) {
           setCurrentAuthentication(exchange, undefined);
-          writeEscalated(exchange, this.flow);
+          writeEscalated(exchange, this.flow, pending.escalated);
         } else if (pending) {
           setCurrentAuthentication(exchange, undefined);
-          writeMfaStep(exchange, pending, this.flow, true);
+          writeMfaStep(exchange, pending.context, this.flow, true, pending.binding);
         } else await inner.onSuccess(exchange, authentication, context);
       },
     };
@@ -87,18 +98,18 @@ export class MfaGate {
   private async check(
     exchange: HttpExchange,
     authentication: Authentication,
-  ): Promise<FactorContext | "escalated" | undefined> {
+  ): Promise<StartedChallenge | Escalated | undefined> {
     if (authentication.method === "passkey" && this.runtime.settings.passkeySatisfiesMfa) {
       const locked = await this.runtime.begin(
         exchange,
         { ...authentication },
         { ...this.flow, policy: noMfa },
       );
-      return locked.kind === "challenged" ? locked.context : undefined;
+      return locked.kind === "challenged" ? locked : undefined;
     }
     const result = await this.runtime.begin(exchange, authentication, this.flow);
-    if (result.kind === "escalated") return "escalated";
-    return result.kind === "challenged" ? result.context : undefined;
+    if (result.kind === "escalated") return { escalated: result.binding };
+    return result.kind === "challenged" ? result : undefined;
   }
 }
 

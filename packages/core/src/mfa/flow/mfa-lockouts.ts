@@ -16,6 +16,8 @@ export interface MfaLockouts {
   recordFailure(userId: string, max: number, windowMs: number): Promise<number | undefined>;
   /** Forgets the user's failures (a factor verified). */
   clearFailures(userId: string): Promise<void>;
+  /** Ends the user's lock and forgets their failures (an administrator's unlock). */
+  unlock(userId: string): Promise<void>;
 }
 
 /** DI token of the MfaLockouts port. */
@@ -53,6 +55,11 @@ export class InMemoryMfaLockouts implements MfaLockouts {
   }
 
   async clearFailures(userId: string): Promise<void> {
+    this.failures.delete(userId);
+  }
+
+  async unlock(userId: string): Promise<void> {
+    this.locks.delete(userId);
     this.failures.delete(userId);
   }
 

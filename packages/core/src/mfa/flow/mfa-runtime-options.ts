@@ -4,6 +4,7 @@ import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { SignInHistoryStore } from "../adaptive/sign-in-history-store.js";
+import type { DeviceCookies } from "../device/device-cookies.js";
 import type { Escalation } from "../escalation/escalation.js";
 import type { EscalationService } from "../escalation/escalation-service.js";
 import type { MfaEventPublisher } from "../events/mfa-event-publisher.js";
@@ -34,14 +35,33 @@ export interface MfaRuntimeOptions {
   performanceAlertMs: number;
   /** Sign-in history the adaptive policy reads (successes recorded when a sign-in completes). */
   history: SignInHistoryStore;
+  /** The signed device cookie: read for the policy, issued when a sign-in completes. */
+  devices: DeviceCookies;
   /** Holds ESCALATED logins for administrator review. */
   escalations: EscalationService;
   /** HMAC key of MFA codes (random per process by default; share it across instances). */
   codeSecret?: string;
 }
 
+/** A challenge just started: its FactorContext and the binding value its caller presents. */
+export interface StartedChallenge {
+  context: FactorContext;
+  /** `<mfaSessionId>.<secret>`: the `PLATFORM_MFA` cookie's value, or the `X-MFA-Binding` header's. */
+  binding: string;
+}
+
 /** What the policy decided after a primary authentication. */
 export type MfaBeginResult =
   | { kind: "complete" }
-  | { kind: "challenged"; context: FactorContext }
-  | { kind: "escalated"; escalation: Escalation };
+  | {
+      kind: "challenged";
+      context: FactorContext;
+      /** The caller's binding value (`<mfaSessionId>.<secret>`), also set as the `PLATFORM_MFA` cookie. */
+      binding: string;
+    }
+  | {
+      kind: "escalated";
+      escalation: Escalation;
+      /** The caller's binding value, also set as the `PLATFORM_ESCALATION` cookie. */
+      binding: string;
+    };

@@ -2,7 +2,7 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { generateMfaCode, hashMfaCode } from "../codes/mfa-code.js";
-import { parseDeviceId, policyContextFrom } from "../decision/mfa-policy-context.js";
+import { policyContextFrom } from "../decision/mfa-policy-context.js";
 import type { FactorType } from "../factor-type.js";
 import type { MfaSettings } from "../mfa.properties.js";
 import { type FactorContext, newFactorContext, selectableFactors } from "../state/factor-context.js";
@@ -10,13 +10,14 @@ import type { MfaEvent } from "../state/mfa-event.js";
 import { isTerminal } from "../state/mfa-state.js";
 import type { MfaStepInput } from "../state/mfa-state-machine.js";
 import type { MfaErrorType } from "../events/mfa-state-machine-events.js";
+import { codeBudgetExhausted, hasCodeBudget } from "./mfa-code-budget.js";
 import { mfaError } from "./mfa-errors.js";
 import { MfaFactorVerification } from "./mfa-factor-verification.js";
 import type { MfaFlow } from "./mfa-flow.js";
-import type { MfaBeginResult, MfaRuntimeOptions } from "./mfa-runtime-options.js";
+import type { MfaBeginResult, MfaRuntimeOptions, StartedChallenge } from "./mfa-runtime-options.js";
 import { MfaRuntimeEvents } from "./mfa-runtime-events.js";
 
-export type { MfaBeginResult, MfaRuntimeOptions } from "./mfa-runtime-options.js";
+export type { MfaBeginResult, MfaRuntimeOptions, StartedChallenge } from "./mfa-runtime-options.js";
 
 /**
  * The MFA flow's operations over the state machine and the FactorContext store: begin after a primary
@@ -54,7 +55,7 @@ export class MfaRuntime {
     const started = performance.now();
     try {
       decision = await flow.policy.evaluateInitialMfaRequirement(
-        policyContextFrom(exchange, primary, description),
+        policyContextFrom(exchange, primary, description, this.o.devices.verifiedId(exchange)),
       );
       await this.events.timed("policy", started, primary.userId);
     } catch (cause) {
@@ -75,8 +76,8 @@ export class MfaRuntime {
     });
     if (decision.type === "NO_MFA_REQUIRED") return { kind: "complete" };
     if (decision.type === "ESCALATED") {
-      const escalation = await this.o.escalations.open(exchange, primary, flow.typeName, decision.reason);
-      return { kind: "escalated", escalation };
+      const held = await this.o.escalations.hold(exchange, primary, flow.typeName, decision.reason);
+      return { kind: "escalated", ...held };
     }
     if (decision.type !== "CHALLENGED") {
       await this.events.reportError(
@@ -93,33 +94,34 @@ export class MfaRuntime {
     if (available.length < flow.requiredFactors) {
       throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in is blocked: no usable second factor");
     }
-    let ctx = this.newBoundContext(exchange, flow, primary, flow.requiredFactors, available);
-    ctx = await this.o.machine.fire(ctx, "MFA_REQUIRED_SELECT_FACTOR", { detail: decision.reason });
+    const bound = this.newBoundContext(exchange, flow, primary, flow.requiredFactors, available);
+    let ctx = await this.o.machine.fire(bound.context, "MFA_REQUIRED_SELECT_FACTOR", {
+      detail: decision.reason,
+    });
     ctx = await this.o.contexts.create(ctx);
     await this.events.stateChanged(ctx, "PRIMARY_AUTHENTICATION_COMPLETED", "MFA_REQUIRED_SELECT_FACTOR");
-    return { kind: "challenged", context: await this.startNextFactor(ctx, flow) };
+    return { kind: "challenged", context: await this.startNextFactor(ctx, flow), binding: bound.binding };
   }
 
   /**
    * Starts a step-up for a signed-in user who lacks a recent second factor: a bound FactorContext
-   * (purpose `step-up`) over the factors the user can use; the first starts at once.
+   * (purpose `step-up`) over the factors the user can use; the first starts at once. Returns the
+   * context and the caller's binding value.
    */
   async beginStepUp(
     exchange: HttpExchange,
     authentication: Authentication,
     flow: MfaFlow,
     available: readonly FactorType[],
-  ): Promise<FactorContext> {
+  ): Promise<StartedChallenge> {
     await this.assertNotLocked(authentication.userId);
     const factors = flow.factors.filter((f) => available.includes(f));
-    let ctx: FactorContext = {
-      ...this.newBoundContext(exchange, flow, authentication, 1, factors),
-      purpose: "step-up",
-    };
+    const bound = this.newBoundContext(exchange, flow, authentication, 1, factors);
+    let ctx: FactorContext = { ...bound.context, purpose: "step-up" };
     ctx = await this.o.machine.fire(ctx, "MFA_REQUIRED_SELECT_FACTOR", { detail: "step-up" });
     ctx = await this.o.contexts.create(ctx);
     this.events.audit("auth.mfa.step-up-started", authentication, { flow: flow.typeName });
-    return this.startNextFactor(ctx, flow);
+    return { context: await this.startNextFactor(ctx, flow), binding: bound.binding };
   }
 
   /** Starts the first selectable factor (the spec: it starts automatically); an OTT code is sent. */
@@ -141,6 +143,8 @@ export class MfaRuntime {
         },
       );
     }
+    // Choosing OTT sends a code: a flow out of codes is refused before its running challenge is touched.
+    if (factor === "OTT") await this.assertCodeBudget(ctx);
     let next = ctx;
     if (ctx.state !== "FACTOR_SELECTION") next = await this.step(ctx, "MFA_REQUIRED_SELECT_FACTOR");
     next = await this.step(next, "FACTOR_SELECTED", { factor });
@@ -149,10 +153,19 @@ export class MfaRuntime {
 
   /**
    * The caller's live flow: the id from `X-MFA-Session-Id`, the body's `mfaSessionId` or the binding
-   * cookie, which must match; timeouts are applied first. Ended or unknown flows answer
-   * MFA_SESSION_EXPIRED, a flow past sessionTimeoutMs MFA_TIMEOUT.
+   * (the `X-MFA-Binding` header, else the `PLATFORM_MFA` cookie), which must match; timeouts are
+   * applied first. A header and a cookie that disagree answer MFA_SESSION_BINDING_INVALID, ended or
+   * unknown flows MFA_SESSION_EXPIRED, a flow past sessionTimeoutMs MFA_TIMEOUT.
    */
   async load(exchange: HttpExchange, flow: MfaFlow, presentedId?: unknown): Promise<FactorContext> {
+    if (this.o.binding.conflicts(exchange)) {
+      await this.events.reportError(
+        "SECURITY",
+        "MFA_SESSION_BINDING_INVALID",
+        "The MFA binding header and cookie disagree",
+      );
+      throw mfaError("MFA_SESSION_BINDING_INVALID", "The MFA binding header and cookie disagree");
+    }
     const fromHeader = exchange.header("x-mfa-session-id");
     const id =
       typeof presentedId === "string" && presentedId
@@ -212,8 +225,15 @@ export class MfaRuntime {
     }
   }
 
-  /** Generates a numeric code bound to this MFA session, stores only its HMAC, and delivers it. */
+  /**
+   * Generates a numeric code bound to this MFA session, stores only its HMAC, and delivers it. Every
+   * path that sends a code (the automatic first one, select-factor, generate-code, the next factor)
+   * comes through here: past MAX_CODES_PER_MFA_SESSION it answers 429 TOO_MANY_ATTEMPTS and sends
+   * nothing. The count is checked on the version the compare-and-set step saves, so concurrent
+   * requests cannot exceed it (the losers get CONFLICT) and a code is delivered only once it is saved.
+   */
   async sendCode(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
+    await this.assertCodeBudget(ctx);
     const { otpTokenLength, otpTokenValiditySeconds } = this.o.settings;
     const code = generateMfaCode(otpTokenLength);
     const now = this.o.clock.now();
@@ -266,13 +286,24 @@ export class MfaRuntime {
     return this.step(ctx, "USER_ABORTED_MFA");
   }
 
-  /** Records a completed sign-in in the history (only then: reaching a challenge proves nothing). */
-  async recordSignIn(exchange: HttpExchange, authentication: Authentication): Promise<void> {
+  /**
+   * Records a completed sign-in in the history (only then: reaching a challenge proves nothing). With
+   * `issueDeviceCookie` (session sign-ins) the caller's device cookie is issued (a new device id) or
+   * renewed (a verified one); stateless answers set no cookie and remember only a verified id. The
+   * history never remembers the client's `X-Device-Id`.
+   */
+  async recordSignIn(
+    exchange: HttpExchange,
+    authentication: Authentication,
+    issueDeviceCookie = true,
+  ): Promise<void> {
+    const verified = this.o.devices.verifiedId(exchange);
+    const deviceId = issueDeviceCookie ? this.o.devices.issue(exchange, verified) : verified;
     try {
       await this.o.history.recordSuccess({
         userId: authentication.userId,
         remoteAddress: exchange.remoteAddress,
-        deviceId: parseDeviceId(exchange.header("x-device-id")),
+        deviceId,
         at: this.o.clock.now(),
       });
     } catch (error) {
@@ -309,22 +340,38 @@ export class MfaRuntime {
     primary: Authentication,
     requiredFactors: number,
     availableFactors: readonly FactorType[],
-  ): FactorContext {
+  ): StartedChallenge {
     const mfaSessionId = this.o.ids.secret(32);
-    const callerBinding = this.o.binding.bind(
+    const issued = this.o.binding.issue(
       exchange,
       mfaSessionId,
       Math.ceil(this.o.settings.sessionTimeoutMs / 1000),
     );
-    return newFactorContext({
+    const context = newFactorContext({
       mfaSessionId,
       flowTypeName: flow.typeName,
-      callerBinding,
+      callerBinding: issued.stored,
       primary,
       requiredFactors,
       availableFactors,
       now: this.o.clock.now(),
     });
+    return { context, binding: issued.value };
+  }
+
+  /** Refuses (and reports) a send once the flow has used its code budget. */
+  private async assertCodeBudget(ctx: FactorContext): Promise<void> {
+    if (hasCodeBudget(ctx)) return;
+    await this.events.reportError(
+      "LIMIT_EXCEEDED",
+      "TOO_MANY_ATTEMPTS",
+      "Too many codes requested",
+      ctx.userId,
+      ctx.mfaSessionId,
+    );
+    // The budget lasts as long as the flow: a new sign-in starts a new one.
+    const left = ctx.createdAt + this.o.settings.sessionTimeoutMs - this.o.clock.now();
+    throw codeBudgetExhausted(Math.max(1, Math.ceil(left / 1000)));
   }
 
   /** Refuses a user whose account is locked after too many failed factors. */

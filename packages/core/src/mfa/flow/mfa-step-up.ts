@@ -5,22 +5,32 @@ import {
 } from "../../identity/authentication/authentication.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import type { TokenIssuer } from "../../identity/handlers/oauth2-handlers.js";
+import type { SubjectStatusGate } from "../../identity/authentication/subject-status-check.js";
 import { csrfToken } from "../../identity/csrf/csrf-token.js";
+import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorContext } from "../state/factor-context.js";
+import { answersMfaJson } from "./mfa-answers.js";
+import { MFA_ERROR_STATUS } from "./mfa-errors.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
 /** What finishing a step-up needs: the session repository (session users) and the token issuer (bearer). */
 export interface StepUpCompletion {
   sessionRepository: SecurityContextRepository;
   tokens: TokenIssuer;
+  /** The `step-up` checkpoint, asked once the factor is verified and before anything is upgraded. */
+  statusCheck?: SubjectStatusGate;
 }
 
 /**
  * Finishes a step-up: the same authentication gains the new factor (its sign-in time and method stay;
  * it is never a fresh sign-in). A session user's session is upgraded (saved again, id rotated); a bearer
  * client gets a new access token whose `amr`/`amr_times` carry the factor and whose `auth_time` is the
- * original sign-in.
+ * original sign-in. The MFA session is finished first, then the `step-up` checkpoint may refuse
+ * (e.g. 403 ZERO_TRUST_BLOCKED): the session keeps its old authentication and no token is issued.
+ * Only a sign-in that is still alive is upgraded: the caller's own session of that sign-in (never a
+ * session made for whoever holds the MFA cookie and the code), or an access token whose sign-in was
+ * not revoked (logout, revoke, reuse); otherwise 401 MFA_SIGN_IN_ENDED and nothing is issued.
  */
 export async function completeStepUp(
   exchange: HttpExchange,
@@ -33,32 +43,47 @@ export async function completeStepUp(
     at: f.at,
   }));
   await runtime.finish(exchange, ctx);
-  const primary = ctx.primary as Authentication & { originalMethod?: Authentication["method"] };
+  const primary = ctx.primary;
+  await completion.statusCheck?.({ checkpoint: "step-up", authentication: primary, exchange });
+  const ended = async (cause?: unknown): Promise<PlatformError> => {
+    const message = "The sign-in this step-up would upgrade has ended; sign in again";
+    await runtime.reportError("SECURITY", "MFA_SIGN_IN_ENDED", message, ctx.userId, ctx.mfaSessionId);
+    return new PlatformError("MFA_SIGN_IN_ENDED", message, {
+      cause,
+      status: MFA_ERROR_STATUS.MFA_SIGN_IN_ENDED,
+    });
+  };
   if (primary.method === "bearer") {
-    const {
-      tokenId: _t,
-      originalMethod,
-      expiresAt: _e,
-      ...rest
-    } = primary as typeof primary & { tokenId?: string; expiresAt?: number };
-    const upgraded: Authentication = {
-      ...rest,
-      method: originalMethod ?? "rest",
-      factors: mergeFactors(rest.factors, proved),
-    };
-    const pair = await completion.tokens.issue(upgraded);
+    // The token's id and family stay: the new pair continues that sign-in, and `issue` refuses
+    // (INVALID_TOKEN) once the token or its family was revoked, before and after signing.
+    const upgraded: Authentication = { ...primary, factors: mergeFactors(primary.factors, proved) };
+    let pair: Awaited<ReturnType<StepUpCompletion["tokens"]["issue"]>>;
+    try {
+      pair = await completion.tokens.issue(upgraded);
+    } catch (error) {
+      if (isPlatformError(error) && error.code === "INVALID_TOKEN") throw await ended(error);
+      throw error;
+    }
     exchange.response.headers.set("cache-control", "no-store");
     exchange.json(200, { success: true, stepUp: true, ...pair });
     return;
   }
-  const upgraded: Authentication = { ...primary, factors: mergeFactors(primary.factors, proved) };
+  // The caller's session must still hold this very sign-in (logout deletes it; the id may have rotated).
+  const current = await completion.sessionRepository.load(exchange);
+  if (!current || !sameSignIn(current, primary)) throw await ended();
+  const upgraded: Authentication = { ...current, factors: mergeFactors(current.factors, proved) };
   await completion.sessionRepository.save(exchange, upgraded);
   setCurrentAuthentication(exchange, upgraded);
-  if (exchange.wantsJson()) {
+  if (answersMfaJson(exchange)) {
     // The session's CSRF token may have rotated with the upgrade: a page retrying a POST needs it.
     const csrf = (await csrfToken(exchange)?.value()) ?? null;
     exchange.json(200, { success: true, stepUp: true, redirectUrl: "/", csrfToken: csrf });
   } else exchange.redirect("/");
+}
+
+/** True when both are the same sign-in: same user, same primary sign-in time and method. */
+function sameSignIn(a: Authentication, b: Authentication): boolean {
+  return a.userId === b.userId && a.authenticatedAt === b.authenticatedAt && a.method === b.method;
 }
 
 /** One entry per factor type, the most recent proof kept (repeated step-ups do not grow the list). */

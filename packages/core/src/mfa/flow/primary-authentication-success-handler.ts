@@ -39,7 +39,7 @@ export class PrimaryAuthenticationSuccessHandler implements AuthenticationSucces
       await completeSignIn(exchange, authentication, this.flow, this.finalRepository, context, this.runtime);
       return;
     }
-    if (result.kind === "escalated") writeEscalated(exchange, this.flow);
-    else writeMfaStep(exchange, result.context, this.flow, true);
+    if (result.kind === "escalated") writeEscalated(exchange, this.flow, result.binding);
+    else writeMfaStep(exchange, result.context, this.flow, true, result.binding);
   }
 }

@@ -7,6 +7,10 @@ export interface StartedStepUp {
   mfaUrl: string;
   mfaSessionId: string;
   currentState: string;
+  /** The flow's step endpoints (absolute paths). */
+  endpoints?: Readonly<Record<string, string>>;
+  /** Bearer sign-ins only: the binding for `X-MFA-Binding` (joiners share it with the cookie). */
+  mfaBinding?: string;
 }
 
 interface Entry {

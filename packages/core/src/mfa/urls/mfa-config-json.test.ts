@@ -10,7 +10,8 @@ describe("mfaConfigJson", () => {
       primary: {
         formLoginPage: "/login",
         formLoginProcessing: "/login",
-        restLoginProcessing: "/api/mfa/login",
+        // The form primary is the flow's one processing URL; it takes JSON too (no /api/mfa/login here).
+        restLoginProcessing: "/login",
         loginFailure: "/login?error",
         loginSuccess: "/",
       },
@@ -56,8 +57,21 @@ describe("mfaConfigJson", () => {
     expect(body.urlPrefix).toBe("/admin");
     expect(body.api.config).toBe("/admin/api/mfa/config");
     expect(body.primary.restLoginProcessing).toBe("/admin/api/mfa/login");
+    // A REST primary serves no form processing URL of its own: both name the JSON one.
+    expect(body.primary.formLoginProcessing).toBe("/admin/api/mfa/login");
     expect(body.api.logout).toBe("/admin/api/logout");
     expect(JSON.parse(JSON.stringify(body))).toEqual(body);
+  });
+
+  it("leaves out the groups of a factor the flow does not have (their URLs answer nothing)", () => {
+    const ottOnly = mfaConfigJson(mfaUrls({ primary: "form" }), { ...flow, factors: ["OTT"] });
+    expect(ottOnly).not.toHaveProperty("passkey");
+    expect(ottOnly).not.toHaveProperty("webauthn");
+    expect(ottOnly.ott?.loginProcessing).toBe("/login/mfa-ott");
+    const passkeyOnly = mfaConfigJson(mfaUrls({ primary: "form" }), { ...flow, factors: ["PASSKEY"] });
+    expect(passkeyOnly).not.toHaveProperty("ott");
+    expect(passkeyOnly.api).not.toHaveProperty("requestOttCode");
+    expect(passkeyOnly.webauthn?.assertionVerify).toBe("/login/mfa-webauthn");
   });
 
   it("omits urlPrefix without one", () => {

@@ -21,14 +21,18 @@ export interface MfaConfigJson {
     loginSuccess: string;
   };
   mfa: { selectFactor: string; success: string; failure: string; cancel: string };
-  ott: { requestCodeUi: string; challengeUi: string; loginProcessing: string; codeGeneration: string };
-  passkey: { challengeUi: string; loginProcessing: string; registrationProcessing: string };
-  webauthn: { assertionOptions: string; assertionVerify: string };
+  /** Only when the flow has the OTT factor. */
+  ott?: { requestCodeUi: string; challengeUi: string; loginProcessing: string; codeGeneration: string };
+  /** Only when the flow has the passkey factor. */
+  passkey?: { challengeUi: string; loginProcessing: string; registrationProcessing: string };
+  /** Only when the flow has the passkey factor. */
+  webauthn?: { assertionOptions: string; assertionVerify: string };
   api: {
     selectFactor: string;
     cancel: string;
     status: string;
-    requestOttCode: string;
+    /** Only when the flow has the OTT factor. */
+    requestOttCode?: string;
     config: string;
     logout: string;
   };
@@ -38,14 +42,20 @@ export interface MfaConfigJson {
 
 /**
  * Builds the `/api/mfa/config` body in the original's shape (`primary`, `mfa`, `ott`, `passkey`,
- * `webauthn`, `api`, optional `urlPrefix`) so the SDK and custom pages never hard-code a URL.
+ * `webauthn`, `api`, optional `urlPrefix`) so the SDK and custom pages never hard-code a URL. Every URL
+ * it names is one the flow's chain (or, for passkey registration and the success URL, the application)
+ * answers: a flow has one primary processing URL, so `formLoginProcessing` and `restLoginProcessing`
+ * both name it (a form primary also takes JSON there; a REST primary takes only JSON), and the groups
+ * of a factor the flow does not have are left out.
  */
 export function mfaConfigJson(urls: MfaUrls, flow: MfaFlowDescription): MfaConfigJson {
+  const hasOtt = flow.factors.includes("OTT");
+  const hasPasskey = flow.factors.includes("PASSKEY");
   const body: MfaConfigJson = {
     primary: {
       formLoginPage: urls.formLoginPage,
-      formLoginProcessing: urls.formLoginProcessing,
-      restLoginProcessing: urls.restLoginProcessing,
+      formLoginProcessing: urls.primaryLoginProcessing,
+      restLoginProcessing: urls.primaryLoginProcessing,
       loginFailure: urls.loginFailure,
       loginSuccess: urls.successUrl,
     },
@@ -55,31 +65,35 @@ export function mfaConfigJson(urls: MfaUrls, flow: MfaFlowDescription): MfaConfi
       failure: urls.failurePage,
       cancel: urls.cancel,
     },
-    ott: {
-      requestCodeUi: urls.ottRequestCodePage,
-      challengeUi: urls.ottChallengePage,
-      loginProcessing: urls.ottLoginProcessing,
-      codeGeneration: urls.ottGenerateCode,
-    },
-    passkey: {
-      challengeUi: urls.passkeyChallengePage,
-      loginProcessing: urls.passkeyLoginProcessing,
-      registrationProcessing: urls.passkeyRegistrationProcessing,
-    },
-    webauthn: {
-      assertionOptions: urls.passkeyAssertionOptions,
-      assertionVerify: urls.passkeyLoginProcessing,
-    },
     api: {
       selectFactor: urls.selectFactor,
       cancel: urls.cancel,
       status: urls.status,
-      requestOttCode: urls.ottGenerateCode,
+      ...(hasOtt ? { requestOttCode: urls.ottGenerateCode } : {}),
       config: urls.config,
       logout: urls.logout,
     },
     flow: { typeName: flow.typeName, factors: [...flow.factors], requiredFactors: flow.requiredFactors },
   };
+  if (hasOtt) {
+    body.ott = {
+      requestCodeUi: urls.ottRequestCodePage,
+      challengeUi: urls.ottChallengePage,
+      loginProcessing: urls.ottLoginProcessing,
+      codeGeneration: urls.ottGenerateCode,
+    };
+  }
+  if (hasPasskey) {
+    body.passkey = {
+      challengeUi: urls.passkeyChallengePage,
+      loginProcessing: urls.passkeyLoginProcessing,
+      registrationProcessing: urls.passkeyRegistrationProcessing,
+    };
+    body.webauthn = {
+      assertionOptions: urls.passkeyAssertionOptions,
+      assertionVerify: urls.passkeyLoginProcessing,
+    };
+  }
   if (urls.urlPrefix !== undefined) body.urlPrefix = urls.urlPrefix;
   return body;
 }

@@ -1,0 +1,78 @@
+import { CliFailure, type CliIo } from "../command-line/cli-command.js";
+import { codeOf, credentialsFrom, failureOf, type ServerAnswer, send } from "./admin-client.js";
+import type { ServerCredentials } from "./credentials-file.js";
+
+/** The MFA part of a "MFA required" answer of a JSON (REST-primary) sign-in. */
+interface MfaRequired {
+  mfaSessionId: string;
+  mfaBinding: string;
+  endpoints: { verifyOtt?: string; generateCode?: string };
+}
+
+/** Most codes asked for before giving up (the server's own attempt limit usually ends it first). */
+const MAX_CODE_PROMPTS = 5;
+
+/**
+ * Signs in to a server with the JSON API alone: `POST /api/login` with the password; when the
+ * account needs a second factor, the server mails a code and answers "MFA required" with the flow's
+ * id, a binding secret and the endpoints; the code typed in the terminal is sent with the
+ * `X-MFA-Session-Id` and `X-MFA-Binding` headers until the server answers with tokens. No HTML,
+ * no cookies, no CSRF token (the sign-in chain is stateless).
+ */
+export async function signIn(
+  io: CliIo,
+  url: string,
+  username: string,
+  password: string,
+  fetchImpl: typeof fetch = fetch,
+  now: () => number = Date.now,
+): Promise<ServerCredentials> {
+  io.err(`Signing in to ${url} as ${username} ...`);
+  const first = await send(fetchImpl, url, "POST", "/api/login", { username, password });
+  if (isTokenAnswer(first)) return credentialsFrom(first, username, now());
+  const mfa = mfaRequired(first);
+  if (!mfa) throw failureOf(first);
+  const verify = mfa.endpoints.verifyOtt;
+  if (!verify) {
+    throw new CliFailure(
+      "The account needs a second factor this command cannot enter (only mailed codes are supported)",
+      "MFA_FACTOR_UNSUPPORTED",
+    );
+  }
+  const headers = { "x-mfa-session-id": mfa.mfaSessionId, "x-mfa-binding": mfa.mfaBinding };
+  io.err("A sign-in code was sent to you (in the demo: .platform/outbox.jsonl).");
+  for (let attempt = 1; attempt <= MAX_CODE_PROMPTS; attempt++) {
+    const code = (await io.readLine("Code: "))?.trim();
+    if (code === undefined) throw new CliFailure("No code entered", "MFA_CANCELLED");
+    if (code === "") continue;
+    const answer = await send(fetchImpl, url, "POST", verify, { token: code }, undefined, headers);
+    if (isTokenAnswer(answer)) return credentialsFrom(answer, username, now());
+    if (answer.status === 401 && codeOf(answer) === "MFA_FACTOR_VERIFICATION_FAILED") {
+      const b = answer.body as { attemptsMade?: number; maxAttempts?: number };
+      io.err(
+        `Wrong code${b.maxAttempts ? ` (${b.attemptsMade}/${b.maxAttempts} attempts)` : ""}; try again.`,
+      );
+      continue;
+    }
+    throw failureOf(answer);
+  }
+  throw new CliFailure("Too many wrong codes", "MFA_FACTOR_VERIFICATION_FAILED");
+}
+
+function isTokenAnswer(answer: ServerAnswer): boolean {
+  const b = answer.body as Record<string, unknown> | undefined;
+  return answer.status === 200 && typeof b?.accessToken === "string";
+}
+
+function mfaRequired(answer: ServerAnswer): MfaRequired | undefined {
+  const b = answer.body as Record<string, unknown> | undefined;
+  if (b?.mfaRequired !== true) return undefined;
+  if (typeof b.mfaSessionId !== "string" || typeof b.mfaBinding !== "string") {
+    throw new CliFailure(
+      "The server asks for a second factor but gave no API binding (is /api/login an API sign-in?)",
+      "MFA_API_UNSUPPORTED",
+    );
+  }
+  const endpoints = (b.endpoints ?? {}) as MfaRequired["endpoints"];
+  return { mfaSessionId: b.mfaSessionId, mfaBinding: b.mfaBinding, endpoints };
+}

@@ -1,0 +1,224 @@
+import type { AuditSink } from "../../../kernel/audit-sink.js";
+import { PlatformError } from "../../../kernel/platform-error.js";
+import type { Authentication } from "../../authentication/authentication.js";
+import type { OneTimeTokenDelivery } from "../../ott/one-time-token-delivery.js";
+import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
+import type { PasswordHasher } from "../../password/password-hasher.js";
+import type { UserAccount } from "../user-account.js";
+import type { UserListQuery, UserRepository } from "../user-repository.js";
+import type { AccountUnlockHook } from "./account-unlock-hook.js";
+import { assertAcceptablePassword } from "./password-rules.js";
+
+/** An account as the admin API shows it: never the password hash, only whether there is one. */
+export interface UserView {
+  id: string;
+  username: string;
+  authorities: readonly string[];
+  enabled: boolean;
+  locked: boolean;
+  hasPassword: boolean;
+  version: number;
+  createdAt: number;
+}
+
+/** What an administrator supplies to create an account. */
+export interface NewUserRequest {
+  username: string;
+  /** Omit for an account that signs in by passkey or magic link only (or gets a reset link). */
+  password?: string | undefined;
+  authorities?: readonly string[] | undefined;
+  enabled?: boolean | undefined;
+}
+
+/** Collaborators of the UserAdministrationService. */
+export interface UserAdministrationServiceOptions {
+  users: UserRepository;
+  hasher: PasswordHasher;
+  audit: AuditSink;
+  /** Ends every token sign-in of a user (refresh tokens revoked, access tokens denied). */
+  signOutEverywhere: (userId: string) => Promise<unknown>;
+  /** The AccountUnlockHook family, read when an unlock runs (members come from later plugins). */
+  unlockHooks: () => readonly AccountUnlockHook[];
+  resetTokens: OneTimeTokenService;
+  delivery: OneTimeTokenDelivery;
+  /** The absolute reset link for a token value (from the configured public URL, never Host). */
+  resetLink: (tokenValue: string) => string;
+  now: () => number;
+  /** The authority that may administer users. Default `ROLE_ADMIN`. */
+  adminAuthority?: string;
+}
+
+const AUTHORITY = /^[A-Z][A-Z0-9_]{0,63}$/;
+/** Most authorities one account may hold. */
+export const MAX_AUTHORITIES = 32;
+
+/**
+ * The users admin API's service: list, read, create, disable, enable, unlock and reset passwords.
+ * Every call checks the caller's authority first (refusals are audited), every change is audited
+ * with the actor and the account id (never a password or token), and answers never carry a hash.
+ * Disabling an account and setting its password end its token sign-ins at once (refresh tokens
+ * revoked, access tokens denied). Browser sessions are not found by user (the session store has no
+ * such index): a disabled user's session lives until its idle timeout or logout.
+ */
+export class UserAdministrationService {
+  private readonly adminAuthority: string;
+
+  constructor(private readonly o: UserAdministrationServiceOptions) {
+    this.adminAuthority = o.adminAuthority ?? "ROLE_ADMIN";
+  }
+
+  /** Throws ACCESS_DENIED (audited) unless `actor` holds the admin authority. */
+  assertAdmin(actor: Authentication, action: string, userId?: string): void {
+    if (actor.authorities.includes(this.adminAuthority)) return;
+    this.audit(actor, "user.admin.access-denied", "denied", { action, ...(userId ? { userId } : {}) });
+    throw new PlatformError("ACCESS_DENIED", "Only administrators may manage users");
+  }
+
+  /** A page of accounts (see UserRepository.list). */
+  async list(query: UserListQuery, actor: Authentication): Promise<UserView[]> {
+    this.assertAdmin(actor, "list");
+    return (await this.o.users.list(query)).map(userView);
+  }
+
+  /** One account; NOT_FOUND when unknown. */
+  async get(id: string, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "get", id);
+    return userView(await this.find(id));
+  }
+
+  /** Creates an account (CONFLICT when the username is taken). */
+  async create(request: NewUserRequest, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "create");
+    const authorities = checkAuthorities(request.authorities ?? ["ROLE_USER"]);
+    const passwordHash =
+      request.password === undefined
+        ? undefined
+        : await this.o.hasher.hash(assertAcceptablePassword(request.password));
+    const created = await this.o.users.create({
+      username: request.username,
+      passwordHash,
+      authorities,
+      enabled: request.enabled ?? true,
+    });
+    this.audit(actor, "user.created", "success", { userId: created.id, authorities });
+    return userView(created);
+  }
+
+  /** Enables or disables an account; disabling also revokes its refresh tokens. */
+  async setEnabled(id: string, enabled: boolean, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, enabled ? "enable" : "disable", id);
+    if (!enabled && id === actor.userId) {
+      throw new PlatformError("CONFLICT", "An administrator cannot disable their own account");
+    }
+    const updated = await this.change(id, (a) => ({ ...a, enabled }));
+    if (!enabled) await this.o.signOutEverywhere(id);
+    this.audit(actor, enabled ? "user.enabled" : "user.disabled", "success", { userId: id });
+    return userView(updated);
+  }
+
+  /** Clears the account's lock flag, then runs every unlock hook (login throttle, MFA lockout). */
+  async unlock(id: string, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "unlock", id);
+    const updated = await this.change(id, (a) => ({ ...a, locked: false }));
+    const hooks = this.o.unlockHooks();
+    for (const hook of hooks) await hook.unlock(updated);
+    this.audit(actor, "user.unlocked", "success", { userId: id, hooks: hooks.map((h) => h.id) });
+    return userView(updated);
+  }
+
+  /** Sets a new password chosen by the administrator; the account's refresh tokens are revoked. */
+  async setPassword(id: string, password: unknown, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "reset-password", id);
+    const passwordHash = await this.o.hasher.hash(assertAcceptablePassword(password));
+    const updated = await this.change(id, (a) => ({ ...a, passwordHash }));
+    await this.o.signOutEverywhere(id);
+    this.audit(actor, "user.password-set", "success", { userId: id });
+    return userView(updated);
+  }
+
+  /**
+   * Mails the account a single-use reset link through the delivery port (channel `password-reset`).
+   * The token is never part of the answer or the audit record.
+   */
+  async sendResetLink(id: string, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "reset-password", id);
+    const account = await this.find(id);
+    const token = await this.o.resetTokens.generate({ username: account.username });
+    const value = token.getTokenValue();
+    await this.o.delivery.deliver({
+      username: account.username,
+      to: account.username,
+      token: value,
+      link: this.o.resetLink(value),
+      channel: "password-reset",
+      at: this.o.now(),
+    });
+    this.audit(actor, "user.password-reset-link-sent", "success", { userId: id });
+    return userView(account);
+  }
+
+  private async find(id: string): Promise<UserAccount> {
+    const account = await this.o.users.findById(id);
+    if (!account) throw new PlatformError("NOT_FOUND", "No such user");
+    return account;
+  }
+
+  // Read, change, compare-and-set; one retry when a concurrent change (a sign-in's rehash) won.
+  private async change(id: string, apply: (a: UserAccount) => UserAccount): Promise<UserAccount> {
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.find(id);
+      try {
+        return await this.o.users.update(apply(current));
+      } catch (error) {
+        if (attempt === 0 && (error as PlatformError).code === "CONFLICT") continue;
+        throw error;
+      }
+    }
+  }
+
+  private audit(
+    actor: Authentication,
+    type: string,
+    outcome: "success" | "denied",
+    data: Record<string, unknown>,
+  ): void {
+    this.o.audit.record({
+      type,
+      outcome,
+      principal: actor.username,
+      data: { actorId: actor.userId, ...data },
+    });
+  }
+}
+
+/** The admin API's view of an account. */
+export function userView(account: UserAccount): UserView {
+  return {
+    id: account.id,
+    username: account.username,
+    authorities: [...account.authorities],
+    enabled: account.enabled,
+    locked: account.locked,
+    hasPassword: account.passwordHash !== undefined,
+    version: account.version,
+    createdAt: account.createdAt,
+  };
+}
+
+function checkAuthorities(authorities: unknown): string[] {
+  if (!Array.isArray(authorities) || authorities.length > MAX_AUTHORITIES) {
+    throw invalid("authorities", `must be a list of at most ${MAX_AUTHORITIES} authorities`);
+  }
+  for (const a of authorities) {
+    if (typeof a !== "string" || !AUTHORITY.test(a)) {
+      throw invalid("authorities", "must hold names like ROLE_USER (A-Z, 0-9, _; at most 64)");
+    }
+  }
+  return [...new Set(authorities as string[])];
+}
+
+function invalid(path: string, message: string): PlatformError {
+  return new PlatformError("VALIDATION_FAILED", `The request is invalid: ${path} ${message}`, {
+    details: { issues: [{ path, message }] },
+  });
+}

@@ -1,0 +1,170 @@
+import { serveHttp } from "@platform/adapters-http";
+import { buildDemoPlatform } from "@platform/cli";
+import { type Platform, ServerAddressToken, UserRepository } from "@platform/core";
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { readFile, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), "platform-cli-"));
+const outbox = join(dir, "outbox.jsonl");
+const credentials = join(dir, "config", "credentials.json");
+let base = "";
+let platform: Platform;
+let close: () => Promise<void>;
+
+beforeAll(async () => {
+  const demo = await buildDemoPlatform(
+    {
+      properties: { "platform.auth.password.scrypt.cost-log2": 14, "platform.auth.ott.outbox-file": outbox },
+    },
+    {},
+  );
+  platform = demo.platform;
+  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
+  platform.resolve(ServerAddressToken).port = server.port;
+  base = `http://localhost:${server.port}`;
+  close = async () => {
+    await server.close(true);
+    await platform.stop();
+  };
+});
+afterAll(() => close());
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the real `platform` command (as the bin does) with its own credentials file. `feed` writes
+ * standard input lines; each may wait for something first (the mailed code).
+ */
+function platformCli(args: string[], feed: Array<string | (() => Promise<string>)> = []): Promise<Run> {
+  const child = spawn(process.execPath, ["--import", "tsx", "packages/cli/src/bin.ts", ...args], {
+    cwd: ROOT,
+    env: { ...process.env, PLATFORM_CREDENTIALS: credentials },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  (async () => {
+    for (const line of feed) child.stdin.write(`${typeof line === "string" ? line : await line()}\n`);
+    child.stdin.end();
+  })();
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Waits for the newest MFA code mailed to `username` after `since` lines of the outbox. */
+async function mailedCode(username: string, since: number): Promise<string> {
+  for (let i = 0; i < 200; i++) {
+    const lines = await outboxLines();
+    const hit = lines
+      .slice(since)
+      .reverse()
+      .find((m) => m.channel === "mfa-code" && m.username === username);
+    if (hit) return hit.token;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error("no code mailed");
+}
+
+async function outboxLines(): Promise<Array<{ channel: string; username: string; token: string }>> {
+  try {
+    return (await readFile(outbox, "utf8"))
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l));
+  } catch {
+    return [];
+  }
+}
+
+describe("the platform command against a running server", () => {
+  it("login (password, then the mailed code typed in), users add/list/disable/enable/unlock/reset-password, logout", async () => {
+    const before = (await outboxLines()).length;
+    const login = await platformCli(
+      ["login", "--url", base, "--username", "admin", "--password-stdin"],
+      ["admin", () => mailedCode("admin", before)],
+    );
+    expect(login.stderr).toContain("A sign-in code was sent");
+    expect(login.code).toBe(0);
+    expect(login.stdout).toContain(`Signed in to ${base} as admin`);
+    expect((await stat(credentials)).mode & 0o777).toBe(0o600);
+    expect(await readFile(credentials, "utf8")).not.toContain('"admin"\n');
+
+    const added = await platformCli(
+      ["users", "add", "kim", "--password-stdin", "--json"],
+      ["kim-password-1"],
+    );
+    expect(added.code).toBe(0);
+    const kim = JSON.parse(added.stdout).user as { id: string; username: string };
+    expect(kim.username).toBe("kim");
+
+    const list = await platformCli(["users", "list", "--json"]);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).users.map((u: { username: string }) => u.username)).toContain("kim");
+    const table = await platformCli(["users", "list", "--query", "ki"]);
+    expect(table.stdout).toMatch(/^kim\s+/m);
+
+    expect((await platformCli(["users", "disable", "kim"])).stdout).toContain("DISABLED");
+    expect((await platform.resolve(UserRepository).findById(kim.id))?.enabled).toBe(false);
+    expect((await platformCli(["users", "enable", kim.id])).code).toBe(0);
+    expect((await platformCli(["users", "unlock", "KIM"])).stdout).toContain("Unlocked kim");
+    const reset = await platformCli(
+      ["users", "reset-password", "kim", "--password-stdin"],
+      ["kim-password-2"],
+    );
+    expect(reset.code).toBe(0);
+    const signIn = await fetch(`${base}/api/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ username: "kim", password: "kim-password-2" }),
+    });
+    expect(signIn.status).toBe(200);
+
+    // Failures: exit 1 with the server's code; usage errors: exit 2.
+    const taken = await platformCli(["users", "add", "kim", "--no-password"]);
+    expect(taken.code).toBe(1);
+    expect(taken.stderr).toContain("CONFLICT");
+    expect((await platformCli(["users", "add"])).code).toBe(2);
+    expect((await platformCli(["users", "disable", "nobody-here"])).code).toBe(1);
+
+    const logout = await platformCli(["logout"]);
+    expect(logout.code).toBe(0);
+    const after = await platformCli(["users", "list"]);
+    expect(after.code).toBe(1);
+    expect(after.stderr).toContain("NOT_LOGGED_IN");
+  }, 120_000);
+
+  it("a non-admin's commands are refused by the server (403 → exit 1, ACCESS_DENIED)", async () => {
+    const login = await platformCli(
+      ["login", "--url", base, "--username", "user", "--password-stdin"],
+      ["password"],
+    );
+    expect(login.code).toBe(0);
+    const list = await platformCli(["users", "list"]);
+    expect(list.code).toBe(1);
+    expect(list.stderr).toContain("ACCESS_DENIED");
+    await platformCli(["logout"]);
+  }, 60_000);
+
+  it("a wrong password exits 1 with BAD_CREDENTIALS and stores nothing", async () => {
+    const login = await platformCli(
+      ["login", "--url", base, "--username", "user", "--password-stdin"],
+      ["wrong"],
+    );
+    expect(login.code).toBe(1);
+    expect(login.stderr).toContain("BAD_CREDENTIALS");
+    const list = await platformCli(["users", "list"]);
+    expect(list.stderr).toContain("NOT_LOGGED_IN");
+  }, 60_000);
+});

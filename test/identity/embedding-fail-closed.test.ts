@@ -1,0 +1,116 @@
+import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
+import {
+  createIdentityPlugin,
+  createPlatform,
+  FilterChainProxy,
+  Logger,
+  type Platform,
+} from "@platform/core";
+import { afterEach, describe, expect, it } from "vitest";
+import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
+
+const platforms: Platform[] = [];
+afterEach(async () => {
+  for (const p of platforms.splice(0)) await p.stop();
+});
+
+/** The README's embedding: identity with a form chain that protects everything, one private route. */
+async function embed(start = true) {
+  const logger = new CapturingLogger();
+  const platform = createPlatform({
+    plugins: [
+      httpPlugin,
+      createIdentityPlugin({
+        security: (r) =>
+          r
+            .form((f) =>
+              f.rawHttp((http) => http.authorizeHttpRequests((a) => a.anyRequest().authenticated())),
+            )
+            .session()
+            .build(),
+      }),
+    ],
+    properties: { "platform.auth.password.scrypt.cost-log2": 14 },
+    env: {},
+    register: (c) => c.registerInstance(Logger, logger),
+  });
+  platforms.push(platform);
+  if (start) await platform.start();
+  const routes = new RouteRegistry();
+  routes.add({ method: "GET", path: "/private", handler: () => ({ secret: 42 }) });
+  return { platform, routes, logger };
+}
+
+const asJson = { headers: { accept: "application/json" } };
+
+describe("createHttpApp fails closed when security chains are configured", () => {
+  it("installs the chain proxy by default: the README's createHttpApp({ platform }) protects routes", async () => {
+    const { platform, routes } = await embed();
+    const { app } = createHttpApp({ platform, routes });
+    const res = await app.request("/private", asJson);
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { code: string }).code).toBe("AUTHENTICATION_REQUIRED");
+    // The request firewall runs too (it lives in the chain proxy).
+    expect((await app.request("/private;jsessionid=x", asJson)).status).toBe(400);
+  });
+
+  it("does not install it twice when the host lists it", async () => {
+    const { platform, routes } = await embed();
+    const proxy = platform.resolve(FilterChainProxy);
+    let runs = 0;
+    const intercept = proxy.intercept.bind(proxy);
+    proxy.intercept = (exchange, next) => {
+      runs++;
+      return intercept(exchange, next);
+    };
+    const { app } = createHttpApp({ platform, routes, interceptors: [proxy] });
+    expect((await app.request("/private", asJson)).status).toBe(401);
+    expect(runs).toBe(1);
+  });
+
+  it("an app built before platform.start() gets the chains once started, and refuses requests before", async () => {
+    const { platform, routes } = await embed(false);
+    const { app } = createHttpApp({ platform, routes });
+    expect((await app.request("/private", asJson)).status).toBe(500);
+    await platform.start();
+    expect((await app.request("/private", asJson)).status).toBe(401);
+  });
+
+  it("an explicit opt-out without any other interceptor serves the route and logs a warning", async () => {
+    const { platform, routes, logger } = await embed();
+    const { app } = createHttpApp({ platform, routes, securityChains: false });
+    expect(
+      logger.entries.some(
+        (e) => e.level === "warn" && e.message.includes("every route answers without authentication"),
+      ),
+    ).toBe(true);
+    expect((await app.request("/private", asJson)).status).toBe(200);
+  });
+
+  it("an opt-out with the host's own interceptor logs no warning", async () => {
+    const { platform, routes, logger } = await embed();
+    createHttpApp({
+      platform,
+      routes,
+      securityChains: false,
+      interceptors: [platform.resolve(FilterChainProxy)],
+    });
+    expect(logger.entries.filter((e) => e.message.startsWith("createHttpApp"))).toEqual([]);
+  });
+
+  it("a platform without the identity module gets no proxy and no warning", async () => {
+    const logger = new CapturingLogger();
+    const platform = createPlatform({
+      plugins: [httpPlugin],
+      env: {},
+      register: (c) => c.registerInstance(Logger, logger),
+    });
+    platforms.push(platform);
+    await platform.start();
+    const routes = new RouteRegistry();
+    routes.add({ method: "GET", path: "/open", handler: () => ({ ok: true }) });
+    const { app } = createHttpApp({ platform, routes });
+    expect((await app.request("/open")).status).toBe(200);
+    expect(logger.entries.filter((e) => e.message.startsWith("createHttpApp"))).toEqual([]);
+  });
+});

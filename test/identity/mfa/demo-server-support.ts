@@ -1,0 +1,87 @@
+import { serveHttp } from "@platform/adapters-http";
+import { buildDemoPlatform } from "@platform/cli";
+import { type Platform, ServerAddressToken } from "@platform/core";
+import { newOutboxFile, outbox, waitForLine } from "./mfa-test-support.js";
+
+/** The demo (`buildDemoPlatform`) listening on an ephemeral port, with its own outbox file. */
+export interface RunningDemo {
+  base: string;
+  platform: Platform;
+  /** The outbox file codes and links are appended to. */
+  outboxFile: string;
+  /** Runs `action`, then returns the MFA code it caused to be mailed to `username`. */
+  codeAfter<T>(username: string, action: () => Promise<T>): Promise<{ result: T; code: string }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the demo as `pnpm start` builds it (chains, users, policies, orders), with a cheaper scrypt,
+ * no rejection padding and a temporary outbox; `env` is read as the process environment would be.
+ */
+export async function startDemo(
+  env: Record<string, string> = {},
+  properties: Record<string, unknown> = {},
+): Promise<RunningDemo> {
+  const outboxFile = newOutboxFile();
+  const demo = await buildDemoPlatform(
+    {
+      properties: {
+        "platform.auth.password.scrypt.cost-log2": 14,
+        "platform.auth.mfa.minimumRejectionDelayMs": 0,
+        "platform.auth.ott.outbox-file": outboxFile,
+        ...properties,
+      },
+    },
+    env,
+  );
+  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
+  demo.platform.resolve(ServerAddressToken).port = server.port;
+  return {
+    base: `http://127.0.0.1:${server.port}`,
+    platform: demo.platform,
+    outboxFile,
+    async codeAfter(username, action) {
+      const before = outbox(outboxFile).length;
+      const result = await action();
+      for (let n = before + 1; ; n++) {
+        const line = await waitForLine(outboxFile, n);
+        if (line.channel === "mfa-code" && line.username === username) return { result, code: line.token };
+      }
+    },
+    async close() {
+      await server.close(true);
+      await demo.platform.stop();
+    },
+  };
+}
+
+/** A JSON request (what `curl -H 'content-type: application/json' -d ...` sends). */
+export function json(method: string, body: unknown, headers: Record<string, string> = {}): RequestInit {
+  return {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify(body),
+  };
+}
+
+/** The "MFA required" answer of an API sign-in. */
+export interface ApiMfaRequired {
+  mfaRequired: true;
+  mfaSessionId: string;
+  mfaBinding: string;
+  state: string;
+  endpoints: {
+    verifyOtt: string;
+    generateCode: string;
+    selectFactor: string;
+    status: string;
+    cancel: string;
+  };
+}
+
+/** The headers every later step of an API MFA flow sends. */
+export function bindingHeaders(
+  mfa: Pick<ApiMfaRequired, "mfaSessionId" | "mfaBinding">,
+): Record<string, string> {
+  return { "x-mfa-session-id": mfa.mfaSessionId, "x-mfa-binding": mfa.mfaBinding };
+}
