@@ -26,10 +26,12 @@ export async function signIn(
   password: string,
   fetchImpl: typeof fetch = fetch,
   now: () => number = Date.now,
+  wait: (ms: number) => Promise<void> = (ms) => new Promise((r) => setTimeout(r, ms)),
 ): Promise<ServerCredentials> {
   io.err(`Signing in to ${url} as ${username} ...`);
   const first = await send(fetchImpl, url, "POST", "/api/login", { username, password });
   if (isTokenAnswer(first)) return credentialsFrom(first, username, now());
+  if (first.status === 202) return waitForReview(io, url, username, first, fetchImpl, now, wait);
   const mfa = mfaRequired(first);
   if (!mfa) throw failureOf(first);
   const verify = mfa.endpoints.verifyOtt;
@@ -57,6 +59,44 @@ export async function signIn(
     throw failureOf(answer);
   }
   throw new CliFailure("Too many wrong codes", "MFA_FACTOR_VERIFICATION_FAILED");
+}
+
+/** How often a held sign-in is polled, and for how long at most (the server expires it sooner). */
+const REVIEW_POLL_MS = 2_000;
+const REVIEW_MAX_WAIT_MS = 35 * 60_000;
+
+/**
+ * A sign-in held for an administrator's review (202 ESCALATED): polls the answer's `statusUrl` with
+ * the `X-MFA-Binding` it gave, printing progress, until an administrator approves (tokens) or
+ * rejects (the server's refusal), or the wait ends.
+ */
+async function waitForReview(
+  io: CliIo,
+  url: string,
+  username: string,
+  held: ServerAnswer,
+  fetchImpl: typeof fetch,
+  now: () => number,
+  wait: (ms: number) => Promise<void>,
+): Promise<ServerCredentials> {
+  const b = held.body as { statusUrl?: unknown; mfaBinding?: unknown } | undefined;
+  if (typeof b?.statusUrl !== "string" || typeof b.mfaBinding !== "string" || !b.statusUrl.startsWith("/")) {
+    throw failureOf(held);
+  }
+  io.err("Your sign-in is held for review by an administrator; waiting (Ctrl-C to stop) ...");
+  const headers = { "x-mfa-binding": b.mfaBinding };
+  const deadline = now() + REVIEW_MAX_WAIT_MS;
+  while (now() < deadline) {
+    await wait(REVIEW_POLL_MS);
+    const answer = await send(fetchImpl, url, "GET", b.statusUrl, undefined, undefined, headers);
+    if (isTokenAnswer(answer)) {
+      io.err("Approved.");
+      return credentialsFrom(answer, username, now());
+    }
+    const status = (answer.body as { status?: unknown } | undefined)?.status;
+    if (answer.status !== 200 || status !== "PENDING") throw failureOf(answer);
+  }
+  throw new CliFailure("Nobody reviewed the sign-in in time", "ESCALATION_TIMEOUT");
 }
 
 function isTokenAnswer(answer: ServerAnswer): boolean {

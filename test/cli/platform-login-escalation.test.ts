@@ -1,0 +1,90 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApiMfaRequired,
+  bindingHeaders,
+  json,
+  type RunningDemo,
+  startDemo,
+} from "../identity/mfa/demo-server-support.js";
+
+// The README's escalation setup: `user`'s sign-in after one wrong password is held for review.
+const README_ENV = {
+  PLATFORM_AUTH_MFA_POLICY: "adaptive",
+  SECURITY_ZEROTRUST_THRESHOLDS_REQUIRED: "0.55",
+  SECURITY_ZEROTRUST_THRESHOLDS_STRICT: "0.55",
+};
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const credentials = join(mkdtempSync(join(tmpdir(), "platform-cli-esc-")), "credentials.json");
+
+let demo: RunningDemo;
+beforeAll(async () => {
+  demo = await startDemo(README_ENV);
+});
+afterAll(() => demo.close());
+
+async function adminToken(): Promise<string> {
+  const { result, code } = await demo.codeAfter("admin2", () =>
+    fetch(`${demo.base}/api/login`, json("POST", { username: "admin2", password: "admin2" })),
+  );
+  const mfa = (await result.json()) as ApiMfaRequired;
+  const done = await fetch(
+    `${demo.base}${mfa.endpoints.verifyOtt}`,
+    json("POST", { token: code }, bindingHeaders(mfa)),
+  );
+  return ((await done.json()) as { accessToken: string }).accessToken;
+}
+
+describe("platform login on a sign-in held for review", () => {
+  it("waits with progress, then stores the tokens once another administrator approves", async () => {
+    expect(
+      (await fetch(`${demo.base}/api/login`, json("POST", { username: "user", password: "wrong" }))).status,
+    ).toBe(401);
+    const child = spawn(
+      process.execPath,
+      [
+        "--import",
+        "tsx",
+        "packages/cli/src/bin.ts",
+        "login",
+        "--url",
+        demo.base,
+        "--username",
+        "user",
+        "--password-stdin",
+      ],
+      {
+        cwd: ROOT,
+        env: { ...process.env, PLATFORM_CREDENTIALS: credentials },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let stderr = "";
+    let stdout = "";
+    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
+    child.stdin.end("password\n");
+    const exit = new Promise<number | null>((r) => child.on("exit", r));
+    for (let i = 0; i < 300 && !stderr.includes("held for review"); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    expect(stderr).toContain("held for review by an administrator");
+
+    const token = await adminToken();
+    const list = (await (
+      await fetch(`${demo.base}/admin/api/mfa/escalations`, { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as Array<{ id: string; username: string }>;
+    const held = list.find((e) => e.username === "user")!;
+    const approve = await fetch(`${demo.base}/admin/api/mfa/escalations/${held.id}/approve`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(approve.status).toBe(200);
+    expect(await exit).toBe(0);
+    expect(stderr).toContain("Approved.");
+    expect(stdout).toContain(`Signed in to ${demo.base} as user`);
+  }, 90_000);
+});
