@@ -149,6 +149,10 @@ describe("users admin API", () => {
       400,
     ],
     ["taken username", { username: " ADMIN ", password: "long-enough" }, "CONFLICT", 409],
+    ["a zero-width username", { username: "\u200b", password: "long-enough" }, "VALIDATION_FAILED", 400],
+    ["a control character", { username: "vi\nctim", password: "long-enough" }, "VALIDATION_FAILED", 400],
+    ["a bidi override", { username: "ad\u202emin", password: "long-enough" }, "VALIDATION_FAILED", 400],
+    ["a blank username", { username: "   ", password: "long-enough" }, "VALIDATION_FAILED", 400],
   ])("refuses %s with a stable code and changes nothing", async (_name, body, code, status) => {
     const admin = await tokenOf("admin", "admin");
     const before = await platform.resolve(UserRepository).count();

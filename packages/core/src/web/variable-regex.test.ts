@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { compileAntPattern } from "./ant-path-pattern.js";
-import { checkVariableRegex, compileSegmentRegex, MAX_REGEX_PROGRAM_SIZE } from "./variable-regex.js";
+import {
+  checkVariableRegex,
+  compileSegmentRegex,
+  MAX_REGEX_PROGRAM_SIZE,
+  MAX_REGEX_SEGMENT_LENGTH,
+} from "./variable-regex.js";
 
 describe("checkVariableRegex: RE2 syntax", () => {
   it.each([
@@ -76,6 +81,20 @@ describe("compileSegmentRegex", () => {
     expect(re.test("v12")).toBe(false);
     expect(Array.from(re.spans("v12.xy", [1, 2]) ?? [])).toEqual([1, 3, 4, 6]);
     expect(re.spans("v12", [1])).toBeUndefined();
+  });
+
+  it("never matches a segment longer than MAX_REGEX_SEGMENT_LENGTH (bounds the NFA's work per test)", () => {
+    // A DFA-defeating program (2^16 states) on a long segment cost milliseconds per test; fifty such
+    // targets in one policy made every anonymous request cost seconds (outside review, wave 2).
+    const re = compileSegmentRegex("[ab]*a[ab]{15}");
+    if ("reason" in re) throw new Error(re.reason);
+    const fits = `${"b".repeat(MAX_REGEX_SEGMENT_LENGTH - 16)}a${"b".repeat(15)}`;
+    expect(fits).toHaveLength(MAX_REGEX_SEGMENT_LENGTH);
+    expect(re.test(fits)).toBe(true);
+    expect(re.spans(fits, [])).toBeDefined();
+    expect(re.test(`b${fits}`)).toBe(false);
+    expect(re.spans(`b${fits}`, [])).toBeUndefined();
+    expect(compileAntPattern("/{v:[ab]*a[ab]{15}}").matches(`/b${fits}`)).toBe(false);
   });
 
   it("refuses two variables naming the same group", () => {

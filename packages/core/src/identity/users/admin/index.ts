@@ -1,6 +1,10 @@
 export { AccountUnlockHook } from "./account-unlock-hook.js";
 export { PasswordResetFilter, type PasswordResetFilterOptions } from "./password-reset-filter.js";
-export { MAX_NEW_PASSWORD_LENGTH, MIN_NEW_PASSWORD_LENGTH } from "./password-rules.js";
+export {
+  MAX_NEW_PASSWORD_LENGTH,
+  MAX_NEW_USERNAME_LENGTH,
+  MIN_NEW_PASSWORD_LENGTH,
+} from "./account-rules.js";
 export {
   PASSWORD_RESET_PATH,
   PASSWORD_RESET_TOKEN_TTL_MS,

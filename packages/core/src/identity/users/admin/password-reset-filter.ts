@@ -7,7 +7,7 @@ import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import type { PasswordHasher } from "../../password/password-hasher.js";
 import type { UserRepository } from "../user-repository.js";
 import { renderPasswordResetPage } from "./password-reset-page.js";
-import { assertAcceptablePassword } from "./password-rules.js";
+import { assertAcceptablePassword } from "./account-rules.js";
 import { PASSWORD_RESET_PATH } from "./password-reset-tokens.js";
 
 /** Longest token value looked at; longer ones are refused without a lookup. */

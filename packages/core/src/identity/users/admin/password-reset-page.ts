@@ -1,5 +1,5 @@
 import { escapeHtml } from "../../login/default-login-page.js";
-import { MAX_NEW_PASSWORD_LENGTH, MIN_NEW_PASSWORD_LENGTH } from "./password-rules.js";
+import { MAX_NEW_PASSWORD_LENGTH, MIN_NEW_PASSWORD_LENGTH } from "./account-rules.js";
 
 /** What the built-in password-reset page shows; every string is escaped when rendered. */
 export interface PasswordResetPageModel {

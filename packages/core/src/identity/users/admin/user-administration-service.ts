@@ -7,7 +7,7 @@ import type { PasswordHasher } from "../../password/password-hasher.js";
 import type { UserAccount } from "../user-account.js";
 import type { UserListQuery, UserRepository } from "../user-repository.js";
 import type { AccountUnlockHook } from "./account-unlock-hook.js";
-import { assertAcceptablePassword } from "./password-rules.js";
+import { assertAcceptablePassword, assertAcceptableUsername } from "./account-rules.js";
 
 /** An account as the admin API shows it: never the password hash, only whether there is one. */
 export interface UserView {
@@ -95,7 +95,7 @@ export class UserAdministrationService {
         ? undefined
         : await this.o.hasher.hash(assertAcceptablePassword(request.password));
     const created = await this.o.users.create({
-      username: request.username,
+      username: assertAcceptableUsername(request.username),
       passwordHash,
       authorities,
       enabled: request.enabled ?? true,
