@@ -10,6 +10,11 @@ export interface AntPathPattern {
   matches(path: string): boolean;
   /** The URI template variables of a matching path (raw, not percent-decoded), or undefined. */
   extract(path: string): Record<string, string> | undefined;
+  /**
+   * RE2 instructions of its `{var:regex}` segments together (0 without any): what one match may
+   * cost per character of a segment, so stores can bound the regex work of a whole policy set.
+   */
+  readonly regexProgramSize: number;
 }
 
 /** The longest pattern accepted; longer ones are a configuration mistake, not a route. */
@@ -36,6 +41,8 @@ type Token =
 /** Matches one path segment `path[start, end)`; writes variable bounds into `caps` when given. */
 interface SegmentMatcher {
   match(path: string, start: number, end: number, caps: Int32Array | undefined): boolean;
+  /** RE2 instructions of a regex segment; absent for the others. */
+  readonly programSize?: number;
 }
 
 /** Marks a whole-segment `**`: zero or more whole segments. */
@@ -78,11 +85,18 @@ export function compileAntPattern(pattern: string): AntPathPattern {
  * paths cannot trigger the exponential backtracking a single RegExp with several `**` would.
  */
 class CompiledAntPattern implements AntPathPattern {
+  readonly regexProgramSize: number;
+
   constructor(
     readonly pattern: string,
     private readonly elements: readonly Element[],
     private readonly names: readonly string[],
-  ) {}
+  ) {
+    this.regexProgramSize = elements.reduce(
+      (sum, e) => sum + (e === ANY_SEGMENTS ? 0 : (e.programSize ?? 0)),
+      0,
+    );
+  }
 
   matches(path: string): boolean {
     return this.run(path === "" ? "/" : path, undefined);
@@ -306,6 +320,7 @@ function regexSegment(pattern: string, tokens: readonly Token[]): SegmentMatcher
   }
   const numbers = groups.map((g) => g.group);
   return {
+    programSize: re.programSize,
     match(path, start, end, caps) {
       // Running on the segment alone is what keeps `.` or `\D` in a variable regex from crossing '/'.
       const text = path.slice(start, end);

@@ -30,6 +30,8 @@ export interface CheckedRegex {
 
 /** One segment's compiled regex: an anchored, linear-time (RE2) match on the segment's text. */
 export interface SegmentRegex {
+  /** RE2 instructions of the compiled program (its worst-case work per character). */
+  readonly programSize: number;
   /** True when the whole text matches. */
   test(text: string): boolean;
   /** The `[start, end)` offsets of each listed group when the whole text matches, else undefined. */
@@ -67,6 +69,7 @@ export function compileSegmentRegex(source: string): SegmentRegex | RegexProblem
   const size = re.programSize();
   if (size > MAX_REGEX_PROGRAM_SIZE) return { index: 0, reason: tooLarge(size) };
   return {
+    programSize: size,
     test: (text) => text.length <= MAX_REGEX_SEGMENT_LENGTH && re.testExact(text),
     spans(text, groups) {
       // The capture-tracking engine is slower; the DFA turns most non-matching texts away first.

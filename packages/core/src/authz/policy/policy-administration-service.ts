@@ -14,6 +14,7 @@ import {
   parsePolicyUpdate,
 } from "./policy-schema.js";
 import { enforcementChanged } from "./policy-enforcement.js";
+import { assertRegexBudget } from "./policy-regex-budget.js";
 
 /** The authority every PAP operation needs unless configured otherwise. */
 export const POLICY_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -72,6 +73,7 @@ export class PolicyAdministrationService {
     this.requireAdmin(actor, "create", undefined);
     const valid = parsePolicyCreate(input);
     checkPolicyExpressions(valid, this.o);
+    assertRegexBudget(await this.otherTargets(undefined), valid.targets);
     const approvalStatus: ApprovalStatus = requiresApproval(valid.source) ? "PENDING" : "NOT_REQUIRED";
     const created = await this.o.repository.create({ ...valid, approvalStatus });
     return this.changed("policy.created", created, actor);
@@ -98,6 +100,7 @@ export class PolicyAdministrationService {
     const merged = { ...current, ...valid };
     assertProvenance(current.source, merged);
     checkPolicyExpressions(merged, this.o);
+    if (valid.targets) assertRegexBudget(await this.otherTargets(id), merged.targets);
     const resubmit =
       requiresApproval(current.source) &&
       current.approvalStatus !== "PENDING" &&
@@ -163,6 +166,12 @@ export class PolicyAdministrationService {
     const current = await this.pending(id, "reject");
     const updated = await this.decide(current, "reject", { approvalStatus: "REJECTED", isActive: false });
     return this.changed("policy.rejected", updated, actor, reason ? { reason } : {});
+  }
+
+  // Every stored policy's targets but `exceptId`'s (the regex budget counts inactive ones too:
+  // activating a policy must not be what breaks the bound).
+  private async otherTargets(exceptId: string | undefined): Promise<Array<Policy["targets"]>> {
+    return (await this.o.repository.findAll({})).filter((p) => p.id !== exceptId).map((p) => p.targets);
   }
 
   private async find(id: string): Promise<Policy> {
