@@ -91,38 +91,20 @@ describe("README: provoke an ESCALATED sign-in in the demo and approve it as adm
     expect(again.status).toBe(401);
   });
 
-  it("an escalated administrator is approved by the other one (why the demo has admin2)", async () => {
+  it("an administrator at a strict score is challenged, never held for review (the floor, attack F1)", async () => {
     expect(
       (await fetch(url("/api/login"), json("POST", { username: "admin", password: "nope" }))).status,
     ).toBe(401);
-    const held = await fetch(url("/api/login"), json("POST", { username: "admin", password: "admin" }));
-    expect(held.status).toBe(202);
-    const { mfaBinding } = (await held.json()) as { mfaBinding: string };
-    const { result: login, code } = await demo.codeAfter("admin2", () =>
-      fetch(url("/api/login"), json("POST", { username: "admin2", password: "admin2" })),
+    const { result: login, code } = await demo.codeAfter("admin", () =>
+      fetch(url("/api/login"), json("POST", { username: "admin", password: "admin" })),
     );
     const mfa = (await login.json()) as ApiMfaRequired;
+    expect(login.status).toBe(200);
+    expect(mfa).toMatchObject({ mfaRequired: true, state: "OTT_CHALLENGE" });
     const verified = await fetch(
       url(mfa.endpoints.verifyOtt),
       json("POST", { token: code }, bindingHeaders(mfa)),
     );
-    const admin2 = {
-      authorization: `Bearer ${((await verified.json()) as { accessToken: string }).accessToken}`,
-    };
-    const list = (await (await fetch(url("/admin/api/mfa/escalations"), { headers: admin2 })).json()) as {
-      id: string;
-      username: string;
-    }[];
-    const mine = list.find((e) => e.username === "admin");
-    expect(mine).toBeDefined();
-    const approved = await fetch(url(`/admin/api/mfa/escalations/${mine!.id}/approve`), {
-      method: "POST",
-      headers: admin2,
-    });
-    expect(approved.status).toBe(200);
-    const poll = await fetch(url("/api/token-mfa/api/mfa/escalation"), {
-      headers: { "x-mfa-binding": mfaBinding },
-    });
-    expect(await poll.json()).toMatchObject({ success: true, accessToken: expect.any(String) });
+    expect(await verified.json()).toMatchObject({ success: true, accessToken: expect.any(String) });
   });
 });

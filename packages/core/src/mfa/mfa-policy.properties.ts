@@ -26,5 +26,6 @@ export const MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED = defineProperty({
   default: false,
   description:
     "false: under the adaptive policy a holder of platform.auth.mfa.requiredAuthorities always gets at " +
-    "least a challenge; true (a risk): a low score lets them sign in with the password alone.",
+    "least a challenge, and a challenge instead of administrator review at a strict score; true (a risk): " +
+    "a low score lets them sign in with the password alone, and an approved review without a second factor.",
 });

@@ -33,7 +33,7 @@ export const ERROR_STATUS = {
   MFA_SESSION_BINDING_INVALID: 403,
   MFA_FACTOR_VERIFICATION_FAILED: 401,
   MFA_SESSION_REQUIRED: 401,
-  MFA_SIGN_IN_ENDED: 401, // the sign-in a step-up would upgrade was signed out or revoked
+  MFA_SIGN_IN_ENDED: 401, // the sign-in a step-up would upgrade was signed out, revoked, or is not the caller's
   PASSWORD_RESET_TOKEN_INVALID: 400, // a reset link that is unknown, expired, spent or whose account is gone
   WEBAUTHN_CHALLENGE_INVALID: 400,
   WEBAUTHN_VERIFICATION_FAILED: 401,

@@ -5,7 +5,7 @@ import { ZERO_TRUST_ACTIONS } from "./zero-trust-action.js";
 import { ALICE, BOB, sequence, setup } from "./zero-trust.fixture.js";
 import { ZeroTrustSubjectStatusCheck } from "./zero-trust-subject-status-check.js";
 
-const CHECKPOINTS: readonly SubjectCheckpoint[] = ["sign-in", "token-refresh", "step-up", "me"];
+const CHECKPOINTS: readonly SubjectCheckpoint[] = ["sign-in", "token-refresh", "step-up", "me", "request"];
 const SESSION = "h-1";
 
 function request(): HttpExchange {
@@ -61,11 +61,12 @@ describe("ZeroTrustSubjectStatusCheck", () => {
     for (const checkpoint of CHECKPOINTS) await expect(at(checkpoint)).resolves.toBeUndefined();
   });
 
-  it("counts the caller's session BLOCK at step-up and /api/me only: a sign-in or refresh starts from no session", async () => {
+  it("counts the caller's session BLOCK at step-up, /api/me and every request only: a sign-in or refresh starts from no session", async () => {
     const { service, at } = checked();
     await service.set(`session:${SESSION}`, "BLOCK", { source: "admin" });
     await expect(at("step-up")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
     await expect(at("me")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    await expect(at("request")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
     await expect(at("sign-in")).resolves.toBeUndefined();
     await expect(at("token-refresh")).resolves.toBeUndefined();
   });

@@ -10,7 +10,7 @@ import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
 
 /** Checkpoints where the caller's current session counts; a sign-in or a refresh starts from none that does. */
-const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["step-up", "me"]);
+const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["step-up", "me", "request"]);
 
 /** Options of the ZeroTrustSubjectStatusCheck. */
 export interface ZeroTrustSubjectStatusCheckOptions {
@@ -23,9 +23,10 @@ export interface ZeroTrustSubjectStatusCheckOptions {
 
 /**
  * Zero trust at identity's checkpoints. A BLOCK (a user BLOCK, or a session BLOCK of the caller's
- * session at `step-up` and `me`, by the resolver's precedence and TTLs) refuses with 403
+ * session at `step-up`, `me` and `request`, by the resolver's precedence and TTLs) refuses with 403
  * ZERO_TRUST_BLOCKED: no session or token is issued at `sign-in`, the refresh token is not spent (the
- * token endpoint revokes its family), no step-up starts or completes, `/api/me` does not answer.
+ * token endpoint revokes its family), no step-up starts or completes, `/api/me` does not answer, and no
+ * authenticated request but logout goes past the security context (`request`, on every chain).
  * CHALLENGE, ESCALATE and PENDING_ANALYSIS never refuse here: they are answered on the protected URLs,
  * and signing in, refreshing and stepping up are how a client gets to satisfy a CHALLENGE. Sampling
  * never skips a checkpoint; a store outage lets the user through unless this process still holds the

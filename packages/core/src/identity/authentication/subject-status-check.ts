@@ -5,10 +5,12 @@ import type { Authentication } from "./authentication.js";
 /**
  * Where identity asks whether a known user may go on: `sign-in` (every method, after the credentials
  * are verified and before a session or token exists), `token-refresh` (before the refresh token is
- * spent), `step-up` (when one starts and before it upgrades the session or issues a token) and `me`
- * (`GET /api/me`). Logout is never checked: whoever is refused can always sign out.
+ * spent), `step-up` (when one starts and before it upgrades the session or issues a token), `me`
+ * (`GET /api/me`) and `request` (every request that carries a session or bearer authentication, on
+ * every chain, as soon as the security context is loaded). Logout is never checked: whoever is refused
+ * can always sign out.
  */
-export type SubjectCheckpoint = "sign-in" | "token-refresh" | "step-up" | "me";
+export type SubjectCheckpoint = "sign-in" | "token-refresh" | "step-up" | "me" | "request";
 
 /** What a SubjectStatusCheck is asked. */
 export interface SubjectStatusQuery {
@@ -20,8 +22,8 @@ export interface SubjectStatusQuery {
 }
 
 /**
- * A feature's say on whether a user may sign in, refresh tokens, step up or read `/api/me` (zero trust
- * is one). A family: every member is asked in registration order and refuses by throwing a
+ * A feature's say on whether a user may sign in, refresh tokens, step up, read `/api/me` or make any
+ * authenticated request (zero trust is one). A family: every member is asked in registration order and refuses by throwing a
  * PlatformError with a client status (e.g. 403 ZERO_TRUST_BLOCKED); then nothing is issued. Identity
  * registers no member, so by default everyone who authenticates goes on.
  */

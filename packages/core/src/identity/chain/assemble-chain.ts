@@ -134,18 +134,29 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
       bearer: oauth2,
     }),
   );
-  filters.push(new SecurityContextFilter(repository, deps.tokens));
+  // An MFA chain serves the logout URL its flow advertises (`<prefix>/logout`, `<prefix>/api/logout`).
+  const logoutUrl = http.logoutSettings.enabled
+    ? (http.logoutSettings.logoutUrl ??
+      mfaFlow?.urls.logout ??
+      (definition.kind === "rest" ? DEFAULT_URLS.restLogout : DEFAULT_URLS.logout))
+    : undefined;
+  // The `request` checkpoint: every authenticated request on this chain, whatever its rules, but the
+  // ways out (logout, and token revocation on token chains).
+  const revokeUrl = oauth2 ? DEFAULT_URLS.tokenRevoke : undefined;
+  filters.push(
+    new SecurityContextFilter(repository, deps.tokens, {
+      gate: deps.statusCheck,
+      exempt: (exchange) =>
+        exchange.method === "POST" && (exchange.path === logoutUrl || exchange.path === revokeUrl),
+    }),
+  );
   if (http.csrfEnabled && !stateless) {
     filters.push(new BearerAwareCsrfFilter(deps.csrfTokens, http.csrfIgnoring));
   }
-  if (http.logoutSettings.enabled) {
+  if (logoutUrl !== undefined) {
     filters.push(
       new LogoutFilter({
-        // An MFA chain serves the logout URL its flow advertises (`<prefix>/logout`, `<prefix>/api/logout`).
-        url:
-          http.logoutSettings.logoutUrl ??
-          mfaFlow?.urls.logout ??
-          (definition.kind === "rest" ? DEFAULT_URLS.restLogout : DEFAULT_URLS.logout),
+        url: logoutUrl,
         successUrl:
           http.logoutSettings.logoutSuccessUrl ?? (definition.kind === "rest" ? "/" : `${loginPage}?logout`),
         repository,

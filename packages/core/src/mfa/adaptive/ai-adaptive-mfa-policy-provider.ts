@@ -105,7 +105,9 @@ const MAX_TEXT = 200;
  *
  * The floor: a user holding any of `requiredAuthorities` is CHALLENGED in the skip and optional bands
  * too (reason "...; floor: role R always gets at least a challenge"), so the adaptive policy is never
- * weaker than the static rules; `allowSkipForRequiredAuthorities` lifts the floor.
+ * weaker than the static rules; `allowSkipForRequiredAuthorities` lifts the floor. In the strict band
+ * this provider answers ESCALATED for everyone; the MfaRuntime turns that into a challenge for a floor
+ * holder (`secondFactorFloor`), so review never replaces the second factor their role always proves.
  *
  * Below `optional` the spec's "optional extra verification" is not demanded: MfaDecision has no
  * "offer but let the user decline" type, and an optional factor the user may skip adds no assurance,

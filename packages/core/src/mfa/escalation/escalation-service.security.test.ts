@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
-import { ALICE, BOB, exchange, OPS, ROOT, setup, user } from "./escalation.fixture.js";
+import { EscalationService } from "./escalation-service.js";
+import { ALICE, BOB, bindingCookieOf, exchange, OPS, ROOT, setup, user } from "./escalation.fixture.js";
 
 describe("EscalationService security", () => {
   it("refuses a non-administrator (ACCESS_DENIED) before saying whether the id exists", async () => {
@@ -110,5 +113,75 @@ describe("EscalationService security", () => {
       code: "ILLEGAL_STATE_TRANSITION",
     });
     expect(ALICE.authorities).toEqual(["ROLE_USER"]);
+  });
+});
+
+// Attack F1 (after issue #12): an escalation approval must never stand in for a floor role's second factor.
+describe("EscalationService: the second-factor floor", () => {
+  const floored = () => {
+    const s = setup();
+    const service = new EscalationService({
+      store: s.store,
+      clock: s.clock,
+      ids: new CryptoIdGenerator(),
+      audit: s.audit,
+      events: s.events,
+      secondFactorFloor: ["ROLE_ADMIN"],
+    });
+    return { ...s, service };
+  };
+  /** A held escalation of `primary` written to the store directly (as one held before the floor). */
+  const stored = async (
+    s: ReturnType<typeof floored>,
+    primary: Authentication,
+    status: "PENDING" | "APPROVED",
+  ) => {
+    const x = exchange({ method: "POST", url: "/login" });
+    const open = await setup().service.hold(x, primary, "mfa", "strict");
+    const e = await s.store.create({
+      ...open.escalation,
+      status,
+      ...(status === "APPROVED" ? { decidedBy: "ops" } : {}),
+    });
+    return { escalation: e, cookie: bindingCookieOf(x) };
+  };
+
+  it("never holds a floor-role sign-in that proved the password only", async () => {
+    const { service, store } = floored();
+    await expect(service.hold(exchange(), ROOT, "mfa", "strict")).rejects.toMatchObject({
+      code: "AUTHENTICATION_BLOCKED",
+    });
+    expect(await store.listPending()).toEqual([]);
+    // A non-floor user is held as before.
+    await expect(service.hold(exchange(), ALICE, "mfa", "strict")).resolves.toMatchObject({
+      escalation: { status: "PENDING" },
+    });
+  });
+
+  it("refuses to approve a password-only floor-role escalation (audited), but lets it be rejected", async () => {
+    const s = floored();
+    const { escalation } = await stored(s, ROOT, "PENDING");
+    await expect(s.service.approve(escalation.id, OPS)).rejects.toMatchObject({ code: "ACCESS_DENIED" });
+    expect(s.audit.events().find((e) => e.type === "auth.mfa.escalation-denied")?.data).toMatchObject({
+      reason: "second-factor-missing",
+    });
+    expect(await s.service.reject(escalation.id, OPS)).toMatchObject({ status: "REJECTED" });
+  });
+
+  it("never completes an approved password-only floor-role escalation (held before the floor)", async () => {
+    const s = floored();
+    const { escalation, cookie } = await stored(s, ROOT, "APPROVED");
+    await expect(s.service.poll(exchange({ cookie }))).rejects.toMatchObject({
+      code: "AUTHENTICATION_BLOCKED",
+    });
+    expect((await s.store.find(escalation.id))?.status).toBe("APPROVED");
+  });
+
+  it("approves and completes a floor-role escalation that proved a second factor", async () => {
+    const s = floored();
+    const withCode: Authentication = { ...ROOT, factors: [...ROOT.factors, { type: "otp", at: 1 }] };
+    const { escalation, cookie } = await stored(s, withCode, "PENDING");
+    expect(await s.service.approve(escalation.id, OPS)).toMatchObject({ status: "APPROVED" });
+    expect(await s.service.poll(exchange({ cookie }))).toMatchObject({ completed: true });
   });
 });

@@ -9,6 +9,7 @@ import { DEFAULT_ESCALATION_TTL_MS, type Escalation } from "./escalation.js";
 import { EscalationCallerBinding } from "./escalation-caller-binding.js";
 import { ESCALATION_EVENTS, type EscalationEventPayload } from "./escalation-events.js";
 import type { EscalationStore } from "./escalation-store.js";
+import { floorRoleOf, provesSecondFactor } from "../flow/second-factor-floor.js";
 
 /** The authority an administrator needs to list, approve and reject escalations. */
 export const ESCALATION_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -26,6 +27,11 @@ export interface EscalationServiceOptions {
   events: EventBus;
   /** How long an escalation waits for a decision and an approval for its poll. Default 30 min. */
   ttlMs?: number;
+  /**
+   * The second-factor floor (`platform.auth.mfa.requiredAuthorities` unless lifted): a held sign-in of
+   * a holder that proved no second factor is never held, approved or completed. Default empty.
+   */
+  secondFactorFloor?: readonly string[];
 }
 
 /** What a poll found: the caller's escalation, and whether this very poll completed it (single use). */
@@ -73,6 +79,9 @@ export class EscalationService {
     flowTypeName: string,
     reason: string,
   ): Promise<{ escalation: Escalation; binding: string }> {
+    if (this.lacksSecondFactor(primary)) {
+      throw new PlatformError("AUTHENTICATION_BLOCKED", "This sign-in needs a second factor, not a review");
+    }
     const id = this.o.ids.secret(16);
     const now = this.o.clock.now();
     const maxAge = Math.ceil(this.ttlMs / 1000) + COOKIE_GRACE_SECONDS;
@@ -138,6 +147,10 @@ export class EscalationService {
     if (found.status === "PENDING") return { escalation: found, completed: false };
     this.binding.clear(exchange);
     if (found.status !== "APPROVED") return { escalation: found, completed: false };
+    if (this.lacksSecondFactor(found.primary)) {
+      // Held before the floor applied (or written by another writer): an approval never replaces the factor.
+      throw new PlatformError("AUTHENTICATION_BLOCKED", "This sign-in needs a second factor; sign in again");
+    }
     let completed: Escalation;
     try {
       completed = await this.o.store.compareAndSet({ ...found, status: "COMPLETED" });
@@ -200,6 +213,18 @@ export class EscalationService {
       throw new PlatformError("ACCESS_DENIED", "Nobody may approve or reject their own escalated login");
     }
     if (current.status !== "PENDING") throw notPending(current.status);
+    if (to === "APPROVED" && this.lacksSecondFactor(current.primary)) {
+      this.audit(current, {
+        type: "auth.mfa.escalation-denied",
+        outcome: "denied",
+        principal: admin.username,
+        data: { reason: "second-factor-missing" },
+      });
+      throw new PlatformError(
+        "ACCESS_DENIED",
+        "This held sign-in proved no second factor, which its role requires; reject it instead",
+      );
+    }
     let decided: Escalation;
     try {
       decided = await this.o.store.compareAndSet({
@@ -221,6 +246,11 @@ export class EscalationService {
     });
     await this.publish(approved ? ESCALATION_EVENTS.approved : ESCALATION_EVENTS.rejected, decided);
     return decided;
+  }
+
+  /** True for a floor-role holder's sign-in that proved the password (or one factor) only. */
+  private lacksSecondFactor(primary: Authentication): boolean {
+    return floorRoleOf(primary, this.o.secondFactorFloor) !== undefined && !provesSecondFactor(primary);
   }
 
   private requireAdmin(admin: Authentication, escalationId: string | undefined): void {

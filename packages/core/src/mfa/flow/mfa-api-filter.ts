@@ -11,7 +11,7 @@ import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { mfaConfigJson } from "../urls/mfa-config-json.js";
 import { answersMfaJson, completeFlow, nextStepUrl, writeMfaStep } from "./mfa-answers.js";
-import { completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
+import { assertStepUpCaller, completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
@@ -92,6 +92,7 @@ export class MfaApiFilter implements SecurityFilter {
   private async verifyCode(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
+    await assertStepUpCaller(exchange, ctx, this.o.runtime);
     const verified = await this.o.runtime.verifyCode(ctx, fields.token);
     await this.advance(exchange, verified);
   }

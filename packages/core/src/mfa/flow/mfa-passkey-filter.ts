@@ -6,7 +6,7 @@ import { setChallengeCookie, takeChallengeCookie } from "../../identity/passkey/
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { completeFlow, writeMfaStep } from "./mfa-answers.js";
-import { completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
+import { assertStepUpCaller, completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
@@ -59,6 +59,7 @@ export class MfaPasskeyFilter implements SecurityFilter {
   private async verify(exchange: HttpExchange): Promise<void> {
     const body = await exchange.fields(["json"]);
     const ctx = await this.o.runtime.load(exchange, this.o.flow, body.mfaSessionId);
+    await assertStepUpCaller(exchange, ctx, this.o.runtime);
     const credential = body.credential ?? body;
     const challengeId = takeChallengeCookie(exchange);
     const verified = await this.o.runtime.verifyPasskey(ctx, () =>

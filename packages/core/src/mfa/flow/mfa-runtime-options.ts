@@ -4,6 +4,7 @@ import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { SignInHistoryStore } from "../adaptive/sign-in-history-store.js";
+import type { AvailableFactors } from "../decision/default-mfa-policy-provider.js";
 import type { DeviceCookies } from "../device/device-cookies.js";
 import type { Escalation } from "../escalation/escalation.js";
 import type { EscalationService } from "../escalation/escalation-service.js";
@@ -39,6 +40,14 @@ export interface MfaRuntimeOptions {
   devices: DeviceCookies;
   /** Holds ESCALATED logins for administrator review. */
   escalations: EscalationService;
+  /**
+   * The second-factor floor: holders of these authorities are never held for review on the password
+   * alone; an ESCALATED decision becomes a challenge. `platform.auth.mfa.requiredAuthorities`, or
+   * empty when `...adaptive.allow-skip-for-required-authorities` lifts the floor. Default empty.
+   */
+  secondFactorFloor?: readonly string[];
+  /** The factors a user can use (narrows that challenge); the flow's factors when omitted. */
+  availableFactors?: AvailableFactors;
   /** HMAC key of MFA codes (random per process by default; share it across instances). */
   codeSecret?: string;
 }

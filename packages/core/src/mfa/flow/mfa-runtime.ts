@@ -2,7 +2,9 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { generateMfaCode, hashMfaCode } from "../codes/mfa-code.js";
+import { MfaDecision } from "../decision/mfa-decision.js";
 import { policyContextFrom } from "../decision/mfa-policy-context.js";
+import { floorRoleOf } from "./second-factor-floor.js";
 import type { FactorType } from "../factor-type.js";
 import type { MfaSettings } from "../mfa.properties.js";
 import { type FactorContext, newFactorContext, selectableFactors } from "../state/factor-context.js";
@@ -40,8 +42,10 @@ export class MfaRuntime {
   }
 
   /**
-   * Consults the lockout list and the flow's policy. NO_MFA_REQUIRED → complete; BLOCKED/ESCALATED →
-   * 403 AUTHENTICATION_BLOCKED (escalation review lands with MFA 2); CHALLENGED → a new bound
+   * Consults the lockout list and the flow's policy. NO_MFA_REQUIRED → complete; BLOCKED → 403
+   * AUTHENTICATION_BLOCKED; ESCALATED → held for administrator review, except for a holder of the
+   * second-factor floor (`secondFactorFloor`), who is CHALLENGED instead (audited
+   * `auth.mfa.escalation-floor`): review never replaces a second factor; CHALLENGED → a new bound
    * FactorContext whose first selectable factor starts at once (an OTT code is sent).
    */
   async begin(exchange: HttpExchange, primary: Authentication, flow: MfaFlow): Promise<MfaBeginResult> {
@@ -75,6 +79,21 @@ export class MfaRuntime {
       reason: decision.reason,
     });
     if (decision.type === "NO_MFA_REQUIRED") return { kind: "complete" };
+    const floorRole =
+      decision.type === "ESCALATED" ? floorRoleOf(primary, this.o.secondFactorFloor) : undefined;
+    if (floorRole !== undefined) {
+      // Review never replaces the factor a floor role always proves: a high risk gets the challenge.
+      this.events.audit("auth.mfa.escalation-floor", primary, {
+        flow: flow.typeName,
+        role: floorRole,
+        reason: decision.reason,
+      });
+      const usable = await this.o.availableFactors?.(primary.userId);
+      decision = MfaDecision.challenged(
+        `${decision.reason}; floor: role ${floorRole} proves a second factor, review never replaces it`,
+        usable === undefined ? undefined : flow.factors.filter((f) => usable.includes(f)),
+      );
+    }
     if (decision.type === "ESCALATED") {
       const held = await this.o.escalations.hold(exchange, primary, flow.typeName, decision.reason);
       return { kind: "escalated", ...held };

@@ -1,8 +1,10 @@
 import {
   type Authentication,
   type AuthenticationFactor,
+  currentAuthentication,
   setCurrentAuthentication,
 } from "../../identity/authentication/authentication.js";
+import { isBearerAuthentication } from "../../identity/tokens/bearer-authentication.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import type { TokenIssuer } from "../../identity/handlers/oauth2-handlers.js";
 import type { SubjectStatusGate } from "../../identity/authentication/subject-status-check.js";
@@ -30,7 +32,8 @@ export interface StepUpCompletion {
  * (e.g. 403 ZERO_TRUST_BLOCKED): the session keeps its old authentication and no token is issued.
  * Only a sign-in that is still alive is upgraded: the caller's own session of that sign-in (never a
  * session made for whoever holds the MFA cookie and the code), or an access token whose sign-in was
- * not revoked (logout, revoke, reuse); otherwise 401 MFA_SIGN_IN_ENDED and nothing is issued.
+ * not revoked (logout, revoke, reuse), presented by the request itself (its own access token of that
+ * sign-in, see {@link assertStepUpCaller}); otherwise 401 MFA_SIGN_IN_ENDED and nothing is issued.
  */
 export async function completeStepUp(
   exchange: HttpExchange,
@@ -45,15 +48,9 @@ export async function completeStepUp(
   await runtime.finish(exchange, ctx);
   const primary = ctx.primary;
   await completion.statusCheck?.({ checkpoint: "step-up", authentication: primary, exchange });
-  const ended = async (cause?: unknown): Promise<PlatformError> => {
-    const message = "The sign-in this step-up would upgrade has ended; sign in again";
-    await runtime.reportError("SECURITY", "MFA_SIGN_IN_ENDED", message, ctx.userId, ctx.mfaSessionId);
-    return new PlatformError("MFA_SIGN_IN_ENDED", message, {
-      cause,
-      status: MFA_ERROR_STATUS.MFA_SIGN_IN_ENDED,
-    });
-  };
+  const ended = (cause?: unknown) => signInEnded(runtime, ctx, cause);
   if (primary.method === "bearer") {
+    if (!isCallerOf(exchange, primary)) throw await ended();
     // The token's id and family stay: the new pair continues that sign-in, and `issue` refuses
     // (INVALID_TOKEN) once the token or its family was revoked, before and after signing.
     const upgraded: Authentication = { ...primary, factors: mergeFactors(primary.factors, proved) };
@@ -79,6 +76,45 @@ export async function completeStepUp(
     const csrf = (await csrfToken(exchange)?.value()) ?? null;
     exchange.json(200, { success: true, stepUp: true, redirectUrl: "/", csrfToken: csrf });
   } else exchange.redirect("/");
+}
+
+/**
+ * Refuses (401 MFA_SIGN_IN_ENDED, an MFA `SECURITY` event) a request that would finish a step-up without
+ * carrying the sign-in it upgrades, before any factor is judged, so the flow is not spent: a bearer
+ * step-up needs the caller's access token of the same sign-in (same user and `sid`), a session step-up
+ * the caller's session of the same sign-in. The binding and the code alone are not enough.
+ */
+export async function assertStepUpCaller(
+  exchange: HttpExchange,
+  ctx: FactorContext,
+  runtime: MfaRuntime,
+): Promise<void> {
+  if (ctx.purpose !== "step-up" || isCallerOf(exchange, ctx.primary)) return;
+  throw await signInEnded(runtime, ctx);
+}
+
+/** True when the request is authenticated as the very sign-in `primary` (see {@link assertStepUpCaller}). */
+function isCallerOf(exchange: HttpExchange, primary: Authentication): boolean {
+  const caller = currentAuthentication(exchange);
+  if (caller === undefined) return false;
+  if (primary.method === "bearer") {
+    return (
+      isBearerAuthentication(caller) &&
+      isBearerAuthentication(primary) &&
+      caller.userId === primary.userId &&
+      caller.familyId === primary.familyId
+    );
+  }
+  return caller.method !== "bearer" && sameSignIn(caller, primary);
+}
+
+async function signInEnded(runtime: MfaRuntime, ctx: FactorContext, cause?: unknown): Promise<PlatformError> {
+  const message = "The sign-in this step-up would upgrade has ended; sign in again";
+  await runtime.reportError("SECURITY", "MFA_SIGN_IN_ENDED", message, ctx.userId, ctx.mfaSessionId);
+  return new PlatformError("MFA_SIGN_IN_ENDED", message, {
+    cause,
+    status: MFA_ERROR_STATUS.MFA_SIGN_IN_ENDED,
+  });
 }
 
 /** True when both are the same sign-in: same user, same primary sign-in time and method. */

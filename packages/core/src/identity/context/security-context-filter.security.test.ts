@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { PlatformError } from "../../kernel/platform-error.js";
+import { HttpExchange } from "../../web/http-exchange.js";
+import type { Authentication } from "../authentication/authentication.js";
+import { currentAuthentication } from "../authentication/authentication.js";
+import { user } from "../authentication/authentication.fixture.js";
+import type { SubjectStatusQuery } from "../authentication/subject-status-check.js";
+import { type BearerAuthenticator, SecurityContextFilter } from "./security-context-filter.js";
+import {
+  NullSecurityContextRepository,
+  type SecurityContextRepository,
+} from "./security-context-repository.js";
+
+const alice = user("u1", "alice");
+
+function holding(authentication: Authentication | undefined): SecurityContextRepository {
+  return {
+    name: "fixed",
+    load: async () => authentication,
+    save: async () => {},
+    clear: async () => {},
+  };
+}
+
+const bearer: BearerAuthenticator = {
+  authenticate: async (token) => {
+    if (token !== "good") throw new PlatformError("INVALID_TOKEN", "Invalid access token");
+    return alice;
+  },
+};
+
+function exchange(method: string, url: string, headers: Record<string, string> = {}): HttpExchange {
+  return new HttpExchange({ method, url, headers, remoteAddress: "203.0.113.1", readBody: async () => "" });
+}
+
+// The `request` checkpoint: the gate sees every authenticated request, whatever comes after it.
+function run(repository: SecurityContextRepository, refuse: boolean) {
+  const asked: SubjectStatusQuery[] = [];
+  const filter = new SecurityContextFilter(repository, bearer, {
+    gate: async (q) => {
+      asked.push(q);
+      if (refuse) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+    },
+    exempt: (x) => x.method === "POST" && x.path === "/logout",
+  });
+  return {
+    asked,
+    async through(x: HttpExchange): Promise<boolean> {
+      let reached = false;
+      await filter.filter(x, async () => {
+        reached = true;
+      });
+      return reached;
+    },
+  };
+}
+
+describe("SecurityContextFilter's request checkpoint", () => {
+  it("asks the gate for a session's authentication and stops the request when it refuses", async () => {
+    const { asked, through } = run(holding(alice), true);
+    const x = exchange("POST", "/webauthn/register/options");
+    await expect(through(x)).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    expect(asked).toEqual([{ checkpoint: "request", authentication: alice, exchange: x }]);
+  });
+
+  it("asks the gate for a bearer's authentication on a stateless chain", async () => {
+    const { asked, through } = run(new NullSecurityContextRepository(), true);
+    const x = exchange("GET", "/api/data", { authorization: "Bearer good" });
+    await expect(through(x)).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    expect(asked.map((q) => [q.checkpoint, q.authentication.userId])).toEqual([["request", "u1"]]);
+  });
+
+  it("lets the chain's logout through unasked (a blocked user can always sign out)", async () => {
+    const { asked, through } = run(holding(alice), true);
+    const x = exchange("POST", "/logout");
+    expect(await through(x)).toBe(true);
+    expect(currentAuthentication(x)).toBe(alice);
+    expect(asked).toEqual([]);
+    // Only the logout itself: another method on the same path is checked.
+    await expect(through(exchange("GET", "/logout"))).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+  });
+
+  it("does not ask for an anonymous request, and goes on when the gate lets the user through", async () => {
+    const anonymous = run(holding(undefined), true);
+    expect(await anonymous.through(exchange("GET", "/passkeys"))).toBe(true);
+    expect(anonymous.asked).toEqual([]);
+    const allowed = run(holding(alice), false);
+    expect(await allowed.through(exchange("GET", "/passkeys"))).toBe(true);
+    expect(allowed.asked).toHaveLength(1);
+  });
+});
