@@ -1,9 +1,8 @@
 import { type RouteRegistry, routeParams } from "@platform/adapters-http";
 import {
-  AuditSink,
+  AuditLog,
   type Authentication,
   currentAuthentication,
-  InMemoryAuditSink,
   MethodSecurityToken,
   PlatformError,
   type Platform,
@@ -88,16 +87,10 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "GET",
     path: "/admin/api/audit",
-    description: "Recent audit records (in-memory sink), optionally ?type=",
-    handler: (ex) => {
-      const sink = platform.resolve(AuditSink);
-      if (!(sink instanceof InMemoryAuditSink))
-        throw new PlatformError("NOT_FOUND", "Audit records are kept by the host's sink");
+    description: "The 100 most recent audit records (AuditLog), optionally ?type=",
+    handler: async (ex) => {
       const type = ex.query.get("type");
-      const events = sink
-        .events()
-        .filter((e) => !type || e.type === type)
-        .slice(-100);
+      const events = await platform.resolve(AuditLog).query({ ...(type ? { type } : {}), limit: 100 });
       ex.response.headers.set("cache-control", "no-store");
       ex.json(200, events);
     },

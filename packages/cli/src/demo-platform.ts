@@ -36,6 +36,7 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     properties: host.properties,
     env,
     register: host.register,
+    overrides: host.overrides,
   });
   const routes = new RouteRegistry();
   routes.add({

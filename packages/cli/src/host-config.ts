@@ -1,6 +1,6 @@
 import { extname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Platform, PlatformPlugin, PlatformProperties } from "@platform/core";
+import type { Platform, PlatformPlugin, PlatformProperties, PortOverrides } from "@platform/core";
 import type { RouteRegistry } from "@platform/adapters-http";
 import type { DependencyContainer } from "tsyringe";
 
@@ -10,7 +10,9 @@ export interface HostConfig {
   properties?: Record<string, unknown>;
   /** Extra modules after the demo's own. */
   plugins?: readonly PlatformPlugin[];
-  /** Host registrations made before any default: replace any port here. */
+  /** The host's port replacements, applied after every default and plugin (`o.override(Token, …)`). */
+  overrides?: (overrides: PortOverrides, properties: PlatformProperties) => void;
+  /** Advanced escape hatch: raw tsyringe registrations made before any default. Prefer `overrides`. */
   register?: (container: DependencyContainer, properties: PlatformProperties) => void;
   /** Application routes of the host. */
   routes?: (routes: RouteRegistry, platform: Platform) => void;

@@ -3,6 +3,7 @@ export { ManualClock } from "./kernel/clock.js";
 export { codeOf } from "./kernel/error-code.test-support.js";
 export { CountingPasswordHasher } from "./identity/password/counting-password-hasher.js";
 export { describeOneTimeTokenServiceContract } from "./identity/ott/one-time-token-service.contract.js";
+export { describeOttGenerationLimiterContract } from "./identity/ott/ott-generation-limiter.contract.js";
 export { describePasskeyCredentialRepositoryContract } from "./identity/passkey/passkey-credential-repository.contract.js";
 export { describeWebAuthnChallengeStoreContract } from "./identity/passkey/webauthn-challenge-store.contract.js";
 export { describeSessionStoreContract } from "./identity/session/session-store.contract.js";
@@ -11,6 +12,9 @@ export { describeRefreshTokenStoreContract } from "./identity/tokens/refresh-tok
 export { describeRevokedAccessTokenStoreContract } from "./identity/tokens/revoked-token-store.contract.js";
 export { describeFactorContextRepositoryContract } from "./mfa/state/factor-context-repository.contract.js";
 export { describeEscalationStoreContract } from "./mfa/escalation/escalation-store.contract.js";
+export { describeMfaLockoutsContract } from "./mfa/flow/mfa-lockouts.contract.js";
+export { describeSignInHistoryStoreContract } from "./mfa/adaptive/sign-in-history-store.contract.js";
 export { describePolicyRepositoryContract } from "./authz/policy/policy-repository.contract.js";
 export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-trust-action-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";
+export { describeAuditLogContract, type AuditTrailUnderTest } from "./kernel/audit-log.contract.js";

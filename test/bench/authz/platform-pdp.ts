@@ -5,8 +5,6 @@ import {
   Clock,
   createPlatform,
   DecisionAuditQueueToken,
-  type DynamicAuthorizationManager,
-  DynamicAuthorizationManagerToken,
   HttpExchange,
   InMemoryAuditSink,
   ManualClock,
@@ -14,6 +12,7 @@ import {
   type Policy,
   type PolicyDecision,
   PolicyRetrievalPoint,
+  UrlAuthorizationManager,
   ZeroTrustActionService,
   zeroTrustUserSubject,
 } from "@platform/core";
@@ -40,7 +39,7 @@ class ArrayRetrievalPoint implements PolicyRetrievalPoint {
 export function createPlatformPdp(): PdpUnderTest {
   let platform: Platform | undefined;
   let algorithm = "";
-  let manager: DynamicAuthorizationManager | undefined;
+  let manager: UrlAuthorizationManager | undefined;
   const prp = new ArrayRetrievalPoint();
   const clock = new ManualClock(0);
   const audit = new InMemoryAuditSink(1_000_000, clock);
@@ -100,7 +99,7 @@ export function createPlatformPdp(): PdpUnderTest {
       }
       clock.set(options.now);
       prp.policies = policies;
-      manager = p.resolve(DynamicAuthorizationManagerToken);
+      manager = p.resolve(UrlAuthorizationManager);
       const report = await manager.reload();
       return { buildMs: report.buildMs };
     },

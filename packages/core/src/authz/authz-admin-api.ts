@@ -7,7 +7,7 @@ import { Clock } from "../kernel/clock.js";
 import { PlatformError } from "../kernel/platform-error.js";
 import type { HttpExchange } from "../web/http-exchange.js";
 import { PolicyAdministrationServiceToken } from "./authz-tokens.js";
-import { DynamicAuthorizationManagerToken } from "./pdp/dynamic-authorization.js";
+import { UrlAuthorizationManager } from "./pdp/url-authorization-manager.js";
 import { PolicySimulationFilter } from "./pdp/policy-simulation-filter.js";
 import { PolicyAdminFilter } from "./policy/policy-admin-filter.js";
 import { ZeroTrustActionService } from "./zerotrust/zero-trust-action-service.js";
@@ -26,7 +26,7 @@ export function authorizationAdminApi(): SecurityFilter & ContainerAware {
     attach(container: DependencyContainer): void {
       filters = [
         new PolicySimulationFilter({
-          manager: container.resolve(DynamicAuthorizationManagerToken),
+          manager: container.resolve(UrlAuthorizationManager),
           users: container.resolve(UserRepository),
           clock: container.resolve(Clock),
         }),

@@ -21,7 +21,6 @@ import {
 import {
   DecisionAuditQueueToken,
   ExpressionCompilerToken,
-  MethodAuthorizationManagerToken,
   MethodSecurityToken,
   PolicyAdministrationServiceToken,
   PolicyExpressionConverterToken,
@@ -30,13 +29,14 @@ import {
 import { ExpressionCompiler } from "./expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "./expression/policy-expression-converter.js";
 import { MethodAuthorizationManager } from "./method/method-authorization-manager.js";
+import { PolicyMethodAuthorizationManager } from "./method/policy-method-authorization-manager.js";
 import { MethodSecurity } from "./method/method-security.js";
 import { AuthorityPermissionEvaluator, PermissionEvaluator } from "./method/permission-evaluator.js";
 import { SecurityContextHolder } from "./method/security-context-holder.js";
 import { DecisionAuditQueue } from "./pdp/decision-audit-queue.js";
-import { DynamicAuthorizationManagerToken } from "./pdp/dynamic-authorization.js";
 import { DynamicAuthorizationManager } from "./pdp/dynamic-authorization-manager.js";
 import { ResolverZeroTrustEvaluator } from "./pdp/resolver-zero-trust-evaluator.js";
+import { UrlAuthorizationManager } from "./pdp/url-authorization-manager.js";
 import { InMemoryPolicyRepository } from "./policy/in-memory-policy-repository.js";
 import { PolicyAdministrationService } from "./policy/policy-administration-service.js";
 import { PolicyChangeListener, policyChangeListenersOf } from "./policy/policy-change-listener.js";
@@ -68,15 +68,15 @@ export const authzPlugin: PlatformPlugin = {
       useFactory: (c) => ({
         id: "authz-reload",
         onPoliciesChanged: async () => {
-          await c.resolve(DynamicAuthorizationManagerToken).reload();
-          await c.resolve(MethodAuthorizationManagerToken).reload();
+          await c.resolve(UrlAuthorizationManager).reload();
+          await c.resolve(MethodAuthorizationManager).reload();
         },
       }),
     });
     let unsubscribe: (() => void) | undefined;
     ctx.onStart("authz-policies", async (c) => {
-      await c.resolve(DynamicAuthorizationManagerToken).initialize();
-      await c.resolve(MethodAuthorizationManagerToken).reload();
+      await c.resolve(UrlAuthorizationManager).initialize();
+      await c.resolve(MethodAuthorizationManager).reload();
       // Adaptive MFA (identity module) writes actions; without it there is nothing to listen to.
       if (ctx.properties.declares(ZEROTRUST_THRESHOLD_STRICT.key)) {
         unsubscribe = c.resolve(AdaptiveMfaZeroTrustListener).subscribe(c.resolve(EventBus));
@@ -167,14 +167,16 @@ function registerDecisionDefaults(ctx: PluginContext): void {
   ctx.registerDefault(DecisionAuditQueueToken, {
     useFactory: (c) => new DecisionAuditQueue({ sink: c.resolve(AuditSink) }),
   });
-  ctx.registerDefault(DynamicAuthorizationManagerToken, {
+  ctx.registerDefault(UrlAuthorizationManager, {
     useFactory: (c) => {
       const resolver = c.resolve(ZeroTrustActionResolver);
+      const audit = c.resolve(DecisionAuditQueueToken);
       return new DynamicAuthorizationManager({
         prp: c.resolve(PolicyRetrievalPoint),
         compiler: c.resolve(ExpressionCompilerToken),
         converter: c.resolve(PolicyExpressionConverterToken),
-        audit: c.resolve(DecisionAuditQueueToken),
+        audit,
+        auditAdmits: () => audit.accepts(),
         clock: c.resolve(Clock),
         algorithm: properties.get(POLICY_COMBINING_ALGORITHM),
         noMatchGranted: properties.get(POLICY_NO_MATCH_DECISION) === "ALLOW",
@@ -187,9 +189,9 @@ function registerDecisionDefaults(ctx: PluginContext): void {
   });
   ctx.registerDefault(PermissionEvaluator, { useFactory: () => new AuthorityPermissionEvaluator() });
   ctx.registerDefault(SecurityContextHolderToken, { useFactory: () => new SecurityContextHolder() });
-  ctx.registerDefault(MethodAuthorizationManagerToken, {
+  ctx.registerDefault(MethodAuthorizationManager, {
     useFactory: (c) =>
-      new MethodAuthorizationManager({
+      new PolicyMethodAuthorizationManager({
         prp: c.resolve(PolicyRetrievalPoint),
         compiler: c.resolve(ExpressionCompilerToken),
         converter: c.resolve(PolicyExpressionConverterToken),
@@ -201,7 +203,7 @@ function registerDecisionDefaults(ctx: PluginContext): void {
   });
   ctx.registerDefault(MethodSecurityToken, {
     useFactory: (c) =>
-      new MethodSecurity(c.resolve(MethodAuthorizationManagerToken), c.resolve(SecurityContextHolderToken)),
+      new MethodSecurity(c.resolve(MethodAuthorizationManager), c.resolve(SecurityContextHolderToken)),
   });
 }
 

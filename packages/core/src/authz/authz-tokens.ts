@@ -1,7 +1,6 @@
 import type { InjectionToken } from "tsyringe";
 import type { ExpressionCompiler } from "./expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "./expression/policy-expression-converter.js";
-import type { MethodAuthorizationManager } from "./method/method-authorization-manager.js";
 import type { MethodSecurity } from "./method/method-security.js";
 import type { SecurityContextHolder } from "./method/security-context-holder.js";
 import type { DecisionAuditQueue } from "./pdp/decision-audit-queue.js";
@@ -22,10 +21,6 @@ export const PolicyAdministrationServiceToken: InjectionToken<PolicyAdministrati
 /** DI token of the queue that carries authorization audit events to the AuditSink off the request path. */
 export const DecisionAuditQueueToken: InjectionToken<DecisionAuditQueue> = Symbol.for(
   "platform.DecisionAuditQueue",
-);
-/** DI token of the method-level decision maker. */
-export const MethodAuthorizationManagerToken: InjectionToken<MethodAuthorizationManager> = Symbol.for(
-  "platform.MethodAuthorizationManager",
 );
 /** DI token of the current-caller holder (AsyncLocalStorage) that method protection reads. */
 export const SecurityContextHolderToken: InjectionToken<SecurityContextHolder> = Symbol.for(

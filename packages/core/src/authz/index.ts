@@ -16,7 +16,6 @@ export {
 export {
   DecisionAuditQueueToken,
   ExpressionCompilerToken,
-  MethodAuthorizationManagerToken,
   MethodSecurityToken,
   PolicyAdministrationServiceToken,
   PolicyExpressionConverterToken,

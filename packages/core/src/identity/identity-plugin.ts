@@ -11,6 +11,7 @@ import { FilterChainProxy } from "./chain/filter-chain-proxy.js";
 import { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
 import { SecurityContextRepository } from "./context/security-context-repository.js";
 import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
+import { SessionCsrfTokenRepository } from "./csrf/session-csrf-token-repository.js";
 import {
   type ChainDefinition,
   type SecurityConfiguration,
@@ -59,6 +60,7 @@ import {
 } from "./password/password-hasher.properties.js";
 import { ScryptPasswordHasher } from "./password/scrypt-password-hasher.js";
 import { InMemorySessionStore } from "./session/in-memory-session-store.js";
+import { PrimaryAuthenticator } from "./login/primary-authenticator.js";
 import { SessionManager } from "./session/session-manager.js";
 import { SESSION_PROPERTIES, sessionOptionsFromProperties } from "./session/session.properties.js";
 import { SessionStore } from "./session/session-store.js";
@@ -67,7 +69,8 @@ import { LoginThrottle } from "./throttle/login-throttle.js";
 import { THROTTLE_PROPERTIES, throttleOptionsFromProperties } from "./throttle/login-throttle.properties.js";
 import { InMemoryRefreshTokenStore } from "./tokens/in-memory-refresh-token-store.js";
 import { InMemoryRevokedAccessTokenStore } from "./tokens/in-memory-revoked-token-store.js";
-import { loadJwtKeys } from "./tokens/jwt-keys.js";
+import { ConfiguredJwtKeySource } from "./tokens/configured-jwt-key-source.js";
+import { JwtKeySource } from "./tokens/jwt-key-source.js";
 import { JWT_PROPERTIES, jwtOptionsFromProperties } from "./tokens/jwt-properties.js";
 import { RefreshTokenStore } from "./tokens/refresh-token-store.js";
 import { RevokedAccessTokenStore } from "./tokens/revoked-token-store.js";
@@ -80,11 +83,6 @@ export { TokenServiceToken } from "./tokens/token-service-token.js";
 /** DI token of the built DSL configuration (a host may register one instead of passing `security`). */
 export const SecurityConfigurationToken: InjectionToken<SecurityConfiguration> = Symbol.for(
   "platform.SecurityConfiguration",
-);
-
-/** DI token of the primary (password) authenticator the login filters call. */
-export const PrimaryAuthenticatorToken: InjectionToken<PasswordAuthenticator> = Symbol.for(
-  "platform.PrimaryAuthenticator",
 );
 
 /** Options of the identity module. */
@@ -149,7 +147,10 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       });
       ctx.registerDefault(CsrfTokenRepository, {
         useFactory: (c) =>
-          new CsrfTokenRepository({ sessions: c.resolve(SessionManager), ids: c.resolve(IdGenerator) }),
+          new SessionCsrfTokenRepository({
+            sessions: c.resolve(SessionManager),
+            ids: c.resolve(IdGenerator),
+          }),
       });
       ctx.registerDefault(SecurityContextRepository, {
         useFactory: (c) =>
@@ -161,7 +162,11 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ctx.registerDefault(RevokedAccessTokenStore, {
         useFactory: (c) => new InMemoryRevokedAccessTokenStore({ clock: c.resolve(Clock) }),
       });
-      ctx.registerDefault(PrimaryAuthenticatorToken, {
+      ctx.registerDefault(JwtKeySource, {
+        useFactory: (c) =>
+          new ConfiguredJwtKeySource({ ...jwtOptionsFromProperties(properties), logger: c.resolve(Logger) }),
+      });
+      ctx.registerDefault(PrimaryAuthenticator, {
         useFactory: (c) =>
           new PasswordAuthenticator({
             users: c.resolve(UserRepository),
@@ -186,7 +191,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ctx.onStart("token-keys", async (c) => {
         if (c.isRegistered(TokenServiceToken, false)) return;
         const jwt = jwtOptionsFromProperties(properties);
-        const keys = await loadJwtKeys({ ...jwt, logger: c.resolve(Logger) });
+        const keys = await c.resolve(JwtKeySource).load();
         c.registerInstance(
           TokenServiceToken,
           new TokenService({
@@ -209,7 +214,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
         // Members come from later plugins (zero trust); read once the container is complete.
         const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
         const deps: ChainDependencies = {
-          authenticator: c.resolve(PrimaryAuthenticatorToken),
+          authenticator: c.resolve(PrimaryAuthenticator),
           sessions: c.resolve(SessionManager),
           csrfTokens: c.resolve(CsrfTokenRepository),
           sessionRepository: c.resolve(SecurityContextRepository),

@@ -35,7 +35,13 @@ export {
   SecurityContextRepository,
 } from "./context/security-context-repository.js";
 export { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
-export { csrfHiddenInput, csrfMetaTags, csrfToken } from "./csrf/index.js";
+export {
+  csrfHiddenInput,
+  csrfMetaTags,
+  csrfToken,
+  CsrfTokenRepository,
+  SessionCsrfTokenRepository,
+} from "./csrf/index.js";
 export { DEFAULT_URLS } from "./dsl/default-urls.js";
 export { FormLoginOptions, RestLoginOptions } from "./dsl/form-login-options.js";
 export { MfaOptions } from "./dsl/mfa-options.js";
@@ -57,10 +63,10 @@ export {
   rules,
 } from "./http-security/authorization-manager.js";
 export { HttpSecurity, type SessionCreationPolicy } from "./http-security/http-security.js";
+export { PrimaryAuthenticator } from "./login/primary-authenticator.js";
 export {
   createIdentityPlugin,
   identityPlugin,
-  PrimaryAuthenticatorToken,
   SecurityConfigurationToken,
   TokenServiceToken,
   type IdentityPluginOptions,
@@ -68,7 +74,13 @@ export {
 export * from "./password/index.js";
 export { SessionManager, SessionStore, InMemorySessionStore } from "./session/index.js";
 export { LoginThrottle, InMemoryLoginThrottle } from "./throttle/index.js";
-export { TokenService, type TokenPair } from "./tokens/index.js";
+export {
+  ConfiguredJwtKeySource,
+  JwtKeySource,
+  type JwtKeys,
+  TokenService,
+  type TokenPair,
+} from "./tokens/index.js";
 export * from "./users/index.js";
 export * from "./users/admin/index.js";
 export {

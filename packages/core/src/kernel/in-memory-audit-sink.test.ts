@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "./clock.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
+import { describeAuditLogContract } from "./audit-log.contract.js";
+
+describeAuditLogContract("InMemoryAuditSink", (clock) => {
+  const trail = new InMemoryAuditSink(1_000, clock);
+  return { sink: trail, log: trail };
+});
 
 describe("InMemoryAuditSink", () => {
   it("keeps events in order and stamps them with the clock", () => {

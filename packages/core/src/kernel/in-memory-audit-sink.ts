@@ -1,11 +1,12 @@
+import { type AuditLog, type AuditQuery, auditQueryLimit, matchesAuditQuery } from "./audit-log.js";
 import type { AuditEvent, AuditSink } from "./audit-sink.js";
 import type { Clock } from "./clock.js";
 
 /**
- * The embedded AuditSink: a bounded ring buffer. When full it drops the oldest event and counts the
- * drop, so recording is O(1), never blocks and never fails the caller.
+ * The embedded AuditSink and AuditLog: a bounded ring buffer. When full it drops the oldest event and
+ * counts the drop, so recording is O(1), never blocks and never fails the caller.
  */
-export class InMemoryAuditSink implements AuditSink {
+export class InMemoryAuditSink implements AuditSink, AuditLog {
   private readonly buffer: (AuditEvent | undefined)[];
   private start = 0;
   private size = 0;
@@ -42,6 +43,17 @@ export class InMemoryAuditSink implements AuditSink {
     const out: AuditEvent[] = [];
     for (let i = 0; i < this.size; i++) out.push(this.buffer[(this.start + i) % this.capacity]!);
     return out;
+  }
+
+  /** The most recent `limit` retained events matching every filter, oldest first. */
+  async query(query: AuditQuery = {}): Promise<AuditEvent[]> {
+    const limit = auditQueryLimit(query);
+    const out: AuditEvent[] = [];
+    for (let i = this.size - 1; i >= 0 && out.length < limit; i--) {
+      const event = this.buffer[(this.start + i) % this.capacity]!;
+      if (matchesAuditQuery(event, query)) out.push({ ...event });
+    }
+    return out.reverse();
   }
 
   /** How many events were dropped because the buffer was full (or the event was unreadable). */

@@ -1,3 +1,11 @@
+export {
+  AUDIT_QUERY_MAX_LIMIT,
+  AuditLog,
+  auditQueryLimit,
+  matchesAuditQuery,
+  UnreadableAuditLog,
+  type AuditQuery,
+} from "./audit-log.js";
 export { AuditSink, type AuditEvent } from "./audit-sink.js";
 export { Clock, ManualClock, SystemClock } from "./clock.js";
 export { parseByteSize, parseDuration } from "./duration.js";
@@ -13,7 +21,13 @@ export {
   type PlatformErrorDetails,
   type PlatformErrorOptions,
 } from "./platform-error.js";
-export type { DefaultProvider, LifecycleHook, PlatformPlugin, PluginContext } from "./plugin.js";
+export type {
+  DefaultProvider,
+  LifecycleHook,
+  PlatformPlugin,
+  PluginContext,
+  PortOverrides,
+} from "./plugin.js";
 export {
   PlatformProperties,
   PlatformPropertiesToken,

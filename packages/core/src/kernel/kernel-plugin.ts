@@ -1,3 +1,4 @@
+import { AuditLog, UnreadableAuditLog } from "./audit-log.js";
 import { AuditSink } from "./audit-sink.js";
 import { Clock, SystemClock } from "./clock.js";
 import { EventBus, InProcessEventBus } from "./event-bus.js";
@@ -5,6 +6,7 @@ import { CryptoIdGenerator, IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "./logger.js";
 import { ServerAddress, ServerAddressToken } from "../web/server-address.js";
+import type { InjectionToken } from "tsyringe";
 import type { PlatformPlugin } from "./plugin.js";
 import { defineProperty, prop } from "./properties.js";
 
@@ -16,7 +18,10 @@ export const AUDIT_MEMORY_CAPACITY = defineProperty({
   description: "Events the in-memory AuditSink keeps; when full the oldest is dropped and counted.",
 });
 
-/** The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink. */
+/** The embedded audit trail, behind both the AuditSink and the AuditLog defaults (kernel-internal). */
+const EmbeddedAuditTrail: InjectionToken<InMemoryAuditSink> = Symbol("platform.kernel.EmbeddedAuditTrail");
+
+/** The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog. */
 export const kernelPlugin: PlatformPlugin = {
   id: "kernel",
   properties: [AUDIT_MEMORY_CAPACITY],
@@ -33,8 +38,17 @@ export const kernelPlugin: PlatformPlugin = {
       },
     });
     ctx.registerDefault(ServerAddressToken, { useValue: new ServerAddress() });
-    ctx.registerDefault(AuditSink, {
+    ctx.registerDefault(EmbeddedAuditTrail, {
       useFactory: (c) => new InMemoryAuditSink(ctx.properties.get(AUDIT_MEMORY_CAPACITY), c.resolve(Clock)),
+    });
+    ctx.registerDefault(AuditSink, { useFactory: (c) => c.resolve(EmbeddedAuditTrail) });
+    // The embedded log reads only what the embedded sink recorded: a replaced sink without a
+    // replaced log leaves nothing readable here, which the log says instead of answering empty.
+    ctx.registerDefault(AuditLog, {
+      useFactory: (c) => {
+        const trail = c.resolve(EmbeddedAuditTrail);
+        return c.resolve(AuditSink) === trail ? trail : new UnreadableAuditLog();
+      },
     });
   },
 };

@@ -7,7 +7,13 @@ import {
 } from "tsyringe";
 import { kernelPlugin } from "./kernel-plugin.js";
 import { PlatformError } from "./platform-error.js";
-import type { DefaultProvider, LifecycleHook, PlatformPlugin, PluginContext } from "./plugin.js";
+import type {
+  DefaultProvider,
+  LifecycleHook,
+  PlatformPlugin,
+  PluginContext,
+  PortOverrides,
+} from "./plugin.js";
 import {
   type PlatformProperties,
   PlatformPropertiesToken,
@@ -26,8 +32,13 @@ export interface PlatformOptions {
   /** A JSON properties file (weaker than env, stronger than defaults). */
   configFile?: string;
   /**
-   * The host's own registrations, made before any default: whatever the host registers here
-   * (a UserRepository, a PasswordHasher, ...) replaces the platform's default for that port.
+   * The host's port replacements, applied last (after every default and every plugin's overrides):
+   * `overrides: (o) => o.override(UserRepository, { useFactory: (c) => new MyUsers(c.resolve(Clock)) })`.
+   */
+  overrides?: (overrides: PortOverrides, properties: PlatformProperties) => void;
+  /**
+   * Advanced escape hatch: raw tsyringe registrations on the platform's container, made before any
+   * default (a port registered here suppresses its default). Prefer `overrides`.
    */
   register?: (container: DependencyContainer, properties: PlatformProperties) => void;
 }
@@ -50,7 +61,8 @@ export interface Platform {
 
 /**
  * Builds a platform: a child container of tsyringe's root (the only place the core touches the
- * global container), validated properties, the host's registrations, then every plugin's defaults.
+ * global container), validated properties, the host's raw registrations, every plugin's defaults,
+ * then the overrides: each plugin's in plugin order, the host's last.
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const plugins = [kernelPlugin, ...(options.plugins ?? [])];
@@ -74,9 +86,12 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
 
   const startHooks: { name: string; hook: LifecycleHook }[] = [];
   const stopHooks: { name: string; hook: LifecycleHook }[] = [];
+  const assembly = new Assembly(container);
   for (const plugin of plugins) {
-    plugin.register(pluginContext(plugin.id, container, properties, startHooks, stopHooks));
+    plugin.register(pluginContext(plugin.id, assembly, properties, startHooks, stopHooks));
   }
+  options.overrides?.({ override: (token, provider) => assembly.queueOverride(token, provider) }, properties);
+  assembly.applyOverrides();
 
   let state: PlatformState = "created";
   return {
@@ -115,30 +130,68 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   };
 }
 
+/**
+ * The container while plugins register: defaults go in at once, overrides wait in a queue until
+ * every default is in, so an override wins wherever its plugin stands in the list.
+ */
+class Assembly {
+  private readonly families = new Set<InjectionToken<unknown>>();
+  private readonly overrides: { token: InjectionToken<never>; provider: DefaultProvider<never> }[] = [];
+
+  constructor(readonly container: DependencyContainer) {}
+
+  registerDefault<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void {
+    if (!this.container.isRegistered(token, false)) this.register(token, provider);
+  }
+
+  registerMember<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void {
+    this.families.add(token);
+    this.register(token, provider);
+  }
+
+  queueOverride<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void {
+    this.overrides.push({
+      token: token as InjectionToken<never>,
+      provider: provider as DefaultProvider<never>,
+    });
+  }
+
+  /** Registers the queued overrides in order; tsyringe resolves a token's last registration. */
+  applyOverrides(): void {
+    for (const { token, provider } of this.overrides) {
+      if (this.families.has(token)) {
+        throw new PlatformError(
+          "CONFIGURATION_INVALID",
+          `${String(token)} is a family token: add a member with registerMember, not override`,
+        );
+      }
+      this.register(token, provider);
+    }
+    this.overrides.length = 0;
+  }
+
+  private register<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void {
+    const c = this.container;
+    if ("useValue" in provider) c.register(token, { useValue: provider.useValue });
+    else if ("useClass" in provider)
+      c.register(token, { useClass: provider.useClass as new () => T }, { lifecycle: Lifecycle.Singleton });
+    else c.register(token, { useFactory: instanceCachingFactory((r) => provider.useFactory(r)) });
+  }
+}
+
 function pluginContext(
   pluginId: string,
-  container: DependencyContainer,
+  assembly: Assembly,
   properties: PlatformProperties,
   startHooks: { name: string; hook: LifecycleHook }[],
   stopHooks: { name: string; hook: LifecycleHook }[],
 ): PluginContext {
-  const register = <T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void => {
-    if ("useValue" in provider) container.register(token, { useValue: provider.useValue });
-    else if ("useClass" in provider)
-      container.register(
-        token,
-        { useClass: provider.useClass as new () => T },
-        { lifecycle: Lifecycle.Singleton },
-      );
-    else container.register(token, { useFactory: instanceCachingFactory((c) => provider.useFactory(c)) });
-  };
   return {
-    container,
+    container: assembly.container,
     properties,
-    registerDefault(token, provider) {
-      if (!container.isRegistered(token, false)) register(token, provider);
-    },
-    registerMember: register,
+    registerDefault: (token, provider) => assembly.registerDefault(token, provider),
+    registerMember: (token, provider) => assembly.registerMember(token, provider),
+    override: (token, provider) => assembly.queueOverride(token, provider),
     onStart: (name, hook) => startHooks.push({ name: `${pluginId}:${name}`, hook }),
     onStop: (name, hook) => stopHooks.push({ name: `${pluginId}:${name}`, hook }),
   };

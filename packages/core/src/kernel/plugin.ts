@@ -10,11 +10,26 @@ export type DefaultProvider<T> =
 /** A start-up or shutdown hook; a start hook that throws stops start-up. */
 export type LifecycleHook = (container: DependencyContainer) => void | Promise<void>;
 
+/**
+ * Replaces ports after every default is registered: defaults first, then each plugin's overrides in
+ * plugin order, then the host's (`PlatformOptions.overrides`); the last override of a token wins.
+ */
+export interface PortOverrides {
+  /**
+   * Replaces what `token` resolves to with `provider` (a value, a class or a factory that gets the
+   * container; classes and factories are singletons). Family tokens take members, not overrides.
+   */
+  override<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;
+}
+
 /** What a plugin may do while the platform is assembled. */
-export interface PluginContext {
+export interface PluginContext extends PortOverrides {
   readonly container: DependencyContainer;
   readonly properties: PlatformProperties;
-  /** Registers `provider` under `token` only if the host registered nothing there ("missing bean"). */
+  /**
+   * Registers `provider` under `token` only if nothing is registered there yet ("missing bean"); to
+   * replace a port whatever the plugin order, use `override`.
+   */
   registerDefault<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;
   /** Adds a member to a family token (read with `@injectAll` / `resolveAll`). */
   registerMember<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;

@@ -24,7 +24,8 @@ export { FACTOR_TYPES, type FactorType, parseFactorType } from "./factor-type.js
 export { MFA_BINDING_COOKIE, MFA_BINDING_HEADER } from "./flow/mfa-caller-binding.js";
 export { MFA_ERROR_STATUS } from "./flow/mfa-errors.js";
 export type { MfaFlow } from "./flow/mfa-flow.js";
-export { InMemoryMfaLockouts, MfaLockouts } from "./flow/mfa-lockouts.js";
+export { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
+export { MfaLockouts } from "./flow/mfa-lockouts.js";
 export { MfaRuntime } from "./flow/mfa-runtime.js";
 export { MFA_PROPERTIES, type MfaSettings, mfaSettingsFromProperties } from "./mfa.properties.js";
 export type { FactorContext } from "./state/factor-context.js";

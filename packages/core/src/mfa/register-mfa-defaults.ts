@@ -38,7 +38,8 @@ import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
 import type { MfaFlow } from "./flow/mfa-flow.js";
 import { AccountUnlockHook } from "../identity/users/admin/account-unlock-hook.js";
-import { InMemoryMfaLockouts, MfaLockouts } from "./flow/mfa-lockouts.js";
+import { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
+import { MfaLockouts } from "./flow/mfa-lockouts.js";
 import { MfaRuntime } from "./flow/mfa-runtime.js";
 import { mfaSettingsFromProperties } from "./mfa.properties.js";
 import { FactorContextRepository } from "./state/factor-context-repository.js";
@@ -83,6 +84,10 @@ export function registerMfaDefaults(ctx: PluginContext): void {
       availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
     });
   const adaptive = ctx.properties.get(MFA_POLICY) === "adaptive";
+  // Holders never get in on the password plus a review: an escalation becomes a challenge for them.
+  const secondFactorFloor = ctx.properties.get(MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED)
+    ? []
+    : settings.requiredAuthorities;
   const thresholds = adaptive ? riskThresholdsFromProperties(ctx.properties) : undefined;
   ctx.registerDefault(MfaPolicyProvider, {
     useFactory: (c) =>
@@ -114,6 +119,7 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         ids: c.resolve(IdGenerator),
         audit: c.resolve(AuditSink),
         events: c.resolve(EventBus),
+        secondFactorFloor,
       }),
   });
   ctx.registerDefault(MfaRuntime, {
@@ -137,6 +143,8 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         settings,
         performanceAlertMs: ctx.properties.get(MFA_PERFORMANCE_ALERT),
         escalations: c.resolve(EscalationService),
+        secondFactorFloor,
+        availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
         publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddressToken)),
         history: c.resolve(SignInHistoryStore),
         devices: c.resolve(DeviceCookies),

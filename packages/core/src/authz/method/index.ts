@@ -1,10 +1,10 @@
 // Method protection: @Protectable, METHOD policies before the call, ownership on the returned entity.
+export { MethodAuthorizationManager, type MethodDecision } from "./method-authorization-manager.js";
 export {
   isOwnerOf,
-  MethodAuthorizationManager,
-  type MethodAuthorizationManagerOptions,
-  type MethodDecision,
-} from "./method-authorization-manager.js";
+  PolicyMethodAuthorizationManager,
+  type PolicyMethodAuthorizationManagerOptions,
+} from "./policy-method-authorization-manager.js";
 export { type CompiledMethodPolicy, MethodPolicySet } from "./method-policy-set.js";
 export { MethodSecurity } from "./method-security.js";
 export { AuthorityPermissionEvaluator, PermissionEvaluator } from "./permission-evaluator.js";

@@ -7,7 +7,7 @@ import { PolicyExpressionConverter } from "../expression/policy-expression-conve
 import { caller } from "../pdp/pdp.fixture.js";
 import { InMemoryPolicyRepository } from "../policy/in-memory-policy-repository.js";
 import { DefaultPolicyRetrievalPoint } from "../policy/policy-retrieval-point.js";
-import { MethodAuthorizationManager } from "./method-authorization-manager.js";
+import { PolicyMethodAuthorizationManager } from "./policy-method-authorization-manager.js";
 import { MethodSecurity } from "./method-security.js";
 import { AuthorityPermissionEvaluator } from "./permission-evaluator.js";
 import { Protectable } from "./protectable.js";
@@ -34,7 +34,7 @@ async function security(): Promise<{
 }> {
   const clock = new ManualClock(0);
   const repository = new InMemoryPolicyRepository({ clock, ids: new CryptoIdGenerator() });
-  const manager = new MethodAuthorizationManager({
+  const manager = new PolicyMethodAuthorizationManager({
     prp: new DefaultPolicyRetrievalPoint({ repository }),
     compiler: new ExpressionCompiler(),
     converter: new PolicyExpressionConverter(),

@@ -21,7 +21,7 @@ import { caller } from "../pdp/pdp.fixture.js";
 import { InMemoryPolicyRepository } from "../policy/in-memory-policy-repository.js";
 import type { NewPolicy, PolicyEffect } from "../policy/policy.js";
 import { DefaultPolicyRetrievalPoint } from "../policy/policy-retrieval-point.js";
-import { MethodAuthorizationManager } from "./method-authorization-manager.js";
+import { PolicyMethodAuthorizationManager } from "./policy-method-authorization-manager.js";
 import { MethodSecurity } from "./method-security.js";
 import { AuthorityPermissionEvaluator } from "./permission-evaluator.js";
 import { Protectable } from "./protectable.js";
@@ -117,7 +117,7 @@ async function setup(policies: NewPolicy[] = []) {
   const repository = new InMemoryPolicyRepository({ clock, ids: new CryptoIdGenerator() });
   for (const p of policies) await repository.create(p);
   const audit = new InMemoryAuditSink(1_000, clock);
-  const manager = new MethodAuthorizationManager({
+  const manager = new PolicyMethodAuthorizationManager({
     prp: new DefaultPolicyRetrievalPoint({ repository }),
     compiler: new ExpressionCompiler(),
     converter: new PolicyExpressionConverter(),

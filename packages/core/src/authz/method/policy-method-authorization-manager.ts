@@ -5,26 +5,14 @@ import type { EvaluationContext } from "../expression/evaluation-context.js";
 import { isOwner } from "../expression/method-functions.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
-import type { PolicyEffect } from "../policy/policy.js";
 import type { PolicyRetrievalPoint } from "../policy/policy-retrieval-point.js";
 import { type CompiledMethodPolicy, MethodPolicySet } from "./method-policy-set.js";
 import type { PermissionEvaluator } from "./permission-evaluator.js";
+import type { MethodAuthorizationManager, MethodDecision } from "./method-authorization-manager.js";
 import type { ProtectableMethod } from "./protectable.js";
 
-/** A method-level decision. */
-export interface MethodDecision {
-  readonly granted: boolean;
-  readonly reason: string;
-  readonly policyId?: string;
-  readonly policyName?: string;
-  /** The deciding policy's effect: only an ALLOW that granted lets a non-owner read an owned entity. */
-  readonly effect?: PolicyEffect;
-  /** The deciding policy reads the returned value: it is decided after the call. */
-  readonly deferred?: CompiledMethodPolicy;
-}
-
-/** Options of the MethodAuthorizationManager. */
-export interface MethodAuthorizationManagerOptions {
+/** Options of the PolicyMethodAuthorizationManager. */
+export interface PolicyMethodAuthorizationManagerOptions {
   prp: PolicyRetrievalPoint;
   compiler: ExpressionCompiler;
   converter: PolicyExpressionConverter;
@@ -38,16 +26,16 @@ export interface MethodAuthorizationManagerOptions {
 const ADMIN = "ROLE_ADMIN";
 
 /**
- * Decides `@Protectable` method calls against METHOD policies (first applicable, DENY as
+ * The default MethodAuthorizationManager: decides `@Protectable` method calls against METHOD policies (first applicable, DENY as
  * `!(condition)`, no policy → allowed) before the call, and ownership on the returned entity after
  * it: with `ownerField`, the owner (and ROLE_ADMIN) may always access their resource, and others
  * only when an ALLOW policy granted explicitly. Policies reading `returnObject`/#ownership are decided after
  * the call, on the value.
  */
-export class MethodAuthorizationManager {
+export class PolicyMethodAuthorizationManager implements MethodAuthorizationManager {
   private set = MethodPolicySet.empty();
 
-  constructor(private readonly o: MethodAuthorizationManagerOptions) {}
+  constructor(private readonly o: PolicyMethodAuthorizationManagerOptions) {}
 
   /** Loads (or reloads) the METHOD policies; the new set replaces the old in one assignment. */
   async reload(): Promise<void> {

@@ -1,5 +1,4 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
-import type { AuthorizationManager } from "../../identity/http-security/authorization-manager.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
@@ -10,9 +9,9 @@ import type { PolicyExpressionConverter } from "../expression/policy-expression-
 import type { PolicyRetrievalPoint } from "../policy/policy-retrieval-point.js";
 import type { CombiningAlgorithm } from "./combining-algorithm.js";
 import { CompiledPolicySet, type PolicySetReport } from "./compiled-policy-set.js";
-import { DecisionAuditQueue } from "./decision-audit-queue.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
+import type { UrlAuthorizationManager } from "./url-authorization-manager.js";
 import {
   decideCombined,
   decideFirstApplicable,
@@ -29,6 +28,11 @@ export interface DynamicAuthorizationManagerOptions {
   converter: PolicyExpressionConverter;
   /** Where denials and evaluation errors go (wrap a slow sink in a DecisionAuditQueue). */
   audit: AuditSink;
+  /**
+   * Asked before a denial's audit event is built: false skips the work under overload (pass the
+   * DecisionAuditQueue's `accepts`, which counts the drop). Default: always build.
+   */
+  auditAdmits?: () => boolean;
   clock: Clock;
   algorithm: CombiningAlgorithm;
   /** The answer when no URL policy matches (the spec: true). */
@@ -42,12 +46,12 @@ export interface DynamicAuthorizationManagerOptions {
 }
 
 /**
- * The PEP of dynamic authorization (`anyRequest().access(manager)`): decides requests against the
+ * The default UrlAuthorizationManager, the PEP of dynamic authorization (`anyRequest().access(manager)`): decides requests against the
  * database's URL policies, compiled once and indexed by path. `initialize()` loads them at start-up,
  * `reload()` rebuilds a complete new set off the request path and swaps it in one assignment, so
  * requests in flight finish on the set they started with.
  */
-export class DynamicAuthorizationManager implements AuthorizationManager {
+export class DynamicAuthorizationManager implements UrlAuthorizationManager {
   private current: CompiledPolicySet;
   private rebuilding: Promise<PolicySetReport> | undefined;
   private again = false;
@@ -237,8 +241,7 @@ export class DynamicAuthorizationManager implements AuthorizationManager {
     decision: PolicyDecision,
     verdict: ZeroTrustVerdict | null,
   ): void {
-    const audit = this.o.audit;
-    if (audit instanceof DecisionAuditQueue && !audit.accepts()) return; // overload: counted, not built
+    if (this.o.auditAdmits && !this.o.auditAdmits()) return; // overload: counted, not built
     this.o.audit.record({
       type: "authz.denied",
       outcome: "denied",

@@ -1,34 +1,29 @@
-import type { DependencyContainer, InjectionToken } from "tsyringe";
+import type { DependencyContainer } from "tsyringe";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { ContainerAware } from "../../identity/chain/container-aware.js";
 import type { AuthorizationManager } from "../../identity/http-security/authorization-manager.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import type { DynamicAuthorizationManager } from "./dynamic-authorization-manager.js";
 import type { PolicyDecision } from "./policy-decision.js";
-
-/** DI token of the platform's DynamicAuthorizationManager (registered by the authorization plugin). */
-export const DynamicAuthorizationManagerToken: InjectionToken<DynamicAuthorizationManager> = Symbol.for(
-  "platform.DynamicAuthorizationManager",
-);
+import { UrlAuthorizationManager } from "./url-authorization-manager.js";
 
 /**
  * The dynamic manager for the DSL, usable before the platform exists:
  * `.authorizeHttpRequests((a) => a.anyRequest().access(dynamicAuthorization()))`. Chain assembly
- * attaches it to the platform's DynamicAuthorizationManager at start; a platform without the
+ * attaches it to the platform's UrlAuthorizationManager at start; a platform without the
  * authorization plugin fails start-up with DEPENDENCY_MISSING instead of allowing everything.
  */
 export function dynamicAuthorization(): AuthorizationManager & ContainerAware {
-  let manager: DynamicAuthorizationManager | undefined;
+  let manager: UrlAuthorizationManager | undefined;
   return {
     attach(container: DependencyContainer): void {
-      if (!container.isRegistered(DynamicAuthorizationManagerToken, true)) {
+      if (!container.isRegistered(UrlAuthorizationManager, true)) {
         throw new PlatformError(
           "DEPENDENCY_MISSING",
           "anyRequest().access(dynamicAuthorization()) needs the authorization plugin (authzPlugin) in the platform",
         );
       }
-      manager = container.resolve(DynamicAuthorizationManagerToken);
+      manager = container.resolve(UrlAuthorizationManager);
     },
     check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision> {
       if (!manager) {

@@ -11,7 +11,7 @@ export {
   type DecisionAuditQueueOptions,
   type DecisionAuditStats,
 } from "./decision-audit-queue.js";
-export { DynamicAuthorizationManagerToken, dynamicAuthorization } from "./dynamic-authorization.js";
+export { dynamicAuthorization } from "./dynamic-authorization.js";
 export {
   DynamicAuthorizationManager,
   type DynamicAuthorizationManagerOptions,
@@ -22,4 +22,5 @@ export type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
 export type { RequestFacts, RequestTarget } from "./policy-evaluation.js";
 export { PolicySimulationFilter, type PolicySimulationFilterOptions } from "./policy-simulation-filter.js";
 export { ResolverZeroTrustEvaluator } from "./resolver-zero-trust-evaluator.js";
+export { UrlAuthorizationManager } from "./url-authorization-manager.js";
 export type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zero-trust-evaluator.js";

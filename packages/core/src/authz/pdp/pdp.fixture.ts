@@ -54,7 +54,7 @@ export function urlPolicy(
 /** Test fixture: a manager over an in-memory repository, with its audit sink and clock. */
 export async function pdpWith(
   policies: NewPolicy[],
-  options: { algorithm?: CombiningAlgorithm; noMatchGranted?: boolean } = {},
+  options: { algorithm?: CombiningAlgorithm; noMatchGranted?: boolean; auditAdmits?: () => boolean } = {},
 ): Promise<{
   manager: DynamicAuthorizationManager;
   repository: InMemoryPolicyRepository;
@@ -76,6 +76,7 @@ export async function pdpWith(
     algorithm: options.algorithm ?? "FIRST_APPLICABLE",
     noMatchGranted: options.noMatchGranted ?? true,
     timeZone: "UTC",
+    ...(options.auditAdmits ? { auditAdmits: options.auditAdmits } : {}),
   });
   await manager.initialize();
   return { manager, repository, audit, clock, stored };

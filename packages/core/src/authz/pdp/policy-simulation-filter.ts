@@ -8,7 +8,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import { canonicalPath } from "../../web/canonical-path.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
-import type { DynamicAuthorizationManager } from "./dynamic-authorization-manager.js";
+import type { UrlAuthorizationManager } from "./url-authorization-manager.js";
 
 const text = (max: number) => z.string().min(1).max(max);
 
@@ -36,7 +36,7 @@ const SimulationRequest = z
 
 /** Options of the PolicySimulationFilter. */
 export interface PolicySimulationFilterOptions {
-  manager: DynamicAuthorizationManager;
+  manager: UrlAuthorizationManager;
   users: UserRepository;
   clock: Clock;
   /** Default `/admin/api/policies/simulate`. */

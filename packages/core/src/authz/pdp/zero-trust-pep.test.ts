@@ -11,7 +11,7 @@ import { DecisionAuditQueueToken, PolicyAdministrationServiceToken } from "../au
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
 import { ALICE, ROOT, user } from "../zerotrust/zero-trust.fixture.js";
-import { DynamicAuthorizationManagerToken } from "./dynamic-authorization.js";
+import { UrlAuthorizationManager } from "./url-authorization-manager.js";
 import { request } from "./pdp.fixture.js";
 
 const T0 = Date.UTC(2026, 10, 26, 12);
@@ -37,7 +37,7 @@ async function pep(properties: Record<string, unknown> = {}) {
   });
   const p = platform;
   await p.start();
-  const manager = p.resolve(DynamicAuthorizationManagerToken);
+  const manager = p.resolve(UrlAuthorizationManager);
   const service = p.resolve(ZeroTrustActionService);
   const check = (who: Authentication | undefined, path = "/api/orders", method = "GET") =>
     manager.check(who, request(method, path));

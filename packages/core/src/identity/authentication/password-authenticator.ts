@@ -9,6 +9,7 @@ import type { UserRepository } from "../users/user-repository.js";
 import { usernameKey } from "../users/username-key.js";
 import { AttemptSerializer } from "./attempt-serializer.js";
 import type { Authentication } from "./authentication.js";
+import type { PrimaryAuthenticator } from "../login/primary-authenticator.js";
 
 /** Longest username accepted, in UTF-16 code units, checked before anything else. */
 export const MAX_USERNAME_INPUT_LENGTH = 256;
@@ -57,7 +58,7 @@ const TOO_MANY_ATTEMPTS_MESSAGE = "Too many sign-in attempts; try again later";
  * failures (the password was not guessed wrong) nor do they clear the counter (the sign-in did not
  * succeed). Only BAD_CREDENTIALS counts as a failure. Every outcome is audited.
  */
-export class PasswordAuthenticator {
+export class PasswordAuthenticator implements PrimaryAuthenticator {
   private readonly users: UserRepository;
   private readonly hasher: PasswordHasher;
   private readonly throttle: LoginThrottle;

@@ -22,7 +22,7 @@ import type { BearerAuthenticator } from "../context/security-context-filter.js"
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import type { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
 import type { TokenIssuer } from "../handlers/oauth2-handlers.js";
-import type { PrimaryAuthenticator } from "../login/login-processing-filter.js";
+import type { PrimaryAuthenticator } from "../login/primary-authenticator.js";
 import type { TokenRevoker } from "../login/logout-filter.js";
 import type { TokenRefresher } from "../login/token-endpoints-filter.js";
 import type { SessionManager } from "../session/session-manager.js";

@@ -8,14 +8,14 @@ import { SessionManager } from "../session/session-manager.js";
 import { constantTimeEquals } from "./constant-time-equals.js";
 import { CsrfFilter } from "./csrf-filter.js";
 import { csrfToken } from "./csrf-token.js";
-import { CsrfTokenRepository } from "./csrf-token-repository.js";
+import { SessionCsrfTokenRepository } from "./session-csrf-token-repository.js";
 
 function setup() {
   const clock = new ManualClock();
   const store = new InMemorySessionStore({ clock });
   const ids = new CryptoIdGenerator();
   const sessions = new SessionManager({ store, clock, ids });
-  const repository = new CsrfTokenRepository({ sessions, ids });
+  const repository = new SessionCsrfTokenRepository({ sessions, ids });
   return { clock, store, sessions, repository, filter: new CsrfFilter({ repository }) };
 }
 type Kit = ReturnType<typeof setup>;

@@ -9,14 +9,14 @@ import { SessionManager } from "../session/session-manager.js";
 import { CsrfFilter, type CsrfFilterOptions } from "./csrf-filter.js";
 import { csrfHiddenInput, csrfMetaTags } from "./csrf-html.js";
 import { csrfToken } from "./csrf-token.js";
-import { CsrfTokenRepository } from "./csrf-token-repository.js";
+import { SessionCsrfTokenRepository } from "./session-csrf-token-repository.js";
 
 function setup(options: Partial<CsrfFilterOptions> = {}) {
   const clock = new ManualClock();
   const store = new InMemorySessionStore({ clock });
   const ids = new CryptoIdGenerator();
   const sessions = new SessionManager({ store, clock, ids });
-  const repository = new CsrfTokenRepository({ sessions, ids });
+  const repository = new SessionCsrfTokenRepository({ sessions, ids });
   const filter = new CsrfFilter({ repository, ...options });
   return { store, sessions, repository, filter };
 }

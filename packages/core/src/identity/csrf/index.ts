@@ -2,8 +2,9 @@ export { constantTimeEquals } from "./constant-time-equals.js";
 export { CSRF_SAFE_METHODS, CsrfFilter, type CsrfFilterOptions } from "./csrf-filter.js";
 export { csrfHiddenInput, csrfMetaTags } from "./csrf-html.js";
 export { csrfToken, setCsrfToken, type CsrfToken } from "./csrf-token.js";
+export { CsrfTokenRepository } from "./csrf-token-repository.js";
 export {
-  CsrfTokenRepository,
   DEFAULT_CSRF_SESSION_KEY,
-  type CsrfTokenRepositoryOptions,
-} from "./csrf-token-repository.js";
+  SessionCsrfTokenRepository,
+  type SessionCsrfTokenRepositoryOptions,
+} from "./session-csrf-token-repository.js";

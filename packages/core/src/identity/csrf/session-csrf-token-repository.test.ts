@@ -4,18 +4,18 @@ import { CryptoIdGenerator, type IdGenerator } from "../../kernel/id-generator.j
 import { HttpExchange } from "../../web/http-exchange.js";
 import { InMemorySessionStore } from "../session/in-memory-session-store.js";
 import { SessionManager } from "../session/session-manager.js";
-import { CsrfTokenRepository, DEFAULT_CSRF_SESSION_KEY } from "./csrf-token-repository.js";
+import { DEFAULT_CSRF_SESSION_KEY, SessionCsrfTokenRepository } from "./session-csrf-token-repository.js";
 
 function setup(ids: IdGenerator = new CryptoIdGenerator()) {
   const clock = new ManualClock();
   const store = new InMemorySessionStore({ clock });
   const sessions = new SessionManager({ store, clock, ids: new CryptoIdGenerator() });
-  return { store, sessions, repository: new CsrfTokenRepository({ sessions, ids }) };
+  return { store, sessions, repository: new SessionCsrfTokenRepository({ sessions, ids }) };
 }
 
 const exchange = () => new HttpExchange({ method: "GET", url: "/", headers: {}, remoteAddress: "::1" });
 
-describe("CsrfTokenRepository", () => {
+describe("SessionCsrfTokenRepository", () => {
   it("loads nothing and creates no session when there is none", async () => {
     const { store, repository } = setup();
     const ex = exchange();

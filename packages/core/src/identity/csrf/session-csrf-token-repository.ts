@@ -1,12 +1,13 @@
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { SessionManager } from "../session/session-manager.js";
+import type { CsrfTokenRepository } from "./csrf-token-repository.js";
 
 /** Default session data key of the CSRF token. */
 export const DEFAULT_CSRF_SESSION_KEY = "platform.csrf.token";
 
-/** Options of the CsrfTokenRepository. */
-export interface CsrfTokenRepositoryOptions {
+/** Options of the SessionCsrfTokenRepository. */
+export interface SessionCsrfTokenRepositoryOptions {
   /** The session the token lives in (synchronizer-token pattern). */
   sessions: SessionManager;
   /** Makes tokens: `ids.secret(32)`, 256 random bits, base64url. */
@@ -16,15 +17,15 @@ export interface CsrfTokenRepositoryOptions {
 }
 
 /**
- * Keeps one CSRF token per session, in the session's data. Reading never creates a session, so a
+ * The default CsrfTokenRepository: keeps one CSRF token per session, in the session's data. Reading never creates a session, so a
  * request that fails the check leaves nothing behind; pages create the token lazily when they render it.
  */
-export class CsrfTokenRepository {
+export class SessionCsrfTokenRepository implements CsrfTokenRepository {
   private readonly sessions: SessionManager;
   private readonly ids: IdGenerator;
   private readonly sessionKey: string;
 
-  constructor(options: CsrfTokenRepositoryOptions) {
+  constructor(options: SessionCsrfTokenRepositoryOptions) {
     this.sessions = options.sessions;
     this.ids = options.ids;
     this.sessionKey = options.sessionKey ?? DEFAULT_CSRF_SESSION_KEY;

@@ -9,16 +9,7 @@ import type {
   AuthenticationSuccessHandler,
   LoginContext,
 } from "../handlers/authentication-handlers.js";
-
-/** The primary (username + password) authentication a login filter calls. */
-export interface PrimaryAuthenticator {
-  authenticate(input: {
-    username: unknown;
-    password: unknown;
-    remoteAddress: string;
-    method: "form" | "rest";
-  }): Promise<Authentication>;
-}
+import type { PrimaryAuthenticator } from "./primary-authenticator.js";
 
 /** Options of a username/password processing filter (form or REST). */
 export interface LoginProcessingOptions {

@@ -2,6 +2,12 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../kernel/clock.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { InMemoryOttGenerationLimiter } from "./in-memory-ott-generation-limiter.js";
+import { describeOttGenerationLimiterContract } from "./ott-generation-limiter.contract.js";
+
+describeOttGenerationLimiterContract(
+  "InMemoryOttGenerationLimiter",
+  (clock, limits) => new InMemoryOttGenerationLimiter({ clock, ...limits }),
+);
 
 const WINDOW = 15 * 60_000;
 const key = (username: string, remoteAddress = "203.0.113.1") => ({ username, remoteAddress });

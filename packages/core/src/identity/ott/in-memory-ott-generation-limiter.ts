@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { FixedWindowCounters } from "../throttle/fixed-window-counters.js";
 import { throttleAddressKey } from "../throttle/throttle-keys.js";
 import { usernameKey } from "../users/username-key.js";
 import {
@@ -19,20 +20,16 @@ export interface InMemoryOttGenerationLimiterOptions extends Partial<OttGenerati
   maxEntries?: number;
 }
 
-interface Counter {
-  count: number;
-  windowStart: number;
-}
-
 /**
- * The embedded OttGenerationLimiter: fixed windows opened by a counter's first request, in a Map ordered
- * by window start, swept from the front on write, no timers (like the InMemoryLoginThrottle). Keys are
+ * The embedded OttGenerationLimiter on FixedWindowCounters (like the InMemoryLoginThrottle): fixed
+ * windows opened by a counter's first request, swept on write, no timers; checking both counters and
+ * counting both happen in one synchronous step, so the check and the count cannot be split by a race. Keys are
  * SHA-256 of the username key (`u:`) and of the address key (`i:`), so memory per counter is fixed and
  * no plain username is held. Bounded by `maxEntries`: a flood of distinct keys makes it forget the
  * oldest windows early; the per-address counter of the flooding address is among the newest.
  */
 export class InMemoryOttGenerationLimiter implements OttGenerationLimiter {
-  private readonly counters = new Map<string, Counter>();
+  private readonly counters: FixedWindowCounters;
   private readonly clock: Clock;
   private readonly limits: OttGenerationLimits;
   private readonly maxEntries: number;
@@ -56,6 +53,7 @@ export class InMemoryOttGenerationLimiter implements OttGenerationLimiter {
         );
       }
     }
+    this.counters = new FixedWindowCounters(this.limits.windowMs, this.maxEntries);
   }
 
   /** Counters held (ended windows not yet swept included). */
@@ -67,49 +65,17 @@ export class InMemoryOttGenerationLimiter implements OttGenerationLimiter {
     const now = this.clock.now();
     const userKey = `u:${sha256(usernameKey(key.username))}`;
     const ipKey = `i:${sha256(throttleAddressKey(key.remoteAddress))}`;
-    const user = this.blockedFor(userKey, this.limits.maxPerUser, now);
-    const ip = this.blockedFor(ipKey, this.limits.maxPerIp, now);
+    const user = this.counters.blockedFor(userKey, this.limits.maxPerUser, now);
+    const ip = this.counters.blockedFor(ipKey, this.limits.maxPerIp, now);
     if (user > 0 || ip > 0) {
       return user >= ip
         ? { allowed: false, retryAfterMs: user, scope: "user" }
         : { allowed: false, retryAfterMs: ip, scope: "ip" };
     }
-    this.sweep(now);
-    this.increment(userKey, now);
-    this.increment(ipKey, now);
+    this.counters.sweep(now);
+    this.counters.increment(userKey, now);
+    this.counters.increment(ipKey, now);
     return { allowed: true };
-  }
-
-  private blockedFor(storageKey: string, max: number, now: number): number {
-    const counter = this.live(storageKey, now);
-    if (!counter || counter.count < max) return 0;
-    return Math.min(this.limits.windowMs, counter.windowStart + this.limits.windowMs - now);
-  }
-
-  private live(storageKey: string, now: number): Counter | undefined {
-    const counter = this.counters.get(storageKey);
-    return counter && now < counter.windowStart + this.limits.windowMs ? counter : undefined;
-  }
-
-  private increment(storageKey: string, now: number): void {
-    const counter = this.live(storageKey, now);
-    if (counter) {
-      counter.count++;
-      return;
-    }
-    this.counters.delete(storageKey);
-    this.counters.set(storageKey, { count: 1, windowStart: now });
-    for (const oldest of this.counters.keys()) {
-      if (this.counters.size <= this.maxEntries) break;
-      this.counters.delete(oldest);
-    }
-  }
-
-  private sweep(now: number): void {
-    for (const [storageKey, counter] of this.counters) {
-      if (now < counter.windowStart + this.limits.windowMs) break;
-      this.counters.delete(storageKey);
-    }
   }
 }
 

@@ -8,7 +8,7 @@ import { HttpSessionSecurityContextRepository } from "../context/http-session-se
 import { SessionSavedRequest } from "../context/saved-request.js";
 import { SecurityContextFilter } from "../context/security-context-filter.js";
 import { CsrfFilter } from "../csrf/csrf-filter.js";
-import { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
+import { SessionCsrfTokenRepository } from "../csrf/session-csrf-token-repository.js";
 import {
   SessionAuthenticationFailureHandler,
   SessionAuthenticationSuccessHandler,
@@ -43,7 +43,7 @@ export async function passkeyHttpKit(filterOptions: Partial<PasskeyFiltersOption
     clock: kit.clock,
     ids: kit.ids,
   });
-  const csrfTokens = new CsrfTokenRepository({ sessions, ids: kit.ids });
+  const csrfTokens = new SessionCsrfTokenRepository({ sessions, ids: kit.ids });
   const repository = new HttpSessionSecurityContextRepository(sessions, csrfTokens);
   const saved = new SessionSavedRequest(sessions);
   const chain = new SecurityFilterChain("passkey", 400, 0, anyRequest(), [

@@ -7,6 +7,7 @@ import {
   type ThrottleKey,
   type ThrottleVerdict,
 } from "./login-throttle.js";
+import { FixedWindowCounters } from "./fixed-window-counters.js";
 import { throttleAccountKey, throttleKeys } from "./throttle-keys.js";
 
 /** Options of the InMemoryLoginThrottle; every limit defaults to `LOGIN_THROTTLE_DEFAULTS`. */
@@ -20,19 +21,10 @@ export interface InMemoryLoginThrottleOptions extends Partial<LoginThrottleLimit
 /** Default of `InMemoryLoginThrottleOptions.maxEntries`: about 20 MB of counters at most (~190 bytes each). */
 export const IN_MEMORY_THROTTLE_MAX_ENTRIES = 100_000;
 
-interface Counter {
-  count: number;
-  windowStart: number;
-  /** The account key of a pair counter (undefined on address counters). */
-  account?: string | undefined;
-}
-
 /**
- * The embedded LoginThrottle: counters in a Map, fixed windows that open at a key's first failure,
- * read from the Clock port. No timers: ended windows are ignored on read and swept from the front of
- * the Map on write (the Map is ordered by window start, since a counter is re-inserted when its window
- * restarts). Bounded: past `maxEntries` the counter with the oldest window, the one closest to its
- * end anyway, is dropped. A flood of distinct keys can therefore make it forget counters early; each
+ * The embedded LoginThrottle on FixedWindowCounters: fixed windows that open at a key's first failure,
+ * read from the Clock port. No timers: ended windows are ignored on read and swept on write. Bounded:
+ * past `maxEntries` the counter with the oldest window, the one closest to its end anyway, is dropped. A flood of distinct keys can therefore make it forget counters early; each
  * such key costs the attacker a password hash on our side and the address limit still applies.
  *
  * Why not rate-limiter-flexible: its memory store reads `Date.now()` and arms a `setTimeout` per key
@@ -43,7 +35,8 @@ interface Counter {
  * same semantics, checked by the same contract suite, with exact times from a ManualClock.
  */
 export class InMemoryLoginThrottle implements LoginThrottle {
-  private readonly counters = new Map<string, Counter>();
+  /** Pair counters are tagged with their account key, so an unlock finds them all. */
+  private readonly counters: FixedWindowCounters<string>;
   private readonly clock: Clock;
   private readonly limits: LoginThrottleLimits;
   private readonly maxEntries: number;
@@ -68,6 +61,7 @@ export class InMemoryLoginThrottle implements LoginThrottle {
         );
       }
     }
+    this.counters = new FixedWindowCounters(this.limits.windowMs, this.maxEntries);
   }
 
   /** How many counters are held (ended windows not yet swept included); for tests and diagnostics. */
@@ -78,8 +72,8 @@ export class InMemoryLoginThrottle implements LoginThrottle {
   async check(key: ThrottleKey): Promise<ThrottleVerdict> {
     const now = this.clock.now();
     const keys = throttleKeys(key);
-    const pair = this.blockedFor(keys.accountAndIp, this.limits.maxFailuresPerAccountAndIp, now);
-    const ip = this.blockedFor(keys.ip, this.limits.maxFailuresPerIp, now);
+    const pair = this.counters.blockedFor(keys.accountAndIp, this.limits.maxFailuresPerAccountAndIp, now);
+    const ip = this.counters.blockedFor(keys.ip, this.limits.maxFailuresPerIp, now);
     if (pair === 0 && ip === 0) return { allowed: true };
     // When both block, the caller must wait for the later of the two.
     return pair >= ip
@@ -89,56 +83,17 @@ export class InMemoryLoginThrottle implements LoginThrottle {
 
   async recordFailure(key: ThrottleKey): Promise<void> {
     const now = this.clock.now();
-    this.sweep(now);
+    this.counters.sweep(now);
     const keys = throttleKeys(key);
-    this.increment(keys.accountAndIp, now, keys.account);
-    this.increment(keys.ip, now);
+    this.counters.increment(keys.accountAndIp, now, keys.account);
+    this.counters.increment(keys.ip, now);
   }
 
   async clearAccount(username: string): Promise<void> {
-    const account = throttleAccountKey(username);
-    for (const [storageKey, counter] of this.counters) {
-      if (counter.account === account) this.counters.delete(storageKey);
-    }
+    this.counters.deleteTagged(throttleAccountKey(username));
   }
 
   async recordSuccess(key: ThrottleKey): Promise<void> {
     this.counters.delete(throttleKeys(key).accountAndIp);
-  }
-
-  /** Milliseconds until the counter of `storageKey` stops blocking, or 0 when it does not block. */
-  private blockedFor(storageKey: string, max: number, now: number): number {
-    const counter = this.live(storageKey, now);
-    if (!counter || counter.count < max) return 0;
-    // Clamped: a clock set backwards must not produce a wait longer than one window.
-    return Math.min(this.limits.windowMs, counter.windowStart + this.limits.windowMs - now);
-  }
-
-  private live(storageKey: string, now: number): Counter | undefined {
-    const counter = this.counters.get(storageKey);
-    return counter && now < counter.windowStart + this.limits.windowMs ? counter : undefined;
-  }
-
-  private increment(storageKey: string, now: number, account?: string): void {
-    const counter = this.live(storageKey, now);
-    if (counter) {
-      counter.count++;
-      return;
-    }
-    // A new window goes to the back of the Map, keeping it ordered by window start.
-    this.counters.delete(storageKey);
-    this.counters.set(storageKey, { count: 1, windowStart: now, account });
-    for (const oldest of this.counters.keys()) {
-      if (this.counters.size <= this.maxEntries) break;
-      this.counters.delete(oldest);
-    }
-  }
-
-  /** Drops ended windows from the front; stops at the first live one (the rest started later). */
-  private sweep(now: number): void {
-    for (const [storageKey, counter] of this.counters) {
-      if (now < counter.windowStart + this.limits.windowMs) break;
-      this.counters.delete(storageKey);
-    }
   }
 }

@@ -13,6 +13,8 @@ export {
   InMemoryRevokedAccessTokenStore,
   type InMemoryRevokedAccessTokenStoreOptions,
 } from "./in-memory-revoked-token-store.js";
+export { ConfiguredJwtKeySource } from "./configured-jwt-key-source.js";
+export { JwtKeySource } from "./jwt-key-source.js";
 export {
   BASE64URL_SECRET_PREFIX,
   JWT_ALGORITHMS,

@@ -3,6 +3,12 @@ import { ManualClock } from "../../kernel/clock.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { InMemorySignInHistoryStore } from "./in-memory-sign-in-history-store.js";
 import { SIGN_IN_HISTORY_LIMITS } from "./sign-in-history-store.js";
+import { describeSignInHistoryStoreContract } from "./sign-in-history-store.contract.js";
+
+describeSignInHistoryStoreContract(
+  "InMemorySignInHistoryStore",
+  (clock) => new InMemorySignInHistoryStore({ clock }),
+);
 
 const MINUTE = 60_000;
 const T0 = Date.UTC(2026, 0, 1, 9, 30);

@@ -25,6 +25,9 @@ export interface SignInFailure {
  * - `recordSuccess` only once the whole authentication completed (MFA passed or not required), never
  *   when the policy is consulted, or an attacker holding the password would make his device and
  *   network "known" just by reaching the challenge.
+ *
+ * The `describeSignInHistoryStoreContract` suite (`@platform/core/testing`) pins the semantics, with
+ * the limits of `SIGN_IN_HISTORY_LIMITS`, for every adapter.
  */
 export interface SignInHistoryStore {
   /** The user's history now; an empty one for a user never recorded. */

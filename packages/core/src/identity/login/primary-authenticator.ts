@@ -1,0 +1,17 @@
+import type { InjectionToken } from "tsyringe";
+import type { Authentication } from "../authentication/authentication.js";
+
+/** The primary (username + password) authentication a login filter calls; the default is PasswordAuthenticator. */
+export interface PrimaryAuthenticator {
+  authenticate(input: {
+    username: unknown;
+    password: unknown;
+    remoteAddress: string;
+    method: "form" | "rest";
+  }): Promise<Authentication>;
+}
+
+/** DI token of the primary authenticator the form and REST login filters call. */
+export const PrimaryAuthenticator: InjectionToken<PrimaryAuthenticator> = Symbol.for(
+  "platform.PrimaryAuthenticator",
+);

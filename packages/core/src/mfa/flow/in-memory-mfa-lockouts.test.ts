@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { ManualClock } from "../../kernel/clock.js";
+import { InMemoryMfaLockouts } from "./in-memory-mfa-lockouts.js";
+import { describeMfaLockoutsContract } from "./mfa-lockouts.contract.js";
+
+describeMfaLockoutsContract("InMemoryMfaLockouts", (clock) => new InMemoryMfaLockouts(clock));
+
+describe("InMemoryMfaLockouts", () => {
+  it("holds at most maxEntries locks, forgetting the one written least recently", async () => {
+    const clock = new ManualClock();
+    const lockouts = new InMemoryMfaLockouts(clock, 2);
+    const until = clock.now() + 60_000;
+    for (const user of ["a", "b", "c"]) await lockouts.lock(user, until);
+    expect(await lockouts.lockedUntil("a")).toBeUndefined();
+    expect(await lockouts.lockedUntil("b")).toBe(until);
+    expect(await lockouts.lockedUntil("c")).toBe(until);
+  });
+
+  it("holds at most maxEntries failure counters, forgetting the one written least recently", async () => {
+    const clock = new ManualClock();
+    const lockouts = new InMemoryMfaLockouts(clock, 2);
+    for (const user of ["a", "b", "c"]) await lockouts.recordFailure(user, 2, 60_000);
+    // a's first failure was forgotten: one more does not reach 2.
+    expect(await lockouts.recordFailure("a", 2, 60_000)).toBeUndefined();
+    // c's was kept: its second failure locks.
+    expect(await lockouts.recordFailure("c", 2, 60_000)).toBe(clock.now() + 60_000);
+  });
+});
