@@ -1,50 +1,27 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import { type Platform, PasswordHasher, UserRepository } from "@platform/core";
+import { type Platform, UserRepository } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  bearerHeaders,
+  NO_MFA_FOR_ADMINS,
+  type RunningDemo,
+  seedUser,
+  startDemo,
+} from "../support/demo-server.js";
 import { Browser } from "../identity/identity-test-server.js";
 
+let demo: RunningDemo;
 let base = "";
 let platform: Platform;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const demo = await buildDemoPlatform(
-    {
-      // admin signs in without an emailed code here; the MFA tests cover that path.
-      properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
-        "platform.auth.mfa.requiredAuthorities": "",
-      },
-    },
-    {},
-  );
-  platform = demo.platform;
-  const users = platform.resolve(UserRepository);
-  await users.create({
-    username: "carol",
-    passwordHash: await platform.resolve(PasswordHasher).hash("carol-pass"),
-    authorities: ["ROLE_USER"],
-  });
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${server.port}`;
-  close = async () => {
-    await server.close(true);
-    await platform.stop();
-  };
+  // admin signs in without an emailed code here; the MFA tests cover that path.
+  demo = await startDemo({}, NO_MFA_FOR_ADMINS);
+  ({ base, platform } = demo);
+  await seedUser(platform, "carol", "carol-pass");
 });
-afterAll(() => close());
+afterAll(() => demo.close());
 
-async function bearer(username: string, password: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password }),
-  });
-  const body = (await res.json()) as { accessToken: string };
-  expect(res.status).toBe(200);
-  return { authorization: `Bearer ${body.accessToken}`, "content-type": "application/json" };
-}
+const bearer = (username: string, password: string) => bearerHeaders(base, username, password);
 
 async function sessionOf(username: string, password: string): Promise<{ b: Browser; csrf: string }> {
   const b = new Browser(base);

@@ -1,49 +1,24 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import { PasswordHasher, type Platform, UserRepository } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
+import {
+  bearerHeaders,
+  NO_MFA_FOR_ADMINS,
+  type RunningDemo,
+  seedUser,
+  startDemo,
+} from "../support/demo-server.js";
 
+let demo: RunningDemo;
 let base = "";
-let platform: Platform;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const demo = await buildDemoPlatform(
-    {
-      // admin signs in without an emailed code here; the MFA tests cover that path.
-      properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
-        "platform.auth.mfa.requiredAuthorities": "",
-      },
-    },
-    {},
-  );
-  platform = demo.platform;
-  await platform.resolve(UserRepository).create({
-    username: "carol",
-    passwordHash: await platform.resolve(PasswordHasher).hash("carol-pass"),
-    authorities: ["ROLE_USER"],
-  });
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${server.port}`;
-  close = async () => {
-    await server.close(true);
-    await platform.stop();
-  };
+  demo = await startDemo({}, NO_MFA_FOR_ADMINS);
+  base = demo.base;
+  await seedUser(demo.platform, "carol", "carol-pass");
 });
-afterAll(() => close());
+afterAll(() => demo.close());
 
-async function bearer(username: string, password: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password }),
-  });
-  expect(res.status).toBe(200);
-  const { accessToken } = (await res.json()) as { accessToken: string };
-  return { authorization: `Bearer ${accessToken}`, "content-type": "application/json" };
-}
+const bearer = (username: string, password: string) => bearerHeaders(base, username, password);
 
 async function place(headers: Record<string, string>, item: string): Promise<string> {
   const res = await fetch(`${base}/api/orders`, { method: "POST", headers, body: JSON.stringify({ item }) });

@@ -1,7 +1,5 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import type { Platform } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 import { Browser } from "../identity/identity-test-server.js";
 
 // A stored `{var:regex}` is run on every request path it might match, anonymous ones included.
@@ -29,36 +27,21 @@ const FAMILIES: ReadonlyArray<readonly [string, string, string, string | null]> 
   ["(?<=a)(a+)+c", "aac", hostile("a"), "(?<="],
 ];
 
+let demo: RunningDemo;
 let base = "";
-let platform: Platform;
-let close: () => Promise<void>;
 let admin: Browser;
 let csrf = "";
 
 beforeAll(async () => {
-  const demo = await buildDemoPlatform(
-    {
-      properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
-        "platform.auth.mfa.requiredAuthorities": "",
-      },
-    },
-    {},
-  );
-  platform = demo.platform;
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${server.port}`;
-  close = async () => {
-    await server.close(true);
-    await platform.stop();
-  };
+  demo = await startDemo({}, NO_MFA_FOR_ADMINS);
+  base = demo.base;
   admin = new Browser(base);
   const loginCsrf = await admin.csrfFrom("/login");
   const login = await admin.postForm("/login", { username: "admin", password: "admin", _csrf: loginCsrf });
   expect(login.status).toBe(302);
   csrf = await admin.csrfFrom("/");
 });
-afterAll(() => close());
+afterAll(() => demo.close());
 
 /** Saves a policy for `GET /redos/{x:<regex>}` that lets only signed-in callers through. */
 function savePolicy(regex: string): Promise<Response> {

@@ -1,48 +1,22 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import type { Platform } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 import { Browser } from "../identity/identity-test-server.js";
 
 // Issue #12, item 13: `PUT /admin/api/zerotrust/actions/user:user` (a username) answered 200 and
 // did nothing. The admin API now refuses subjects naming nobody, takes `username:<name>`, and
 // `/api/me` shows the id that `user:<id>` needs.
 
+let demo: RunningDemo;
 let base = "";
-let platform: Platform;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const demo = await buildDemoPlatform(
-    {
-      // admin signs in without an emailed code here; the MFA tests cover that path.
-      properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
-        "platform.auth.mfa.requiredAuthorities": "",
-      },
-    },
-    {},
-  );
-  platform = demo.platform;
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${server.port}`;
-  close = async () => {
-    await server.close(true);
-    await platform.stop();
-  };
+  demo = await startDemo({}, NO_MFA_FOR_ADMINS);
+  base = demo.base;
 });
-afterAll(() => close());
+afterAll(() => demo.close());
 
-async function bearer(username: string, password: string): Promise<Record<string, string>> {
-  const res = await fetch(`${base}/api/login`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ username, password }),
-  });
-  expect(res.status).toBe(200);
-  const { accessToken } = (await res.json()) as { accessToken: string };
-  return { authorization: `Bearer ${accessToken}`, accept: "application/json" };
-}
+const bearer = (username: string, password: string) =>
+  bearerHeaders(base, username, password, { accept: "application/json" });
 
 async function adminSession(): Promise<{ b: Browser; csrf: string }> {
   const b = new Browser(base);

@@ -10,7 +10,7 @@ import {
   json,
   type RunningDemo,
   startDemo,
-} from "../identity/mfa/demo-server-support.js";
+} from "../support/demo-server.js";
 
 // The README's escalation setup: `user`'s sign-in after one wrong password is held for review.
 const README_ENV = {

@@ -1,5 +1,3 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
 import {
   AuditLog,
   AuditSink,
@@ -16,6 +14,7 @@ import {
   UserRepository,
 } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 import { Browser } from "../identity/identity-test-server.js";
 
 /**
@@ -40,36 +39,21 @@ function hostStores() {
 }
 
 const stores = hostStores();
+let demo: RunningDemo;
 let base = "";
 let platform: Platform;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const demo = await buildDemoPlatform(
-    {
-      properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
-        "platform.auth.mfa.requiredAuthorities": "",
-      },
-      plugins: [stores.plugin],
-    },
-    {},
-  );
-  platform = demo.platform;
+  demo = await startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [stores.plugin] });
+  ({ base, platform } = demo);
   // Created straight in the host's repository: only a platform that reads it can sign dave in.
   await stores.users.create({
     username: "dave",
     passwordHash: await platform.resolve(PasswordHasher).hash("dave-pass"),
     authorities: ["ROLE_USER"],
   });
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${server.port}`;
-  close = async () => {
-    await server.close(true);
-    await platform.stop();
-  };
 });
-afterAll(() => close());
+afterAll(() => demo.close());
 
 describe("a plugin listed after identity replaces the SessionStore, the UserRepository and the AuditSink", () => {
   it("the platform resolves the plugin's instances, not the defaults", () => {

@@ -5,7 +5,7 @@ import {
   json,
   type RunningDemo,
   startDemo,
-} from "./demo-server-support.js";
+} from "../../support/demo-server.js";
 import { Browser, MFA_COOKIE } from "./mfa-test-support.js";
 
 // Hostile uses of the API MFA binding (X-MFA-Session-Id + X-MFA-Binding) on the demo: the header is

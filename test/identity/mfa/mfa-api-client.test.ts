@@ -6,7 +6,7 @@ import {
   json,
   type RunningDemo,
   startDemo,
-} from "./demo-server-support.js";
+} from "../../support/demo-server.js";
 
 // A client that speaks only JSON and headers (no cookie jar, no HTML, no CSRF token) completes the
 // demo's MFA at /api/login and gets tokens: the curl sequence of docs/authentication.md ("MFA for

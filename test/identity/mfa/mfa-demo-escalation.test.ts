@@ -5,7 +5,7 @@ import {
   json,
   type RunningDemo,
   startDemo,
-} from "./demo-server-support.js";
+} from "../../support/demo-server.js";
 
 // README, "Escalation review, step by step": the demo started with the adaptive policy and lowered
 // thresholds; `user` mistypes the password once, then signs in from a client never seen (score 0.5 no

@@ -11,7 +11,7 @@ import {
   json,
   type RunningDemo,
   startDemo,
-} from "./demo-server-support.js";
+} from "../../support/demo-server.js";
 import {
   Browser,
   type IdentityTestServer,

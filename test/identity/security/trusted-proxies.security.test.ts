@@ -1,7 +1,5 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import { PasswordHasher, type Platform, UserRepository } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NO_MFA_FOR_ADMINS, type RunningDemo, seedUser, startDemo } from "../../support/demo-server.js";
 import { Browser } from "../identity-test-server.js";
 
 // The demo behind a trusted appending proxy (nginx's $proxy_add_x_forwarded_for). The test client
@@ -10,35 +8,15 @@ import { Browser } from "../identity-test-server.js";
 const PROXY_TRUST = { "platform.http.trusted-proxies": "loopback" };
 const CLIENT = "198.51.100.7";
 
+let demo: RunningDemo;
 let base = "";
-let platform: Platform;
-let close: () => Promise<void>;
 
 beforeAll(async () => {
-  const demo = await buildDemoPlatform(
-    {
-      properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
-        "platform.auth.mfa.requiredAuthorities": "",
-        ...PROXY_TRUST,
-      },
-    },
-    {},
-  );
-  platform = demo.platform;
-  await platform.resolve(UserRepository).create({
-    username: "carol",
-    passwordHash: await platform.resolve(PasswordHasher).hash("carol-pass"),
-    authorities: ["ROLE_USER"],
-  });
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  base = `http://127.0.0.1:${server.port}`;
-  close = async () => {
-    await server.close(true);
-    await platform.stop();
-  };
+  demo = await startDemo({}, { ...NO_MFA_FOR_ADMINS, ...PROXY_TRUST });
+  base = demo.base;
+  await seedUser(demo.platform, "carol", "carol-pass");
 });
-afterAll(() => close());
+afterAll(() => demo.close());
 
 function login(forwardedFor: string, username: string, password: string): Promise<Response> {
   return fetch(`${base}/api/login`, {

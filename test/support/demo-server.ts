@@ -1,7 +1,8 @@
 import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import { type Platform, ServerAddressToken } from "@platform/core";
-import { newOutboxFile, outbox, waitForLine } from "./mfa-test-support.js";
+import { buildDemoPlatform, type HostConfig } from "@platform/cli";
+import { PasswordHasher, type Platform, ServerAddressToken, UserRepository } from "@platform/core";
+import { expect } from "vitest";
+import { newOutboxFile, outbox, waitForLine } from "../identity/mfa/mfa-test-support.js";
 
 /** The demo (`buildDemoPlatform`) listening on an ephemeral port, with its own outbox file. */
 export interface RunningDemo {
@@ -14,17 +15,23 @@ export interface RunningDemo {
   close(): Promise<void>;
 }
 
+/** Properties that let `admin` sign in without a mailed code (the MFA tests cover that path). */
+export const NO_MFA_FOR_ADMINS = { "platform.auth.mfa.requiredAuthorities": "" } as const;
+
 /**
  * Starts the demo as `pnpm start` builds it (chains, users, policies, orders), with a cheaper scrypt,
- * no rejection padding and a temporary outbox; `env` is read as the process environment would be.
+ * no rejection padding and a temporary outbox; `env` is read as the process environment would be;
+ * `host` adds a host configuration's plugins and routes.
  */
 export async function startDemo(
   env: Record<string, string> = {},
   properties: Record<string, unknown> = {},
+  host: Omit<HostConfig, "properties"> = {},
 ): Promise<RunningDemo> {
   const outboxFile = newOutboxFile();
   const demo = await buildDemoPlatform(
     {
+      ...host,
       properties: {
         "platform.auth.password.scrypt.cost-log2": 14,
         "platform.auth.mfa.minimumRejectionDelayMs": 0,
@@ -84,4 +91,28 @@ export function bindingHeaders(
   mfa: Pick<ApiMfaRequired, "mfaSessionId" | "mfaBinding">,
 ): Record<string, string> {
   return { "x-mfa-session-id": mfa.mfaSessionId, "x-mfa-binding": mfa.mfaBinding };
+}
+
+/** Signs `username` in at the demo's REST login and returns headers carrying the bearer token. */
+export async function bearerHeaders(
+  base: string,
+  username: string,
+  password: string,
+  extra: Record<string, string> = { "content-type": "application/json" },
+): Promise<Record<string, string>> {
+  const res = await fetch(`${base}/api/login`, json("POST", { username, password }));
+  expect(res.status).toBe(200);
+  const { accessToken } = (await res.json()) as { accessToken: string };
+  return { authorization: `Bearer ${accessToken}`, ...extra };
+}
+
+/** Adds a user straight to the platform's repository (hashed with its PasswordHasher). */
+export async function seedUser(
+  platform: Platform,
+  username: string,
+  password: string,
+  authorities: string[] = ["ROLE_USER"],
+): Promise<void> {
+  const passwordHash = await platform.resolve(PasswordHasher).hash(password);
+  await platform.resolve(UserRepository).create({ username, passwordHash, authorities });
 }
