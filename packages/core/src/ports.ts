@@ -29,6 +29,7 @@ export { usernameKey } from "./identity/users/username-key.js";
 export { AccountUnlockHook } from "./identity/users/admin/account-unlock-hook.js";
 export { PasswordResetTokenService } from "./identity/users/admin/password-reset-tokens.js";
 export { PasswordHasher } from "./identity/password/password-hasher.js";
+export { LogoutHook } from "./identity/login/logout-hook.js";
 export { PrimaryAuthenticator } from "./identity/login/primary-authenticator.js";
 export { type SessionRecord, SessionStore } from "./identity/session/session-store.js";
 export { SecurityContextRepository } from "./identity/context/security-context-repository.js";

@@ -24,9 +24,6 @@ import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-p
 import { PasswordHasher } from "./password/password-hasher.js";
 import type { ChainDependencies } from "./chain/chain-dependencies.js";
 import { StepUpCoalescer } from "../mfa/flow/step-up-coalescer.js";
-import { endPendingMfa } from "../mfa/flow/end-pending-mfa.js";
-import { MfaCallerBinding } from "../mfa/flow/mfa-caller-binding.js";
-import { EscalationService } from "../mfa/escalation/escalation-service.js";
 import { FactorContextRepository } from "../mfa/state/factor-context-repository.js";
 import { isTerminal } from "../mfa/state/mfa-state.js";
 import { isBearerAuthentication } from "./tokens/bearer-authentication.js";
@@ -51,6 +48,7 @@ import { DEVICE_COOKIE_PROPERTIES } from "../mfa/device/device-cookie.properties
 import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
 import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
 import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
+import { LogoutHook } from "./login/logout-hook.js";
 import { TokenServiceToken } from "./tokens/token-service-token.js";
 import { registerUserAdminDefaults } from "./users/admin/register-user-admin-defaults.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
@@ -213,7 +211,11 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
         const flows: MfaFlow[] = [];
         // Members come from later plugins (zero trust); read once the container is complete.
         const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
+        // Members come from later plugins (MFA); read once, at the first logout.
+        let logoutHooks: readonly LogoutHook[] | undefined;
         const deps: ChainDependencies = {
+          logoutHooks: () =>
+            (logoutHooks ??= c.isRegistered(LogoutHook, true) ? c.resolveAll(LogoutHook) : []),
           authenticator: c.resolve(PrimaryAuthenticator),
           sessions: c.resolve(SessionManager),
           csrfTokens: c.resolve(CsrfTokenRepository),
@@ -254,12 +256,6 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
             return ctx !== undefined && !isTerminal(ctx.state);
           });
           const sessions = c.resolve(SessionManager);
-          deps.endPendingMfa = endPendingMfa({
-            runtime,
-            contexts,
-            binding: new MfaCallerBinding(c.resolve(IdGenerator)),
-            escalations: c.resolve(EscalationService),
-          });
           deps.stepUp = async (exchange, authentication) => {
             // A refused user gets the refusal, not a challenge (no code is sent).
             await statusCheck({ checkpoint: "step-up", authentication, exchange });

@@ -63,6 +63,7 @@ export {
   rules,
 } from "./http-security/authorization-manager.js";
 export { HttpSecurity, type SessionCreationPolicy } from "./http-security/http-security.js";
+export { LogoutHook } from "./login/logout-hook.js";
 export { PrimaryAuthenticator } from "./login/primary-authenticator.js";
 export {
   createIdentityPlugin,

@@ -37,7 +37,9 @@ import { availableFactorsFor, DefaultMfaPolicyProvider } from "./decision/defaul
 import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
 import type { MfaFlow } from "./flow/mfa-flow.js";
+import { LogoutHook } from "../identity/login/logout-hook.js";
 import { AccountUnlockHook } from "../identity/users/admin/account-unlock-hook.js";
+import { endPendingMfa } from "./flow/end-pending-mfa.js";
 import { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
 import { MfaLockouts } from "./flow/mfa-lockouts.js";
 import { MfaRuntime } from "./flow/mfa-runtime.js";
@@ -57,6 +59,18 @@ export function registerMfaDefaults(ctx: PluginContext): void {
       }),
   });
   ctx.registerDefault(MfaLockouts, { useFactory: (c) => new InMemoryMfaLockouts(c.resolve(Clock)) });
+  // A logout also ends the caller's pending MFA flow and escalation (and clears their cookies).
+  ctx.registerMember(LogoutHook, {
+    useFactory: (c) => ({
+      id: "mfa-pending-flows",
+      onLogout: endPendingMfa({
+        runtime: c.resolve(MfaRuntime),
+        contexts: c.resolve(FactorContextRepository),
+        binding: new MfaCallerBinding(c.resolve(IdGenerator)),
+        escalations: c.resolve(EscalationService),
+      }),
+    }),
+  });
   // An administrator's unlock also ends the account's MFA lockout.
   ctx.registerMember(AccountUnlockHook, {
     useFactory: (c) => {

@@ -162,8 +162,10 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
         repository,
         tokens: oauth2 ? deps.tokens : undefined,
         revokeBearer: deps.tokens,
-        // Read at logout time: the MFA hook is wired once the MFA flows are assembled.
-        onLogout: (exchange) => deps.endPendingMfa?.(exchange) ?? Promise.resolve(),
+        // Read at logout time: members come from later plugins (MFA ends pending flows).
+        onLogout: async (exchange) => {
+          for (const hook of deps.logoutHooks()) await hook.onLogout(exchange);
+        },
         audit: deps.audit,
       }),
     );

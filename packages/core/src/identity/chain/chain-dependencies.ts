@@ -1,10 +1,10 @@
 import type { DependencyContainer } from "tsyringe";
 import type { AuditSink } from "../../kernel/audit-sink.js";
-import type { HttpExchange } from "../../web/http-exchange.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { StepUpStarter } from "../http-security/authorization-filter.js";
 import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
 import type { EscalationService } from "../../mfa/escalation/escalation-service.js";
+import type { LogoutHook } from "../login/logout-hook.js";
 import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
 import type { MfaGate } from "../../mfa/flow/mfa-gate.js";
 import type { EnrolledFactors } from "../../mfa/flow/mfa-pages-filter.js";
@@ -74,8 +74,8 @@ export interface ChainDependencies {
   statusCheck: SubjectStatusGate;
   /** Starts a step-up in the first MFA flow, once one exists. */
   stepUp?: StepUpStarter;
-  /** Logout's MFA part, once an MFA flow exists: ends the caller's pending flow and escalation. */
-  endPendingMfa?: (exchange: HttpExchange) => Promise<void>;
+  /** The LogoutHook family (features' parts of a logout), read at logout time. */
+  logoutHooks: () => readonly LogoutHook[];
   /**
    * The no-bypass gate for single-auth chains, once an MFA flow exists: the gate of the first flow of
    * the chain's state type, else of the first flow.
