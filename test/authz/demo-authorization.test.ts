@@ -1,4 +1,5 @@
-import { type Platform, UserRepository } from "@platform/core";
+import { type Platform } from "@platform/core";
+import { UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   bearerHeaders,

@@ -5,11 +5,11 @@ import {
   authzPlugin,
   createIdentityPlugin,
   createPlatform,
-  FilterChainProxy,
   type Platform,
-  SecurityContextHolderToken,
   type SecurityRegistry,
 } from "@platform/core";
+import { SecurityContextHolder } from "@platform/core/authz";
+import { FilterChainProxy } from "@platform/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDemoAuthorizationRoutes, registerDemoOrders } from "../../packages/cli/src/demo-authorization.js";
 import { pathVariants } from "./path-variants.js";
@@ -126,10 +126,7 @@ async function staticRulesServer(): Promise<Server> {
   const { app } = createHttpApp({
     platform,
     routes,
-    interceptors: [
-      platform.resolve(FilterChainProxy),
-      platform.resolve(SecurityContextHolderToken).interceptor(),
-    ],
+    interceptors: [platform.resolve(FilterChainProxy), platform.resolve(SecurityContextHolder).interceptor()],
   });
   return serve(platform, app);
 }

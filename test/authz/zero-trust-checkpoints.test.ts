@@ -1,10 +1,6 @@
-import {
-  currentAuthentication,
-  sessionHandle,
-  UserRepository,
-  type ZeroTrustAction,
-  ZeroTrustActionService,
-} from "@platform/core";
+import { currentAuthentication } from "@platform/core";
+import { sessionHandle, type ZeroTrustAction, ZeroTrustActionService } from "@platform/core/authz";
+import { UserRepository } from "@platform/core/ports";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   assertion,

@@ -1,4 +1,6 @@
-import { type SecurityRegistry, UserRepository, ZeroTrustActionService } from "@platform/core";
+import { type SecurityRegistry } from "@platform/core";
+import { ZeroTrustActionService } from "@platform/core/authz";
+import { UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type CreationOptions,

@@ -1,6 +1,7 @@
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform } from "@platform/cli";
-import { type Platform, ServerAddressToken, UserRepository } from "@platform/core";
+import { type Platform, ServerAddress } from "@platform/core";
+import { UserRepository } from "@platform/core/ports";
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
@@ -26,7 +27,7 @@ beforeAll(async () => {
   );
   platform = demo.platform;
   const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  platform.resolve(ServerAddressToken).port = server.port;
+  platform.resolve(ServerAddress).port = server.port;
   base = `http://localhost:${server.port}`;
   close = async () => {
     await server.close(true);

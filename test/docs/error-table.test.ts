@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ERROR_STATUS } from "@platform/core";
+import { ERROR_STATUS } from "@platform/core/errors";
 import { describe, expect, it } from "vitest";
 
 const table = readFileSync(fileURLToPath(new URL("../../docs/errors.md", import.meta.url)), "utf8");

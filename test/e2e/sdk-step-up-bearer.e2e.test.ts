@@ -1,4 +1,5 @@
-import { Clock, ManualClock } from "@platform/core";
+import { Clock } from "@platform/core/ports";
+import { ManualClock } from "@platform/core/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { buildPlatformSdk } from "../../packages/sdk-browser/build/build-sdk.js";

@@ -1,4 +1,4 @@
-import { FilterChainProxy } from "@platform/core";
+import { FilterChainProxy } from "@platform/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 

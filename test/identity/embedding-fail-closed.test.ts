@@ -1,11 +1,7 @@
 import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
-import {
-  createIdentityPlugin,
-  createPlatform,
-  FilterChainProxy,
-  Logger,
-  type Platform,
-} from "@platform/core";
+import { createIdentityPlugin, createPlatform, type Platform } from "@platform/core";
+import { FilterChainProxy } from "@platform/core/identity";
+import { Logger } from "@platform/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
 

@@ -1,4 +1,6 @@
-import type { Authentication, AuthenticationFailureHandler, SecurityContextRepository } from "@platform/core";
+import type { Authentication } from "@platform/core";
+import type { AuthenticationFailureHandler } from "@platform/core/identity";
+import type { SecurityContextRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 

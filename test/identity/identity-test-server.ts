@@ -5,13 +5,13 @@ import {
   createPlatform,
   csrfToken,
   currentAuthentication,
-  FilterChainProxy,
   type Platform,
   type PlatformOptions,
   type SecurityConfiguration,
   type SecurityRegistry,
-  ServerAddressToken,
+  ServerAddress,
 } from "@platform/core";
+import { FilterChainProxy } from "@platform/core/identity";
 import { seedDemoUsers } from "@platform/cli";
 
 /** A running identity server on an ephemeral port, with helpers for cookie-carrying requests. */
@@ -77,7 +77,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
   options.routes?.(routes);
   const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
   const server = await serveHttp(app, { port: 0 });
-  platform.resolve(ServerAddressToken).port = server.port;
+  platform.resolve(ServerAddress).port = server.port;
   return {
     url: server.url,
     platform,

@@ -1,17 +1,15 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { CryptoIdGenerator, SystemClock } from "@platform/core";
 import {
   type AuthenticationFailureHandler,
   type AuthenticationSuccessHandler,
-  CryptoIdGenerator,
-  type HttpExchange,
   InMemoryOneTimeTokenService,
-  type OneTimeToken,
   type OneTimeTokenGenerationSuccessHandler,
-  OneTimeTokenService,
-  SystemClock,
-} from "@platform/core";
+} from "@platform/core/identity";
+import { type OneTimeToken, OneTimeTokenService } from "@platform/core/ports";
+import { type HttpExchange } from "@platform/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 

@@ -1,14 +1,12 @@
+import { type Authentication, PlatformError } from "@platform/core";
+import { ConfiguredJwtKeySource, type JwtKeys } from "@platform/core/identity";
 import {
-  type Authentication,
-  ConfiguredJwtKeySource,
   CsrfTokenRepository,
-  type JwtKeys,
   JwtKeySource,
   Logger,
-  PlatformError,
   PrimaryAuthenticator,
   UserRepository,
-} from "@platform/core";
+} from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

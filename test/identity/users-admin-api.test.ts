@@ -1,14 +1,7 @@
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform } from "@platform/cli";
-import {
-  AuditSink,
-  InMemoryAuditSink,
-  LoginThrottle,
-  MfaLockouts,
-  type Platform,
-  ServerAddressToken,
-  UserRepository,
-} from "@platform/core";
+import { InMemoryAuditSink, type Platform, ServerAddress } from "@platform/core";
+import { AuditSink, LoginThrottle, MfaLockouts, UserRepository } from "@platform/core/ports";
 import { readFile, rm } from "node:fs/promises";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -35,7 +28,7 @@ beforeAll(async () => {
   );
   platform = demo.platform;
   const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  platform.resolve(ServerAddressToken).port = server.port;
+  platform.resolve(ServerAddress).port = server.port;
   base = `http://localhost:${server.port}`;
   close = async () => {
     await server.close(true);

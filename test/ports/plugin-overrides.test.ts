@@ -1,18 +1,19 @@
 import {
+  CryptoIdGenerator,
+  InMemoryAuditSink,
+  type Platform,
+  type PlatformPlugin,
+  SystemClock,
+} from "@platform/core";
+import { InMemorySessionStore, InMemoryUserRepository } from "@platform/core/identity";
+import {
   AuditLog,
   AuditSink,
   Clock,
-  CryptoIdGenerator,
-  InMemoryAuditSink,
-  InMemorySessionStore,
-  InMemoryUserRepository,
   PasswordHasher,
-  type Platform,
-  type PlatformPlugin,
   SessionStore,
-  SystemClock,
   UserRepository,
-} from "@platform/core";
+} from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 import { Browser } from "../identity/identity-test-server.js";

@@ -1,6 +1,7 @@
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform, type HostConfig } from "@platform/cli";
-import { PasswordHasher, type Platform, ServerAddressToken, UserRepository } from "@platform/core";
+import { type Platform, ServerAddress } from "@platform/core";
+import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { expect } from "vitest";
 import { newOutboxFile, outbox, waitForLine } from "../identity/mfa/mfa-test-support.js";
 
@@ -42,7 +43,7 @@ export async function startDemo(
     env,
   );
   const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
-  demo.platform.resolve(ServerAddressToken).port = server.port;
+  demo.platform.resolve(ServerAddress).port = server.port;
   return {
     base: `http://127.0.0.1:${server.port}`,
     platform: demo.platform,

@@ -1,4 +1,5 @@
-import { type HttpExchange, type HttpInterceptor, PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core";
+import { type HttpExchange, type HttpInterceptor } from "@platform/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { correlationIdOf, routeParams } from "./exchange-attributes.js";
 import { startTestServer, type TestServer } from "./test-support.js";

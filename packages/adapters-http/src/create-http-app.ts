@@ -1,12 +1,6 @@
-import {
-  type HttpExchange,
-  type HttpInterceptor,
-  IdGenerator,
-  Logger,
-  type Platform,
-  PlatformError,
-  type ResponseBody,
-} from "@platform/core";
+import { type Platform, PlatformError } from "@platform/core";
+import { IdGenerator, Logger } from "@platform/core/ports";
+import { type HttpExchange, type HttpInterceptor, type ResponseBody } from "@platform/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { CORRELATION_ID_ATTRIBUTE, ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";

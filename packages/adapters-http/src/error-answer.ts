@@ -1,4 +1,6 @@
-import { errorResponse, type Logger, PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core";
+import { type Logger } from "@platform/core/ports";
+import { errorResponse } from "@platform/core/web";
 import type { HTTPError } from "h3";
 
 /** What an error answer needs to know about the request it failed. */

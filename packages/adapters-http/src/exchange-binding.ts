@@ -1,4 +1,4 @@
-import { HttpExchange, type ResponseBody, serializeCookie } from "@platform/core";
+import { HttpExchange, type ResponseBody, serializeCookie } from "@platform/core/web";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
 import { forwardedClient } from "./forwarded-client.js";
 import { readLimitedText } from "./limited-body.js";

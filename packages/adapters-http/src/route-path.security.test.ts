@@ -1,4 +1,4 @@
-import { compileAntPattern, HttpExchange } from "@platform/core";
+import { compileAntPattern, HttpExchange } from "@platform/core/web";
 import { describe, expect, it } from "vitest";
 import { RouteRegistry } from "./route-registry.js";
 

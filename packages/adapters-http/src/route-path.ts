@@ -1,4 +1,5 @@
-import { canonicalPath, PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core";
+import { canonicalPath } from "@platform/core/web";
 
 /** One compiled segment of a route path: literal text, a `:name` parameter, or the `**` tail. */
 type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "rest" };

@@ -1,4 +1,5 @@
-import { type HttpExchange, PlatformError, type ResponseBody } from "@platform/core";
+import { PlatformError } from "@platform/core";
+import { type HttpExchange, type ResponseBody } from "@platform/core/web";
 import { compareSpecificity, RoutePath } from "./route-path.js";
 
 /** The HTTP methods a route can be registered for. */

@@ -1,11 +1,7 @@
-import {
-  FilterChainProxy,
-  type HttpInterceptor,
-  type Logger,
-  type Platform,
-  PlatformError,
-  UserRepository,
-} from "@platform/core";
+import { type Platform, PlatformError } from "@platform/core";
+import { FilterChainProxy } from "@platform/core/identity";
+import { type Logger, UserRepository } from "@platform/core/ports";
+import { type HttpInterceptor } from "@platform/core/web";
 
 /** How createHttpApp installs the security filter-chain proxy. */
 export type SecurityChainsMode = "auto" | false;

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, resolve, sep } from "node:path";
-import { type HttpExchange, PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core";
+import { type HttpExchange } from "@platform/core/web";
 import { routeParams } from "./exchange-attributes.js";
 import { cacheControlFor } from "./static-asset-cache.js";
 import type { RouteDefinition } from "./route-registry.js";

@@ -1,14 +1,7 @@
 import { type RouteRegistry, routeParams } from "@platform/adapters-http";
-import {
-  AuditLog,
-  type Authentication,
-  currentAuthentication,
-  MethodSecurityToken,
-  PlatformError,
-  type Platform,
-  PolicyAdministrationServiceToken,
-  type PolicyCreateInput,
-} from "@platform/core";
+import { type Authentication, currentAuthentication, PlatformError, type Platform } from "@platform/core";
+import { type PolicyCreateInput, PolicyAdministrationService, MethodSecurity } from "@platform/core/authz";
+import { AuditLog } from "@platform/core/ports";
 import type { InjectionToken } from "tsyringe";
 import { OrderService } from "./demo-orders.js";
 
@@ -60,14 +53,14 @@ export const DEMO_POLICIES: readonly PolicyCreateInput[] = [
 
 /** Stores the demo policies through the PAP (validated, audited, reloaded), once. */
 export async function seedDemoPolicies(platform: Platform): Promise<void> {
-  const pap = platform.resolve(PolicyAdministrationServiceToken);
+  const pap = platform.resolve(PolicyAdministrationService);
   const existing = new Set((await pap.list({}, SEEDER)).map((p) => p.name));
   for (const policy of DEMO_POLICIES) if (!existing.has(policy.name)) await pap.create(policy, SEEDER);
 }
 
 /** Registers the method-protected OrderService (call before `platform.start()`). */
 export function registerDemoOrders(platform: Platform): void {
-  platform.resolve(MethodSecurityToken).register(platform.container, OrderServiceToken, OrderService);
+  platform.resolve(MethodSecurity).register(platform.container, OrderServiceToken, OrderService);
 }
 
 /** The demo's routes behind dynamic authorization: the admin page, audit view and the orders API. */

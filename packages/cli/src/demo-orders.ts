@@ -1,4 +1,5 @@
-import { type Authentication, PlatformError, Protectable } from "@platform/core";
+import { type Authentication, PlatformError } from "@platform/core";
+import { Protectable } from "@platform/core/authz";
 
 /** Who sees every order in `OrderService.list` (others see their own). */
 export const ORDERS_ADMIN_AUTHORITY = "ROLE_ADMIN";

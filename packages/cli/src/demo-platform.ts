@@ -4,10 +4,10 @@ import {
   createIdentityPlugin,
   createPlatform,
   currentAuthentication,
-  FilterChainProxy,
   type Platform,
-  SecurityContextHolderToken,
 } from "@platform/core";
+import { SecurityContextHolder } from "@platform/core/authz";
+import { FilterChainProxy } from "@platform/core/identity";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import type { HostConfig } from "./host-config.js";
@@ -95,10 +95,7 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     platform,
     routes,
     // The second makes the request's caller current for method protection (@Protectable services).
-    interceptors: [
-      platform.resolve(FilterChainProxy),
-      platform.resolve(SecurityContextHolderToken).interceptor(),
-    ],
+    interceptors: [platform.resolve(FilterChainProxy), platform.resolve(SecurityContextHolder).interceptor()],
     staticAssets: [{ prefix: "/js", directory: sdk.directory }],
   });
   return { platform, app, routes };

@@ -1,16 +1,14 @@
 import {
   antMatcher,
-  authorizationAdminApi,
-  dynamicAuthorization,
   notMatcher,
   orMatcher,
-  PasswordHasher,
   type Platform,
   type SecurityConfiguration,
   type SecurityRegistry,
-  UserRepository,
-  userAdminApi,
 } from "@platform/core";
+import { authorizationAdminApi, dynamicAuthorization } from "@platform/core/authz";
+import { userAdminApi } from "@platform/core/identity";
+import { PasswordHasher, UserRepository } from "@platform/core/ports";
 
 /** The demo's users, printed at start. */
 export const DEMO_USERS = [

@@ -1,4 +1,5 @@
-import { type Authentication, csrfHiddenInput, csrfMetaTags, type HttpExchange } from "@platform/core";
+import { type Authentication, csrfHiddenInput, csrfMetaTags } from "@platform/core";
+import { type HttpExchange } from "@platform/core/web";
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {

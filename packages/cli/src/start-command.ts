@@ -1,6 +1,7 @@
 import { serveHttp } from "@platform/adapters-http";
 import { resolve } from "node:path";
-import { OTT_OUTBOX_FILE, type Platform, ServerAddressToken } from "@platform/core";
+import { type Platform, ServerAddress } from "@platform/core";
+import { OTT_OUTBOX_FILE } from "@platform/core/identity";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
 import { type HostConfig, loadHostConfig } from "./host-config.js";
@@ -38,7 +39,7 @@ export async function startCommand(
   const host: HostConfig = args.config ? await loadHostConfig(args.config) : {};
   const demo = await buildDemoPlatform(host);
   const server = await serveHttp(demo.app, { port: args.port ?? 8080, hostname: "127.0.0.1" });
-  demo.platform.resolve(ServerAddressToken).port = server.port;
+  demo.platform.resolve(ServerAddress).port = server.port;
   const lines = [`Platform demo listening on ${server.url}`];
   for (const route of demo.routes.list()) {
     if (route.method !== "GET" || route.path.includes("*") || route.path.includes(":")) continue;

@@ -1,21 +1,20 @@
 import "reflect-metadata";
+import { authzPlugin, createPlatform, InMemoryAuditSink, type Platform } from "@platform/core";
 import {
-  AuditSink,
-  authzPlugin,
-  Clock,
-  createPlatform,
-  DecisionAuditQueueToken,
-  HttpExchange,
-  InMemoryAuditSink,
-  ManualClock,
-  type Platform,
-  type Policy,
   type PolicyDecision,
-  PolicyRetrievalPoint,
-  UrlAuthorizationManager,
   ZeroTrustActionService,
   zeroTrustUserSubject,
-} from "@platform/core";
+  DecisionAuditQueue,
+} from "@platform/core/authz";
+import {
+  AuditSink,
+  Clock,
+  type Policy,
+  PolicyRetrievalPoint,
+  UrlAuthorizationManager,
+} from "@platform/core/ports";
+import { ManualClock } from "@platform/core/testing";
+import { HttpExchange } from "@platform/core/web";
 import type { BenchDecision, BenchRequest } from "./bench-types.js";
 import type { PdpBuildOptions, PdpUnderTest } from "./pdp-under-test.js";
 
@@ -53,7 +52,7 @@ export function createPlatformPdp(): PdpUnderTest {
   // Audit queue counters of platforms already stopped (one platform per algorithm).
   const closed = { delivered: 0, dropped: 0 };
   const queueTotals = (): { delivered: number; dropped: number } => {
-    const queue = platform?.resolve(DecisionAuditQueueToken);
+    const queue = platform?.resolve(DecisionAuditQueue);
     queue?.drain();
     const now = queue?.stats() ?? { recorded: 0, dropped: 0 };
     return { delivered: closed.delivered + now.recorded, dropped: closed.dropped + now.dropped };
@@ -122,7 +121,7 @@ export function createPlatformPdp(): PdpUnderTest {
       return { denied, ...queueTotals() };
     },
     auditedDenials() {
-      platform?.resolve(DecisionAuditQueueToken).drain();
+      platform?.resolve(DecisionAuditQueue).drain();
       return audit.events().filter((e) => e.type === "authz.denied").length;
     },
     async close() {

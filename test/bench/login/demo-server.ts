@@ -1,6 +1,6 @@
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform, type HostConfig } from "@platform/cli";
-import { UserRepository } from "@platform/core";
+import { UserRepository } from "@platform/core/ports";
 import { DEMO_CREDENTIALS } from "./http-load.js";
 
 /** The demo server, listening on 127.0.0.1, and what the benchmark needs from it. */

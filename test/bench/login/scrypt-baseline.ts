@@ -1,4 +1,9 @@
-import { parseScryptHash, type ScryptParameters, ScryptPasswordHasher, scryptMaxmem } from "@platform/core";
+import {
+  parseScryptHash,
+  type ScryptParameters,
+  ScryptPasswordHasher,
+  scryptMaxmem,
+} from "@platform/core/identity";
 import { closedLoop, type RawRun } from "./closed-loop.js";
 
 /** The scrypt parameters of a stored hash, as the report prints them. */

@@ -2,15 +2,17 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { MessagePort } from "node:worker_threads";
 import type { HostConfig } from "@platform/cli";
 import {
-  Clock,
-  type FactorContext,
-  FactorContextRepository,
   InMemoryFactorContextRepository,
   type MfaSettings,
   mfaSettingsFromProperties,
+} from "@platform/core/mfa";
+import {
+  Clock,
+  type FactorContext,
+  FactorContextRepository,
   OneTimeTokenDelivery,
   type OneTimeTokenMessage,
-} from "@platform/core";
+} from "@platform/core/ports";
 
 /** What the flow client asks for: the code delivered for its MFA session. */
 export interface CodeSource {

@@ -3,15 +3,14 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform, DEMO_USERS } from "@platform/cli";
+import { MfaStateMachine, mfaSettingsFromProperties } from "@platform/core/mfa";
 import {
   Clock,
   type FactorContext,
   FactorContextRepository,
   IdGenerator,
-  MfaStateMachine,
-  mfaSettingsFromProperties,
   OneTimeTokenDelivery,
-} from "@platform/core";
+} from "@platform/core/ports";
 import { generateMfaCode, hashMfaCode } from "../../../packages/core/src/mfa/codes/mfa-code.js";
 import { newFactorContext } from "../../../packages/core/src/mfa/state/factor-context.js";
 import { startMfaFlow } from "./flow-load.js";

@@ -1,15 +1,14 @@
+import { CryptoIdGenerator, SystemClock } from "@platform/core";
+import { InMemoryUserRepository } from "@platform/core/identity";
+import { InMemorySignInHistoryStore } from "@platform/core/mfa";
 import {
-  CryptoIdGenerator,
   EventBus,
-  InMemorySignInHistoryStore,
-  InMemoryUserRepository,
   type PlatformEvent,
   RiskAnalyzer,
   type RiskAssessment,
   SignInHistoryStore,
-  SystemClock,
   UserRepository,
-} from "@platform/core";
+} from "@platform/core/ports";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

@@ -1,9 +1,9 @@
+import { MfaDecision } from "@platform/core/mfa";
 import {
   AuditSink,
-  MfaDecision,
   type MfaPolicyProvider,
   MfaPolicyProvider as MfaPolicyProviderToken,
-} from "@platform/core";
+} from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiMfaRequired,

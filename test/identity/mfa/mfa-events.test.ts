@@ -1,13 +1,7 @@
-import {
-  AuditSink,
-  Logger,
-  Clock,
-  type InMemoryAuditSink,
-  ManualClock,
-  MfaEventListener,
-  MfaRuntime,
-  type MfaStateMachineEvent,
-} from "@platform/core";
+import { type InMemoryAuditSink } from "@platform/core";
+import { MfaRuntime, type MfaStateMachineEvent } from "@platform/core/mfa";
+import { AuditSink, Logger, Clock, MfaEventListener } from "@platform/core/ports";
+import { ManualClock } from "@platform/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type IdentityTestServer,

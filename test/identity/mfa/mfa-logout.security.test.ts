@@ -1,9 +1,6 @@
-import {
-  currentAuthentication,
-  MfaDecision,
-  type MfaPolicyProvider,
-  MfaPolicyProvider as MfaPolicyProviderToken,
-} from "@platform/core";
+import { currentAuthentication } from "@platform/core";
+import { MfaDecision } from "@platform/core/mfa";
+import { type MfaPolicyProvider, MfaPolicyProvider as MfaPolicyProviderToken } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

@@ -1,4 +1,4 @@
-import { PasskeyCredentialRepository, UserRepository } from "@platform/core";
+import { PasskeyCredentialRepository, UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   jsonHeaders,

@@ -1,4 +1,5 @@
-import { MfaDecision, type MfaPolicyContext, MfaPolicyProvider } from "@platform/core";
+import { MfaDecision, type MfaPolicyContext } from "@platform/core/mfa";
+import { MfaPolicyProvider } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

@@ -1,4 +1,6 @@
-import { Clock, currentAuthentication, ManualClock } from "@platform/core";
+import { currentAuthentication } from "@platform/core";
+import { Clock } from "@platform/core/ports";
+import { ManualClock } from "@platform/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

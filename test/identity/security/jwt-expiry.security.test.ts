@@ -1,4 +1,5 @@
-import { Clock, ManualClock } from "@platform/core";
+import { Clock } from "@platform/core/ports";
+import { ManualClock } from "@platform/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IdentityTestServer, startIdentityServer } from "../identity-test-server.js";
 import {

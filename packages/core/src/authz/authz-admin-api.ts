@@ -1,3 +1,4 @@
+import { PolicyAdministrationService } from "./policy/policy-administration-service.js";
 import type { DependencyContainer } from "tsyringe";
 import type { ContainerAware } from "../identity/chain/container-aware.js";
 import type { NextFilter, SecurityFilter } from "../identity/chain/security-filter.js";
@@ -6,7 +7,6 @@ import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { PlatformError } from "../kernel/platform-error.js";
 import type { HttpExchange } from "../web/http-exchange.js";
-import { PolicyAdministrationServiceToken } from "./authz-tokens.js";
 import { UrlAuthorizationManager } from "./pdp/url-authorization-manager.js";
 import { PolicySimulationFilter } from "./pdp/policy-simulation-filter.js";
 import { PolicyAdminFilter } from "./policy/policy-admin-filter.js";
@@ -30,7 +30,7 @@ export function authorizationAdminApi(): SecurityFilter & ContainerAware {
           users: container.resolve(UserRepository),
           clock: container.resolve(Clock),
         }),
-        new PolicyAdminFilter({ service: container.resolve(PolicyAdministrationServiceToken) }),
+        new PolicyAdminFilter({ service: container.resolve(PolicyAdministrationService) }),
         new ZeroTrustAdminFilter({
           service: container.resolve(ZeroTrustActionService),
           audit: container.resolve(AuditSink),

@@ -1,3 +1,4 @@
+import { PlatformProperties } from "../kernel/properties.js";
 import { createHash } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
 import { SubjectStatusCheck } from "../identity/authentication/subject-status-check.js";
@@ -10,7 +11,6 @@ import { EventBus } from "../kernel/event-bus.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
-import { PlatformPropertiesToken } from "../kernel/properties.js";
 import {
   AUTHZ_PROPERTIES,
   POLICY_COMBINING_ALGORITHM,
@@ -18,14 +18,6 @@ import {
   POLICY_TIME_ZONE,
   resolveTimeZone,
 } from "./authz.properties.js";
-import {
-  DecisionAuditQueueToken,
-  ExpressionCompilerToken,
-  MethodSecurityToken,
-  PolicyAdministrationServiceToken,
-  PolicyExpressionConverterToken,
-  SecurityContextHolderToken,
-} from "./authz-tokens.js";
 import { ExpressionCompiler } from "./expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "./expression/policy-expression-converter.js";
 import { MethodAuthorizationManager } from "./method/method-authorization-manager.js";
@@ -87,7 +79,7 @@ export const authzPlugin: PlatformPlugin = {
         unsubscribe();
         await c.resolve(AdaptiveMfaZeroTrustListener).settled();
       }
-      c.resolve(DecisionAuditQueueToken).drain();
+      c.resolve(DecisionAuditQueue).drain();
     });
   },
 };
@@ -99,14 +91,14 @@ function registerPolicyDefaults(ctx: PluginContext): void {
   ctx.registerDefault(PolicyRetrievalPoint, {
     useFactory: (c) => new DefaultPolicyRetrievalPoint({ repository: c.resolve(PolicyRepository) }),
   });
-  ctx.registerDefault(ExpressionCompilerToken, { useFactory: () => new ExpressionCompiler() });
-  ctx.registerDefault(PolicyExpressionConverterToken, { useFactory: () => new PolicyExpressionConverter() });
-  ctx.registerDefault(PolicyAdministrationServiceToken, {
+  ctx.registerDefault(ExpressionCompiler, { useFactory: () => new ExpressionCompiler() });
+  ctx.registerDefault(PolicyExpressionConverter, { useFactory: () => new PolicyExpressionConverter() });
+  ctx.registerDefault(PolicyAdministrationService, {
     useFactory: (c) =>
       new PolicyAdministrationService({
         repository: c.resolve(PolicyRepository),
-        compiler: c.resolve(ExpressionCompilerToken),
-        converter: c.resolve(PolicyExpressionConverterToken),
+        compiler: c.resolve(ExpressionCompiler),
+        converter: c.resolve(PolicyExpressionConverter),
         audit: c.resolve(AuditSink),
         logger: c.resolve(Logger),
         listeners: policyChangeListenersOf(c),
@@ -126,7 +118,7 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
         c.resolve(ZeroTrustActionStore),
         c.resolve(Clock),
         c.resolve(AuditSink),
-        c.resolve(PlatformPropertiesToken),
+        c.resolve(PlatformProperties),
         c.resolve(ZeroTrustRandom),
       ),
   });
@@ -156,7 +148,7 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
       new AdaptiveMfaZeroTrustListener(
         c.resolve(ZeroTrustActionService),
         c.resolve(AuditSink),
-        c.resolve(PlatformPropertiesToken),
+        c.resolve(PlatformProperties),
       ),
   });
 }
@@ -164,17 +156,17 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
 function registerDecisionDefaults(ctx: PluginContext): void {
   const { properties } = ctx;
   const timeZone = resolveTimeZone(properties.get(POLICY_TIME_ZONE));
-  ctx.registerDefault(DecisionAuditQueueToken, {
+  ctx.registerDefault(DecisionAuditQueue, {
     useFactory: (c) => new DecisionAuditQueue({ sink: c.resolve(AuditSink) }),
   });
   ctx.registerDefault(UrlAuthorizationManager, {
     useFactory: (c) => {
       const resolver = c.resolve(ZeroTrustActionResolver);
-      const audit = c.resolve(DecisionAuditQueueToken);
+      const audit = c.resolve(DecisionAuditQueue);
       return new DynamicAuthorizationManager({
         prp: c.resolve(PolicyRetrievalPoint),
-        compiler: c.resolve(ExpressionCompilerToken),
-        converter: c.resolve(PolicyExpressionConverterToken),
+        compiler: c.resolve(ExpressionCompiler),
+        converter: c.resolve(PolicyExpressionConverter),
         audit,
         auditAdmits: () => audit.accepts(),
         clock: c.resolve(Clock),
@@ -188,22 +180,22 @@ function registerDecisionDefaults(ctx: PluginContext): void {
     },
   });
   ctx.registerDefault(PermissionEvaluator, { useFactory: () => new AuthorityPermissionEvaluator() });
-  ctx.registerDefault(SecurityContextHolderToken, { useFactory: () => new SecurityContextHolder() });
+  ctx.registerDefault(SecurityContextHolder, { useFactory: () => new SecurityContextHolder() });
   ctx.registerDefault(MethodAuthorizationManager, {
     useFactory: (c) =>
       new PolicyMethodAuthorizationManager({
         prp: c.resolve(PolicyRetrievalPoint),
-        compiler: c.resolve(ExpressionCompilerToken),
-        converter: c.resolve(PolicyExpressionConverterToken),
+        compiler: c.resolve(ExpressionCompiler),
+        converter: c.resolve(PolicyExpressionConverter),
         permissions: c.resolve(PermissionEvaluator),
-        audit: c.resolve(DecisionAuditQueueToken),
+        audit: c.resolve(DecisionAuditQueue),
         clock: c.resolve(Clock),
         timeZone,
       }),
   });
-  ctx.registerDefault(MethodSecurityToken, {
+  ctx.registerDefault(MethodSecurity, {
     useFactory: (c) =>
-      new MethodSecurity(c.resolve(MethodAuthorizationManager), c.resolve(SecurityContextHolderToken)),
+      new MethodSecurity(c.resolve(MethodAuthorizationManager), c.resolve(SecurityContextHolder)),
   });
 }
 

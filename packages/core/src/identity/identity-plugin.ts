@@ -1,4 +1,3 @@
-import type { InjectionToken } from "tsyringe";
 import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { IdGenerator } from "../kernel/id-generator.js";
@@ -12,11 +11,7 @@ import { HttpSessionSecurityContextRepository } from "./context/http-session-sec
 import { SecurityContextRepository } from "./context/security-context-repository.js";
 import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
 import { SessionCsrfTokenRepository } from "./csrf/session-csrf-token-repository.js";
-import {
-  type ChainDefinition,
-  type SecurityConfiguration,
-  SecurityRegistry,
-} from "./dsl/security-registry.js";
+import { type ChainDefinition, SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
 import { OTT_PROPERTIES } from "./ott/ott.properties.js";
 import { ottDependencies, registerOttDefaults } from "./ott/register-ott-defaults.js";
 import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
@@ -49,7 +44,6 @@ import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
 import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
 import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
 import { LogoutHook } from "./login/logout-hook.js";
-import { TokenServiceToken } from "./tokens/token-service-token.js";
 import { registerUserAdminDefaults } from "./users/admin/register-user-admin-defaults.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
 import {
@@ -75,13 +69,6 @@ import { RevokedAccessTokenStore } from "./tokens/revoked-token-store.js";
 import { TokenService } from "./tokens/token-service.js";
 import { InMemoryUserRepository } from "./users/in-memory-user-repository.js";
 import { UserRepository } from "./users/user-repository.js";
-
-export { TokenServiceToken } from "./tokens/token-service-token.js";
-
-/** DI token of the built DSL configuration (a host may register one instead of passing `security`). */
-export const SecurityConfigurationToken: InjectionToken<SecurityConfiguration> = Symbol.for(
-  "platform.SecurityConfiguration",
-);
 
 /** Options of the identity module. */
 export interface IdentityPluginOptions {
@@ -184,14 +171,14 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       registerUserAdminDefaults(ctx);
       if (options.security) {
         const configuration = options.security(new SecurityRegistry());
-        ctx.registerDefault(SecurityConfigurationToken, { useValue: configuration });
+        ctx.registerDefault(SecurityConfiguration, { useValue: configuration });
       }
       ctx.onStart("token-keys", async (c) => {
-        if (c.isRegistered(TokenServiceToken, false)) return;
+        if (c.isRegistered(TokenService, false)) return;
         const jwt = jwtOptionsFromProperties(properties);
         const keys = await c.resolve(JwtKeySource).load();
         c.registerInstance(
-          TokenServiceToken,
+          TokenService,
           new TokenService({
             ...jwt,
             keys,
@@ -205,8 +192,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       });
       ctx.onStart("filter-chains", (c) => {
         if (c.isRegistered(FilterChainProxy, false)) return;
-        const configuration = c.isRegistered(SecurityConfigurationToken, false)
-          ? c.resolve(SecurityConfigurationToken)
+        const configuration = c.isRegistered(SecurityConfiguration, false)
+          ? c.resolve(SecurityConfiguration)
           : { chains: [] };
         const flows: MfaFlow[] = [];
         // Members come from later plugins (zero trust); read once the container is complete.
@@ -220,7 +207,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           sessions: c.resolve(SessionManager),
           csrfTokens: c.resolve(CsrfTokenRepository),
           sessionRepository: c.resolve(SecurityContextRepository),
-          tokens: c.resolve(TokenServiceToken),
+          tokens: c.resolve(TokenService),
           audit: c.resolve(AuditSink),
           clock: c.resolve(Clock),
           statusCheck,

@@ -1,24 +1,13 @@
+// @platform/core/identity: the identity module's services a host calls, the default adapters of its
+// ports (for a host to compose or wrap; the ports themselves are in /ports) and the types of what
+// they take and answer. Filters, property definitions and helpers stay inside the module.
+
+// Authentication and the filter chains
 export {
   PasswordAuthenticator,
   type PasswordAuthenticatorOptions,
   type PasswordLoginInput,
 } from "./authentication/password-authenticator.js";
-export {
-  currentAuthentication,
-  setCurrentAuthentication,
-  type Authentication,
-  type AuthenticationFactor,
-  type AuthenticationMethod,
-} from "./authentication/authentication.js";
-export { DEFAULT_FAILURE_TYPE, FAILURE_TYPES, failureTypeOf } from "./authentication/failure-type.js";
-export {
-  type SubjectCheckpoint,
-  SubjectStatusCheck,
-  type SubjectStatusGate,
-  type SubjectStatusQuery,
-  subjectStatusChecksOf,
-  subjectStatusGate,
-} from "./authentication/subject-status-check.js";
 export {
   AsepAttributes,
   type ArgumentResolver,
@@ -26,87 +15,114 @@ export {
   type ResultWriter,
   type SecurityErrorHandler,
 } from "./asep/security-error-handling.js";
-export { attachToContainer, type ContainerAware } from "./chain/container-aware.js";
-export { CHAIN_ATTRIBUTE, FilterChainProxy } from "./chain/filter-chain-proxy.js";
+export { FilterChainProxy } from "./chain/filter-chain-proxy.js";
 export type { NextFilter, SecurityFilter } from "./chain/security-filter.js";
 export { SecurityFilterChain } from "./chain/security-filter-chain.js";
-export {
-  NullSecurityContextRepository,
-  SecurityContextRepository,
-} from "./context/security-context-repository.js";
-export { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
-export {
-  csrfHiddenInput,
-  csrfMetaTags,
-  csrfToken,
-  CsrfTokenRepository,
-  SessionCsrfTokenRepository,
-} from "./csrf/index.js";
-export { DEFAULT_URLS } from "./dsl/default-urls.js";
-export { FormLoginOptions, RestLoginOptions } from "./dsl/form-login-options.js";
-export { MfaOptions } from "./dsl/mfa-options.js";
-export { OttLoginOptions, PasskeyLoginOptions } from "./dsl/ott-options.js";
-export {
-  SecurityRegistry,
-  securityRegistry,
-  type ChainDefinition,
-  type SecurityConfiguration,
-} from "./dsl/security-registry.js";
 export type {
   AuthenticationFailureHandler,
   AuthenticationSuccessHandler,
   LoginContext,
 } from "./handlers/authentication-handlers.js";
+export { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
+export { NullSecurityContextRepository } from "./context/security-context-repository.js";
 export {
-  type AuthorizationDecision,
-  type AuthorizationManager,
-  rules,
-} from "./http-security/authorization-manager.js";
-export { HttpSecurity, type SessionCreationPolicy } from "./http-security/http-security.js";
-export { LogoutHook } from "./login/logout-hook.js";
-export { PrimaryAuthenticator } from "./login/primary-authenticator.js";
+  SessionCsrfTokenRepository,
+  type SessionCsrfTokenRepositoryOptions,
+} from "./csrf/session-csrf-token-repository.js";
+
+// Sessions and tokens
 export {
-  createIdentityPlugin,
-  identityPlugin,
-  SecurityConfigurationToken,
-  TokenServiceToken,
-  type IdentityPluginOptions,
-} from "./identity-plugin.js";
-export * from "./password/index.js";
-export { SessionManager, SessionStore, InMemorySessionStore } from "./session/index.js";
-export { LoginThrottle, InMemoryLoginThrottle } from "./throttle/index.js";
+  InMemorySessionStore,
+  type InMemorySessionStoreOptions,
+} from "./session/in-memory-session-store.js";
+export { SessionManager, type SessionManagerOptions } from "./session/session-manager.js";
 export {
-  ConfiguredJwtKeySource,
-  JwtKeySource,
-  type JwtKeys,
-  TokenService,
+  InMemoryLoginThrottle,
+  type InMemoryLoginThrottleOptions,
+} from "./throttle/in-memory-login-throttle.js";
+export { ConfiguredJwtKeySource } from "./tokens/configured-jwt-key-source.js";
+export { JWT_ALGORITHMS, type JwtAlgorithm, type JwtKeys } from "./tokens/jwt-keys.js";
+export {
+  InMemoryRefreshTokenStore,
+  type InMemoryRefreshTokenStoreOptions,
+} from "./tokens/in-memory-refresh-token-store.js";
+export {
+  InMemoryRevokedAccessTokenStore,
+  type InMemoryRevokedAccessTokenStoreOptions,
+} from "./tokens/in-memory-revoked-token-store.js";
+export {
+  type RevokeResult,
   type TokenPair,
-} from "./tokens/index.js";
-export * from "./users/index.js";
-export * from "./users/admin/index.js";
+  TokenService,
+  type TokenServiceOptions,
+} from "./tokens/token-service.js";
+
+// Passwords and users
+export {
+  formatScryptHash,
+  parseScryptHash,
+  SCRYPT_LIMITS,
+  type ScryptEncodedHash,
+  type ScryptParameters,
+  scryptMaxmem,
+} from "./password/scrypt-encoded-hash.js";
+export {
+  MAX_PASSWORD_LENGTH,
+  SCRYPT_DEFAULTS,
+  ScryptPasswordHasher,
+  type ScryptPasswordHasherOptions,
+} from "./password/scrypt-password-hasher.js";
+export {
+  InMemoryUserRepository,
+  type InMemoryUserRepositoryOptions,
+} from "./users/in-memory-user-repository.js";
+export { normalizeUsername } from "./users/username-key.js";
+export { userAdminApi } from "./users/admin/user-admin-api.js";
+export {
+  type NewUserRequest,
+  UserAdministrationService,
+  type UserView,
+} from "./users/admin/user-administration-service.js";
+
+// One-time tokens
 export {
   ConsoleOneTimeTokenDelivery,
+  type ConsoleOneTimeTokenDeliveryOptions,
+} from "./ott/console-one-time-token-delivery.js";
+export {
   DeliveringGenerationSuccessHandler,
+  type DeliveringGenerationSuccessHandlerOptions,
+} from "./ott/delivering-generation-success-handler.js";
+export {
   InMemoryOneTimeTokenService,
+  type InMemoryOneTimeTokenServiceOptions,
+} from "./ott/in-memory-one-time-token-service.js";
+export {
   InMemoryOttGenerationLimiter,
-  OneTimeTokenDelivery,
-  OneTimeTokenService,
-  OttGenerationLimiter,
+  type InMemoryOttGenerationLimiterOptions,
+} from "./ott/in-memory-ott-generation-limiter.js";
+export { type MagicLinkOptions, magicLinkFor } from "./ott/magic-link.js";
+export type { OneTimeTokenGenerationSuccessHandler } from "./ott/one-time-token-generation-success-handler.js";
+export {
+  DEFAULT_OTT_OUTBOX_FILE,
   OutboxOneTimeTokenDelivery,
-  type OneTimeToken,
-  type OneTimeTokenGenerationSuccessHandler,
-  type OneTimeTokenMessage,
-} from "./ott/index.js";
+  type OutboxOneTimeTokenDeliveryOptions,
+} from "./ott/outbox-one-time-token-delivery.js";
+
+// Passkeys
 export {
   InMemoryPasskeyCredentialRepository,
+  type InMemoryPasskeyCredentialRepositoryOptions,
+} from "./passkey/in-memory-passkey-credential-repository.js";
+export {
   InMemoryWebAuthnChallengeStore,
+  type InMemoryWebAuthnChallengeStoreOptions,
+} from "./passkey/in-memory-webauthn-challenge-store.js";
+export {
   PASSKEY_COUNTER_REGRESSION_EVENT,
   PASSKEY_DELETED_EVENT,
   PASSKEY_REGISTERED_EVENT,
-  PasskeyCredentialRepository,
   PasskeyService,
-  WebAuthnChallengeStore,
-  type PasskeyCredential,
-} from "./passkey/index.js";
-export { PUBLIC_URL } from "./public-url.properties.js";
+  type PasskeyServiceOptions,
+} from "./passkey/passkey-service.js";
 export { OTT_OUTBOX_FILE } from "./ott/ott.properties.js";

@@ -14,12 +14,7 @@ import type {
   PluginContext,
   PortOverrides,
 } from "./plugin.js";
-import {
-  type PlatformProperties,
-  PlatformPropertiesToken,
-  type PropertySourcesInit,
-  resolveProperties,
-} from "./properties.js";
+import { PlatformProperties, type PropertySourcesInit, resolveProperties } from "./properties.js";
 
 /** Options of createPlatform. */
 export interface PlatformOptions {
@@ -81,7 +76,7 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
     sources,
   );
   const container = rootContainer.createChildContainer();
-  container.registerInstance(PlatformPropertiesToken, properties);
+  container.registerInstance(PlatformProperties, properties);
   options.register?.(container, properties);
 
   const startHooks: { name: string; hook: LifecycleHook }[] = [];

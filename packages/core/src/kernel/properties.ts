@@ -1,5 +1,4 @@
 import { readFileSync } from "node:fs";
-import type { InjectionToken } from "tsyringe";
 import { z } from "zod";
 import { parseByteSize, parseDuration } from "./duration.js";
 import { PlatformError } from "./platform-error.js";
@@ -128,9 +127,6 @@ export class PlatformProperties {
     }));
   }
 }
-
-/** DI token of the resolved PlatformProperties. */
-export const PlatformPropertiesToken: InjectionToken<PlatformProperties> = Symbol.for("platform.Properties");
 
 /**
  * Reads every declared property from code, environment, file and defaults (strongest first) and

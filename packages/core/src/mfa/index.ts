@@ -1,37 +1,66 @@
-export { DefaultMfaPolicyProvider, availableFactorsFor } from "./decision/default-mfa-policy-provider.js";
+// @platform/core/mfa: the MFA module's services a host calls or composes (the policy providers, the
+// adaptive risk analyzer, the runtime, the state machine and escalations), the default adapters of
+// its ports (the ports themselves are in /ports) and the types of what they take and answer.
+
+// Deciding whether a sign-in needs a second factor
+export {
+  type AvailableFactors,
+  availableFactorsFor,
+  DefaultMfaPolicyProvider,
+  type DefaultMfaPolicyProviderOptions,
+} from "./decision/default-mfa-policy-provider.js";
 export { MfaDecision, type MfaDecisionType } from "./decision/mfa-decision.js";
-export type { MfaPolicyContext } from "./decision/mfa-policy-context.js";
-export { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
-export * from "./events/index.js";
+export type {
+  MfaPolicyContext,
+  MfaPolicyFlow,
+  MfaPolicyRequest,
+  MfaPolicyUser,
+} from "./decision/mfa-policy-context.js";
 export {
   AIAdaptiveMfaPolicyProvider,
-  HeuristicRiskAnalyzer,
-  InMemorySignInHistoryStore,
-  RiskAnalyzer,
-  SignInHistoryStore,
-  type RiskAssessment,
-  type RiskInput,
-} from "./adaptive/index.js";
-export { MFA_POLICY } from "./mfa-policy.properties.js";
+  type AIAdaptiveMfaPolicyProviderOptions,
+} from "./adaptive/ai-adaptive-mfa-policy-provider.js";
+export { HeuristicRiskAnalyzer } from "./adaptive/heuristic-risk-analyzer.js";
 export {
-  EscalationService,
-  EscalationStore,
-  InMemoryEscalationStore,
-  type Escalation,
-  type EscalationStatus,
-} from "./escalation/index.js";
+  InMemorySignInHistoryStore,
+  type InMemorySignInHistoryStoreOptions,
+} from "./adaptive/in-memory-sign-in-history-store.js";
+export type { RiskBand, RiskThresholds } from "./adaptive/risk-thresholds.js";
 export { FACTOR_TYPES, type FactorType, parseFactorType } from "./factor-type.js";
-export { MFA_BINDING_COOKIE, MFA_BINDING_HEADER } from "./flow/mfa-caller-binding.js";
-export { MFA_ERROR_STATUS } from "./flow/mfa-errors.js";
-export type { MfaFlow } from "./flow/mfa-flow.js";
-export { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
-export { MfaLockouts } from "./flow/mfa-lockouts.js";
+
+// Running a flow
 export { MfaRuntime } from "./flow/mfa-runtime.js";
-export { MFA_PROPERTIES, type MfaSettings, mfaSettingsFromProperties } from "./mfa.properties.js";
-export type { FactorContext } from "./state/factor-context.js";
-export { FactorContextRepository } from "./state/factor-context-repository.js";
-export { InMemoryFactorContextRepository } from "./state/in-memory-factor-context-repository.js";
+export type { MfaBeginResult, MfaRuntimeOptions, StartedChallenge } from "./flow/mfa-runtime-options.js";
+export type { MfaFlow } from "./flow/mfa-flow.js";
+export { MFA_BINDING_COOKIE, MFA_BINDING_HEADER } from "./flow/mfa-caller-binding.js";
+export { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
+export { type MfaSettings, mfaSettingsFromProperties } from "./mfa.properties.js";
+export {
+  InMemoryFactorContextRepository,
+  type InMemoryFactorContextRepositoryOptions,
+} from "./state/in-memory-factor-context-repository.js";
 export { MFA_EVENTS, type MfaEvent } from "./state/mfa-event.js";
-export { MFA_STATES, type MfaState, isTerminal } from "./state/mfa-state.js";
-export { MfaStateMachine } from "./state/mfa-state-machine.js";
-export { transitions as mfaTransitions } from "./state/mfa-transitions.js";
+export { isTerminal, MFA_STATES, type MfaState } from "./state/mfa-state.js";
+export {
+  MfaStateMachine,
+  type MfaStateMachineOptions,
+  type MfaStepInput,
+} from "./state/mfa-state-machine.js";
+export type {
+  CustomEvent,
+  ErrorEvent,
+  MfaErrorType,
+  MfaStateMachineEvent,
+  PerformanceAlertEvent,
+  StateChangeEvent,
+} from "./events/mfa-state-machine-events.js";
+
+// Escalations (an administrator's review of a risky sign-in)
+export { EscalationService, type EscalationPoll } from "./escalation/escalation-service.js";
+export {
+  InMemoryEscalationStore,
+  type InMemoryEscalationStoreOptions,
+} from "./escalation/in-memory-escalation-store.js";
+
+// Known devices
+export { HmacDeviceCookies, type HmacDeviceCookiesOptions } from "./device/hmac-device-cookies.js";

@@ -1,3 +1,4 @@
+import { ServerAddress } from "../web/server-address.js";
 import type { DependencyContainer } from "tsyringe";
 import type { MfaChainDependencies } from "../identity/chain/chain-dependencies.js";
 import { AuditSink } from "../kernel/audit-sink.js";
@@ -5,7 +6,6 @@ import { Clock } from "../kernel/clock.js";
 import { EventBus } from "../kernel/event-bus.js";
 import { MfaEventListener } from "./events/mfa-event-listener.js";
 import { publicUrlOf } from "../identity/public-url.properties.js";
-import { ServerAddressToken } from "../web/server-address.js";
 import { AIAdaptiveMfaPolicyProvider } from "./adaptive/ai-adaptive-mfa-policy-provider.js";
 import { HeuristicRiskAnalyzer } from "./adaptive/heuristic-risk-analyzer.js";
 import { InMemorySignInHistoryStore } from "./adaptive/in-memory-sign-in-history-store.js";
@@ -159,7 +159,7 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         escalations: c.resolve(EscalationService),
         secondFactorFloor,
         availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
-        publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddressToken)),
+        publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddress)),
         history: c.resolve(SignInHistoryStore),
         devices: c.resolve(DeviceCookies),
         events: new MfaEventPublisher({

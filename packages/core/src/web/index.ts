@@ -1,27 +1,20 @@
-export { ERROR_STATUS, statusForCode, type KnownErrorCode } from "./error-codes.js";
-export { MAX_JSON_DEPTH } from "./http-exchange.js";
-export { errorResponse, type ErrorBody, type ErrorResponse } from "./error-response.js";
+// @platform/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
+// binding to another framework) builds on: the exchange, its interceptor, the one canonical form of a
+// path, Ant patterns, cookies, IP ranges and the error answer.
+export { canonicalPath } from "./canonical-path.js";
+export { type AntPathPattern, compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "./ant-path-pattern.js";
+export { type ErrorBody, type ErrorResponse, errorResponse } from "./error-response.js";
 export {
-  HttpExchange,
-  HttpResponseState,
-  parseCookieHeader,
-  serializeCookie,
   type BodyFields,
+  HttpExchange,
   type HttpRequestInit,
+  HttpResponseState,
+  MAX_JSON_DEPTH,
+  parseCookieHeader,
   type ResponseBody,
   type ResponseCookie,
+  serializeCookie,
 } from "./http-exchange.js";
 export type { HttpInterceptor } from "./http-interceptor.js";
-export { compileAntPattern, MAX_ANT_PATTERN_LENGTH, type AntPathPattern } from "./ant-path-pattern.js";
-export { canonicalPath } from "./canonical-path.js";
-export {
-  andMatcher,
-  antMatcher,
-  anyRequest,
-  notMatcher,
-  orMatcher,
-  type HttpMethod,
-  type MatchableRequest,
-  type RequestMatcher,
-} from "./request-matcher.js";
-export { ServerAddress, ServerAddressToken } from "./server-address.js";
+export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
+export { ServerAddress } from "./server-address.js";

@@ -1,5 +1,3 @@
-import type { InjectionToken } from "tsyringe";
-
 /**
  * Where the HTTP server listens, as the host learns it: set after `listen` (port 0 picks one), read
  * lazily by features that need the local origin (the passkey allowed-origins fallback
@@ -18,6 +16,3 @@ export class ServerAddress {
     return this.port === undefined ? undefined : `http://localhost:${this.port}`;
   }
 }
-
-/** DI token of the ServerAddress (the kernel registers one per platform; the binding's host fills it). */
-export const ServerAddressToken: InjectionToken<ServerAddress> = Symbol.for("platform.ServerAddress");

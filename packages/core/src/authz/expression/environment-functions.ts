@@ -1,7 +1,7 @@
 import type { ExpressionEvaluator } from "./compiled-expression.js";
 import { quoteLiteral } from "./expression-error.js";
 import { type FunctionDefinition, type ParamSpec, stringArg, stringArgs } from "./function-definition.js";
-import { ipRangeContains, parseIpRange } from "./ip-range.js";
+import { ipRangeContains, parseIpRange } from "../../web/ip-range.js";
 import { localTime } from "./local-time.js";
 
 const TIME = /^([01][0-9]|2[0-3]):([0-5][0-9])$/;

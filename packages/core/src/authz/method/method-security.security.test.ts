@@ -1,3 +1,7 @@
+import { MethodSecurity } from "./method-security.js";
+import { SecurityContextHolder } from "./security-context-holder.js";
+import { DecisionAuditQueue } from "../pdp/decision-audit-queue.js";
+import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
 import type { InjectionToken } from "tsyringe";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Authentication } from "../../identity/authentication/authentication.js";
@@ -8,12 +12,6 @@ import { createPlatform, type Platform } from "../../kernel/platform.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { JsonLogger, Logger } from "../../kernel/logger.js";
 import { authzPlugin } from "../authz-plugin.js";
-import {
-  DecisionAuditQueueToken,
-  MethodSecurityToken,
-  PolicyAdministrationServiceToken,
-  SecurityContextHolderToken,
-} from "../authz-tokens.js";
 import { caller } from "../pdp/pdp.fixture.js";
 import type { PolicyEffect } from "../policy/policy.js";
 import { Protectable } from "./protectable.js";
@@ -57,14 +55,14 @@ async function vaultWith(entities: Record<string, unknown>) {
     },
   });
   const p = platform;
-  p.resolve(MethodSecurityToken).register(p.container, VaultToken, Vault);
+  p.resolve(MethodSecurity).register(p.container, VaultToken, Vault);
   await p.start();
-  const context = p.resolve(SecurityContextHolderToken);
+  const context = p.resolve(SecurityContextHolder);
   const vault = p.resolve(VaultToken);
   const raw = p.resolve(Vault);
   const as = <T>(who: Authentication | undefined, fn: () => T): T => context.run(who, fn);
   const policy = (name: string, effect: PolicyEffect, identifier: string, expression: string) =>
-    p.resolve(PolicyAdministrationServiceToken).create(
+    p.resolve(PolicyAdministrationService).create(
       {
         name,
         description: "",
@@ -76,7 +74,7 @@ async function vaultWith(entities: Record<string, unknown>) {
       ADMIN,
     );
   const audited = () => {
-    p.resolve(DecisionAuditQueueToken).drain();
+    p.resolve(DecisionAuditQueue).drain();
     return (p.resolve(AuditSink) as InMemoryAuditSink)
       .events()
       .filter((e) => e.type === "authz.method.denied");

@@ -1,3 +1,5 @@
+import { DecisionAuditQueue } from "../pdp/decision-audit-queue.js";
+import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
 import type { InjectionToken } from "tsyringe";
 import { describe, expect, it } from "vitest";
 import type { Authentication } from "../../identity/authentication/authentication.js";
@@ -9,12 +11,6 @@ import { createPlatform } from "../../kernel/platform.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { JsonLogger, Logger } from "../../kernel/logger.js";
 import { authzPlugin } from "../authz-plugin.js";
-import {
-  DecisionAuditQueueToken,
-  MethodSecurityToken,
-  PolicyAdministrationServiceToken,
-  SecurityContextHolderToken,
-} from "../authz-tokens.js";
 import { ExpressionCompiler } from "../expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { caller } from "../pdp/pdp.fixture.js";
@@ -344,14 +340,14 @@ describe("MethodSecurity.register in a platform", () => {
     await platform.start();
     const token: InjectionToken<OrderService> = Symbol("OrderService");
     const child = platform.container.createChildContainer();
-    platform.resolve(MethodSecurityToken).register(child, token, OrderService);
+    platform.resolve(MethodSecurity).register(child, token, OrderService);
     expect(platform.container.isRegistered(token, true)).toBe(false);
     const orders = child.resolve<OrderService>(token);
     expect(child.resolve(token)).toBe(orders);
 
-    const context = platform.resolve(SecurityContextHolderToken);
+    const context = platform.resolve(SecurityContextHolder);
     expect(context.run(BOB, () => orders.cancel("1"))).toBe(true);
-    await platform.resolve(PolicyAdministrationServiceToken).create(
+    await platform.resolve(PolicyAdministrationService).create(
       {
         name: "admins cancel",
         description: "",
@@ -365,7 +361,7 @@ describe("MethodSecurity.register in a platform", () => {
     expect(codeOf(() => context.run(BOB, () => orders.cancel("2")))).toBe("ACCESS_DENIED");
     expect(context.run(ADMIN, () => orders.cancel("2"))).toBe(true);
 
-    platform.resolve(DecisionAuditQueueToken).drain();
+    platform.resolve(DecisionAuditQueue).drain();
     const sink = platform.resolve(AuditSink) as InMemoryAuditSink;
     const denied = sink.events().filter((e) => e.type === "authz.method.denied");
     expect(denied).toHaveLength(1);

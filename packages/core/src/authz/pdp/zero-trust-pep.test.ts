@@ -1,3 +1,5 @@
+import { DecisionAuditQueue } from "./decision-audit-queue.js";
+import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
@@ -7,7 +9,6 @@ import { JsonLogger, Logger } from "../../kernel/logger.js";
 import { createPlatform, type Platform } from "../../kernel/platform.js";
 import { statusForCode } from "../../web/error-codes.js";
 import { authzPlugin } from "../authz-plugin.js";
-import { DecisionAuditQueueToken, PolicyAdministrationServiceToken } from "../authz-tokens.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
 import { ALICE, ROOT, user } from "../zerotrust/zero-trust.fixture.js";
@@ -48,7 +49,7 @@ async function pep(properties: Record<string, unknown> = {}) {
       ...(action === "PENDING_ANALYSIS" ? { ttlMs: 60_000 } : {}),
     });
   const policy = (name: string, pattern: string, expression: string) =>
-    p.resolve(PolicyAdministrationServiceToken).create(
+    p.resolve(PolicyAdministrationService).create(
       {
         name,
         description: "",
@@ -60,7 +61,7 @@ async function pep(properties: Record<string, unknown> = {}) {
       ROOT,
     );
   const audited = (type: string) => {
-    p.resolve(DecisionAuditQueueToken).drain();
+    p.resolve(DecisionAuditQueue).drain();
     return (p.resolve(AuditSink) as InMemoryAuditSink).events().filter((e) => e.type === type);
   };
   return { clock, manager, service, check, set, policy, audited };

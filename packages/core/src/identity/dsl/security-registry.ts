@@ -1,3 +1,4 @@
+import type { InjectionToken } from "tsyringe";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { FormLoginOptions, RestLoginOptions } from "./form-login-options.js";
 import type { MethodKind, MethodOptions } from "./method-options.js";
@@ -28,6 +29,11 @@ export interface ChainDefinition {
 export interface SecurityConfiguration {
   readonly chains: readonly ChainDefinition[];
 }
+
+/** DI token of the built DSL configuration (a host may register one instead of passing `security`). */
+export const SecurityConfiguration: InjectionToken<SecurityConfiguration> = Symbol.for(
+  "platform.SecurityConfiguration",
+);
 
 /** The step after a method: choose its state management. */
 export class StateStep {

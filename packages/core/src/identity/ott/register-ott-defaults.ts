@@ -1,9 +1,9 @@
+import { ServerAddress } from "../../web/server-address.js";
 import type { DependencyContainer } from "tsyringe";
 import { Clock } from "../../kernel/clock.js";
 import { IdGenerator } from "../../kernel/id-generator.js";
 import { Logger } from "../../kernel/logger.js";
 import type { PluginContext } from "../../kernel/plugin.js";
-import { ServerAddressToken } from "../../web/server-address.js";
 import type { OttDependencies } from "../chain/chain-dependencies.js";
 import { publicUrlOf } from "../public-url.properties.js";
 import { LoginThrottle } from "../throttle/login-throttle.js";
@@ -55,6 +55,6 @@ export function ottDependencies(c: DependencyContainer, ctx: PluginContext): Ott
     users: c.resolve(UserRepository),
     clock: c.resolve(Clock),
     logger: c.resolve(Logger),
-    publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddressToken)),
+    publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddress)),
   };
 }

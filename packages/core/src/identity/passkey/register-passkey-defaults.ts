@@ -1,10 +1,10 @@
+import { ServerAddress } from "../../web/server-address.js";
 import type { DependencyContainer } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import { EventBus } from "../../kernel/event-bus.js";
 import { IdGenerator } from "../../kernel/id-generator.js";
 import type { PluginContext } from "../../kernel/plugin.js";
-import { ServerAddressToken } from "../../web/server-address.js";
 import type { PasskeyLoginOptions } from "../dsl/ott-options.js";
 import { UserRepository } from "../users/user-repository.js";
 import { InMemoryPasskeyCredentialRepository } from "./in-memory-passkey-credential-repository.js";
@@ -34,7 +34,7 @@ export function passkeyServiceFor(
 ): (options: PasskeyLoginOptions) => PasskeyService {
   return (options) => {
     const configured = [...options.allowedOriginsValue];
-    const address = c.resolve(ServerAddressToken);
+    const address = c.resolve(ServerAddress);
     return new PasskeyService({
       rpName: options.rpNameValue,
       rpId: options.rpIdValue,

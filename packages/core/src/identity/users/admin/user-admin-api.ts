@@ -1,16 +1,16 @@
+import { PlatformProperties } from "../../../kernel/properties.js";
+import { ServerAddress } from "../../../web/server-address.js";
+import { TokenService } from "../../tokens/token-service.js";
 import type { DependencyContainer } from "tsyringe";
 import { AuditSink } from "../../../kernel/audit-sink.js";
 import { Clock } from "../../../kernel/clock.js";
-import { PlatformPropertiesToken } from "../../../kernel/properties.js";
 import { PlatformError } from "../../../kernel/platform-error.js";
 import type { HttpExchange } from "../../../web/http-exchange.js";
-import { ServerAddressToken } from "../../../web/server-address.js";
 import type { ContainerAware } from "../../chain/container-aware.js";
 import type { NextFilter, SecurityFilter } from "../../chain/security-filter.js";
 import { OneTimeTokenDelivery } from "../../ott/one-time-token-delivery.js";
 import { PasswordHasher } from "../../password/password-hasher.js";
 import { publicUrlOf } from "../../public-url.properties.js";
-import { TokenServiceToken } from "../../tokens/token-service-token.js";
 import { UserRepository } from "../user-repository.js";
 import { AccountUnlockHook } from "./account-unlock-hook.js";
 import { PASSWORD_RESET_PATH, PasswordResetTokenService } from "./password-reset-tokens.js";
@@ -33,13 +33,10 @@ export function userAdminApi(): SecurityFilter & ContainerAware {
       const users = container.resolve(UserRepository);
       const hasher = container.resolve(PasswordHasher);
       const audit = container.resolve(AuditSink);
-      const tokens = container.resolve(TokenServiceToken);
+      const tokens = container.resolve(TokenService);
       const signOutEverywhere = (userId: string) => tokens.revokeAllForUser(userId);
       const resetTokens = container.resolve(PasswordResetTokenService);
-      const publicUrl = publicUrlOf(
-        container.resolve(PlatformPropertiesToken),
-        container.resolve(ServerAddressToken),
-      );
+      const publicUrl = publicUrlOf(container.resolve(PlatformProperties), container.resolve(ServerAddress));
       const service = new UserAdministrationService({
         users,
         hasher,
