@@ -66,6 +66,13 @@ describe("checkDependencyRules on fixture trees", () => {
       detail: /leaves packages\/core\/src/,
     },
     {
+      name: "core-module-upward",
+      file: "packages/core/src/identity/login.ts",
+      line: 2,
+      rule: RULES.coreModuleDirection,
+      detail: /identity imports mfa/,
+    },
+    {
       name: "adapter-imports-adapter",
       file: "packages/adapters-mongo/src/index.ts",
       line: 2,

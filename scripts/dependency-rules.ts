@@ -24,6 +24,8 @@ export const RULES = {
   coreForbiddenImport: "core-forbidden-import",
   /** a. The core reaches outside `packages/core/src` only through package names. */
   coreRelativeEscape: "core-relative-escape",
+  /** e. A core module imports only itself and the modules below it (CORE_MODULE_ORDER). */
+  coreModuleDirection: "core-module-direction",
   /** b. tsyringe's global container: imported only in kernel/platform.ts, used only to create a child. */
   coreGlobalContainer: "core-global-container",
   /** c. An adapter never imports another adapter nor the CLI. */
@@ -55,6 +57,12 @@ const CORE_FORBIDDEN_MODULES = [
   "@platform/sdk-browser",
 ];
 const ADAPTER_PREFIX = "@platform/adapters-";
+/**
+ * The core's modules, lowest first: each may import itself and the ones before it, never one after
+ * it (type-only imports included). Files directly under `packages/core/src` (the subpath entry
+ * points) may import every module. A new module takes its place here.
+ */
+export const CORE_MODULE_ORDER = ["kernel", "web", "identity", "mfa", "authz"] as const;
 /** The one file allowed to import tsyringe's global container. */
 const PLATFORM_FILE = "packages/core/src/kernel/platform.ts";
 const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;
@@ -122,6 +130,8 @@ function checkFile(src: SourceFile): Violation[] {
       if (escapes(src.file, ref.specifier, srcRoot)) {
         report(ref, RULES.coreRelativeEscape, `"${ref.specifier}" leaves packages/core/src`);
       }
+      const upward = upwardImport(src.file, ref.specifier, srcRoot);
+      if (upward) report(ref, RULES.coreModuleDirection, upward);
     }
     found.push(...checkGlobalContainer(src, imports));
   } else if (src.pkg.startsWith("adapters-")) {
@@ -238,6 +248,31 @@ function blankRanges(code: string, refs: ImportRef[]): string {
 
 function escapeRegex(s: string): string {
   return s.replace(/[$.*+?^()[\]{}|\\]/g, "\\$&");
+}
+
+/** The module (first folder under the core's src) of a file, or undefined for an entry-point file. */
+function coreModuleOf(file: string, srcRoot: string): string | undefined {
+  const parts = relative(srcRoot, file).split(sep);
+  return parts.length > 1 ? parts[0] : undefined;
+}
+
+/** Why a relative import goes up the module order (or into an unlisted module), else undefined. */
+function upwardImport(file: string, specifier: string, srcRoot: string): string | undefined {
+  if (!specifier.startsWith(".")) return undefined;
+  const from = coreModuleOf(file, srcRoot);
+  if (from === undefined) return undefined;
+  const target = resolve(dirname(file), specifier);
+  const rel = relative(srcRoot, target);
+  if (rel === ".." || rel.startsWith(`..${sep}`)) return undefined; // coreRelativeEscape reports it
+  const to = coreModuleOf(target, srcRoot);
+  const order: readonly string[] = CORE_MODULE_ORDER;
+  if (!order.includes(from))
+    return `module "${from}" is not in CORE_MODULE_ORDER (scripts/dependency-rules.ts)`;
+  if (to === undefined) return `${from} imports the entry point "${specifier}"`;
+  if (!order.includes(to)) return `imports module "${to}", which is not in CORE_MODULE_ORDER`;
+  return order.indexOf(to) > order.indexOf(from)
+    ? `${from} imports ${to} ("${specifier}"), a module above it`
+    : undefined;
 }
 
 /** `h3` matches `h3` and `h3/utils`, not `h3x`. */

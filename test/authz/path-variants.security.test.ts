@@ -4,6 +4,7 @@ import { buildDemoPlatform, seedDemoUsers } from "@platform/cli";
 import {
   authzPlugin,
   createIdentityPlugin,
+  mfaPlugin,
   createPlatform,
   type Platform,
   type SecurityRegistry,
@@ -113,6 +114,7 @@ async function staticRulesServer(): Promise<Server> {
             .oauth2()
             .build(),
       }),
+      mfaPlugin,
       authzPlugin,
     ],
     properties: PROPERTIES,

@@ -2,6 +2,7 @@ import { createHttpApp, httpPlugin, RouteRegistry, serveHttp } from "@platform/a
 import {
   authzPlugin,
   createIdentityPlugin,
+  mfaPlugin,
   createPlatform,
   csrfToken,
   currentAuthentication,
@@ -39,7 +40,7 @@ export interface IdentityTestServerOptions {
 export async function startIdentityServer(options: IdentityTestServerOptions): Promise<IdentityTestServer> {
   const platform = createPlatform({
     // authzPlugin: the demo's chains end in anyRequest().access(dynamicAuthorization()) (no policies here).
-    plugins: [httpPlugin, createIdentityPlugin({ security: options.security }), authzPlugin],
+    plugins: [httpPlugin, createIdentityPlugin({ security: options.security }), mfaPlugin, authzPlugin],
     // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
     properties: {
       "platform.auth.password.scrypt.cost-log2": 14,

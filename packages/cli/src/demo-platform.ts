@@ -2,6 +2,7 @@ import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-htt
 import {
   authzPlugin,
   createIdentityPlugin,
+  mfaPlugin,
   createPlatform,
   currentAuthentication,
   type Platform,
@@ -30,6 +31,7 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     plugins: [
       httpPlugin,
       createIdentityPlugin({ security: demoSecurity }),
+      mfaPlugin,
       authzPlugin,
       ...(host.plugins ?? []),
     ],

@@ -25,6 +25,7 @@ export {
   identityPlugin,
   type IdentityPluginOptions,
 } from "./identity/identity-plugin.js";
+export { mfaPlugin } from "./mfa/mfa-plugin.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
 
 // Configure
@@ -64,7 +65,7 @@ export {
   prop,
   resolveProperties,
 } from "./kernel/properties.js";
-export { ServerAddress } from "./web/server-address.js";
+export { ServerAddress } from "./kernel/server-address.js";
 
 // Handle a request
 export {

@@ -30,6 +30,18 @@ export { AccountUnlockHook } from "./identity/users/admin/account-unlock-hook.js
 export { PasswordResetTokenService } from "./identity/users/admin/password-reset-tokens.js";
 export { PasswordHasher } from "./identity/password/password-hasher.js";
 export { LogoutHook } from "./identity/login/logout-hook.js";
+export { SignInFailureHook } from "./identity/authentication/sign-in-failure-hook.js";
+export {
+  SignInMethod,
+  type SignInFilterInput,
+  type SignInHandlers,
+  type SignInPlan,
+} from "./identity/chain/sign-in-method.js";
+export {
+  ChainHook,
+  type HookedChain,
+  type PrimaryAuthenticationParts,
+} from "./identity/chain/chain-hook.js";
 export { PrimaryAuthenticator } from "./identity/login/primary-authenticator.js";
 export { type SessionRecord, SessionStore } from "./identity/session/session-store.js";
 export { SecurityContextRepository } from "./identity/context/security-context-repository.js";

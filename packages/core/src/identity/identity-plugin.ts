@@ -4,46 +4,22 @@ import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
 import { PasswordAuthenticator } from "./authentication/password-authenticator.js";
-import { subjectStatusChecksOf, subjectStatusGate } from "./authentication/subject-status-check.js";
-import { assembleChain } from "./chain/assemble-chain.js";
-import { FilterChainProxy } from "./chain/filter-chain-proxy.js";
+import { SignInFailureHook } from "./authentication/sign-in-failure-hook.js";
+import { registerFilterChains } from "./chain/register-filter-chains.js";
+import { SignInMethod } from "./chain/sign-in-method.js";
+import { SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
+import { formSignInMethod, restSignInMethod } from "./login/password-sign-in-methods.js";
+import { registerOttDefaults } from "./ott/register-ott-defaults.js";
+import { ottSignInMethod } from "./ott/ott-sign-in-method.js";
+import { registerPasskeyDefaults } from "./passkey/register-passkey-defaults.js";
+import { passkeySignInMethod } from "./passkey/passkey-sign-in-method.js";
 import { HttpSessionSecurityContextRepository } from "./context/http-session-security-context-repository.js";
 import { SecurityContextRepository } from "./context/security-context-repository.js";
 import { CsrfTokenRepository } from "./csrf/csrf-token-repository.js";
 import { SessionCsrfTokenRepository } from "./csrf/session-csrf-token-repository.js";
-import { type ChainDefinition, SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
 import { OTT_PROPERTIES } from "./ott/ott.properties.js";
-import { ottDependencies, registerOttDefaults } from "./ott/register-ott-defaults.js";
 import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
-import { passkeyServiceFor, registerPasskeyDefaults } from "./passkey/register-passkey-defaults.js";
 import { PasswordHasher } from "./password/password-hasher.js";
-import type { ChainDependencies } from "./chain/chain-dependencies.js";
-import { StepUpCoalescer } from "../mfa/flow/step-up-coalescer.js";
-import { FactorContextRepository } from "../mfa/state/factor-context-repository.js";
-import { isTerminal } from "../mfa/state/mfa-state.js";
-import { isBearerAuthentication } from "./tokens/bearer-authentication.js";
-import { DEFAULT_PROCESSING_URL } from "./chain/method-filters.js";
-import { DEFAULT_URLS } from "./dsl/default-urls.js";
-import type { PasskeyLoginOptions } from "./dsl/ott-options.js";
-import { MfaGate } from "../mfa/flow/mfa-gate.js";
-import { availableFactorsFor } from "../mfa/decision/default-mfa-policy-provider.js";
-import { mfaStepEndpoints, nextStepUrl } from "../mfa/flow/mfa-answers.js";
-import { PasskeyCredentialRepository } from "./passkey/passkey-credential-repository.js";
-import type { MfaFlow } from "../mfa/flow/mfa-flow.js";
-import { MfaRuntime } from "../mfa/flow/mfa-runtime.js";
-import { MFA_PERFORMANCE_ALERT } from "../mfa/events/mfa-events.properties.js";
-import { ADAPTIVE_PROPERTIES } from "../mfa/adaptive/risk-thresholds.js";
-import { SignInHistoryStore } from "../mfa/adaptive/sign-in-history-store.js";
-import {
-  MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
-  MFA_BUILTIN_ANALYZER,
-  MFA_POLICY,
-} from "../mfa/mfa-policy.properties.js";
-import { DEVICE_COOKIE_PROPERTIES } from "../mfa/device/device-cookie.properties.js";
-import { MFA_PAGE_PROPERTIES } from "../mfa/mfa-pages.properties.js";
-import { MFA_PROPERTIES } from "../mfa/mfa.properties.js";
-import { mfaDependencies, registerMfaDefaults } from "../mfa/register-mfa-defaults.js";
-import { LogoutHook } from "./login/logout-hook.js";
 import { registerUserAdminDefaults } from "./users/admin/register-user-admin-defaults.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
 import {
@@ -92,14 +68,6 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...JWT_PROPERTIES,
       ...OTT_PROPERTIES,
       ...PASSKEY_PROPERTIES,
-      ...MFA_PROPERTIES,
-      ...MFA_PAGE_PROPERTIES,
-      MFA_PERFORMANCE_ALERT,
-      MFA_POLICY,
-      MFA_BUILTIN_ANALYZER,
-      MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
-      ...ADAPTIVE_PROPERTIES,
-      ...DEVICE_COOKIE_PROPERTIES,
       PUBLIC_URL,
     ],
     register(ctx) {
@@ -159,16 +127,20 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
             throttle: c.resolve(LoginThrottle),
             clock: c.resolve(Clock),
             audit: c.resolve(AuditSink),
-            onKnownUserFailure: (userId) => {
-              const clock = c.resolve(Clock);
-              return c.resolve(SignInHistoryStore).recordFailure({ userId, at: clock.now() });
+            // Members come from later plugins (MFA's sign-in history): read at each failure.
+            onKnownUserFailure: async (userId) => {
+              const hooks = c.isRegistered(SignInFailureHook, true) ? c.resolveAll(SignInFailureHook) : [];
+              for (const hook of hooks) await hook.onKnownUserFailure(userId).catch(() => {});
             },
           }),
       });
       registerOttDefaults(ctx);
       registerPasskeyDefaults(ctx);
-      registerMfaDefaults(ctx);
       registerUserAdminDefaults(ctx);
+      // The sign-in methods: one member each (a plugin adds its own the same way; MFA adds `.mfa()`).
+      for (const method of [formSignInMethod, restSignInMethod, ottSignInMethod, passkeySignInMethod]) {
+        ctx.registerMember(SignInMethod, { useValue: method });
+      }
       if (options.security) {
         const configuration = options.security(new SecurityRegistry());
         ctx.registerDefault(SecurityConfiguration, { useValue: configuration });
@@ -190,105 +162,10 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
           }),
         );
       });
-      ctx.onStart("filter-chains", (c) => {
-        if (c.isRegistered(FilterChainProxy, false)) return;
-        const configuration = c.isRegistered(SecurityConfiguration, false)
-          ? c.resolve(SecurityConfiguration)
-          : { chains: [] };
-        const flows: MfaFlow[] = [];
-        // Members come from later plugins (zero trust); read once the container is complete.
-        const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
-        // Members come from later plugins (MFA); read once, at the first logout.
-        let logoutHooks: readonly LogoutHook[] | undefined;
-        const deps: ChainDependencies = {
-          logoutHooks: () =>
-            (logoutHooks ??= c.isRegistered(LogoutHook, true) ? c.resolveAll(LogoutHook) : []),
-          authenticator: c.resolve(PrimaryAuthenticator),
-          sessions: c.resolve(SessionManager),
-          csrfTokens: c.resolve(CsrfTokenRepository),
-          sessionRepository: c.resolve(SecurityContextRepository),
-          tokens: c.resolve(TokenService),
-          audit: c.resolve(AuditSink),
-          clock: c.resolve(Clock),
-          statusCheck,
-          ott: () => ottDependencies(c, ctx),
-          passkeyService: passkeyServiceFor(c, ctx),
-          mfa: () => mfaDependencies(c, ctx.properties, (flow) => flows.push(flow)),
-          container: c,
-          ...passkeyLoginOf(configuration.chains),
-        };
-        // MFA flows first: every single-auth chain then hands challenged users to the first flow.
-        const mfaChains = configuration.chains
-          .filter((d) => d.kind === "mfa")
-          .map((d) => assembleChain(d, deps));
-        const runtime = flows.length > 0 ? c.resolve(MfaRuntime) : undefined;
-        const gates = new Map<MfaFlow, MfaGate>();
-        // A chain hands challenged users to the first flow of its own state type (a token chain to a
-        // token flow, whose answers are JSON and end in tokens), else to the first flow.
-        deps.mfaGate = (state) => {
-          const flow = flows.find((f) => f.stateKind === state) ?? flows[0];
-          if (!runtime || !flow) return undefined;
-          const gate = gates.get(flow) ?? new MfaGate(runtime, flow);
-          gates.set(flow, gate);
-          return gate;
-        };
-        const firstFlow = flows[0];
-        if (runtime && firstFlow) {
-          const enrolled = availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) });
-          // Concurrent 401s of one sign-in share one challenge (one MFA session, one code).
-          const contexts = c.resolve(FactorContextRepository);
-          const clock = c.resolve(Clock);
-          const coalescer = new StepUpCoalescer(clock, async ({ mfaSessionId }) => {
-            const ctx = await contexts.find(mfaSessionId);
-            return ctx !== undefined && !isTerminal(ctx.state);
-          });
-          const sessions = c.resolve(SessionManager);
-          deps.stepUp = async (exchange, authentication) => {
-            // A refused user gets the refusal, not a challenge (no code is sent).
-            await statusCheck({ checkpoint: "step-up", authentication, exchange });
-            const signIn = isBearerAuthentication(authentication)
-              ? `token:${authentication.tokenId}`
-              : await sessions.current(exchange).then((s) => (s ? `session:${s.id}` : undefined));
-            return coalescer.start(signIn, exchange, async () => {
-              const { context: ctx, binding } = await runtime.beginStepUp(
-                exchange,
-                authentication,
-                firstFlow,
-                await enrolled(authentication.userId),
-              );
-              return {
-                mfaUrl: nextStepUrl(ctx, firstFlow),
-                mfaSessionId: ctx.mfaSessionId,
-                currentState: ctx.state,
-                endpoints: mfaStepEndpoints(firstFlow),
-                // A bearer client holds its tokens in the open anyway: it may keep no cookies and send
-                // this as X-MFA-Binding. A session's binding stays in the HttpOnly cookie.
-                ...(isBearerAuthentication(authentication) ? { mfaBinding: binding } : {}),
-              };
-            });
-          };
-        }
-        const others = configuration.chains
-          .filter((d) => d.kind !== "mfa")
-          .map((d) => assembleChain(d, deps));
-        c.registerInstance(FilterChainProxy, new FilterChainProxy([...mfaChains, ...others]));
-      });
+      ctx.onStart("filter-chains", (c) => registerFilterChains(c, ctx));
     },
   };
 }
 
 /** The identity module with no chains configured (ports only). */
 export const identityPlugin: PlatformPlugin = createIdentityPlugin();
-
-/** The sign-in endpoints of the first passkey chain, if any (the MFA login page offers autofill). */
-function passkeyLoginOf(chains: readonly ChainDefinition[]): Pick<ChainDependencies, "passkeyLogin"> {
-  const chain = chains.find((d) => d.kind === "passkey");
-  if (!chain) return {};
-  const options = chain.options as PasskeyLoginOptions;
-  return {
-    passkeyLogin: {
-      assertionOptions: options.assertionOptionsEndpointValue ?? DEFAULT_URLS.passkeyAssertionOptions,
-      loginProcessing: options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL.passkey,
-    },
-  };
-}

@@ -1,6 +1,6 @@
 import { PlatformError } from "../kernel/platform-error.js";
 import { defineProperty, type PlatformProperties, prop } from "../kernel/properties.js";
-import type { ServerAddress } from "../web/server-address.js";
+import type { ServerAddress } from "../kernel/server-address.js";
 import { z } from "zod";
 
 /** The public base URL users reach the platform at (magic links point there). */

@@ -5,7 +5,7 @@ import { EventBus, InProcessEventBus } from "./event-bus.js";
 import { CryptoIdGenerator, IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "./logger.js";
-import { ServerAddress } from "../web/server-address.js";
+import { ServerAddress } from "./server-address.js";
 import type { InjectionToken } from "tsyringe";
 import type { PlatformPlugin } from "./plugin.js";
 import { defineProperty, prop } from "./properties.js";

@@ -1,6 +1,5 @@
-import { ServerAddress } from "../web/server-address.js";
+import { ServerAddress } from "../kernel/server-address.js";
 import type { DependencyContainer } from "tsyringe";
-import type { MfaChainDependencies } from "../identity/chain/chain-dependencies.js";
 import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { EventBus } from "../kernel/event-bus.js";
@@ -29,14 +28,11 @@ import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PluginContext } from "../kernel/plugin.js";
-import type { PlatformProperties } from "../kernel/properties.js";
-import { mfaPageUrlsFromProperties } from "./mfa-pages.properties.js";
 import { OneTimeTokenDelivery } from "../identity/ott/one-time-token-delivery.js";
 import { PasskeyCredentialRepository } from "../identity/passkey/passkey-credential-repository.js";
 import { availableFactorsFor, DefaultMfaPolicyProvider } from "./decision/default-mfa-policy-provider.js";
 import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
-import type { MfaFlow } from "./flow/mfa-flow.js";
 import { LogoutHook } from "../identity/login/logout-hook.js";
 import { AccountUnlockHook } from "../identity/users/admin/account-unlock-hook.js";
 import { endPendingMfa } from "./flow/end-pending-mfa.js";
@@ -170,21 +166,4 @@ export function registerMfaDefaults(ctx: PluginContext): void {
         }),
       }),
   });
-}
-
-/** The MFA ports a chain reads, resolved from the container. */
-export function mfaDependencies(
-  c: DependencyContainer,
-  properties: PlatformProperties,
-  onFlow: (flow: MfaFlow) => void,
-): MfaChainDependencies {
-  const passkeys = c.resolve(PasskeyCredentialRepository);
-  return {
-    runtime: c.resolve(MfaRuntime),
-    policy: c.resolve(MfaPolicyProvider),
-    escalations: c.resolve(EscalationService),
-    pageUrls: mfaPageUrlsFromProperties(properties),
-    enrolledFactors: availableFactorsFor({ passkeys }),
-    onFlow,
-  };
 }

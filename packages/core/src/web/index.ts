@@ -17,4 +17,4 @@ export {
 } from "./http-exchange.js";
 export type { HttpInterceptor } from "./http-interceptor.js";
 export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
-export { ServerAddress } from "./server-address.js";
+export { ServerAddress } from "../kernel/server-address.js";

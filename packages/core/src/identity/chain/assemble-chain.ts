@@ -1,5 +1,5 @@
 import { PlatformError } from "../../kernel/platform-error.js";
-import { antMatcher, anyRequest, orMatcher, type RequestMatcher } from "../../web/request-matcher.js";
+import { antMatcher, anyRequest } from "../../web/request-matcher.js";
 import { ExceptionTranslationFilter } from "../asep/exception-translation-filter.js";
 import { SecurityContextFilter } from "../context/security-context-filter.js";
 import {
@@ -11,18 +11,10 @@ import { statusCheckedRepository } from "../context/status-checked-repository.js
 import { CorsFilter } from "../cors/cors-filter.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
-import { OttLoginOptions } from "../dsl/ott-options.js";
 import { MfaOptions } from "../dsl/mfa-options.js";
-import { buildMfaFlow } from "../../mfa/flow/build-mfa-flow.js";
-import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
-import { mfaUrlList } from "../../mfa/urls/mfa-urls.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
 import { SecurityHeadersFilter } from "../headers/security-headers-filter.js";
-import type {
-  AuthenticationFailureHandler,
-  AuthenticationSuccessHandler,
-  LoginContext,
-} from "../handlers/authentication-handlers.js";
+import type { LoginContext } from "../handlers/authentication-handlers.js";
 import {
   OAuth2SingleAuthFailureHandler,
   OAuth2SingleAuthSuccessHandler,
@@ -40,17 +32,63 @@ import { TokenEndpointsFilter } from "../login/token-endpoints-filter.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
 import { attachToContainer } from "./container-aware.js";
-import { DEFAULT_PROCESSING_URL, methodFilters } from "./method-filters.js";
 import type { SecurityFilter } from "./security-filter.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
+import type { SignInFilterInput, SignInMethod, SignInPlan } from "./sign-in-method.js";
+
+/** One chain's common parts, before the sign-in method's filters are added. */
+interface ChainParts {
+  readonly http: HttpSecurity;
+  readonly stateless: boolean;
+  readonly oauth2: boolean;
+  readonly plan: SignInPlan;
+  readonly input: SignInFilterInput;
+  /** Where a session chain keeps the request that sent a caller to the login page. */
+  readonly saved: SessionSavedRequest | undefined;
+}
 
 /**
- * Builds the runtime chain of one DSL registration. Defaults follow the spec's tables: session chains
- * keep the context in the session with the framework's default handlers; `.oauth2()` chains are
- * stateless (null repository), CSRF-exempt, and answer with the OAuth2 single-auth handlers. DSL options
- * apply first, then every `rawHttp` customizer in order.
+ * Builds the runtime chain of one DSL registration, in a fixed order: headers → CORS → exception
+ * translation → security context → CSRF → logout → the sign-in method's filters → token endpoints →
+ * `/api/me` → authorization. Session chains keep the context in the session with the session
+ * handlers; `.oauth2()` chains are stateless (null repository), CSRF-exempt, and answer with the
+ * token handlers. DSL options apply first, then every `rawHttp` customizer in order. The sign-in
+ * method plans the URLs and contributes its filters; the chain hooks (MFA) wrap single-factor chains.
  */
-export function assembleChain(definition: ChainDefinition, deps: ChainDependencies): SecurityFilterChain {
+export function assembleChain(
+  definition: ChainDefinition,
+  method: SignInMethod,
+  deps: ChainDependencies,
+): SecurityFilterChain {
+  const parts = chainParts(definition, method, deps);
+  const { http, plan, input } = parts;
+  const filters: SecurityFilter[] = [
+    ...entryFilters(definition, parts),
+    ...plan.filters(input),
+    ...(parts.oauth2
+      ? [
+          new TokenEndpointsFilter({
+            refreshUrl: DEFAULT_URLS.tokenRefresh,
+            revokeUrl: DEFAULT_URLS.tokenRevoke,
+            tokens: deps.tokens,
+            statusCheck: deps.statusCheck,
+          }),
+        ]
+      : []),
+    new MeEndpointFilter(DEFAULT_URLS.me, deps.statusCheck),
+    authorizationFilter(definition, parts),
+  ];
+  return new SecurityFilterChain(
+    definition.id,
+    definition.options.orderValue,
+    definition.index,
+    http.matcher ?? plan.matcher ?? anyRequest(),
+    placeAddedFilters(filters, http.addedFilters),
+  );
+}
+
+/** The chain's HttpSecurity (DSL options, then `rawHttp` customizers), its plan and the method's input. */
+function chainParts(definition: ChainDefinition, method: SignInMethod, deps: ChainDependencies): ChainParts {
   const { options } = definition;
   const oauth2 = definition.state === "oauth2";
   const http = new HttpSecurity({
@@ -71,74 +109,86 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
     options.securityContextRepositoryValue ??
     (stateless ? new NullSecurityContextRepository() : deps.sessionRepository);
   const saved = stateless ? undefined : new SessionSavedRequest(deps.sessions);
-  const form =
-    options instanceof FormLoginOptions
-      ? options
-      : options instanceof MfaOptions
-        ? options.primary.form
-        : undefined;
+  const failureHandler =
+    options.failureHandlerValue ??
+    (oauth2 ? new OAuth2SingleAuthFailureHandler() : new SessionAuthenticationFailureHandler());
+  let successHandler =
+    options.successHandlerValue ??
+    (oauth2
+      ? new OAuth2SingleAuthSuccessHandler(deps.tokens)
+      : new SessionAuthenticationSuccessHandler(saved!.take));
+  const plan = method.plan(definition, { successHandler, failureHandler });
+  let repository = baseRepository;
+  if (!method.multiFactor) {
+    for (const hook of deps.hooks()) {
+      const wrapped = hook.afterPrimaryAuthentication?.(
+        { state: definition.state, stateless },
+        { repository, successHandler, failureHandler },
+      );
+      if (wrapped) ({ repository, successHandler } = wrapped);
+    }
+  }
+  // Outermost: a user refused at the sign-in checkpoint gets no session, no MFA challenge, no token.
+  repository = statusCheckedRepository(repository, deps.statusCheck);
+  const context: LoginContext = {
+    chainId: definition.id,
+    loginPage: plan.loginPage,
+    defaultSuccessUrl: options.defaultSuccessUrlValue,
+    alwaysUseDefaultSuccessUrl: options.alwaysUseDefaultSuccessUrl,
+    failureUrl: options.failureUrlValue,
+  };
+  const input: SignInFilterInput = {
+    definition,
+    http,
+    deps,
+    repository,
+    successHandler,
+    failureHandler,
+    context,
+    internals: formInternals(definition),
+    processingUrl: plan.processingUrl,
+    loginPage: plan.loginPage,
+    stateless,
+    csrfEnabled: !stateless && http.csrfEnabled,
+  };
+  return { http, stateless, oauth2, plan, input, saved };
+}
+
+/** The parameter names of a form (or an MFA chain's form primary step), after `rawFormLogin`. */
+function formInternals(definition: ChainDefinition): FormLoginInternals {
+  const form = formOptionsOf(definition);
   const internals: FormLoginInternals = {
     usernameParameter: form?.usernameParameterValue ?? "username",
     passwordParameter: form?.passwordParameterValue ?? "password",
     acceptJson: true,
   };
   for (const customize of form?.rawFormLoginCustomizers ?? []) customize(internals);
+  return internals;
+}
 
-  let successHandler: AuthenticationSuccessHandler =
-    options.successHandlerValue ??
-    (oauth2
-      ? new OAuth2SingleAuthSuccessHandler(deps.tokens)
-      : new SessionAuthenticationSuccessHandler(saved!.take));
-  const failureHandler: AuthenticationFailureHandler =
-    options.failureHandlerValue ??
-    (oauth2 ? new OAuth2SingleAuthFailureHandler() : new SessionAuthenticationFailureHandler());
-  const mfaFlow =
-    definition.kind === "mfa"
-      ? buildMfaFlow(definition, {
-          policy: deps.mfa().policy,
-          pageUrls: deps.mfa().pageUrls,
-          successHandler,
-          failureHandler,
-        })
-      : undefined;
-  if (mfaFlow) deps.mfa().onFlow(mfaFlow);
-  let repository = baseRepository;
-  const gate = definition.kind === "mfa" ? undefined : deps.mfaGate?.(definition.state);
-  if (gate) {
-    // No bypass: a single-auth chain hands a challenged user into the MFA flow instead of signing in.
-    repository = gate.repository(baseRepository, { stateless });
-    successHandler = gate.successHandler(successHandler, failureHandler);
-  }
-  // Outermost: a user refused at the sign-in checkpoint gets no session, no MFA challenge, no token.
-  repository = statusCheckedRepository(repository, deps.statusCheck);
+function formOptionsOf(definition: ChainDefinition): FormLoginOptions | undefined {
+  const { options } = definition;
+  if (options instanceof FormLoginOptions) return options;
+  return options instanceof MfaOptions ? options.primary.form : undefined;
+}
 
-  const loginPage = mfaFlow ? mfaFlow.urls.formLoginPage : loginPageOf(definition);
-  const processingUrl = mfaFlow
-    ? mfaFlow.urls.primaryLoginProcessing
-    : (options.loginProcessingUrlValue ?? DEFAULT_PROCESSING_URL[definition.kind]);
-  const context: LoginContext = {
-    chainId: definition.id,
-    loginPage,
-    defaultSuccessUrl: options.defaultSuccessUrlValue,
-    alwaysUseDefaultSuccessUrl: options.alwaysUseDefaultSuccessUrl,
-    failureUrl: options.failureUrlValue,
-  };
+/** Headers, CORS, exception translation, the security context, CSRF and logout. */
+function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityFilter[] {
+  const { http, stateless, oauth2, plan, input } = parts;
+  const { deps, repository } = input;
   const filters: SecurityFilter[] = [];
   if (http.headerSettings !== false) filters.push(new SecurityHeadersFilter(http.headerSettings));
   if (http.corsSettings) filters.push(new CorsFilter(http.corsSettings));
   filters.push(
     new ExceptionTranslationFilter({
-      handling: options.asepAttributes.toHandling(),
-      loginPage: definition.kind !== "rest" && !stateless ? loginPage : undefined,
-      saveRequest: saved?.save,
+      handling: definition.options.asepAttributes.toHandling(),
+      loginPage: plan.redirectsToLoginPage && !stateless ? plan.loginPage : undefined,
+      saveRequest: parts.saved?.save,
       bearer: oauth2,
     }),
   );
-  // An MFA chain serves the logout URL its flow advertises (`<prefix>/logout`, `<prefix>/api/logout`).
   const logoutUrl = http.logoutSettings.enabled
-    ? (http.logoutSettings.logoutUrl ??
-      mfaFlow?.urls.logout ??
-      (definition.kind === "rest" ? DEFAULT_URLS.restLogout : DEFAULT_URLS.logout))
+    ? (http.logoutSettings.logoutUrl ?? plan.logoutUrl ?? DEFAULT_URLS.logout)
     : undefined;
   // The `request` checkpoint: every authenticated request on this chain, whatever its rules, but the
   // ways out (logout, and token revocation on token chains).
@@ -150,15 +200,13 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
         exchange.method === "POST" && (exchange.path === logoutUrl || exchange.path === revokeUrl),
     }),
   );
-  if (http.csrfEnabled && !stateless) {
-    filters.push(new BearerAwareCsrfFilter(deps.csrfTokens, http.csrfIgnoring));
-  }
+  if (input.csrfEnabled) filters.push(new BearerAwareCsrfFilter(deps.csrfTokens, http.csrfIgnoring));
   if (logoutUrl !== undefined) {
     filters.push(
       new LogoutFilter({
         url: logoutUrl,
         successUrl:
-          http.logoutSettings.logoutSuccessUrl ?? (definition.kind === "rest" ? "/" : `${loginPage}?logout`),
+          http.logoutSettings.logoutSuccessUrl ?? plan.logoutSuccessUrl ?? `${plan.loginPage}?logout`,
         repository,
         tokens: oauth2 ? deps.tokens : undefined,
         revokeBearer: deps.tokens,
@@ -170,53 +218,28 @@ export function assembleChain(definition: ChainDefinition, deps: ChainDependenci
       }),
     );
   }
-  filters.push(
-    ...methodFilters({
-      definition,
-      http,
-      deps,
-      repository,
-      successHandler,
-      failureHandler,
-      context,
-      internals,
-      processingUrl,
-      loginPage,
-      stateless,
-      mfaFlow,
-    }),
-  );
-  if (oauth2) {
-    filters.push(
-      new TokenEndpointsFilter({
-        refreshUrl: DEFAULT_URLS.tokenRefresh,
-        revokeUrl: DEFAULT_URLS.tokenRevoke,
-        tokens: deps.tokens,
-        statusCheck: deps.statusCheck,
-      }),
-    );
-  }
-  filters.push(new MeEndpointFilter(DEFAULT_URLS.me, deps.statusCheck));
-  const authorizationRules = [...http.authorization.rules];
-  if (form?.permitAllValue) {
-    authorizationRules.unshift(
-      { matcher: antMatcher(loginPage), manager: rules.permitAll() },
-      { matcher: antMatcher(processingUrl, "POST"), manager: rules.permitAll() },
-    );
-  }
-  filters.push(
-    new AuthorizationFilter(authorizationRules, deps.audit, (exchange, authentication) =>
-      deps.stepUp ? deps.stepUp(exchange, authentication) : Promise.resolve(undefined),
-    ),
-  );
+  return filters;
+}
 
-  return new SecurityFilterChain(
-    definition.id,
-    options.orderValue,
-    definition.index,
-    http.matcher ?? (mfaFlow ? mfaMatcher(mfaFlow) : anyRequest()),
-    placeAddedFilters(filters, http.addedFilters),
-  );
+/** The chain's rules (a form's `permitAll` first), and the hooks' step-up on a denial. */
+function authorizationFilter(definition: ChainDefinition, parts: ChainParts): AuthorizationFilter {
+  const { http, plan, input } = parts;
+  const { deps } = input;
+  const authorizationRules = [...http.authorization.rules];
+  if (formOptionsOf(definition)?.permitAllValue) {
+    authorizationRules.unshift(
+      { matcher: antMatcher(plan.loginPage), manager: rules.permitAll() },
+      { matcher: antMatcher(plan.processingUrl, "POST"), manager: rules.permitAll() },
+    );
+  }
+  return new AuthorizationFilter(authorizationRules, deps.audit, async (exchange, authentication) => {
+    // Read at denial time: the hooks exist once the multi-factor chains are assembled.
+    for (const hook of deps.hooks()) {
+      const started = await hook.onAccessDenied?.(exchange, authentication);
+      if (started) return started;
+    }
+    return undefined;
+  });
 }
 
 function placeAddedFilters(filters: SecurityFilter[], added: HttpSecurity["addedFilters"]): SecurityFilter[] {
@@ -235,20 +258,4 @@ function placeAddedFilters(filters: SecurityFilter[], added: HttpSecurity["added
     out.splice(position === "after" ? at + 1 : at, 0, filter);
   }
   return out;
-}
-
-function loginPageOf(definition: ChainDefinition): string {
-  const { options } = definition;
-  if (options instanceof FormLoginOptions) return options.loginPageValue ?? DEFAULT_URLS.formLoginPage;
-  if (options instanceof OttLoginOptions)
-    return options.defaultSubmitPageUrlValue ?? DEFAULT_URLS.ottSubmitPage;
-  return DEFAULT_URLS.formLoginPage;
-}
-
-/** An MFA flow with a urlPrefix matches `<prefix>/**` (and any explicit URL outside it); else every request. */
-function mfaMatcher(flow: MfaFlow): RequestMatcher {
-  const prefix = flow.urls.urlPrefix;
-  if (!prefix) return anyRequest();
-  const outside = mfaUrlList(flow.urls).filter((u) => !u.startsWith(`${prefix}/`));
-  return orMatcher(antMatcher(`${prefix}/**`), ...outside.map((u) => antMatcher(u)));
 }

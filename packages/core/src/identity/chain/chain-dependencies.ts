@@ -1,14 +1,8 @@
 import type { DependencyContainer } from "tsyringe";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
-import type { StepUpStarter } from "../http-security/authorization-filter.js";
-import type { MfaPolicyProvider } from "../../mfa/decision/mfa-policy-provider.js";
-import type { EscalationService } from "../../mfa/escalation/escalation-service.js";
 import type { LogoutHook } from "../login/logout-hook.js";
-import type { MfaFlow } from "../../mfa/flow/mfa-flow.js";
-import type { MfaGate } from "../../mfa/flow/mfa-gate.js";
-import type { EnrolledFactors } from "../../mfa/flow/mfa-pages-filter.js";
-import type { MfaRuntime } from "../../mfa/flow/mfa-runtime.js";
+import type { ChainHook } from "./chain-hook.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { PasskeyLoginOptions } from "../dsl/ott-options.js";
@@ -43,18 +37,6 @@ export interface OttDependencies {
   publicUrl: () => string;
 }
 
-/** What MFA chains read. */
-export interface MfaChainDependencies {
-  runtime: MfaRuntime;
-  policy: MfaPolicyProvider;
-  /** ESCALATED logins awaiting review (status poll and admin API). */
-  escalations: EscalationService;
-  /** Page URLs from `platform.auth.mfa.pages.*`. */
-  pageUrls: Readonly<Record<string, string>>;
-  enrolledFactors: EnrolledFactors;
-  onFlow: (flow: MfaFlow) => void;
-}
-
 /** The ports chain assembly reads (resolved from the platform's container by the identity plugin). */
 export interface ChainDependencies {
   authenticator: PrimaryAuthenticator;
@@ -66,25 +48,16 @@ export interface ChainDependencies {
   audit: AuditSink;
   /** OTT ports, resolved lazily. */
   ott: () => OttDependencies;
-  /** MFA ports, resolved lazily; `onFlow` collects each assembled flow (the gate hands off to the first). */
-  mfa: () => MfaChainDependencies;
   /** The platform clock (step-up rules read it). */
   clock: Clock;
   /** The SubjectStatusCheck family at the sign-in, refresh, step-up and `/api/me` checkpoints. */
   statusCheck: SubjectStatusGate;
-  /** Starts a step-up in the first MFA flow, once one exists. */
-  stepUp?: StepUpStarter;
   /** The LogoutHook family (features' parts of a logout), read at logout time. */
   logoutHooks: () => readonly LogoutHook[];
-  /**
-   * The no-bypass gate for single-auth chains, once an MFA flow exists: the gate of the first flow of
-   * the chain's state type, else of the first flow.
-   */
-  mfaGate?: (state: "session" | "oauth2") => MfaGate | undefined;
+  /** The ChainHook family (features' hooks on chains they do not own), read once they are complete. */
+  hooks: () => readonly ChainHook[];
   /** Builds the passkey service of one chain from its DSL options. */
   passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
-  /** The first passkey chain's sign-in endpoints, offered on MFA login pages (autofill). */
-  passkeyLogin?: { readonly assertionOptions: string; readonly loginProcessing: string };
   /** The platform's container, for ContainerAware managers and filters of the DSL. */
   container?: DependencyContainer;
 }

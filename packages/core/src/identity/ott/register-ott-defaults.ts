@@ -1,4 +1,4 @@
-import { ServerAddress } from "../../web/server-address.js";
+import { ServerAddress } from "../../kernel/server-address.js";
 import type { DependencyContainer } from "tsyringe";
 import { Clock } from "../../kernel/clock.js";
 import { IdGenerator } from "../../kernel/id-generator.js";

@@ -1,4 +1,4 @@
-import { ServerAddress } from "../../web/server-address.js";
+import { ServerAddress } from "../../kernel/server-address.js";
 import type { DependencyContainer } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";

@@ -1,5 +1,5 @@
 import { PlatformProperties } from "../../../kernel/properties.js";
-import { ServerAddress } from "../../../web/server-address.js";
+import { ServerAddress } from "../../../kernel/server-address.js";
 import { TokenService } from "../../tokens/token-service.js";
 import type { DependencyContainer } from "tsyringe";
 import { AuditSink } from "../../../kernel/audit-sink.js";

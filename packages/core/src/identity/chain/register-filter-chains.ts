@@ -1,0 +1,86 @@
+import type { DependencyContainer, InjectionToken } from "tsyringe";
+import { AuditSink } from "../../kernel/audit-sink.js";
+import { Clock } from "../../kernel/clock.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { PluginContext } from "../../kernel/plugin.js";
+import { subjectStatusChecksOf, subjectStatusGate } from "../authentication/subject-status-check.js";
+import { SecurityContextRepository } from "../context/security-context-repository.js";
+import { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
+import { type ChainDefinition, SecurityConfiguration } from "../dsl/security-registry.js";
+import { LogoutHook } from "../login/logout-hook.js";
+import { PrimaryAuthenticator } from "../login/primary-authenticator.js";
+import { ottDependencies } from "../ott/register-ott-defaults.js";
+import { passkeyServiceFor } from "../passkey/register-passkey-defaults.js";
+import { SessionManager } from "../session/session-manager.js";
+import { TokenService } from "../tokens/token-service.js";
+import { assembleChain } from "./assemble-chain.js";
+import type { ChainDependencies } from "./chain-dependencies.js";
+import { ChainHook } from "./chain-hook.js";
+import { FilterChainProxy } from "./filter-chain-proxy.js";
+import { SignInMethod } from "./sign-in-method.js";
+
+/**
+ * Assembles the DSL's chains at start and registers the FilterChainProxy over them (unless the host
+ * registered its own). Chains of multi-factor methods are assembled first: the chain hooks (MFA's
+ * gate and step-up) hand the other chains' challenged users to their flows.
+ */
+export function registerFilterChains(c: DependencyContainer, ctx: PluginContext): void {
+  if (c.isRegistered(FilterChainProxy, false)) return;
+  const configuration = c.isRegistered(SecurityConfiguration, false)
+    ? c.resolve(SecurityConfiguration)
+    : { chains: [] };
+  const methods = signInMethodsOf(c);
+  const methodOf = (definition: ChainDefinition): SignInMethod => {
+    const method = methods.get(definition.kind);
+    if (method) return method;
+    throw new PlatformError(
+      "DEPENDENCY_MISSING",
+      `Chain "${definition.id}" uses .${definition.kind}(), which no plugin contributes` +
+        (definition.kind === "mfa" ? ": add mfaPlugin (from @platform/core) after the identity plugin" : ""),
+      { details: { chain: definition.id, kind: definition.kind, methods: [...methods.keys()] } },
+    );
+  };
+  const first = configuration.chains.filter((d) => methodOf(d).multiFactor === true);
+  const others = configuration.chains.filter((d) => methodOf(d).multiFactor !== true);
+  // Read once the multi-factor chains are assembled (their flows exist) and at request time.
+  let hooks: readonly ChainHook[] | undefined;
+  const deps = chainDependencies(c, ctx, () => (hooks ??= familyOf(c, ChainHook)));
+  const assembled = first.map((d) => assembleChain(d, methodOf(d), deps));
+  assembled.push(...others.map((d) => assembleChain(d, methodOf(d), deps)));
+  c.registerInstance(FilterChainProxy, new FilterChainProxy(assembled));
+}
+
+function chainDependencies(
+  c: DependencyContainer,
+  ctx: PluginContext,
+  hooks: () => readonly ChainHook[],
+): ChainDependencies {
+  // Members come from later plugins (zero trust); read once the container is complete.
+  const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
+  // Members come from later plugins (MFA); read once, at the first logout.
+  let logoutHooks: readonly LogoutHook[] | undefined;
+  return {
+    logoutHooks: () => (logoutHooks ??= familyOf(c, LogoutHook)),
+    hooks,
+    authenticator: c.resolve(PrimaryAuthenticator),
+    sessions: c.resolve(SessionManager),
+    csrfTokens: c.resolve(CsrfTokenRepository),
+    sessionRepository: c.resolve(SecurityContextRepository),
+    tokens: c.resolve(TokenService),
+    audit: c.resolve(AuditSink),
+    clock: c.resolve(Clock),
+    statusCheck,
+    ott: () => ottDependencies(c, ctx),
+    passkeyService: passkeyServiceFor(c, ctx),
+    container: c,
+  };
+}
+
+/** The sign-in methods by kind (a later member of a kind replaces an earlier one). */
+function signInMethodsOf(c: DependencyContainer): Map<string, SignInMethod> {
+  return new Map(familyOf(c, SignInMethod).map((m) => [m.kind, m]));
+}
+
+function familyOf<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {
+  return c.isRegistered(token, true) ? c.resolveAll(token) : [];
+}

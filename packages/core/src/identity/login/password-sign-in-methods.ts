@@ -1,0 +1,65 @@
+import type { SecurityFilter } from "../chain/security-filter.js";
+import type { SignInFilterInput, SignInMethod, SignInPlan } from "../chain/sign-in-method.js";
+import { csrfHiddenInput, csrfMetaTags } from "../csrf/csrf-html.js";
+import { DEFAULT_URLS } from "../dsl/default-urls.js";
+import { FormLoginOptions } from "../dsl/form-login-options.js";
+import type { ChainDefinition } from "../dsl/security-registry.js";
+import { DefaultLoginPageFilter } from "./default-login-page.js";
+import { LoginProcessingFilter } from "./login-processing-filter.js";
+
+/** `.form()`: username and password posted from a page (the built-in one unless `loginPage` is set). */
+export const formSignInMethod: SignInMethod = {
+  kind: "form",
+  plan(definition: ChainDefinition): SignInPlan {
+    const options = definition.options as FormLoginOptions;
+    const loginPage = options.loginPageValue ?? DEFAULT_URLS.formLoginPage;
+    const processingUrl = options.loginProcessingUrlValue ?? DEFAULT_URLS.formLoginProcessing;
+    return { loginPage, processingUrl, redirectsToLoginPage: true, filters: passwordFilters };
+  },
+};
+
+/** `.rest()`: username and password as JSON; unauthenticated callers get 401, never a redirect. */
+export const restSignInMethod: SignInMethod = {
+  kind: "rest",
+  plan(definition: ChainDefinition): SignInPlan {
+    return {
+      loginPage: DEFAULT_URLS.formLoginPage,
+      processingUrl: definition.options.loginProcessingUrlValue ?? DEFAULT_URLS.restLoginProcessing,
+      redirectsToLoginPage: false,
+      logoutUrl: DEFAULT_URLS.restLogout,
+      logoutSuccessUrl: "/",
+      filters: passwordFilters,
+    };
+  },
+};
+
+function passwordFilters(i: SignInFilterInput): SecurityFilter[] {
+  const form = i.definition.options instanceof FormLoginOptions ? i.definition.options : undefined;
+  const filters: SecurityFilter[] = [
+    new LoginProcessingFilter({
+      name: form ? "form-login" : "rest-login",
+      url: i.processingUrl,
+      method: form ? "form" : "rest",
+      accept: form ? (i.internals.acceptJson ? ["form", "json"] : ["form"]) : ["json"],
+      usernameParameter: i.internals.usernameParameter,
+      passwordParameter: i.internals.passwordParameter,
+      authenticator: i.deps.authenticator,
+      repository: i.repository,
+      successHandler: i.successHandler,
+      failureHandler: i.failureHandler,
+      context: i.context,
+    }),
+  ];
+  if (form && !form.loginPageValue) {
+    filters.push(
+      new DefaultLoginPageFilter(i.loginPage, async (exchange) => ({
+        processingUrl: i.processingUrl,
+        usernameParameter: i.internals.usernameParameter,
+        passwordParameter: i.internals.passwordParameter,
+        csrfMeta: i.csrfEnabled ? await csrfMetaTags(exchange) : "",
+        csrfInput: i.csrfEnabled ? await csrfHiddenInput(exchange) : "",
+      })),
+    );
+  }
+  return filters;
+}

@@ -1,0 +1,54 @@
+import { SignInFailureHook } from "../identity/authentication/sign-in-failure-hook.js";
+import { ChainHook } from "../identity/chain/chain-hook.js";
+import { SignInMethod } from "../identity/chain/sign-in-method.js";
+import { Clock } from "../kernel/clock.js";
+import type { PlatformPlugin } from "../kernel/plugin.js";
+import { ADAPTIVE_PROPERTIES } from "./adaptive/risk-thresholds.js";
+import { SignInHistoryStore } from "./adaptive/sign-in-history-store.js";
+import { MfaChainHook } from "./chain/mfa-chain-hook.js";
+import { MfaSignInMethod } from "./chain/mfa-sign-in-method.js";
+import { DEVICE_COOKIE_PROPERTIES } from "./device/device-cookie.properties.js";
+import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
+import { MFA_PAGE_PROPERTIES } from "./mfa-pages.properties.js";
+import {
+  MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
+  MFA_BUILTIN_ANALYZER,
+  MFA_POLICY,
+} from "./mfa-policy.properties.js";
+import { MFA_PROPERTIES } from "./mfa.properties.js";
+import { registerMfaDefaults } from "./register-mfa-defaults.js";
+
+/**
+ * The MFA module: the `.mfa()` sign-in method (primary step, MFA API and pages, escalations), its
+ * hook on every other chain (no bypass, step-up), the policy providers, the state machine and the
+ * stores behind them. Listed after the identity plugin; a `.mfa()` chain without it refuses to start.
+ */
+export const mfaPlugin: PlatformPlugin = {
+  id: "mfa",
+  properties: [
+    ...MFA_PROPERTIES,
+    ...MFA_PAGE_PROPERTIES,
+    MFA_PERFORMANCE_ALERT,
+    MFA_POLICY,
+    MFA_BUILTIN_ANALYZER,
+    MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
+    ...ADAPTIVE_PROPERTIES,
+    ...DEVICE_COOKIE_PROPERTIES,
+  ],
+  register(ctx) {
+    registerMfaDefaults(ctx);
+    ctx.registerDefault(MfaSignInMethod, { useFactory: (c) => new MfaSignInMethod(c, ctx.properties) });
+    ctx.registerMember(SignInMethod, { useFactory: (c) => c.resolve(MfaSignInMethod) });
+    ctx.registerMember(ChainHook, {
+      useFactory: (c) => new MfaChainHook(c, c.resolve(MfaSignInMethod).flows),
+    });
+    // Wrong passwords of known users feed the adaptive policy's failed-attempt velocity.
+    ctx.registerMember(SignInFailureHook, {
+      useFactory: (c) => ({
+        id: "mfa-sign-in-history",
+        onKnownUserFailure: (userId) =>
+          c.resolve(SignInHistoryStore).recordFailure({ userId, at: c.resolve(Clock).now() }),
+      }),
+    });
+  },
+};
