@@ -2,6 +2,9 @@
 // adaptive risk analyzer, the runtime, the state machine and escalations), the default adapters of
 // its ports (the ports themselves are in /ports) and the types of what they take and answer.
 
+// Registers the module's error codes (statusForCode reads them).
+import "./mfa-error-codes.js";
+
 // Deciding whether a sign-in needs a second factor
 export {
   type AvailableFactors,
