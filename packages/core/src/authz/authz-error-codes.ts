@@ -1,5 +1,7 @@
 import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
+// A module throws the codes of the modules below it too: loading a table loads theirs.
+import "../mfa/mfa-error-codes.js";
 
 /** The authorization module's error codes: policy expressions and zero-trust actions. */
 export const AUTHZ_ERROR_CODES = {

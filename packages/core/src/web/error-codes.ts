@@ -1,5 +1,6 @@
 import { errorCodeEntry } from "../kernel/error-catalog.js";
-import "../kernel/kernel-error-codes.js";
+// The kernel's and web's codes are always known where a status is looked up (higher modules' tables
+// register when their module loads).
 import "./web-error-codes.js";
 
 /**

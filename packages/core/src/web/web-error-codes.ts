@@ -1,5 +1,7 @@
 import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
+// A module throws the codes of the modules below it too: loading a table loads theirs.
+import "../kernel/kernel-error-codes.js";
 
 /**
  * The web module's error codes: what is wrong with the shape of an HTTP request, whichever binding
