@@ -13,7 +13,10 @@ function documentedTables(): Record<string, Record<string, ErrorCodeEntry>> {
     const module = section.slice(0, section.indexOf("\n")).trim();
     const rows = [...section.matchAll(/^\| `([A-Z_0-9]+)` \| (\d{3}) \| (.+?) \| (.+?) \|$/gm)];
     tables[module] = Object.fromEntries(
-      rows.map(([, code, status, meaning, remedy]) => [code!, { status: Number(status), meaning, remedy }]),
+      rows.map(([, code, status, meaning, remedy]) => [
+        code!,
+        { status: Number(status), meaning: meaning!, remedy: remedy! },
+      ]),
     );
   }
   return tables;
