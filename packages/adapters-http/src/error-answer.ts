@@ -1,4 +1,5 @@
 import { PlatformError } from "@platform/core";
+import type { PlatformErrorCode } from "@platform/core/errors";
 import { type Logger } from "@platform/core/ports";
 import { errorResponse } from "@platform/core/web";
 import type { HTTPError } from "h3";
@@ -56,7 +57,7 @@ export function fromH3Error(error: HTTPError): unknown {
   return new PlatformError(code, H3_MESSAGES[code] ?? "Bad request", { status: error.status, cause: error });
 }
 
-const H3_STATUS_CODES: Record<number, string> = {
+const H3_STATUS_CODES: Readonly<Record<number, PlatformErrorCode>> = {
   400: "BAD_REQUEST",
   404: "NOT_FOUND",
   405: "METHOD_NOT_ALLOWED",
@@ -64,7 +65,7 @@ const H3_STATUS_CODES: Record<number, string> = {
   415: "UNSUPPORTED_MEDIA_TYPE",
 };
 
-const H3_MESSAGES: Record<string, string> = {
+const H3_MESSAGES: Readonly<Partial<Record<PlatformErrorCode, string>>> = {
   BAD_REQUEST: "Bad request",
   NOT_FOUND: "Not found",
   METHOD_NOT_ALLOWED: "Method not allowed",

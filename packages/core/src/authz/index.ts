@@ -2,6 +2,9 @@
 // zero-trust actions), the default adapters of its ports (the ports themselves are in /ports) and the
 // types of what they take and answer. The PDP's compiled forms, filters and validators stay inside.
 
+// Registers the module's error codes (statusForCode reads them).
+import "./authz-error-codes.js";
+
 // Plugging in
 export { authorizationAdminApi } from "./authz-admin-api.js";
 export { authzPlugin, sessionHandle } from "./authz-plugin.js";

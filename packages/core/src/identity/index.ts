@@ -2,6 +2,9 @@
 // ports (for a host to compose or wrap; the ports themselves are in /ports) and the types of what
 // they take and answer. Filters, property definitions and helpers stay inside the module.
 
+// Registers the module's error codes (statusForCode reads them).
+import "./identity-error-codes.js";
+
 // Authentication and the filter chains
 export {
   PasswordAuthenticator,

@@ -4,6 +4,8 @@
 
 // The plugin
 export { mfaPlugin } from "./mfa-plugin.js";
+// Registers the module's error codes (statusForCode reads them).
+import "./mfa-error-codes.js";
 
 // Deciding whether a sign-in needs a second factor
 export {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
+import type { PlatformErrorCode } from "../kernel/error-code-table.js";
 import { PlatformError } from "../kernel/platform-error.js";
-import { ERROR_STATUS, statusForCode } from "./error-codes.js";
+import { statusForCode } from "./error-codes.js";
 import { errorResponse } from "./error-response.js";
 
 describe("error code table", () => {
@@ -21,10 +22,6 @@ describe("error code table", () => {
   ])("%s answers %d", (code, status) => {
     expect(statusForCode(code)).toBe(status);
   });
-
-  it("uses UPPER_SNAKE codes only", () => {
-    for (const code of Object.keys(ERROR_STATUS)) expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
-  });
 });
 
 describe("errorResponse", () => {
@@ -41,8 +38,10 @@ describe("errorResponse", () => {
   });
 
   it("does not let details overwrite the code or message", () => {
+    // A code known only at run time takes untyped details, hostile ones included.
+    const code = "BAD_CREDENTIALS" as PlatformErrorCode;
     const r = errorResponse(
-      new PlatformError("BAD_CREDENTIALS", "Bad credentials", { details: { code: "X", message: "y" } }),
+      new PlatformError(code, "Bad credentials", { details: { code: "X", message: "y" } }),
       "c",
     );
     expect(r.body.code).toBe("BAD_CREDENTIALS");

@@ -138,7 +138,7 @@ export class HttpExchange {
     try {
       parsed = await this.parsed;
     } catch (error) {
-      if (isPlatformError(error) && error.code === "UNSUPPORTED_MEDIA_TYPE") {
+      if (isPlatformError(error, "UNSUPPORTED_MEDIA_TYPE")) {
         throw new PlatformError(
           "UNSUPPORTED_MEDIA_TYPE",
           `Expected ${accept.map(mediaName).join(" or ")} body`,

@@ -1,4 +1,5 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 
 /** What zero trust says about one caller, as the PDP needs it. */
@@ -8,7 +9,7 @@ export interface ZeroTrustVerdict {
   readonly mode: "ENFORCE" | "SHADOW";
   /** The refusal the action calls for (BLOCK, ESCALATE, an unmet CHALLENGE...), if any. */
   readonly denial?: {
-    readonly code: string;
+    readonly code: PlatformErrorCode;
     readonly reason: string;
     /** Client-safe text. */
     readonly message: string;

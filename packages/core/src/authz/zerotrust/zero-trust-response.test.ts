@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Authentication } from "../../identity/authentication/authentication.js";
-import { ERROR_STATUS } from "../../web/error-codes.js";
+import { IDENTITY_ERROR_CODES } from "../../identity/identity-error-codes.js";
+import { AUTHZ_ERROR_CODES } from "../authz-error-codes.js";
 import type { ZeroTrustAction } from "./zero-trust-action.js";
 import type { ZeroTrustActionRecord } from "./zero-trust-action-store.js";
 import { ALICE, user } from "./zero-trust.fixture.js";
@@ -138,10 +139,11 @@ describe("zeroTrustDenial", () => {
     ).toBe("BLOCK (adaptive-mfa: impossible travel, stale)");
   });
 
-  it("uses statuses from ERROR_STATUS and never puts the operator reason in the message", () => {
+  it("uses statuses from the code tables and never puts the operator reason in the message", () => {
+    const tables = { ...IDENTITY_ERROR_CODES, ...AUTHZ_ERROR_CODES };
     for (const action of ["BLOCK", "CHALLENGE", "ESCALATE", "PENDING_ANALYSIS"] as const) {
       const d = zeroTrustDenial(resolution(action), ALICE, pending("DENY"))!;
-      expect(d.status).toBe(ERROR_STATUS[d.code]);
+      expect(d.status).toBe(tables[d.code].status);
       expect(d.message).not.toContain("travel");
     }
   });

@@ -14,7 +14,7 @@ export type ZeroTrustDenialCode =
 /** What the PEP answers instead of the route. */
 export interface ZeroTrustDenial {
   readonly code: ZeroTrustDenialCode;
-  /** From ERROR_STATUS: 401, 403, 423 or 503. */
+  /** From the code tables: 401, 403, 423 or 503. */
   readonly status: number;
   /** The action that denied (PENDING_ANALYSIS also for "no analysis"). */
   readonly action: ZeroTrustAction;

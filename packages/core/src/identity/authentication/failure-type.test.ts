@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
+import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { DEFAULT_FAILURE_TYPE, FAILURE_TYPES, failureTypeOf } from "./failure-type.js";
 
 describe("failureTypeOf", () => {
   it("maps each sign-in error code to the failure type clients see", () => {
-    const expected: [string, string][] = [
+    const expected: [PlatformErrorCode, string][] = [
       ["BAD_CREDENTIALS", "BAD_CREDENTIALS"],
       ["ACCOUNT_LOCKED", "ACCOUNT_LOCKED"],
       ["ACCOUNT_DISABLED", "ACCOUNT_DISABLED"],
@@ -26,8 +27,9 @@ describe("failureTypeOf", () => {
     expect(DEFAULT_FAILURE_TYPE).toBe("AUTHENTICATION_FAILED");
     for (const error of [
       new PlatformError("INTERNAL_ERROR", "db down"),
-      new PlatformError("toString", "m"),
-      new PlatformError("__proto__", "m"),
+      // Codes no table holds (a foreign copy's, say) must not hit inherited keys of the map.
+      new PlatformError("toString" as PlatformErrorCode, "m"),
+      new PlatformError("__proto__" as PlatformErrorCode, "m"),
       new Error("BAD_CREDENTIALS"),
       { code: "BAD_CREDENTIALS" },
       undefined,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { MAX_PASSWORD_LENGTH, ScryptPasswordHasher } from "../password/scrypt-password-hasher.js";
 import type { UserRepository } from "../users/user-repository.js";
@@ -137,7 +138,8 @@ describe("PasswordAuthenticator", () => {
 
   it("audits a failing user store as a failure, rethrows its error and counts no failed sign-in", async () => {
     const f = await authenticatorFixture({ limits: { maxFailuresPerAccountAndIp: 1 } });
-    const cause = new PlatformError("STORE_UNAVAILABLE", "store down");
+    // A code of the adapter's own, in no table of ours.
+    const cause = new PlatformError("STORE_UNAVAILABLE" as PlatformErrorCode, "store down");
     const users: UserRepository = Object.assign(Object.create(f.users) as UserRepository, {
       findByUsername: async () => {
         throw cause;

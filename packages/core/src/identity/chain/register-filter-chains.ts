@@ -35,9 +35,9 @@ export function registerFilterChains(c: DependencyContainer, ctx: PluginContext)
     if (method) return method;
     throw new PlatformError(
       "DEPENDENCY_MISSING",
-      `Chain "${definition.id}" uses .${definition.kind}(), which no plugin contributes` +
+      `Chain "${definition.id}" uses .${definition.kind}(), which no plugin contributes ` +
+        `(sign-in methods: ${[...methods.keys()].join(", ")})` +
         (definition.kind === "mfa" ? ": add mfaPlugin (from @platform/core) after the identity plugin" : ""),
-      { details: { chain: definition.id, kind: definition.kind, methods: [...methods.keys()] } },
     );
   };
   const first = configuration.chains.filter((d) => methodOf(d).multiFactor === true);

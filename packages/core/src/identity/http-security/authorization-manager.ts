@@ -1,3 +1,4 @@
+import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
 
@@ -9,7 +10,7 @@ export interface AuthorizationDecision {
   /** Why (rule or policy description); never shown to clients. */
   reason: string;
   /** The error code a denial answers with (default ACCESS_DENIED), e.g. ZERO_TRUST_BLOCKED. */
-  code?: string;
+  code?: PlatformErrorCode;
   /** Client-safe text for that code (default "Access denied"); never the policy or the reason. */
   message?: string;
   /** True when the manager already wrote the denial to the AuditSink (the filter then does not). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { codeOf, ORIGIN, passkeyKit } from "./passkey-kit.test-support.js";
-import { PASSKEY_ERROR_STATUS } from "./passkey-errors.js";
+import { IDENTITY_ERROR_CODES } from "../identity-error-codes.js";
 import { type CeremonyTweaks, SoftwareAuthenticator } from "./software-authenticator.test-support.js";
 import { MAX_WEBAUTHN_FIELD_LENGTH } from "./webauthn-response-json.js";
 
@@ -318,9 +318,15 @@ describe("malformed and oversized payloads", () => {
   });
 });
 
-describe("PASSKEY_ERROR_STATUS", () => {
-  it("maps the passkey codes to 4xx", () => {
-    expect(PASSKEY_ERROR_STATUS).toEqual({
+describe("the passkey codes of the identity table", () => {
+  it("map to 4xx", () => {
+    const { WEBAUTHN_CHALLENGE_INVALID, WEBAUTHN_VERIFICATION_FAILED, WEBAUTHN_COUNTER_REGRESSION } =
+      IDENTITY_ERROR_CODES;
+    expect({
+      WEBAUTHN_CHALLENGE_INVALID: WEBAUTHN_CHALLENGE_INVALID.status,
+      WEBAUTHN_VERIFICATION_FAILED: WEBAUTHN_VERIFICATION_FAILED.status,
+      WEBAUTHN_COUNTER_REGRESSION: WEBAUTHN_COUNTER_REGRESSION.status,
+    }).toEqual({
       WEBAUTHN_CHALLENGE_INVALID: 400,
       WEBAUTHN_VERIFICATION_FAILED: 401,
       WEBAUTHN_COUNTER_REGRESSION: 401,

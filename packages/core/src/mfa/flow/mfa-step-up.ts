@@ -10,10 +10,10 @@ import type { TokenIssuer } from "../../identity/handlers/oauth2-handlers.js";
 import type { SubjectStatusGate } from "../../identity/authentication/subject-status-check.js";
 import { csrfToken } from "../../identity/csrf/csrf-token.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { MFA_ERROR_CODES } from "../mfa-error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { answersMfaJson } from "./mfa-answers.js";
-import { MFA_ERROR_STATUS } from "./mfa-errors.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
 /** What finishing a step-up needs: the session repository (session users) and the token issuer (bearer). */
@@ -113,7 +113,7 @@ async function signInEnded(runtime: MfaRuntime, ctx: FactorContext, cause?: unkn
   await runtime.reportError("SECURITY", "MFA_SIGN_IN_ENDED", message, ctx.userId, ctx.mfaSessionId);
   return new PlatformError("MFA_SIGN_IN_ENDED", message, {
     cause,
-    status: MFA_ERROR_STATUS.MFA_SIGN_IN_ENDED,
+    status: MFA_ERROR_CODES.MFA_SIGN_IN_ENDED.status,
   });
 }
 

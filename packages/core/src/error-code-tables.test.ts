@@ -1,0 +1,60 @@
+import { describe, expect, it } from "vitest";
+import { ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
+import { errorCodeEntry } from "./kernel/error-catalog.js";
+import { statusForCode } from "./web/error-codes.js";
+
+const entries = Object.entries(ERROR_CODE_TABLES).flatMap(([module, table]) =>
+  Object.entries(table).map(([code, entry]) => ({ module, code, entry })),
+);
+
+describe("the built-in error code tables", () => {
+  it("hold every code in exactly one module's table", () => {
+    const modules = new Map<string, string[]>();
+    for (const { module, code } of entries) modules.set(code, [...(modules.get(code) ?? []), module]);
+    const repeated = [...modules].filter(([, owners]) => owners.length > 1);
+    expect(repeated).toEqual([]);
+  });
+
+  it("give each code an UPPER_SNAKE name, a 4xx/5xx status, a meaning and a remedy", () => {
+    for (const { code, entry } of entries) {
+      expect(code).toMatch(/^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/);
+      expect(Number.isInteger(entry.status) && entry.status >= 400 && entry.status <= 599).toBe(true);
+      expect(entry.meaning).toMatch(/^[A-Z`].*\.$/);
+      expect(entry.remedy).toMatch(/^[A-Z`].*\.$/);
+    }
+  });
+
+  it("are what statusForCode and the catalog answer", () => {
+    for (const { code, entry } of entries) {
+      expect(statusForCode(code)).toBe(entry.status);
+      expect(errorCodeEntry(code)).toEqual(entry);
+    }
+    expect(statusForCode("NO_SUCH_CODE")).toBe(500);
+  });
+
+  it("flatten to ERROR_STATUS", () => {
+    expect(ERROR_STATUS).toEqual(Object.fromEntries(entries.map(({ code, entry }) => [code, entry.status])));
+  });
+
+  // Clients and the browser SDK act on these pairs; a status changes only on purpose, here.
+  it("keep every status clients already rely on", () => {
+    expect(ERROR_STATUS).toEqual({
+      ...{ VALIDATION_FAILED: 400, NOT_FOUND: 404, CONFLICT: 409, ILLEGAL_STATE_TRANSITION: 409 },
+      ...{ CONFIGURATION_INVALID: 500, UNSUPPORTED_OPERATION: 500, PROPERTY_INVALID: 500 },
+      ...{ DEPENDENCY_MISSING: 500, TIMEOUT: 504, INTERNAL_ERROR: 500 },
+      ...{ BAD_REQUEST: 400, REQUEST_REJECTED: 400, MALFORMED_JSON: 400, MALFORMED_BODY: 400 },
+      ...{ MISSING_PARAMETER: 400, UNSUPPORTED_MEDIA_TYPE: 415, PAYLOAD_TOO_LARGE: 413 },
+      ...{ CLIENT_ABORTED: 400, METHOD_NOT_ALLOWED: 405 },
+      ...{ AUTHENTICATION_REQUIRED: 401, BAD_CREDENTIALS: 401, INVALID_TOKEN: 401, TOKEN_EXPIRED: 401 },
+      ...{ REFRESH_TOKEN_RACE_LOST: 401, ACCOUNT_LOCKED: 423, ACCOUNT_DISABLED: 401 },
+      ...{ TOO_MANY_ATTEMPTS: 429, CSRF_TOKEN_INVALID: 403, ACCESS_DENIED: 403 },
+      ...{ PASSWORD_RESET_TOKEN_INVALID: 400, WEBAUTHN_CHALLENGE_INVALID: 400 },
+      ...{ WEBAUTHN_VERIFICATION_FAILED: 401, WEBAUTHN_COUNTER_REGRESSION: 401, DELIVERY_FAILED: 500 },
+      ...{ MFA_CHALLENGE_REQUIRED: 401, MFA_SESSION_EXPIRED: 401, MFA_TIMEOUT: 401 },
+      ...{ MFA_SESSION_BINDING_INVALID: 403, MFA_FACTOR_VERIFICATION_FAILED: 401 },
+      ...{ MFA_SESSION_REQUIRED: 401, MFA_SIGN_IN_ENDED: 401, AUTHENTICATION_BLOCKED: 403 },
+      ...{ POLICY_EXPRESSION_INVALID: 400, ZERO_TRUST_BLOCKED: 403, ZERO_TRUST_REVIEW_REQUIRED: 423 },
+      ...{ ZERO_TRUST_PENDING_ANALYSIS: 503, SUBJECT_NOT_FOUND: 404 },
+    });
+  });
+});

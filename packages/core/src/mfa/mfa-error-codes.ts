@@ -1,0 +1,65 @@
+import { registerErrorCodes } from "../kernel/error-catalog.js";
+import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
+// A module throws the codes of the modules below it too: loading a table loads theirs.
+import "../identity/identity-error-codes.js";
+
+/**
+ * The MFA module's error codes: the MFA session and its factors, blocked sign-ins. (The step-up
+ * challenge, MFA_CHALLENGE_REQUIRED, is raised by identity's `recentFactor` rule and is in its table.)
+ */
+export const MFA_ERROR_CODES = {
+  MFA_SESSION_EXPIRED: {
+    status: 401,
+    meaning: "The MFA session ended, timed out, or was never issued to this caller.",
+    remedy: "Sign in again to start a new MFA session.",
+  },
+  MFA_TIMEOUT: {
+    status: 401,
+    meaning: "The MFA flow is older than its session timeout.",
+    remedy: "Sign in again; complete the factor within the timeout.",
+  },
+  MFA_SESSION_BINDING_INVALID: {
+    status: 403,
+    meaning:
+      "The MFA session is not bound to this caller (no or wrong binding cookie or header) or belongs to another flow.",
+    remedy: "Continue the MFA flow from the browser or client that started it.",
+  },
+  MFA_FACTOR_VERIFICATION_FAILED: {
+    status: 401,
+    meaning:
+      "A factor was presented and did not verify; `attemptsMade` and `maxAttempts` say how many tries are left.",
+    remedy: "Try the factor again, or request a new code; the account locks at `maxAttempts`.",
+  },
+  MFA_SESSION_REQUIRED: {
+    status: 401,
+    meaning: "No MFA session is in progress for this caller.",
+    remedy: "Sign in first; the MFA session starts after the primary sign-in.",
+  },
+  MFA_SIGN_IN_ENDED: {
+    status: 401,
+    meaning: "The sign-in a step-up would upgrade is gone: signed out, revoked, or not the caller's.",
+    remedy: "Sign in again, then repeat the step-up.",
+  },
+  AUTHENTICATION_BLOCKED: {
+    status: 403,
+    meaning:
+      "The MFA policy blocked this sign-in (a blocking decision, no usable second factor, or a policy that could not decide).",
+    remedy: "Contact an administrator; a later sign-in may be decided differently.",
+  },
+} as const satisfies ErrorCodeTable;
+
+/** The details of the MFA codes that carry any. */
+export type MfaErrorDetails = {
+  MFA_SESSION_EXPIRED: { state?: string };
+  MFA_FACTOR_VERIFICATION_FAILED: { attemptsMade: number; maxAttempts: number };
+  AUTHENTICATION_BLOCKED: { decision?: string };
+};
+
+/** The MFA codes mapped to their details types (merged into PlatformErrorCodes). */
+export type MfaErrorCodes = ErrorCodesOf<typeof MFA_ERROR_CODES, MfaErrorDetails>;
+
+declare module "../kernel/error-code-table.js" {
+  interface PlatformErrorCodes extends MfaErrorCodes {}
+}
+
+registerErrorCodes(MFA_ERROR_CODES);
