@@ -45,7 +45,7 @@ import type { SecurityFilter } from "./security-filter.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
 
 /**
- * Builds the runtime chain of one DSL registration. Defaults follow the spec's tables: session chains
+ * Builds the runtime chain of one DSL registration. Defaults by state type: session chains
  * keep the context in the session with the framework's default handlers; `.oauth2()` chains are
  * stateless (null repository), CSRF-exempt, and answer with the OAuth2 single-auth handlers. DSL options
  * apply first, then every `rawHttp` customizer in order.
