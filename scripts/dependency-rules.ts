@@ -18,7 +18,7 @@ export interface Violation {
   detail: string;
 }
 
-/** The checks of the dependency rule (shared/ARCHITECTURE.md), by name; a-d as in the rule list. */
+/** The checks of the dependency rule, by name; a-d label the rules, each stated on its entry. */
 export const RULES = {
   /** a. The core imports no web framework, HTTP server, database driver, nor another of our packages. */
   coreForbiddenImport: "core-forbidden-import",

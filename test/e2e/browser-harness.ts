@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
 import { describe } from "vitest";
 
-/** Debian's Chromium (TOOLCHAIN.md): `.ci/run` installs it; never a downloaded browser. */
+/** Debian's Chromium (`apt-get install chromium`): `.ci/run` installs it; never a downloaded browser. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 /** True when a real Chromium is installed here. */

@@ -381,7 +381,7 @@ describeInBrowser("MFA page scripts: the passkey page with a virtual authenticat
   let browser: BrowserSession;
   let base: string;
   let authenticator: Awaited<ReturnType<typeof addVirtualAuthenticator>>;
-  /** Simulated user presence: off, a waiting autofill request stays waiting (TOOLCHAIN notes). */
+  /** Simulated user presence: off, a waiting autofill request stays waiting (on, it is answered at once). */
   const presence = (enabled: boolean) =>
     authenticator.cdp.send("WebAuthn.setAutomaticPresenceSimulation", {
       authenticatorId: authenticator.authenticatorId,

@@ -21,7 +21,7 @@ import { jsRoutes, logRequests, type PageGlobals, passwordSignIn } from "./sdk-e
 // Passkey autofill (conditional mediation) on a login page driven by /js/platform-login-page.js: a
 // host's page (its own markup) with `autocomplete="username webauthn"` and a modal passkey button.
 // The virtual authenticator answers a waiting conditional request at once while presence is
-// simulated, so presence is paused to keep it waiting (TOOLCHAIN notes).
+// simulated, so presence is paused to keep it waiting.
 
 /** A host's login page: the contract's ids and config div, an autofill field and a passkey button. */
 function autofillLoginRoute(r: RouteRegistry): void {

@@ -61,7 +61,7 @@ describe("which answers start a challenge, which are refusals, which pass", () =
       expect(classifyAnswer(status, null), `${status}`).toEqual({ action: "pass" });
       expect(classifyAnswer(status, "MFA_CHALLENGE_REQUIRED"), `${status}`).toEqual({ action: "pass" });
     }
-    // The spec's wording is not the wire code: no prefix or case games.
+    // Only the exact wire code MFA_CHALLENGE_REQUIRED starts a step-up: no prefix or case games.
     expect(classifyAnswer(401, { code: "mfa_challenge_required" })).toEqual({ action: "pass" });
     expect(classifyAnswer(401, { code: "MFA_CHALLENGE_REQUIRED_X" })).toEqual({ action: "pass" });
   });

@@ -58,7 +58,7 @@ export const SDK_PAGE_SCRIPTS = [
 export const SDK_MANIFEST_FILE = "manifest.json";
 /** Hex digits of the content hash in a hashed alias (the static route checks them against the bytes). */
 export const SDK_CONTENT_HASH_LENGTH = 12;
-/** The version the manifest names (the spec's Browser SDK version; src/version.ts holds the same). */
+/** The version the manifest names (the browser SDK's public API version; src/version.ts holds the same). */
 export const SDK_MANIFEST_VERSION = "2.2.0";
 /** The budget of the gzipped IIFE (15 KB). */
 export const SDK_GZIP_BUDGET_BYTES = 15 * 1024;

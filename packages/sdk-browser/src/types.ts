@@ -5,7 +5,7 @@ export type TokenPersistence = "memory" | "localStorage" | "sessionStorage";
 export type FactorType = "OTT" | "PASSKEY" | (string & {});
 
 /**
- * The URL set of one MFA flow, the body of `GET /api/mfa/config` (the original's groups). The SDK
+ * The URL set of one MFA flow, the body of `GET /api/mfa/config`, grouped by step kind. The SDK
  * never hard-codes a flow URL: every request goes to a URL of this set.
  */
 export interface MfaConfig {

@@ -15,7 +15,7 @@ import { ZeroTrustAdminFilter } from "./zerotrust/zero-trust-admin-filter.js";
 
 /**
  * The authorization admin API as one chain filter, for `http.addFilterAfter(authorizationAdminApi(),
- * "authorization")`: `/admin/api/policies/**` (PAP, deliberate: the spec has no public PAP API),
+ * "authorization")`: `/admin/api/policies/**` (the PAP over HTTP, a deliberate addition: docs/decisions.md),
  * `POST /admin/api/policies/simulate` and `/admin/api/zerotrust/actions/**`. Each checks ROLE_ADMIN
  * itself; CSRF is the chain's (session callers). Attached to the platform's services at start.
  */

@@ -13,14 +13,14 @@ export const POLICY_COMBINING_ALGORITHM = defineProperty<CombiningAlgorithm>({
     "policy whose condition does not hold is NotApplicable).",
 });
 
-/** Deliberate: what a request no URL policy matches gets (the spec: allowed, with no property). */
+/** What a request no URL policy matches gets: allowed by default; DENY is an opt-in (docs/decisions.md). */
 export const POLICY_NO_MATCH_DECISION = defineProperty<"ALLOW" | "DENY">({
   key: "platform.policy.no-match-decision",
   schema: z.enum(["ALLOW", "DENY"]),
   default: "ALLOW",
   description:
-    "Decision for a request that reaches the dynamic manager and matches no URL policy. ALLOW is the " +
-    "spec's behaviour; DENY makes the dynamic manager deny by default (deliberate addition). DENY_UNLESS_PERMIT " +
+    "Decision for a request that reaches the dynamic manager and matches no URL policy. ALLOW (default) " +
+    "lets it through; DENY makes the dynamic manager deny by default. DENY_UNLESS_PERMIT " +
     "and PERMIT_UNLESS_DENY ignore it.",
 });
 
@@ -36,7 +36,7 @@ export const POLICY_TIME_ZONE = defineProperty<string>({
   default: "local",
   description:
     "IANA time zone in which timeBetween(), dayOfWeekIn() and dateBetween() read the clock; 'local' is the " +
-    "server's zone (the original used local time).",
+    "server's zone.",
 });
 
 /** Every property of the PDP, for the plugin's list. */

@@ -33,7 +33,7 @@ export interface PluginContext extends PortOverrides {
   registerDefault<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;
   /** Adds a member to a family token (read with `@injectAll` / `resolveAll`). */
   registerMember<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;
-  /** Runs at `start()` (the spec's context refresh), in plugin order. */
+  /** Runs at `start()`, before the first request (policies load, chains are built), in plugin order. */
   onStart(name: string, hook: LifecycleHook): void;
   /** Runs at `stop()`, in reverse plugin order: end timers, close connections. */
   onStop(name: string, hook: LifecycleHook): void;

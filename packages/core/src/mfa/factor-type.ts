@@ -7,7 +7,7 @@ export type FactorType = "OTT" | "PASSKEY";
 export const FACTOR_TYPES: readonly FactorType[] = ["OTT", "PASSKEY"];
 
 /**
- * Reads a factor type from a client: `OTT`/`PASSKEY`, also the original's `MFA_OTT`/`MFA_PASSKEY`,
+ * Reads a factor type from a client: `OTT`/`PASSKEY`, also the prefixed `MFA_OTT`/`MFA_PASSKEY`,
  * case-insensitive. Anything else is a 400 VALIDATION_FAILED.
  */
 export function parseFactorType(value: unknown): FactorType {

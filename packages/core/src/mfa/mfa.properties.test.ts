@@ -4,7 +4,7 @@ import { resolveProperties } from "../kernel/properties.js";
 import { MFA_PROPERTIES, MFA_SETTINGS_DEFAULTS, mfaSettingsFromProperties } from "./mfa.properties.js";
 
 describe("MFA properties", () => {
-  it("default to the reference-notes values", () => {
+  it("default to the documented values", () => {
     const settings = mfaSettingsFromProperties(resolveProperties(MFA_PROPERTIES, { env: {} }));
     expect(settings).toEqual({
       sessionTimeoutMs: 600_000,

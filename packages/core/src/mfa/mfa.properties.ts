@@ -19,7 +19,7 @@ export interface MfaSettings {
   readonly passkeySatisfiesMfa: boolean;
 }
 
-/** The defaults of reference-notes.md ("MFA settings defaults"). */
+/** The defaults of the MFA settings (`platform.auth.mfa.*`, docs/properties.md). */
 export const MFA_SETTINGS_DEFAULTS: MfaSettings = Object.freeze({
   sessionTimeoutMs: 10 * 60_000,
   challengeTimeoutMs: 5 * 60_000,

@@ -197,7 +197,7 @@ export class HttpExchange {
     this.response.committed = true;
   }
 
-  /** Answers a 302 redirect (303 after a POST would also do; 302 is what browsers and the spec expect). */
+  /** Answers a 302 redirect (303 after a POST would also do; 302 is what the docs promise browsers). */
   redirect(location: string, status = 302): void {
     this.response.status = status;
     this.response.headers.set("location", location);

@@ -24,7 +24,7 @@ type Row = [
 const OWNER = "#ownership.isOwner(authentication, returnObject)";
 const MIXED = "(hasAuthority('ROLE_A')) or (isAuthenticated() and hasIpAddress('10.0.0.0/8'))";
 
-// The spec's conversion table and the reference notes, row by row.
+// The conversion rules of policyCondition/policyExpression, row by row.
 const ROWS: Row[] = [
   ["no conditions, ALLOW", "ALLOW", "URL", [], "permitAll"],
   ["no conditions, DENY", "DENY", "URL", [], "denyAll", "permitAll"],

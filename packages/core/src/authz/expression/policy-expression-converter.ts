@@ -65,8 +65,8 @@ function anyAuthorityText(authorities: readonly string[]): string {
 }
 
 /**
- * The un-negated condition of a policy (dynamic-authorization.md, "Policy-to-expression conversion";
- * reference-notes.md). Conditions of all rules are gathered in rule order, then:
+ * The un-negated condition of a policy (docs/authorization.md, "Conditions", says the same in short).
+ * Conditions of all rules are gathered in rule order, then:
  * - no conditions → `permitAll` (the policy always applies);
  * - URL targets: `hasPermission(…)` is stripped (see has-permission-stripper.ts); a condition left
  *   empty is dropped, and when every condition was dropped → `denyAll` (the policy never applies);
@@ -119,7 +119,7 @@ export function policyExpression(policy: ConvertiblePolicy, targetType: TargetTy
   return `!(${condition})`;
 }
 
-/** PolicyExpressionConverter of the spec: turns a policy's rules into an expression string. */
+/** Turns a policy's rules into one expression string, the form the PDP compiles and explains. */
 export class PolicyExpressionConverter {
   /** The whole policy as one expression (effect applied); see policyExpression. */
   convert(policy: ConvertiblePolicy, targetType: TargetType): string {

@@ -50,8 +50,8 @@ const SIGNATURES: readonly Omit<FunctionDefinition, "receiver" | "usesZeroTrust"
 ];
 
 /**
- * The zero-trust functions, callable as `#ai.name(…)` and, as in the original expression root, without
- * the prefix (`isAllowed()`, `needsChallenge()`, …). `ctx.zeroTrustAction` undefined means no analysis
+ * The zero-trust functions, callable as `#ai.name(…)` and also without the prefix, so policies written
+ * either way work (`isAllowed()`, `needsChallenge()`, …). `ctx.zeroTrustAction` undefined means no analysis
  * exists: every function treats it as PENDING_ANALYSIS except `hasActionOrDefault`, which returns its default.
  */
 export const ZERO_TRUST_FUNCTIONS: readonly FunctionDefinition[] = SIGNATURES.flatMap((signature) => [

@@ -22,7 +22,7 @@ export interface PolicyMethodAuthorizationManagerOptions {
   timeZone: string;
 }
 
-/** The authority that bypasses ownership (reference-notes: ROLE_ADMIN). */
+/** The authority that bypasses `@Protectable` ownership checks: administrators reach every owner's data. */
 const ADMIN = "ROLE_ADMIN";
 
 /**

@@ -48,7 +48,8 @@ export function isFinal(algorithm: CombiningAlgorithm, outcome: PolicyOutcome): 
  * The answer when no policy gave a final outcome: DENY_OVERRIDES grants unless a Deny was seen
  * (it would have been final), so it grants on Permit or nothing; PERMIT_OVERRIDES denies when a Deny
  * was seen and no Permit; DENY_UNLESS_PERMIT denies; PERMIT_UNLESS_DENY grants. `noMatch` is the
- * configured answer when no policy applied at all (reference-notes: the others allow).
+ * configured answer when no policy applied at all (allow by default) for the algorithms that do not
+ * fix it themselves.
  */
 export function undecided(
   algorithm: CombiningAlgorithm,

@@ -36,7 +36,7 @@ describe("combining algorithms (XACML; a policy whose condition does not hold is
     ["PERMIT_UNLESS_DENY", true, true, false],
     ["PERMIT_UNLESS_DENY", false, false, true],
     ["PERMIT_UNLESS_DENY", undefined, undefined, true],
-    // FIRST_APPLICABLE follows the spec literally: the first matching policy decides, DENY as !(condition).
+    // FIRST_APPLICABLE: the first matching policy decides, DENY as !(condition) (a false condition grants).
     ["FIRST_APPLICABLE", true, true, false],
     ["FIRST_APPLICABLE", false, false, true],
     ["FIRST_APPLICABLE", undefined, false, false],

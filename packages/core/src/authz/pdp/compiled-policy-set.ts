@@ -21,7 +21,7 @@ export interface CompiledPolicy {
   readonly condition: CompiledExpression | undefined;
   /** `condition.evaluate`, held directly: one pointer less to follow on every decision. */
   readonly test: ExpressionEvaluator | undefined;
-  /** The spec's full expression (DENY as `!(condition)`), for explanations. */
+  /** The policy as one expression (DENY as `!(condition)`), for explanations. */
   readonly expression: string;
   /** Why the condition could not be compiled; such a policy denies whenever its target matches. */
   readonly brokenReason?: string;
@@ -221,7 +221,7 @@ function findShadowed(
   return notes;
 }
 
-/** The spec's single expression of a policy (the converter's rule, from an already converted condition). */
+/** The policy as one expression (the converter's rule, from an already converted condition). */
 function fullExpression(condition: string, effect: PolicyEffect): string {
   if (effect === "ALLOW") return condition;
   if (condition === "permitAll") return "denyAll";

@@ -30,7 +30,7 @@ describe("DynamicAuthorizationManager: FIRST_APPLICABLE", () => {
     });
   });
 
-  it("a DENY decides as !(condition): false condition grants (the spec, literally)", async () => {
+  it("a DENY decides as !(condition): false condition grants (FIRST_APPLICABLE)", async () => {
     const { manager } = await pdpWith([urlPolicy("no-admins", "DENY", 1, "/x", ["hasRole('ADMIN')"])]);
     expect((await manager.check(alice, request("GET", "/x"))).granted).toBe(true);
     expect((await manager.check(admin, request("GET", "/x"))).granted).toBe(false);

@@ -35,7 +35,7 @@ export interface DynamicAuthorizationManagerOptions {
   auditAdmits?: () => boolean;
   clock: Clock;
   algorithm: CombiningAlgorithm;
-  /** The answer when no URL policy matches (the spec: true). */
+  /** The answer when no URL policy matches (`platform.policy.no-match-decision`; true by default). */
   noMatchGranted: boolean;
   /** IANA zone for time conditions. */
   timeZone: string;

@@ -63,8 +63,9 @@ function decided(policy: CompiledPolicy, granted: boolean, reason: string): Poli
 }
 
 /**
- * FIRST_APPLICABLE, literally as the spec says: the first policy whose target matches decides with
- * its expression (ALLOW: the condition; DENY: `!(condition)`). No match → `noMatchGranted`.
+ * FIRST_APPLICABLE: the first policy whose target matches decides with its expression (ALLOW: the
+ * condition; DENY: `!(condition)`, so a DENY whose condition does not hold grants). No match →
+ * `noMatchGranted`.
  */
 export function decideFirstApplicable(
   set: CompiledPolicySet,

@@ -18,8 +18,9 @@ export type PolicyChangeType =
   | "policy.rejected";
 
 /**
- * Told after every stored policy change, so the decision point reloads (the spec's `reload()` after
- * a Policy Center save). A family: register any number under this token, each with its own `id`.
+ * Told after every stored policy change (create, update, delete, approve, reject, activate,
+ * deactivate), so the decision point reloads its cached policies (`reload()`). A family: register
+ * any number under this token, each with its own `id`.
  * A failing listener is logged and audited and never undoes the change.
  */
 export interface PolicyChangeListener {

@@ -6,7 +6,7 @@ import type { PolicyRepository } from "./policy-repository.js";
  * The PRP: loads policies for the decision point at start and on reload. Returns every policy with
  * a target of the asked type, executable or not, in evaluation order (priority ascending, then
  * creation order); dropping inactive, PENDING and REJECTED ones is the manager's job
- * (dynamic-authorization.md, evaluation rule 2), done with `isExecutable`.
+ * (only active APPROVED or NOT_REQUIRED policies decide), done with `isExecutable`.
  */
 export interface PolicyRetrievalPoint {
   /** Policies with at least one URL target, in evaluation order. */

@@ -194,8 +194,8 @@ export function parsePolicyUpdate(input: unknown): PolicyUpdate {
 }
 
 /**
- * Manual policies carry no AI provenance (dynamic-authorization.md: confidenceScore and aiModel are
- * "null for manual policies"). Throws VALIDATION_FAILED when a MANUAL policy would carry either.
+ * Manual policies carry no AI provenance: confidenceScore and aiModel describe a generating model and
+ * stay unset on MANUAL policies. Throws VALIDATION_FAILED when a MANUAL policy would carry either.
  */
 export function assertProvenance(
   source: PolicySource,

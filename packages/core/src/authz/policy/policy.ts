@@ -9,7 +9,7 @@ export type TargetType = "URL" | "METHOD";
 /** An HTTP method of a URL target; ANY matches every method. */
 export type PolicyHttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";
 
-/** One resource a policy applies to (dynamic-authorization.md, TargetDto). */
+/** One resource a policy applies to: a URL pattern with an HTTP method, or a method identifier. */
 export interface PolicyTarget {
   readonly targetType: TargetType;
   /** Ant-style URL pattern, or method identifier. */
@@ -32,7 +32,7 @@ export interface PolicyRule {
   readonly conditions: readonly PolicyCondition[];
 }
 
-/** An authorization policy as stored by the PAP (dynamic-authorization.md, Policy). */
+/** An authorization policy as stored by the PAP (`PolicyAdministrationService`). */
 export interface Policy {
   readonly id: string;
   readonly name: string;

@@ -32,7 +32,7 @@ const TIMED_OUT: unique symbol = Symbol("timed out");
  * (`sampling.rate`, drawn from ZeroTrustRandom, unless the input is `unsampled`) → not evaluated; then a user BLOCK wins (the blocked
  * list; also enforced for unsampled requests when the hot-path cache holds it); then, with session
  * tracking on and a `sessionId`, the session's record; then the user's record; else no analysis
- * (action undefined). An unknown action string from a store reads as ESCALATE (reference-notes.md).
+ * (action undefined). An unknown action string from a store reads as ESCALATE (see toZeroTrustAction).
  *
  * Store reads are bounded by `store.timeout`; a slow or throwing store never reaches the caller: the
  * action is PENDING_ANALYSIS with reason `timeout`/`error`, audited as `zerotrust.store.unavailable`,

@@ -22,7 +22,7 @@ async function ttlOf(code: Record<string, unknown>, subject: string, action: Zer
 }
 
 describe("ZeroTrustActionService ttls", () => {
-  it("uses reference-notes' defaults for user records: ALLOW 15 s, CHALLENGE 1800 s, ESCALATE 300 s", async () => {
+  it("uses the default lifetimes for users: ALLOW 15 s, CHALLENGE 1800 s, ESCALATE 300 s", async () => {
     expect(await ttlOf({}, "user:u-1", "ALLOW")).toBe(15_000);
     expect(await ttlOf({}, "user:u-1", "CHALLENGE")).toBe(1_800_000);
     expect(await ttlOf({}, "user:u-1", "ESCALATE")).toBe(300_000);

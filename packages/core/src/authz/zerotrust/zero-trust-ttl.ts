@@ -4,8 +4,8 @@ import type { ZeroTrustSubjectKind } from "./zero-trust-subject.js";
 import type { ZeroTrustSettings } from "./zero-trust.properties.js";
 
 /**
- * Default lifetimes of reference-notes.md (ALLOW 15 s, CHALLENGE 1800 s, ESCALATE 300 s). BLOCK has
- * none there ("-"): ours comes from the properties (see zeroTrustTtlOf); PENDING_ANALYSIS is 0 s, i.e.
+ * Default lifetimes of a stored action: ALLOW 15 s, CHALLENGE 1800 s, ESCALATE 300 s. BLOCK has no
+ * fixed lifetime: it comes from the properties (see zeroTrustTtlOf); PENDING_ANALYSIS is 0 s, i.e.
  * never stored without an explicit ttl.
  */
 export const ZERO_TRUST_DEFAULT_TTL_MS: Readonly<Record<Exclude<ZeroTrustAction, "BLOCK">, number>> =

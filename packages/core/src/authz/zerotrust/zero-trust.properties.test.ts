@@ -30,7 +30,7 @@ describe("zero-trust properties", () => {
     ).not.toThrow();
   });
 
-  it("has the spec's defaults", () => {
+  it("has the defaults docs/properties.md lists", () => {
     expect(read()).toEqual({
       enabled: true,
       mode: "ENFORCE",

@@ -21,7 +21,7 @@ export interface ResultWriter {
   write(result: unknown, context: SecurityErrorContext): void | Promise<void>;
 }
 
-/** A host's handler for security errors of one chain (the spec's ASEP advice method). */
+/** A host's handler for security errors of one chain, registered with the DSL's `asep(...)` (ASEP). */
 export interface SecurityErrorHandler {
   /** Error codes it handles (any, when absent and no `matches`). */
   errorCodes?: readonly string[];

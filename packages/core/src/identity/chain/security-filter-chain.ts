@@ -38,7 +38,7 @@ export class SecurityFilterChain {
   }
 }
 
-/** Sorts chains by order, then registration order (stable, as the spec asks). */
+/** Sorts chains by order, lowest first; equal orders keep registration order. */
 export function sortChains(chains: readonly SecurityFilterChain[]): SecurityFilterChain[] {
   return [...chains].sort((a, b) => a.order - b.order || a.registrationIndex - b.registrationIndex);
 }

@@ -2,7 +2,7 @@ import type { InjectionToken } from "tsyringe";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
 
-/** Where a chain keeps the authentication between requests (the spec's SecurityContextRepository). */
+/** Where a chain keeps the authentication between requests: the session, nowhere (`null`) or a host's. */
 export interface SecurityContextRepository {
   /** A stable name for diagnostics (`session`, `null`, or a host's). */
   readonly name: string;

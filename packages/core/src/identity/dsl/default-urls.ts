@@ -1,6 +1,6 @@
 /**
- * Every default URL of the identity module, in one place (the spec's "URL provider"). A DSL option
- * overrides one URL for one chain; nothing else hard-codes these paths.
+ * Every default URL of the identity module, in one place (the "URL provider" of docs/glossary.md). A
+ * DSL option overrides one URL for one chain; nothing else hard-codes these paths.
  */
 export const DEFAULT_URLS = {
   /** Form login page (GET) and processing (POST). */

@@ -1,7 +1,7 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import { MethodOptions, requirePath } from "./method-options.js";
 
-/** Customizes only the internals of form login (the spec's rawFormLogin); cumulative. */
+/** The internals of form login that `rawFormLogin(...)` customizes; customizers are cumulative. */
 export interface FormLoginInternals {
   usernameParameter: string;
   passwordParameter: string;
@@ -9,7 +9,7 @@ export interface FormLoginInternals {
   acceptJson: boolean;
 }
 
-/** Options of `.form()`: every row of the spec's Form options table. */
+/** Options of `.form()`: the common ones plus login page, parameter names, `permitAll`, `rawFormLogin`. */
 export class FormLoginOptions extends MethodOptions {
   readonly kind = "form" as const;
   loginPageValue: string | undefined;
@@ -49,7 +49,7 @@ export class FormLoginOptions extends MethodOptions {
   }
 }
 
-/** Options of `.rest()`: every row of the spec's REST options table. */
+/** Options of `.rest()`: the common options (docs/authentication.md lists them); the body is JSON only. */
 export class RestLoginOptions extends MethodOptions {
   readonly kind = "rest" as const;
   constructor() {

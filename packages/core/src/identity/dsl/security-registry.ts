@@ -150,8 +150,8 @@ export function securityRegistry(): SecurityRegistry {
 
 /**
  * The MFA rules `build()` enforces: exactly one primary (form or REST), at least one secondary factor,
- * no factor type twice, and (deliberate, beyond the spec) requiredFactors within 1..factors, since a
- * larger N builds a flow that can never succeed.
+ * no factor type twice, and requiredFactors within 1..factors: refused at build rather than accepted,
+ * since a larger N builds a flow that can never succeed.
  */
 export function validateMfaFlow(options: MfaOptions): void {
   const name = options.nameValue ? `mfa_${options.nameValue}` : ".mfa()";

@@ -12,12 +12,12 @@ export interface LoginContext {
   failureUrl: string | undefined;
 }
 
-/** Answers a successful primary authentication (the spec's PlatformAuthenticationSuccessHandler). */
+/** Answers a successful primary authentication; the DSL's `successHandler(...)` takes one. */
 export interface AuthenticationSuccessHandler {
   onSuccess(exchange: HttpExchange, authentication: Authentication, context: LoginContext): Promise<void>;
 }
 
-/** Answers a failed authentication (the spec's PlatformAuthenticationFailureHandler). */
+/** Answers a failed authentication; the DSL's `failureHandler(...)` takes one. */
 export interface AuthenticationFailureHandler {
   onFailure(exchange: HttpExchange, error: PlatformError, context: LoginContext): Promise<void>;
 }

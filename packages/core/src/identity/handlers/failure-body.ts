@@ -3,7 +3,10 @@ import { failureTypeOf } from "../authentication/failure-type.js";
 import { statusForCode } from "../../web/error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 
-/** Writes the spec's failure answer `{ success: false, error, failureType }` (plus `code`) with the code's status. */
+/**
+ * Writes the failure answer every sign-in method shares, `{ success: false, error, failureType }` plus
+ * `code`, with the code's status.
+ */
 export function writeFailureJson(exchange: HttpExchange, error: PlatformError): void {
   const status = error.status ?? statusForCode(error.code);
   const retryAfter = error.details?.retryAfterSeconds;

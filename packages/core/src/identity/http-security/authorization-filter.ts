@@ -45,7 +45,7 @@ export class AuthorizationFilter implements SecurityFilter {
         if (!decision.audited)
           this.audit.record({
             // Not `authz.denied`: that is the dynamic manager's policy audit trail, which a
-            // statically decided request never enters (dynamic-authorization.md, static rules, 2).
+            // statically decided request never enters: a static rule that matches decides alone.
             type: "http.access.denied",
             outcome: "denied",
             principal: authentication?.username,

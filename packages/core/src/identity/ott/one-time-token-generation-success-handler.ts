@@ -2,7 +2,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { OneTimeToken } from "./one-time-token-service.js";
 
 /**
- * Called after a generation request (the spec's OneTimeTokenGenerationSuccessHandler): delivers the
+ * Called after a generation request (the `.ott()` option `tokenGenerationSuccessHandler`): delivers the
  * token and answers the request. The generate filter calls `handle` when it made a token and
  * `acknowledge` when it did not (unknown, locked or disabled account); both must answer the client
  * identically (status, headers, body, cookies), or the answers tell which usernames have accounts.

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { InjectionToken } from "tsyringe";
 
 /**
- * A one-time sign-in token (the spec's OneTimeToken). The value is a secret: only the generated token
+ * A one-time sign-in token. The value is a secret: only the generated token
  * (and the consumed one, for the caller that presented it) can read it, through `getTokenValue()`, so
  * that logging or serialising a token object never prints it by accident.
  */

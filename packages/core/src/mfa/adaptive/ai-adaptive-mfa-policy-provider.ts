@@ -109,12 +109,13 @@ const MAX_TEXT = 200;
  * this provider answers ESCALATED for everyone; the MfaRuntime turns that into a challenge for a floor
  * holder (`secondFactorFloor`), so review never replaces the second factor their role always proves.
  *
- * Below `optional` the spec's "optional extra verification" is not demanded: MfaDecision has no
- * "offer but let the user decline" type, and an optional factor the user may skip adds no assurance,
- * so it is NO_MFA_REQUIRED with a reason saying so. "Strict measures" are an escalation: a score that
- * high means the password is likely in the wrong hands, and a second factor the attacker may also hold
- * (a phished OTT, a hijacked mailbox) is not enough, so an administrator decides. Every reason carries
- * the score, the threshold crossed, the analyzer and the three heaviest signals.
+ * Between `skip` and `optional` (the band of "optional extra verification") no factor is demanded:
+ * MfaDecision has no "offer but let the user decline" type, and an optional factor the user may skip
+ * adds no assurance, so it is NO_MFA_REQUIRED with a reason saying so. "Strict measures" are an
+ * escalation: a score that high means the password is likely in the wrong hands, and a second factor
+ * the attacker may also hold (a phished OTT, a hijacked mailbox) is not enough, so an administrator
+ * decides. Every reason carries the score, the threshold crossed, the analyzer and the three
+ * heaviest signals.
  *
  * Fallback: when the analyzer is absent, exceeds `timeoutMs` (the budget covers the history read
  * too), throws, or answers a score that is not a finite number in [0, 1], the decision is the

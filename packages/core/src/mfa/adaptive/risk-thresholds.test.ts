@@ -21,7 +21,7 @@ function failure(run: () => unknown): PlatformError {
 }
 
 describe("adaptive properties", () => {
-  it("default to the spec values", () => {
+  it("default to skip 0.3, optional 0.5, required 0.7, strict 0.9", () => {
     const properties = resolveProperties(ADAPTIVE_PROPERTIES, { env: {} });
     expect(riskThresholdsFromProperties(properties)).toEqual({
       skip: 0.3,

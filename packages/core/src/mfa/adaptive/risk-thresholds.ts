@@ -16,7 +16,7 @@ export interface RiskThresholds {
   readonly strict: number;
 }
 
-/** The defaults of dynamic-authorization.md ("Limits"). */
+/** The defaults of `security.zerotrust.thresholds.*` (docs/properties.md). */
 export const RISK_THRESHOLDS_DEFAULTS: RiskThresholds = Object.freeze({
   skip: 0.3,
   optional: 0.5,

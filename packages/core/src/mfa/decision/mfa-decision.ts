@@ -34,7 +34,7 @@ export const MfaDecision = Object.freeze({
   blocked(reason: string): MfaDecision {
     return Object.freeze({ type: "BLOCKED", reason });
   },
-  /** Escalated to administrator review; until MFA 2 implements it, it denies like BLOCKED. */
+  /** Escalated to administrator review: the sign-in is held (202) until an administrator decides. */
   escalated(reason: string): MfaDecision {
     return Object.freeze({ type: "ESCALATED", reason });
   },

@@ -1,9 +1,9 @@
 import type { MfaState } from "../state/mfa-state.js";
 
-/** Error kinds of an ErrorEvent (the spec's four). */
+/** Error kinds of an ErrorEvent. */
 export type MfaErrorType = "SECURITY" | "TIMEOUT" | "LIMIT_EXCEEDED" | "SYSTEM";
 
-/** An MFA state transition (`getUserId()`, `getFromState()`, `getToState()` in the spec's words). */
+/** An MFA state transition: who, from which state, to which. */
 export interface StateChangeEvent {
   readonly type: "StateChangeEvent";
   readonly userId: string;
@@ -49,5 +49,5 @@ export interface CustomEvent {
   readonly at: number;
 }
 
-/** Every MFA state machine event (`MfaStateMachineEvents.<Event>` in the spec). */
+/** Every MFA state machine event a listener may receive (docs/glossary.md: MfaStateMachineEvents). */
 export type MfaStateMachineEvent = StateChangeEvent | ErrorEvent | PerformanceAlertEvent | CustomEvent;

@@ -9,7 +9,7 @@ import type { FactorType } from "../factor-type.js";
 import { mfaUrls } from "../urls/mfa-urls.js";
 import type { MfaFlow } from "./mfa-flow.js";
 
-/** The handlers a flow falls back to, by state type (the spec's handler table, MFA rows). */
+/** What a flow falls back to when the DSL sets nothing: policy, page URLs, handlers by state type. */
 export interface MfaFlowDefaults {
   policy: MfaPolicyProvider;
   /** Page URLs from `platform.auth.mfa.pages.*` (an `mfaPage(...)` override wins). */

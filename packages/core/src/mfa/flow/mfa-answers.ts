@@ -76,7 +76,7 @@ export function nextStepUrl(ctx: FactorContext, flow: MfaFlow): string {
 }
 
 /**
- * The spec's "MFA required" answer: JSON `{ mfaRequired: true, selectFactorUrl, mfaSessionId }` plus
+ * The "MFA required" answer: JSON `{ mfaRequired: true, selectFactorUrl, mfaSessionId }` plus
  * status, nextStepUrl, progress, factors and the step `endpoints`; browsers are redirected to the next
  * step's page. A token (`.oauth2()`) flow's first answer also carries `mfaBinding` (the binding cookie's
  * value, for clients without cookies: they send it as `X-MFA-Binding`); its final answer puts tokens in

@@ -24,10 +24,10 @@ interface Escalated {
 const REFUSED = "platform.mfa.refused";
 
 /**
- * The no-bypass rule (deliberate, beyond the spec): every single-auth chain asks the MFA policy after
- * its primary authentication. A challenged user gets no session or token from that chain; the
- * chain answers "MFA required" and hands the user into the MFA flow. A user-verified passkey sign-in
- * satisfies MFA by itself when `platform.auth.mfa.passkeySatisfiesMfa` is true.
+ * The no-bypass rule (deliberate, so that no sign-in method skips MFA): every single-auth chain asks
+ * the MFA policy after its primary authentication. A challenged user gets no session or token from
+ * that chain; the chain answers "MFA required" and hands the user into the MFA flow. A user-verified
+ * passkey sign-in satisfies MFA by itself when `platform.auth.mfa.passkeySatisfiesMfa` is true.
  */
 export class MfaGate {
   constructor(

@@ -143,7 +143,7 @@ export class MfaRuntime {
     return { context: await this.startNextFactor(ctx, flow), binding: bound.binding };
   }
 
-  /** Starts the first selectable factor (the spec: it starts automatically); an OTT code is sent. */
+  /** Starts the first selectable factor automatically, sparing the user a choice; an OTT code is sent. */
   async startNextFactor(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
     const next = selectableFactors(ctx)[0];
     if (!next || ctx.state !== "FACTOR_SELECTION") return ctx;

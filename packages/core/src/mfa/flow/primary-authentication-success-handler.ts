@@ -11,7 +11,7 @@ import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
 /**
- * The MFA primary step's success handler (the spec's PrimaryAuthenticationSuccessHandler): nothing was
+ * The MFA primary step's success handler: nothing was
  * saved yet (primary is not final); the policy decides: no MFA completes sign-in by state type, a
  * challenge answers "MFA required", a block goes to the flow's failure handler.
  */

@@ -1,6 +1,6 @@
 /**
- * Every event an MFA flow reacts to. Names follow the original system; which state accepts which
- * event is the transition table of `MfaStateMachine.transitions()`.
+ * Every event an MFA flow reacts to (docs/mfa-state-machine.md says when each fires); which state
+ * accepts which event is the transition table of `MfaStateMachine.transitions()`.
  */
 export const MFA_EVENTS = [
   "MFA_NOT_REQUIRED",

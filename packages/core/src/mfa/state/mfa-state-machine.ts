@@ -12,7 +12,7 @@ import type { MfaEvent } from "./mfa-event.js";
 import { type MfaState, isTerminal } from "./mfa-state.js";
 import { type MfaGuardOutcome, fsmEventOf, guardedTransitions, transitions } from "./mfa-transitions.js";
 
-/** Defaults of the machine's limits (reference-notes.md, "MFA settings defaults"). */
+/** Defaults of the machine's limits, the same as the MFA settings' defaults (mfa.properties.ts). */
 export const MFA_STATE_MACHINE_DEFAULTS = Object.freeze({
   sessionTimeoutMs: 10 * 60_000,
   challengeTimeoutMs: 5 * 60_000,

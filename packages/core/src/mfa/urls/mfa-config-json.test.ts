@@ -5,7 +5,7 @@ import { mfaUrls } from "./mfa-urls.js";
 const flow = { typeName: "mfa", factors: ["OTT", "PASSKEY"] as const, requiredFactors: 1 };
 
 describe("mfaConfigJson", () => {
-  it("answers the original's shape with the flow description", () => {
+  it("answers the URL groups with the flow description", () => {
     expect(mfaConfigJson(mfaUrls({ primary: "form" }), flow)).toEqual({
       primary: {
         formLoginPage: "/login",

@@ -11,7 +11,7 @@ export interface MfaFlowDescription {
   requiredFactors: number;
 }
 
-/** The body of `GET /api/mfa/config`: the original's URL groups plus the flow description. */
+/** The body of `GET /api/mfa/config`: the flow's URLs grouped by step kind, plus the flow description. */
 export interface MfaConfigJson {
   primary: {
     formLoginPage: string;
@@ -41,7 +41,7 @@ export interface MfaConfigJson {
 }
 
 /**
- * Builds the `/api/mfa/config` body in the original's shape (`primary`, `mfa`, `ott`, `passkey`,
+ * Builds the `/api/mfa/config` body, grouped as `primary`, `mfa`, `ott`, `passkey`,
  * `webauthn`, `api`, optional `urlPrefix`) so the SDK and custom pages never hard-code a URL. Every URL
  * it names is one the flow's chain (or, for passkey registration and the success URL, the application)
  * answers: a flow has one primary processing URL, so `formLoginProcessing` and `restLoginProcessing`

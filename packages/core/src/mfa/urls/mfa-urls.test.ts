@@ -4,7 +4,8 @@ import { type MfaUrls, mfaUrlList, mfaUrls } from "./mfa-urls.js";
 type FlowUrlKey = Exclude<keyof MfaUrls, "urlPrefix" | "primary" | "generateLoginPage">;
 
 const TABLE: [FlowUrlKey, string, string][] = [
-  // The spec's six URLs (its `/mfa/login` is our generated `/login` page and processing).
+  // The six URLs a urlPrefix moves in every MFA flow (the login page is our generated `/login` page
+  // and its processing URL).
   ["formLoginPage", "/login", "/admin/login"],
   ["formLoginProcessing", "/login", "/admin/login"],
   ["selectFactor", "/mfa/select-factor", "/admin/mfa/select-factor"],

@@ -113,9 +113,10 @@ const PAGE_KEYS = {
 } as const satisfies Record<string, keyof MfaUrls>;
 
 /**
- * The URL set of one MFA flow. Applies the spec's urlPrefix transformation and, beyond the spec's
- * list of six URLs, prefixes every URL the flow serves (primary login, OTT and passkey pages, status,
- * failure and configure pages) so the flow's matcher `<prefix>/**` really covers the whole flow.
+ * The URL set of one MFA flow. A urlPrefix moves the six core URLs (login, select factor, MFA OTT and
+ * passkey processing, cancel, config) and also every other URL the flow serves (primary login, OTT
+ * and passkey pages, status, failure and configure pages) so the flow's matcher `<prefix>/**` really
+ * covers the whole flow.
  * Explicit URLs (`mfaPage` overrides, `defaultLoginUrl`, `loginPage`, the primary's
  * `loginProcessingUrl`, `defaultSuccessUrl`) are taken as given, never prefixed.
  */
