@@ -4,6 +4,7 @@
 
 // The plugin
 export { mfaPlugin } from "./mfa-plugin.js";
+export { MfaFlows } from "./chain/mfa-flows.js";
 // Registers the module's error codes (statusForCode reads them).
 import "./mfa-error-codes.js";
 

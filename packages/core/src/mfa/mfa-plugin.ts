@@ -1,11 +1,14 @@
 import { SignInFailureHook } from "../identity/authentication/sign-in-failure-hook.js";
 import { ChainHook } from "../identity/chain/chain-hook.js";
 import { SignInMethod } from "../identity/chain/sign-in-method.js";
+import { SecurityConfiguration } from "../identity/dsl/security-registry.js";
 import { Clock } from "../kernel/clock.js";
+import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
 import { ADAPTIVE_PROPERTIES } from "./adaptive/risk-thresholds.js";
 import { SignInHistoryStore } from "./adaptive/sign-in-history-store.js";
 import { MfaChainHook } from "./chain/mfa-chain-hook.js";
+import { MfaFlows } from "./chain/mfa-flows.js";
 import { MfaSignInMethod } from "./chain/mfa-sign-in-method.js";
 import { DEVICE_COOKIE_PROPERTIES } from "./device/device-cookie.properties.js";
 import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
@@ -15,7 +18,7 @@ import {
   MFA_BUILTIN_ANALYZER,
   MFA_POLICY,
 } from "./mfa-policy.properties.js";
-import { MFA_PROPERTIES } from "./mfa.properties.js";
+import { MFA_PROPERTIES, mfaSettingsFromProperties } from "./mfa.properties.js";
 import { registerMfaDefaults } from "./register-mfa-defaults.js";
 
 /**
@@ -37,10 +40,24 @@ export const mfaPlugin: PlatformPlugin = {
   ],
   register(ctx) {
     registerMfaDefaults(ctx);
-    ctx.registerDefault(MfaSignInMethod, { useFactory: (c) => new MfaSignInMethod(c, ctx.properties) });
-    ctx.registerMember(SignInMethod, { useFactory: (c) => c.resolve(MfaSignInMethod) });
-    ctx.registerMember(ChainHook, {
-      useFactory: (c) => new MfaChainHook(c, c.resolve(MfaSignInMethod).flows),
+    ctx.registerDefault(MfaFlows, { useFactory: () => new MfaFlows() });
+    ctx.registerMember(SignInMethod, {
+      useFactory: (c) => new MfaSignInMethod(c, ctx.properties, c.resolve(MfaFlows)),
+    });
+    ctx.registerMember(ChainHook, { useFactory: (c) => new MfaChainHook(c, c.resolve(MfaFlows)) });
+    // Installing MFA is not enforcing it: say so when holders of required authorities can sign in
+    // through single-factor chains because no `.mfa()` chain exists to hand them to.
+    ctx.onStart("mfa-enforcement", (c) => {
+      const required = mfaSettingsFromProperties(ctx.properties).requiredAuthorities;
+      const chains = c.isRegistered(SecurityConfiguration, false)
+        ? c.resolve(SecurityConfiguration).chains
+        : [];
+      if (required.length === 0 || chains.length === 0 || chains.some((d) => d.kind === "mfa")) return;
+      c.resolve(Logger).warn(
+        "MFA is installed but not enforced: no .mfa() chain exists, so holders of the required " +
+          "authorities sign in through the other chains with their first factor alone",
+        { requiredAuthorities: [...required] },
+      );
     });
     // Wrong passwords of known users feed the adaptive policy's failed-attempt velocity.
     ctx.registerMember(SignInFailureHook, {

@@ -27,6 +27,11 @@ export interface HookedChain {
 export interface ChainHook {
   readonly id: string;
   /**
+   * The multi-factor sign-in methods (by kind) whose flows this hook hands the other chains' users
+   * to. A `multiFactor` method no hook names refuses the start.
+   */
+  readonly multiFactorKinds?: readonly string[];
+  /**
    * After a single-factor chain's primary authentication: may wrap where the sign-in is saved and
    * its success handler (return undefined to leave the chain as it is).
    */

@@ -42,9 +42,9 @@ export function registerFilterChains(c: DependencyContainer, ctx: PluginContext)
   };
   const first = configuration.chains.filter((d) => methodOf(d).multiFactor === true);
   const others = configuration.chains.filter((d) => methodOf(d).multiFactor !== true);
-  // Read once the multi-factor chains are assembled (their flows exist) and at request time.
-  let hooks: readonly ChainHook[] | undefined;
-  const deps = chainDependencies(c, ctx, () => (hooks ??= familyOf(c, ChainHook)));
+  const hooks = familyOf(c, ChainHook);
+  for (const definition of first) assertGatedInto(definition, hooks);
+  const deps = chainDependencies(c, ctx, () => hooks);
   const assembled = first.map((d) => assembleChain(d, methodOf(d), deps));
   assembled.push(...others.map((d) => assembleChain(d, methodOf(d), deps)));
   c.registerInstance(FilterChainProxy, new FilterChainProxy(assembled));
@@ -76,9 +76,27 @@ function chainDependencies(
   };
 }
 
-/** The sign-in methods by kind (a later member of a kind replaces an earlier one). */
+/**
+ * The sign-in methods by kind: a plugin's default (`builtIn`) yields to any other member of its kind
+ * whatever the plugin order; otherwise the later member of a kind replaces the earlier one.
+ */
 function signInMethodsOf(c: DependencyContainer): Map<string, SignInMethod> {
-  return new Map(familyOf(c, SignInMethod).map((m) => [m.kind, m]));
+  const members = familyOf(c, SignInMethod);
+  const ordered = [...members.filter((m) => m.builtIn), ...members.filter((m) => !m.builtIn)];
+  return new Map(ordered.map((m) => [m.kind, m]));
+}
+
+/**
+ * A multi-factor method's chains skip the hooks after primary authentication, so one must be gated
+ * into by a hook that names its kind; a bare `multiFactor` flag never exempts a method from MFA.
+ */
+function assertGatedInto(definition: ChainDefinition, hooks: readonly ChainHook[]): void {
+  if (hooks.some((h) => h.multiFactorKinds?.includes(definition.kind))) return;
+  throw new PlatformError(
+    "CONFIGURATION_INVALID",
+    `Chain "${definition.id}": the .${definition.kind}() sign-in method says it is multi-factor, ` +
+      "but no ChainHook gates the other chains into it (multiFactorKinds)",
+  );
 }
 
 function familyOf<T>(c: DependencyContainer, token: InjectionToken<T>): T[] {

@@ -64,9 +64,16 @@ export interface SignInMethod {
   readonly kind: string;
   /**
    * The method runs its own second-factor flow: its chains are assembled before the others, and the
-   * chain hooks' `afterPrimaryAuthentication` does not apply to them.
+   * chain hooks' `afterPrimaryAuthentication` does not apply to them. Honoured only when a ChainHook
+   * names this kind in `multiFactorKinds` (it gates the other chains into these flows); otherwise the
+   * start is refused, so the flag alone can never exempt a method from the gate.
    */
   readonly multiFactor?: boolean;
+  /**
+   * A plugin's default: any other member of the same kind replaces it, wherever the two stand in the
+   * plugin list. Among non-defaults (or among defaults) the later member wins.
+   */
+  readonly builtIn?: boolean;
   /** Plans one chain of this method. */
   plan(definition: ChainDefinition, handlers: SignInHandlers): SignInPlan;
 }

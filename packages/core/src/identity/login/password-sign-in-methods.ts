@@ -10,6 +10,7 @@ import { LoginProcessingFilter } from "./login-processing-filter.js";
 /** `.form()`: username and password posted from a page (the built-in one unless `loginPage` is set). */
 export const formSignInMethod: SignInMethod = {
   kind: "form",
+  builtIn: true,
   plan(definition: ChainDefinition): SignInPlan {
     const options = definition.options as FormLoginOptions;
     const loginPage = options.loginPageValue ?? DEFAULT_URLS.formLoginPage;
@@ -21,6 +22,7 @@ export const formSignInMethod: SignInMethod = {
 /** `.rest()`: username and password as JSON; unauthenticated callers get 401, never a redirect. */
 export const restSignInMethod: SignInMethod = {
   kind: "rest",
+  builtIn: true,
   plan(definition: ChainDefinition): SignInPlan {
     return {
       loginPage: DEFAULT_URLS.formLoginPage,

@@ -11,6 +11,7 @@ import type { OneTimeToken } from "./one-time-token-service.js";
 /** `.ott()`: a one-time token generated for a username, delivered as a link, posted back to sign in. */
 export const ottSignInMethod: SignInMethod = {
   kind: "ott",
+  builtIn: true,
   plan(definition: ChainDefinition): SignInPlan {
     const options = definition.options as OttLoginOptions;
     return {

@@ -7,6 +7,7 @@ import { createPasskeyFilters } from "./create-passkey-filters.js";
 /** `.passkey()`: WebAuthn assertion options, then the signed assertion posted back to sign in. */
 export const passkeySignInMethod: SignInMethod = {
   kind: "passkey",
+  builtIn: true,
   plan(definition: ChainDefinition): SignInPlan {
     const options = definition.options as PasskeyLoginOptions;
     return {

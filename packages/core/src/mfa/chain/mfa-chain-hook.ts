@@ -9,6 +9,9 @@ import type { StartedStepUpFields } from "../../identity/http-security/authoriza
 import { SessionManager } from "../../identity/session/session-manager.js";
 import { isBearerAuthentication } from "../../identity/tokens/bearer-authentication.js";
 import { Clock } from "../../kernel/clock.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import { SecurityConfiguration } from "../../identity/dsl/security-registry.js";
+import type { MfaFlows } from "./mfa-flows.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { availableFactorsFor } from "../decision/default-mfa-policy-provider.js";
 import { mfaStepEndpoints, nextStepUrl } from "../flow/mfa-answers.js";
@@ -30,19 +33,25 @@ type StepUp = (exchange: HttpExchange, authentication: Authentication) => Promis
  */
 export class MfaChainHook implements ChainHook {
   readonly id = "mfa";
+  readonly multiFactorKinds = ["mfa"] as const;
   private readonly gates = new Map<MfaFlow, MfaGate>();
   private stepUp: StepUp | undefined;
 
   constructor(
     private readonly container: DependencyContainer,
     /** The flows of the `.mfa()` chains, in chain order (filled as they are planned). */
-    private readonly flows: readonly MfaFlow[],
+    private readonly mfaFlows: MfaFlows,
   ) {}
+
+  private get flows(): readonly MfaFlow[] {
+    return this.mfaFlows.all();
+  }
 
   afterPrimaryAuthentication(
     chain: HookedChain,
     parts: PrimaryAuthenticationParts,
   ): Pick<PrimaryAuthenticationParts, "repository" | "successHandler"> | undefined {
+    this.assertEveryMfaChainHasAFlow();
     // A chain hands challenged users to the first flow of its own state type (a token chain to a
     // token flow, whose answers are JSON and end in tokens), else to the first flow.
     const flow = this.flows.find((f) => f.stateKind === chain.state) ?? this.flows[0];
@@ -63,6 +72,24 @@ export class MfaChainHook implements ChainHook {
     this.stepUp ??= this.buildStepUp(this.flows[0]!);
     return this.stepUp(exchange, authentication);
   };
+
+  /**
+   * Fails closed: a `.mfa()` chain whose flow was never added (its sign-in method was replaced by one
+   * that does not add flows to MfaFlows) would leave every other chain signing in without MFA.
+   */
+  private assertEveryMfaChainHasAFlow(): void {
+    const c = this.container;
+    const chains = c.isRegistered(SecurityConfiguration, false)
+      ? c.resolve(SecurityConfiguration).chains
+      : [];
+    const mfaChains = chains.filter((d) => d.kind === "mfa").length;
+    if (this.flows.length >= mfaChains) return;
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${mfaChains} .mfa() chain(s) but ${this.flows.length} MFA flow(s): the "mfa" sign-in method in ` +
+        "use adds no flows to MfaFlows, so the other chains could not hand users to MFA",
+    );
+  }
 
   private buildStepUp(firstFlow: MfaFlow): StepUp {
     const c = this.container;

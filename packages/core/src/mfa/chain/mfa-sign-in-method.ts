@@ -28,6 +28,7 @@ import { MfaRuntime } from "../flow/mfa-runtime.js";
 import { PrimaryAuthenticationSuccessHandler } from "../flow/primary-authentication-success-handler.js";
 import { mfaPageUrlsFromProperties } from "../mfa-pages.properties.js";
 import { mfaUrlList } from "../urls/mfa-urls.js";
+import type { MfaFlows } from "./mfa-flows.js";
 import { availableFactorsFor } from "../decision/default-mfa-policy-provider.js";
 import { PasskeyCredentialRepository } from "../../identity/passkey/passkey-credential-repository.js";
 
@@ -37,17 +38,18 @@ type PasskeyLogin = { readonly assertionOptions: string; readonly loginProcessin
 /**
  * `.mfa()`: a primary step (form or REST) that saves nothing and hands over to the flow's policy, the
  * MFA API and pages, escalations, and the final save by the chain's state type. Every planned flow
- * is kept in `flows`, in order: the chain hook hands other chains' challenged users to them.
+ * is added to MfaFlows, in order: the chain hook hands other chains' challenged users to them.
  */
 export class MfaSignInMethod implements SignInMethod {
   readonly kind = "mfa";
   readonly multiFactor = true;
-  /** The flows of the `.mfa()` chains planned so far, in chain order. */
-  readonly flows: MfaFlow[] = [];
+  readonly builtIn = true;
 
   constructor(
     private readonly container: DependencyContainer,
     private readonly properties: PlatformProperties,
+    /** Where every planned flow goes (the chain hook gates the other chains into them). */
+    private readonly flows: MfaFlows,
   ) {}
 
   plan(definition: ChainDefinition, handlers: SignInHandlers): SignInPlan {
@@ -57,7 +59,7 @@ export class MfaSignInMethod implements SignInMethod {
       successHandler: handlers.successHandler,
       failureHandler: handlers.failureHandler,
     });
-    this.flows.push(flow);
+    this.flows.add(flow);
     return {
       loginPage: flow.urls.formLoginPage,
       processingUrl: flow.urls.primaryLoginProcessing,

@@ -1,0 +1,48 @@
+import { AuditSink } from "../../kernel/audit-sink.js";
+import { Clock } from "../../kernel/clock.js";
+import { IdGenerator } from "../../kernel/id-generator.js";
+import { Logger } from "../../kernel/logger.js";
+import type { PluginContext } from "../../kernel/plugin.js";
+import { ConfiguredJwtKeySource } from "./configured-jwt-key-source.js";
+import { InMemoryRefreshTokenStore } from "./in-memory-refresh-token-store.js";
+import { InMemoryRevokedAccessTokenStore } from "./in-memory-revoked-token-store.js";
+import { JwtKeySource } from "./jwt-key-source.js";
+import { jwtOptionsFromProperties } from "./jwt-properties.js";
+import { RefreshTokenStore } from "./refresh-token-store.js";
+import { RevokedAccessTokenStore } from "./revoked-token-store.js";
+import { TokenService } from "./token-service.js";
+
+/**
+ * The token defaults (refresh-token and revoked-token stores, the JWT key source) and, at start, the
+ * TokenService on the loaded keys (unless the host registered one).
+ */
+export function registerTokenDefaults(ctx: PluginContext): void {
+  const { properties } = ctx;
+  ctx.registerDefault(RefreshTokenStore, {
+    useFactory: (c) => new InMemoryRefreshTokenStore({ clock: c.resolve(Clock) }),
+  });
+  ctx.registerDefault(RevokedAccessTokenStore, {
+    useFactory: (c) => new InMemoryRevokedAccessTokenStore({ clock: c.resolve(Clock) }),
+  });
+  ctx.registerDefault(JwtKeySource, {
+    useFactory: (c) =>
+      new ConfiguredJwtKeySource({ ...jwtOptionsFromProperties(properties), logger: c.resolve(Logger) }),
+  });
+  ctx.onStart("token-keys", async (c) => {
+    if (c.isRegistered(TokenService, false)) return;
+    const jwt = jwtOptionsFromProperties(properties);
+    const keys = await c.resolve(JwtKeySource).load();
+    c.registerInstance(
+      TokenService,
+      new TokenService({
+        ...jwt,
+        keys,
+        clock: c.resolve(Clock),
+        ids: c.resolve(IdGenerator),
+        refreshTokens: c.resolve(RefreshTokenStore),
+        revokedAccessTokens: c.resolve(RevokedAccessTokenStore),
+        audit: c.resolve(AuditSink),
+      }),
+    );
+  });
+}
