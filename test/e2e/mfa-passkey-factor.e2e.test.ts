@@ -161,23 +161,32 @@ describeInBrowser("MFA with a passkey as the second factor in a real browser (vi
   let server: IdentityTestServer;
   let browser: BrowserSession;
   let base: string;
+  let authenticator: Awaited<ReturnType<typeof addVirtualAuthenticator>>;
 
-  /** Signs in with admin's password on the MFA login page; the code challenge starts by itself. */
+  /**
+   * Signs in with admin's password on the MFA login page; the code challenge starts by itself.
+   * Presence is paused meanwhile: the page's passkey autofill would otherwise sign a registered
+   * passkey in at once (its script aborts the waiting request before the form is sent).
+   */
   async function password(page: Page): Promise<string> {
     const before = outbox(file).length;
+    const { cdp, authenticatorId } = authenticator;
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: false });
     await page.goto(`${base}/login`);
     await page.fill("#username", "admin");
     await page.fill("#password", "admin");
     await Promise.all([page.waitForURL(`${base}/mfa/challenge/ott`), page.click("#loginButton")]);
+    await cdp.send("WebAuthn.setAutomaticPresenceSimulation", { authenticatorId, enabled: true });
     const line = await waitForLine(file, before + 1);
     expect(line).toMatchObject({ channel: "mfa-code", username: "admin" });
     return line.token;
   }
 
-  /** Signs out through POST /logout with the page's CSRF token. */
+  /** Signs out through POST /logout with the session's CSRF token (from `GET /csrf`, see password()). */
   async function signOut(page: Page): Promise<void> {
-    await page.goto(`${base}/login`);
-    const token = (await page.getAttribute('meta[name="_csrf"]', "content")) ?? "";
+    await page.goto(`${base}/csrf`);
+    const token = ((await page.evaluate(async () => (await fetch("/csrf")).json())) as { token: string })
+      .token;
     const type = await page.evaluate(
       async (csrf) =>
         (await fetch("/logout", { method: "POST", headers: { "X-CSRF-TOKEN": csrf }, redirect: "manual" }))
@@ -204,7 +213,7 @@ describeInBrowser("MFA with a passkey as the second factor in a real browser (vi
     server = await startMfaServer({ outbox: file, security: mfaWithPasskeySecurity(1) });
     base = server.url; // http://localhost:PORT: WebAuthn refuses 127.0.0.1
     browser = await launchBrowser();
-    await addVirtualAuthenticator(browser.page);
+    authenticator = await addVirtualAuthenticator(browser.page);
   });
   afterAll(async () => {
     await browser?.close();

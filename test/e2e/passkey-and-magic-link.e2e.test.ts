@@ -38,10 +38,14 @@ function setUsername(page: Page, value: string): Promise<void> {
   );
 }
 
-/** Signs out through POST /logout with the page's CSRF token, as the demo's sign-out button does. */
+/**
+ * Signs out through POST /logout with the session's CSRF token, as the demo's sign-out button does.
+ * The token comes from `GET /csrf`, not the login page: its script's passkey autofill would sign the
+ * registered passkey in at once (the virtual authenticator simulates presence).
+ */
 async function signOut(page: Page, base: string): Promise<void> {
-  await page.goto(`${base}/login`);
-  const token = (await page.getAttribute('meta[name="_csrf"]', "content")) ?? "";
+  await page.goto(`${base}/csrf`);
+  const token = ((await page.evaluate(async () => (await fetch("/csrf")).json())) as { token: string }).token;
   const status = await page.evaluate(async (csrf) => {
     return (await fetch("/logout", { method: "POST", headers: { "X-CSRF-TOKEN": csrf }, redirect: "manual" }))
       .type;

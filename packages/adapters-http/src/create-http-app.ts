@@ -8,6 +8,7 @@ import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchan
 import { healthRoute } from "./health.js";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { RouteRegistry } from "./route-registry.js";
+import { sdkAssetsRoute } from "./sdk-assets.js";
 import { type SecurityChainsMode, securityInterceptors } from "./security-interceptor.js";
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
 import { parseTrustedProxies } from "./trusted-proxies.js";
@@ -22,6 +23,11 @@ export interface CreateHttpAppOptions {
   interceptors?: readonly HttpInterceptor[];
   /** Directories served as static assets (each also registered as a `GET <prefix>/**` route). */
   staticAssets?: readonly StaticAssetsOptions[];
+  /**
+   * Serve the browser SDK and the page scripts at `/js/**` (default true), where the core's pages
+   * load them from; false when the host serves them itself.
+   */
+  sdkAssets?: boolean;
   /** Path of the health route (default `/health`). */
   healthPath?: string;
   /**
@@ -39,7 +45,8 @@ export interface HttpApp {
 }
 
 /**
- * Binds the platform to h3. Every request becomes an HttpExchange with a correlation id (from the
+ * Binds the platform to h3, serving the browser SDK and page scripts the core's pages load (`/js/**`).
+ * Every request becomes an HttpExchange with a correlation id (from the
  * IdGenerator port, echoed as X-Correlation-Id), runs the interceptors, each wrapping the rest
  * (one that answers without calling `next` stops there), then the matched route; the exchange is written back as a web Response. 404 and 405
  * (with Allow) answer JSON, and every error, ours or h3's (a malformed URL, say), goes through the
@@ -60,6 +67,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     logger,
   );
   routes.add(healthRoute(platform, options.healthPath));
+  if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
   for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
 
   const correlationIds = new WeakMap<H3Event, string>();

@@ -30,7 +30,10 @@ describe("static assets", () => {
     await writeFile(join(dir, "tool.exe"), SECRET);
     await writeFile(join(base, "secret.txt"), SECRET);
     await symlink(join(base, "secret.txt"), join(dir, "link.txt"));
-    t = await startTestServer(() => {}, { app: { staticAssets: [{ prefix: "/js", directory: dir }] } });
+    t = await startTestServer(() => {}, {
+      // The SDK route (also `/js/**`) is off: this directory stands in for it.
+      app: { sdkAssets: false, staticAssets: [{ prefix: "/js", directory: dir }] },
+    });
   });
   afterAll(async () => {
     await t.close();

@@ -62,13 +62,18 @@ export function staticAssetsRoute(options: StaticAssetsOptions): RouteDefinition
   };
 }
 
-interface Asset {
+/** One file to send: its name (for the cache rule), bytes and content type. */
+export interface Asset {
   name: string;
   content: Uint8Array;
   contentType: string;
 }
 
-function sendAsset(exchange: HttpExchange, asset: Asset): void {
+/**
+ * Answers a file: a strong ETag, `Cache-Control` by {@link cacheControlFor}, `nosniff`, and 304 on a
+ * matching If-None-Match.
+ */
+export function sendAsset(exchange: HttpExchange, asset: Asset): void {
   const digest = createHash("sha256").update(asset.content).digest();
   const etag = `"${digest.toString("base64url")}"`;
   const res = exchange.response;

@@ -13,7 +13,6 @@ import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import type { HostConfig } from "./host-config.js";
 import { homePage } from "./home-page.js";
-import { writeSdkAssets } from "./sdk-assets.js";
 
 /** The assembled demo: platform, HTTP app and its routes, before it listens. */
 export interface DemoPlatform {
@@ -92,13 +91,12 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   await platform.start();
   await seedDemoUsers(platform);
   await seedDemoPolicies(platform);
-  const sdk = await writeSdkAssets();
+  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load.
   const { app } = createHttpApp({
     platform,
     routes,
     // The second makes the request's caller current for method protection (@Protectable services).
     interceptors: [platform.resolve(FilterChainProxy), platform.resolve(SecurityContextHolder).interceptor()],
-    staticAssets: [{ prefix: "/js", directory: sdk.directory }],
   });
   return { platform, app, routes };
 }

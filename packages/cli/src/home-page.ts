@@ -1,5 +1,5 @@
 import { type Authentication, csrfHiddenInput, csrfMetaTags } from "@platform/core";
-import { type HttpExchange } from "@platform/core/web";
+import { type HttpExchange, PAGE_SCRIPT_PATHS } from "@platform/core/web";
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -24,6 +24,6 @@ ${body}
 <p>Step-up in place: this page loads the browser SDK; signed in, run <code>PlatformMFA.installInterceptor()</code>
 then <code>fetch("/account/security").then((r) => r.json())</code> in the console.</p>
 <p><a href="/health">Health</a></p>
-<script src="/js/platform-mfa-sdk.js" defer></script>
+<script src="${PAGE_SCRIPT_PATHS.sdk}" defer></script>
 </body></html>`;
 }

@@ -8,11 +8,13 @@ import * as mfa from "./mfa/index.js";
 import * as ports from "./ports.js";
 import * as testing from "./testing.js";
 import * as web from "./web/index.js";
+import * as wire from "./web/wire/index.js";
 
 const SUBPATHS = [
   ["@platform/core", root],
   ["@platform/core/ports", ports],
   ["@platform/core/web", web],
+  ["@platform/core/wire", wire],
   ["@platform/core/identity", identity],
   ["@platform/core/mfa", mfa],
   ["@platform/core/authz", authz],

@@ -45,14 +45,16 @@ export const SDK_IIFE_FILE = "platform-mfa-sdk.js";
 /** The ES module build with the same API as `@platform/sdk-browser`. */
 export const SDK_ESM_FILE = "platform-mfa-sdk.esm.js";
 /**
- * The page scripts of the MFA page contract (`/js/<name>`), each an IIFE that drives one page through
- * `window.PlatformMFA` (so the SDK script must load first, as the pages' deferred tags do), by entry.
+ * The page scripts of the core's pages (`/js/<name>`), each an IIFE, by entry. The four of the MFA page
+ * contract drive their page through `window.PlatformMFA` (so the SDK script must load first, as the
+ * pages' deferred tags do); `platform-passkeys-page.js` (the `/passkeys` page) stands alone.
  */
 export const SDK_PAGE_SCRIPTS = [
   { name: "platform-login-page.js", entry: "src/pages/login-page.ts" },
   { name: "platform-ott-request-page.js", entry: "src/pages/ott-request-page.ts" },
   { name: "platform-ott-verify-page.js", entry: "src/pages/ott-verify-page.ts" },
   { name: "platform-passkey-page.js", entry: "src/pages/passkey-page.ts" },
+  { name: "platform-passkeys-page.js", entry: "src/pages/passkeys-page.ts" },
 ] as const;
 /** The manifest of the hashed aliases, written beside the files (`/js/manifest.json`). */
 export const SDK_MANIFEST_FILE = "manifest.json";
@@ -82,7 +84,7 @@ const COMMON: BuildOptions = {
 /**
  * Bundles the SDK with esbuild's JS API in memory (`write: false`; tens of milliseconds): the IIFE
  * `platform-mfa-sdk.js` from `src/global.ts`, the ES module `platform-mfa-sdk.esm.js` from
- * `src/index.ts` and the four page scripts from `src/pages/` (IIFEs), minified for ES2020 browsers,
+ * `src/index.ts` and the page scripts from `src/pages/` (IIFEs), minified for ES2020 browsers,
  * plus the gzipped sizes.
  */
 export async function buildPlatformSdk(): Promise<BuiltSdk> {

@@ -1,9 +1,9 @@
 /** base64url (RFC 4648 §5, no padding) of bytes, as WebAuthn JSON carries them. */
 export function toBase64url(bytes: ArrayBuffer | ArrayBufferView): string {
-  const view =
-    bytes instanceof ArrayBuffer
-      ? new Uint8Array(bytes)
-      : new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  // isView, not instanceof ArrayBuffer: a buffer of another realm (a frame, a test's VM) is still bytes.
+  const view = ArrayBuffer.isView(bytes)
+    ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength)
+    : new Uint8Array(bytes);
   let binary = "";
   for (let i = 0; i < view.length; i += 0x8000) {
     binary += String.fromCharCode(...view.subarray(i, i + 0x8000));

@@ -11,8 +11,11 @@ export function toRequestOptions(json: PublicKeyRequestOptionsJson): PublicKeyCr
   if (json.extensions !== undefined) options.extensions = json.extensions;
   if (Array.isArray(json.allowCredentials)) {
     options.allowCredentials = json.allowCredentials.map((c) => {
-      const descriptor: PublicKeyCredentialDescriptor = { type: c.type, id: fromBase64url(c.id) };
-      if (Array.isArray(c.transports)) descriptor.transports = c.transports;
+      const descriptor: PublicKeyCredentialDescriptor = {
+        type: c.type as PublicKeyCredentialType,
+        id: fromBase64url(c.id),
+      };
+      if (Array.isArray(c.transports)) descriptor.transports = c.transports as AuthenticatorTransport[];
       return descriptor;
     });
   }

@@ -1,7 +1,8 @@
 import { PlatformError } from "../kernel/platform-error.js";
+import type { FactorType as WireFactorType } from "../web/wire/mfa-messages.js";
 
-/** The secondary factors an MFA flow can ask for. */
-export type FactorType = "OTT" | "PASSKEY";
+/** The secondary factors an MFA flow can ask for (the wire's names). */
+export type FactorType = WireFactorType;
 
 /** Every factor type, in the order pages list them. */
 export const FACTOR_TYPES: readonly FactorType[] = ["OTT", "PASSKEY"];

@@ -1,13 +1,9 @@
 import { isPlatformError } from "../kernel/platform-error.js";
 import { statusForCode } from "./error-codes.js";
+import type { ErrorBody } from "./wire/error-body.js";
 
-/** The JSON body of every error answer: a stable code, a client-safe message, optional details. */
-export interface ErrorBody {
-  [field: string]: unknown;
-  code: string;
-  message: string;
-  correlationId?: string;
-}
+/** The JSON body of every error answer (the wire shape). */
+export type { ErrorBody };
 
 /** What to answer for an error: the status, the body, and whether it was unexpected (to be logged). */
 export interface ErrorResponse {

@@ -17,4 +17,5 @@ export {
 } from "./http-exchange.js";
 export type { HttpInterceptor } from "./http-interceptor.js";
 export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
+export { PAGE_SCRIPT_PATHS, PAGE_SCRIPTS_PREFIX } from "./page-scripts.js";
 export { ServerAddress } from "../kernel/server-address.js";

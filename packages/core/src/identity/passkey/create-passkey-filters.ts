@@ -1,3 +1,4 @@
+import { PAGE_SCRIPT_PATHS } from "../../web/page-scripts.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import type { SecurityFilter } from "../chain/security-filter.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
@@ -10,7 +11,6 @@ import { PasskeyAssertionOptionsFilter } from "./passkey-assertion-options-filte
 import { PasskeyLoginFilter } from "./passkey-login-filter.js";
 import { PasskeyManagementFilter } from "./passkey-management-filter.js";
 import { PasskeyPageFilter } from "./passkey-page.js";
-import { PasskeyScriptFilter } from "./passkey-script-filter.js";
 import type { PasskeyService } from "./passkey-service.js";
 
 /** Default URLs of the passkey endpoints and page. */
@@ -21,7 +21,7 @@ export const PASSKEY_DEFAULT_URLS = {
   registrationUrl: "/webauthn/register",
   credentialsUrl: "/webauthn/credentials",
   pageUrl: "/passkeys",
-  scriptUrl: "/webauthn/passkeys.js",
+  scriptUrl: PAGE_SCRIPT_PATHS.passkeysPage,
 } as const;
 
 /** What a passkey chain gives its filters. */
@@ -44,15 +44,18 @@ export interface PasskeyFiltersOptions {
   credentialsUrl?: string;
   /** `GET`, the built-in page (default `/passkeys`). */
   pageUrl?: string;
-  /** `GET`, the page's script (default `/webauthn/passkeys.js`). */
+  /**
+   * The script the page loads (default `/js/platform-passkeys-page.js`, which the HTTP binding serves
+   * from the browser SDK's build); a host that names another URL serves the script there itself.
+   */
   scriptUrl?: string;
-  /** Serve the built-in page and its script (default true). */
+  /** Serve the built-in page (default true). */
   showPage?: boolean;
 }
 
 /**
  * The filters of a passkey chain, in order: assertion options, sign-in processing, management, and
- * (unless `showPage` is false) the built-in page and its script.
+ * (unless `showPage` is false) the built-in page.
  */
 export function createPasskeyFilters(options: PasskeyFiltersOptions): SecurityFilter[] {
   const urls = { ...PASSKEY_DEFAULT_URLS, ...definedUrls(options) };
@@ -78,7 +81,6 @@ export function createPasskeyFilters(options: PasskeyFiltersOptions): SecurityFi
         registrationUrl: urls.registrationUrl,
         credentialsUrl: urls.credentialsUrl,
       }),
-      new PasskeyScriptFilter(urls.scriptUrl),
     );
   }
   return filters;

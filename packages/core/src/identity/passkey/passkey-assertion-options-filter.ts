@@ -1,4 +1,5 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { PublicKeyRequestOptionsJson } from "../../web/wire/passkey-messages.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { noStoreJson } from "./passkey-http.js";
 import type { PasskeyService } from "./passkey-service.js";
@@ -22,6 +23,7 @@ export class PasskeyAssertionOptionsFilter implements SecurityFilter {
     const fields = await exchange.fields(["json"]);
     const issued = await this.service.authenticationOptions(fields.username);
     setChallengeCookie(exchange, issued.challengeId, this.service.challengeTtlMs);
-    noStoreJson(exchange, 200, { ...issued.options });
+    const options: PublicKeyRequestOptionsJson = issued.options;
+    noStoreJson(exchange, 200, { ...options });
   }
 }

@@ -1,4 +1,3 @@
-import { Script } from "node:vm";
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
@@ -6,7 +5,6 @@ import type {
 import { describe, expect, it } from "vitest";
 import { createPasskeyFilters } from "./create-passkey-filters.js";
 import { jsonOf, passkeyHttpKit } from "./passkey-http-kit.test-support.js";
-import { PASSKEY_PAGE_SCRIPT } from "./passkey-page-script.js";
 import { SoftwareAuthenticator } from "./software-authenticator.test-support.js";
 import { ORIGIN } from "./passkey-kit.test-support.js";
 
@@ -32,7 +30,7 @@ async function signInOverHttp(browser: Browser, device: SoftwareAuthenticator, u
 }
 
 describe("createPasskeyFilters", () => {
-  it("returns the five filters in order, or three without the page", async () => {
+  it("returns the four filters in order, or three without the page", async () => {
     const kit = await passkeyHttpKit();
     const base = {
       service: kit.service,
@@ -52,7 +50,6 @@ describe("createPasskeyFilters", () => {
       "passkey-login",
       "passkey-management",
       "passkey-page",
-      "passkey-script",
     ]);
     expect(createPasskeyFilters({ ...base, showPage: false }).map((f) => f.name)).toEqual([
       "passkey-assertion-options",
@@ -199,12 +196,11 @@ describe("passkey endpoints over HTTP", () => {
     expect(html).toContain('data-login-url="/pk/login"');
     expect(html).toContain('data-credentials-url="/pk/mine"');
     expect((await browser.request("POST", "/pk/options")).status).toBe(200);
-    expect((await browser.request("GET", "/pk/app.js")).status).toBe(200);
     expect((await browser.request("POST", "/webauthn/authenticate/options")).status).toBe(404);
   });
 });
 
-describe("passkey page and script", () => {
+describe("passkey page", () => {
   it("renders the page with CSRF meta tags, the external script only, and the stable ids", async () => {
     const kit = await passkeyHttpKit();
     const browser = kit.browser();
@@ -215,7 +211,7 @@ describe("passkey page and script", () => {
     expect(html).toMatch(/<meta name="_csrf" content="[A-Za-z0-9_-]+">/);
     expect(html).toContain('<meta name="_csrf_header" content="X-CSRF-TOKEN">');
     expect(html.match(/<script/g)).toHaveLength(1);
-    expect(html).toContain('<script src="/webauthn/passkeys.js" defer></script>');
+    expect(html).toContain('<script src="/js/platform-passkeys-page.js" defer></script>');
     expect(html).not.toMatch(/\son[a-z]+=/i);
     for (const id of [
       "passkeyUsername",
@@ -241,54 +237,6 @@ describe("passkey page and script", () => {
     expect(html).toContain("&#60;img src=x onerror=&#34;alert(1)&#34;&#62;");
     expect(html).not.toContain("<img");
     expect(html).toContain('data-authenticated="true"');
-  });
-
-  it("serves the script as text/javascript, and it parses", async () => {
-    const kit = await passkeyHttpKit();
-    const response = await kit.browser().request("GET", "/webauthn/passkeys.js");
-    expect(response.status).toBe(200);
-    expect(response.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
-    expect(response.body).toBe(PASSKEY_PAGE_SCRIPT);
-    expect(() => new Script(PASSKEY_PAGE_SCRIPT)).not.toThrow();
-  });
-
-  it("the script drives the ceremonies the page needs", () => {
-    for (const needle of [
-      "navigator.credentials.create",
-      "navigator.credentials.get",
-      'mediation: "conditional"',
-      "isConditionalMediationAvailable",
-      "AbortController",
-      '"X-CSRF-TOKEN"',
-      'meta("_csrf")',
-      "window.location.assign",
-      'call("DELETE"',
-    ]) {
-      expect(PASSKEY_PAGE_SCRIPT).toContain(needle);
-    }
-    expect(PASSKEY_PAGE_SCRIPT).not.toMatch(/\bimport\b|\brequire\(|innerHTML/);
-  });
-
-  it("the script converts base64url and ArrayBuffers like the server does", () => {
-    const context: Record<string, unknown> = {
-      atob: (s: string) => Buffer.from(s, "base64").toString("binary"),
-      btoa: (s: string) => Buffer.from(s, "binary").toString("base64"),
-    };
-    const helpers = PASSKEY_PAGE_SCRIPT.slice(
-      PASSKEY_PAGE_SCRIPT.indexOf("  function toBuffer"),
-      PASSKEY_PAGE_SCRIPT.indexOf("  function descriptors"),
-    );
-    new Script(`${helpers}; this.toBuffer = toBuffer; this.toBase64url = toBase64url;`).runInNewContext(
-      context,
-    );
-    const toBuffer = context.toBuffer as (s: string) => ArrayBuffer;
-    const toBase64url = context.toBase64url as (b: ArrayBuffer) => string;
-    for (const size of [0, 1, 2, 3, 16, 32, 33]) {
-      const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 37 + 250) % 256));
-      const encoded = bytes.toString("base64url");
-      expect(Buffer.from(toBuffer(encoded)).equals(bytes)).toBe(true);
-      expect(toBase64url(new Uint8Array(bytes).buffer)).toBe(encoded);
-    }
   });
 });
 

@@ -1,5 +1,10 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type {
+  PasskeyCredentialSummary,
+  PasskeyRegisteredAnswer,
+  PublicKeyCreationOptionsJson,
+} from "../../web/wire/passkey-messages.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import type { PasskeyCredential } from "./passkey-credential.js";
 import { noStoreJson, requireUser } from "./passkey-http.js";
@@ -17,17 +22,7 @@ export interface PasskeyManagementUrls {
 }
 
 /** What the management endpoints show of a passkey (never the key or the counter). */
-export interface PasskeySummary {
-  id: string;
-  label: string;
-  /** ISO-8601. */
-  createdAt: string;
-  /** ISO-8601, or null when never used to sign in. */
-  lastUsedAt: string | null;
-  backedUp: boolean;
-  deviceType: PasskeyCredential["deviceType"];
-  transports: string[];
-}
+export type PasskeySummary = PasskeyCredentialSummary;
 
 /** The management view of a stored passkey. */
 export function passkeySummary(c: PasskeyCredential): PasskeySummary {
@@ -76,7 +71,8 @@ export class PasskeyManagementFilter implements SecurityFilter {
     const user = requireUser(exchange);
     const issued = await this.service.registrationOptions(user);
     setChallengeCookie(exchange, issued.challengeId, this.service.challengeTtlMs);
-    noStoreJson(exchange, 200, { ...issued.options });
+    const options: PublicKeyCreationOptionsJson = issued.options;
+    noStoreJson(exchange, 200, { ...options });
   }
 
   private async register(exchange: HttpExchange): Promise<void> {
@@ -86,11 +82,12 @@ export class PasskeyManagementFilter implements SecurityFilter {
     // A bare RegistrationResponseJSON carries `rawId`; otherwise the body wraps it as `response`.
     const response = Object.hasOwn(body, "rawId") ? body : body.response;
     const stored = await this.service.verifyRegistration(user, challengeId, response, body.label);
-    noStoreJson(exchange, 201, {
+    const answer: PasskeyRegisteredAnswer = {
       id: stored.id,
       label: stored.label,
       createdAt: new Date(stored.createdAt).toISOString(),
-    });
+    };
+    noStoreJson(exchange, 201, { ...answer });
   }
 
   private async list(exchange: HttpExchange): Promise<void> {

@@ -5,32 +5,15 @@ import {
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { MfaEscalatedAnswer, MfaRequiredAnswer, MfaStepEndpoints } from "../../web/wire/mfa-messages.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { MFA_BINDING_HEADER } from "./mfa-caller-binding.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
-/**
- * The JSON endpoints of a flow's MFA steps (absolute paths), so an API client follows the answer and
- * never builds a URL: the factor endpoints appear only when the flow has that factor.
- */
-export type MfaStepEndpoints = {
-  /** GET: the caller's flow state. */
-  status: string;
-  /** POST `{ factorType }`. */
-  selectFactor: string;
-  /** POST: ends the flow. */
-  cancel: string;
-  /** POST `{ token }`: verifies a mailed code (OTT factor). */
-  verifyOtt?: string;
-  /** POST: sends a new code (OTT factor). */
-  generateCode?: string;
-  /** POST: assertion options bound to the flow (passkey factor). */
-  passkeyOptions?: string;
-  /** POST: the assertion (passkey factor). */
-  verifyPasskey?: string;
-};
+/** The JSON endpoints of a flow's MFA steps (absolute paths; see the wire type). */
+export type { MfaStepEndpoints };
 
 /** The step endpoints of `flow` (see {@link MfaStepEndpoints}). */
 export function mfaStepEndpoints(flow: MfaFlow): MfaStepEndpoints {
@@ -95,7 +78,7 @@ export function writeMfaStep(
     return;
   }
   exchange.response.headers.set("cache-control", "no-store");
-  exchange.json(200, {
+  const answer: MfaRequiredAnswer = {
     mfaRequired: true,
     selectFactorUrl: flow.urls.selectFactorPage,
     mfaSessionId: ctx.mfaSessionId,
@@ -107,7 +90,8 @@ export function writeMfaStep(
     progress: { current: ctx.completedFactors.length, total: ctx.requiredFactors },
     endpoints: mfaStepEndpoints(flow),
     ...(binding !== undefined && flow.stateKind === "oauth2" ? { mfaBinding: binding } : {}),
-  });
+  };
+  exchange.json(200, answer);
 }
 
 /**
@@ -119,14 +103,15 @@ export function writeMfaStep(
 export function writeEscalated(exchange: HttpExchange, flow: MfaFlow, binding?: string): void {
   exchange.response.headers.set("cache-control", "no-store");
   exchange.response.headers.set("retry-after", "5");
-  exchange.json(202, {
+  const answer: MfaEscalatedAnswer = {
     escalated: true,
     status: "PENDING",
     statusUrl: escalationStatusUrl(flow),
     retryAfterSeconds: 5,
     message: "Your sign-in is waiting for an administrator's review",
     ...(binding !== undefined && flow.stateKind === "oauth2" ? { mfaBinding: binding } : {}),
-  });
+  };
+  exchange.json(202, answer);
 }
 
 /** Where a flow's escalated callers poll. */

@@ -5,6 +5,7 @@ import type { LoginContext } from "../../identity/handlers/authentication-handle
 import { isPlatformError, type PlatformError } from "../../kernel/platform-error.js";
 import { statusForCode } from "../../web/error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { MfaStatusBody } from "../../web/wire/mfa-messages.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
 import { parseFactorType } from "../factor-type.js";
 import type { FactorContext } from "../state/factor-context.js";
@@ -61,7 +62,7 @@ export class MfaApiFilter implements SecurityFilter {
   private async status(exchange: HttpExchange): Promise<void> {
     const ctx = await this.o.runtime.load(exchange, this.o.flow);
     exchange.response.headers.set("cache-control", "no-store");
-    exchange.json(200, {
+    const body: MfaStatusBody = {
       mfaSessionId: ctx.mfaSessionId,
       state: ctx.state,
       currentFactor: ctx.currentFactor ?? null,
@@ -72,7 +73,8 @@ export class MfaApiFilter implements SecurityFilter {
       attemptsMade: ctx.failedAttempts,
       maxAttempts: this.o.runtime.settings.maxRetryAttempts,
       nextStepUrl: nextStepUrl(ctx, this.o.flow),
-    });
+    };
+    exchange.json(200, body);
   }
 
   private async selectFactor(exchange: HttpExchange): Promise<void> {

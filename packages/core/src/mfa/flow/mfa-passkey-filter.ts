@@ -5,6 +5,7 @@ import type { PasskeyService } from "../../identity/passkey/passkey-service.js";
 import { setChallengeCookie, takeChallengeCookie } from "../../identity/passkey/webauthn-challenge-cookie.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { PublicKeyRequestOptionsJson } from "../../web/wire/passkey-messages.js";
 import { completeFlow, writeMfaStep } from "./mfa-answers.js";
 import { assertStepUpCaller, completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
@@ -53,7 +54,8 @@ export class MfaPasskeyFilter implements SecurityFilter {
     const issued = await this.o.passkeys.authenticationOptionsForUser(ctx);
     setChallengeCookie(exchange, issued.challengeId, issued.expiresAt - Date.now());
     exchange.response.headers.set("cache-control", "no-store");
-    exchange.json(200, { ...issued.options, mfaSessionId: ctx.mfaSessionId });
+    const options: PublicKeyRequestOptionsJson = { ...issued.options, mfaSessionId: ctx.mfaSessionId };
+    exchange.json(200, options);
   }
 
   private async verify(exchange: HttpExchange): Promise<void> {

@@ -1,14 +1,15 @@
 import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { PAGE_SCRIPT_PATHS } from "../../web/page-scripts.js";
 
-/** The SDK script every MFA page loads (it arrives with the SDK issue). */
-export const MFA_SDK_SCRIPT = "/js/platform-mfa-sdk.js";
+/** The SDK script every MFA page loads. */
+export const MFA_SDK_SCRIPT = PAGE_SCRIPT_PATHS.sdk;
 
 /** The page scripts of the page contract, one per interactive page. */
 export const MFA_PAGE_SCRIPTS = {
-  login: "/js/platform-login-page.js",
-  ottRequest: "/js/platform-ott-request-page.js",
-  ottVerify: "/js/platform-ott-verify-page.js",
-  passkey: "/js/platform-passkey-page.js",
+  login: PAGE_SCRIPT_PATHS.loginPage,
+  ottRequest: PAGE_SCRIPT_PATHS.ottRequestPage,
+  ottVerify: PAGE_SCRIPT_PATHS.ottVerifyPage,
+  passkey: PAGE_SCRIPT_PATHS.passkeyChallengePage,
 } as const;
 
 /** The header the SDK sends the CSRF token in, announced by meta `_csrf_header`. */

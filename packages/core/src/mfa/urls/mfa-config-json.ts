@@ -1,3 +1,4 @@
+import type { MfaConfigBody } from "../../web/wire/mfa-messages.js";
 import type { FactorType } from "../factor-type.js";
 import type { MfaUrls } from "./mfa-urls.js";
 
@@ -11,34 +12,8 @@ export interface MfaFlowDescription {
   requiredFactors: number;
 }
 
-/** The body of `GET /api/mfa/config`: the flow's URLs grouped by step kind, plus the flow description. */
-export interface MfaConfigJson {
-  primary: {
-    formLoginPage: string;
-    formLoginProcessing: string;
-    restLoginProcessing: string;
-    loginFailure: string;
-    loginSuccess: string;
-  };
-  mfa: { selectFactor: string; success: string; failure: string; cancel: string };
-  /** Only when the flow has the OTT factor. */
-  ott?: { requestCodeUi: string; challengeUi: string; loginProcessing: string; codeGeneration: string };
-  /** Only when the flow has the passkey factor. */
-  passkey?: { challengeUi: string; loginProcessing: string; registrationProcessing: string };
-  /** Only when the flow has the passkey factor. */
-  webauthn?: { assertionOptions: string; assertionVerify: string };
-  api: {
-    selectFactor: string;
-    cancel: string;
-    status: string;
-    /** Only when the flow has the OTT factor. */
-    requestOttCode?: string;
-    config: string;
-    logout: string;
-  };
-  urlPrefix?: string;
-  flow: { typeName: string; factors: FactorType[]; requiredFactors: number };
-}
+/** The body of `GET /api/mfa/config` (the wire shape the browser SDK reads). */
+export type MfaConfigJson = MfaConfigBody;
 
 /**
  * Builds the `/api/mfa/config` body, grouped as `primary`, `mfa`, `ott`, `passkey`,

@@ -1,6 +1,16 @@
 import { Script } from "node:vm";
-import { describe, expect, it } from "vitest";
-import { PASSKEY_PAGE_SCRIPT } from "./passkey-page-script.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildPlatformSdk } from "../../packages/sdk-browser/build/build-sdk.js";
+import { fromBase64url, toBase64url } from "../../packages/sdk-browser/src/base64url.js";
+
+// The /passkeys page's script (`/js/platform-passkeys-page.js`, from src/pages/passkeys-page.ts), as
+// built, run against a fake page: what it sends, which ceremonies it starts, what it shows.
+
+let PASSKEYS_PAGE_SCRIPT = "";
+beforeAll(async () => {
+  const built = await buildPlatformSdk();
+  PASSKEYS_PAGE_SCRIPT = built.files.find((f) => f.name === "platform-passkeys-page.js")?.contents ?? "";
+});
 
 /** A DOM element as far as the script uses one. */
 interface FakeElement {
@@ -154,12 +164,12 @@ async function fakePage(options: { authenticated: boolean; redirectUrl?: string 
       },
     },
   };
-  new Script(PASSKEY_PAGE_SCRIPT).runInNewContext(context);
+  new Script(PASSKEYS_PAGE_SCRIPT).runInNewContext(context);
   await new Promise((resolve) => setTimeout(resolve, 10));
   return { elements, config, log, location };
 }
 
-describe("passkey page script", () => {
+describe("passkeys page script", () => {
   it("starts autofill (conditional mediation) on load for an anonymous visitor", async () => {
     const page = await fakePage({ authenticated: false });
     expect(page.config.attributes["data-conditional"]).toBe("pending");
@@ -241,5 +251,34 @@ describe("passkey page script", () => {
       { kind: "fetch", url: "/webauthn/credentials", method: "GET", body: undefined, csrf: undefined },
       { kind: "fetch", url: "/webauthn/credentials", method: "GET", body: undefined, csrf: undefined },
     ]);
+  });
+
+  it("drives the ceremonies the page needs, with no import, require or innerHTML", () => {
+    for (const needle of [
+      "navigator.credentials.create",
+      "navigator.credentials.get",
+      'mediation:"conditional"',
+      "isConditionalMediationAvailable",
+      "AbortController",
+      '"X-CSRF-TOKEN"',
+      '"_csrf"',
+      "location.assign",
+      '"DELETE"',
+    ]) {
+      expect(PASSKEYS_PAGE_SCRIPT).toContain(needle);
+    }
+    expect(PASSKEYS_PAGE_SCRIPT).not.toMatch(/\bimport\b|\brequire\(|innerHTML/);
+    expect(() => new Script(PASSKEYS_PAGE_SCRIPT)).not.toThrow();
+  });
+});
+
+describe("the base64url the page script bundles", () => {
+  it("converts base64url and ArrayBuffers like the server does", () => {
+    for (const size of [0, 1, 2, 3, 16, 32, 33]) {
+      const bytes = Buffer.from(Array.from({ length: size }, (_, i) => (i * 37 + 250) % 256));
+      const encoded = bytes.toString("base64url");
+      expect(Buffer.from(fromBase64url(encoded)).equals(bytes)).toBe(true);
+      expect(toBase64url(new Uint8Array(bytes).buffer)).toBe(encoded);
+    }
   });
 });
