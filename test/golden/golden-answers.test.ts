@@ -1,5 +1,6 @@
+import { readdirSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readAnswers, writeAnswers } from "./answers-file.js";
+import { ANSWERS_DIRECTORY, readAnswers, writeAnswers } from "./answers-file.js";
 import type { RecordedGroup, RecordedStep } from "./golden-types.js";
 import { recordGroup } from "./record-group.js";
 import { GOLDEN_GROUPS } from "./requests/index.js";
@@ -16,6 +17,27 @@ function label(group: string, scenario: string, step: RecordedStep): string {
       : "clock";
   return `${group} › ${scenario} › ${step.step} (${what})`;
 }
+
+describe("golden request lists", () => {
+  it("name each group, scenario and step once, so a diff names one request", () => {
+    const groups = GOLDEN_GROUPS.map((g) => g.name);
+    expect(new Set(groups).size).toBe(groups.length);
+    for (const g of GOLDEN_GROUPS) {
+      expect(g.name).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+      const scenarios = g.scenarios.map((s) => s.name);
+      expect(new Set(scenarios).size, g.name).toBe(scenarios.length);
+      for (const s of g.scenarios) {
+        const steps = s.steps.map((st) => st.name);
+        expect(new Set(steps).size, `${g.name} › ${s.name}`).toBe(steps.length);
+      }
+    }
+  });
+
+  it("keep one answers file per group and none for a group that is gone", () => {
+    const files = readdirSync(ANSWERS_DIRECTORY).filter((f) => f.endsWith(".json"));
+    expect(files.sort()).toEqual(GOLDEN_GROUPS.map((g) => `${g.name}.json`).sort());
+  });
+});
 
 for (const group of GOLDEN_GROUPS) {
   describe(`golden answers: ${group.name}`, () => {

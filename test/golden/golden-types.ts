@@ -56,8 +56,23 @@ export interface ClockStep {
   advanceClock: string;
 }
 
+/**
+ * A WebAuthn ceremony with the scenario's software authenticator (one device per scenario, origin
+ * `http://localhost:<port>`): `register` asks `POST /webauthn/register/options` and posts the new
+ * credential to `POST /webauthn/register`; `sign-in` asks `POST /webauthn/authenticate/options` and
+ * posts the assertion to `POST /login/webauthn`. Both requests are recorded; the generated
+ * credential JSON (signatures are random) is recorded as a placeholder.
+ */
+export interface PasskeyStep {
+  name: string;
+  passkey: "register" | "sign-in";
+  actor?: string;
+  /** Headers of both requests (the CSRF token of a session). */
+  headers?: Record<string, string>;
+}
+
 /** One step of a scenario. */
-export type GoldenStep = RequestStep | OutboxStep | ClockStep;
+export type GoldenStep = RequestStep | OutboxStep | ClockStep | PasskeyStep;
 
 /**
  * Actors signed in before the steps run (their requests are not recorded):

@@ -121,7 +121,7 @@ export class Normaliser {
     if (typeof value === "string") {
       if (key === "correlationId") return "<correlation-id>";
       const kind = key === undefined ? undefined : VOLATILE_FIELDS[key];
-      if (kind && value.length > 0 && !/^\d{1,6}$/.test(value)) {
+      if (kind && value.length >= MIN_SUBSTRING_LENGTH) {
         if (kind === "mfa-binding" && value.includes("."))
           return this.dotted(value, ["mfa-session", "mfa-secret"]);
         return this.exact.get(value) ?? (this.isTextual(value) ? this.text(value) : this.name(kind, value));

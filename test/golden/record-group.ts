@@ -1,6 +1,7 @@
 import { DEMO_USERS } from "@platform/cli";
 import { ManualClock } from "@platform/core/testing";
 import { Clock, OneTimeTokenDelivery, type OneTimeTokenMessage } from "@platform/core/ports";
+import { SoftwareAuthenticator } from "../../packages/core/src/identity/passkey/software-authenticator.test-support.js";
 import { startDemo, type RunningDemo } from "../support/demo-server.js";
 import { CookieJar, type RawAnswer, send } from "./golden-client.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   GoldenRequest,
   GoldenScenario,
   GoldenStep,
+  PasskeyStep,
   RecordedGroup,
   RecordedScenario,
   RecordedStep,
@@ -22,6 +24,11 @@ export const GOLDEN_T0 = Date.UTC(2040, 0, 1);
 /** How long a delivery may take after the answer that caused it (it is normally there already). */
 const OUTBOX_WAIT_MS = 5_000;
 
+/** With GOLDEN_TIMING=1, prints where the replay's time goes (to stderr). */
+function timing(line: string): void {
+  if (process.env.GOLDEN_TIMING) console.error(line);
+}
+
 /** The state one scenario's steps share. */
 interface ScenarioState {
   /** False for a scenario of cookieless API clients. */
@@ -29,6 +36,8 @@ interface ScenarioState {
   norm: Normaliser;
   jars: Map<string, CookieJar>;
   vars: Map<string, string>;
+  /** The scenario's passkey authenticator, made on first use. */
+  device?: SoftwareAuthenticator;
 }
 
 /**
@@ -58,6 +67,7 @@ interface GroupRun {
  */
 export async function recordGroup(group: GoldenGroup): Promise<RecordedGroup> {
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   const clock = new ManualClock(GOLDEN_T0);
   const outbox = new RecordingDelivery();
   const demo = await startDemo(
@@ -78,13 +88,13 @@ export async function recordGroup(group: GoldenGroup): Promise<RecordedGroup> {
     for (const scenario of group.scenarios) {
       const t = performance.now();
       scenarios.push(await recordScenario(run, scenario));
-      if (process.env.GOLDEN_TIMING)
-        console.error(`${group.name} › ${scenario.name}: ${Math.round(performance.now() - t)} ms`);
+      timing(`${group.name} › ${scenario.name}: ${Math.round(performance.now() - t)} ms`);
     }
-    if (process.env.GOLDEN_TIMING)
-      console.error(
-        `${group.name}: start ${Math.round(started - t0)} ms, total ${Math.round(performance.now() - t0)} ms`,
-      );
+    const cpu = process.cpuUsage(cpu0);
+    timing(
+      `${group.name}: demo start ${Math.round(started - t0)} ms, total ${Math.round(performance.now() - t0)} ms, ` +
+        `CPU ${Math.round((cpu.user + cpu.system) / 1000)} ms`,
+    );
     return {
       group: group.name,
       description: group.description,
@@ -111,7 +121,8 @@ async function recordScenario(run: GroupRun, scenario: GoldenScenario): Promise<
   const steps: RecordedStep[] = [];
   for (const step of scenario.steps) {
     try {
-      steps.push(await recordStep(run, state, step));
+      if ("passkey" in step) steps.push(...(await recordCeremony(run, state, step)));
+      else steps.push(await recordStep(run, state, step));
     } catch (cause) {
       if (process.env.GOLDEN_DEBUG) {
         const { writeFileSync } = await import("node:fs");
@@ -131,7 +142,11 @@ async function recordScenario(run: GroupRun, scenario: GoldenScenario): Promise<
   };
 }
 
-async function recordStep(run: GroupRun, state: ScenarioState, step: GoldenStep): Promise<RecordedStep> {
+async function recordStep(
+  run: GroupRun,
+  state: ScenarioState,
+  step: Exclude<GoldenStep, PasskeyStep>,
+): Promise<RecordedStep> {
   if ("advanceClock" in step) {
     run.clock.advance(durationMs(step.advanceClock));
     return { step: step.name, clock: `+${step.advanceClock}` };
@@ -157,6 +172,54 @@ async function recordStep(run: GroupRun, state: ScenarioState, step: GoldenStep)
     state.vars.set(name, captured(answer, capture, `${step.name} capture ${name}`));
   }
   return { step: step.name, request: recordedRequest, answer: recordedAnswer };
+}
+
+async function recordCeremony(
+  run: GroupRun,
+  state: ScenarioState,
+  step: PasskeyStep,
+): Promise<RecordedStep[]> {
+  state.device ??= new SoftwareAuthenticator(`http://localhost:${run.port}`);
+  const device = state.device;
+  const register = step.passkey === "register";
+  const actor = step.actor ?? "browser";
+  const jar = state.cookies ? jarOf(state, actor) : undefined;
+  const fill = (r: GoldenRequest) => resolveRequest(r, state.vars, actor, () => {});
+  const headers = { accept: "application/json", ...step.headers };
+  const optionsRequest = fill({
+    method: "POST",
+    path: register ? "/webauthn/register/options" : "/webauthn/authenticate/options",
+    headers,
+    json: {},
+  });
+  const optionsAnswer = await send(run.port, toRaw(optionsRequest), jar);
+  const first: RecordedStep = {
+    step: `${step.name}: options`,
+    request: renderRequest(state.norm, optionsRequest),
+    answer: state.norm.answer(optionsAnswer),
+  };
+  if (optionsAnswer.status !== 200) return [first];
+  const options = JSON.parse(optionsAnswer.body.toString("utf8"));
+  const credential = register ? device.createCredential(options) : device.getAssertion(options);
+  state.norm.learn("credential", credential.id);
+  const responseRequest = fill({
+    method: "POST",
+    path: register ? "/webauthn/register" : "/login/webauthn",
+    headers,
+    json: register ? { response: credential, label: "golden key" } : credential,
+  });
+  const responseAnswer = await send(run.port, toRaw(responseRequest), jar);
+  const shown = register
+    ? "<registration response of the software authenticator>"
+    : "<assertion of the software authenticator>";
+  return [
+    first,
+    {
+      step: `${step.name}: ${register ? "registration" : "assertion"}`,
+      request: { ...renderRequest(state.norm, { ...responseRequest, json: undefined }), json: shown },
+      answer: state.norm.answer(responseAnswer),
+    },
+  ];
 }
 
 function jarOf(state: ScenarioState, actor: string): CookieJar {

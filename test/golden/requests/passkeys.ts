@@ -115,5 +115,56 @@ export const passkeys: GoldenGroup = {
         ...hostileSteps("GET /passkeys", getPage("/passkeys"), "user"),
       ],
     },
+    {
+      name: "register a passkey, sign in with it, delete it",
+      given: { user: "session:user" },
+      steps: [
+        { name: "register", passkey: "register", actor: "user", headers: csrf("user") },
+        step("GET /webauthn/credentials", getJson("/webauthn/credentials"), {
+          actor: "user",
+          capture: { cred: "json:0/id" },
+        }),
+        step("GET /passkeys (anonymous)", getPage("/passkeys"), { capture: { csrf: "html:csrf" } }),
+        { name: "sign in", passkey: "sign-in", headers: X.headers },
+        step("GET /api/me", getJson("/api/me")),
+        step(
+          "DELETE /webauthn/register/{id} without a CSRF token",
+          { method: "DELETE", path: "/webauthn/register/{{cred}}", headers: { accept: "application/json" } },
+          { actor: "user" },
+        ),
+        step("GET /webauthn/credentials, signed in with the passkey", getJson("/webauthn/credentials")),
+        step(
+          "DELETE /webauthn/register/{id}",
+          {
+            method: "DELETE",
+            path: "/webauthn/register/{{cred}}",
+            headers: { accept: "application/json", ...csrf("user") },
+          },
+          { actor: "user" },
+        ),
+        step("GET /webauthn/credentials after", getJson("/webauthn/credentials"), { actor: "user" }),
+        step("GET /passkeys (a new anonymous session)", getPage("/passkeys"), {
+          actor: "stranger",
+          capture: { csrf2: "html:csrf" },
+        }),
+        {
+          name: "sign in with the deleted passkey",
+          passkey: "sign-in",
+          actor: "stranger",
+          headers: { "x-csrf-token": "{{csrf2}}" },
+        },
+      ],
+    },
+    {
+      name: "admin's passkey sign-in continues in the MFA flow (no bypass)",
+      given: { admin: "session:admin" },
+      steps: [
+        { name: "register", passkey: "register", actor: "admin", headers: csrf("admin") },
+        step("GET /passkeys (anonymous)", getPage("/passkeys"), { capture: { csrf: "html:csrf" } }),
+        { name: "sign in", passkey: "sign-in", headers: X.headers },
+        { name: "the code", outbox: { username: "admin", channel: "mfa-code" } },
+        step("GET /api/me before the code", getJson("/api/me")),
+      ],
+    },
   ],
 };

@@ -98,7 +98,7 @@ export const restAndTokens: GoldenGroup = {
           capture: { access3: "json:accessToken", refresh3: "json:refreshToken" },
         }),
         step(
-          "POST /api/token/refresh",
+          "POST /api/token/refresh of the second sign-in",
           sendJson("POST", "/api/token/refresh", { refreshToken: "{{refresh3}}" }),
           {
             capture: { access4: "json:accessToken" },
