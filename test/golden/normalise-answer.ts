@@ -50,7 +50,7 @@ const OPAQUE_HEADERS = new Set(["x-correlation-id"]);
 /** Shortest value replaced wherever it occurs; shorter ones (MFA codes) only as a whole value. */
 const MIN_SUBSTRING_LENGTH = 12;
 
-/** Bodies longer than this are recorded as a digest (the built SDK bundles), not as text. */
+/** Bodies longer than this are recorded as a digest and their first 120 characters (the built SDK bundles). */
 export const MAX_TEXT_BODY = 16_384;
 
 const JWT = /eyJ[\w-]+\.[\w-]+\.[\w-]+/g;
@@ -209,7 +209,8 @@ export class Normaliser {
     }
     if (bytes.byteLength > MAX_TEXT_BODY) {
       const lines = text.split("\n");
-      return { bytes: bytes.byteLength, lines: lines.length, sha256: sha256(bytes), firstLine: lines[0] };
+      const start = lines[0]!.slice(0, 120);
+      return { bytes: bytes.byteLength, lines: lines.length, sha256: sha256(bytes), start };
     }
     return this.text(text);
   }

@@ -26,7 +26,7 @@ export const zeroTrustAdmin: GoldenGroup = {
           as("admin"),
         ),
         step("GET user:<id>", getJson(`${Z}/user:{{uid}}`, B), as("admin")),
-        step("GET actions", getJson(Z, B), as("admin")),
+        step("GET actions (the record)", getJson(Z, B), as("admin")),
         step("GET /api/me as the blocked user", getJson("/api/me", B), as("user")),
         step("GET /api/orders as the blocked user", getJson("/api/orders", B), as("user")),
         step("GET / as the blocked user's session", getPage("/"), as("session")),
