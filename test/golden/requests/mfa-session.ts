@@ -144,7 +144,10 @@ export const mfaSession: GoldenGroup = {
           postForm("/mfa/ott/generate-code", { _csrf: "{{csrf2}}" }),
         ),
         step("POST /mfa/cancel (browser)", postForm("/mfa/cancel", { _csrf: "{{csrf2}}" })),
-        step("GET /mfa/failure?state=MFA_CANCELLED after cancel", getPage("/mfa/failure?state=MFA_CANCELLED")),
+        step(
+          "GET /mfa/failure?state=MFA_CANCELLED after cancel",
+          getPage("/mfa/failure?state=MFA_CANCELLED"),
+        ),
         step("GET /api/mfa/status after cancel", getJson("/api/mfa/status")),
       ],
     },
