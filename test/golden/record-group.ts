@@ -1,9 +1,10 @@
+import { writeFileSync } from "node:fs";
 import { DEMO_USERS } from "@platform/cli";
 import { ManualClock } from "@platform/core/testing";
-import { Clock, OneTimeTokenDelivery, type OneTimeTokenMessage } from "@platform/core/ports";
+import { Clock, OneTimeTokenDelivery } from "@platform/core/ports";
 import { SoftwareAuthenticator } from "../../packages/core/src/identity/passkey/software-authenticator.test-support.js";
 import { startDemo, type RunningDemo } from "../support/demo-server.js";
-import { CookieJar, type RawAnswer, send } from "./golden-client.js";
+import { CookieJar, send } from "./golden-client.js";
 import type {
   Capture,
   Given,
@@ -17,12 +18,11 @@ import type {
   RecordedStep,
 } from "./golden-types.js";
 import { Normaliser } from "./normalise-answer.js";
+import { RecordingDelivery } from "./recording-delivery.js";
+import { captured, durationMs, renderRequest, resolveRequest, toRaw } from "./request-templates.js";
 
 /** Where the demo's ManualClock starts: far from the wall clock, so the two are never confused. */
 export const GOLDEN_T0 = Date.UTC(2040, 0, 1);
-
-/** How long a delivery may take after the answer that caused it (it is normally there already). */
-const OUTBOX_WAIT_MS = 5_000;
 
 /** With GOLDEN_TIMING=1, prints where the replay's time goes (to stderr). */
 function timing(line: string): void {
@@ -40,25 +40,12 @@ interface ScenarioState {
   device?: SoftwareAuthenticator;
 }
 
-/**
- * The demo's OneTimeTokenDelivery in the golden runs: keeps each message (the fields the outbox file
- * would get) in memory. The message is handed over in a `setImmediate` scheduled before the answer is
- * written, so it is here by the time the answer is read: no polling of a file written asynchronously.
- */
-class RecordingDelivery implements OneTimeTokenDelivery {
-  readonly messages: OneTimeTokenMessage[] = [];
-  async deliver(message: OneTimeTokenMessage): Promise<void> {
-    this.messages.push({ ...message });
-  }
-}
-
 /** A running group: its demo, clock, deliveries and the deliveries already read. */
 interface GroupRun {
   demo: RunningDemo;
   port: number;
   clock: ManualClock;
   outbox: RecordingDelivery;
-  delivered: Set<number>;
 }
 
 /**
@@ -81,7 +68,7 @@ export async function recordGroup(group: GoldenGroup): Promise<RecordedGroup> {
     },
   );
   const port = Number(new URL(demo.base).port);
-  const run: GroupRun = { demo, port, clock, outbox, delivered: new Set() };
+  const run: GroupRun = { demo, port, clock, outbox };
   const started = performance.now();
   try {
     const scenarios: RecordedScenario[] = [];
@@ -109,8 +96,7 @@ export async function recordGroup(group: GoldenGroup): Promise<RecordedGroup> {
 async function recordScenario(run: GroupRun, scenario: GoldenScenario): Promise<RecordedScenario> {
   // Deliveries an earlier scenario caused and never read are not this scenario's (some are handed
   // over just after the answer was read: let them land first).
-  await settled(run.outbox);
-  for (let i = 0; i < run.outbox.messages.length; i++) run.delivered.add(i);
+  await run.outbox.skipPending();
   const state: ScenarioState = {
     cookies: scenario.cookies !== false,
     norm: new Normaliser(run.port, GOLDEN_T0),
@@ -125,7 +111,6 @@ async function recordScenario(run: GroupRun, scenario: GoldenScenario): Promise<
       else steps.push(await recordStep(run, state, step));
     } catch (cause) {
       if (process.env.GOLDEN_DEBUG) {
-        const { writeFileSync } = await import("node:fs");
         writeFileSync(
           process.env.GOLDEN_DEBUG,
           JSON.stringify({ steps, outbox: run.outbox.messages }, null, 2),
@@ -152,7 +137,7 @@ async function recordStep(
     return { step: step.name, clock: `+${step.advanceClock}` };
   }
   if ("outbox" in step) {
-    const line = await nextOutboxLine(run, step.outbox.username, step.outbox.channel);
+    const line = await run.outbox.next(step.outbox.username, step.outbox.channel);
     const channel = String(line.channel);
     const token = String(line.token);
     state.norm.learn(channel === "mfa-code" ? "code" : `${channel}-token`, token);
@@ -231,133 +216,6 @@ function jarOf(state: ScenarioState, actor: string): CookieJar {
   return jar;
 }
 
-/** Replaces `{{var}}` (and `{{!var}}`: a wrong code of the same length) in every string of the request. */
-function resolveRequest(
-  req: GoldenRequest,
-  vars: Map<string, string>,
-  actor: string,
-  madeWrong: (code: string) => void,
-): GoldenRequest {
-  const fill = (s: string): string =>
-    s.replace(/\{\{(!?)([\w.-]+)\}\}/g, (_, wrong: string, name: string) => {
-      const value = vars.get(name);
-      if (value === undefined)
-        throw new Error(`no variable {{${name}}} (known: ${[...vars.keys()].join(", ")})`);
-      if (!wrong) return value;
-      const made = wrongCode(value);
-      madeWrong(made);
-      return made;
-    });
-  const deep = (v: unknown): unknown => {
-    if (typeof v === "string") return fill(v);
-    if (Array.isArray(v)) return v.map(deep);
-    if (v && typeof v === "object")
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, deep(x)]));
-    return v;
-  };
-  const headers = Object.fromEntries(Object.entries(req.headers ?? {}).map(([k, v]) => [k, fill(v)]));
-  if (req.bearer) headers.authorization = `Bearer ${fill(`{{${actor}.access}}`)}`;
-  return {
-    ...req,
-    path: fill(req.path),
-    headers,
-    ...(req.json === undefined ? {} : { json: deep(req.json) }),
-    ...(req.form === undefined ? {} : { form: deep(req.form) as Record<string, string> }),
-    ...(req.text === undefined ? {} : { text: fill(req.text) }),
-  };
-}
-
-function toRaw(req: GoldenRequest): {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body?: Buffer;
-} {
-  const headers = { ...req.headers };
-  const withType = (type: string) => {
-    if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["content-type"] = type;
-  };
-  let body: Buffer | undefined;
-  if (req.json !== undefined) {
-    withType("application/json");
-    body = Buffer.from(JSON.stringify(req.json));
-  } else if (req.form !== undefined) {
-    withType("application/x-www-form-urlencoded");
-    body = Buffer.from(new URLSearchParams(req.form).toString());
-  } else if (req.text !== undefined) {
-    withType("application/json");
-    body = Buffer.from(req.text);
-  } else if (req.bytes !== undefined) {
-    withType("application/json");
-    body = Buffer.alloc(req.bytes, "x");
-  }
-  return { method: req.method, path: req.path, headers, ...(body ? { body } : {}) };
-}
-
-function renderRequest(norm: Normaliser, req: GoldenRequest): Record<string, unknown> {
-  const out: Record<string, unknown> = { method: req.method, path: norm.text(req.path) };
-  if (req.headers && Object.keys(req.headers).length > 0) {
-    out.headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, norm.text(v)]));
-  }
-  if (req.json !== undefined) out.json = norm.json(req.json);
-  if (req.form !== undefined) out.form = norm.json(req.form);
-  if (req.text !== undefined) out.text = norm.text(req.text);
-  if (req.bytes !== undefined) out.bytes = req.bytes;
-  return out;
-}
-
-function captured(answer: RawAnswer, capture: Capture, what: string): string {
-  let value: unknown;
-  if (capture === "html:csrf") {
-    value = /name="_csrf"\s+(?:content|value)="([^"]+)"/.exec(answer.body.toString("utf8"))?.[1];
-  } else if (capture.startsWith("header:")) {
-    value = answer.headers[capture.slice("header:".length)];
-  } else {
-    value = capture
-      .slice("json:".length)
-      .split("/")
-      .reduce<unknown>(
-        (v, k) => (v && typeof v === "object" ? (v as Record<string, unknown>)[k] : undefined),
-        JSON.parse(answer.body.toString("utf8") || "null"),
-      );
-  }
-  if (typeof value !== "string" && typeof value !== "number") {
-    const body = answer.body.toString("utf8").slice(0, 300);
-    throw new Error(`${what}: nothing at ${capture} (status ${answer.status}: ${body})`);
-  }
-  return String(value);
-}
-
-/** The next delivery for `username` (and `channel`) not read yet. */
-async function nextOutboxLine(
-  run: GroupRun,
-  username: string,
-  channel?: string,
-): Promise<OneTimeTokenMessage> {
-  const deadline = Date.now() + OUTBOX_WAIT_MS;
-  for (;;) {
-    const lines = run.outbox.messages;
-    for (let i = 0; i < lines.length; i++) {
-      if (run.delivered.has(i)) continue;
-      const line = lines[i]!;
-      if (line.username !== username || (channel !== undefined && line.channel !== channel)) continue;
-      run.delivered.add(i);
-      return line;
-    }
-    if (Date.now() > deadline) throw new Error(`no outbox line for ${username} ${channel ?? ""}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Resolves once no delivery has arrived for three 10 ms ticks. */
-async function settled(outbox: RecordingDelivery): Promise<void> {
-  for (let quiet = 0, seen = outbox.messages.length; quiet < 3; ) {
-    await new Promise((r) => setTimeout(r, 10));
-    quiet = outbox.messages.length === seen ? quiet + 1 : 0;
-    seen = outbox.messages.length;
-  }
-}
-
 /** Signs `actor` in as `given` says (not recorded) and teaches the normaliser its values. */
 async function signIn(run: GroupRun, state: ScenarioState, actor: string, given: Given): Promise<void> {
   const jar = jarOf(state, actor);
@@ -376,7 +234,7 @@ async function signIn(run: GroupRun, state: ScenarioState, actor: string, given:
     let csrf = captured(await call("GET", "/login"), "html:csrf", "login page");
     const login = await call("POST", "/login", { form: { username, password, _csrf: csrf } });
     if (login.headers.location === "/mfa/challenge/ott") {
-      const code = String((await nextOutboxLine(run, username, "mfa-code")).token);
+      const code = String((await run.outbox.next(username, "mfa-code")).token);
       csrf = captured(await call("GET", "/mfa/challenge/ott"), "html:csrf", "code page");
       await call("POST", "/login/mfa-ott", { form: { token: code, _csrf: csrf } });
     }
@@ -390,7 +248,7 @@ async function signIn(run: GroupRun, state: ScenarioState, actor: string, given:
   const login = await call("POST", "/api/login", { json: { username, password } });
   let tokens = JSON.parse(login.body.toString("utf8")) as Record<string, unknown>;
   if (tokens.mfaRequired) {
-    const code = String((await nextOutboxLine(run, username, "mfa-code")).token);
+    const code = String((await run.outbox.next(username, "mfa-code")).token);
     const endpoints = tokens.endpoints as { verifyOtt: string };
     const verified = await call(
       "POST",
@@ -409,17 +267,4 @@ async function signIn(run: GroupRun, state: ScenarioState, actor: string, given:
   state.vars.set(`${actor}.refresh`, refresh);
   state.norm.learn(`${actor}.access`, access);
   state.norm.learn(`${actor}.refresh`, refresh);
-}
-
-/** A code of the same length that is certainly not `code` (each digit + 1). */
-function wrongCode(code: string): string {
-  return code.replace(/\d/g, (d) => String((Number(d) + 1) % 10));
-}
-
-/** Milliseconds of an ISO-8601 duration of days, hours, minutes and seconds (`P1D`, `PT6M`). */
-function durationMs(iso: string): number {
-  const m = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/.exec(iso);
-  if (!m) throw new Error(`not an ISO-8601 duration: ${iso}`);
-  const [, d = "0", h = "0", min = "0", s = "0"] = m;
-  return ((Number(d) * 24 + Number(h)) * 60 + Number(min)) * 60_000 + Number(s) * 1000;
 }
