@@ -23,6 +23,23 @@ export const mfaApi: GoldenGroup = {
       ],
     },
     {
+      name: "the flow's own primary URL",
+      cookies: false,
+      steps: [
+        step("POST /api/token-mfa/api/mfa/login admin", sendJson("POST", `${P}/api/mfa/login`, ADMIN)),
+        step(
+          "POST /api/token-mfa/api/mfa/login user",
+          sendJson("POST", `${P}/api/mfa/login`, { username: "user", password: "password" }),
+        ),
+        step(
+          "POST /api/token-mfa/api/mfa/login, wrong password",
+          sendJson("POST", `${P}/api/mfa/login`, { ...ADMIN, password: "nope" }),
+        ),
+        ...badJsonBodies("POST /api/token-mfa/api/mfa/login", "POST", `${P}/api/mfa/login`),
+        step("GET /api/token-mfa/api/mfa/login (wrong method)", getJson(`${P}/api/mfa/login`)),
+      ],
+    },
+    {
       name: "REST login → MFA code with the two headers → tokens",
       cookies: false,
       steps: [
