@@ -1,0 +1,55 @@
+import "reflect-metadata";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
+import { startDemoServer } from "../login/demo-server.js";
+
+/** The part of h3 the bare server uses (h3 is a dependency of the HTTP adapter, not of the root). */
+interface BareH3 {
+  H3: new (options: { silent: boolean }) => { get(path: string, handler: () => unknown): void };
+  serve(
+    app: unknown,
+    options: { port: number; hostname: string; silent: boolean; gracefulShutdown: boolean },
+  ): { ready(): Promise<unknown>; url?: string; close(force?: boolean): Promise<void> };
+}
+
+/** The very h3 the HTTP adapter runs on, resolved from its package. */
+async function adapterH3(): Promise<BareH3> {
+  const adapter = new URL("../../../packages/adapters-http/package.json", import.meta.url);
+  return (await import(pathToFileURL(createRequire(adapter).resolve("h3")).href)) as BareH3;
+}
+
+/**
+ * One server of the HTTP bench, in its own process (so that one server's process-wide costs, such
+ * as async-hooks promise tracking, never touch the other): `bare` is an h3 app with one JSON route,
+ * `demo` is `pnpm start`'s demo platform. It tells its parent the port over IPC, and on "stop"
+ * closes and exits 0 (which is when `--cpu-prof` writes its profile).
+ */
+async function main(kind: string): Promise<void> {
+  let port: number;
+  let close: () => Promise<void>;
+  if (kind === "bare") {
+    const { H3, serve } = await adapterH3();
+    const app = new H3({ silent: true });
+    app.get("/bare", () => ({ status: "UP" }));
+    const server = serve(app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+    await server.ready();
+    port = Number(new URL(server.url ?? "").port);
+    close = () => server.close(true);
+  } else if (kind === "demo") {
+    const demo = await startDemoServer();
+    port = Number(new URL(demo.baseUrl).port);
+    close = () => demo.close();
+  } else {
+    throw new Error(`unknown server kind ${kind}`);
+  }
+  process.on("message", (message) => {
+    if (message !== "stop") return;
+    close().finally(() => process.exit(0));
+  });
+  process.send?.({ port });
+}
+
+main(process.argv[2] ?? "").catch((error: unknown) => {
+  process.stderr.write(`server-child: ${String(error)}\n`);
+  process.exit(1);
+});
