@@ -1,4 +1,4 @@
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { machineInfo } from "../login/machine.js";
 import { summariseCpuProfile } from "./cpu-profile-summary.js";
@@ -13,8 +13,9 @@ const USAGE = `pnpm bench:http [--quick] [--rounds N] [--duration MS] [--profile
 Measures a bare h3 route and the demo's /health, session /api/me, bearer /api/me and bearer
 /api/orders with 16 keep-alive connections, in interleaved rounds, each server in its own process.
 --quick          2 rounds of 1 s (default 5 rounds of 3 s)
---profile ID     instead: run only ID (${SCENARIO_IDS.join(", ")}) against a demo started with
-                 --cpu-prof, and print the functions with the most self and total time
+--profile ID     instead: run only ID (${SCENARIO_IDS.join(", ")}) with V8's CPU profiler on in
+                 the server during the measured time; write the .cpuprofile under .platform/bench/
+                 and print the functions with the most self and total time
 --no-write       do not update test/bench/http/RESULTS.md
 `;
 
@@ -150,33 +151,30 @@ function writeLatest(table: string): void {
 async function profile(id: ScenarioId, durationMs: number): Promise<number> {
   const dir = fileURLToPath(new URL(`../../../.platform/bench/profiles/${Date.now()}/`, import.meta.url));
   mkdirSync(dir, { recursive: true });
-  const server = await startServerProcess(id === "bare" ? "bare" : "demo", dir);
+  const server = await startServerProcess(id === "bare" ? "bare" : "demo");
+  const file = `${dir}${id}.cpuprofile`;
   try {
     const creds = await signInDemoUser(`http://127.0.0.1:${server.port}`).catch(() => ({
       sessionCookie: "",
       authorization: "",
     }));
     const ports = { bare: server.port, demo: server.port };
-    const run = await runKeepAliveLoad(SCENARIOS[id].target(ports, creds), {
-      connections: CONNECTIONS,
-      warmupMs: 1000,
-      durationMs,
-    });
-    progress(
-      `${id}: ${Math.round((run.ok * 1000) / run.elapsedMs)}/s under --cpu-prof, ${run.errors} errors`,
-    );
+    const target = SCENARIOS[id].target(ports, creds);
+    await runKeepAliveLoad(target, { connections: CONNECTIONS, warmupMs: 0, durationMs: 1000 });
+    const stopProfile = await server.startProfile();
+    const run = await runKeepAliveLoad(target, { connections: CONNECTIONS, warmupMs: 0, durationMs });
+    await stopProfile(file);
+    progress(`${id}: ${Math.round((run.ok * 1000) / run.elapsedMs)}/s while profiled, ${run.errors} errors`);
   } finally {
     await server.stop();
   }
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
-  if (!file) throw new Error(`no CPU profile written in ${dir}`);
-  const { bySelf, byTotal } = summariseCpuProfile(`${dir}${file}`);
+  const { bySelf, byTotal } = summariseCpuProfile(file);
   const rows = (xs: typeof bySelf): string =>
     xs
       .map((f) => `| ${f.selfPercent.toFixed(1)} | ${f.totalPercent.toFixed(1)} | \`${f.frame}\` |`)
       .join("\n");
   process.stdout.write(
-    `\nProfile of ${id} (${dir}${file}), percent of non-idle samples:\n\n` +
+    `\nProfile of ${id} (${file}), percent of non-idle samples:\n\n` +
       `By self time:\n\n| self % | total % | function |\n|---:|---:|---|\n${rows(bySelf)}\n\n` +
       `By total time:\n\n| self % | total % | function |\n|---:|---:|---|\n${rows(byTotal)}\n`,
   );

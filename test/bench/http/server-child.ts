@@ -1,4 +1,6 @@
 import "reflect-metadata";
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { startDemoServer } from "../login/demo-server.js";
@@ -21,8 +23,9 @@ async function adapterH3(): Promise<BareH3> {
 /**
  * One server of the HTTP bench, in its own process (so that one server's process-wide costs, such
  * as async-hooks promise tracking, never touch the other): `bare` is an h3 app with one JSON route,
- * `demo` is `pnpm start`'s demo platform. It tells its parent the port over IPC, and on "stop"
- * closes and exits 0 (which is when `--cpu-prof` writes its profile).
+ * `demo` is `pnpm start`'s demo platform. It tells its parent the port over IPC, closes and exits on
+ * "stop", and records a V8 CPU profile (the format `node --cpu-prof` writes) between "profile-start"
+ * and `{ profileTo: file }`, so that start-up is not in it.
  */
 async function main(kind: string): Promise<void> {
   let port: number;
@@ -42,9 +45,21 @@ async function main(kind: string): Promise<void> {
   } else {
     throw new Error(`unknown server kind ${kind}`);
   }
-  process.on("message", (message) => {
-    if (message !== "stop") return;
-    close().finally(() => process.exit(0));
+  const profiler = new Session();
+  process.on("message", (message: unknown) => {
+    if (message === "stop") void close().finally(() => process.exit(0));
+    else if (message === "profile-start") {
+      profiler.connect();
+      profiler.post("Profiler.enable", () =>
+        profiler.post("Profiler.start", () => process.send?.({ profiling: true })),
+      );
+    } else if (typeof message === "object" && message !== null && "profileTo" in message) {
+      const file = String(message.profileTo);
+      profiler.post("Profiler.stop", (error, result) => {
+        if (!error) writeFileSync(file, JSON.stringify(result.profile));
+        process.send?.({ profiled: error ? String(error) : file });
+      });
+    }
   });
   process.send?.({ port });
 }

@@ -4,21 +4,19 @@ import { fileURLToPath } from "node:url";
 /** A bench server running in its own Node process. */
 export interface ServerProcess {
   port: number;
-  /** Asks the server to close and waits for the process to exit (a CPU profile is written then). */
+  /** Asks the server to close and waits for the process to exit. */
   stop(): Promise<void>;
+  /** Starts V8's CPU profiler in the server; the returned function stops it and writes `file`. */
+  startProfile(): Promise<(file: string) => Promise<void>>;
 }
 
 /**
  * Forks `server-child.ts` (`bare` or `demo`) under tsx, dropping its log lines on stdout and keeping
- * stderr; `cpuProfileDir` adds `--cpu-prof` so the process writes a V8 CPU profile there when it exits.
+ * stderr.
  */
-export async function startServerProcess(
-  kind: "bare" | "demo",
-  cpuProfileDir?: string,
-): Promise<ServerProcess> {
+export async function startServerProcess(kind: "bare" | "demo"): Promise<ServerProcess> {
   const entry = fileURLToPath(new URL("./server-child.ts", import.meta.url));
   const execArgv = ["--import", "tsx"];
-  if (cpuProfileDir) execArgv.push("--cpu-prof", "--cpu-prof-dir", cpuProfileDir);
   const child = fork(entry, [kind], { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port?: unknown }) =>
@@ -26,7 +24,27 @@ export async function startServerProcess(
     );
     child.once("exit", (code) => reject(new Error(`${kind} server exited (${code}) before listening`)));
   });
-  return { port, stop: () => stopChild(child) };
+  const reply = (key: string, send: unknown): Promise<unknown> =>
+    new Promise((resolve) => {
+      const on = (m: Record<string, unknown>): void => {
+        if (!(key in m)) return;
+        child.off("message", on);
+        resolve(m[key]);
+      };
+      child.on("message", on);
+      child.send(send as string);
+    });
+  return {
+    port,
+    stop: () => stopChild(child),
+    async startProfile() {
+      await reply("profiling", "profile-start");
+      return async (file) => {
+        const written = await reply("profiled", { profileTo: file });
+        if (written !== file) throw new Error(`profiler: ${String(written)}`);
+      };
+    },
+  };
 }
 
 function stopChild(child: ChildProcess): Promise<void> {
