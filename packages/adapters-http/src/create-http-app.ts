@@ -98,9 +98,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       exchange = toExchange(event, binding);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await dispatch(exchange);
-      const response = writeExchange(exchange);
-      response.headers.set("x-correlation-id", correlationId);
-      return response;
+      return writeExchange(exchange, { "x-correlation-id": correlationId });
     } catch (error) {
       return errorAnswer(error, {
         correlationId,

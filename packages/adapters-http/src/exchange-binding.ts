@@ -1,5 +1,6 @@
 import { HttpExchange, type ResponseBody, serializeCookie } from "@platform/core/web";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
+import { fastResponse, ResponseHeaders } from "./fast-response.js";
 import { forwardedClient } from "./forwarded-client.js";
 import { readLimitedText } from "./limited-body.js";
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./trusted-proxies.js";
@@ -52,21 +53,26 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
- * Writes an exchange's response state as a web Response: status, headers, one Set-Cookie header per
- * cookie, and the body (objects and arrays as JSON, strings as-is, bytes as bytes). A HEAD request
- * and a null-body status (204, 304, ...) get the headers without a body.
+ * Writes an exchange's response state as a Response: status, headers, one Set-Cookie header per
+ * cookie, `extraHeaders` (the correlation id), and the body (objects and arrays as JSON, strings
+ * as-is, bytes as bytes). A HEAD request and a null-body status (204, 304, ...) get the headers
+ * without a body. The Response is srvx's, which Node receives in one write with a Content-Length.
  */
-export function writeExchange(exchange: HttpExchange): Response {
+export function writeExchange(
+  exchange: HttpExchange,
+  extraHeaders?: Readonly<Record<string, string>>,
+): Response {
   const state = exchange.response;
-  const headers = new Headers();
+  const headers = new ResponseHeaders();
   for (const [name, value] of state.headers) headers.set(name, value);
-  for (const cookie of state.cookies) headers.append("set-cookie", serializeCookie(cookie));
+  for (const cookie of state.cookies) headers.appendCookie(serializeCookie(cookie));
+  if (extraHeaders) for (const name in extraHeaders) headers.set(name, extraHeaders[name] as string);
   const body = encodeBody(state.body, headers);
   const empty = exchange.method === "HEAD" || NULL_BODY_STATUS.has(state.status);
-  return new Response(empty ? null : body, { status: state.status, headers });
+  return fastResponse(state.status, headers.pairs(), empty ? null : body);
 }
 
-function encodeBody(body: ResponseBody, headers: Headers): string | Uint8Array | null {
+function encodeBody(body: ResponseBody, headers: ResponseHeaders): string | Uint8Array | null {
   if (body === undefined) return null;
   if (typeof body === "string") {
     if (!headers.has("content-type")) headers.set("content-type", "text/plain; charset=utf-8");
