@@ -16,6 +16,12 @@ export interface LoadBounds {
   /** Unmeasured time first (connections open, code compiled). */
   warmupMs: number;
   durationMs: number;
+  /**
+   * Reads the server's CPU time in µs (user + system); read when the measured window opens and when
+   * it closes, so the run reports the server's CPU per answer, which other load on the machine
+   * disturbs far less than requests/s.
+   */
+  serverCpu?: () => Promise<number>;
 }
 
 /** What one run measured: answers in the window, their latencies, and anything that was not 200. */
@@ -27,6 +33,8 @@ export interface LoadRun {
   /** The body of the first answer, to check that the route answered what it should. */
   sampleBody: string;
   elapsedMs: number;
+  /** Server CPU time spent in the window, in µs (NaN without `serverCpu`). */
+  serverCpuMicros: number;
   /** Latency of every measured answer, in ms. */
   latencies: Float64Array;
 }
@@ -82,11 +90,13 @@ export async function runKeepAliveLoad(target: LoadTarget, bounds: LoadBounds): 
     ),
   );
   await sleep(bounds.warmupMs);
+  const cpu0 = bounds.serverCpu ? await bounds.serverCpu() : Number.NaN;
   measuring = true;
   const start = performance.now();
   await sleep(bounds.durationMs);
   measuring = false;
   const elapsedMs = performance.now() - start;
+  const serverCpuMicros = bounds.serverCpu ? (await bounds.serverCpu()) - cpu0 : Number.NaN;
   stopped = true;
   for (const socket of sockets) socket.destroy();
   if (failures.length > 0) throw failures[0];
@@ -96,6 +106,7 @@ export async function runKeepAliveLoad(target: LoadTarget, bounds: LoadBounds): 
     ...(firstError === undefined ? {} : { firstError }),
     sampleBody: sampleBody ?? "",
     elapsedMs,
+    serverCpuMicros,
     latencies: latencies.subarray(0, ok),
   };
 }

@@ -16,6 +16,7 @@ Measures a bare h3 route and the demo's /health, session /api/me, bearer /api/me
 --profile ID     instead: run only ID (${SCENARIO_IDS.join(", ")}) with V8's CPU profiler on in
                  the server during the measured time; write the .cpuprofile under .platform/bench/
                  and print the functions with the most self and total time
+--routes A,B     measure only these routes (and the bare one)
 --no-write       do not update test/bench/http/RESULTS.md
 `;
 
@@ -28,12 +29,14 @@ interface Options {
   rounds: number;
   durationMs: number;
   profile?: ScenarioId;
+  /** The routes measured (the bare route always is, as the ratios' base). */
+  routes: ScenarioId[];
   write: boolean;
 }
 
 function parseOptions(argv: string[]): Options | "help" {
   const args = argv.filter((a) => a !== "--");
-  const opts: Options = { rounds: 5, durationMs: 3000, write: true };
+  const opts: Options = { rounds: 5, durationMs: 3000, routes: [...SCENARIO_IDS], write: true };
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
     const value = (): string => {
@@ -46,13 +49,20 @@ function parseOptions(argv: string[]): Options | "help" {
     else if (a === "--rounds") opts.rounds = positive(a, value());
     else if (a === "--duration") opts.durationMs = positive(a, value());
     else if (a === "--no-write") opts.write = false;
-    else if (a === "--profile") {
-      const id = value();
-      if (!(SCENARIO_IDS as readonly string[]).includes(id)) throw new Error(`unknown scenario ${id}`);
-      opts.profile = id as ScenarioId;
+    else if (a === "--routes") {
+      const ids = value().split(",");
+      for (const id of ids) scenarioId(id);
+      opts.routes = SCENARIO_IDS.filter((id) => id === "bare" || ids.includes(id));
+    } else if (a === "--profile") {
+      opts.profile = scenarioId(value());
     } else throw new Error(`unknown option ${a}`);
   }
   return opts;
+}
+
+function scenarioId(id: string): ScenarioId {
+  if (!(SCENARIO_IDS as readonly string[]).includes(id)) throw new Error(`unknown route ${id}`);
+  return id as ScenarioId;
 }
 
 function positive(name: string | undefined, v: string): number {
@@ -81,13 +91,13 @@ async function measure(opts: Options): Promise<number> {
   const machine = machineInfo();
   const bare = await startServerProcess("bare");
   const demo = await startServerProcess("demo");
-  const all: ScenarioRuns[] = SCENARIO_IDS.map((id) => ({ id, runs: [] }));
+  const all: ScenarioRuns[] = opts.routes.map((id) => ({ id, runs: [] }));
   let failed = false;
   try {
     const ports = { bare: bare.port, demo: demo.port };
     const creds = await signInDemoUser(`http://127.0.0.1:${demo.port}`);
     // One unmeasured pass over every route first, so that no route's first round pays for compilation.
-    for (const id of SCENARIO_IDS) {
+    for (const id of opts.routes) {
       await runKeepAliveLoad(SCENARIOS[id].target(ports, creds), {
         connections: CONNECTIONS,
         warmupMs: 0,
@@ -101,10 +111,14 @@ async function measure(opts: Options): Promise<number> {
           connections: CONNECTIONS,
           warmupMs: Math.min(1000, opts.durationMs / 2),
           durationMs: opts.durationMs,
+          serverCpu: (entry.id === "bare" ? bare : demo).cpuMicros,
         });
         entry.runs.push(run);
         const rate = (run.ok * 1000) / run.elapsedMs;
-        progress(`round ${round} ${entry.id}: ${Math.round(rate)}/s, ${run.errors} errors`);
+        const cpu = run.serverCpuMicros / run.ok;
+        progress(
+          `round ${round} ${entry.id}: ${Math.round(rate)}/s, ${cpu.toFixed(1)} µs CPU/answer, ${run.errors} errors`,
+        );
         if (run.firstError) progress(`  ${run.firstError}`);
         if (run.errors > 0 || !scenario.answered(run.sampleBody)) {
           failed = true;

@@ -24,7 +24,7 @@ async function adapterH3(): Promise<BareH3> {
  * One server of the HTTP bench, in its own process (so that one server's process-wide costs, such
  * as async-hooks promise tracking, never touch the other): `bare` is an h3 app with one JSON route,
  * `demo` is `pnpm start`'s demo platform. It tells its parent the port over IPC, closes and exits on
- * "stop", and records a V8 CPU profile (the format `node --cpu-prof` writes) between "profile-start"
+ * "stop", answers "cpu" with its CPU time so far (µs), and records a V8 CPU profile (the format `node --cpu-prof` writes) between "profile-start"
  * and `{ profileTo: file }`, so that start-up is not in it.
  */
 async function main(kind: string): Promise<void> {
@@ -48,7 +48,10 @@ async function main(kind: string): Promise<void> {
   const profiler = new Session();
   process.on("message", (message: unknown) => {
     if (message === "stop") void close().finally(() => process.exit(0));
-    else if (message === "profile-start") {
+    else if (message === "cpu") {
+      const { user, system } = process.cpuUsage();
+      process.send?.({ cpu: user + system });
+    } else if (message === "profile-start") {
       profiler.connect();
       profiler.post("Profiler.enable", () =>
         profiler.post("Profiler.start", () => process.send?.({ profiling: true })),

@@ -6,6 +6,8 @@ export interface ServerProcess {
   port: number;
   /** Asks the server to close and waits for the process to exit. */
   stop(): Promise<void>;
+  /** The process's CPU time so far (user + system), in µs. */
+  cpuMicros(): Promise<number>;
   /** Starts V8's CPU profiler in the server; the returned function stops it and writes `file`. */
   startProfile(): Promise<(file: string) => Promise<void>>;
 }
@@ -37,6 +39,7 @@ export async function startServerProcess(kind: "bare" | "demo"): Promise<ServerP
   return {
     port,
     stop: () => stopChild(child),
+    cpuMicros: async () => Number(await reply("cpu", "cpu")),
     async startProfile() {
       await reply("profiling", "profile-start");
       return async (file) => {
