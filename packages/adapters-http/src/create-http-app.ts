@@ -12,6 +12,8 @@ import { type SecurityChainsMode, securityInterceptors } from "./security-interc
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
 import { parseTrustedProxies } from "./trusted-proxies.js";
 
+const DONE: Promise<void> = Promise.resolve();
+
 /** Options of createHttpApp. */
 export interface CreateHttpAppOptions {
   /** A platform with `httpPlugin` installed; its IdGenerator and Logger ports are used per request. */
@@ -81,12 +83,18 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     }
   }
 
-  // Each interceptor wraps the rest: it may answer without calling next, or act around it.
+  // Each interceptor wraps the rest: it may answer without calling next, or act around it. `next`
+  // hands back the rest's own promise rather than one more async wrapper per interceptor.
   function dispatch(exchange: HttpExchange, index = 0): Promise<void> {
     const interceptor = interceptors[index];
     if (!interceptor) return runRoute(exchange);
-    return interceptor.intercept(exchange, async () => {
-      if (!exchange.response.committed) await dispatch(exchange, index + 1);
+    return interceptor.intercept(exchange, () => {
+      if (exchange.response.committed) return DONE;
+      try {
+        return dispatch(exchange, index + 1);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     });
   }
 
