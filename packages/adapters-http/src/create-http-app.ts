@@ -13,6 +13,8 @@ import { type SecurityChainsMode, securityInterceptors } from "./security-interc
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
 import { parseTrustedProxies } from "./trusted-proxies.js";
 
+const DONE: Promise<void> = Promise.resolve();
+
 /** Options of createHttpApp. */
 export interface CreateHttpAppOptions {
   /** A platform with `httpPlugin` installed; its IdGenerator and Logger ports are used per request. */
@@ -89,12 +91,18 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     }
   }
 
-  // Each interceptor wraps the rest: it may answer without calling next, or act around it.
+  // Each interceptor wraps the rest: it may answer without calling next, or act around it. `next`
+  // hands back the rest's own promise rather than one more async wrapper per interceptor.
   function dispatch(exchange: HttpExchange, index = 0): Promise<void> {
     const interceptor = interceptors[index];
     if (!interceptor) return runRoute(exchange);
-    return interceptor.intercept(exchange, async () => {
-      if (!exchange.response.committed) await dispatch(exchange, index + 1);
+    return interceptor.intercept(exchange, () => {
+      if (exchange.response.committed) return DONE;
+      try {
+        return dispatch(exchange, index + 1);
+      } catch (error) {
+        return Promise.reject(error);
+      }
     });
   }
 
@@ -106,9 +114,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       exchange = toExchange(event, binding);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await dispatch(exchange);
-      const response = writeExchange(exchange);
-      response.headers.set("x-correlation-id", correlationId);
-      return response;
+      return writeExchange(exchange, { "x-correlation-id": correlationId });
     } catch (error) {
       return errorAnswer(error, {
         correlationId,

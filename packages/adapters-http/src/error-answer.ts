@@ -3,6 +3,7 @@ import type { PlatformErrorCode } from "@platform/core/errors";
 import { type Logger } from "@platform/core/ports";
 import { errorResponse } from "@platform/core/web";
 import type { HTTPError } from "h3";
+import { fastResponse, ResponseHeaders } from "./fast-response.js";
 
 /** What an error answer needs to know about the request it failed. */
 export interface ErrorAnswerContext {
@@ -38,7 +39,7 @@ export function errorAnswer(error: unknown, context: ErrorAnswerContext): Respon
   const answer = errorResponse(error, context.correlationId);
   if (answer.unexpected) logUnexpected(error, context);
   else if (answer.body.code === "CLIENT_ABORTED") logAborted(context);
-  const headers = new Headers();
+  const headers = new ResponseHeaders();
   for (const [name, value] of context.headers ?? [])
     if (!DROPPED.has(name.toLowerCase())) headers.set(name, value);
   headers.set("content-type", "application/json; charset=utf-8");
@@ -47,7 +48,7 @@ export function errorAnswer(error: unknown, context: ErrorAnswerContext): Respon
   // An aborted one left the connection unusable; the answer cannot be delivered anyway.
   if (answer.status === 413 || answer.body.code === "CLIENT_ABORTED") headers.set("connection", "close");
   const body = context.method.toUpperCase() === "HEAD" ? null : JSON.stringify(answer.body);
-  return new Response(body, { status: answer.status, headers });
+  return fastResponse(answer.status, headers.pairs(), body);
 }
 
 /** h3's own errors (malformed URL, its 404/405, body limits) as the platform's error codes. */

@@ -1,5 +1,6 @@
 import { HttpExchange, type ResponseBody, serializeCookie } from "@platform/core/web";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
+import { fastResponse, ResponseHeaders } from "./fast-response.js";
 import { forwardedClient } from "./forwarded-client.js";
 import { readLimitedText } from "./limited-body.js";
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./trusted-proxies.js";
@@ -27,14 +28,13 @@ export interface ExchangeBindingOptions {
  * read at most once, with the size limit enforced while streaming.
  */
 export function toExchange(event: H3Event, options: ExchangeBindingOptions): HttpExchange {
-  const headers: Record<string, string> = {};
-  for (const [name, value] of event.req.headers) headers[name] = value;
+  const headers = requestHeaders(event);
   const request = event.req;
   const client = forwardedClient(
     {
       peer: getRequestIP(event) ?? "",
-      forwardedFor: request.headers.get("x-forwarded-for"),
-      forwardedProto: request.headers.get("x-forwarded-proto"),
+      forwardedFor: headers["x-forwarded-for"] ?? null,
+      forwardedProto: headers["x-forwarded-proto"] ?? null,
     },
     options.trustedProxies ?? NO_TRUSTED_PROXIES,
   );
@@ -49,24 +49,66 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
   });
 }
 
+/**
+ * The request headers as the web `Headers` of the request would list them (lower-case names, repeated
+ * headers joined with ", ", Cookie with "; ", a repeated Set-Cookie keeping its last value, values
+ * trimmed). On Node
+ * they are read straight from the parser's raw list, which spares building a `Headers` object (and
+ * its sorted copy) on every request; elsewhere from `event.req.headers`.
+ */
+function requestHeaders(event: H3Event): Record<string, string> {
+  const headers: Record<string, string> = {};
+  const raw = nodeRequestOf(event)?.rawHeaders;
+  if (!Array.isArray(raw)) {
+    for (const [name, value] of event.req.headers) headers[name] = value;
+    return headers;
+  }
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
+    const value = trimWhitespace(String(raw[i + 1]));
+    const before = headers[name];
+    if (before === undefined || name === "set-cookie") headers[name] = value;
+    else headers[name] = `${before}${name === "cookie" ? "; " : ", "}${value}`;
+  }
+  return headers;
+}
+
+const EDGE_WHITESPACE = /^[\t\n\r ]|[\t\n\r ]$/;
+
+function trimWhitespace(value: string): string {
+  return EDGE_WHITESPACE.test(value) ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : value;
+}
+
+/** Node's IncomingMessage behind an h3 event, when the runtime is Node. */
+function nodeRequestOf(event: H3Event): { url?: unknown; rawHeaders?: unknown } | undefined {
+  return (event.req as { runtime?: { node?: { req?: { url?: unknown; rawHeaders?: unknown } } } }).runtime
+    ?.node?.req;
+}
+
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);
 
 /**
- * Writes an exchange's response state as a web Response: status, headers, one Set-Cookie header per
- * cookie, and the body (objects and arrays as JSON, strings as-is, bytes as bytes). A HEAD request
- * and a null-body status (204, 304, ...) get the headers without a body.
+ * Writes an exchange's response state as a Response: status, headers, one Set-Cookie header per
+ * cookie, `extraHeaders` (the correlation id), and the body (objects and arrays as JSON, strings
+ * as-is, bytes as bytes). A HEAD request and a null-body status (204, 304, ...) get the headers
+ * without a body. The Response is srvx's, which Node receives in one write with a Content-Length.
  */
-export function writeExchange(exchange: HttpExchange): Response {
+export function writeExchange(
+  exchange: HttpExchange,
+  extraHeaders?: Readonly<Record<string, string>>,
+): Response {
   const state = exchange.response;
-  const headers = new Headers();
+  const headers = new ResponseHeaders();
   for (const [name, value] of state.headers) headers.set(name, value);
-  for (const cookie of state.cookies) headers.append("set-cookie", serializeCookie(cookie));
+  for (const cookie of state.cookies) headers.appendCookie(serializeCookie(cookie));
+  if (extraHeaders) for (const name in extraHeaders) headers.set(name, extraHeaders[name] as string);
   const body = encodeBody(state.body, headers);
   const empty = exchange.method === "HEAD" || NULL_BODY_STATUS.has(state.status);
-  return new Response(empty ? null : body, { status: state.status, headers });
+  return fastResponse(state.status, headers.pairs(), empty ? null : body);
 }
 
-function encodeBody(body: ResponseBody, headers: Headers): string | Uint8Array | null {
+function encodeBody(body: ResponseBody, headers: ResponseHeaders): string | Uint8Array | null {
   if (body === undefined) return null;
   if (typeof body === "string") {
     if (!headers.has("content-type")) headers.set("content-type", "text/plain; charset=utf-8");
@@ -82,8 +124,7 @@ function encodeBody(body: ResponseBody, headers: Headers): string | Uint8Array |
 
 /** The path exactly as the client sent it on the request line (before any normalisation), if known. */
 function rawPathOf(event: H3Event): string | undefined {
-  const node = (event.req as { runtime?: { node?: { req?: { url?: string } } } }).runtime?.node?.req;
-  const url = node?.url;
+  const url = nodeRequestOf(event)?.url;
   if (typeof url !== "string") return undefined;
   const q = url.indexOf("?");
   return q === -1 ? url : url.slice(0, q);

@@ -11,6 +11,7 @@ import {
 } from "./access-token-claims.js";
 import type { JwtKeys } from "./jwt-keys.js";
 import type { RefreshTokenAuthentication } from "./refresh-token-store.js";
+import type { VerifiedTokenCache } from "./verified-token-cache.js";
 
 /** Longest string even looked at as an access token: anything longer is refused before parsing. */
 export const MAX_ACCESS_TOKEN_LENGTH = 8192;
@@ -26,6 +27,8 @@ export interface AccessTokenCodecOptions {
   skewSeconds: number;
   clock: Clock;
   ids: IdGenerator;
+  /** Tokens verified before, whose signature check is skipped (time is still judged every time). */
+  verifiedTokens?: VerifiedTokenCache;
 }
 
 /**
@@ -83,6 +86,14 @@ export class AccessTokenCodec {
     ) {
       throw invalidAccessToken(new Error("Malformed access token"));
     }
+    const now = this.o.clock.now();
+    const cache = this.o.verifiedTokens;
+    const cached = cache?.get(accessToken, Math.floor(now / 1000), this.o.skewSeconds);
+    if (cached === "expired") {
+      const cause = new Error('"exp" claim timestamp check failed (verified earlier)');
+      throw new PlatformError("TOKEN_EXPIRED", "Access token expired", { cause });
+    }
+    if (cached) return cached;
     let payload: unknown;
     try {
       ({ payload } = await jwtVerify(accessToken, this.resolveKey, {
@@ -91,7 +102,7 @@ export class AccessTokenCodec {
         audience: this.o.audience,
         typ: ACCESS_TOKEN_TYPE,
         clockTolerance: this.o.skewSeconds,
-        currentDate: new Date(this.o.clock.now()),
+        currentDate: new Date(now),
         requiredClaims: [...REQUIRED_ACCESS_TOKEN_CLAIMS],
       }));
     } catch (error) {
@@ -103,6 +114,8 @@ export class AccessTokenCodec {
     }
     const claims = parseAccessTokenClaims(payload);
     if (!claims) throw invalidAccessToken(new Error("Access token claims have the wrong shape"));
+    // A token with a not-before time is judged by the verifier every time (we never issue one).
+    if ((payload as { nbf?: unknown }).nbf === undefined) cache?.set(accessToken, claims);
     return claims;
   }
 }

@@ -13,6 +13,7 @@ import {
   type RefreshTokenStore,
 } from "./refresh-token-store.js";
 import type { RevokedAccessTokenStore } from "./revoked-token-store.js";
+import { VerifiedTokenCache } from "./verified-token-cache.js";
 
 export { MAX_ACCESS_TOKEN_LENGTH } from "./access-token-codec.js";
 
@@ -65,6 +66,12 @@ export interface TokenServiceOptions {
    * `auth.token.refresh-race` when a refresh lost a race (optional).
    */
   audit?: AuditSink;
+  /**
+   * Access tokens verified before, presented again without a second signature check (expiry is
+   * judged on every request, revocation asked of `revokedAccessTokens` on every request). Default a
+   * `VerifiedTokenCache` of VERIFIED_TOKEN_CACHE_SIZE entries; `new VerifiedTokenCache(0)` turns it off.
+   */
+  verifiedTokens?: VerifiedTokenCache;
 }
 
 /**
@@ -105,6 +112,7 @@ export class TokenService {
       ...options,
       ttlSeconds: this.accessTtlSeconds,
       skewSeconds: this.skewSeconds,
+      verifiedTokens: options.verifiedTokens ?? new VerifiedTokenCache(),
     });
   }
 
@@ -144,7 +152,8 @@ export class TokenService {
     return {
       userId: claims.sub,
       username: claims.preferred_username,
-      authorities: claims.authorities,
+      // A copy: the verified claims are shared by every request presenting this token.
+      authorities: [...claims.authorities],
       method: "bearer",
       authenticatedAt,
       // The token carries factor types only; their times are approximated by auth_time.

@@ -1,0 +1,63 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** A bench server running in its own Node process. */
+export interface ServerProcess {
+  port: number;
+  /** Asks the server to close and waits for the process to exit. */
+  stop(): Promise<void>;
+  /** The process's CPU time so far (user + system), in µs. */
+  cpuMicros(): Promise<number>;
+  /** Starts V8's CPU profiler in the server; the returned function stops it and writes `file`. */
+  startProfile(): Promise<(file: string) => Promise<void>>;
+}
+
+/**
+ * Forks `server-child.ts` (`bare` or `demo`) under tsx, dropping its log lines on stdout and keeping
+ * stderr.
+ */
+export async function startServerProcess(kind: "bare" | "demo"): Promise<ServerProcess> {
+  const entry = fileURLToPath(new URL("./server-child.ts", import.meta.url));
+  const execArgv = ["--import", "tsx"];
+  const child = fork(entry, [kind], { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once("message", (m: { port?: unknown }) =>
+      typeof m.port === "number" ? resolve(m.port) : reject(new Error(`${kind} server: bad hello`)),
+    );
+    child.once("exit", (code) => reject(new Error(`${kind} server exited (${code}) before listening`)));
+  });
+  const reply = (key: string, send: unknown): Promise<unknown> =>
+    new Promise((resolve) => {
+      const on = (m: Record<string, unknown>): void => {
+        if (!(key in m)) return;
+        child.off("message", on);
+        resolve(m[key]);
+      };
+      child.on("message", on);
+      child.send(send as string);
+    });
+  return {
+    port,
+    stop: () => stopChild(child),
+    cpuMicros: async () => Number(await reply("cpu", "cpu")),
+    async startProfile() {
+      await reply("profiling", "profile-start");
+      return async (file) => {
+        const written = await reply("profiled", { profileTo: file });
+        if (written !== file) throw new Error(`profiler: ${String(written)}`);
+      };
+    },
+  };
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.send("stop");
+  });
+}
