@@ -6,7 +6,6 @@ import { SoftwareAuthenticator } from "../../packages/core/src/identity/passkey/
 import { startDemo, type RunningDemo } from "../support/demo-server.js";
 import { CookieJar, send } from "./golden-client.js";
 import type {
-  Capture,
   Given,
   GoldenGroup,
   GoldenRequest,
