@@ -3,6 +3,7 @@ import { createHttpApp, httpPlugin, serveHttp } from "@platform/adapters-http";
 import {
   createIdentityPlugin,
   createPlatform,
+  mfaPlugin,
   type Platform,
   type SecurityConfiguration,
   type SecurityRegistry,
@@ -43,7 +44,7 @@ describe("a host with createHttpApp alone serves every script the core's pages l
 
   beforeAll(async () => {
     platform = createPlatform({
-      plugins: [httpPlugin, createIdentityPlugin({ security: hostSecurity })],
+      plugins: [httpPlugin, createIdentityPlugin({ security: hostSecurity }), mfaPlugin],
       env: {},
     });
     await platform.start();
