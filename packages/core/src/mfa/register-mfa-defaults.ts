@@ -39,7 +39,7 @@ import { endPendingMfa } from "./flow/end-pending-mfa.js";
 import { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
 import { MfaLockouts } from "./flow/mfa-lockouts.js";
 import { MfaRuntime } from "./flow/mfa-runtime.js";
-import { mfaSettingsFromProperties } from "./mfa.properties.js";
+import { type MfaSettings, mfaSettingsFromProperties } from "./mfa.properties.js";
 import { FactorContextRepository } from "./state/factor-context-repository.js";
 import { InMemoryFactorContextRepository } from "./state/in-memory-factor-context-repository.js";
 import { MfaStateMachine } from "./state/mfa-state-machine.js";
@@ -47,6 +47,22 @@ import { MfaStateMachine } from "./state/mfa-state-machine.js";
 /** Registers the MFA defaults (policy, FactorContext store, lockouts, runtime) where the host gave none. */
 export function registerMfaDefaults(ctx: PluginContext): void {
   const settings = mfaSettingsFromProperties(ctx.properties);
+  registerMfaStores(ctx, settings);
+  registerMfaHooks(ctx);
+  registerMfaPolicy(ctx, settings);
+  registerMfaRuntime(ctx, settings);
+}
+
+/**
+ * Holders of these authorities never get in on the password plus a review: an escalation becomes a
+ * challenge for them (none when `allow-skip-for-required-authorities` is on).
+ */
+function secondFactorFloorOf(ctx: PluginContext, settings: MfaSettings): readonly string[] {
+  return ctx.properties.get(MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED) ? [] : settings.requiredAuthorities;
+}
+
+/** The stores: factor contexts, lockouts, sign-in history, device cookies, escalations. */
+function registerMfaStores(ctx: PluginContext, settings: MfaSettings): void {
   ctx.registerDefault(FactorContextRepository, {
     useFactory: (c) =>
       new InMemoryFactorContextRepository({
@@ -56,6 +72,24 @@ export function registerMfaDefaults(ctx: PluginContext): void {
   });
   ctx.registerDefault(MfaLockouts, { useFactory: (c) => new InMemoryMfaLockouts(c.resolve(Clock)) });
   // A logout also ends the caller's pending MFA flow and escalation (and clears their cookies).
+  ctx.registerDefault(SignInHistoryStore, {
+    useFactory: (c) => new InMemorySignInHistoryStore({ clock: c.resolve(Clock) }),
+  });
+  ctx.registerDefault(DeviceCookies, {
+    useFactory: (c) =>
+      new HmacDeviceCookies({
+        key: loadDeviceCookieKey(ctx.properties.get(DEVICE_COOKIE_SECRET), c.resolve(Logger)).key,
+        maxAgeSeconds: Math.floor(ctx.properties.get(DEVICE_COOKIE_MAX_AGE) / 1000),
+        ids: c.resolve(IdGenerator),
+      }),
+  });
+  ctx.registerDefault(EscalationStore, {
+    useFactory: (c) => new InMemoryEscalationStore({ clock: c.resolve(Clock) }),
+  });
+}
+
+/** The MFA members of identity's logout and account-unlock families. */
+function registerMfaHooks(ctx: PluginContext): void {
   ctx.registerMember(LogoutHook, {
     useFactory: (c) => ({
       id: "mfa-pending-flows",
@@ -74,17 +108,10 @@ export function registerMfaDefaults(ctx: PluginContext): void {
       return { id: "mfa-lockout", unlock: (account) => lockouts.unlock(account.id) };
     },
   });
-  ctx.registerDefault(SignInHistoryStore, {
-    useFactory: (c) => new InMemorySignInHistoryStore({ clock: c.resolve(Clock) }),
-  });
-  ctx.registerDefault(DeviceCookies, {
-    useFactory: (c) =>
-      new HmacDeviceCookies({
-        key: loadDeviceCookieKey(ctx.properties.get(DEVICE_COOKIE_SECRET), c.resolve(Logger)).key,
-        maxAgeSeconds: Math.floor(ctx.properties.get(DEVICE_COOKIE_MAX_AGE) / 1000),
-        ids: c.resolve(IdGenerator),
-      }),
-  });
+}
+
+/** The policy provider: static rules, or adaptive over the risk analyzer (and the built-in analyzer). */
+function registerMfaPolicy(ctx: PluginContext, settings: MfaSettings): void {
   if (ctx.properties.get(MFA_BUILTIN_ANALYZER))
     ctx.registerDefault(RiskAnalyzer, { useValue: new HeuristicRiskAnalyzer() });
   const staticRules = (c: DependencyContainer) =>
@@ -94,10 +121,6 @@ export function registerMfaDefaults(ctx: PluginContext): void {
       availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
     });
   const adaptive = ctx.properties.get(MFA_POLICY) === "adaptive";
-  // Holders never get in on the password plus a review: an escalation becomes a challenge for them.
-  const secondFactorFloor = ctx.properties.get(MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED)
-    ? []
-    : settings.requiredAuthorities;
   const thresholds = adaptive ? riskThresholdsFromProperties(ctx.properties) : undefined;
   ctx.registerDefault(MfaPolicyProvider, {
     useFactory: (c) =>
@@ -118,9 +141,11 @@ export function registerMfaDefaults(ctx: PluginContext): void {
           })
         : staticRules(c),
   });
-  ctx.registerDefault(EscalationStore, {
-    useFactory: (c) => new InMemoryEscalationStore({ clock: c.resolve(Clock) }),
-  });
+}
+
+/** The escalation service and the MFA runtime (state machine, binding, deliveries, events). */
+function registerMfaRuntime(ctx: PluginContext, settings: MfaSettings): void {
+  const secondFactorFloor = secondFactorFloorOf(ctx, settings);
   ctx.registerDefault(EscalationService, {
     useFactory: (c) =>
       new EscalationService({

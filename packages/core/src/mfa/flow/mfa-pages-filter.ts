@@ -17,6 +17,9 @@ import { nextStepUrl } from "./mfa-answers.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
+/** One page: writes the answer; `undefined` marks a path the flow passes on (a host's login page). */
+type PageHandler = ((exchange: HttpExchange, csrf: string | undefined) => Promise<void> | void) | undefined;
+
 /** Which factors a user has enrolled (for the configure page). */
 export type EnrolledFactors = (userId: string) => Promise<readonly FactorType[]>;
 
@@ -39,125 +42,165 @@ export class MfaPagesFilter implements SecurityFilter {
     },
   ) {}
 
+  /** The flow's pages by path, built once: the first page of a path wins (the login page first). */
+  private pages: ReadonlyMap<string, PageHandler> | undefined;
+
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     if (exchange.method !== "GET" && exchange.method !== "HEAD") return next();
+    this.pages ??= this.pageTable();
+    if (!this.pages.has(exchange.path)) return next();
+    const page = this.pages.get(exchange.path);
+    // Only the flow's own pages get a CSRF token (and so a session); other GETs create nothing.
+    const csrf = this.o.csrfEnabled ? await csrfToken(exchange)?.value() : undefined;
+    if (!page) return next();
+    await page(exchange, csrf);
+  }
+
+  private pageTable(): ReadonlyMap<string, PageHandler> {
     const { urls } = this.o.flow;
-    const pages = [
+    const table = new Map<string, PageHandler>();
+    const add = (path: string, handler: PageHandler) => {
+      if (!table.has(path)) table.set(path, handler);
+    };
+    // A host's own login page is not ours: the path passes on (it still shadows a page of the same path).
+    if (urls.generateLoginPage) add(urls.formLoginPage, (exchange, csrf) => this.loginPage(exchange, csrf));
+    else if (this.isFlowPage(urls.formLoginPage)) add(urls.formLoginPage, undefined);
+    add(urls.selectFactorPage, (exchange, csrf) => this.selectFactorPage(exchange, csrf));
+    add(urls.ottRequestCodePage, (exchange, csrf) => this.ottRequestCodePage(exchange, csrf));
+    add(urls.ottChallengePage, (exchange, csrf) => this.ottChallengePage(exchange, csrf));
+    add(urls.passkeyChallengePage, (exchange, csrf) => this.passkeyChallengePage(exchange, csrf));
+    add(urls.failurePage, (exchange, csrf) => this.failurePage(exchange, csrf));
+    add(urls.configurePage, (exchange, csrf) => this.configurePage(exchange, csrf));
+    return table;
+  }
+
+  private isFlowPage(path: string): boolean {
+    const { urls } = this.o.flow;
+    return [
       urls.selectFactorPage,
       urls.ottRequestCodePage,
       urls.ottChallengePage,
       urls.passkeyChallengePage,
       urls.failurePage,
       urls.configurePage,
-    ];
-    if (!pages.includes(exchange.path) && !(urls.generateLoginPage && exchange.path === urls.formLoginPage))
-      return next();
-    // Only the flow's own pages get a CSRF token (and so a session); other GETs create nothing.
-    const csrf = this.o.csrfEnabled ? await csrfToken(exchange)?.value() : undefined;
-    switch (exchange.path) {
-      case urls.formLoginPage:
-        if (!urls.generateLoginPage) return next();
-        return exchange.html(
-          200,
-          renderMfaLoginPage({
-            csrfToken: csrf,
-            processingUrl: urls.primaryLoginProcessing,
-            selectFactorUrl: urls.selectFactorPage,
-            tokenPersistence: "memory",
-            mfaSdkRequired: this.o.flow.primaryKind === "rest",
-            error: exchange.query.has("error") ? "Invalid username or password." : undefined,
-            status: exchange.query.has("logout") ? "You have been signed out." : undefined,
-            passkeyLogin: this.o.passkeyLogin,
-          }),
-        );
-      case urls.selectFactorPage:
-        return this.inFlow(exchange, (ctx) =>
-          renderSelectFactorPage({
-            csrfToken: csrf,
-            mfaSessionId: ctx.mfaSessionId,
-            selectFactorUrl: urls.selectFactor,
-            cancelUrl: urls.cancel,
-            factors: ctx.availableFactors,
-            completedFactors: ctx.completedFactors.map((f) => f.type),
-            requiredFactors: ctx.requiredFactors,
-            username: ctx.username,
-            error: exchange.query.has("error") ? "That did not work; choose a method." : undefined,
-          }),
-        );
-      case urls.ottRequestCodePage:
-        return this.inFlow(exchange, (ctx) =>
-          renderOttRequestCodePage({
-            csrfToken: csrf,
-            mfaSessionId: ctx.mfaSessionId,
-            generateCodeUrl: urls.ottGenerateCode,
-            cancelUrl: urls.cancel,
-            destination: ctx.username,
-            codeLength: this.o.runtime.settings.otpTokenLength,
-            selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
-          }),
-        );
-      case urls.ottChallengePage:
-        return this.inFlow(exchange, (ctx) =>
-          renderOttChallengePage({
-            csrfToken: csrf,
-            mfaSessionId: ctx.mfaSessionId,
-            loginProcessingUrl: urls.ottLoginProcessing,
-            generateCodeUrl: urls.ottGenerateCode,
-            failureUrl: urls.failurePage,
-            cancelUrl: urls.cancel,
-            codeLength: this.o.runtime.settings.otpTokenLength,
-            attemptsMade: ctx.failedAttempts,
-            maxAttempts: this.o.runtime.settings.maxRetryAttempts,
-            destination: ctx.username,
-            selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
-            error: exchange.query.has("error") ? "The code is not valid." : undefined,
-          }),
-        );
-      case urls.passkeyChallengePage:
-        return this.inFlow(exchange, (ctx) =>
-          renderPasskeyChallengePage({
-            csrfToken: csrf,
-            mfaSessionId: ctx.mfaSessionId,
-            loginProcessingUrl: urls.passkeyLoginProcessing,
-            assertionOptionsUrl: urls.passkeyAssertionOptions,
-            failureUrl: urls.failurePage,
-            cancelUrl: urls.cancel,
-            selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
-            error: exchange.query.has("error") ? "The passkey could not be verified." : undefined,
-          }),
-        );
-      case urls.failurePage: {
-        const state = exchange.query.get("state") ?? "MFA_FAILED_TERMINAL";
-        return exchange.html(
-          200,
-          renderMfaFailurePage({
-            csrfToken: csrf,
-            reason: mfaFailureReasonFor(state.slice(0, 40)),
-            loginPageUrl: urls.formLoginPage,
-          }),
-        );
-      }
-      case urls.configurePage: {
-        const who = currentAuthentication(exchange);
-        if (!who) {
-          exchange.redirect(urls.formLoginPage);
-          return;
-        }
-        const enrolled = await this.o.enrolledFactors(who.userId);
-        return exchange.html(
-          200,
-          renderMfaConfigurePage({
-            csrfToken: csrf,
-            username: who.username,
-            factors: this.o.flow.factors.map((type) => ({ type, enrolled: enrolled.includes(type) })),
-            passkeyManagementUrl: urls.passkeyManagementPage,
-            successUrl: urls.successUrl,
-          }),
-        );
-      }
-      default:
-        return next();
+    ].includes(path);
+  }
+
+  private async loginPage(exchange: HttpExchange, csrf: string | undefined): Promise<void> {
+    const { urls } = this.o.flow;
+    exchange.html(
+      200,
+      renderMfaLoginPage({
+        csrfToken: csrf,
+        processingUrl: urls.primaryLoginProcessing,
+        selectFactorUrl: urls.selectFactorPage,
+        tokenPersistence: "memory",
+        mfaSdkRequired: this.o.flow.primaryKind === "rest",
+        error: exchange.query.has("error") ? "Invalid username or password." : undefined,
+        status: exchange.query.has("logout") ? "You have been signed out." : undefined,
+        passkeyLogin: this.o.passkeyLogin,
+      }),
+    );
+  }
+
+  private selectFactorPage(exchange: HttpExchange, csrf: string | undefined): Promise<void> {
+    const { urls } = this.o.flow;
+    return this.inFlow(exchange, (ctx) =>
+      renderSelectFactorPage({
+        csrfToken: csrf,
+        mfaSessionId: ctx.mfaSessionId,
+        selectFactorUrl: urls.selectFactor,
+        cancelUrl: urls.cancel,
+        factors: ctx.availableFactors,
+        completedFactors: ctx.completedFactors.map((f) => f.type),
+        requiredFactors: ctx.requiredFactors,
+        username: ctx.username,
+        error: exchange.query.has("error") ? "That did not work; choose a method." : undefined,
+      }),
+    );
+  }
+
+  private ottRequestCodePage(exchange: HttpExchange, csrf: string | undefined): Promise<void> {
+    const { urls } = this.o.flow;
+    return this.inFlow(exchange, (ctx) =>
+      renderOttRequestCodePage({
+        csrfToken: csrf,
+        mfaSessionId: ctx.mfaSessionId,
+        generateCodeUrl: urls.ottGenerateCode,
+        cancelUrl: urls.cancel,
+        destination: ctx.username,
+        codeLength: this.o.runtime.settings.otpTokenLength,
+        selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
+      }),
+    );
+  }
+
+  private ottChallengePage(exchange: HttpExchange, csrf: string | undefined): Promise<void> {
+    const { urls } = this.o.flow;
+    return this.inFlow(exchange, (ctx) =>
+      renderOttChallengePage({
+        csrfToken: csrf,
+        mfaSessionId: ctx.mfaSessionId,
+        loginProcessingUrl: urls.ottLoginProcessing,
+        generateCodeUrl: urls.ottGenerateCode,
+        failureUrl: urls.failurePage,
+        cancelUrl: urls.cancel,
+        codeLength: this.o.runtime.settings.otpTokenLength,
+        attemptsMade: ctx.failedAttempts,
+        maxAttempts: this.o.runtime.settings.maxRetryAttempts,
+        destination: ctx.username,
+        selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
+        error: exchange.query.has("error") ? "The code is not valid." : undefined,
+      }),
+    );
+  }
+
+  private passkeyChallengePage(exchange: HttpExchange, csrf: string | undefined): Promise<void> {
+    const { urls } = this.o.flow;
+    return this.inFlow(exchange, (ctx) =>
+      renderPasskeyChallengePage({
+        csrfToken: csrf,
+        mfaSessionId: ctx.mfaSessionId,
+        loginProcessingUrl: urls.passkeyLoginProcessing,
+        assertionOptionsUrl: urls.passkeyAssertionOptions,
+        failureUrl: urls.failurePage,
+        cancelUrl: urls.cancel,
+        selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
+        error: exchange.query.has("error") ? "The passkey could not be verified." : undefined,
+      }),
+    );
+  }
+
+  private failurePage(exchange: HttpExchange, csrf: string | undefined): void {
+    const state = exchange.query.get("state") ?? "MFA_FAILED_TERMINAL";
+    exchange.html(
+      200,
+      renderMfaFailurePage({
+        csrfToken: csrf,
+        reason: mfaFailureReasonFor(state.slice(0, 40)),
+        loginPageUrl: this.o.flow.urls.formLoginPage,
+      }),
+    );
+  }
+
+  private async configurePage(exchange: HttpExchange, csrf: string | undefined): Promise<void> {
+    const { urls } = this.o.flow;
+    const who = currentAuthentication(exchange);
+    if (!who) {
+      exchange.redirect(urls.formLoginPage);
+      return;
     }
+    const enrolled = await this.o.enrolledFactors(who.userId);
+    exchange.html(
+      200,
+      renderMfaConfigurePage({
+        csrfToken: csrf,
+        username: who.username,
+        factors: this.o.flow.factors.map((type) => ({ type, enrolled: enrolled.includes(type) })),
+        passkeyManagementUrl: urls.passkeyManagementPage,
+        successUrl: urls.successUrl,
+      }),
+    );
   }
 
   /** Renders a page of the caller's live flow, or redirects to where the flow really is. */
