@@ -1,6 +1,7 @@
 import { PlatformProperties } from "../kernel/properties.js";
 import { createHash } from "node:crypto";
 import type { DependencyContainer } from "tsyringe";
+import { PolicyChangePoller } from "./policy/policy-change-poller.js";
 import { SubjectStatusCheck } from "../identity/authentication/subject-status-check.js";
 import { SessionManager } from "../identity/session/session-manager.js";
 import { UserRepository } from "../identity/users/user-repository.js";
@@ -13,6 +14,7 @@ import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
 import {
   AUTHZ_PROPERTIES,
+  POLICY_REFRESH_INTERVAL,
   POLICY_COMBINING_ALGORITHM,
   POLICY_NO_MATCH_DECISION,
   POLICY_TIME_ZONE,
@@ -66,13 +68,19 @@ export const authzPlugin: PlatformPlugin = {
       }),
     });
     let unsubscribe: (() => void) | undefined;
+    let poller: PolicyChangePoller | undefined;
     ctx.onStart("authz-policies", async (c) => {
       await c.resolve(UrlAuthorizationManager).initialize();
       await c.resolve(MethodAuthorizationManager).reload();
+      poller = policyChangePoller(c, ctx.properties.get(POLICY_REFRESH_INTERVAL));
+      await poller.start();
       // Adaptive MFA (identity module) writes actions; without it there is nothing to listen to.
       if (ctx.properties.declares(ZEROTRUST_THRESHOLD_STRICT.key)) {
         unsubscribe = c.resolve(AdaptiveMfaZeroTrustListener).subscribe(c.resolve(EventBus));
       }
+    });
+    ctx.onStop("authz-policy-poll", async () => {
+      await poller?.stop();
     });
     ctx.onStop("authz-zero-trust", async (c) => {
       if (unsubscribe) {
@@ -83,6 +91,19 @@ export const authzPlugin: PlatformPlugin = {
     });
   },
 };
+
+/** Reloads this instance's decision points when another instance changed the shared policy store. */
+function policyChangePoller(c: DependencyContainer, intervalMs: number): PolicyChangePoller {
+  return new PolicyChangePoller({
+    repository: c.resolve(PolicyRepository),
+    intervalMs,
+    logger: c.resolve(Logger),
+    reload: async () => {
+      await c.resolve(UrlAuthorizationManager).reload();
+      await c.resolve(MethodAuthorizationManager).reload();
+    },
+  });
+}
 
 function registerPolicyDefaults(ctx: PluginContext): void {
   ctx.registerDefault(PolicyRepository, {
