@@ -4,6 +4,7 @@
 import "reflect-metadata";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { isDeepStrictEqual } from "node:util";
 import {
   BUILD_BUNDLES,
   DEFAULT_BUNDLE_ROOT,
@@ -26,6 +27,14 @@ function writeIfChanged(path: string, text: string): boolean {
   return true;
 }
 
+function readJson(path: string): unknown {
+  try {
+    return JSON.parse(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
 const root = process.argv[2] ?? DEFAULT_BUNDLE_ROOT;
 const changed: string[] = [];
 for (const bundle of BUILD_BUNDLES) {
@@ -34,7 +43,12 @@ for (const bundle of BUILD_BUNDLES) {
   const manifestDir = manifestDirectory(root, promptKey);
   mkdirSync(manifestDir, { recursive: true });
   const manifestPath = join(manifestDir, `${promptVersion}.json`);
-  if (writeIfChanged(manifestPath, manifestText(manifestFor(bundle, inputs)))) changed.push(manifestPath);
+  const manifest = manifestFor(bundle, inputs);
+  // Compared as JSON: biome formats the file after writing (package.json script), not byte for byte.
+  if (!isDeepStrictEqual(readJson(manifestPath), JSON.parse(JSON.stringify(manifest)))) {
+    writeFileSync(manifestPath, manifestText(manifest));
+    changed.push(manifestPath);
+  }
   const renderDir = goldenRenderDirectory(root, promptVersion);
   mkdirSync(renderDir, { recursive: true });
   const renders = goldenRenders(bundle, inputs);

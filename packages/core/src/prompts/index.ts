@@ -5,6 +5,11 @@
 // Registers the module's error codes (statusForCode reads them).
 import "./prompts-error-codes.js";
 
+// Plugging in
+export { BundleCatalog } from "./bundle-catalog-token.js";
+export { createPromptsPlugin, promptsPlugin } from "./prompts-plugin.js";
+export { type PromptsErrorDetails, PROMPTS_ERROR_CODES } from "./prompts-error-codes.js";
+
 // Bundles and their code
 export { BUILD_BUNDLES, BUILD_DEFAULT_VERSION } from "./bundles/build-bundles.js";
 export {
@@ -45,7 +50,6 @@ export { canonicalJson, type JsonValue, sha256Hex, utf8Hex } from "./hashing/can
 
 // Manifests and the catalog
 export {
-  type BundleCatalog,
   type BundleCatalogOptions,
   type CatalogEntry,
   loadBundleCatalog,
