@@ -65,5 +65,7 @@ export { manifestFor, manifestText } from "./manifest/manifest-writer.js";
 
 // Inputs and renders
 export { type PastRecordInput, type PromptInput, parsePromptInput } from "./input/prompt-input.js";
-export type { PromptRender } from "./layouts/v19/render-v19.js";
+export type { PromptRender } from "./layouts/prompt-render.js";
+export type { DrawnFact, UnknownFact } from "./layouts/v20/render-v20.js";
+export type { UnknownKind } from "./layouts/v20/fact-values.js";
 export { countTokens, TOKEN_ENCODING } from "./tokens/token-counter.js";

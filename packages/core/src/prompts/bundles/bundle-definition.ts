@@ -1,6 +1,6 @@
 import type { JsonValue } from "../hashing/canonical-json.js";
 import type { PromptInput } from "../input/prompt-input.js";
-import type { PromptRender } from "../layouts/v19/render-v19.js";
+import type { PromptRender } from "../layouts/prompt-render.js";
 import type { BudgetProfile } from "./budget-profile.js";
 import type { OutputFormat } from "./output-format.js";
 

@@ -141,7 +141,7 @@ describe("checks on read", () => {
       root,
       manifestDirectories: [join(root, "manifests"), join(root, "manifests")],
     });
-    expect(catalog.entries).toHaveLength(3);
+    expect(catalog.entries).toHaveLength(4);
   });
 
   it("a manifest against the schema fails with ajv's findings", () => {

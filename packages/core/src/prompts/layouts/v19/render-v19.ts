@@ -3,18 +3,6 @@ import type { PromptInput } from "../../input/prompt-input.js";
 import { countTokens } from "../../tokens/token-counter.js";
 import { sectionHeader, V19_SECTIONS, type V19Limits, type V19Section } from "./v19-sections.js";
 
-/** A rendered prompt: the texts sent and what the budget did to them. */
-export interface PromptRender {
-  readonly system: string;
-  readonly user: string;
-  readonly systemTokens: number;
-  readonly userTokens: number;
-  /** Sections (v19) or lines (v20) left out to meet the budget, in the order they were cut. */
-  readonly omitted: readonly string[];
-  /** True when the parts that are never cut exceed the user budget on their own. */
-  readonly overBudget: boolean;
-}
-
 /** An empty P0 section still renders, as its header and this line; empty P1/P2 sections are left out. */
 export const EMPTY_SECTION_TEXT = "(none)";
 
