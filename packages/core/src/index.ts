@@ -30,6 +30,7 @@ export {
 } from "./identity/identity-plugin.js";
 export { mfaPlugin } from "./mfa/mfa-plugin.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
+export { zeroTrustPlugin } from "./authz/zerotrust/zero-trust-plugin.js";
 
 // Configure
 export {
