@@ -92,4 +92,5 @@ export { SystemClock } from "./kernel/clock.js";
 export { InProcessEventBus } from "./kernel/event-bus.js";
 export { CryptoIdGenerator } from "./kernel/id-generator.js";
 export { InMemoryAuditSink } from "./kernel/in-memory-audit-sink.js";
+export { InMemoryKeyStore } from "./kernel/keys/in-memory-key-store.js";
 export { JsonLogger, redact } from "./kernel/logger.js";

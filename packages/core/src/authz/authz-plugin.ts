@@ -1,3 +1,5 @@
+import type { DependencyContainer } from "tsyringe";
+import { PolicyChangePoller } from "./policy/policy-change-poller.js";
 import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
 import { IdGenerator } from "../kernel/id-generator.js";
@@ -5,6 +7,7 @@ import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
 import {
   AUTHZ_PROPERTIES,
+  POLICY_REFRESH_INTERVAL,
   POLICY_COMBINING_ALGORITHM,
   POLICY_NO_MATCH_DECISION,
   POLICY_TIME_ZONE,
@@ -51,9 +54,15 @@ export const authzPlugin: PlatformPlugin = {
         },
       }),
     });
+    let poller: PolicyChangePoller | undefined;
     ctx.onStart("authz-policies", async (c) => {
       await c.resolve(UrlAuthorizationManager).initialize();
       await c.resolve(MethodAuthorizationManager).reload();
+      poller = policyChangePoller(c, ctx.properties.get(POLICY_REFRESH_INTERVAL));
+      await poller.start();
+    });
+    ctx.onStop("authz-policy-poll", async () => {
+      await poller?.stop();
     });
     // Runs after zero trust's stop (reverse plugin order), as the two were one hook before.
     ctx.onStop("authz-decision-audit", (c) => {
@@ -61,6 +70,19 @@ export const authzPlugin: PlatformPlugin = {
     });
   },
 };
+
+/** Reloads this instance's decision points when another instance changed the shared policy store. */
+function policyChangePoller(c: DependencyContainer, intervalMs: number): PolicyChangePoller {
+  return new PolicyChangePoller({
+    repository: c.resolve(PolicyRepository),
+    intervalMs,
+    logger: c.resolve(Logger),
+    reload: async () => {
+      await c.resolve(UrlAuthorizationManager).reload();
+      await c.resolve(MethodAuthorizationManager).reload();
+    },
+  });
+}
 
 function registerPolicyDefaults(ctx: PluginContext): void {
   ctx.registerDefault(PolicyRepository, {
