@@ -1,7 +1,14 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { httpPlugin } from "@platform/adapters-http";
-import { authzPlugin, identityPlugin, kernelPlugin, mfaPlugin, type PlatformPlugin } from "@platform/core";
+import {
+  authzPlugin,
+  identityPlugin,
+  kernelPlugin,
+  mfaPlugin,
+  type PlatformPlugin,
+  zeroTrustPlugin,
+} from "@platform/core";
 import { promptsPlugin } from "@platform/core/prompts";
 import { describe, expect, it } from "vitest";
 
@@ -12,6 +19,7 @@ const PLUGINS: PlatformPlugin[] = [
   mfaPlugin,
   httpPlugin,
   authzPlugin,
+  zeroTrustPlugin,
   promptsPlugin,
 ];
 
