@@ -49,7 +49,8 @@ export function applyUpdate(doc: Document, spec: UpdateSpec, arrayFilters?: Docu
   }
   const next = cloneDocument(doc);
   const { $setOnInsert: _ignored, ...ops } = spec.ops;
-  if (Object.keys(ops).length > 0) runOperators(next, ops, arrayFilters);
+  const { ops: rest } = takeSetId(ops, doc._id);
+  if (Object.keys(rest).length > 0) runOperators(next, rest, arrayFilters);
   if (valueKey(next._id) !== valueKey(doc._id)) throw immutableId();
   return next;
 }
@@ -61,15 +62,34 @@ export function upsertDocument(filter: Document, spec: UpdateSpec, arrayFilters?
     const seedId = equalities(filter)._id;
     return { _id: _id ?? seedId ?? new ObjectId(), ...rest };
   }
+  const { _id: seedId, ...eq } = equalities(filter);
   const seed: Document = {};
-  const eq = equalities(filter);
   if (Object.keys(eq).length > 0) runOperators(seed, { $set: eq });
-  const { $setOnInsert, ...ops } = spec.ops;
+  const taken = takeSetId(spec.ops, seedId);
+  const { $setOnInsert, ...ops } = taken.ops;
   if ($setOnInsert) checkNoOverlap(ops, $setOnInsert as Document);
   if (Object.keys(ops).length > 0) runOperators(seed, ops, arrayFilters);
   if ($setOnInsert) runOperators(seed, { $set: $setOnInsert });
   const { _id, ...rest } = seed;
-  return { _id: _id ?? new ObjectId(), ...rest };
+  return { _id: _id ?? taken.id ?? seedId ?? new ObjectId(), ...rest };
+}
+
+/**
+ * Takes `_id` out of `$set`/`$setOnInsert` (mingo refuses any update of `_id`): MongoDB accepts it when
+ * the value stays the same, or names the `_id` of an upserted document; another value is 66.
+ */
+function takeSetId(ops: Document, current: unknown): { ops: Document; id?: unknown } {
+  let id: unknown;
+  const out: Document = { ...ops };
+  for (const op of ["$set", "$setOnInsert"]) {
+    const fields = ops[op] as Document | undefined;
+    if (!fields || !("_id" in fields)) continue;
+    const { _id, ...others } = fields;
+    if (current !== undefined && valueKey(_id) !== valueKey(current)) throw immutableId();
+    id = _id;
+    out[op] = others;
+  }
+  return { ops: out, id };
 }
 
 function runOperators(doc: Document, ops: Document, arrayFilters?: Document[]): void {
@@ -78,6 +98,7 @@ function runOperators(doc: Document, ops: Document, arrayFilters?: Document[]): 
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     if (/conflict/i.test(message)) throw new CommandError("ConflictingUpdateOperators", message);
+    if (/immutable field/i.test(message)) throw new CommandError("ImmutableField", message);
     throw new CommandError("BadValue", `wire double (mingo): ${message}`);
   }
 }
