@@ -70,6 +70,17 @@ export function commandConformance(ref: TargetRef): void {
       await expectServerError(ref().db.createCollection(created.collectionName), 48);
     });
 
+    it("creates a collection on a first write or upsert, not on an update or delete that matches nothing", async () => {
+      const coll = freshCollection(ref, "implicit");
+      expect(await coll.updateOne({ a: 1 }, { $set: { b: 1 } })).toMatchObject({ matchedCount: 0 });
+      expect(await coll.findOneAndUpdate({ a: 1 }, { $set: { b: 1 } })).toBeNull();
+      expect(await coll.findOneAndDelete({ a: 1 })).toBeNull();
+      expect((await coll.deleteMany({})).deletedCount).toBe(0);
+      expect(await ref().db.listCollections({ name: coll.collectionName }).toArray()).toEqual([]);
+      await coll.updateOne({ a: 1 }, { $set: { b: 1 } }, { upsert: true });
+      expect(await ref().db.listCollections({ name: coll.collectionName }).toArray()).toHaveLength(1);
+    });
+
     it("drops a whole database", async () => {
       const other = ref().client.db(`${ref().db.databaseName}_drop`);
       await other.collection("a").insertOne({ x: 1 });

@@ -23,16 +23,20 @@ const findAndModify: CommandHandler = (cmd, ctx) => {
   }
   const filter = (cmd.query ?? {}) as Document;
   const fields = cmd.fields as Document | undefined;
-  const { collection } = ctx.store.obtain(ctx.db, name);
+  const spec = remove ? undefined : parseUpdate(cmd.update);
+  const existing = ctx.store.find(ctx.db, name);
+  if (!existing && cmd.upsert !== true) {
+    return { lastErrorObject: remove ? { n: 0 } : { n: 0, updatedExisting: false }, value: null, ok: 1 };
+  }
+  const collection = existing ?? ctx.store.obtain(ctx.db, name).collection;
   const [found] = selectDocuments(collection.all(), { filter, sort: cmd.sort, limit: 1 });
 
-  if (remove) {
+  if (!spec) {
     if (!found) return { lastErrorObject: { n: 0 }, value: null, ok: 1 };
     collection.remove(valueKey(found._id));
     return { lastErrorObject: { n: 1 }, value: projectDocument(found, fields), ok: 1 };
   }
 
-  const spec = parseUpdate(cmd.update);
   const arrayFilters = cmd.arrayFilters as Document[] | undefined;
   if (found) {
     const next = applyUpdate(found, spec, arrayFilters);

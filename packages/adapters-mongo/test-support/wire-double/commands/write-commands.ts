@@ -57,7 +57,10 @@ function updateOne(ctx: CommandContext, name: string, stmt: Document, index: num
   const filter = (stmt.q ?? {}) as Document;
   const spec = parseUpdate(stmt.u);
   const arrayFilters = stmt.arrayFilters as Document[] | undefined;
-  const { collection } = ctx.store.obtain(ctx.db, name);
+  // Like MongoDB, an update creates its collection only when it upserts.
+  const existing = ctx.store.find(ctx.db, name);
+  if (!existing && !stmt.upsert) return;
+  const collection = existing ?? ctx.store.obtain(ctx.db, name).collection;
   const targets = selectDocuments(collection.all(), { filter, limit: stmt.multi ? 0 : 1 });
   if (stmt.multi && spec.kind === "replacement") {
     throw new CommandError("FailedToParse", "multi update is not supported for replacement-style update");
