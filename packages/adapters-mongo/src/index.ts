@@ -1,4 +1,12 @@
-// The MongoDB adapters of @platform/core's stateful ports. The stores come next (issue 16); for now
-// the package holds its test support: the wire-protocol test double and its conformance suite.
-/** The collection-name prefix every store of this package will use, one place to change it. */
-export const MONGO_COLLECTION_PREFIX = "platform_";
+// @platform/adapters-mongo: MongoDB stores for @platform/core's stateful ports (issue 16, in progress).
+export { type MongoPluginOptions, mongoPlugin } from "./mongo-plugin.js";
+export {
+  MongoSessionStore,
+  type MongoSessionStoreOptions,
+  type SessionDocument,
+} from "./mongo-session-store.js";
+export {
+  MongoUserRepository,
+  type MongoUserRepositoryOptions,
+  type UserDocument,
+} from "./mongo-user-repository.js";
