@@ -4,7 +4,12 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   oxc: { decorator: { legacy: true } },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
+    include: [
+      "packages/*/src/**/*.test.ts",
+      "packages/*/test-support/**/*.test.ts",
+      "test/**/*.test.ts",
+      "scripts/**/*.test.ts",
+    ],
     exclude: ["**/node_modules/**", "**/fixtures/**"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 20_000,

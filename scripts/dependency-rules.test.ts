@@ -8,11 +8,11 @@ const here = dirname(fileURLToPath(import.meta.url));
 const fixture = (name: string) => join(here, "fixtures", "dependency-rules", name);
 
 describe("checkDependencyRules on fixture trees", () => {
-  it("passes a clean tree (type-only imports, comments, strings, fixtures folders, cli composing all)", () => {
+  it("passes a clean tree (type-only imports, comments, strings, fixtures folders, cli composing all, test support)", () => {
     const report = runDependencyRules(fixture("clean"));
     expect(report.violations).toEqual([]);
     // The file under core/src/fixtures is skipped.
-    expect(report.filesChecked).toBe(10);
+    expect(report.filesChecked).toBe(11);
   });
 
   const cases: { name: string; file: string; line: number; rule: string; detail: RegExp }[] = [
@@ -78,6 +78,20 @@ describe("checkDependencyRules on fixture trees", () => {
       line: 2,
       rule: RULES.adapterCrossImport,
       detail: /"@platform\/adapters-http"/,
+    },
+    {
+      name: "adapter-core-internal",
+      file: "packages/adapters-mongo/src/index.ts",
+      line: 2,
+      rule: RULES.adapterCoreInternal,
+      detail: /"@platform\/core\/src\/identity\/in-memory-users\.js", not a subpath the core exports/,
+    },
+    {
+      name: "adapter-imports-test-support",
+      file: "packages/adapters-mongo/src/index.ts",
+      line: 2,
+      rule: RULES.adapterImportsTestSupport,
+      detail: /test support is not shipped code/,
     },
     {
       name: "sdk-browser-value-import",

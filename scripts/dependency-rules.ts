@@ -32,6 +32,10 @@ export const RULES = {
   adapterCrossImport: "adapter-cross-import",
   /** c. An adapter reaches outside its own package only through package names. */
   adapterRelativeEscape: "adapter-relative-escape",
+  /** c. An adapter imports the core only through a subpath the core's package.json exports. */
+  adapterCoreInternal: "adapter-core-internal",
+  /** c. An adapter's shipped code (`src`) never imports its `test-support` (test doubles, suites). */
+  adapterImportsTestSupport: "adapter-imports-test-support",
   /** d. The browser SDK takes only types from the core (erased at build), nothing else of ours. */
   sdkBrowserValueImport: "sdk-browser-value-import",
   /** d. The browser SDK imports no Node built-in (`node:*`). */
@@ -66,6 +70,7 @@ export const CORE_MODULE_ORDER = ["kernel", "web", "identity", "mfa", "authz", "
 /** The one file allowed to import tsyringe's global container. */
 const PLATFORM_FILE = "packages/core/src/kernel/platform.ts";
 const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;
+const TEST_FILE = /\.test\.(ts|tsx|mts|cts)$/;
 const SKIPPED_DIRS = new Set(["node_modules", "fixtures"]);
 
 /** Result of a run: the violations and how many files were read. */
@@ -74,7 +79,13 @@ export interface DependencyRulesReport {
   filesChecked: number;
 }
 
-/** Checks every `packages/*\/src/**\/*.ts` under rootDir (fixtures and node_modules skipped). */
+/** The folders of a package whose sources are checked: shipped code, and test support kept beside it. */
+const CHECKED_DIRS = ["src", "test-support"] as const;
+
+/**
+ * Checks every `packages/*\/{src,test-support}/**\/*.ts` under rootDir (fixtures and node_modules
+ * skipped).
+ */
 export function checkDependencyRules(rootDir: string): Violation[] {
   return runDependencyRules(rootDir).violations;
 }
@@ -85,13 +96,15 @@ export function runDependencyRules(rootDir: string): DependencyRulesReport {
   const packagesDir = join(root, "packages");
   const violations: Violation[] = [];
   let filesChecked = 0;
+  const coreSubpaths = publicCoreSubpaths(root);
   for (const pkg of listDirs(packagesDir)) {
-    const srcDir = join(packagesDir, pkg, "src");
-    for (const file of listSourceFiles(srcDir)) {
-      filesChecked++;
-      const rel = relative(root, file).split(sep).join("/");
-      const text = readFileSync(file, "utf8");
-      violations.push(...checkFile({ root, pkg, file, rel, text }));
+    for (const dir of CHECKED_DIRS) {
+      for (const file of listSourceFiles(join(packagesDir, pkg, dir))) {
+        filesChecked++;
+        const rel = relative(root, file).split(sep).join("/");
+        const text = readFileSync(file, "utf8");
+        violations.push(...checkFile({ root, pkg, dir, file, rel, text, coreSubpaths }));
+      }
     }
   }
   violations.sort((a, b) => a.file.localeCompare(b.file) || a.line - b.line || a.rule.localeCompare(b.rule));
@@ -107,9 +120,27 @@ interface SourceFile {
   root: string;
   /** Folder name under packages/ (`core`, `adapters-http`, ...). */
   pkg: string;
+  /** `src` or `test-support`. */
+  dir: (typeof CHECKED_DIRS)[number];
   file: string;
   rel: string;
   text: string;
+  /** `@platform/core` and its exported subpaths, or undefined when the core has no package.json. */
+  coreSubpaths: ReadonlySet<string> | undefined;
+}
+
+/** `@platform/core` plus every subpath of the core's `exports` (undefined without a package.json). */
+function publicCoreSubpaths(root: string): ReadonlySet<string> | undefined {
+  let exports: unknown;
+  try {
+    exports = JSON.parse(readFileSync(join(root, "packages", "core", "package.json"), "utf8")).exports;
+  } catch {
+    return undefined;
+  }
+  if (exports === null || typeof exports !== "object") return new Set(["@platform/core"]);
+  return new Set(
+    Object.keys(exports).map((k) => (k === "." ? "@platform/core" : `@platform/core/${k.slice(2)}`)),
+  );
 }
 
 function checkFile(src: SourceFile): Violation[] {
@@ -144,6 +175,16 @@ function checkFile(src: SourceFile): Violation[] {
       }
       if (escapes(src.file, s, pkgRoot))
         report(ref, RULES.adapterRelativeEscape, `"${s}" leaves packages/${src.pkg}`);
+      if (isModule(s, "@platform/core") && src.coreSubpaths && !src.coreSubpaths.has(s)) {
+        report(ref, RULES.adapterCoreInternal, `imports "${s}", not a subpath the core exports`);
+      }
+      const shipped = src.dir === "src" && !TEST_FILE.test(src.file);
+      if (
+        shipped &&
+        (isModule(s, `${own}/testing`) || isInside(src.file, s, join(pkgRoot, "test-support")))
+      ) {
+        report(ref, RULES.adapterImportsTestSupport, `"${s}": test support is not shipped code`);
+      }
     }
   } else if (src.pkg === "sdk-browser") {
     const pkgRoot = join(src.root, "packages", "sdk-browser");
@@ -293,6 +334,13 @@ function escapes(file: string, specifier: string, boundary: string): boolean {
   const target = resolve(dirname(file), specifier);
   const rel = relative(boundary, target);
   return rel === ".." || rel.startsWith(`..${sep}`);
+}
+
+/** A relative specifier that resolves inside `folder`. */
+function isInside(file: string, specifier: string, folder: string): boolean {
+  if (!specifier.startsWith(".")) return false;
+  const rel = relative(folder, resolve(dirname(file), specifier));
+  return rel === "" || (!rel.startsWith("..") && !rel.startsWith(sep));
 }
 
 function listDirs(dir: string): string[] {

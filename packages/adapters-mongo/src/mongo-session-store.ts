@@ -1,0 +1,85 @@
+import type { Clock, SessionRecord, SessionStore } from "@platform/core/ports";
+import type { Collection, Db } from "mongodb";
+
+/** The `sessions` collection's document: the record, `_id` = its id, plus a Date for the TTL index. */
+export interface SessionDocument {
+  _id: string;
+  data: Record<string, unknown>;
+  createdAt: number;
+  lastAccessedAt: number;
+  expiresAt: number;
+  /** `expiresAt` as a Date: the TTL index removes the session after it (liveness is judged on read). */
+  expiresAtDate: Date;
+}
+
+/** Options of the MongoSessionStore. */
+export interface MongoSessionStoreOptions {
+  db: Db;
+  clock: Clock;
+  /** Collection name (default `sessions`). */
+  collection?: string;
+}
+
+/**
+ * SessionStore on MongoDB: one document per session; every read asks for `expiresAt > now`, so an
+ * expired session is never served whatever the TTL monitor's delay; `touch` is one conditional update.
+ */
+export class MongoSessionStore implements SessionStore {
+  private readonly sessions: Collection<SessionDocument>;
+  private readonly clock: Clock;
+
+  constructor(options: MongoSessionStoreOptions) {
+    // An undefined field is left out, as structuredClone-then-read would see it missing, never null.
+    this.sessions = options.db.collection<SessionDocument>(options.collection ?? "sessions", {
+      ignoreUndefined: true,
+    });
+    this.clock = options.clock;
+  }
+
+  /** Creates the TTL index (idempotent; run at start). */
+  async ensureIndexes(): Promise<void> {
+    await this.sessions.createIndexes([
+      { key: { expiresAtDate: 1 }, name: "expiresAt_ttl", expireAfterSeconds: 0 },
+    ]);
+  }
+
+  async get(id: string): Promise<SessionRecord | undefined> {
+    const doc = await this.sessions.findOne({ _id: id, expiresAt: { $gt: this.clock.now() } });
+    return doc ? toRecord(doc) : undefined;
+  }
+
+  async save(session: SessionRecord): Promise<void> {
+    const doc: SessionDocument = {
+      _id: session.id,
+      data: session.data,
+      createdAt: session.createdAt,
+      lastAccessedAt: session.lastAccessedAt,
+      expiresAt: session.expiresAt,
+      expiresAtDate: new Date(session.expiresAt),
+    };
+    await this.sessions.replaceOne({ _id: session.id }, doc, { upsert: true });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const removed = await this.sessions.findOneAndDelete({ _id: id }, { projection: { expiresAt: 1 } });
+    return removed !== null && removed.expiresAt > this.clock.now();
+  }
+
+  async touch(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean> {
+    const result = await this.sessions.updateOne(
+      { _id: id, expiresAt: { $gt: this.clock.now() } },
+      { $set: { lastAccessedAt, expiresAt, expiresAtDate: new Date(expiresAt) } },
+    );
+    return result.matchedCount === 1;
+  }
+}
+
+function toRecord(doc: SessionDocument): SessionRecord {
+  return {
+    id: doc._id,
+    data: doc.data,
+    createdAt: doc.createdAt,
+    lastAccessedAt: doc.lastAccessedAt,
+    expiresAt: doc.expiresAt,
+  };
+}

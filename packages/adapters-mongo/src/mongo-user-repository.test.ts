@@ -1,0 +1,16 @@
+import { CryptoIdGenerator, SystemClock } from "@platform/core";
+import { describeUserRepositoryContract } from "@platform/core/testing";
+import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
+import { MongoUserRepository } from "./mongo-user-repository.js";
+
+describeAgainstMongo("MongoUserRepository", (freshDb) => {
+  describeUserRepositoryContract("MongoUserRepository", async () => {
+    const repo = new MongoUserRepository({
+      db: await freshDb(),
+      ids: new CryptoIdGenerator(),
+      clock: new SystemClock(),
+    });
+    await repo.ensureIndexes();
+    return repo;
+  });
+});

@@ -1,0 +1,173 @@
+import { normalizeUsername } from "@platform/core/identity";
+import { PlatformError } from "@platform/core/errors";
+import {
+  type Clock,
+  type IdGenerator,
+  type NewUserAccount,
+  type UserAccount,
+  USER_LIST_DEFAULT_LIMIT,
+  USER_LIST_MAX_LIMIT,
+  type UserListQuery,
+  type UserRepository,
+  usernameKey,
+} from "@platform/core/ports";
+import type { Collection, Db } from "mongodb";
+import { isDuplicateKey } from "./mongo-errors.js";
+
+/** The `users` collection's document: the account, `_id` = its id, plus the username key. */
+export interface UserDocument {
+  _id: string;
+  username: string;
+  /** `usernameKey(username)`: unique, what lookups and the list order use. */
+  usernameKey: string;
+  passwordHash?: string;
+  authorities: string[];
+  enabled: boolean;
+  locked: boolean;
+  version: number;
+  createdAt: number;
+}
+
+/** Options of the MongoUserRepository. */
+export interface MongoUserRepositoryOptions {
+  db: Db;
+  ids: IdGenerator;
+  clock: Clock;
+  /** Collection name (default `users`). */
+  collection?: string;
+}
+
+/**
+ * UserRepository on MongoDB: a unique index on the username key decides "taken", a
+ * `findOneAndUpdate` on `{ _id, version }` is the compare-and-set of `update`.
+ */
+export class MongoUserRepository implements UserRepository {
+  private readonly users: Collection<UserDocument>;
+  private readonly ids: IdGenerator;
+  private readonly clock: Clock;
+
+  constructor(options: MongoUserRepositoryOptions) {
+    this.users = options.db.collection<UserDocument>(options.collection ?? "users");
+    this.ids = options.ids;
+    this.clock = options.clock;
+  }
+
+  /** Creates the collection's indexes (idempotent; run at start). */
+  async ensureIndexes(): Promise<void> {
+    await this.users.createIndexes([{ key: { usernameKey: 1 }, name: "usernameKey_unique", unique: true }]);
+  }
+
+  async findByUsername(username: string): Promise<UserAccount | undefined> {
+    const key = usernameKey(username);
+    if (key === "") return undefined;
+    return toAccount(await this.users.findOne({ usernameKey: key }));
+  }
+
+  async findById(id: string): Promise<UserAccount | undefined> {
+    return toAccount(await this.users.findOne({ _id: id }));
+  }
+
+  async create(input: NewUserAccount): Promise<UserAccount> {
+    const username = validUsername(input.username);
+    const doc: UserDocument = {
+      _id: this.ids.id(),
+      username,
+      usernameKey: usernameKey(username),
+      authorities: [...(input.authorities ?? [])],
+      enabled: input.enabled ?? true,
+      locked: input.locked ?? false,
+      version: 1,
+      createdAt: this.clock.now(),
+    };
+    if (input.passwordHash !== undefined) doc.passwordHash = input.passwordHash;
+    try {
+      await this.users.insertOne(doc);
+    } catch (e) {
+      if (isDuplicateKey(e)) throw new PlatformError("CONFLICT", "Username is already taken", { cause: e });
+      throw e;
+    }
+    return toAccount(doc) as UserAccount;
+  }
+
+  async update(account: UserAccount): Promise<UserAccount> {
+    const username = validUsername(account.username);
+    const set: Partial<UserDocument> = {
+      username,
+      usernameKey: usernameKey(username),
+      authorities: [...account.authorities],
+      enabled: account.enabled,
+      locked: account.locked,
+    };
+    const update =
+      account.passwordHash === undefined
+        ? { $set: set, $unset: { passwordHash: "" as const }, $inc: { version: 1 } }
+        : { $set: { ...set, passwordHash: account.passwordHash }, $inc: { version: 1 } };
+    let stored: UserDocument | null;
+    try {
+      stored = await this.users.findOneAndUpdate({ _id: account.id, version: account.version }, update, {
+        returnDocument: "after",
+      });
+    } catch (e) {
+      if (isDuplicateKey(e)) throw new PlatformError("CONFLICT", "Username is already taken", { cause: e });
+      throw e;
+    }
+    if (stored) return toAccount(stored) as UserAccount;
+    if ((await this.users.countDocuments({ _id: account.id }, { limit: 1 })) === 0) {
+      throw new PlatformError("NOT_FOUND", "No such account");
+    }
+    throw new PlatformError("CONFLICT", "Account was changed concurrently (stale version)", {
+      details: { expectedVersion: account.version },
+    });
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return (await this.users.deleteOne({ _id: id })).deletedCount === 1;
+  }
+
+  async count(): Promise<number> {
+    return this.users.countDocuments({});
+  }
+
+  async list(query: UserListQuery = {}): Promise<UserAccount[]> {
+    const text = query.text ? usernameKey(query.text) : "";
+    const offset = Math.max(0, Math.trunc(query.offset ?? 0));
+    const limit = Math.min(
+      USER_LIST_MAX_LIMIT,
+      Math.max(1, Math.trunc(query.limit ?? USER_LIST_DEFAULT_LIMIT)),
+    );
+    const filter = text === "" ? {} : { usernameKey: { $regex: escapeRegex(text) } };
+    const docs = await this.users
+      .find(filter)
+      .sort({ usernameKey: 1, _id: 1 })
+      .skip(offset)
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => toAccount(d) as UserAccount);
+  }
+}
+
+function toAccount(doc: UserDocument | null): UserAccount | undefined {
+  if (!doc) return undefined;
+  return {
+    id: doc._id,
+    username: doc.username,
+    passwordHash: doc.passwordHash,
+    authorities: [...doc.authorities],
+    enabled: doc.enabled,
+    locked: doc.locked,
+    version: doc.version,
+    createdAt: doc.createdAt,
+  };
+}
+
+function validUsername(raw: string): string {
+  const username = typeof raw === "string" ? normalizeUsername(raw) : "";
+  if (username === "" || usernameKey(username) === "") {
+    throw new PlatformError("VALIDATION_FAILED", "Username must not be empty");
+  }
+  return username;
+}
+
+function escapeRegex(s: string): string {
+  return s.replace(/[$()*+.?[\\\]^{|}]/g, "\\$&");
+}
