@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core";
-import { canonicalPath } from "@platform/core/web";
+import { PlatformError } from "../kernel/platform-error.js";
+import { canonicalPath } from "./canonical-path.js";
 
 /** One compiled segment of a route path: literal text, a `:name` parameter, or the `**` tail. */
 type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "rest" };
@@ -51,6 +51,11 @@ export class RoutePath {
       }
     }
     return parts.length === this.segments.length ? params : undefined;
+  }
+
+  /** True when the pattern has no parameter and no tail: it matches one path, its `shape`. */
+  get literal(): boolean {
+    return this.segments.every((s) => s.kind === "literal");
   }
 
   /** Ranks per segment (0 literal, 1 parameter, 2 tail): lower sorts first, so `/a/b` beats `/a/:x` beats `/a/**`. */

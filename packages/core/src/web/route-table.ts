@@ -1,0 +1,208 @@
+import { PlatformError } from "../kernel/platform-error.js";
+import type { HttpExchange, ResponseBody } from "./http-exchange.js";
+import { compareSpecificity, RoutePath } from "./route-path.js";
+
+/** The HTTP methods a route can be registered for (`ANY`: every method, for application routes). */
+export type RouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";
+
+/**
+ * Who may call a route, as documented (the handler or the chain enforces it; the table only says it):
+ * - `public`: anyone (sign-in endpoints, login pages, health, scripts);
+ * - `authenticated`: a signed-in caller (the route refuses others with 401);
+ * - `admin`: ROLE_ADMIN, checked by the route itself whatever the chain's rules say;
+ * - `mfa-flow`: a caller inside an MFA flow (bound by its cookie or headers);
+ * - `reset-link`: whoever holds a password-reset link;
+ * - `chain-rules`: decided by the chain's authorization rules and policies (application routes).
+ */
+export type RouteAccess = "public" | "authenticated" | "admin" | "mfa-flow" | "reset-link" | "chain-rules";
+
+/**
+ * Where a chain route runs in its chain: `entry` (an entry point, before authorization: sign-in
+ * processing, logout, token endpoints, `/api/me`, MFA API and pages, passkey endpoints) or `mounted`
+ * (an API mounted after authorization, e.g. `addFilterAfter(userAdminApi(), "authorization")`).
+ * Application routes (no chain) run after the whole chain.
+ */
+export type RouteStage = "entry" | "mounted";
+
+/**
+ * A route's handler: works on the exchange with the path's parameters (`:name` decoded, `**` raw).
+ * A returned object, array, string or bytes is written with status 200 unless the handler committed
+ * the exchange itself.
+ */
+export type TableRouteHandler = (
+  exchange: HttpExchange,
+  params: Readonly<Record<string, string>>,
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async (exchange) => { ... }` (Promise<void>) be a handler
+) => Promise<ResponseBody | void> | ResponseBody | void;
+
+/** One endpoint the platform serves. */
+export interface Route {
+  readonly method: RouteMethod;
+  /** Path pattern: literal segments, `:param` segments, `**` last (zero or more segments). */
+  readonly path: string;
+  /** Stable handler name, `<feature>.<endpoint>` (e.g. `identity.me`). */
+  readonly name: string;
+  /** One line: what the endpoint does. */
+  readonly description: string;
+  /** The feature or plugin that owns it (e.g. `identity.form`, `mfa`, `authz.admin`, `http`, `app`). */
+  readonly feature: string;
+  readonly access: RouteAccess;
+  /** The owning chain's id; absent for application routes, served after the chain that matched. */
+  readonly chain?: string | undefined;
+  /** Where a chain route runs (default `entry`); ignored for application routes. */
+  readonly stage?: RouteStage | undefined;
+  /** Free data for resource scanners and docs (e.g. the protected resource name). */
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+  readonly handler: TableRouteHandler;
+}
+
+/** What a lookup found: a route and its parameters, a path known only for other methods, or nothing. */
+export type RouteTableMatch =
+  | { kind: "found"; route: Route; params: Record<string, string> }
+  | { kind: "method-not-allowed"; allow: readonly string[] }
+  | { kind: "not-found" };
+
+interface Entry {
+  readonly route: Route;
+  readonly path: RoutePath;
+}
+
+/** The routes of one scope (the application, or one chain): literal paths by path, patterns listed. */
+interface Scope {
+  readonly literal: Map<string, Entry[]>;
+  readonly patterns: Entry[];
+}
+
+const NOT_FOUND: RouteTableMatch = { kind: "not-found" };
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/**
+ * Every endpoint the platform serves, in one table: application routes (the HTTP binding's and the
+ * host's) and the routes each security filter chain owns. Paths are matched in the one canonical
+ * form (`HttpExchange.path`), so the route served and the path the policies judged are one string.
+ * A lookup is one map read for literal paths plus a walk over the scope's few patterns (no regex).
+ *
+ * Application routes: among those that accept the method, the most specific path wins (literal, then
+ * `:param`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY. Chain routes match
+ * the exact method only: a request a chain route does not take goes on through the chain as before.
+ */
+export class RouteTable {
+  private readonly entries: Entry[] = [];
+  private readonly scopes = new Map<string, Scope>();
+
+  /** Adds a route; the same method and path shape twice on one chain (or among app routes) is CONFIGURATION_INVALID. */
+  add(route: Route): this {
+    this.insert(route);
+    return this;
+  }
+
+  /** Adds a route as `add` does and returns it as stored (frozen), the value `list` and `match` hand out. */
+  insert(route: Route): Route {
+    const path = new RoutePath(route.path);
+    const scope = this.scope(route.chain);
+    const clash = this.entries.find(
+      (e) => e.route.chain === route.chain && e.route.method === route.method && e.path.shape === path.shape,
+    );
+    if (clash) {
+      const where = route.chain === undefined ? "" : ` on chain ${route.chain}`;
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `Route ${route.method} ${route.path}${where} is already registered (as ${clash.route.name} ${clash.route.path})`,
+        { details: { method: route.method, path: route.path, chain: route.chain, name: route.name } },
+      );
+    }
+    const entry: Entry = { route: Object.freeze({ ...route }), path };
+    this.entries.push(entry);
+    if (path.literal) {
+      const list = scope.literal.get(path.shape);
+      if (list) list.push(entry);
+      else scope.literal.set(path.shape, [entry]);
+    } else scope.patterns.push(entry);
+    return entry.route;
+  }
+
+  /** Every route in registration order. */
+  list(): readonly Route[] {
+    return this.entries.map((e) => e.route);
+  }
+
+  /** The application routes (no chain), in registration order. */
+  appRoutes(): readonly Route[] {
+    return this.entries.filter((e) => e.route.chain === undefined).map((e) => e.route);
+  }
+
+  /** Finds the application route for a method and a canonical path (see the class comment for precedence). */
+  match(method: string, path: string): RouteTableMatch {
+    const scope = this.scopes.get("");
+    if (!scope) return NOT_FOUND;
+    const byPath = candidates(scope, path);
+    if (byPath.length === 0) return NOT_FOUND;
+    const upper = method.toUpperCase();
+    // Method preference on equal specificity: the exact method, then GET for HEAD, then ANY.
+    const preference = (m: string): number =>
+      m === upper ? 0 : upper === "HEAD" && m === "GET" ? 1 : m === "ANY" ? 2 : -1;
+    let best: { entry: Entry; params: Record<string, string> } | undefined;
+    for (const c of byPath) {
+      if (preference(c.entry.route.method) < 0) continue;
+      if (
+        !best ||
+        (compareSpecificity(c.entry.path.specificity(), best.entry.path.specificity()) ||
+          preference(c.entry.route.method) - preference(best.entry.route.method)) < 0
+      )
+        best = c;
+    }
+    if (best) return { kind: "found", route: best.entry.route, params: best.params };
+    const allow = new Set<string>();
+    for (const m of byPath) {
+      allow.add(m.entry.route.method);
+      if (m.entry.route.method === "GET") allow.add("HEAD");
+    }
+    return { kind: "method-not-allowed", allow: [...allow].sort() };
+  }
+
+  /**
+   * Finds a chain's route for exactly this method and canonical path (a literal path before a
+   * pattern, then the most specific pattern); undefined when the chain has none.
+   */
+  matchChain(
+    chain: string,
+    method: string,
+    path: string,
+  ): { route: Route; params: Record<string, string> } | undefined {
+    const scope = this.scopes.get(`#${chain}`);
+    if (!scope) return undefined;
+    const literal = scope.literal.get(path);
+    if (literal) {
+      for (const entry of literal) if (entry.route.method === method) return { route: entry.route, params: NO_PARAMS };
+    }
+    let best: { entry: Entry; params: Record<string, string> } | undefined;
+    for (const entry of scope.patterns) {
+      if (entry.route.method !== method) continue;
+      const params = entry.path.match(path);
+      if (!params) continue;
+      if (!best || compareSpecificity(entry.path.specificity(), best.entry.path.specificity()) < 0)
+        best = { entry, params };
+    }
+    return best && { route: best.entry.route, params: best.params };
+  }
+
+  private scope(chain: string | undefined): Scope {
+    const key = chain === undefined ? "" : `#${chain}`;
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = { literal: new Map(), patterns: [] };
+      this.scopes.set(key, scope);
+    }
+    return scope;
+  }
+}
+
+function candidates(scope: Scope, path: string): { entry: Entry; params: Record<string, string> }[] {
+  const out: { entry: Entry; params: Record<string, string> }[] = [];
+  for (const entry of scope.literal.get(path) ?? []) out.push({ entry, params: {} });
+  for (const entry of scope.patterns) {
+    const params = entry.path.match(path);
+    if (params) out.push({ entry, params });
+  }
+  return out;
+}
