@@ -1,10 +1,21 @@
 import { PlatformError } from "../kernel/platform-error.js";
 import { canonicalPath } from "./canonical-path.js";
 
-/** One compiled segment of a route path: literal text, a `:name` parameter, or the `**` tail. */
-type Segment = { kind: "literal"; text: string } | { kind: "param"; name: string } | { kind: "rest" };
+/**
+ * One compiled segment of a route path: literal text, a `:name` parameter (decoded), a `*` segment
+ * (one non-empty segment as sent, not decoded), or the `**` tail.
+ */
+type Segment =
+  | { kind: "literal"; text: string }
+  | { kind: "param"; name: string }
+  | { kind: "raw" }
+  | { kind: "rest" };
 
-/** A route path pattern: `/users`, `/users/:id`, `/js/**` (`**` only last, matching zero or more segments). */
+/**
+ * A route path pattern: `/users`, `/users/:id`, `/keys/*`, `/js/**` (`**` only last, matching zero
+ * or more segments; `*` at most once, handed over as `params["*"]` without decoding, for handlers
+ * that judge the segment as sent).
+ */
 export class RoutePath {
   readonly pattern: string;
   /** The pattern with parameter names erased (`/users/:`), so `/a/:id` and `/a/:name` count as the same. */
@@ -22,7 +33,10 @@ export class RoutePath {
     const parts = splitPath(canonicalPath(pattern));
     this.segments = parts.map((part, i) => compileSegment(pattern, part, i === parts.length - 1));
     this.pattern = pattern;
-    this.shape = `/${this.segments.map((s) => (s.kind === "literal" ? s.text : s.kind === "param" ? ":" : "**")).join("/")}`;
+    if (this.segments.filter((s) => s.kind === "raw").length > 1) {
+      throw new PlatformError("CONFIGURATION_INVALID", `Route path ${pattern}: * may appear once`);
+    }
+    this.shape = `/${this.segments.map((s) => (s.kind === "literal" ? s.text : s.kind === "rest" ? "**" : ":")).join("/")}`;
   }
 
   /**
@@ -44,6 +58,9 @@ export class RoutePath {
       if (part === undefined) return undefined;
       if (segment.kind === "literal") {
         if (part !== segment.text) return undefined;
+      } else if (segment.kind === "raw") {
+        if (part === "") return undefined;
+        params["*"] = part;
       } else {
         const value = decodeSegment(part);
         if (value === undefined || value === "") return undefined;
@@ -58,9 +75,9 @@ export class RoutePath {
     return this.segments.every((s) => s.kind === "literal");
   }
 
-  /** Ranks per segment (0 literal, 1 parameter, 2 tail): lower sorts first, so `/a/b` beats `/a/:x` beats `/a/**`. */
+  /** Ranks per segment (0 literal, 1 parameter or `*`, 2 tail): lower sorts first, so `/a/b` beats `/a/:x` beats `/a/**`. */
   specificity(): readonly number[] {
-    return this.segments.map((s) => (s.kind === "literal" ? 0 : s.kind === "param" ? 1 : 2));
+    return this.segments.map((s) => (s.kind === "literal" ? 0 : s.kind === "rest" ? 2 : 1));
   }
 }
 
@@ -84,6 +101,7 @@ function compileSegment(pattern: string, part: string, last: boolean): Segment {
       throw new PlatformError("CONFIGURATION_INVALID", `Route path ${pattern}: ** must be the last segment`);
     return { kind: "rest" };
   }
+  if (part === "*") return { kind: "raw" };
   if (part.startsWith(":")) {
     const name = part.slice(1);
     if (!/^[A-Za-z_][\w]*$/.test(name)) {

@@ -102,3 +102,27 @@ describe("RouteTable", () => {
     expect(table.matchChain("form", "GET", "/caf%C3%A9/")).toBeUndefined();
   });
 });
+
+describe("RouteTable: ANY and raw segments on chains", () => {
+  it("prefers the exact method, then ANY (a resource answering 405 itself)", () => {
+    const table = new RouteTable()
+      .add(route("GET", "/users", "form"))
+      .add(route("ANY", "/users", "form"))
+      .add(route("GET", "/users/*", "form"))
+      .add(route("ANY", "/users/*", "form"));
+    expect(table.matchChain("form", "GET", "/users")?.route.method).toBe("GET");
+    expect(table.matchChain("form", "PATCH", "/users")?.route.method).toBe("ANY");
+    expect(table.matchChain("form", "GET", "/users/a%2Fb")).toMatchObject({
+      route: { method: "GET" },
+      params: { "*": "a%2Fb" },
+    });
+    expect(table.matchChain("form", "PUT", "/users/x")?.route.method).toBe("ANY");
+  });
+
+  it("hands a * segment over as sent, even when it does not decode", () => {
+    const table = new RouteTable().add(route("GET", "/u/*", "form"));
+    expect(table.matchChain("form", "GET", "/u/%E0%A4%A")?.params).toEqual({ "*": "%E0%A4%A" });
+    expect(table.matchChain("form", "GET", "/u/a/b")).toBeUndefined();
+    expect(thrownCode(() => table.add(route("GET", "/v/*/*", "form")))).toBe("CONFIGURATION_INVALID");
+  });
+});

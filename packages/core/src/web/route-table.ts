@@ -161,8 +161,9 @@ export class RouteTable {
   }
 
   /**
-   * Finds a chain's route for exactly this method and canonical path (a literal path before a
-   * pattern, then the most specific pattern); undefined when the chain has none.
+   * Finds a chain's route for this method and canonical path: a literal path before a pattern, then
+   * the most specific pattern; the exact method before `ANY` (a resource that answers 405 itself);
+   * never GET for HEAD. Undefined when the chain has none.
    */
   matchChain(
     chain: string,
@@ -173,15 +174,23 @@ export class RouteTable {
     if (!scope) return undefined;
     const literal = scope.literal.get(path);
     if (literal) {
-      for (const entry of literal) if (entry.route.method === method) return { route: entry.route, params: NO_PARAMS };
+      let any: Entry | undefined;
+      for (const entry of literal) {
+        if (entry.route.method === method) return { route: entry.route, params: NO_PARAMS };
+        if (entry.route.method === "ANY") any = entry;
+      }
+      if (any) return { route: any.route, params: NO_PARAMS };
     }
-    let best: { entry: Entry; params: Record<string, string> } | undefined;
+    let best: { entry: Entry; params: Record<string, string>; rank: number } | undefined;
     for (const entry of scope.patterns) {
-      if (entry.route.method !== method) continue;
+      const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
+      if (rank < 0) continue;
       const params = entry.path.match(path);
       if (!params) continue;
-      if (!best || compareSpecificity(entry.path.specificity(), best.entry.path.specificity()) < 0)
-        best = { entry, params };
+      const order = best
+        ? compareSpecificity(entry.path.specificity(), best.entry.path.specificity()) || rank - best.rank
+        : -1;
+      if (order < 0) best = { entry, params, rank };
     }
     return best && { route: best.entry.route, params: best.params };
   }
