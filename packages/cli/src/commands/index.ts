@@ -1,5 +1,6 @@
 import type { CliCommand } from "../command-line/cli-command.js";
 import { loginCommand, logoutCommand } from "./login.js";
+import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
 
@@ -9,6 +10,7 @@ import { usersCommands } from "./users.js";
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
+  routesCliCommand,
   loginCommand,
   logoutCommand,
   ...usersCommands,
