@@ -1,3 +1,4 @@
+import { Logger } from "@platform/core/ports";
 import { RouteTable } from "@platform/core/web";
 import { type CliCommand, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
 import { buildDemoPlatform } from "../demo-platform.js";
@@ -14,7 +15,9 @@ export const routesCliCommand: CliCommand = {
   options: [{ name: "markdown", description: "Print the Markdown table of docs/routes.md" }],
   async run({ options, positionals, json, io }) {
     if (positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${positionals[0]}`);
-    const demo = await buildDemoPlatform({}, io.env);
+    // The demo's start-up notes (generated keys, loaded policies) are not part of the listing.
+    const quiet: Logger = { info() {}, warn() {}, error: (message) => io.err(message) };
+    const demo = await buildDemoPlatform({ register: (c) => c.registerInstance(Logger, quiet) }, io.env);
     try {
       const routes = demo.platform.resolve(RouteTable).list();
       if (json) {
