@@ -21,6 +21,9 @@ export class RoutePath {
   /** The pattern with parameter names erased (`/users/:`), so `/a/:id` and `/a/:name` count as the same. */
   readonly shape: string;
   private readonly segments: readonly Segment[];
+  private readonly ranks: readonly number[];
+  /** The segment count a match needs; undefined with a `**` tail (any count from its position). */
+  private readonly fixedLength: number | undefined;
 
   constructor(pattern: string) {
     if (!pattern.startsWith("/")) {
@@ -36,6 +39,8 @@ export class RoutePath {
     if (this.segments.filter((s) => s.kind === "raw").length > 1) {
       throw new PlatformError("CONFIGURATION_INVALID", `Route path ${pattern}: * may appear once`);
     }
+    this.ranks = this.segments.map((s) => (s.kind === "literal" ? 0 : s.kind === "rest" ? 2 : 1));
+    this.fixedLength = this.segments.some((s) => s.kind === "rest") ? undefined : this.segments.length;
     this.shape = `/${this.segments.map((s) => (s.kind === "literal" ? s.text : s.kind === "rest" ? "**" : ":")).join("/")}`;
   }
 
@@ -46,7 +51,18 @@ export class RoutePath {
    * not match.
    */
   match(path: string): Record<string, string> | undefined {
-    const parts = splitPath(path);
+    return this.matchParts(splitPath(path));
+  }
+
+  /** As `match`, on a path already split into its segments (`splitPath`): the table splits once per lookup. */
+  matchParts(parts: readonly string[]): Record<string, string> | undefined {
+    if (this.fixedLength !== undefined && parts.length !== this.fixedLength) return undefined;
+    // Literal segments first: most candidates fail there, before anything is decoded or allocated.
+    for (let i = 0; i < this.segments.length; i++) {
+      const segment = this.segments[i]!;
+      if (segment.kind === "rest") break;
+      if (segment.kind === "literal" && parts[i] !== segment.text) return undefined;
+    }
     const params: Record<string, string> = {};
     for (let i = 0; i < this.segments.length; i++) {
       const segment = this.segments[i]!;
@@ -56,12 +72,10 @@ export class RoutePath {
       }
       const part = parts[i];
       if (part === undefined) return undefined;
-      if (segment.kind === "literal") {
-        if (part !== segment.text) return undefined;
-      } else if (segment.kind === "raw") {
+      if (segment.kind === "raw") {
         if (part === "") return undefined;
         params["*"] = part;
-      } else {
+      } else if (segment.kind === "param") {
         const value = decodeSegment(part);
         if (value === undefined || value === "") return undefined;
         params[segment.name] = value;
@@ -75,9 +89,15 @@ export class RoutePath {
     return this.segments.every((s) => s.kind === "literal");
   }
 
+  /** The first segment's text when it is literal (`api` of `/api/:x`), else undefined: the table's index key. */
+  get firstLiteral(): string | undefined {
+    const first = this.segments[0];
+    return first?.kind === "literal" ? first.text : undefined;
+  }
+
   /** Ranks per segment (0 literal, 1 parameter or `*`, 2 tail): lower sorts first, so `/a/b` beats `/a/:x` beats `/a/**`. */
   specificity(): readonly number[] {
-    return this.segments.map((s) => (s.kind === "literal" ? 0 : s.kind === "rest" ? 2 : 1));
+    return this.ranks;
   }
 }
 
@@ -91,7 +111,7 @@ export function compareSpecificity(a: readonly number[], b: readonly number[]): 
 }
 
 /** Splits a path into segments exactly (`/` has none; `/a/` has an empty last one, matching no route). */
-function splitPath(path: string): string[] {
+export function splitPath(path: string): string[] {
   return path === "/" ? [] : path.slice(1).split("/");
 }
 

@@ -1,6 +1,6 @@
 import { PlatformError } from "../kernel/platform-error.js";
 import type { HttpExchange, ResponseBody } from "./http-exchange.js";
-import { compareSpecificity, RoutePath } from "./route-path.js";
+import { compareSpecificity, RoutePath, splitPath } from "./route-path.js";
 
 /** The HTTP methods a route can be registered for (`ANY`: every method, for application routes). */
 export type RouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";
@@ -67,10 +67,24 @@ interface Entry {
   readonly path: RoutePath;
 }
 
-/** The routes of one scope (the application, or one chain): literal paths by path, patterns listed. */
+/**
+ * The routes of one scope (the application, or one chain): literal paths by path; patterns by their
+ * first segment when it is literal (`/api/orders/:id` under `api`), the others (`/**`, `/:x`) apart.
+ */
 interface Scope {
   readonly literal: Map<string, Entry[]>;
-  readonly patterns: Entry[];
+  readonly patternsByFirst: Map<string, Entry[]>;
+  readonly patternsAnyFirst: Entry[];
+}
+
+const NONE: readonly Entry[] = [];
+
+/** The patterns that may match `parts`, in registration order within each group. */
+function patternsFor(scope: Scope, parts: readonly string[]): readonly Entry[] {
+  const byFirst = parts.length > 0 ? (scope.patternsByFirst.get(parts[0]!) ?? NONE) : NONE;
+  if (scope.patternsAnyFirst.length === 0) return byFirst;
+  if (byFirst.length === 0) return scope.patternsAnyFirst;
+  return [...byFirst, ...scope.patternsAnyFirst];
 }
 
 const NOT_FOUND: RouteTableMatch = { kind: "not-found" };
@@ -80,7 +94,8 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  * Every endpoint the platform serves, in one table: application routes (the HTTP binding's and the
  * host's) and the routes each security filter chain owns. Paths are matched in the one canonical
  * form (`HttpExchange.path`), so the route served and the path the policies judged are one string.
- * A lookup is one map read for literal paths plus a walk over the scope's few patterns (no regex).
+ * A lookup is one map read for literal paths plus a walk over the scope's patterns that share the
+ * path's first segment (segment compares on a path split once, no regex).
  *
  * Application routes: among those that accept the method, the most specific path wins (literal, then
  * `:param`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY. Chain routes match
@@ -117,7 +132,15 @@ export class RouteTable {
       const list = scope.literal.get(path.shape);
       if (list) list.push(entry);
       else scope.literal.set(path.shape, [entry]);
-    } else scope.patterns.push(entry);
+    } else {
+      const first = path.firstLiteral;
+      if (first === undefined) scope.patternsAnyFirst.push(entry);
+      else {
+        const list = scope.patternsByFirst.get(first);
+        if (list) list.push(entry);
+        else scope.patternsByFirst.set(first, [entry]);
+      }
+    }
     return entry.route;
   }
 
@@ -135,27 +158,38 @@ export class RouteTable {
   match(method: string, path: string): RouteTableMatch {
     const scope = this.scopes.get("");
     if (!scope) return NOT_FOUND;
-    const byPath = candidates(scope, path);
-    if (byPath.length === 0) return NOT_FOUND;
     const upper = method.toUpperCase();
-    // Method preference on equal specificity: the exact method, then GET for HEAD, then ANY.
-    const preference = (m: string): number =>
-      m === upper ? 0 : upper === "HEAD" && m === "GET" ? 1 : m === "ANY" ? 2 : -1;
-    let best: { entry: Entry; params: Record<string, string> } | undefined;
-    for (const c of byPath) {
-      if (preference(c.entry.route.method) < 0) continue;
-      if (
-        !best ||
-        (compareSpecificity(c.entry.path.specificity(), best.entry.path.specificity()) ||
-          preference(c.entry.route.method) - preference(best.entry.route.method)) < 0
-      )
-        best = c;
+    let best: Entry | undefined;
+    let bestParams: Record<string, string> = NO_PARAMS;
+    let bestPreference = 0;
+    let seen: Entry[] | undefined;
+    const consider = (entry: Entry, params: Record<string, string>): void => {
+      const preference = methodPreference(entry.route.method, upper);
+      if (preference < 0) {
+        (seen ??= []).push(entry);
+        return;
+      }
+      const order = best
+        ? compareSpecificity(entry.path.specificity(), best.path.specificity()) || preference - bestPreference
+        : -1;
+      if (order < 0) {
+        best = entry;
+        bestParams = params;
+        bestPreference = preference;
+      }
+    };
+    for (const entry of scope.literal.get(path) ?? NONE) consider(entry, {});
+    const parts = splitPath(path);
+    for (const entry of patternsFor(scope, parts)) {
+      const params = entry.path.matchParts(parts);
+      if (params) consider(entry, params);
     }
-    if (best) return { kind: "found", route: best.entry.route, params: best.params };
+    if (best) return { kind: "found", route: best.route, params: bestParams };
+    if (!seen) return NOT_FOUND;
     const allow = new Set<string>();
-    for (const m of byPath) {
-      allow.add(m.entry.route.method);
-      if (m.entry.route.method === "GET") allow.add("HEAD");
+    for (const entry of seen) {
+      allow.add(entry.route.method);
+      if (entry.route.method === "GET") allow.add("HEAD");
     }
     return { kind: "method-not-allowed", allow: [...allow].sort() };
   }
@@ -182,10 +216,11 @@ export class RouteTable {
       if (any) return { route: any.route, params: NO_PARAMS };
     }
     let best: { entry: Entry; params: Record<string, string>; rank: number } | undefined;
-    for (const entry of scope.patterns) {
+    const parts = splitPath(path);
+    for (const entry of patternsFor(scope, parts)) {
       const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
       if (rank < 0) continue;
-      const params = entry.path.match(path);
+      const params = entry.path.matchParts(parts);
       if (!params) continue;
       const order = best
         ? compareSpecificity(entry.path.specificity(), best.entry.path.specificity()) || rank - best.rank
@@ -199,19 +234,16 @@ export class RouteTable {
     const key = chain === undefined ? "" : `#${chain}`;
     let scope = this.scopes.get(key);
     if (!scope) {
-      scope = { literal: new Map(), patterns: [] };
+      scope = { literal: new Map(), patternsByFirst: new Map(), patternsAnyFirst: [] };
       this.scopes.set(key, scope);
     }
     return scope;
   }
 }
 
-function candidates(scope: Scope, path: string): { entry: Entry; params: Record<string, string> }[] {
-  const out: { entry: Entry; params: Record<string, string> }[] = [];
-  for (const entry of scope.literal.get(path) ?? []) out.push({ entry, params: {} });
-  for (const entry of scope.patterns) {
-    const params = entry.path.match(path);
-    if (params) out.push({ entry, params });
-  }
-  return out;
+/** Method preference on equal specificity: the exact method, then GET for HEAD, then ANY; -1 refuses. */
+function methodPreference(routeMethod: string, method: string): number {
+  if (routeMethod === method) return 0;
+  if (method === "HEAD" && routeMethod === "GET") return 1;
+  return routeMethod === "ANY" ? 2 : -1;
 }
