@@ -166,7 +166,8 @@ export class RouteTable {
     const consider = (entry: Entry, params: Record<string, string>): void => {
       const preference = methodPreference(entry.route.method, upper);
       if (preference < 0) {
-        (seen ??= []).push(entry);
+        if (seen) seen.push(entry);
+        else seen = [entry];
         return;
       }
       const order = best
