@@ -14,7 +14,7 @@ import {
   MAX_OTT_USERNAME_LENGTH,
   recordSafely,
   tooManyAttempts,
-} from "./ott-filter-support.js";
+} from "./ott-endpoint-support.js";
 import type { OttGenerationLimiter } from "./ott-generation-limiter.js";
 
 /** Options of the OttGenerateEndpoint. */

@@ -23,7 +23,7 @@ import {
   MAX_OTT_USERNAME_LENGTH,
   recordSafely,
   tooManyAttempts,
-} from "./ott-filter-support.js";
+} from "./ott-endpoint-support.js";
 
 /** Options of the OttLoginEndpoint. */
 export interface OttLoginEndpointOptions {

@@ -1,7 +1,7 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type ChainRoute, pageRoutes } from "../chain/chain-route.js";
 import { csrfHiddenInput, csrfMetaTags } from "../csrf/csrf-html.js";
-import { MAX_OTT_TOKEN_LENGTH } from "./ott-filter-support.js";
+import { MAX_OTT_TOKEN_LENGTH } from "./ott-endpoint-support.js";
 import { renderOttSubmitPage } from "./ott-submit-page.js";
 
 /** Options of the OttSubmitPage. */

@@ -26,7 +26,7 @@ export interface PasskeyLoginEndpointOptions {
  * Processes `POST <url>` whose JSON body is the browser's AuthenticationResponseJSON: verifies it
  * against the challenge named by this browser's cookie (spent either way), stores the context through
  * the chain's repository (a session repository rotates the session there), then hands over to the
- * success handler; client errors go to the failure handler, as the password login filter does.
+ * success handler; client errors go to the failure handler, as the password login endpoint does.
  */
 export class PasskeyLoginEndpoint {
   constructor(private readonly options: PasskeyLoginEndpointOptions) {}

@@ -95,7 +95,7 @@ export interface EscalationStatusEndpointOptions {
   retryAfterSeconds?: number;
   /**
    * Signs the approved user in (by the flow's state type) and answers; called exactly once per
-   * escalation. When it leaves the exchange uncommitted, the filter answers 200 `{ status: "COMPLETED" }`.
+   * escalation. When it leaves the exchange uncommitted, the endpoint answers 200 `{ status: "COMPLETED" }`.
    */
   complete: (exchange: HttpExchange, escalation: Escalation) => Promise<void>;
 }

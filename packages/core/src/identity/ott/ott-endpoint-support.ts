@@ -2,7 +2,7 @@ import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { statusForCode } from "../../web/error-codes.js";
 
-/** Longest username the OTT filters accept, as the password login does. */
+/** Longest username the OTT endpoints accept, as the password login does. */
 export const MAX_OTT_USERNAME_LENGTH = 256;
 /** Longest token value the OTT login accepts (the built-in tokens have 43 characters). */
 export const MAX_OTT_TOKEN_LENGTH = 512;
