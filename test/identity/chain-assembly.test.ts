@@ -1,4 +1,5 @@
 import { FilterChainProxy } from "@platform/core/identity";
+import { RouteTable } from "@platform/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 
@@ -36,9 +37,7 @@ describe("handler and repository selection by state type", () => {
       "exception-translation",
       "security-context",
       "csrf",
-      "logout",
-      "rest-login",
-      "me-endpoint",
+      "entry-points",
       "authorization",
     ]);
     expect(tokenChain!.id).toBe("rest_2");
@@ -46,11 +45,29 @@ describe("handler and repository selection by state type", () => {
       "headers",
       "exception-translation",
       "security-context",
-      "logout",
-      "rest-login",
-      "token-endpoints",
-      "me-endpoint",
+      "entry-points",
       "authorization",
+    ]);
+  });
+
+  it("declares each chain's entry points in the route table under its id: logout, login, tokens, /api/me", () => {
+    const routes = (chain: string) =>
+      s.platform
+        .resolve(RouteTable)
+        .list()
+        .filter((r) => r.chain === chain)
+        .map((r) => `${r.method} ${r.path} ${r.name} ${r.stage}`);
+    expect(routes("rest")).toEqual([
+      "POST /api/logout identity.logout entry",
+      "POST /session-api/login identity.rest.login entry",
+      "GET /api/me identity.me entry",
+    ]);
+    expect(routes("rest_2")).toEqual([
+      "POST /api/logout identity.logout entry",
+      "POST /api/login identity.rest.login entry",
+      "POST /api/token/refresh identity.token-refresh entry",
+      "POST /api/token/revoke identity.token-revoke entry",
+      "GET /api/me identity.me entry",
     ]);
   });
 

@@ -1,6 +1,6 @@
 import { type Platform, PlatformError } from "@platform/core";
 import { IdGenerator, Logger } from "@platform/core/ports";
-import { type HttpExchange, type HttpInterceptor, type ResponseBody } from "@platform/core/web";
+import { type HttpExchange, type HttpInterceptor, type ResponseBody, RouteTable } from "@platform/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { CORRELATION_ID_ATTRIBUTE, ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
@@ -19,7 +19,10 @@ const DONE: Promise<void> = Promise.resolve();
 export interface CreateHttpAppOptions {
   /** A platform with `httpPlugin` installed; its IdGenerator and Logger ports are used per request. */
   platform: Platform;
-  /** The application routes (a new, empty registry by default); more may be added later. */
+  /**
+   * The application routes (a new, empty registry by default); more may be added later. They join
+   * the platform's RouteTable, beside the chains' routes.
+   */
   routes?: RouteRegistry;
   /** Run in order before the route (the security filter-chain proxy is one); the first commit wins. */
   interceptors?: readonly HttpInterceptor[];
@@ -40,10 +43,12 @@ export interface CreateHttpAppOptions {
   securityChains?: SecurityChainsMode;
 }
 
-/** The h3 app and the route registry it dispatches through. */
+/** The h3 app, the route registry it dispatches through, and the platform's one route table. */
 export interface HttpApp {
   app: H3;
   routes: RouteRegistry;
+  /** Every route: the app's (a registry's view) and, once the platform started, every chain's. */
+  table: RouteTable;
 }
 
 /**
@@ -53,13 +58,16 @@ export interface HttpApp {
  * (one that answers without calling `next` stops there), then the matched route; the exchange is written back as a web Response. 404 and 405
  * (with Allow) answer JSON, and every error, ours or h3's (a malformed URL, say), goes through the
  * core's `errorResponse`: 4xx with its stable code, anything unexpected a generic 500 logged once
- * through the Logger port. Dispatch uses our RouteRegistry, not h3's router: h3 freezes its routes
- * at `serve()` and cannot list them.
+ * through the Logger port. Dispatch uses the platform's RouteTable (through the RouteRegistry), not
+ * h3's router: h3 freezes its routes at `serve()` and cannot list them. One app per platform: the
+ * table holds one set of application routes.
  */
 export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const { platform } = options;
   const routes = options.routes ?? new RouteRegistry();
   const binding = bindingOptions(platform);
+  const table = platform.resolve(RouteTable);
+  routes.bindTo(table);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
   const interceptors = securityInterceptors(
@@ -139,7 +147,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       }),
   });
   app.use((event) => handle(event));
-  return { app, routes };
+  return { app, routes, table };
 }
 
 function bindingOptions(platform: Platform): ExchangeBindingOptions {

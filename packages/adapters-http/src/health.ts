@@ -11,6 +11,9 @@ export function healthRoute(platform: Pick<Platform, "state">, path = "/health")
     path,
     description: "Liveness and readiness of the platform",
     meta: { kind: "health" },
+    name: "http.health",
+    feature: "http",
+    access: "public",
     handler: (exchange) => {
       exchange.response.headers.set("cache-control", "no-store");
       const state = platform.state;

@@ -1,4 +1,5 @@
 import { defineProperty, type PlatformPlugin, prop } from "@platform/core";
+import { RouteTable } from "@platform/core/web";
 import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Largest request body the binding reads, in bytes (`1mb`, `64KiB` or bytes); larger bodies answer 413. */
@@ -50,11 +51,14 @@ export const HTTP_TRUST_PROXY = defineProperty({
 /** Every property the HTTP binding reads. */
 export const HTTP_PROPERTIES = [HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES, HTTP_TRUST_PROXY] as const;
 
-/** The HTTP binding as a platform module: it declares the `platform.http.*` properties (nothing else yet). */
+/**
+ * The HTTP binding as a platform module: it declares the `platform.http.*` properties and, unless a
+ * plugin did, the platform's RouteTable (createHttpApp serves it).
+ */
 export const httpPlugin: PlatformPlugin = {
   id: "http",
   properties: HTTP_PROPERTIES,
-  register() {
-    // Nothing to register yet: createHttpApp reads the properties and the kernel's ports directly.
+  register(ctx) {
+    ctx.registerDefault(RouteTable, { useFactory: () => new RouteTable() });
   },
 };

@@ -1,6 +1,11 @@
 import { PlatformError } from "@platform/core";
-import { type HttpExchange, type ResponseBody } from "@platform/core/web";
-import { compareSpecificity, RoutePath } from "./route-path.js";
+import {
+  type HttpExchange,
+  type ResponseBody,
+  type Route,
+  type RouteAccess,
+  RouteTable,
+} from "@platform/core/web";
 
 /** The HTTP methods a route can be registered for. */
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
@@ -20,6 +25,12 @@ export interface RouteDefinition {
   /** Free data for resource scanners and docs (e.g. the protected resource name). */
   meta?: Record<string, unknown>;
   description?: string;
+  /** Stable handler name in the route table (default `app.<METHOD> <path>`). */
+  name?: string;
+  /** Owning feature in the route table (default `app`). */
+  feature?: string;
+  /** Who may call it, as documented in the route table (default `chain-rules`). */
+  access?: RouteAccess;
 }
 
 /** What a lookup found: a route and its parameters, a path known only for other methods, or nothing. */
@@ -28,65 +39,76 @@ export type RouteMatch =
   | { kind: "method-not-allowed"; allow: readonly string[] }
   | { kind: "not-found" };
 
-interface Entry {
-  readonly route: RouteDefinition;
-  readonly path: RoutePath;
-}
-
 /**
- * Our own list of routes: h3 keeps no public one, and the resource scanner needs to read every
- * route with its meta. Routes may be added at any time (the app dispatches through this registry,
- * not through h3's router). Among the routes that accept the method, the most specific path wins
- * (literal, then `:param`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY.
+ * The application routes of an HTTP app, a view of the platform's one RouteTable (core `web`):
+ * `createHttpApp` binds it to the platform's table, so a host's routes, `/health` and `/js/**` sit
+ * in the table beside the chains' routes. Before it is bound (or when used alone) it keeps its own
+ * table. Routes may be added at any time (the app dispatches through the table, not h3's router).
+ * Among the routes that accept the method, the most specific path wins (literal, then `:param`, then
+ * `**`); on a tie the exact method beats GET-for-HEAD beats ANY.
  */
 export class RouteRegistry {
-  private readonly entries: Entry[] = [];
+  private readonly definitions: RouteDefinition[] = [];
+  private readonly byRoute = new WeakMap<Route, RouteDefinition>();
+  private table = new RouteTable();
+  private bound = false;
 
   /** Adds a route; the same method and path shape twice is a CONFIGURATION_INVALID error. */
   add(route: RouteDefinition): this {
-    const path = new RoutePath(route.path);
-    const clash = this.entries.find((e) => e.route.method === route.method && e.path.shape === path.shape);
-    if (clash) {
-      throw new PlatformError(
-        "CONFIGURATION_INVALID",
-        `Route ${route.method} ${route.path} is already registered (as ${clash.route.path})`,
-        { details: { method: route.method, path: route.path } },
-      );
-    }
-    this.entries.push({ route: Object.freeze({ ...route }), path });
+    const definition = Object.freeze({ ...route });
+    this.byRoute.set(this.insert(this.table, definition), definition);
+    this.definitions.push(definition);
     return this;
   }
 
   /** Every route in registration order. */
   list(): readonly RouteDefinition[] {
-    return this.entries.map((e) => e.route);
+    return [...this.definitions];
   }
 
-  /** Finds the route for a method and path (see the class comment for precedence). */
+  /** Finds the route for a method and canonical path (see the class comment for precedence). */
   match(method: string, path: string): RouteMatch {
-    const byPath: { entry: Entry; params: Record<string, string> }[] = [];
-    for (const entry of this.entries) {
-      const params = entry.path.match(path);
-      if (params) byPath.push({ entry, params });
-    }
-    if (byPath.length === 0) return { kind: "not-found" };
-    const upper = method.toUpperCase();
-    // Method preference on equal specificity: the exact method, then GET for HEAD, then ANY.
-    const preference = (m: string): number =>
-      m === upper ? 0 : upper === "HEAD" && m === "GET" ? 1 : m === "ANY" ? 2 : -1;
-    const best = byPath
-      .filter((m) => preference(m.entry.route.method) >= 0)
-      .sort(
-        (a, b) =>
-          compareSpecificity(a.entry.path.specificity(), b.entry.path.specificity()) ||
-          preference(a.entry.route.method) - preference(b.entry.route.method),
-      )[0];
-    if (best) return { kind: "found", route: best.entry.route, params: best.params };
-    const allow = new Set<string>();
-    for (const m of byPath) {
-      allow.add(m.entry.route.method);
-      if (m.entry.route.method === "GET") allow.add("HEAD");
-    }
-    return { kind: "method-not-allowed", allow: [...allow].sort() };
+    const match = this.table.match(method, path);
+    if (match.kind !== "found") return match;
+    const route = this.byRoute.get(match.route);
+    // A route another registry put in the same table: served as the table holds it.
+    return { kind: "found", route: route ?? appDefinition(match.route), params: match.params };
   }
+
+  /**
+   * Moves this registry's routes into `table` (the platform's) and adds later ones there; once only
+   * (an app serves one platform's table). Internal to the binding.
+   */
+  bindTo(table: RouteTable): void {
+    if (table === this.table) return;
+    if (this.bound) {
+      throw new PlatformError("CONFIGURATION_INVALID", "This RouteRegistry already serves another platform");
+    }
+    for (const definition of this.definitions) this.byRoute.set(this.insert(table, definition), definition);
+    this.table = table;
+    this.bound = true;
+  }
+
+  private insert(table: RouteTable, d: RouteDefinition): Route {
+    return table.insert({
+      method: d.method,
+      path: d.path,
+      name: d.name ?? `app.${d.method} ${d.path}`,
+      description: d.description ?? "",
+      feature: d.feature ?? "app",
+      access: d.access ?? "chain-rules",
+      meta: d.meta,
+      handler: (exchange) => d.handler(exchange),
+    });
+  }
+}
+
+function appDefinition(route: Route): RouteDefinition {
+  return {
+    method: route.method,
+    path: route.path,
+    handler: (exchange) => route.handler(exchange, {}),
+    ...(route.meta ? { meta: { ...route.meta } } : {}),
+    description: route.description,
+  };
 }

@@ -46,6 +46,9 @@ export function sdkAssetsRoute(): RouteDefinition {
     path: `${PAGE_SCRIPTS_PREFIX}/**`,
     description: "The browser SDK and the page scripts",
     meta: { kind: "sdk-assets" },
+    name: "http.sdk-assets",
+    feature: "http",
+    access: "public",
     handler: async (exchange) => {
       const name = routeParams(exchange)["**"] ?? "";
       const content = (await sdkFiles()).get(name);

@@ -12,6 +12,7 @@ export {
 export { runCli } from "./command-line/run-cli.js";
 export { PLATFORM_COMMANDS } from "./commands/index.js";
 export { buildDemoPlatform, type DemoPlatform } from "./demo-platform.js";
+export { routeListMarkdown, routeListText } from "./route-list.js";
 export { definePlatformConfig, loadHostConfig, type HostConfig } from "./host-config.js";
 export { startCommand, type RunningDemo, type StartOptions } from "./start-command.js";
 export { API_MFA_PREFIX, DEMO_USERS, demoSecurity, seedDemoUsers } from "./demo-security.js";

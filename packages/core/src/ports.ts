@@ -38,6 +38,7 @@ export {
   type SignInHandlers,
   type SignInPlan,
 } from "./identity/chain/sign-in-method.js";
+export type { ChainRoute, RouteMount } from "./identity/chain/chain-route.js";
 export {
   ChainHook,
   type HookedChain,

@@ -1,6 +1,7 @@
 import type { CliCommand } from "../command-line/cli-command.js";
 import { bundlesCommands } from "./bundles.js";
 import { loginCommand, logoutCommand } from "./login.js";
+import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
 
@@ -10,6 +11,7 @@ import { usersCommands } from "./users.js";
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
+  routesCliCommand,
   loginCommand,
   logoutCommand,
   ...usersCommands,

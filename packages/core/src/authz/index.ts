@@ -6,7 +6,7 @@
 import "./authz-error-codes.js";
 
 // Plugging in
-export { authorizationAdminApi } from "./authz-admin-api.js";
+export { authorizationAdminApi } from "./admin/authz-admin-api.js";
 export { authzPlugin } from "./authz-plugin.js";
 export { sessionHandle, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
 export { dynamicAuthorization } from "./pdp/dynamic-authorization.js";

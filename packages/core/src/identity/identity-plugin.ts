@@ -1,3 +1,4 @@
+import { RouteTable } from "../web/route-table.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
 import { registerAccountDefaults } from "./register-account-defaults.js";
 import { registerSessionDefaults } from "./session/register-session-defaults.js";
@@ -50,6 +51,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       registerOttDefaults(ctx);
       registerPasskeyDefaults(ctx);
       registerUserAdminDefaults(ctx);
+      // The one route table the chains declare their routes in (the HTTP binding registers it too).
+      ctx.registerDefault(RouteTable, { useFactory: () => new RouteTable() });
       // The sign-in methods: one member each (a plugin adds its own the same way; MFA adds `.mfa()`).
       for (const method of [formSignInMethod, restSignInMethod, ottSignInMethod, passkeySignInMethod]) {
         ctx.registerMember(SignInMethod, { useValue: method });

@@ -1,6 +1,6 @@
 // @platform/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
 // binding to another framework) builds on: the exchange, its interceptor, the one canonical form of a
-// path, Ant patterns, cookies, IP ranges and the error answer.
+// path, the route table, Ant patterns, cookies, IP ranges and the error answer.
 export { canonicalPath } from "./canonical-path.js";
 export { type AntPathPattern, compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "./ant-path-pattern.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./error-response.js";
@@ -19,3 +19,13 @@ export type { HttpInterceptor } from "./http-interceptor.js";
 export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
 export { PAGE_SCRIPT_PATHS, PAGE_SCRIPTS_PREFIX } from "./page-scripts.js";
 export { ServerAddress } from "../kernel/server-address.js";
+export { RoutePath } from "./route-path.js";
+export {
+  type Route,
+  type RouteAccess,
+  type RouteMethod,
+  type RouteStage,
+  RouteTable,
+  type RouteTableMatch,
+  type TableRouteHandler,
+} from "./route-table.js";

@@ -12,7 +12,8 @@ import { HttpExchange } from "../../web/http-exchange.js";
 import { ExpressionCompiler } from "../expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { InMemoryPolicyRepository } from "./in-memory-policy-repository.js";
-import { PolicyAdminFilter } from "./policy-admin-filter.js";
+import { PolicyAdminEndpoints } from "../admin/policy-admin-endpoints.js";
+import { serveRoutes } from "../../identity/chain/chain-routes.test-support.js";
 import { PolicyAdministrationService } from "./policy-administration-service.js";
 import type { PolicyChange, PolicyChangeListener } from "./policy-change-listener.js";
 import type { PolicyExpressionTools } from "./policy-expression-check.js";
@@ -82,7 +83,7 @@ export function setup(
     converter: o.tools?.converter ?? new PolicyExpressionConverter(),
     listeners: () => listeners,
   });
-  const filter = new PolicyAdminFilter({ service });
+  const filter = new PolicyAdminEndpoints({ service });
   /** The audit events of a type prefix, e.g. `policy.`. */
   const audited = (prefix = "policy.") => audit.events().filter((e) => e.type.startsWith(prefix));
   return { clock, repository, audit, audited, logged, changes, service, filter };
@@ -111,13 +112,13 @@ export function request(init: {
 }
 
 /**
- * Test fixture: runs the filter as a chain would (a thrown PlatformError becomes its JSON error
+ * Test fixture: serves the endpoints' routes as a chain would (a thrown PlatformError becomes its JSON error
  * answer) and reports the answer and how often `next` was called.
  */
-export async function send(filter: PolicyAdminFilter, x: HttpExchange) {
+export async function send(filter: PolicyAdminEndpoints, x: HttpExchange) {
   let nextCalls = 0;
   try {
-    await filter.filter(x, async () => {
+    await serveRoutes(filter.routes(), x, async () => {
       nextCalls++;
     });
   } catch (error) {

@@ -25,11 +25,12 @@ import {
 import { rules } from "../http-security/authorization-manager.js";
 import { AuthorizationFilter } from "../http-security/authorization-filter.js";
 import { HttpSecurity } from "../http-security/http-security.js";
-import { LogoutFilter } from "../login/logout-filter.js";
-import { MeEndpointFilter } from "../login/me-endpoint-filter.js";
-import { TokenEndpointsFilter } from "../login/token-endpoints-filter.js";
+import { LogoutEndpoint } from "../login/logout-endpoint.js";
+import { MeEndpoint } from "../login/me-endpoint.js";
+import { TokenEndpoints } from "../login/token-endpoints.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
+import { type ChainRoute, ChainRoutesFilter, declareChainRoutes, isRouteMount } from "./chain-route.js";
 import { attachToContainer } from "./container-aware.js";
 import type { SecurityFilter } from "./security-filter.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
@@ -44,15 +45,20 @@ interface ChainParts {
   readonly input: SignInFilterInput;
   /** Where a session chain keeps the request that sent a caller to the login page. */
   readonly saved: SessionSavedRequest | undefined;
+  /** The chain's logout URL (`POST`), unless logout is off. */
+  readonly logoutUrl: string | undefined;
 }
 
 /**
- * Builds the runtime chain of one DSL registration, in a fixed order: headers → CORS → exception
- * translation → security context → CSRF → logout → the sign-in method's filters → token endpoints →
- * `/api/me` → authorization. Session chains keep the context in the session with the session
- * handlers; `.oauth2()` chains are stateless (null repository), CSRF-exempt, and answer with the
- * token handlers. DSL options apply first, then every `rawHttp` customizer in order. The sign-in
- * method plans the URLs and contributes its filters; the chain hooks (MFA) wrap single-factor chains.
+ * Builds the runtime chain of one DSL registration, a fixed pipeline: headers → CORS → exception
+ * translation → security context → CSRF → the chain's entry points → authorization. The entry
+ * points are routes in the platform's RouteTable under the chain's id (logout, the sign-in method's
+ * processing URLs and pages, the token endpoints, `/api/me`), served by one filter after one lookup;
+ * routes mounted with `addFilterAfter(mount, "authorization")` are declared there too and served by
+ * their mount. Session chains keep the context in the session with the session handlers;
+ * `.oauth2()` chains are stateless (null repository), CSRF-exempt, and answer with the token
+ * handlers. DSL options apply first, then every `rawHttp` customizer in order. The sign-in method
+ * plans the URLs and contributes its routes; the chain hooks (MFA) wrap single-factor chains.
  */
 export function assembleChain(
   definition: ChainDefinition,
@@ -61,29 +67,58 @@ export function assembleChain(
 ): SecurityFilterChain {
   const parts = chainParts(definition, method, deps);
   const { http, plan, input } = parts;
+  const table = deps.routeTable;
   const filters: SecurityFilter[] = [
     ...entryFilters(definition, parts),
-    ...plan.filters(input),
-    ...(parts.oauth2
-      ? [
-          new TokenEndpointsFilter({
-            refreshUrl: DEFAULT_URLS.tokenRefresh,
-            revokeUrl: DEFAULT_URLS.tokenRevoke,
-            tokens: deps.tokens,
-            statusCheck: deps.statusCheck,
-          }),
-        ]
-      : []),
-    new MeEndpointFilter(DEFAULT_URLS.me, deps.statusCheck),
+    ...(plan.filters?.(input) ?? []),
+    new ChainRoutesFilter(definition.id, table),
     authorizationFilter(definition, parts),
   ];
+  const placed = placeAddedFilters(filters, http.addedFilters);
+  declareChainRoutes(table, definition.id, "entry", entryRoutes(parts));
+  const mounted = http.addedFilters.flatMap(({ filter }) => (isRouteMount(filter) ? filter.routes() : []));
+  declareChainRoutes(table, definition.id, "mounted", mounted);
   return new SecurityFilterChain(
     definition.id,
     definition.options.orderValue,
     definition.index,
     http.matcher ?? plan.matcher ?? anyRequest(),
-    placeAddedFilters(filters, http.addedFilters),
+    placed,
   );
+}
+
+/** The chain's entry points: logout, the sign-in method's routes, the token endpoints, `/api/me`. */
+function entryRoutes(parts: ChainParts): ChainRoute[] {
+  const { http, oauth2, plan, input, logoutUrl } = parts;
+  const { deps, repository } = input;
+  const routes: ChainRoute[] = [];
+  if (logoutUrl !== undefined) {
+    const logout = new LogoutEndpoint({
+      url: logoutUrl,
+      successUrl: http.logoutSettings.logoutSuccessUrl ?? plan.logoutSuccessUrl ?? `${plan.loginPage}?logout`,
+      repository,
+      tokens: oauth2 ? deps.tokens : undefined,
+      revokeBearer: deps.tokens,
+      // Read at logout time: members come from later plugins (MFA ends pending flows).
+      onLogout: async (exchange) => {
+        for (const hook of deps.logoutHooks()) await hook.onLogout(exchange);
+      },
+      audit: deps.audit,
+    });
+    routes.push(...logout.routes());
+  }
+  routes.push(...(plan.routes?.(input) ?? []));
+  if (oauth2) {
+    const tokens = new TokenEndpoints({
+      refreshUrl: DEFAULT_URLS.tokenRefresh,
+      revokeUrl: DEFAULT_URLS.tokenRevoke,
+      tokens: deps.tokens,
+      statusCheck: deps.statusCheck,
+    });
+    routes.push(...tokens.routes());
+  }
+  routes.push(...new MeEndpoint(DEFAULT_URLS.me, deps.statusCheck).routes());
+  return routes;
 }
 
 /** The chain's HttpSecurity (DSL options, then `rawHttp` customizers), its plan and the method's input. */
@@ -149,7 +184,10 @@ function chainParts(definition: ChainDefinition, method: SignInMethod, deps: Cha
     stateless,
     csrfEnabled: !stateless && http.csrfEnabled,
   };
-  return { http, stateless, oauth2, plan, input, saved };
+  const logoutUrl = http.logoutSettings.enabled
+    ? (http.logoutSettings.logoutUrl ?? plan.logoutUrl ?? DEFAULT_URLS.logout)
+    : undefined;
+  return { http, stateless, oauth2, plan, input, saved, logoutUrl };
 }
 
 /** The parameter names of the chain's form step (a form, or a flow's form primary step), after `rawFormLogin`. */
@@ -164,9 +202,9 @@ function formInternals(definition: ChainDefinition): FormLoginInternals {
   return internals;
 }
 
-/** Headers, CORS, exception translation, the security context, CSRF and logout. */
+/** Headers, CORS, exception translation, the security context and CSRF. */
 function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityFilter[] {
-  const { http, stateless, oauth2, plan, input } = parts;
+  const { http, stateless, oauth2, plan, input, logoutUrl } = parts;
   const { deps, repository } = input;
   const filters: SecurityFilter[] = [];
   if (http.headerSettings !== false) filters.push(new SecurityHeadersFilter(http.headerSettings));
@@ -179,9 +217,6 @@ function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityF
       bearer: oauth2,
     }),
   );
-  const logoutUrl = http.logoutSettings.enabled
-    ? (http.logoutSettings.logoutUrl ?? plan.logoutUrl ?? DEFAULT_URLS.logout)
-    : undefined;
   // The `request` checkpoint: every authenticated request on this chain, whatever its rules, but the
   // ways out (logout, and token revocation on token chains).
   const revokeUrl = oauth2 ? DEFAULT_URLS.tokenRevoke : undefined;
@@ -193,23 +228,6 @@ function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityF
     }),
   );
   if (input.csrfEnabled) filters.push(new BearerAwareCsrfFilter(deps.csrfTokens, http.csrfIgnoring));
-  if (logoutUrl !== undefined) {
-    filters.push(
-      new LogoutFilter({
-        url: logoutUrl,
-        successUrl:
-          http.logoutSettings.logoutSuccessUrl ?? plan.logoutSuccessUrl ?? `${plan.loginPage}?logout`,
-        repository,
-        tokens: oauth2 ? deps.tokens : undefined,
-        revokeBearer: deps.tokens,
-        // Read at logout time: members come from later plugins (MFA ends pending flows).
-        onLogout: async (exchange) => {
-          for (const hook of deps.logoutHooks()) await hook.onLogout(exchange);
-        },
-        audit: deps.audit,
-      }),
-    );
-  }
   return filters;
 }
 

@@ -17,8 +17,9 @@ import type { SecurityContextRepository } from "../context/security-context-repo
 import type { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
 import type { TokenIssuer } from "../handlers/oauth2-handlers.js";
 import type { PrimaryAuthenticator } from "../login/primary-authenticator.js";
-import type { TokenRevoker } from "../login/logout-filter.js";
-import type { TokenRefresher } from "../login/token-endpoints-filter.js";
+import type { TokenRevoker } from "../login/logout-endpoint.js";
+import type { TokenRefresher } from "../login/token-endpoints.js";
+import type { RouteTable } from "../../web/route-table.js";
 import type { SessionManager } from "../session/session-manager.js";
 
 /** Everything a token chain needs from the token service. */
@@ -58,6 +59,8 @@ export interface ChainDependencies {
   hooks: () => readonly ChainHook[];
   /** Builds the passkey service of one chain from its DSL options. */
   passkeyService: (options: PasskeyLoginOptions) => PasskeyService;
+  /** The platform's route table: each chain declares its routes there under its id. */
+  routeTable: RouteTable;
   /** The platform's container, for ContainerAware managers and filters of the DSL. */
   container?: DependencyContainer;
 }

@@ -18,6 +18,7 @@ import type { ChainDependencies } from "./chain-dependencies.js";
 import { ChainHook } from "./chain-hook.js";
 import { FilterChainProxy } from "./filter-chain-proxy.js";
 import { SignInMethod } from "./sign-in-method.js";
+import { RouteTable } from "../../web/route-table.js";
 
 /**
  * Assembles the DSL's chains at start and registers the FilterChainProxy over them (unless the host
@@ -73,6 +74,7 @@ function chainDependencies(
     statusCheck,
     ott: () => ottDependencies(c, ctx),
     passkeyService: passkeyServiceFor(c, ctx),
+    routeTable: c.resolve(RouteTable),
     container: c,
   };
 }

@@ -10,6 +10,7 @@ import type {
 } from "../handlers/authentication-handlers.js";
 import type { HttpSecurity } from "../http-security/http-security.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
+import type { ChainRoute } from "./chain-route.js";
 import type { SecurityFilter } from "./security-filter.js";
 
 /** The chain's default handlers, which a method may build on (an MFA flow falls back to them). */
@@ -18,7 +19,7 @@ export interface SignInHandlers {
   readonly failureHandler: AuthenticationFailureHandler;
 }
 
-/** What a method's filters are built from, once the chain's common parts exist. */
+/** What a method's routes (and filters) are built from, once the chain's common parts exist. */
 export interface SignInFilterInput {
   readonly definition: ChainDefinition;
   readonly http: HttpSecurity;
@@ -50,8 +51,16 @@ export interface SignInPlan {
   readonly logoutSuccessUrl?: string | undefined;
   /** The chain's matcher when the DSL gave none (default: every request). */
   readonly matcher?: RequestMatcher | undefined;
-  /** The method's processing filters and built-in pages, in order. */
-  filters(input: SignInFilterInput): SecurityFilter[];
+  /**
+   * The method's entry points (processing URLs, built-in pages): routes of the chain, served at the
+   * chain's entry point (after CSRF, before authorization).
+   */
+  routes?(input: SignInFilterInput): ChainRoute[];
+  /**
+   * Cross-cutting filters of the method, if any (none of the built-in methods has one), placed
+   * after CSRF and before the chain's entry points. Endpoints are routes, not filters.
+   */
+  filters?(input: SignInFilterInput): SecurityFilter[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
-import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { type ChainRoute, pageRoutes } from "../chain/chain-route.js";
 
 /** Renders the generated login page's HTML (CSRF meta tags and hidden input supplied by the caller). */
 export interface LoginPageModel {
@@ -42,18 +42,27 @@ ${m.csrfInput}
 </body></html>`;
 }
 
-/** Serves the generated login page at `GET <url>`. */
-export class DefaultLoginPageFilter implements SecurityFilter {
-  readonly name = "default-login-page";
-
+/** Serves the generated login page at `GET <url>` (and HEAD). */
+export class DefaultLoginPage {
   constructor(
     private readonly url: string,
     private readonly model: (exchange: HttpExchange) => Promise<Omit<LoginPageModel, "error" | "loggedOut">>,
   ) {}
 
-  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    if (exchange.path !== this.url || (exchange.method !== "GET" && exchange.method !== "HEAD"))
-      return next();
+  /** `GET <url>` and `HEAD <url>`. */
+  routes(): ChainRoute[] {
+    return pageRoutes({
+      path: this.url,
+      name: "identity.form.login-page",
+      description: "The generated sign-in page",
+      feature: "identity.form",
+      access: "public",
+      handler: (exchange) => this.handle(exchange),
+    });
+  }
+
+  /** Renders the page (with `?error` or `?logout` notices). */
+  async handle(exchange: HttpExchange): Promise<void> {
     const base = await this.model(exchange);
     exchange.html(
       200,

@@ -1,7 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { Authentication } from "../authentication/authentication.js";
 
-/** The primary (username + password) authentication a login filter calls; the default is PasswordAuthenticator. */
+/** The primary (username + password) authentication a login endpoint calls; the default is PasswordAuthenticator. */
 export interface PrimaryAuthenticator {
   authenticate(input: {
     username: unknown;
@@ -11,7 +11,7 @@ export interface PrimaryAuthenticator {
   }): Promise<Authentication>;
 }
 
-/** DI token of the primary authenticator the form and REST login filters call. */
+/** DI token of the primary authenticator the form and REST login endpoints call. */
 export const PrimaryAuthenticator: InjectionToken<PrimaryAuthenticator> = Symbol.for(
   "platform.PrimaryAuthenticator",
 );

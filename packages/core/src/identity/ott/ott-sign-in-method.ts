@@ -1,9 +1,9 @@
-import type { SecurityFilter } from "../chain/security-filter.js";
+import type { ChainRoute } from "../chain/chain-route.js";
 import type { SignInFilterInput, SignInMethod, SignInPlan } from "../chain/sign-in-method.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import type { OttLoginOptions } from "../dsl/ott-options.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
-import { createOttFilters } from "./create-ott-filters.js";
+import { createOttRoutes } from "./create-ott-routes.js";
 import { DeliveringGenerationSuccessHandler } from "./delivering-generation-success-handler.js";
 import { magicLinkFor } from "./magic-link.js";
 import type { OneTimeToken } from "./one-time-token-service.js";
@@ -18,18 +18,18 @@ export const ottSignInMethod: SignInMethod = {
       loginPage: options.defaultSubmitPageUrlValue ?? DEFAULT_URLS.ottSubmitPage,
       processingUrl: options.loginProcessingUrlValue ?? DEFAULT_URLS.ottLoginProcessing,
       redirectsToLoginPage: true,
-      filters: ottFilters,
+      routes: ottRoutes,
     };
   },
 };
 
-function ottFilters(i: SignInFilterInput): SecurityFilter[] {
+function ottRoutes(i: SignInFilterInput): ChainRoute[] {
   const options = i.definition.options as OttLoginOptions;
   const ott = i.deps.ott();
   const submitPageUrl = options.defaultSubmitPageUrlValue ?? DEFAULT_URLS.ottSubmitPage;
   const link = (token: OneTimeToken): string =>
     magicLinkFor({ baseUrl: ott.publicUrl(), submitPageUrl })(token);
-  return createOttFilters({
+  return createOttRoutes({
     generateUrl: options.tokenGeneratingUrlValue ?? DEFAULT_URLS.ottGenerate,
     submitPageUrl,
     showSubmitPage: options.showDefaultSubmitPageValue,

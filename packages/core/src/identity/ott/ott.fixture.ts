@@ -3,7 +3,6 @@ import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
-import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import { setCsrfToken } from "../csrf/csrf-token.js";
 import type { LoginContext } from "../handlers/authentication-handlers.js";
@@ -14,7 +13,8 @@ import {
 import { InMemoryLoginThrottle } from "../throttle/in-memory-login-throttle.js";
 import type { LoginThrottleLimits } from "../throttle/login-throttle.js";
 import { InMemoryUserRepository } from "../users/in-memory-user-repository.js";
-import { createOttFilters, type OttFiltersOptions } from "./create-ott-filters.js";
+import { createOttRoutes, type OttRoutesOptions } from "./create-ott-routes.js";
+import { chainRoutesRunner } from "../chain/chain-routes.test-support.js";
 import { DeliveringGenerationSuccessHandler } from "./delivering-generation-success-handler.js";
 import { InMemoryOneTimeTokenService } from "./in-memory-one-time-token-service.js";
 import { InMemoryOttGenerationLimiter } from "./in-memory-ott-generation-limiter.js";
@@ -52,7 +52,7 @@ export class RecordingDelivery implements OneTimeTokenDelivery {
 export interface OttFixtureOptions {
   limits?: Partial<OttGenerationLimits>;
   throttle?: Partial<LoginThrottleLimits>;
-  override?: Partial<OttFiltersOptions>;
+  override?: Partial<OttRoutesOptions>;
 }
 
 /** A request as the tests send it. */
@@ -67,7 +67,7 @@ export interface RequestInit {
 }
 
 /**
- * The OTT filters over in-memory adapters with a ManualClock, a recording delivery and repository,
+ * The OTT routes over in-memory adapters with a ManualClock, a recording delivery and repository,
  * the session handlers, and accounts `Alice` (ROLE_USER), `locked` and `disabled`.
  */
 export async function ottFixture(options: OttFixtureOptions = {}) {
@@ -97,7 +97,7 @@ export async function ottFixture(options: OttFixtureOptions = {}) {
     alwaysUseDefaultSuccessUrl: false,
     failureUrl: undefined,
   };
-  const filters = createOttFilters({
+  const routes = createOttRoutes({
     generateUrl: "/ott/generate",
     submitPageUrl: "/login/ott",
     showSubmitPage: true,
@@ -117,22 +117,8 @@ export async function ottFixture(options: OttFixtureOptions = {}) {
     ...options.override,
   });
 
-  /** Runs an exchange through the filters; `next` reports whether the request fell through. */
-  const run = async (exchange: HttpExchange): Promise<{ exchange: HttpExchange; fellThrough: boolean }> => {
-    let fellThrough = false;
-    const at =
-      (i: number): NextFilter =>
-      async () => {
-        const filter: SecurityFilter | undefined = filters[i];
-        if (!filter) {
-          fellThrough = true;
-          return;
-        }
-        await filter.filter(exchange, at(i + 1));
-      };
-    await at(0)();
-    return { exchange, fellThrough };
-  };
+  /** Runs an exchange through the chain's routes; `fellThrough` reports that none took it. */
+  const run = chainRoutesRunner(routes);
   const send = (method: string, url: string, init: RequestInit = {}): Promise<HttpExchange> =>
     run(request(method, url, init)).then((r) => r.exchange);
   /** Asks for a token for `username` and returns the delivered value (after delivery settles). */
@@ -156,7 +142,7 @@ export async function ottFixture(options: OttFixtureOptions = {}) {
     delivery,
     handler,
     repository,
-    filters,
+    routes,
     run,
     send,
     tokenFor,

@@ -16,7 +16,9 @@ import {
 import { InMemorySessionStore } from "../session/in-memory-session-store.js";
 import { SessionManager } from "../session/session-manager.js";
 import { anyRequest } from "../../web/request-matcher.js";
-import { createPasskeyFilters, type PasskeyFiltersOptions } from "./create-passkey-filters.js";
+import { createPasskeyRoutes, type PasskeyRoutesOptions } from "./create-passkey-routes.js";
+import { RouteTable } from "../../web/route-table.js";
+import { ChainRoutesFilter, declareChainRoutes } from "../chain/chain-route.js";
 import { passkeyKit } from "./passkey-kit.test-support.js";
 
 /** What a test request carries. */
@@ -36,7 +38,7 @@ export interface TestRequest {
  * session context, CSRF, the passkey filters), over the in-memory passkey kit, plus test browsers with
  * a cookie jar and the CSRF token of the last page they loaded.
  */
-export async function passkeyHttpKit(filterOptions: Partial<PasskeyFiltersOptions> = {}) {
+export async function passkeyHttpKit(filterOptions: Partial<PasskeyRoutesOptions> = {}) {
   const kit = await passkeyKit();
   const sessions = new SessionManager({
     store: new InMemorySessionStore({ clock: kit.clock }),
@@ -46,6 +48,7 @@ export async function passkeyHttpKit(filterOptions: Partial<PasskeyFiltersOption
   const csrfTokens = new SessionCsrfTokenRepository({ sessions, ids: kit.ids });
   const repository = new HttpSessionSecurityContextRepository(sessions, csrfTokens);
   const saved = new SessionSavedRequest(sessions);
+  const table = new RouteTable();
   const chain = new SecurityFilterChain("passkey", 400, 0, anyRequest(), [
     new ExceptionTranslationFilter({
       handling: new AsepAttributes().toHandling(),
@@ -55,7 +58,13 @@ export async function passkeyHttpKit(filterOptions: Partial<PasskeyFiltersOption
     }),
     new SecurityContextFilter(repository, undefined),
     new CsrfFilter({ repository: csrfTokens }),
-    ...createPasskeyFilters({
+    new ChainRoutesFilter("passkey", table),
+  ]);
+  declareChainRoutes(
+    table,
+    "passkey",
+    "entry",
+    createPasskeyRoutes({
       service: kit.service,
       repository,
       successHandler: new SessionAuthenticationSuccessHandler(saved.take),
@@ -69,7 +78,7 @@ export async function passkeyHttpKit(filterOptions: Partial<PasskeyFiltersOption
       },
       ...filterOptions,
     }),
-  ]);
+  );
 
   async function handle(exchange: HttpExchange): Promise<HttpResponseState> {
     await chain.run(exchange, async () => {

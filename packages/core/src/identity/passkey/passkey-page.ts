@@ -1,6 +1,6 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication } from "../authentication/authentication.js";
-import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { type ChainRoute, pageRoutes } from "../chain/chain-route.js";
 import { csrfMetaTags } from "../csrf/csrf-html.js";
 import { escapeHtml } from "../login/default-login-page.js";
 
@@ -59,22 +59,30 @@ ${m.csrfMeta}
 </body></html>`;
 }
 
-/** Where the page filter's script and endpoints are. */
+/** Where the page's script and endpoints are. */
 export type PasskeyPageUrls = Omit<PasskeyPageModel, "csrfMeta" | "username">;
 
 /** Serves the built-in passkey page at `GET <url>` (default `/passkeys`), to anonymous and signed-in users. */
-export class PasskeyPageFilter implements SecurityFilter {
-  readonly name = "passkey-page";
-
+export class PasskeyPage {
   constructor(
     private readonly url: string,
     private readonly urls: PasskeyPageUrls,
   ) {}
 
-  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    if (exchange.path !== this.url || (exchange.method !== "GET" && exchange.method !== "HEAD")) {
-      return next();
-    }
+  /** `GET <url>` and `HEAD <url>`. */
+  routes(): ChainRoute[] {
+    return pageRoutes({
+      path: this.url,
+      name: "identity.passkey.page",
+      description: "The built-in passkey page (sign in, register, list and delete passkeys)",
+      feature: "identity.passkey",
+      access: "public",
+      handler: (exchange) => this.handle(exchange),
+    });
+  }
+
+  /** Renders the page. */
+  async handle(exchange: HttpExchange): Promise<void> {
     const page = renderPasskeyPage({
       ...this.urls,
       csrfMeta: await csrfMetaTags(exchange),

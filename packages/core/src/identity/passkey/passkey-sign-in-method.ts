@@ -2,7 +2,7 @@ import type { SignInMethod, SignInPlan } from "../chain/sign-in-method.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import type { PasskeyLoginOptions } from "../dsl/ott-options.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
-import { createPasskeyFilters } from "./create-passkey-filters.js";
+import { createPasskeyRoutes } from "./create-passkey-routes.js";
 
 /** `.passkey()`: WebAuthn assertion options, then the signed assertion posted back to sign in. */
 export const passkeySignInMethod: SignInMethod = {
@@ -14,8 +14,8 @@ export const passkeySignInMethod: SignInMethod = {
       loginPage: DEFAULT_URLS.formLoginPage,
       processingUrl: options.loginProcessingUrlValue ?? DEFAULT_URLS.passkeyLoginProcessing,
       redirectsToLoginPage: true,
-      filters: (i) =>
-        createPasskeyFilters({
+      routes: (i) =>
+        createPasskeyRoutes({
           service: i.deps.passkeyService(options),
           repository: i.repository,
           successHandler: i.successHandler,

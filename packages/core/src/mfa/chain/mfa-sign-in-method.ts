@@ -1,5 +1,5 @@
 import type { DependencyContainer } from "tsyringe";
-import type { SecurityFilter } from "../../identity/chain/security-filter.js";
+import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type {
   SignInFilterInput,
   SignInHandlers,
@@ -12,18 +12,18 @@ import { DEFAULT_URLS } from "../../identity/dsl/default-urls.js";
 import type { MfaOptions } from "../dsl/mfa-options.js";
 import type { PasskeyLoginOptions } from "../../identity/dsl/ott-options.js";
 import { type ChainDefinition, SecurityConfiguration } from "../../identity/dsl/security-registry.js";
-import { LoginProcessingFilter } from "../../identity/login/login-processing-filter.js";
+import { LoginProcessing } from "../../identity/login/login-processing.js";
 import type { PlatformProperties } from "../../kernel/properties.js";
 import { antMatcher, anyRequest, orMatcher, type RequestMatcher } from "../../web/request-matcher.js";
 import { MfaPolicyProvider } from "../decision/mfa-policy-provider.js";
-import { EscalationAdminFilter, EscalationStatusFilter } from "../escalation/escalation-filters.js";
+import { EscalationAdminEndpoints, EscalationStatusEndpoint } from "../escalation/escalation-endpoints.js";
 import { EscalationService } from "../escalation/escalation-service.js";
 import { buildMfaFlow } from "../flow/build-mfa-flow.js";
 import { completeSignIn, escalationStatusUrl } from "../flow/mfa-answers.js";
-import { MfaApiFilter } from "../flow/mfa-api-filter.js";
+import { MfaApiEndpoints } from "../flow/mfa-api-endpoints.js";
 import type { MfaFlow } from "../flow/mfa-flow.js";
-import { type EnrolledFactors, MfaPagesFilter } from "../flow/mfa-pages-filter.js";
-import { MfaPasskeyFilter } from "../flow/mfa-passkey-filter.js";
+import { type EnrolledFactors, MfaPages } from "../flow/mfa-pages.js";
+import { MfaPasskeyEndpoints } from "../flow/mfa-passkey-endpoints.js";
 import { MfaRuntime } from "../flow/mfa-runtime.js";
 import { PrimaryAuthenticationSuccessHandler } from "../flow/primary-authentication-success-handler.js";
 import { mfaPageUrlsFromProperties } from "../mfa-pages.properties.js";
@@ -67,11 +67,11 @@ export class MfaSignInMethod implements SignInMethod {
       // An MFA chain serves the logout URL its flow advertises (`<prefix>/logout`, `<prefix>/api/logout`).
       logoutUrl: flow.urls.logout,
       matcher: mfaMatcher(flow),
-      filters: (input) => this.filters(input, flow),
+      routes: (input) => this.routes(input, flow),
     };
   }
 
-  private filters(i: SignInFilterInput, flow: MfaFlow): SecurityFilter[] {
+  private routes(i: SignInFilterInput, flow: MfaFlow): ChainRoute[] {
     const c = this.container;
     const runtime = c.resolve(MfaRuntime);
     const escalations = c.resolve(EscalationService);
@@ -84,7 +84,7 @@ export class MfaSignInMethod implements SignInMethod {
       tokens: i.deps.tokens,
       statusCheck: i.deps.statusCheck,
     };
-    const api = new MfaApiFilter({
+    const api = new MfaApiEndpoints({
       flow,
       runtime,
       finalRepository: i.repository,
@@ -93,21 +93,20 @@ export class MfaSignInMethod implements SignInMethod {
     });
     const passkeyStep = (i.definition.options as MfaOptions).factors.find((f) => f.type === "passkey");
     const passkey = passkeyStep
-      ? [
-          new MfaPasskeyFilter({
-            flow,
-            runtime,
-            passkeys: i.deps.passkeyService(passkeyStep.options as PasskeyLoginOptions),
-            finalRepository: i.repository,
-            context: i.context,
-            guard: (exchange, run) => api.guard(exchange, run),
-            stepUp,
-          }),
-        ]
+      ? new MfaPasskeyEndpoints({
+          flow,
+          runtime,
+          passkeys: i.deps.passkeyService(passkeyStep.options as PasskeyLoginOptions),
+          finalRepository: i.repository,
+          context: i.context,
+          guard: (exchange, run) => api.guard(exchange, run),
+          stepUp,
+        }).routes()
       : [];
     return [
-      new LoginProcessingFilter({
-        name: form ? "mfa-form-login" : "mfa-rest-login",
+      ...new LoginProcessing({
+        name: "mfa.primary-login",
+        feature: "mfa",
         url: flow.urls.primaryLoginProcessing,
         method: form ? "form" : "rest",
         accept: form ? (i.internals.acceptJson ? ["form", "json"] : ["form"]) : ["json"],
@@ -119,23 +118,23 @@ export class MfaSignInMethod implements SignInMethod {
         successHandler: new PrimaryAuthenticationSuccessHandler(runtime, flow, i.repository),
         failureHandler: flow.failureHandler,
         context: i.context,
-      }),
-      api,
+      }).routes(),
+      ...api.routes(),
       ...passkey,
-      new EscalationStatusFilter({
+      ...new EscalationStatusEndpoint({
         service: escalations,
         statusUrl: escalationStatusUrl(flow),
         complete: (exchange, escalation) =>
           completeSignIn(exchange, escalation.primary, flow, i.repository, i.context, runtime),
-      }),
-      new EscalationAdminFilter({ service: escalations }),
-      new MfaPagesFilter({
+      }).routes(),
+      ...new EscalationAdminEndpoints({ service: escalations }).routes(),
+      ...new MfaPages({
         flow,
         runtime,
         csrfEnabled: i.csrfEnabled,
         enrolledFactors,
         passkeyLogin: this.passkeyLogin(),
-      }),
+      }).routes(),
     ];
   }
 

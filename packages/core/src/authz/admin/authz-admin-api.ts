@@ -1,0 +1,49 @@
+import type { DependencyContainer } from "tsyringe";
+import { type ChainRoute, type RouteMount, routeMount } from "../../identity/chain/chain-route.js";
+import { UserRepository } from "../../identity/users/user-repository.js";
+import { AuditSink } from "../../kernel/audit-sink.js";
+import { Clock } from "../../kernel/clock.js";
+import { UrlAuthorizationManager } from "../pdp/url-authorization-manager.js";
+import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
+import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
+import { AUTHZ_ADMIN_FEATURE, PolicyAdminEndpoints } from "./policy-admin-endpoints.js";
+import { PolicySimulationEndpoint } from "./policy-simulation-endpoint.js";
+import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
+
+/**
+ * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
+ * PAP over HTTP, a deliberate addition: docs/decisions.md), `POST /admin/api/policies/simulate` and
+ * `/admin/api/zerotrust/actions/**`. Each checks ROLE_ADMIN itself.
+ */
+export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
+  const simulation = new PolicySimulationEndpoint({
+    manager: container.resolve(UrlAuthorizationManager),
+    users: container.resolve(UserRepository),
+    clock: container.resolve(Clock),
+  });
+  const policies = new PolicyAdminEndpoints({ service: container.resolve(PolicyAdministrationService) });
+  const zeroTrust = new ZeroTrustAdminEndpoints({
+    service: container.resolve(ZeroTrustActionService),
+    audit: container.resolve(AuditSink),
+  });
+  return [
+    ...simulation.routes(AUTHZ_ADMIN_FEATURE),
+    ...policies.routes(),
+    ...zeroTrust.routes(AUTHZ_ADMIN_FEATURE),
+  ];
+}
+
+/**
+ * The authorization admin API mounted on a chain with `http.addFilterAfter(authorizationAdminApi(),
+ * "authorization")`: its routes (see {@link authzAdminRoutes}) join the route table under that chain
+ * and are served after authorization; CSRF is the chain's (session callers). Attached to the
+ * platform's services at start.
+ */
+export function authorizationAdminApi(): RouteMount {
+  return routeMount({
+    name: "authz-admin-api",
+    feature: AUTHZ_ADMIN_FEATURE,
+    label: "authorizationAdminApi()",
+    routes: authzAdminRoutes,
+  });
+}

@@ -1,0 +1,154 @@
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { DependencyContainer } from "tsyringe";
+import type { HttpExchange, ResponseBody } from "../../web/http-exchange.js";
+import type { Route, RouteMethod, RouteStage, RouteTable } from "../../web/route-table.js";
+import type { ContainerAware } from "./container-aware.js";
+import type { NextFilter, SecurityFilter } from "./security-filter.js";
+
+/** A route a chain's part declares: the chain id and stage are stamped when the chain is assembled. */
+export type ChainRoute = Omit<Route, "chain" | "stage">;
+
+/**
+ * A feature's routes mounted on a chain after authorization, added by the host where it wants them:
+ * `http.addFilterAfter(userAdminApi(), "authorization")`. It stands in the chain as a filter (its
+ * name is what a later `addFilterBefore/After` anchors on), declares its routes in the route table
+ * under the chain's id at assembly, and serves the request when the chain's one lookup found one of
+ * its routes. `attach` runs before `routes` (the routes' handlers need the platform's services).
+ */
+export interface RouteMount extends SecurityFilter, ContainerAware {
+  /** The owning feature of every route it declares (e.g. `identity.users-admin`, `authz.admin`). */
+  readonly feature: string;
+  /** The mounted routes, once attached. */
+  routes(): readonly ChainRoute[];
+}
+
+/** True when an added filter is a RouteMount. */
+export function isRouteMount(filter: SecurityFilter): filter is RouteMount {
+  const m = filter as Partial<RouteMount>;
+  return typeof m.routes === "function" && typeof m.feature === "string";
+}
+
+/** What the chain's one lookup found for a request (kept for the mounts after authorization). */
+type Found = { route: Route; params: Record<string, string> } | undefined;
+
+const found = new WeakMap<HttpExchange, Found>();
+
+/** Runs a route's handler; a returned body is written with status 200 unless the handler committed. */
+export async function runRoute(
+  exchange: HttpExchange,
+  route: Route,
+  params: Readonly<Record<string, string>>,
+): Promise<void> {
+  const result = (await route.handler(exchange, params)) as ResponseBody | undefined;
+  if (!exchange.response.committed && result !== undefined) {
+    exchange.response.body = result;
+    exchange.response.committed = true;
+  }
+}
+
+/**
+ * The chain's entry points, one filter at a fixed place of the pipeline (after CSRF, before
+ * authorization): it looks the request up once in the route table under this chain's id (exact
+ * method, canonical path) and serves an `entry` route; a `mounted` route is left for its mount
+ * after authorization; anything else goes on to authorization and the application routes.
+ */
+export class ChainRoutesFilter implements SecurityFilter {
+  readonly name = "entry-points";
+
+  constructor(
+    private readonly chain: string,
+    private readonly table: RouteTable,
+  ) {}
+
+  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const match = this.table.matchChain(this.chain, exchange.method, exchange.path);
+    if (!match) return next();
+    if (match.route.stage === "mounted") {
+      found.set(exchange, match);
+      return next();
+    }
+    return runRoute(exchange, match.route, match.params);
+  }
+}
+
+/** A mount's dispatch: serves the request when the chain's lookup found one of `feature`'s mounted routes. */
+export function serveMounted(exchange: HttpExchange, feature: string, next: NextFilter): Promise<void> {
+  const match = found.get(exchange);
+  if (!match || match.route.feature !== feature) return next();
+  return runRoute(exchange, match.route, match.params);
+}
+
+/** Declares a chain's routes in the table under its id, at a stage. */
+export function declareChainRoutes(
+  table: RouteTable,
+  chain: string,
+  stage: RouteStage,
+  routes: readonly ChainRoute[],
+): void {
+  for (const route of routes) table.add({ ...route, chain, stage });
+}
+
+/**
+ * Builds a RouteMount: its filter name, its feature, what to call it in errors (`userAdminApi()`)
+ * and a factory of its routes over the platform's container.
+ */
+export function routeMount(options: {
+  name: string;
+  feature: string;
+  label: string;
+  routes: (container: DependencyContainer) => readonly ChainRoute[];
+}): RouteMount {
+  let routes: readonly ChainRoute[] | undefined;
+  return {
+    name: options.name,
+    feature: options.feature,
+    attach(container: DependencyContainer): void {
+      routes = options.routes(container);
+    },
+    routes(): readonly ChainRoute[] {
+      if (!routes) {
+        throw new PlatformError("DEPENDENCY_MISSING", `${options.label} was not attached to a platform`);
+      }
+      return routes;
+    },
+    filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+      if (!routes) {
+        return Promise.reject(
+          new PlatformError("DEPENDENCY_MISSING", `${options.label} was not attached to a platform`),
+        );
+      }
+      return serveMounted(exchange, options.feature, next);
+    },
+  };
+}
+
+/** A page's routes: the same handler for `GET` and `HEAD` (chain routes match the exact method). */
+export function pageRoutes(route: Omit<ChainRoute, "method">): ChainRoute[] {
+  return [
+    { ...route, method: "GET" },
+    { ...route, method: "HEAD" },
+  ];
+}
+
+/**
+ * A resource's routes: one per method it serves (name and description each, for the table), plus
+ * `ANY` for every other method, all served by one handler that answers 405 with `Allow` itself.
+ */
+export function resourceRoutes(
+  resource: Pick<ChainRoute, "path" | "feature" | "access" | "handler">,
+  methods: Partial<Record<Exclude<RouteMethod, "ANY">, { name: string; description: string }>>,
+  otherMethods: { name: string },
+): ChainRoute[] {
+  const routes: ChainRoute[] = [];
+  for (const [method, { name, description }] of Object.entries(methods)) {
+    routes.push({ ...resource, method: method as RouteMethod, name, description });
+  }
+  const allowed = Object.keys(methods).join(", ");
+  routes.push({
+    ...resource,
+    method: "ANY",
+    name: otherMethods.name,
+    description: `Any other method: 405 METHOD_NOT_ALLOWED (Allow: ${allowed})`,
+  });
+  return routes;
+}

@@ -1,0 +1,51 @@
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { currentAuthentication } from "../authentication/authentication.js";
+import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
+import type { ChainRoute } from "../chain/chain-route.js";
+
+/**
+ * `GET <url>` (default `/api/me`): who am I — the user id (the one the zero-trust admin API names as
+ * `user:<id>`), username, authorities and how the caller is authenticated (session or bearer, the
+ * sign-in method, when, which factors); 401 otherwise. The `me` checkpoint runs first, so a blocked
+ * caller learns it from the answer's code (403 ZERO_TRUST_BLOCKED) instead of reading its profile.
+ */
+export class MeEndpoint {
+  constructor(
+    private readonly url: string,
+    private readonly statusCheck?: SubjectStatusGate,
+  ) {}
+
+  /** Its one route, on every chain. */
+  routes(): ChainRoute[] {
+    return [
+      {
+        method: "GET",
+        path: this.url,
+        name: "identity.me",
+        description: "Who am I: id, username, authorities, how and when the caller signed in",
+        feature: "identity",
+        access: "authenticated",
+        handler: (exchange) => this.handle(exchange),
+      },
+    ];
+  }
+
+  /** Answers the caller's profile, or 401. */
+  async handle(exchange: HttpExchange): Promise<void> {
+    const a = currentAuthentication(exchange);
+    if (!a) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    exchange.response.headers.set("cache-control", "no-store");
+    await this.statusCheck?.({ checkpoint: "me", authentication: a, exchange });
+    const bearer = a as { originalMethod?: string; method: string };
+    exchange.json(200, {
+      id: a.userId,
+      username: a.username,
+      authorities: [...a.authorities],
+      authenticatedBy: a.method === "bearer" ? "bearer" : "session",
+      method: a.method === "bearer" ? (bearer.originalMethod ?? "bearer") : a.method,
+      authenticatedAt: new Date(a.authenticatedAt).toISOString(),
+      factors: a.factors.map((f) => f.type),
+    });
+  }
+}

@@ -1,0 +1,198 @@
+import { z } from "zod";
+import { PlatformError } from "../../../kernel/platform-error.js";
+import type { HttpExchange } from "../../../web/http-exchange.js";
+import { type Authentication, currentAuthentication } from "../../authentication/authentication.js";
+import { type ChainRoute, resourceRoutes } from "../../chain/chain-route.js";
+import { USER_LIST_MAX_LIMIT } from "../user-repository.js";
+import type { UserAdministrationService, UserView } from "./user-administration-service.js";
+
+/** Where the users admin API lives. */
+export const USER_ADMIN_BASE_PATH = "/admin/api/users";
+/** Longest user id looked up; longer ones are refused before the store sees them. */
+export const MAX_USER_ID_LENGTH = 128;
+/** Longest username accepted on create. */
+export const MAX_USERNAME_LENGTH = 128;
+/** Longest `q` search text. */
+export const MAX_USER_QUERY_LENGTH = 128;
+
+const USER_ID = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_USER_ID_LENGTH}}$`);
+const ACTIONS = ["disable", "enable", "unlock", "reset-password"] as const;
+type Action = (typeof ACTIONS)[number];
+
+/** The feature of the users admin API and the password-reset page in the route table. */
+export const USER_ADMIN_FEATURE = "identity.users-admin";
+
+const ACTION_DESCRIPTIONS: Record<Action, string> = {
+  disable: "Disables a user and ends their sign-ins",
+  enable: "Enables a user",
+  unlock: "Unlocks a user locked out by failed sign-ins",
+  "reset-password": "Sets a password, or mails a single-use reset link",
+};
+
+const CreateBody = z.strictObject({
+  username: z.string().min(1).max(MAX_USERNAME_LENGTH),
+  password: z.string().optional(),
+  authorities: z.array(z.string()).optional(),
+  enabled: z.boolean().optional(),
+});
+const ResetBody = z.union([
+  z.strictObject({ password: z.string() }),
+  z.strictObject({ sendLink: z.literal(true) }),
+]);
+const ListQuery = z.strictObject({
+  q: z.string().max(MAX_USER_QUERY_LENGTH).optional(),
+  offset: z
+    .string()
+    .regex(/^\d{1,9}$/, "must be a non-negative integer")
+    .optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,3}$/, `must be 1 to ${USER_LIST_MAX_LIMIT}`)
+    .optional(),
+});
+
+type Route =
+  | { kind: "collection" }
+  | { kind: "item"; id: string }
+  | { kind: "action"; id: string; action: Action };
+
+/**
+ * The users admin API (ADMIN only, checked here before the body is read; CSRF is the chain's, for
+ * session callers; every change audited by the service): `GET <base>` lists (`q`, `offset`,
+ * `limit`), `POST <base>` creates (201 + Location), `GET <base>/{id}` reads, `POST
+ * <base>/{id}/disable|enable|unlock` and `POST <base>/{id}/reset-password` with `{password}` (set
+ * it) or `{sendLink: true}` (mail a single-use reset link). Answers never carry a password hash and
+ * are `Cache-Control: no-store`.
+ */
+export class UserAdminEndpoints {
+  constructor(private readonly service: UserAdministrationService) {}
+
+  /** The collection, an item and its four actions: each its documented methods and ANY (405). */
+  routes(): ChainRoute[] {
+    const base = USER_ADMIN_BASE_PATH;
+    const resource = { feature: USER_ADMIN_FEATURE, access: "admin" } as const;
+    const routes = [
+      ...resourceRoutes(
+        { ...resource, path: base, handler: (x) => this.handle(x, { kind: "collection" }) },
+        {
+          GET: { name: "identity.users.list", description: "Lists users (q, offset, limit)" },
+          POST: { name: "identity.users.create", description: "Creates a user" },
+        },
+        { name: "identity.users.collection" },
+      ),
+      ...resourceRoutes(
+        { ...resource, path: `${base}/*`, handler: (x, p) => this.handle(x, { kind: "item", id: p["*"]! }) },
+        { GET: { name: "identity.users.get", description: "Reads one user" } },
+        { name: "identity.users.item" },
+      ),
+    ];
+    for (const action of ACTIONS) {
+      routes.push(
+        ...resourceRoutes(
+          {
+            ...resource,
+            path: `${base}/*/${action}`,
+            handler: (x, p) => this.handle(x, { kind: "action", id: p["*"]!, action }),
+          },
+          { POST: { name: `identity.users.${action}`, description: ACTION_DESCRIPTIONS[action] } },
+          { name: `identity.users.${action}.other` },
+        ),
+      );
+    }
+    return routes;
+  }
+
+  /** Serves one request to the API (ADMIN first, then the method, then the body). */
+  async handle(exchange: HttpExchange, route: Route): Promise<void> {
+    exchange.response.headers.set("cache-control", "no-store");
+    const admin = currentAuthentication(exchange);
+    if (!admin) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    this.service.assertAdmin(admin, `http:${exchange.method}`);
+    if (route.kind === "collection") return this.collection(exchange, admin);
+    const id = checkId(route.id);
+    if (route.kind === "item") {
+      allow(exchange, ["GET"]);
+      exchange.json(200, view(await this.service.get(id, admin)));
+      return;
+    }
+    allow(exchange, ["POST"]);
+    exchange.json(200, view(await this.action(exchange, admin, id, route.action)));
+  }
+
+  private async collection(exchange: HttpExchange, admin: Authentication): Promise<void> {
+    allow(exchange, ["GET", "POST"]);
+    if (exchange.method === "GET") {
+      const query = parse(ListQuery, single(exchange.query));
+      const limit = query.limit === undefined ? undefined : Number(query.limit);
+      if (limit !== undefined && (limit < 1 || limit > USER_LIST_MAX_LIMIT)) {
+        throw invalid("limit", `must be 1 to ${USER_LIST_MAX_LIMIT}`);
+      }
+      const users = await this.service.list(
+        { text: query.q, offset: query.offset === undefined ? undefined : Number(query.offset), limit },
+        admin,
+      );
+      exchange.json(200, users.map(view));
+      return;
+    }
+    const body = parse(CreateBody, await exchange.fields(["json"]));
+    const created = await this.service.create(body, admin);
+    exchange.response.headers.set("location", `${USER_ADMIN_BASE_PATH}/${encodeURIComponent(created.id)}`);
+    exchange.json(201, view(created));
+  }
+
+  private async action(
+    exchange: HttpExchange,
+    admin: Authentication,
+    id: string,
+    action: Action,
+  ): Promise<UserView> {
+    if (action === "reset-password") {
+      const body = parse(ResetBody, await exchange.fields(["json"]));
+      return "password" in body
+        ? this.service.setPassword(id, body.password, admin)
+        : this.service.sendResetLink(id, admin);
+    }
+    if (action === "unlock") return this.service.unlock(id, admin);
+    return this.service.setEnabled(id, action === "enable", admin);
+  }
+}
+
+function view(user: UserView): Record<string, unknown> {
+  return { ...user };
+}
+
+function allow(exchange: HttpExchange, methods: readonly string[]): void {
+  if (methods.includes(exchange.method)) return;
+  exchange.response.headers.set("allow", methods.join(", "));
+  throw new PlatformError("METHOD_NOT_ALLOWED", `Use ${methods.join(" or ")}`);
+}
+
+function checkId(id: string): string {
+  if (!USER_ID.test(id))
+    throw invalid("id", `must be 1 to ${MAX_USER_ID_LENGTH} letters, digits, '-' or '_'`);
+  return id;
+}
+
+function single(query: URLSearchParams): Record<string, string> {
+  const raw: Record<string, string> = {};
+  for (const key of new Set(query.keys())) {
+    const values = query.getAll(key);
+    if (values.length > 1) throw invalid(key, "must be given at most once");
+    raw[key] = values[0]!;
+  }
+  return raw;
+}
+
+function parse<T>(schema: z.ZodType<T>, input: unknown): T {
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  // Never echo a password back, not even in a validation message.
+  throw invalid(issue?.path.join(".") || "body", issue?.message ?? "is invalid");
+}
+
+function invalid(path: string, message: string): PlatformError {
+  return new PlatformError("VALIDATION_FAILED", `The request is invalid: ${path} ${message}`, {
+    details: { issues: [{ path, message }] },
+  });
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from "vitest";
+import { isPlatformError } from "../kernel/platform-error.js";
+import { type Route, type RouteMethod, RouteTable } from "./route-table.js";
+
+const route = (method: RouteMethod, path: string, chain?: string): Route => ({
+  method,
+  path,
+  name: `test.${method} ${path}`,
+  description: "a test route",
+  feature: "test",
+  access: "public",
+  chain,
+  handler: () => ({ method, path }),
+});
+
+function thrownCode(fn: () => unknown): string | undefined {
+  try {
+    fn();
+    return undefined;
+  } catch (error) {
+    return isPlatformError(error) ? error.code : String(error);
+  }
+}
+
+describe("RouteTable", () => {
+  it("lists every route in registration order, app routes apart", () => {
+    const table = new RouteTable().add(route("GET", "/a")).add(route("POST", "/login", "form"));
+    expect(table.list().map((r) => [r.method, r.path, r.chain])).toEqual([
+      ["GET", "/a", undefined],
+      ["POST", "/login", "form"],
+    ]);
+    expect(table.appRoutes().map((r) => r.path)).toEqual(["/a"]);
+    expect(Object.isFrozen(table.list()[0])).toBe(true);
+  });
+
+  it("refuses the same method and path shape twice on one chain, but not on two chains", () => {
+    const table = new RouteTable().add(route("POST", "/logout", "form"));
+    expect(thrownCode(() => table.add(route("POST", "/logout", "form")))).toBe("CONFIGURATION_INVALID");
+    expect(thrownCode(() => table.add(route("POST", "/logout", "rest")))).toBeUndefined();
+    expect(thrownCode(() => table.add(route("POST", "/logout")))).toBeUndefined();
+    table.add(route("DELETE", "/items/:id", "form"));
+    expect(thrownCode(() => table.add(route("DELETE", "/items/:name", "form")))).toBe(
+      "CONFIGURATION_INVALID",
+    );
+  });
+
+  it("refuses malformed patterns", () => {
+    const table = new RouteTable();
+    for (const bad of ["no-slash", "/a/**/b", "/a/:1x", "/a//b", "/a*"]) {
+      expect(thrownCode(() => table.add(route("GET", bad)))).toBe("CONFIGURATION_INVALID");
+    }
+  });
+
+  it("matches app routes most specific first, HEAD by GET, and reports Allow", () => {
+    const table = new RouteTable()
+      .add(route("GET", "/files/**"))
+      .add(route("GET", "/files/:name"))
+      .add(route("GET", "/files/readme"))
+      .add(route("POST", "/upload"));
+    const found = (method: string, path: string) => {
+      const m = table.match(method, path);
+      return m.kind === "found" ? [m.route.path, m.params] : m.kind;
+    };
+    expect(found("GET", "/files/readme")).toEqual(["/files/readme", {}]);
+    expect(found("HEAD", "/files/readme")).toEqual(["/files/readme", {}]);
+    expect(found("GET", "/files/a%20b")).toEqual(["/files/:name", { name: "a b" }]);
+    expect(found("GET", "/files/a/b")).toEqual(["/files/**", { "**": "a/b" }]);
+    expect(found("GET", "/other")).toBe("not-found");
+    expect(table.match("GET", "/upload")).toEqual({ kind: "method-not-allowed", allow: ["POST"] });
+  });
+
+  it("keeps chain routes out of app matching and app routes out of chain matching", () => {
+    const table = new RouteTable().add(route("GET", "/api/me", "form")).add(route("GET", "/health"));
+    expect(table.match("GET", "/api/me").kind).toBe("not-found");
+    expect(table.matchChain("form", "GET", "/health")).toBeUndefined();
+    expect(table.matchChain("form", "GET", "/api/me")?.route.path).toBe("/api/me");
+    expect(table.matchChain("rest", "GET", "/api/me")).toBeUndefined();
+  });
+
+  it("matches chain routes by the exact method only: no HEAD for GET, no 405", () => {
+    const table = new RouteTable().add(route("GET", "/api/me", "form"));
+    expect(table.matchChain("form", "HEAD", "/api/me")).toBeUndefined();
+    expect(table.matchChain("form", "POST", "/api/me")).toBeUndefined();
+  });
+
+  it("matches chain patterns with their parameters, a literal path first", () => {
+    const table = new RouteTable()
+      .add(route("POST", "/esc/:id/approve", "mfa"))
+      .add(route("POST", "/esc/list/approve", "mfa"))
+      .add(route("DELETE", "/keys/**", "mfa"));
+    expect(table.matchChain("mfa", "POST", "/esc/e%201/approve")).toMatchObject({
+      route: { path: "/esc/:id/approve" },
+      params: { id: "e 1" },
+    });
+    expect(table.matchChain("mfa", "POST", "/esc/list/approve")?.route.path).toBe("/esc/list/approve");
+    expect(table.matchChain("mfa", "DELETE", "/keys/a%2Fb/c")?.params).toEqual({ "**": "a%2Fb/c" });
+  });
+
+  it("matches canonical paths only: a pattern is compiled in canonical form", () => {
+    const table = new RouteTable().add(route("GET", "/caf%c3%a9/", "form"));
+    expect(table.matchChain("form", "GET", "/caf%C3%A9")).toBeDefined();
+    expect(table.matchChain("form", "GET", "/caf%C3%A9/")).toBeUndefined();
+  });
+});
+
+describe("RouteTable: ANY and raw segments on chains", () => {
+  it("prefers the exact method, then ANY (a resource answering 405 itself)", () => {
+    const table = new RouteTable()
+      .add(route("GET", "/users", "form"))
+      .add(route("ANY", "/users", "form"))
+      .add(route("GET", "/users/*", "form"))
+      .add(route("ANY", "/users/*", "form"));
+    expect(table.matchChain("form", "GET", "/users")?.route.method).toBe("GET");
+    expect(table.matchChain("form", "PATCH", "/users")?.route.method).toBe("ANY");
+    expect(table.matchChain("form", "GET", "/users/a%2Fb")).toMatchObject({
+      route: { method: "GET" },
+      params: { "*": "a%2Fb" },
+    });
+    expect(table.matchChain("form", "PUT", "/users/x")?.route.method).toBe("ANY");
+  });
+
+  it("hands a * segment over as sent, even when it does not decode", () => {
+    const table = new RouteTable().add(route("GET", "/u/*", "form"));
+    expect(table.matchChain("form", "GET", "/u/%E0%A4%A")?.params).toEqual({ "*": "%E0%A4%A" });
+    expect(table.matchChain("form", "GET", "/u/a/b")).toBeUndefined();
+    expect(thrownCode(() => table.add(route("GET", "/v/*/*", "form")))).toBe("CONFIGURATION_INVALID");
+  });
+});

@@ -1,0 +1,250 @@
+import { PlatformError } from "../kernel/platform-error.js";
+import type { HttpExchange, ResponseBody } from "./http-exchange.js";
+import { compareSpecificity, RoutePath, splitPath } from "./route-path.js";
+
+/** The HTTP methods a route can be registered for (`ANY`: every method, for application routes). */
+export type RouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";
+
+/**
+ * Who may call a route, as documented (the handler or the chain enforces it; the table only says it):
+ * - `public`: anyone (sign-in endpoints, login pages, health, scripts);
+ * - `authenticated`: a signed-in caller (the route refuses others with 401);
+ * - `admin`: ROLE_ADMIN, checked by the route itself whatever the chain's rules say;
+ * - `mfa-flow`: a caller inside an MFA flow (bound by its cookie or headers);
+ * - `reset-link`: whoever holds a password-reset link;
+ * - `chain-rules`: decided by the chain's authorization rules and policies (application routes).
+ */
+export type RouteAccess = "public" | "authenticated" | "admin" | "mfa-flow" | "reset-link" | "chain-rules";
+
+/**
+ * Where a chain route runs in its chain: `entry` (an entry point, before authorization: sign-in
+ * processing, logout, token endpoints, `/api/me`, MFA API and pages, passkey endpoints) or `mounted`
+ * (an API mounted after authorization, e.g. `addFilterAfter(userAdminApi(), "authorization")`).
+ * Application routes (no chain) run after the whole chain.
+ */
+export type RouteStage = "entry" | "mounted";
+
+/**
+ * A route's handler: works on the exchange with the path's parameters (`:name` decoded, `**` raw).
+ * A returned object, array, string or bytes is written with status 200 unless the handler committed
+ * the exchange itself.
+ */
+export type TableRouteHandler = (
+  exchange: HttpExchange,
+  params: Readonly<Record<string, string>>,
+  // biome-ignore lint/suspicious/noConfusingVoidType: lets `async (exchange) => { ... }` (Promise<void>) be a handler
+) => Promise<ResponseBody | void> | ResponseBody | void;
+
+/** One endpoint the platform serves. */
+export interface Route {
+  readonly method: RouteMethod;
+  /** Path pattern: literal segments, `:param` segments, `**` last (zero or more segments). */
+  readonly path: string;
+  /** Stable handler name, `<feature>.<endpoint>` (e.g. `identity.me`). */
+  readonly name: string;
+  /** One line: what the endpoint does. */
+  readonly description: string;
+  /** The feature or plugin that owns it (e.g. `identity.form`, `mfa`, `authz.admin`, `http`, `app`). */
+  readonly feature: string;
+  readonly access: RouteAccess;
+  /** The owning chain's id; absent for application routes, served after the chain that matched. */
+  readonly chain?: string | undefined;
+  /** Where a chain route runs (default `entry`); ignored for application routes. */
+  readonly stage?: RouteStage | undefined;
+  /** Free data for resource scanners and docs (e.g. the protected resource name). */
+  readonly meta?: Readonly<Record<string, unknown>> | undefined;
+  readonly handler: TableRouteHandler;
+}
+
+/** What a lookup found: a route and its parameters, a path known only for other methods, or nothing. */
+export type RouteTableMatch =
+  | { kind: "found"; route: Route; params: Record<string, string> }
+  | { kind: "method-not-allowed"; allow: readonly string[] }
+  | { kind: "not-found" };
+
+interface Entry {
+  readonly route: Route;
+  readonly path: RoutePath;
+}
+
+/**
+ * The routes of one scope (the application, or one chain): literal paths by path; patterns by their
+ * first segment when it is literal (`/api/orders/:id` under `api`), the others (`/**`, `/:x`) apart.
+ */
+interface Scope {
+  readonly literal: Map<string, Entry[]>;
+  readonly patternsByFirst: Map<string, Entry[]>;
+  readonly patternsAnyFirst: Entry[];
+}
+
+const NONE: readonly Entry[] = [];
+
+/** The patterns that may match `parts`, in registration order within each group. */
+function patternsFor(scope: Scope, parts: readonly string[]): readonly Entry[] {
+  const byFirst = parts.length > 0 ? (scope.patternsByFirst.get(parts[0]!) ?? NONE) : NONE;
+  if (scope.patternsAnyFirst.length === 0) return byFirst;
+  if (byFirst.length === 0) return scope.patternsAnyFirst;
+  return [...byFirst, ...scope.patternsAnyFirst];
+}
+
+const NOT_FOUND: RouteTableMatch = { kind: "not-found" };
+const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
+
+/**
+ * Every endpoint the platform serves, in one table: application routes (the HTTP binding's and the
+ * host's) and the routes each security filter chain owns. Paths are matched in the one canonical
+ * form (`HttpExchange.path`), so the route served and the path the policies judged are one string.
+ * A lookup is one map read for literal paths plus a walk over the scope's patterns that share the
+ * path's first segment (segment compares on a path split once, no regex).
+ *
+ * Application routes: among those that accept the method, the most specific path wins (literal, then
+ * `:param`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY. Chain routes match
+ * the exact method only: a request a chain route does not take goes on through the chain as before.
+ */
+export class RouteTable {
+  private readonly entries: Entry[] = [];
+  private readonly scopes = new Map<string, Scope>();
+
+  /** Adds a route; the same method and path shape twice on one chain (or among app routes) is CONFIGURATION_INVALID. */
+  add(route: Route): this {
+    this.insert(route);
+    return this;
+  }
+
+  /** Adds a route as `add` does and returns it as stored (frozen), the value `list` and `match` hand out. */
+  insert(route: Route): Route {
+    const path = new RoutePath(route.path);
+    const scope = this.scope(route.chain);
+    const clash = this.entries.find(
+      (e) => e.route.chain === route.chain && e.route.method === route.method && e.path.shape === path.shape,
+    );
+    if (clash) {
+      const where = route.chain === undefined ? "" : ` on chain ${route.chain}`;
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `Route ${route.method} ${route.path}${where} is already registered (as ${clash.route.name} ${clash.route.path})`,
+        { details: { method: route.method, path: route.path, chain: route.chain, name: route.name } },
+      );
+    }
+    const entry: Entry = { route: Object.freeze({ ...route }), path };
+    this.entries.push(entry);
+    if (path.literal) {
+      const list = scope.literal.get(path.shape);
+      if (list) list.push(entry);
+      else scope.literal.set(path.shape, [entry]);
+    } else {
+      const first = path.firstLiteral;
+      if (first === undefined) scope.patternsAnyFirst.push(entry);
+      else {
+        const list = scope.patternsByFirst.get(first);
+        if (list) list.push(entry);
+        else scope.patternsByFirst.set(first, [entry]);
+      }
+    }
+    return entry.route;
+  }
+
+  /** Every route in registration order. */
+  list(): readonly Route[] {
+    return this.entries.map((e) => e.route);
+  }
+
+  /** The application routes (no chain), in registration order. */
+  appRoutes(): readonly Route[] {
+    return this.entries.filter((e) => e.route.chain === undefined).map((e) => e.route);
+  }
+
+  /** Finds the application route for a method and a canonical path (see the class comment for precedence). */
+  match(method: string, path: string): RouteTableMatch {
+    const scope = this.scopes.get("");
+    if (!scope) return NOT_FOUND;
+    const upper = method.toUpperCase();
+    let best: Entry | undefined;
+    let bestParams: Record<string, string> = NO_PARAMS;
+    let bestPreference = 0;
+    let seen: Entry[] | undefined;
+    const consider = (entry: Entry, params: Record<string, string>): void => {
+      const preference = methodPreference(entry.route.method, upper);
+      if (preference < 0) {
+        if (seen) seen.push(entry);
+        else seen = [entry];
+        return;
+      }
+      const order = best
+        ? compareSpecificity(entry.path.specificity(), best.path.specificity()) || preference - bestPreference
+        : -1;
+      if (order < 0) {
+        best = entry;
+        bestParams = params;
+        bestPreference = preference;
+      }
+    };
+    for (const entry of scope.literal.get(path) ?? NONE) consider(entry, {});
+    const parts = splitPath(path);
+    for (const entry of patternsFor(scope, parts)) {
+      const params = entry.path.matchParts(parts);
+      if (params) consider(entry, params);
+    }
+    if (best) return { kind: "found", route: best.route, params: bestParams };
+    if (!seen) return NOT_FOUND;
+    const allow = new Set<string>();
+    for (const entry of seen) {
+      allow.add(entry.route.method);
+      if (entry.route.method === "GET") allow.add("HEAD");
+    }
+    return { kind: "method-not-allowed", allow: [...allow].sort() };
+  }
+
+  /**
+   * Finds a chain's route for this method and canonical path: a literal path before a pattern, then
+   * the most specific pattern; the exact method before `ANY` (a resource that answers 405 itself);
+   * never GET for HEAD. Undefined when the chain has none.
+   */
+  matchChain(
+    chain: string,
+    method: string,
+    path: string,
+  ): { route: Route; params: Record<string, string> } | undefined {
+    const scope = this.scopes.get(`#${chain}`);
+    if (!scope) return undefined;
+    const literal = scope.literal.get(path);
+    if (literal) {
+      let any: Entry | undefined;
+      for (const entry of literal) {
+        if (entry.route.method === method) return { route: entry.route, params: NO_PARAMS };
+        if (entry.route.method === "ANY") any = entry;
+      }
+      if (any) return { route: any.route, params: NO_PARAMS };
+    }
+    let best: { entry: Entry; params: Record<string, string>; rank: number } | undefined;
+    const parts = splitPath(path);
+    for (const entry of patternsFor(scope, parts)) {
+      const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
+      if (rank < 0) continue;
+      const params = entry.path.matchParts(parts);
+      if (!params) continue;
+      const order = best
+        ? compareSpecificity(entry.path.specificity(), best.entry.path.specificity()) || rank - best.rank
+        : -1;
+      if (order < 0) best = { entry, params, rank };
+    }
+    return best && { route: best.entry.route, params: best.params };
+  }
+
+  private scope(chain: string | undefined): Scope {
+    const key = chain === undefined ? "" : `#${chain}`;
+    let scope = this.scopes.get(key);
+    if (!scope) {
+      scope = { literal: new Map(), patternsByFirst: new Map(), patternsAnyFirst: [] };
+      this.scopes.set(key, scope);
+    }
+    return scope;
+  }
+}
+
+/** Method preference on equal specificity: the exact method, then GET for HEAD, then ANY; -1 refuses. */
+function methodPreference(routeMethod: string, method: string): number {
+  if (routeMethod === method) return 0;
+  if (method === "HEAD" && routeMethod === "GET") return 1;
+  return routeMethod === "ANY" ? 2 : -1;
+}
