@@ -100,7 +100,8 @@ describe("SecurityContextHolder.interceptor", () => {
     const seen: Record<string, (string | undefined)[]> = {};
     const request = (name: string, path: string, authentication?: Authentication) =>
       interceptor.intercept(exchange(path, authentication), async () => {
-        const mine: (string | undefined)[] = (seen[name] = []);
+        const mine: (string | undefined)[] = [];
+        seen[name] = mine;
         for (let step = 0; step < 3; step++) {
           await new Promise<void>((r) => gates.set(`${name}${step}`, r));
           mine.push(context.current()?.username);
