@@ -11,6 +11,7 @@ export function healthRoute(platform: Pick<Platform, "state">, path = "/health")
     path,
     description: "Liveness and readiness of the platform",
     meta: { kind: "health" },
+    callerContext: false,
     handler: (exchange) => {
       exchange.response.headers.set("cache-control", "no-store");
       const state = platform.state;

@@ -32,25 +32,30 @@ export class RoutePath {
    * not match.
    */
   match(path: string): Record<string, string> | undefined {
-    const parts = splitPath(path);
+    return this.matchParts(splitPath(path));
+  }
+
+  /** `match` on a path already split by `splitPath` (a registry splits the request path once for every route). */
+  matchParts(parts: readonly string[]): Record<string, string> | undefined {
+    const segments = this.segments;
+    const rest = segments.length > 0 && segments[segments.length - 1]!.kind === "rest";
+    // Most routes fail on the segment count or a literal: decided before anything is allocated.
+    if (rest ? parts.length < segments.length - 1 : parts.length !== segments.length) return undefined;
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      if (segment.kind === "literal" && parts[i] !== segment.text) return undefined;
+    }
     const params: Record<string, string> = {};
-    for (let i = 0; i < this.segments.length; i++) {
-      const segment = this.segments[i]!;
-      if (segment.kind === "rest") {
-        params["**"] = parts.slice(i).join("/");
-        return params;
-      }
-      const part = parts[i];
-      if (part === undefined) return undefined;
-      if (segment.kind === "literal") {
-        if (part !== segment.text) return undefined;
-      } else {
-        const value = decodeSegment(part);
+    for (let i = 0; i < segments.length; i++) {
+      const segment = segments[i]!;
+      if (segment.kind === "rest") params["**"] = parts.slice(i).join("/");
+      else if (segment.kind === "param") {
+        const value = decodeSegment(parts[i]!);
         if (value === undefined || value === "") return undefined;
         params[segment.name] = value;
       }
     }
-    return parts.length === this.segments.length ? params : undefined;
+    return params;
   }
 
   /** Ranks per segment (0 literal, 1 parameter, 2 tail): lower sorts first, so `/a/b` beats `/a/:x` beats `/a/**`. */
@@ -69,7 +74,7 @@ export function compareSpecificity(a: readonly number[], b: readonly number[]): 
 }
 
 /** Splits a path into segments exactly (`/` has none; `/a/` has an empty last one, matching no route). */
-function splitPath(path: string): string[] {
+export function splitPath(path: string): string[] {
   return path === "/" ? [] : path.slice(1).split("/");
 }
 

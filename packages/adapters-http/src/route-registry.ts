@@ -1,6 +1,6 @@
 import { PlatformError } from "@platform/core";
 import { type HttpExchange, type ResponseBody } from "@platform/core/web";
-import { compareSpecificity, RoutePath } from "./route-path.js";
+import { compareSpecificity, RoutePath, splitPath } from "./route-path.js";
 
 /** The HTTP methods a route can be registered for. */
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
@@ -20,6 +20,13 @@ export interface RouteDefinition {
   /** Free data for resource scanners and docs (e.g. the protected resource name). */
   meta?: Record<string, unknown>;
   description?: string;
+  /**
+   * Whether the handler may call `@Protectable` services, and so needs the request's caller current
+   * (default true). False spares the request the async-context tracking of SecurityContextHolder when
+   * its interceptor is given `when: (ex) => routes.needsCallerContext(ex)`; a protected method called
+   * from such a route anyway sees no caller and refuses (AUTHENTICATION_REQUIRED).
+   */
+  callerContext?: boolean;
 }
 
 /** What a lookup found: a route and its parameters, a path known only for other methods, or nothing. */
@@ -31,6 +38,15 @@ export type RouteMatch =
 interface Entry {
   readonly route: RouteDefinition;
   readonly path: RoutePath;
+}
+
+/** Exchange attribute caching an exchange's match (per registry, while no route was added since). */
+const MATCH_ATTRIBUTE = "route.match";
+
+interface CachedMatch {
+  readonly registry: RouteRegistry;
+  readonly size: number;
+  readonly match: RouteMatch;
 }
 
 /**
@@ -62,11 +78,36 @@ export class RouteRegistry {
     return this.entries.map((e) => e.route);
   }
 
+  /**
+   * The match for an exchange's method and canonical path, made once per request: kept in the
+   * exchange's attributes, so an interceptor that asks first (`needsCallerContext`) spares the
+   * dispatch a second lookup.
+   */
+  matchExchange(exchange: HttpExchange): RouteMatch {
+    const cached = exchange.attributes.get(MATCH_ATTRIBUTE) as CachedMatch | undefined;
+    if (cached?.registry === this && cached.size === this.entries.length) return cached.match;
+    const match = this.match(exchange.method, exchange.path);
+    const entry: CachedMatch = { registry: this, size: this.entries.length, match };
+    exchange.attributes.set(MATCH_ATTRIBUTE, entry);
+    return match;
+  }
+
+  /**
+   * False when the request's route declares `callerContext: false`, or when no route serves it (it
+   * answers 404 or 405, running no handler); true otherwise. Meant as SecurityContextHolder's
+   * interceptor `when`.
+   */
+  needsCallerContext(exchange: HttpExchange): boolean {
+    const match = this.matchExchange(exchange);
+    return match.kind === "found" && match.route.callerContext !== false;
+  }
+
   /** Finds the route for a method and path (see the class comment for precedence). */
   match(method: string, path: string): RouteMatch {
     const byPath: { entry: Entry; params: Record<string, string> }[] = [];
+    const parts = splitPath(path);
     for (const entry of this.entries) {
-      const params = entry.path.match(path);
+      const params = entry.path.matchParts(parts);
       if (params) byPath.push({ entry, params });
     }
     if (byPath.length === 0) return { kind: "not-found" };

@@ -46,6 +46,7 @@ export function sdkAssetsRoute(): RouteDefinition {
     path: `${PAGE_SCRIPTS_PREFIX}/**`,
     description: "The browser SDK and the page scripts",
     meta: { kind: "sdk-assets" },
+    callerContext: false,
     handler: async (exchange) => {
       const name = routeParams(exchange)["**"] ?? "";
       const content = (await sdkFiles()).get(name);
