@@ -38,6 +38,14 @@ export type RouteMatch =
 interface Entry {
   readonly route: RouteDefinition;
   readonly path: RoutePath;
+  readonly specificity: readonly number[];
+}
+
+/** Method preference on equal specificity: the exact method, then GET for HEAD, then ANY (-1: no). */
+function methodPreference(routeMethod: string, requested: string): number {
+  if (routeMethod === requested) return 0;
+  if (requested === "HEAD" && routeMethod === "GET") return 1;
+  return routeMethod === "ANY" ? 2 : -1;
 }
 
 /** Exchange attribute caching an exchange's match (per registry, while no route was added since). */
@@ -69,7 +77,7 @@ export class RouteRegistry {
         { details: { method: route.method, path: route.path } },
       );
     }
-    this.entries.push({ route: Object.freeze({ ...route }), path });
+    this.entries.push({ route: Object.freeze({ ...route }), path, specificity: path.specificity() });
     return this;
   }
 
@@ -104,29 +112,31 @@ export class RouteRegistry {
 
   /** Finds the route for a method and path (see the class comment for precedence). */
   match(method: string, path: string): RouteMatch {
-    const byPath: { entry: Entry; params: Record<string, string> }[] = [];
     const parts = splitPath(path);
+    const upper = method.toUpperCase();
+    // One pass, nothing sorted: a candidate replaces the best only when strictly better, so equal
+    // ones keep registration order.
+    let best: { entry: Entry; params: Record<string, string>; preference: number } | undefined;
+    let pathKnown: Entry[] | undefined;
     for (const entry of this.entries) {
       const params = entry.path.matchParts(parts);
-      if (params) byPath.push({ entry, params });
+      if (!params) continue;
+      (pathKnown ??= []).push(entry);
+      const preference = methodPreference(entry.route.method, upper);
+      if (preference < 0) continue;
+      if (
+        !best ||
+        (compareSpecificity(entry.specificity, best.entry.specificity) || preference - best.preference) < 0
+      ) {
+        best = { entry, params, preference };
+      }
     }
-    if (byPath.length === 0) return { kind: "not-found" };
-    const upper = method.toUpperCase();
-    // Method preference on equal specificity: the exact method, then GET for HEAD, then ANY.
-    const preference = (m: string): number =>
-      m === upper ? 0 : upper === "HEAD" && m === "GET" ? 1 : m === "ANY" ? 2 : -1;
-    const best = byPath
-      .filter((m) => preference(m.entry.route.method) >= 0)
-      .sort(
-        (a, b) =>
-          compareSpecificity(a.entry.path.specificity(), b.entry.path.specificity()) ||
-          preference(a.entry.route.method) - preference(b.entry.route.method),
-      )[0];
     if (best) return { kind: "found", route: best.entry.route, params: best.params };
+    if (!pathKnown) return { kind: "not-found" };
     const allow = new Set<string>();
-    for (const m of byPath) {
-      allow.add(m.entry.route.method);
-      if (m.entry.route.method === "GET") allow.add("HEAD");
+    for (const entry of pathKnown) {
+      allow.add(entry.route.method);
+      if (entry.route.method === "GET") allow.add("HEAD");
     }
     return { kind: "method-not-allowed", allow: [...allow].sort() };
   }
