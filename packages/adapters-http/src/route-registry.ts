@@ -117,11 +117,11 @@ export class RouteRegistry {
     // One pass, nothing sorted: a candidate replaces the best only when strictly better, so equal
     // ones keep registration order.
     let best: { entry: Entry; params: Record<string, string>; preference: number } | undefined;
-    let pathKnown: Entry[] | undefined;
+    const pathKnown: Entry[] = [];
     for (const entry of this.entries) {
       const params = entry.path.matchParts(parts);
       if (!params) continue;
-      (pathKnown ??= []).push(entry);
+      pathKnown.push(entry);
       const preference = methodPreference(entry.route.method, upper);
       if (preference < 0) continue;
       if (
@@ -132,7 +132,7 @@ export class RouteRegistry {
       }
     }
     if (best) return { kind: "found", route: best.entry.route, params: best.params };
-    if (!pathKnown) return { kind: "not-found" };
+    if (pathKnown.length === 0) return { kind: "not-found" };
     const allow = new Set<string>();
     for (const entry of pathKnown) {
       allow.add(entry.route.method);
