@@ -1,11 +1,27 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { httpPlugin } from "@platform/adapters-http";
-import { authzPlugin, identityPlugin, kernelPlugin, mfaPlugin, type PlatformPlugin } from "@platform/core";
+import {
+  authzPlugin,
+  identityPlugin,
+  kernelPlugin,
+  mfaPlugin,
+  type PlatformPlugin,
+  zeroTrustPlugin,
+} from "@platform/core";
+import { promptsPlugin } from "@platform/core/prompts";
 import { describe, expect, it } from "vitest";
 
 /** Every plugin the platform ships; a new module adds itself here so its keys are checked. */
-const PLUGINS: PlatformPlugin[] = [kernelPlugin, identityPlugin, mfaPlugin, httpPlugin, authzPlugin];
+const PLUGINS: PlatformPlugin[] = [
+  kernelPlugin,
+  identityPlugin,
+  mfaPlugin,
+  httpPlugin,
+  authzPlugin,
+  zeroTrustPlugin,
+  promptsPlugin,
+];
 
 const table = readFileSync(fileURLToPath(new URL("../../docs/properties.md", import.meta.url)), "utf8");
 const rows = new Map(

@@ -1,10 +1,11 @@
 // The built-in error code tables assembled: one table per module, in the modules' order (kernel ← web
-// ← identity ← mfa ← authz). Importing this file registers all of them; it sits above every module so
+// ← identity ← mfa ← authz ← prompts). Importing this file registers all of them; it sits above every module so
 // no module imports a higher one to know the whole list.
 import { AUTHZ_ERROR_CODES } from "./authz/authz-error-codes.js";
 import { IDENTITY_ERROR_CODES } from "./identity/identity-error-codes.js";
 import { KERNEL_ERROR_CODES } from "./kernel/kernel-error-codes.js";
 import { MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
+import { PROMPTS_ERROR_CODES } from "./prompts/prompts-error-codes.js";
 import { WEB_ERROR_CODES } from "./web/web-error-codes.js";
 
 /** Every built-in code table by module; docs/errors.md shows them in this order (a test keeps it equal). */
@@ -14,6 +15,7 @@ export const ERROR_CODE_TABLES = Object.freeze({
   identity: IDENTITY_ERROR_CODES,
   mfa: MFA_ERROR_CODES,
   authz: AUTHZ_ERROR_CODES,
+  prompts: PROMPTS_ERROR_CODES,
 });
 
 type Tables = typeof ERROR_CODE_TABLES;

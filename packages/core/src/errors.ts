@@ -25,6 +25,7 @@ export { type WebErrorDetails, WEB_ERROR_CODES } from "./web/web-error-codes.js"
 export { type IdentityErrorDetails, IDENTITY_ERROR_CODES } from "./identity/identity-error-codes.js";
 export { type MfaErrorDetails, MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
 export { type AuthzErrorDetails, AUTHZ_ERROR_CODES } from "./authz/authz-error-codes.js";
+export { type PromptsErrorDetails, PROMPTS_ERROR_CODES } from "./prompts/prompts-error-codes.js";
 export { type BuiltInErrorCode, ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
 export { statusForCode } from "./web/error-codes.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./web/error-response.js";

@@ -30,6 +30,7 @@ export {
 } from "./identity/identity-plugin.js";
 export { mfaPlugin } from "./mfa/mfa-plugin.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
+export { zeroTrustPlugin } from "./authz/zerotrust/zero-trust-plugin.js";
 
 // Configure
 export {
@@ -40,7 +41,7 @@ export {
 } from "./identity/dsl/security-registry.js";
 export { DEFAULT_URLS } from "./identity/dsl/default-urls.js";
 export { FormLoginOptions, RestLoginOptions } from "./identity/dsl/form-login-options.js";
-export { MfaOptions } from "./identity/dsl/mfa-options.js";
+export { MfaOptions } from "./mfa/dsl/mfa-options.js";
 export { OttLoginOptions, PasskeyLoginOptions } from "./identity/dsl/ott-options.js";
 export { HttpSecurity, type SessionCreationPolicy } from "./identity/http-security/http-security.js";
 export {
@@ -91,4 +92,5 @@ export { SystemClock } from "./kernel/clock.js";
 export { InProcessEventBus } from "./kernel/event-bus.js";
 export { CryptoIdGenerator } from "./kernel/id-generator.js";
 export { InMemoryAuditSink } from "./kernel/in-memory-audit-sink.js";
+export { InMemoryKeyStore } from "./kernel/keys/in-memory-key-store.js";
 export { JsonLogger, redact } from "./kernel/logger.js";

@@ -6,6 +6,7 @@ import * as identity from "./identity/index.js";
 import * as root from "./index.js";
 import * as mfa from "./mfa/index.js";
 import * as ports from "./ports.js";
+import * as prompts from "./prompts/index.js";
 import * as testing from "./testing.js";
 import * as web from "./web/index.js";
 import * as wire from "./web/wire/index.js";
@@ -18,6 +19,7 @@ const SUBPATHS = [
   ["@platform/core/identity", identity],
   ["@platform/core/mfa", mfa],
   ["@platform/core/authz", authz],
+  ["@platform/core/prompts", prompts],
   ["@platform/core/errors", errors],
   ["@platform/core/testing", testing],
 ] as const;

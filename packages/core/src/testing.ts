@@ -18,3 +18,4 @@ export { describePolicyRepositoryContract } from "./authz/policy/policy-reposito
 export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-trust-action-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";
 export { describeAuditLogContract, type AuditTrailUnderTest } from "./kernel/audit-log.contract.js";
+export { describeKeyStoreContract } from "./kernel/keys/key-store.contract.js";

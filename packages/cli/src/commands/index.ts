@@ -1,10 +1,11 @@
 import type { CliCommand } from "../command-line/cli-command.js";
+import { bundlesCommands } from "./bundles.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
 
 /**
- * Every subcommand of `platform`. Local commands need no server (`start`); admin commands act
+ * Every subcommand of `platform`. Local commands need no server (`start`, `bundles ...`); admin commands act
  * through a running server's admin API with the caller's own identity (`login`, `users ...`).
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
@@ -12,4 +13,5 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   loginCommand,
   logoutCommand,
   ...usersCommands,
+  ...bundlesCommands,
 ];

@@ -1,3 +1,4 @@
+import type { NewUserBody, UserJson } from "@platform/core/wire";
 import {
   type CliCommand,
   CliFailure,
@@ -7,16 +8,6 @@ import {
 } from "../command-line/cli-command.js";
 import { AdminClient } from "../remote/admin-client.js";
 import { CredentialsFile, credentialsPath } from "../remote/credentials-file.js";
-
-/** A user as the admin API answers. */
-interface UserView {
-  id: string;
-  username: string;
-  authorities: string[];
-  enabled: boolean;
-  locked: boolean;
-  hasPassword: boolean;
-}
 
 const URL_OPTION = {
   name: "url",
@@ -37,14 +28,14 @@ function one(input: CommandInput, what: string): string {
 }
 
 // A username or an id: the admin API looks ids up; usernames are found through the list's filter.
-async function resolveUser(admin: AdminClient, who: string): Promise<UserView> {
+async function resolveUser(admin: AdminClient, who: string): Promise<UserJson> {
   const byName = (await admin.call("GET", `${BASE}?q=${encodeURIComponent(who)}&limit=500`))
-    .body as UserView[];
+    .body as UserJson[];
   const match = byName.find((u) => u.username.toLowerCase() === who.trim().toLowerCase());
   if (match) return match;
   if (/^[A-Za-z0-9_-]{1,128}$/.test(who)) {
     try {
-      return (await admin.call("GET", `${BASE}/${encodeURIComponent(who)}`)).body as UserView;
+      return (await admin.call("GET", `${BASE}/${encodeURIComponent(who)}`)).body as UserJson;
     } catch (error) {
       if ((error as CliFailure).code !== "NOT_FOUND") throw error;
     }
@@ -52,13 +43,13 @@ async function resolveUser(admin: AdminClient, who: string): Promise<UserView> {
   throw new CliFailure(`No user ${JSON.stringify(who)}`, "NOT_FOUND");
 }
 
-function print(input: CommandInput, user: UserView, verb: string): number {
+function print(input: CommandInput, user: UserJson, verb: string): number {
   if (input.json) input.io.out(JSON.stringify({ ok: true, user }));
   else input.io.out(`${verb} ${user.username} (${user.id}): ${describe(user)}`);
   return EXIT_OK;
 }
 
-function describe(u: UserView): string {
+function describe(u: UserJson): string {
   const flags = [
     u.enabled ? "enabled" : "DISABLED",
     ...(u.locked ? ["LOCKED"] : []),
@@ -78,7 +69,7 @@ function actionCommand(action: "disable" | "enable" | "unlock", summary: string,
       const admin = client(input);
       const user = await resolveUser(admin, one(input, `users ${action}`));
       const answer = await admin.call("POST", `${BASE}/${encodeURIComponent(user.id)}/${action}`);
-      return print(input, answer.body as UserView, verb);
+      return print(input, answer.body as UserJson, verb);
     },
   };
 }
@@ -100,7 +91,7 @@ export const usersCommands: readonly CliCommand[] = [
       if (typeof input.options.query === "string") params.set("q", input.options.query);
       if (typeof input.options.limit === "string") params.set("limit", input.options.limit);
       const query = params.size > 0 ? `?${params}` : "";
-      const users = (await client(input).call("GET", `${BASE}${query}`)).body as UserView[];
+      const users = (await client(input).call("GET", `${BASE}${query}`)).body as UserJson[];
       if (input.json) input.io.out(JSON.stringify({ ok: true, users }));
       else if (users.length === 0) input.io.out("No users.");
       else input.io.out(users.map((u) => `${u.username.padEnd(24)} ${u.id}  ${describe(u)}`).join("\n"));
@@ -140,12 +131,9 @@ export const usersCommands: readonly CliCommand[] = [
         if (!password)
           throw new CliFailure("No password entered (use --no-password for none)", "USAGE_MISSING_PASSWORD");
       }
-      const answer = await client(input).call("POST", BASE, {
-        username,
-        authorities: roles,
-        ...(password ? { password } : {}),
-      });
-      return print(input, answer.body as UserView, "Added");
+      const body: NewUserBody = { username, authorities: roles, ...(password ? { password } : {}) };
+      const answer = await client(input).call("POST", BASE, body);
+      return print(input, answer.body as UserJson, "Added");
     },
   },
   actionCommand("disable", "Disable a user: sign-ins refused, refresh tokens revoked (ADMIN)", "Disabled"),
@@ -183,7 +171,7 @@ export const usersCommands: readonly CliCommand[] = [
       const answer = await admin.call("POST", `${BASE}/${encodeURIComponent(user.id)}/reset-password`, body);
       return print(
         input,
-        answer.body as UserView,
+        answer.body as UserJson,
         input.options["send-link"] ? "Reset link sent to" : "Password set for",
       );
     },

@@ -1,3 +1,4 @@
+import type { TokenPairAnswer, TokenRefreshBody } from "@platform/core/wire";
 import { CliFailure } from "../command-line/cli-command.js";
 import { type CredentialsFile, normaliseServerUrl, type ServerCredentials } from "./credentials-file.js";
 
@@ -71,9 +72,8 @@ export class AdminClient {
   }
 
   private async refresh(url: string, credentials: ServerCredentials): Promise<ServerCredentials> {
-    const answer = await send(this.fetch, url, "POST", "/api/token/refresh", {
-      refreshToken: credentials.refreshToken,
-    });
+    const body: TokenRefreshBody = { refreshToken: credentials.refreshToken };
+    const answer = await send(this.fetch, url, "POST", "/api/token/refresh", body);
     if (answer.status !== 200) {
       await this.o.credentials.remove(url);
       throw new CliFailure(
@@ -87,9 +87,9 @@ export class AdminClient {
   }
 }
 
-/** Credentials from a token answer (`{ accessToken, refreshToken, expiresIn }`). */
+/** Credentials from a token answer (`{ accessToken, refreshToken, expiresIn }`), checked field by field. */
 export function credentialsFrom(answer: ServerAnswer, username: string, now: number): ServerCredentials {
-  const b = (answer.body ?? {}) as Record<string, unknown>;
+  const b = (answer.body ?? {}) as Partial<Record<keyof TokenPairAnswer, unknown>>;
   if (typeof b.accessToken !== "string" || typeof b.refreshToken !== "string") {
     throw new CliFailure("The server answered without tokens (is this a `.oauth2()` chain?)", "NO_TOKENS");
   }

@@ -39,11 +39,24 @@ export const POLICY_TIME_ZONE = defineProperty<string>({
     "server's zone.",
 });
 
+/** How often an instance checks the policy store for changes made by other instances. */
+export const POLICY_REFRESH_INTERVAL = defineProperty<number>({
+  key: "platform.policy.refresh-interval",
+  schema: prop
+    .duration()
+    .refine((ms) => ms === 0 || (ms >= 100 && ms <= 60_000), "must be 0 (never) or between 100ms and 60s"),
+  default: 2_000,
+  description:
+    "How often this instance reads the policy store's change count and reloads when another instance " +
+    "changed policies (0: never, for a single instance). Changes made here reload at once.",
+});
+
 /** Every property of the PDP, for the plugin's list. */
 export const AUTHZ_PROPERTIES = [
   POLICY_COMBINING_ALGORITHM,
   POLICY_NO_MATCH_DECISION,
   POLICY_TIME_ZONE,
+  POLICY_REFRESH_INTERVAL,
 ] as const;
 
 function isTimeZone(zone: string): boolean {

@@ -7,7 +7,8 @@ import "./authz-error-codes.js";
 
 // Plugging in
 export { authorizationAdminApi } from "./authz-admin-api.js";
-export { authzPlugin, sessionHandle } from "./authz-plugin.js";
+export { authzPlugin } from "./authz-plugin.js";
+export { sessionHandle, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
 export { dynamicAuthorization } from "./pdp/dynamic-authorization.js";
 
 // Policies (PAP, PRP) and their expressions

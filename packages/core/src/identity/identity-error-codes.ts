@@ -5,8 +5,7 @@ import "../web/web-error-codes.js";
 
 /**
  * The identity module's error codes: signing in (password, one-time token, passkey), sessions and
- * tokens, CSRF, static access rules (a `recentFactor` rule asks for a step-up), password reset and
- * the delivery of one-time tokens.
+ * tokens, CSRF, static access rules, password reset and the delivery of one-time tokens.
  */
 export const IDENTITY_ERROR_CODES = {
   AUTHENTICATION_REQUIRED: {
@@ -61,12 +60,6 @@ export const IDENTITY_ERROR_CODES = {
     meaning: "The caller is signed in but a rule or policy does not let them do this.",
     remedy: "Ask an administrator for the authority or policy the action needs.",
   },
-  MFA_CHALLENGE_REQUIRED: {
-    status: 401,
-    meaning:
-      "The resource needs a recent second factor; the body names the MFA session and where to complete it.",
-    remedy: "Complete the challenge at `mfaUrl` (or the `endpoints` given), then retry the request.",
-  },
   PASSWORD_RESET_TOKEN_INVALID: {
     status: 400,
     meaning: "The password-reset link is unknown, expired or spent, or its account is gone.",
@@ -101,15 +94,6 @@ export const IDENTITY_ERROR_CODES = {
 
 /** The details of the identity codes that carry any. */
 export type IdentityErrorDetails = {
-  /** `maxAgeSeconds` of the rule; with a started step-up, its session, state, URL and endpoints. */
-  MFA_CHALLENGE_REQUIRED: {
-    maxAgeSeconds: number;
-    mfaUrl?: string;
-    mfaSessionId?: string;
-    currentState?: string;
-    endpoints?: Readonly<Record<string, string>>;
-    mfaBinding?: string;
-  };
   /** `maxCodes` when the limit was the MFA codes sent for one sign-in. */
   TOO_MANY_ATTEMPTS: { retryAfterSeconds: number; maxCodes?: number };
   /** A lockout after failed second factors says when it ends and how many attempts it allowed. */

@@ -5,6 +5,21 @@
 // Registers the module's error codes (statusForCode reads them).
 import "./identity-error-codes.js";
 
+// Extending the registry DSL and the static rules (how the MFA module adds `.mfa()` and `recentFactor`)
+export {
+  MethodOptions,
+  type MethodKind,
+  type SignInMethodKinds,
+} from "./dsl/method-options.js";
+export { extendSecurityRegistry, type StateStep } from "./dsl/security-registry.js";
+export {
+  type AuthorizationRules,
+  type ContributedRules,
+  contributeAuthorizationRule,
+  type StepUpChallenge,
+} from "./http-security/authorization-manager.js";
+export { type ChallengeAnswer, withChallengeAnswer } from "./asep/challenge-answer.js";
+
 // Authentication and the filter chains
 export {
   PasswordAuthenticator,

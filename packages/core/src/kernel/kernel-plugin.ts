@@ -6,6 +6,10 @@ import { CryptoIdGenerator, IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "./logger.js";
 import { ServerAddress } from "./server-address.js";
+import { InMemoryKeyStore } from "./keys/in-memory-key-store.js";
+import { KeyRing, keySealerFor } from "./keys/key-ring.js";
+import { KeyStore } from "./keys/key-store.js";
+import { KEY_ENCRYPTION_KEY } from "./keys/key.properties.js";
 import type { InjectionToken } from "tsyringe";
 import type { PlatformPlugin } from "./plugin.js";
 import { defineProperty, prop } from "./properties.js";
@@ -21,10 +25,10 @@ export const AUDIT_MEMORY_CAPACITY = defineProperty({
 /** The embedded audit trail, behind both the AuditSink and the AuditLog defaults (kernel-internal). */
 const EmbeddedAuditTrail: InjectionToken<InMemoryAuditSink> = Symbol("platform.kernel.EmbeddedAuditTrail");
 
-/** The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog. */
+/** The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog, KeyStore (and the KeyRing over it). */
 export const kernelPlugin: PlatformPlugin = {
   id: "kernel",
-  properties: [AUDIT_MEMORY_CAPACITY],
+  properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY],
   register(ctx) {
     ctx.registerDefault(Clock, { useValue: new SystemClock() });
     ctx.registerDefault(IdGenerator, { useValue: new CryptoIdGenerator() });
@@ -38,6 +42,15 @@ export const kernelPlugin: PlatformPlugin = {
       },
     });
     ctx.registerDefault(ServerAddress, { useValue: new ServerAddress() });
+    ctx.registerDefault(KeyStore, { useFactory: () => new InMemoryKeyStore() });
+    ctx.registerDefault(KeyRing, {
+      useFactory: (c) => {
+        const store = c.resolve(KeyStore);
+        const clock = c.resolve(Clock);
+        const sealer = keySealerFor(store, ctx.properties.get(KEY_ENCRYPTION_KEY));
+        return new KeyRing({ store, sealer, now: () => clock.now() });
+      },
+    });
     ctx.registerDefault(EmbeddedAuditTrail, {
       useFactory: (c) => new InMemoryAuditSink(ctx.properties.get(AUDIT_MEMORY_CAPACITY), c.resolve(Clock)),
     });

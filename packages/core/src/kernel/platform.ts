@@ -38,6 +38,22 @@ export interface PlatformOptions {
   register?: (container: DependencyContainer, properties: PlatformProperties) => void;
 }
 
+/** The plugins in install order: each followed by what it includes, every plugin object once. */
+function withIncludes(listed: readonly PlatformPlugin[]): PlatformPlugin[] {
+  const out: PlatformPlugin[] = [];
+  const seen = new Set<PlatformPlugin>(listed);
+  const add = (plugin: PlatformPlugin): void => {
+    out.push(plugin);
+    for (const included of plugin.includes ?? []) {
+      if (seen.has(included)) continue;
+      seen.add(included);
+      add(included);
+    }
+  };
+  for (const plugin of listed) add(plugin);
+  return out;
+}
+
 /** Lifecycle state of a platform. */
 export type PlatformState = "created" | "starting" | "started" | "stopped";
 
@@ -60,7 +76,7 @@ export interface Platform {
  * then the overrides: each plugin's in plugin order, the host's last.
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
-  const plugins = [kernelPlugin, ...(options.plugins ?? [])];
+  const plugins = withIncludes([kernelPlugin, ...(options.plugins ?? [])]);
   const ids = new Set<string>();
   for (const p of plugins) {
     if (ids.has(p.id)) throw new PlatformError("CONFIGURATION_INVALID", `Plugin ${p.id} is installed twice`);

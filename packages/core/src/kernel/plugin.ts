@@ -45,6 +45,12 @@ export interface PlatformPlugin {
   readonly id: string;
   /** Property definitions this module reads. */
   readonly properties?: readonly PropertyDefinition[];
+  /**
+   * Plugins installed with this one, right after it (`authzPlugin` includes `zeroTrustPlugin`). A
+   * plugin the host lists itself (the same object) is installed once, where the host lists it; one
+   * included twice, once, after the first plugin that includes it.
+   */
+  readonly includes?: readonly PlatformPlugin[];
   /** Registers defaults and hooks; must not resolve ports of plugins registered after it. */
   register(context: PluginContext): void;
 }

@@ -7,6 +7,13 @@ export { mfaPlugin } from "./mfa-plugin.js";
 export { MfaFlows } from "./chain/mfa-flows.js";
 // Registers the module's error codes (statusForCode reads them).
 import "./mfa-error-codes.js";
+// Contributes `.mfa()` to the registry DSL and the `recentFactor` rule.
+import "./dsl/mfa-dsl.js";
+import "./step-up/recent-factor.js";
+
+// Step-up: the `recentFactor` rule and the challenge it (or a zero-trust CHALLENGE) answers with
+export { recentFactor } from "./step-up/recent-factor.js";
+export { type StartedStepUpFields, stepUpChallenge } from "./step-up/step-up-challenge.js";
 
 // Deciding whether a sign-in needs a second factor
 export {

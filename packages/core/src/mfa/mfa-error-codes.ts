@@ -4,10 +4,16 @@ import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js
 import "../identity/identity-error-codes.js";
 
 /**
- * The MFA module's error codes: the MFA session and its factors, blocked sign-ins. (The step-up
- * challenge, MFA_CHALLENGE_REQUIRED, is raised by identity's `recentFactor` rule and is in its table.)
+ * The MFA module's error codes: the step-up challenge (a `recentFactor` rule, or a zero-trust
+ * CHALLENGE), the MFA session and its factors, blocked sign-ins.
  */
 export const MFA_ERROR_CODES = {
+  MFA_CHALLENGE_REQUIRED: {
+    status: 401,
+    meaning:
+      "The resource needs a recent second factor; the body names the MFA session and where to complete it.",
+    remedy: "Complete the challenge at `mfaUrl` (or the `endpoints` given), then retry the request.",
+  },
   MFA_SESSION_EXPIRED: {
     status: 401,
     meaning: "The MFA session ended, timed out, or was never issued to this caller.",
@@ -50,6 +56,15 @@ export const MFA_ERROR_CODES = {
 
 /** The details of the MFA codes that carry any. */
 export type MfaErrorDetails = {
+  /** `maxAgeSeconds` of the rule; with a started step-up, its session, state, URL and endpoints. */
+  MFA_CHALLENGE_REQUIRED: {
+    maxAgeSeconds: number;
+    mfaUrl?: string;
+    mfaSessionId?: string;
+    currentState?: string;
+    endpoints?: Readonly<Record<string, string>>;
+    mfaBinding?: string;
+  };
   MFA_SESSION_EXPIRED: { state?: string };
   MFA_FACTOR_VERIFICATION_FAILED: { attemptsMade: number; maxAttempts: number };
   AUTHENTICATION_BLOCKED: { decision?: string };

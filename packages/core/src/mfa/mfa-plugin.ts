@@ -20,6 +20,9 @@ import {
 } from "./mfa-policy.properties.js";
 import { MFA_PROPERTIES, mfaSettingsFromProperties } from "./mfa.properties.js";
 import { registerMfaDefaults } from "./register-mfa-defaults.js";
+// Loading the plugin contributes `.mfa()` to the registry DSL and the `recentFactor` rule.
+import "./dsl/mfa-dsl.js";
+import "./step-up/recent-factor.js";
 
 /**
  * The MFA module: the `.mfa()` sign-in method (primary step, MFA API and pages, escalations), its

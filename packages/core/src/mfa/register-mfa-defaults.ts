@@ -12,7 +12,8 @@ import { RiskAnalyzer } from "./adaptive/risk-analyzer.js";
 import { MFA_ADAPTIVE_TIMEOUT, riskThresholdsFromProperties } from "./adaptive/risk-thresholds.js";
 import { SignInHistoryStore } from "./adaptive/sign-in-history-store.js";
 import { DEVICE_COOKIE_MAX_AGE, DEVICE_COOKIE_SECRET } from "./device/device-cookie.properties.js";
-import { loadDeviceCookieKey } from "./device/device-cookie-key.js";
+import { deviceCookieKeyOf } from "./device/device-cookie-key.js";
+import { StartedDeviceCookies } from "./device/started-device-cookies.js";
 import { DeviceCookies } from "./device/device-cookies.js";
 import { HmacDeviceCookies } from "./device/hmac-device-cookies.js";
 import {
@@ -27,6 +28,7 @@ import { MfaEventPublisher } from "./events/mfa-event-publisher.js";
 import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
+import { KeyRing } from "../kernel/keys/key-ring.js";
 import type { PluginContext } from "../kernel/plugin.js";
 import { OneTimeTokenDelivery } from "../identity/ott/one-time-token-delivery.js";
 import { PasskeyCredentialRepository } from "../identity/passkey/passkey-credential-repository.js";
@@ -75,13 +77,23 @@ function registerMfaStores(ctx: PluginContext, settings: MfaSettings): void {
   ctx.registerDefault(SignInHistoryStore, {
     useFactory: (c) => new InMemorySignInHistoryStore({ clock: c.resolve(Clock) }),
   });
-  ctx.registerDefault(DeviceCookies, {
-    useFactory: (c) =>
+  // The key is read at start (configured, or kept in the KeyRing so every instance shares it).
+  const deviceCookies = new StartedDeviceCookies();
+  ctx.registerDefault(DeviceCookies, { useValue: deviceCookies });
+  ctx.onStart("mfa-device-cookie-key", async (c) => {
+    if (c.resolve(DeviceCookies) !== deviceCookies) return;
+    const { key } = await deviceCookieKeyOf(
+      ctx.properties.get(DEVICE_COOKIE_SECRET),
+      c.resolve(KeyRing),
+      c.resolve(Logger),
+    );
+    deviceCookies.start(
       new HmacDeviceCookies({
-        key: loadDeviceCookieKey(ctx.properties.get(DEVICE_COOKIE_SECRET), c.resolve(Logger)).key,
+        key,
         maxAgeSeconds: Math.floor(ctx.properties.get(DEVICE_COOKIE_MAX_AGE) / 1000),
         ids: c.resolve(IdGenerator),
       }),
+    );
   });
   ctx.registerDefault(EscalationStore, {
     useFactory: (c) => new InMemoryEscalationStore({ clock: c.resolve(Clock) }),

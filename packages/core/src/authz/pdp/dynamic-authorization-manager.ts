@@ -3,6 +3,7 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
 import type { EvaluationContext } from "../expression/evaluation-context.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
@@ -142,7 +143,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
         message: denial.message,
         zeroTrustAction: verdict.action,
         audited: true,
-        ...(denial.stepUp ? { stepUp: denial.stepUp } : {}),
+        ...(denial.stepUp ? { stepUp: stepUpChallenge(denial.stepUp.maxAgeMs) } : {}),
       };
       this.auditDenied(authentication, request, decision, verdict);
       return decision;

@@ -26,6 +26,7 @@ export class InMemoryPolicyRepository implements PolicyRepository {
   private readonly ids: IdGenerator;
   private readonly maxPolicies: number;
   private lastSeq = 0;
+  private changes = 0;
 
   constructor(options: InMemoryPolicyRepositoryOptions) {
     this.clock = options.clock;
@@ -54,6 +55,7 @@ export class InMemoryPolicyRepository implements PolicyRepository {
       version: 1,
     });
     this.entries.set(id, stored);
+    this.changes++;
     return copyPolicy(stored);
   }
 
@@ -96,11 +98,18 @@ export class InMemoryPolicyRepository implements PolicyRepository {
       version: stored.version + 1,
     });
     this.entries.set(id, next);
+    this.changes++;
     return copyPolicy(next);
   }
 
   async delete(id: string): Promise<boolean> {
-    return this.entries.delete(id);
+    const removed = this.entries.delete(id);
+    if (removed) this.changes++;
+    return removed;
+  }
+
+  async changeCount(): Promise<number> {
+    return this.changes;
   }
 }
 

@@ -257,6 +257,41 @@ export function describePolicyRepositoryContract(
       });
     });
 
+    describe("changeCount (what other instances poll)", () => {
+      it("moves on every write and on nothing else", async () => {
+        const { repo } = await setup();
+        let last = await repo.changeCount();
+        const moved = async (): Promise<boolean> => {
+          const now = await repo.changeCount();
+          const did = now !== last;
+          expect(now).toBeGreaterThanOrEqual(last);
+          last = now;
+          return did;
+        };
+        const a = await repo.create(newPolicy("a"));
+        expect(await moved()).toBe(true);
+        await repo.findAll();
+        await repo.findById(a.id);
+        expect(await moved()).toBe(false);
+        await repo.update(a.id, 1, { priority: 3 });
+        expect(await moved()).toBe(true);
+        expect(await codeOf(repo.update(a.id, 1, { priority: 4 }))).toBe("CONFLICT");
+        expect(await codeOf(repo.update("nope", 1, { priority: 4 }))).toBe("NOT_FOUND");
+        expect(await moved()).toBe(false);
+        expect(await repo.delete("nope")).toBe(false);
+        expect(await moved()).toBe(false);
+        expect(await repo.delete(a.id)).toBe(true);
+        expect(await moved()).toBe(true);
+      });
+
+      it("counts every one of concurrent writes", async () => {
+        const { repo } = await setup();
+        const before = await repo.changeCount();
+        await Promise.all(["a", "b", "c", "d"].map((n) => repo.create(newPolicy(n))));
+        expect((await repo.changeCount()) - before).toBeGreaterThanOrEqual(4);
+      });
+    });
+
     describe("copies, not aliases", () => {
       it("is not changed by mutating what it returned or what it was given", async () => {
         const { repo } = await setup();

@@ -32,6 +32,12 @@ export interface PolicyRepository {
   update(id: string, expectedVersion: number, changes: PolicyChanges): Promise<Policy>;
   /** Removes the policy; false when it was not there. */
   delete(id: string): Promise<boolean>;
+  /**
+   * How many changes the store has taken: each create, successful update and delete that removed a
+   * policy adds at least one, and nothing else changes it. Every instance on a shared store polls it
+   * (`platform.policy.refresh-interval`) and reloads its decision point when it moved.
+   */
+  changeCount(): Promise<number>;
 }
 
 /** DI token of the PolicyRepository port. */

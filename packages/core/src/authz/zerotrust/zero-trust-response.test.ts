@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import { IDENTITY_ERROR_CODES } from "../../identity/identity-error-codes.js";
+import { MFA_ERROR_CODES } from "../../mfa/mfa-error-codes.js";
 import { AUTHZ_ERROR_CODES } from "../authz-error-codes.js";
 import type { ZeroTrustAction } from "./zero-trust-action.js";
 import type { ZeroTrustActionRecord } from "./zero-trust-action-store.js";
@@ -140,7 +141,7 @@ describe("zeroTrustDenial", () => {
   });
 
   it("uses statuses from the code tables and never puts the operator reason in the message", () => {
-    const tables = { ...IDENTITY_ERROR_CODES, ...AUTHZ_ERROR_CODES };
+    const tables = { ...IDENTITY_ERROR_CODES, ...MFA_ERROR_CODES, ...AUTHZ_ERROR_CODES };
     for (const action of ["BLOCK", "CHALLENGE", "ESCALATE", "PENDING_ANALYSIS"] as const) {
       const d = zeroTrustDenial(resolution(action), ALICE, pending("DENY"))!;
       expect(d.status).toBe(tables[d.code].status);

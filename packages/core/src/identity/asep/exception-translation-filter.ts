@@ -4,6 +4,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { requestedUrl } from "../handlers/redirect-target.js";
 import { hasBearerScheme } from "../login/bearer-token.js";
+import { challengeAnswerOf } from "./challenge-answer.js";
 import type { SecurityErrorHandling } from "./security-error-handling.js";
 
 /** Options of the exception translation filter of one chain. */
@@ -47,18 +48,16 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         return;
       }
       // A browser page navigation goes to the challenge; a bearer (API) caller always gets the 401.
+      const challenge = challengeAnswerOf(error);
       if (
-        error.code === "MFA_CHALLENGE_REQUIRED" &&
+        challenge?.browserRedirect !== undefined &&
         !exchange.wantsJson() &&
         exchange.method === "GET" &&
         !bearer &&
         !hasBearerScheme(exchange)
       ) {
-        const url = error.details?.mfaUrl;
-        if (typeof url === "string") {
-          exchange.redirect(url);
-          return;
-        }
+        exchange.redirect(challenge.browserRedirect);
+        return;
       }
       const answer = errorResponse(error, "");
       if (answer.unexpected) throw error;
@@ -66,9 +65,7 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         const kind =
           error.code === "AUTHENTICATION_REQUIRED"
             ? ""
-            : error.code === "MFA_CHALLENGE_REQUIRED"
-              ? ' error="insufficient_user_authentication"'
-              : ' error="invalid_token"';
+            : ` error="${challenge?.bearerError ?? "invalid_token"}"`;
         exchange.response.headers.set("www-authenticate", `Bearer${kind}`);
       }
       exchange.json(answer.status, answer.body);

@@ -10,8 +10,7 @@ import { SessionSavedRequest } from "../context/saved-request.js";
 import { statusCheckedRepository } from "../context/status-checked-repository.js";
 import { CorsFilter } from "../cors/cors-filter.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
-import { type FormLoginInternals, FormLoginOptions } from "../dsl/form-login-options.js";
-import { MfaOptions } from "../dsl/mfa-options.js";
+import type { FormLoginInternals } from "../dsl/form-login-options.js";
 import type { ChainDefinition } from "../dsl/security-registry.js";
 import { SecurityHeadersFilter } from "../headers/security-headers-filter.js";
 import type { LoginContext } from "../handlers/authentication-handlers.js";
@@ -99,7 +98,6 @@ function chainParts(definition: ChainDefinition, method: SignInMethod, deps: Cha
   if (options.corsSetting !== undefined) http.cors(options.corsSetting);
   if (options.headersSetting !== undefined) http.headers(options.headersSetting);
   if (options.logoutSetting) http.logout(options.logoutSetting);
-  http.authorization.now = () => deps.clock.now();
   for (const customize of options.rawHttpCustomizers) customize(http);
   for (const rule of http.authorization.rules) attachToContainer(rule.manager, deps.container);
   for (const added of http.addedFilters) attachToContainer(added.filter, deps.container);
@@ -154,9 +152,9 @@ function chainParts(definition: ChainDefinition, method: SignInMethod, deps: Cha
   return { http, stateless, oauth2, plan, input, saved };
 }
 
-/** The parameter names of a form (or an MFA chain's form primary step), after `rawFormLogin`. */
+/** The parameter names of the chain's form step (a form, or a flow's form primary step), after `rawFormLogin`. */
 function formInternals(definition: ChainDefinition): FormLoginInternals {
-  const form = formOptionsOf(definition);
+  const form = definition.options.formStep();
   const internals: FormLoginInternals = {
     usernameParameter: form?.usernameParameterValue ?? "username",
     passwordParameter: form?.passwordParameterValue ?? "password",
@@ -164,12 +162,6 @@ function formInternals(definition: ChainDefinition): FormLoginInternals {
   };
   for (const customize of form?.rawFormLoginCustomizers ?? []) customize(internals);
   return internals;
-}
-
-function formOptionsOf(definition: ChainDefinition): FormLoginOptions | undefined {
-  const { options } = definition;
-  if (options instanceof FormLoginOptions) return options;
-  return options instanceof MfaOptions ? options.primary.form : undefined;
 }
 
 /** Headers, CORS, exception translation, the security context, CSRF and logout. */
@@ -226,7 +218,7 @@ function authorizationFilter(definition: ChainDefinition, parts: ChainParts): Au
   const { http, plan, input } = parts;
   const { deps } = input;
   const authorizationRules = [...http.authorization.rules];
-  if (formOptionsOf(definition)?.permitAllValue) {
+  if (definition.options.formStep()?.permitAllValue) {
     authorizationRules.unshift(
       { matcher: antMatcher(plan.loginPage), manager: rules.permitAll() },
       { matcher: antMatcher(plan.processingUrl, "POST"), manager: rules.permitAll() },

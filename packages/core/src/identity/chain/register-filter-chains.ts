@@ -33,11 +33,12 @@ export function registerFilterChains(c: DependencyContainer, ctx: PluginContext)
   const methodOf = (definition: ChainDefinition): SignInMethod => {
     const method = methods.get(definition.kind);
     if (method) return method;
+    const plugin = definition.options.contributedBy;
     throw new PlatformError(
       "DEPENDENCY_MISSING",
       `Chain "${definition.id}" uses .${definition.kind}(), which no plugin contributes ` +
         `(sign-in methods: ${[...methods.keys()].join(", ")})` +
-        (definition.kind === "mfa" ? ": add mfaPlugin (from @platform/core) after the identity plugin" : ""),
+        (plugin ? `: add ${plugin} after the identity plugin` : ""),
     );
   };
   const first = configuration.chains.filter((d) => methodOf(d).multiFactor === true);

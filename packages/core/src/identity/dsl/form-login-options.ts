@@ -22,6 +22,11 @@ export class FormLoginOptions extends MethodOptions {
     super(100);
   }
 
+  /** A form chain reads its own parameter names. */
+  override formStep(): FormLoginOptions {
+    return this;
+  }
+
   /** A custom login page URL (no page is generated then). */
   loginPage(url: string): this {
     this.loginPageValue = requirePath(url, "loginPage");

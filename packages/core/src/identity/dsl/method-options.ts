@@ -5,6 +5,8 @@ import type {
   AuthenticationFailureHandler,
   AuthenticationSuccessHandler,
 } from "../handlers/authentication-handlers.js";
+import type { FormLoginOptions, RestLoginOptions } from "./form-login-options.js";
+import type { OttLoginOptions, PasskeyLoginOptions } from "./ott-options.js";
 import type {
   CorsSettings,
   HeaderSettings,
@@ -15,8 +17,20 @@ import type {
 /** A `rawHttp` customizer: receives the chain's HttpSecurity builder. */
 export type HttpCustomizer = (http: HttpSecurity) => void;
 
-/** The authentication methods of the DSL. */
-export type MethodKind = "form" | "rest" | "ott" | "passkey" | "mfa";
+/**
+ * The registry DSL's methods by kind, each with its options class. Identity declares its own four; a
+ * module adds a kind by declaration merging on this interface and `extendSecurityRegistry` (the MFA
+ * module adds `mfa`).
+ */
+export interface SignInMethodKinds {
+  form: FormLoginOptions;
+  rest: RestLoginOptions;
+  ott: OttLoginOptions;
+  passkey: PasskeyLoginOptions;
+}
+
+/** The authentication methods of the DSL (`form`, `rest`, `ott`, `passkey`, and those modules add). */
+export type MethodKind = keyof SignInMethodKinds;
 
 /**
  * Options every DSL method has: order, CSRF, CORS, headers, logout, `rawHttp` (cumulative), `asep`,
@@ -41,6 +55,30 @@ export abstract class MethodOptions {
 
   protected constructor(defaultOrder: number) {
     this.orderValue = defaultOrder;
+  }
+
+  /** Checks the registration as a whole at `build()` (a method's own rules); throws CONFIGURATION_INVALID. */
+  validate(): void {}
+
+  /**
+   * A chain id the registration names itself (`mfa_<name>`), which must be unique; undefined numbers
+   * the chains of a kind instead (`form`, `form_2`).
+   */
+  namedChainId(): string | undefined {
+    return undefined;
+  }
+
+  /** The form whose parameter names the chain's login processing reads, if it has one. */
+  formStep(): FormLoginOptions | undefined {
+    return undefined;
+  }
+
+  /**
+   * The plugin to name when no installed plugin assembles this kind (`mfaPlugin (from
+   * @platform/core)`); undefined for identity's own kinds.
+   */
+  get contributedBy(): string | undefined {
+    return undefined;
   }
 
   /** Chain priority; lower runs first. */

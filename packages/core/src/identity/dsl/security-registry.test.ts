@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { FormLoginOptions, RestLoginOptions } from "./form-login-options.js";
-import { MfaOptions } from "./mfa-options.js";
 import { securityRegistry } from "./security-registry.js";
 
 function codeAndMessage(run: () => unknown): string {
@@ -31,7 +30,6 @@ describe("the registry DSL", () => {
   it("gives each method its default order and lets order() change it", () => {
     expect(new FormLoginOptions().orderValue).toBe(100);
     expect(new RestLoginOptions().orderValue).toBe(200);
-    expect(new MfaOptions().orderValue).toBe(200);
     const config = securityRegistry()
       .rest((r) => r.order(5))
       .oauth2()
@@ -42,25 +40,6 @@ describe("the registry DSL", () => {
   it("numbers repeated methods: form, form_2", () => {
     const config = securityRegistry().form().session().form().session().build();
     expect(config.chains.map((c) => c.id)).toEqual(["form", "form_2"]);
-  });
-
-  it("builds an MFA flow as its own chain, typeName mfa, mfa_2 and mfa_<name>", () => {
-    const flow = (r: ReturnType<typeof securityRegistry>, name?: string) =>
-      r.mfa((m) => {
-        m.primaryAuthentication((p) => p.formLogin()).ott();
-        if (name) m.name(name);
-      });
-    const registry = securityRegistry();
-    flow(registry).session();
-    flow(registry).session();
-    flow(registry, "admin").oauth2();
-    const config = registry.form().session().build();
-    expect(config.chains.map((c) => [c.id, c.kind, c.state])).toEqual([
-      ["mfa", "mfa", "session"],
-      ["mfa_2", "mfa", "session"],
-      ["mfa_admin", "mfa", "oauth2"],
-      ["form", "form", "session"],
-    ]);
   });
 
   it("exposes the OTT, passkey and MFA option builders with their defaults", () => {
@@ -128,24 +107,5 @@ describe("the registry DSL", () => {
     form.rawFormLogin(() => {}).rawFormLogin(() => {});
     expect(form.rawHttpCustomizers).toHaveLength(2);
     expect(form.rawFormLoginCustomizers).toHaveLength(2);
-  });
-
-  it("throws an unsupported-operation error for .form()/.rest() on .mfa()", () => {
-    expect(codeAndMessage(() => new MfaOptions().form())).toMatch(
-      /^UNSUPPORTED_OPERATION: .*primaryAuthentication/,
-    );
-    expect(codeAndMessage(() => new MfaOptions().rest())).toMatch(/^UNSUPPORTED_OPERATION: /);
-  });
-
-  it("gives MFA factors step orders 1, 2 in registration order and allows one primary only", () => {
-    const mfa = new MfaOptions()
-      .primaryAuthentication((p) => p.formLogin())
-      .ott()
-      .passkey();
-    expect(mfa.factors.map((f) => [f.type, f.stepOrder])).toEqual([
-      ["ott", 1],
-      ["passkey", 2],
-    ]);
-    expect(codeAndMessage(() => mfa.primaryAuthentication((p) => p.restLogin()))).toContain("exactly one");
   });
 });

@@ -1,8 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { FormLoginOptions, RestLoginOptions } from "./form-login-options.js";
-import type { MethodKind, MethodOptions } from "./method-options.js";
-import { MfaOptions } from "./mfa-options.js";
+import type { MethodKind, MethodOptions, SignInMethodKinds } from "./method-options.js";
 import { OttLoginOptions, PasskeyLoginOptions } from "./ott-options.js";
 
 /** How a chain keeps the user signed in: a server session, or stateless JWTs. */
@@ -16,7 +15,7 @@ export type OAuth2StateOptions = Record<string, never>;
 
 /** One registered method with its state management: the declarative form of one chain. */
 export interface ChainDefinition {
-  /** Chain id: `form`, `rest`, a second `form_2`, MFA flows `mfa`, `mfa_2`, `mfa_<name>`. */
+  /** Chain id: `form`, `rest`, a second `form_2`; a named registration its own (`mfa_<name>`). */
   id: string;
   kind: MethodKind;
   state: StateKind;
@@ -61,7 +60,8 @@ export class StateStep {
 }
 
 /**
- * The registry DSL: `.form() .rest() .ott() .passkey() .mfa()`, each followed by `.session()` or
+ * The registry DSL: `.form() .rest() .ott() .passkey()`, and the methods modules contribute
+ * (`.mfa()` from the MFA module, see `extendSecurityRegistry`), each followed by `.session()` or
  * `.oauth2()`, ended by `.build()`. Each method becomes its own security filter chain.
  */
 export class SecurityRegistry {
@@ -84,9 +84,12 @@ export class SecurityRegistry {
   passkey(customizer: (options: PasskeyLoginOptions) => void = () => {}): StateStep {
     return this.add(new PasskeyLoginOptions(), customizer);
   }
-  /** An MFA flow (order 200). */
-  mfa(customizer: (options: MfaOptions) => void = () => {}): StateStep {
-    return this.add(new MfaOptions(), customizer);
+  /**
+   * Registers a method by its options object, configured by `customizer`: what a contributed DSL
+   * method (`extendSecurityRegistry`) calls.
+   */
+  use<T extends MethodOptions>(options: T, customizer: (options: T) => void = () => {}): StateStep {
+    return this.add(options, customizer);
   }
 
   /** Validates the registrations and returns the chain definitions. */
@@ -107,7 +110,7 @@ export class SecurityRegistry {
           `.${options.kind}() must be followed by .session() or .oauth2()`,
         );
       }
-      if (options instanceof MfaOptions) validateMfaFlow(options);
+      options.validate();
       return { id: this.chainId(options, counts), kind: options.kind, state, options, index };
     });
     this.built = true;
@@ -115,15 +118,12 @@ export class SecurityRegistry {
   }
 
   private chainId(options: MethodOptions, counts: Map<string, number>): string {
-    const named = options instanceof MfaOptions && options.nameValue ? `mfa_${options.nameValue}` : undefined;
+    const named = options.namedChainId();
     const base = named ?? options.kind;
     const n = (counts.get(base) ?? 0) + 1;
     counts.set(base, n);
     if (named && n > 1)
-      throw new PlatformError(
-        "CONFIGURATION_INVALID",
-        `Two MFA flows are named ${options instanceof MfaOptions ? options.nameValue : ""}`,
-      );
+      throw new PlatformError("CONFIGURATION_INVALID", `Two .${options.kind}() chains are named ${named}`);
     return n === 1 ? base : `${base}_${n}`;
   }
 
@@ -148,37 +148,42 @@ export function securityRegistry(): SecurityRegistry {
   return new SecurityRegistry();
 }
 
+/** The kinds identity's own DSL methods register; a module's kind must be another. */
+const OWN_KINDS: ReadonlySet<string> = new Set(["form", "rest", "ott", "passkey"]);
+
 /**
- * The MFA rules `build()` enforces: exactly one primary (form or REST), at least one secondary factor,
- * no factor type twice, and requiredFactors within 1..factors: refused at build rather than accepted,
- * since a larger N builds a flow that can never succeed.
+ * Adds `registry.<kind>(customizer)` to every SecurityRegistry: a module's DSL method (the MFA module
+ * adds `.mfa()`). The module declares the method's type by declaration merging, on
+ * `SignInMethodKinds` (`kind: OptionsClass`) and on `SecurityRegistry`
+ * (`<kind>(customizer?: (options: OptionsClass) => void): StateStep`), and calls this when it loads.
+ * Calling it again for a kind with the same factory is a no-op; another factory, or one of identity's
+ * own kinds, is refused. The plugin that assembles the kind's chains is a separate matter: without
+ * it the start is refused, naming the options' `contributedBy`.
  */
-export function validateMfaFlow(options: MfaOptions): void {
-  const name = options.nameValue ? `mfa_${options.nameValue}` : ".mfa()";
-  if (!options.primary.form && !options.primary.rest) {
+export function extendSecurityRegistry<K extends Exclude<MethodKind, "form" | "rest" | "ott" | "passkey">>(
+  kind: K,
+  create: () => SignInMethodKinds[K],
+): void {
+  const existing = contributed.get(kind);
+  if (existing === create) return;
+  if (OWN_KINDS.has(kind) || existing !== undefined || kind in SecurityRegistry.prototype) {
     throw new PlatformError(
       "CONFIGURATION_INVALID",
-      `${name} needs a primary authentication: primaryAuthentication(p => p.formLogin() or p.restLogin())`,
+      `The registry DSL already has a .${kind}() method; a module cannot contribute it again`,
     );
   }
-  if (options.factors.length === 0) {
-    throw new PlatformError(
-      "CONFIGURATION_INVALID",
-      `${name} needs at least one secondary factor: .ott() or .passkey()`,
-    );
-  }
-  const types = options.factors.map((f) => f.type);
-  if (new Set(types).size !== types.length) {
-    throw new PlatformError(
-      "CONFIGURATION_INVALID",
-      `${name} registers the same factor type twice; one type never counts twice`,
-    );
-  }
-  const n = options.requiredFactorsValue;
-  if (n !== undefined && (!Number.isInteger(n) || n < 1 || n > options.factors.length)) {
-    throw new PlatformError(
-      "CONFIGURATION_INVALID",
-      `${name}: requiredFactors(${n}) must be between 1 and the ${options.factors.length} configured factor(s); a larger number could never succeed`,
-    );
-  }
+  contributed.set(kind, create);
+  Object.defineProperty(SecurityRegistry.prototype, kind, {
+    value: function contributedMethod(
+      this: SecurityRegistry,
+      customizer?: (options: SignInMethodKinds[K]) => void,
+    ): StateStep {
+      return this.use(create(), customizer);
+    },
+    writable: false,
+    enumerable: false,
+    configurable: false,
+  });
 }
+
+const contributed = new Map<string, () => MethodOptions>();

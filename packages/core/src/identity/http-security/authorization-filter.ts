@@ -5,22 +5,14 @@ import { type Authentication, currentAuthentication } from "../authentication/au
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import type { AuthorizationRule } from "./http-security.js";
 
-/** Starts a step-up for a signed-in user: the URL to continue at, the MFA session and its state. */
+/**
+ * Starts a step-up for a signed-in user (a chain hook: the MFA module's starts an MFA flow): the
+ * fields the challenge error carries (where to continue, the session begun), or undefined if none.
+ */
 export type StepUpStarter = (
   exchange: HttpExchange,
   authentication: Authentication,
-) => Promise<StartedStepUpFields | undefined>;
-
-/** The MFA fields a started step-up adds to the 401 `MFA_CHALLENGE_REQUIRED` body. */
-export interface StartedStepUpFields {
-  mfaUrl: string;
-  mfaSessionId: string;
-  currentState: string;
-  /** The flow's step endpoints (absolute paths). */
-  endpoints?: Readonly<Record<string, string>>;
-  /** Bearer callers only: the binding to send as `X-MFA-Binding` (clients without cookies). */
-  mfaBinding?: string;
-}
+) => Promise<object | undefined>;
 
 /**
  * Applies the chain's static rules top to bottom (the first matching rule decides); with no rules
@@ -32,7 +24,7 @@ export class AuthorizationFilter implements SecurityFilter {
   constructor(
     private readonly rules: readonly AuthorizationRule[],
     private readonly audit: AuditSink,
-    /** Starts a step-up challenge for a signed-in user (the MFA module); its result joins the 401 body. */
+    /** Starts a step-up for a signed-in user (the chain hooks); its fields join the challenge error. */
     private readonly stepUp?: StepUpStarter,
   ) {}
 
@@ -59,14 +51,8 @@ export class AuthorizationFilter implements SecurityFilter {
           });
         if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
         if (decision.stepUp) {
-          const challenge = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
-          throw new PlatformError(
-            "MFA_CHALLENGE_REQUIRED",
-            "A recent second factor is required for this resource",
-            {
-              details: { maxAgeSeconds: Math.round(decision.stepUp.maxAgeMs / 1000), ...challenge },
-            },
-          );
+          const started = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
+          throw decision.stepUp.error(started);
         }
         throw new PlatformError(decision.code ?? "ACCESS_DENIED", decision.message ?? "Access denied");
       }

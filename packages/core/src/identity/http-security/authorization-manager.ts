@@ -1,12 +1,16 @@
 import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
 
 /** The outcome of an authorization check: an object, not a boolean, so a reason can be audited. */
 export interface AuthorizationDecision {
   granted: boolean;
-  /** Set when a signed-in user lacks a recent second factor: the filter starts a step-up. */
-  stepUp?: { maxAgeMs: number };
+  /**
+   * Set when a fresher authentication would cure the denial (a step-up): the chain's hooks may start
+   * one, and the challenge builds the error the caller gets.
+   */
+  stepUp?: StepUpChallenge;
   /** Why (rule or policy description); never shown to clients. */
   reason: string;
   /** The error code a denial answers with (default ACCESS_DENIED), e.g. ZERO_TRUST_BLOCKED. */
@@ -17,6 +21,17 @@ export interface AuthorizationDecision {
   audited?: boolean;
 }
 
+/**
+ * A denial a signed-in caller can cure by proving a recent factor. The module that understands the
+ * factor builds it (the MFA module's `stepUpChallenge`), so identity names no MFA code.
+ */
+export interface StepUpChallenge {
+  /** How recent the missing factor must be. */
+  readonly maxAgeMs: number;
+  /** The error the caller gets, with the fields of the step-up a chain hook started (none if none did). */
+  error(started: object | undefined): PlatformError;
+}
+
 /** Decides whether a request may proceed; `anyRequest().access(manager)` plugs one in (the PDP later). */
 export interface AuthorizationManager {
   check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<AuthorizationDecision>;
@@ -24,8 +39,8 @@ export interface AuthorizationManager {
 
 const decide = (granted: boolean, reason: string): AuthorizationDecision => ({ granted, reason });
 
-/** The static rules of `authorizeHttpRequests`. */
-export const rules = {
+/** Identity's own static rules. */
+const ownRules = {
   /** Everyone, signed in or not. */
   permitAll: (): AuthorizationManager => ({ check: async () => decide(true, "permitAll") }),
   /** No one. */
@@ -44,22 +59,45 @@ export const rules = {
         `hasAnyAuthority(${authorities.join(",")})`,
       ),
   }),
-  /**
-   * A signed-in user who proved a second factor (OTT code or passkey: amr `otp`/`hwk`) within `maxAgeMs`;
-   * one without such a factor gets a step-up challenge (401 MFA_CHALLENGE_REQUIRED).
-   */
-  recentFactor: (maxAgeMs: number, now: () => number = Date.now): AuthorizationManager => ({
-    check: async (a) => {
-      if (!a) return decide(false, "recentFactor: anonymous");
-      const recent = a.factors.some(
-        (f) => (f.type === "otp" || f.type === "hwk") && f.at >= now() - maxAgeMs,
-      );
-      return recent
-        ? decide(true, `recentFactor(${maxAgeMs})`)
-        : { ...decide(false, `recentFactor(${maxAgeMs})`), stepUp: { maxAgeMs } };
-    },
-  }),
   /** A user holding any of the roles (`ADMIN` means authority `ROLE_ADMIN`). */
   hasAnyRole: (...roles: string[]): AuthorizationManager =>
-    rules.hasAnyAuthority(...roles.map((r) => (r.startsWith("ROLE_") ? r : `ROLE_${r}`))),
+    ownRules.hasAnyAuthority(...roles.map((r) => (r.startsWith("ROLE_") ? r : `ROLE_${r}`))),
 };
+
+/**
+ * The static rules modules contribute, by name (declaration merging; the MFA module adds
+ * `recentFactor`). Each is a function of its arguments returning an AuthorizationManager; it becomes
+ * `rules.<name>(...)` and `requestMatchers(...).<name>(...)` in `authorizeHttpRequests`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
+export interface ContributedRules {}
+
+/** Every static rule: identity's own and the contributed ones. */
+export type AuthorizationRules = typeof ownRules & ContributedRules;
+
+/** The static rules of `authorizeHttpRequests` (contributed rules are added as their modules load). */
+export const rules: AuthorizationRules = ownRules as AuthorizationRules;
+
+const contributedNames = new Set<string>();
+
+/** The names of the contributed rules, in contribution order (each a method of `AuthorizedUrl`). */
+export function contributedRuleNames(): ReadonlySet<string> {
+  return contributedNames;
+}
+
+/**
+ * Adds a static rule from a module: `rules.<name>` and `AuthorizedUrl.<name>`. The module declares its
+ * type on `ContributedRules` and calls this when it loads. The same function again is a no-op; a
+ * name already taken is refused.
+ */
+export function contributeAuthorizationRule<K extends keyof ContributedRules>(
+  name: K,
+  rule: ContributedRules[K],
+): void {
+  const table = rules as unknown as Record<string, unknown>;
+  if (table[name] === rule) return;
+  if (name in table)
+    throw new PlatformError("CONFIGURATION_INVALID", `The static rule ${String(name)} already exists`);
+  table[name] = rule;
+  contributedNames.add(name);
+}

@@ -7,7 +7,12 @@ import {
   type RequestMatcher,
 } from "../../web/request-matcher.js";
 import type { SecurityFilter } from "../chain/security-filter.js";
-import { type AuthorizationManager, rules } from "./authorization-manager.js";
+import {
+  type AuthorizationManager,
+  type ContributedRules,
+  contributedRuleNames,
+  rules,
+} from "./authorization-manager.js";
 
 /** When a chain creates and reads the server-side session. */
 export type SessionCreationPolicy = "always" | "ifRequired" | "never" | "stateless";
@@ -52,8 +57,8 @@ export interface AddedFilter {
   anchor: string;
 }
 
-/** The rule builder after `requestMatchers(...)` or `anyRequest()`. */
-export interface AuthorizedUrl<R> {
+/** Identity's own rules of the builder after `requestMatchers(...)` or `anyRequest()`. */
+export interface OwnAuthorizedUrl<R> {
   permitAll(): R;
   denyAll(): R;
   authenticated(): R;
@@ -64,15 +69,24 @@ export interface AuthorizedUrl<R> {
   hasAnyAuthority(...authorities: string[]): R;
   /** A pluggable manager: the dynamic (database-driven) manager of the authorization module. */
   access(manager: AuthorizationManager): R;
-  /** Step-up: a second factor (OTT or passkey) proved within `maxAgeMs`, else 401 MFA_CHALLENGE_REQUIRED. */
-  recentFactor(maxAgeMs: number): R;
 }
+
+/** The contributed rules (`ContributedRules`) as builder methods: same arguments, the builder back. */
+export type ContributedAuthorizedUrl<R> = {
+  [K in keyof ContributedRules]: ContributedRules[K] extends (...args: infer A) => AuthorizationManager
+    ? (...args: A) => R
+    : never;
+};
+
+/**
+ * The rule builder after `requestMatchers(...)` or `anyRequest()`: identity's rules and those modules
+ * contribute (the MFA module's `recentFactor(maxAgeMs)`).
+ */
+export type AuthorizedUrl<R> = OwnAuthorizedUrl<R> & ContributedAuthorizedUrl<R>;
 
 /** Static authorization rules, top to bottom, ending with `anyRequest()`. */
 export class AuthorizeHttpRequests {
   readonly rules: AuthorizationRule[] = [];
-  /** The clock step-up rules read (the platform's Clock, set at assembly). */
-  now: () => number = Date.now;
   private closed = false;
 
   /** Rules for requests matching any of the Ant patterns (optionally one method) or matchers. */
@@ -101,7 +115,7 @@ export class AuthorizeHttpRequests {
       this.rules.push({ matcher, manager });
       return this;
     };
-    return {
+    const own: OwnAuthorizedUrl<this> = {
       permitAll: () => add(rules.permitAll()),
       denyAll: () => add(rules.denyAll()),
       authenticated: () => add(rules.authenticated()),
@@ -111,8 +125,11 @@ export class AuthorizeHttpRequests {
       hasAuthority: (authority) => add(rules.hasAnyAuthority(authority)),
       hasAnyAuthority: (...authorities) => add(rules.hasAnyAuthority(...authorities)),
       access: (manager) => add(manager),
-      recentFactor: (maxAgeMs) => add(rules.recentFactor(maxAgeMs, () => this.now())),
     };
+    const url = own as unknown as Record<string, unknown>;
+    const table = rules as unknown as Record<string, (...args: unknown[]) => AuthorizationManager>;
+    for (const name of contributedRuleNames()) url[name] = (...args: unknown[]) => add(table[name]!(...args));
+    return own as AuthorizedUrl<this>;
   }
 }
 

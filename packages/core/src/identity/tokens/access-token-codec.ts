@@ -40,11 +40,14 @@ export class AccessTokenCodec {
   private readonly resolveKey: JWTVerifyGetKey;
 
   constructor(private readonly o: AccessTokenCodecOptions) {
-    const { kid, verificationKey } = o.keys;
-    // Refuses a token naming another key before any signature work.
-    this.resolveKey = (header) => {
-      if (header.kid !== kid) throw new Error("Unknown kid");
-      return verificationKey;
+    const keys = o.keys;
+    // Refuses a token naming a key this platform does not hold before any signature work.
+    this.resolveKey = async (header) => {
+      if (typeof header.kid !== "string") throw new Error("Unknown kid");
+      if (header.kid === keys.kid) return keys.verificationKey;
+      const other = await keys.verificationKeyFor?.(header.kid);
+      if (!other) throw new Error("Unknown kid");
+      return other;
     };
   }
 
@@ -55,6 +58,7 @@ export class AccessTokenCodec {
     familyId: string,
   ): Promise<{ accessToken: string; jti: string }> {
     const { keys, ids } = this.o;
+    await keys.beforeSign?.();
     const iat = Math.floor(this.o.clock.now() / 1000);
     const jti = ids.id();
     const accessToken = await new SignJWT({

@@ -38,6 +38,44 @@ export interface JwtKeys {
   readonly generated: boolean;
   /** The public key as a JWK with `kid`, `alg` and `use: "sig"`, for a JWKS route; undefined for HS256. */
   publicJwk(): JWK | undefined;
+  /**
+   * Another key this platform still accepts, by kid: a key a rotation retired, or a newer one another
+   * instance made. Absent: tokens naming any kid but `kid` are refused.
+   */
+  verificationKeyFor?(kid: string): Promise<CryptoKey | undefined>;
+  /** Runs before each signature, so a rotating key set can reload or rotate (`kid` and `signingKey` may change). */
+  beforeSign?(): Promise<void>;
+}
+
+/** Key material of one JWT key as a KeyStore keeps it: the private JWK (or the HS256 secret) as bytes. */
+export interface JwtKeyMaterial {
+  readonly kid: string;
+  readonly algorithm: JwtAlgorithm;
+  /** UTF-8 JSON of the private JWK (ES256, EdDSA), or the HS256 secret. */
+  readonly secret: Uint8Array;
+  /** The public JWK without `kid`/`alg`/`use` (asymmetric only). */
+  readonly publicJwk?: JWK | undefined;
+}
+
+/** A new key of `algorithm` as material to store (the private part exported once, for sealing). */
+export async function generateJwtKeyMaterial(algorithm: JwtAlgorithm): Promise<JwtKeyMaterial> {
+  if (algorithm === "HS256") {
+    const secret = new Uint8Array(randomBytes(MIN_HS256_SECRET_BYTES));
+    return { kid: (await secretKeys(secret, true)).kid, algorithm, secret };
+  }
+  const pair = await generateKeyPair(algorithm, { extractable: true });
+  const publicJwk = publicPart(await exportJWK(pair.publicKey));
+  const secret = new TextEncoder().encode(JSON.stringify(await exportJWK(pair.privateKey)));
+  return { kid: await calculateJwkThumbprint(publicJwk, "sha256"), algorithm, secret, publicJwk };
+}
+
+/** The JwtKeys of stored material; `generated` says whether the keys die with the process. */
+export async function jwtKeysFromMaterial(material: JwtKeyMaterial, generated: boolean): Promise<JwtKeys> {
+  if (material.algorithm === "HS256") return secretKeys(material.secret, generated);
+  const privateJwk = JSON.parse(new TextDecoder().decode(material.secret)) as JWK;
+  const signingKey = (await importJWK(privateJwk, material.algorithm, { extractable: false })) as CryptoKey;
+  const publicJwk = material.publicJwk ?? publicPart(privateJwk);
+  return asymmetricKeys(material.algorithm, signingKey, publicPart(publicJwk), generated);
 }
 
 /** Where the keys come from; every key field empty or absent means "generate one at start". */
@@ -212,7 +250,12 @@ function publicPart(jwk: JWK): JWK {
   throw configError(`Unexpected key type ${String(jwk.kty)}`);
 }
 
-function warnGenerated(logger: Logger, keys: JwtKeys, property: string): void {
+/** The warning for keys that die with the process (generated at start, or kept in a process-local store). */
+export function warnGenerated(
+  logger: Logger,
+  keys: Pick<JwtKeys, "algorithm" | "kid">,
+  property: string,
+): void {
   logger.warn(
     `No JWT signing key configured: generated a ${keys.algorithm} key at start. Access and refresh ` +
       `tokens will not survive a restart nor work across instances; set ${property} to keep them.`,

@@ -19,6 +19,7 @@ describe("JWT properties", () => {
       accessTokenTtlMs: 15 * 60_000,
       refreshTokenTtlMs: 7 * 86_400_000,
       clockSkewMs: 30_000,
+      keyRotationMs: 0,
     });
   });
 
@@ -34,6 +35,7 @@ describe("JWT properties", () => {
         PLATFORM_AUTH_JWT_ACCESS_TOKEN_TTL: "PT5M",
         PLATFORM_AUTH_JWT_REFRESH_TOKEN_TTL: "30d",
         PLATFORM_AUTH_JWT_CLOCK_SKEW: "0",
+        PLATFORM_AUTH_JWT_KEY_ROTATION: "30d",
       },
     });
     const options = jwtOptionsFromProperties(properties);
@@ -45,6 +47,7 @@ describe("JWT properties", () => {
       accessTokenTtlMs: 300_000,
       refreshTokenTtlMs: 30 * 86_400_000,
       clockSkewMs: 0,
+      keyRotationMs: 30 * 86_400_000,
     });
     const keys = await loadJwtKeys({ ...options, logger: new RecordingLogger() });
     const { service, alice } = await createTokenServiceFixture({ keys, clock: new ManualClock() });
@@ -63,6 +66,8 @@ describe("JWT properties", () => {
       { "platform.auth.jwt.clock-skew": "10m" },
       { "platform.auth.jwt.issuer": "" },
       { "platform.auth.jwt.private-key": 42 },
+      { "platform.auth.jwt.key-rotation": "30s" },
+      { "platform.auth.jwt.key-rotation": "400d" },
     ];
     for (const code of bad) {
       expect(await rejectionCode((async () => resolveProperties(JWT_PROPERTIES, { env: {}, code }))())).toBe(

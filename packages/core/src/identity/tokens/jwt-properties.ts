@@ -89,6 +89,20 @@ export const JWT_CLOCK_SKEW = defineProperty<number>({
   description: "Clock skew tolerated when checking an access token's exp (0 to 5 min, whole seconds).",
 });
 
+/** Age at which a kept (not configured) signing key is rotated; 0 never rotates. */
+export const JWT_KEY_ROTATION = defineProperty<number>({
+  key: "platform.auth.jwt.key-rotation",
+  schema: prop
+    .duration()
+    .refine(
+      (ms) => ms === 0 || (ms >= MINUTE && ms <= 365 * DAY),
+      "must be 0 (never) or between 1 minute and 365 days",
+    ),
+  default: 0,
+  description:
+    "When no key is configured, the signing key is kept in the KeyStore; rotate it once it is this old (0: never). The old key keeps verifying until the last token it signed has expired.",
+});
+
 /** Every JWT property, for a plugin's `properties` list. */
 export const JWT_PROPERTIES = [
   JWT_ALGORITHM,
@@ -100,6 +114,7 @@ export const JWT_PROPERTIES = [
   JWT_ACCESS_TOKEN_TTL,
   JWT_REFRESH_TOKEN_TTL,
   JWT_CLOCK_SKEW,
+  JWT_KEY_ROTATION,
 ] as const;
 
 /** The JWT settings the properties select: key sources for `loadJwtKeys`, claims and lifetimes for `TokenService`. */
@@ -114,6 +129,8 @@ export interface JwtPropertyOptions {
   accessTokenTtlMs: number;
   refreshTokenTtlMs: number;
   clockSkewMs: number;
+  /** Age at which a kept signing key is rotated (0: never). */
+  keyRotationMs: number;
 }
 
 /**
@@ -131,6 +148,7 @@ export function jwtOptionsFromProperties(properties: PlatformProperties): JwtPro
     accessTokenTtlMs: properties.get(JWT_ACCESS_TOKEN_TTL),
     refreshTokenTtlMs: properties.get(JWT_REFRESH_TOKEN_TTL),
     clockSkewMs: properties.get(JWT_CLOCK_SKEW),
+    keyRotationMs: properties.get(JWT_KEY_ROTATION),
   };
 }
 

@@ -1,6 +1,7 @@
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import { IdGenerator } from "../../kernel/id-generator.js";
+import { KeyRing } from "../../kernel/keys/key-ring.js";
 import { Logger } from "../../kernel/logger.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { ConfiguredJwtKeySource } from "./configured-jwt-key-source.js";
@@ -25,8 +26,19 @@ export function registerTokenDefaults(ctx: PluginContext): void {
     useFactory: (c) => new InMemoryRevokedAccessTokenStore({ clock: c.resolve(Clock) }),
   });
   ctx.registerDefault(JwtKeySource, {
-    useFactory: (c) =>
-      new ConfiguredJwtKeySource({ ...jwtOptionsFromProperties(properties), logger: c.resolve(Logger) }),
+    useFactory: (c) => {
+      const jwt = jwtOptionsFromProperties(properties);
+      const clock = c.resolve(Clock);
+      return new ConfiguredJwtKeySource(
+        { ...jwt, logger: c.resolve(Logger) },
+        {
+          ring: c.resolve(KeyRing),
+          now: () => clock.now(),
+          rotationMs: jwt.keyRotationMs,
+          tokenLifetimeMs: jwt.accessTokenTtlMs + jwt.clockSkewMs,
+        },
+      );
+    },
   });
   ctx.onStart("token-keys", async (c) => {
     if (c.isRegistered(TokenService, false)) return;

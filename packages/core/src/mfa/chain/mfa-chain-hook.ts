@@ -5,7 +5,6 @@ import {
 } from "../../identity/authentication/subject-status-check.js";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { ChainHook, HookedChain, PrimaryAuthenticationParts } from "../../identity/chain/chain-hook.js";
-import type { StartedStepUpFields } from "../../identity/http-security/authorization-filter.js";
 import { SessionManager } from "../../identity/session/session-manager.js";
 import { isBearerAuthentication } from "../../identity/tokens/bearer-authentication.js";
 import { Clock } from "../../kernel/clock.js";
@@ -19,6 +18,7 @@ import type { MfaFlow } from "../flow/mfa-flow.js";
 import { MfaGate } from "../flow/mfa-gate.js";
 import { MfaRuntime } from "../flow/mfa-runtime.js";
 import { StepUpCoalescer } from "../flow/step-up-coalescer.js";
+import type { StartedStepUpFields } from "../step-up/step-up-challenge.js";
 import { FactorContextRepository } from "../state/factor-context-repository.js";
 import { isTerminal } from "../state/mfa-state.js";
 import { PasskeyCredentialRepository } from "../../identity/passkey/passkey-credential-repository.js";

@@ -9,7 +9,7 @@ import type {
 import { NullSecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import { statusCheckedRepository } from "../../identity/context/status-checked-repository.js";
 import { DEFAULT_URLS } from "../../identity/dsl/default-urls.js";
-import type { MfaOptions } from "../../identity/dsl/mfa-options.js";
+import type { MfaOptions } from "../dsl/mfa-options.js";
 import type { PasskeyLoginOptions } from "../../identity/dsl/ott-options.js";
 import { type ChainDefinition, SecurityConfiguration } from "../../identity/dsl/security-registry.js";
 import { LoginProcessingFilter } from "../../identity/login/login-processing-filter.js";

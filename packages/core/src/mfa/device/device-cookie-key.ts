@@ -1,12 +1,14 @@
 import { randomBytes } from "node:crypto";
+import type { KeyRing } from "../../kernel/keys/key-ring.js";
+import { secretBytesOf } from "../../kernel/keys/secret-text.js";
 import type { Logger } from "../../kernel/logger.js";
-import { PlatformError } from "../../kernel/platform-error.js";
 import { DEVICE_COOKIE_SECRET } from "./device-cookie.properties.js";
 import { MIN_DEVICE_COOKIE_KEY_BYTES } from "./hmac-device-cookies.js";
 
-const BASE64URL_PREFIX = "base64url:";
+/** The KeyStore purpose of the device-cookie key. */
+export const DEVICE_COOKIE_KEY_PURPOSE = "mfa.device-cookie";
 
-/** A device-cookie key and whether it was generated at start (per process) rather than configured. */
+/** A device-cookie key and whether it dies with the process (generated, or kept in a process-local store). */
 export interface DeviceCookieKey {
   readonly key: Uint8Array;
   readonly generated: boolean;
@@ -21,31 +23,39 @@ export interface DeviceCookieKey {
 export function loadDeviceCookieKey(secret: string, logger: Logger): DeviceCookieKey {
   const text = secret.trim();
   if (text === "") {
-    logger.warn(
-      `No device-cookie key configured: generated one at start. Device cookies are per process: other ` +
-        `instances and a restart will not recognise them, so every device looks new to adaptive MFA; ` +
-        `set ${DEVICE_COOKIE_SECRET.key} (the same on every instance) to keep them.`,
-    );
+    warnProcessLocal(logger);
     return { key: new Uint8Array(randomBytes(MIN_DEVICE_COOKIE_KEY_BYTES)), generated: true };
   }
-  let key: Uint8Array;
-  if (text.startsWith(BASE64URL_PREFIX)) {
-    const encoded = text.slice(BASE64URL_PREFIX.length);
-    if (!/^[A-Za-z0-9_-]*$/.test(encoded)) {
-      throw invalid(`${DEVICE_COOKIE_SECRET.key} after ${BASE64URL_PREFIX} is not base64url`);
-    }
-    key = new Uint8Array(Buffer.from(encoded, "base64url"));
-  } else {
-    key = new TextEncoder().encode(text);
-  }
-  if (key.length < MIN_DEVICE_COOKIE_KEY_BYTES) {
-    throw invalid(
-      `${DEVICE_COOKIE_SECRET.key} must be at least ${MIN_DEVICE_COOKIE_KEY_BYTES} bytes (it has ${key.length})`,
-    );
-  }
-  return { key, generated: false };
+  return {
+    key: secretBytesOf(text, DEVICE_COOKIE_SECRET.key, MIN_DEVICE_COOKIE_KEY_BYTES),
+    generated: false,
+  };
 }
 
-function invalid(message: string): PlatformError {
-  return new PlatformError("CONFIGURATION_INVALID", message, { details: { key: DEVICE_COOKIE_SECRET.key } });
+/**
+ * The device-cookie key: the configured secret (as `loadDeviceCookieKey`), or, when none is, the key
+ * kept in the KeyRing (made by the first instance, shared by every instance on a durable KeyStore),
+ * with the warning when the store dies with the process.
+ */
+export async function deviceCookieKeyOf(
+  secret: string,
+  ring: KeyRing,
+  logger: Logger,
+): Promise<DeviceCookieKey> {
+  if (secret.trim() !== "") return loadDeviceCookieKey(secret, logger);
+  const kept = await ring.active(DEVICE_COOKIE_KEY_PURPOSE, () => ({
+    kid: randomBytes(12).toString("base64url"),
+    algorithm: "HMAC-SHA256",
+    secret: new Uint8Array(randomBytes(MIN_DEVICE_COOKIE_KEY_BYTES)),
+  }));
+  if (!ring.durable) warnProcessLocal(logger);
+  return { key: kept.secret, generated: !ring.durable };
+}
+
+function warnProcessLocal(logger: Logger): void {
+  logger.warn(
+    `No device-cookie key configured: generated one at start. Device cookies are per process: other ` +
+      `instances and a restart will not recognise them, so every device looks new to adaptive MFA; ` +
+      `set ${DEVICE_COOKIE_SECRET.key} (the same on every instance) or use a durable key store to keep them.`,
+  );
 }

@@ -2,7 +2,7 @@ import type {
   AuthenticationFailureHandler,
   AuthenticationSuccessHandler,
 } from "../../identity/handlers/authentication-handlers.js";
-import type { MfaOptions } from "../../identity/dsl/mfa-options.js";
+import type { MfaOptions } from "../dsl/mfa-options.js";
 import type { ChainDefinition } from "../../identity/dsl/security-registry.js";
 import type { MfaPolicyProvider } from "../decision/mfa-policy-provider.js";
 import type { FactorType } from "../factor-type.js";

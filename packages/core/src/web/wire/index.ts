@@ -26,3 +26,20 @@ export type {
   PublicKeyRequestOptionsJson,
   RegistrationCredentialJson,
 } from "./passkey-messages.js";
+export type {
+  NewUserBody,
+  PolicyJson,
+  PolicyRuleJson,
+  PolicyTargetJson,
+  UserJson,
+  ZeroTrustActionBody,
+  ZeroTrustActionJson,
+  ZeroTrustClearedAnswer,
+} from "./admin-messages.js";
+export type { OttGenerateAnswer, OttGenerateBody, OttLoginBody } from "./ott-messages.js";
+export type {
+  TokenPairAnswer,
+  TokenRefreshBody,
+  TokenRevokeBody,
+  TokenRevokedAnswer,
+} from "./token-messages.js";

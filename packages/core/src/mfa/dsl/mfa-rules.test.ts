@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { MfaOptions } from "./mfa-options.js";
-import { validateMfaFlow } from "./security-registry.js";
+import { validateMfaFlow } from "./validate-mfa-flow.js";
 
 function message(run: () => unknown): string {
   try {

@@ -1,7 +1,8 @@
+import { FormLoginOptions, RestLoginOptions } from "../../identity/dsl/form-login-options.js";
+import { MethodOptions, requirePath } from "../../identity/dsl/method-options.js";
+import { OttLoginOptions, PasskeyLoginOptions } from "../../identity/dsl/ott-options.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import { FormLoginOptions, RestLoginOptions } from "./form-login-options.js";
-import { MethodOptions, requirePath } from "./method-options.js";
-import { OttLoginOptions, PasskeyLoginOptions } from "./ott-options.js";
+import { validateMfaFlow } from "./validate-mfa-flow.js";
 
 /** The primary step of an MFA flow: exactly one of form or REST login. */
 export class PrimaryAuthenticationOptions {
@@ -85,7 +86,7 @@ export interface MfaFactorStep {
   options: OttLoginOptions | PasskeyLoginOptions;
 }
 
-/** Options of `.mfa()`; the runtime lands with the MFA issues. */
+/** Options of `.mfa()` (contributed to the registry DSL by the MFA module, see mfa-dsl.ts). */
 export class MfaOptions extends MethodOptions {
   readonly kind = "mfa" as const;
   readonly primary = new PrimaryAuthenticationOptions();
@@ -101,6 +102,26 @@ export class MfaOptions extends MethodOptions {
 
   constructor() {
     super(200);
+  }
+
+  /** The MFA build rules (validateMfaFlow). */
+  override validate(): void {
+    validateMfaFlow(this);
+  }
+
+  /** A named flow is the chain `mfa_<name>`. */
+  override namedChainId(): string | undefined {
+    return this.nameValue ? `mfa_${this.nameValue}` : undefined;
+  }
+
+  /** The primary step's form, when the flow signs in with one. */
+  override formStep(): FormLoginOptions | undefined {
+    return this.primary.form;
+  }
+
+  /** A `.mfa()` chain needs the MFA plugin to assemble it. */
+  override get contributedBy(): string {
+    return "mfaPlugin (from @platform/core)";
   }
   /** Configures the primary step (step order 0). */
   primaryAuthentication(customizer: (primary: PrimaryAuthenticationOptions) => void): this {

@@ -1,0 +1,47 @@
+import type { DependencyContainer } from "tsyringe";
+import type { Authentication } from "../../identity/authentication/authentication.js";
+import type { ContainerAware } from "../../identity/chain/container-aware.js";
+import {
+  type AuthorizationDecision,
+  type AuthorizationManager,
+  contributeAuthorizationRule,
+} from "../../identity/http-security/authorization-manager.js";
+import { Clock } from "../../kernel/clock.js";
+import { stepUpChallenge } from "./step-up-challenge.js";
+
+declare module "../../identity/http-security/authorization-manager.js" {
+  interface ContributedRules {
+    /**
+     * A signed-in user who proved a second factor (OTT code or passkey: amr `otp`/`hwk`) within
+     * `maxAgeMs`; one without such a factor gets a step-up challenge (401 MFA_CHALLENGE_REQUIRED).
+     * `now` defaults to the platform's Clock once the rule is on a chain (Date.now before).
+     */
+    recentFactor(maxAgeMs: number, now?: () => number): AuthorizationManager;
+  }
+}
+
+/** The `recentFactor` rule (also `rules.recentFactor` and `requestMatchers(...).recentFactor`). */
+export function recentFactor(maxAgeMs: number, now?: () => number): AuthorizationManager & ContainerAware {
+  let clock: () => number = now ?? Date.now;
+  const decide = (granted: boolean, reason: string): AuthorizationDecision => ({ granted, reason });
+  return {
+    // A chain attaches its rules to the platform at assembly: the Clock port then tells the time.
+    attach(container: DependencyContainer): void {
+      if (now !== undefined) return;
+      const platformClock = container.resolve(Clock);
+      clock = () => platformClock.now();
+    },
+    check: async (a: Authentication | undefined) => {
+      if (!a) return decide(false, "recentFactor: anonymous");
+      const since = clock() - maxAgeMs;
+      const recent = a.factors.some((f) => (f.type === "otp" || f.type === "hwk") && f.at >= since);
+      return recent
+        ? decide(true, `recentFactor(${maxAgeMs})`)
+        : { ...decide(false, `recentFactor(${maxAgeMs})`), stepUp: stepUpChallenge(maxAgeMs) };
+    },
+  };
+}
+
+// `rules.recentFactor` and `.recentFactor(...)` in authorizeHttpRequests exist once the MFA module
+// loads (mfa-plugin.ts and the module's index import this file).
+contributeAuthorizationRule("recentFactor", recentFactor);

@@ -1,0 +1,27 @@
+import type { PlatformPlugin } from "../kernel/plugin.js";
+import { BundleCatalog } from "./bundle-catalog-token.js";
+import { type BundleCatalogOptions, loadBundleCatalog } from "./manifest/bundle-catalog.js";
+import { PROMPTS_PROPERTIES } from "./prompts.properties.js";
+// Registers the module's error codes (statusForCode reads them).
+import "./prompts-error-codes.js";
+
+/**
+ * The prompts module as a plugin: registers the BundleCatalog (default: the build's manifests) and
+ * reads it at start, so a tampered or stale manifest, or two manifests of one name, stop start-up
+ * with a message naming the manifest and the element.
+ */
+export function createPromptsPlugin(options: BundleCatalogOptions = {}): PlatformPlugin {
+  return {
+    id: "prompts",
+    properties: PROMPTS_PROPERTIES,
+    register(ctx) {
+      ctx.registerDefault(BundleCatalog, { useFactory: () => loadBundleCatalog(options) });
+      ctx.onStart("prompts:verify-bundles", (container) => {
+        container.resolve(BundleCatalog);
+      });
+    },
+  };
+}
+
+/** The prompts plugin over the build's own manifests. */
+export const promptsPlugin: PlatformPlugin = createPromptsPlugin();
