@@ -83,7 +83,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const correlationIds = new WeakMap<H3Event, string>();
 
   async function runRoute(exchange: HttpExchange): Promise<void> {
-    const match = routes.match(exchange.method, exchange.path);
+    const match = routes.matchExchange(exchange);
     if (match.kind === "not-found") throw new PlatformError("NOT_FOUND", "Not found");
     if (match.kind === "method-not-allowed") {
       exchange.response.headers.set("allow", match.allow.join(", "));

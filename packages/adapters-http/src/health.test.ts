@@ -14,6 +14,11 @@ describe("health route", () => {
     await created.close();
   });
 
+  it("declares that it calls no protected method (no caller context needed)", () => {
+    const health = started.routes.list().find((r) => r.meta?.kind === "health");
+    expect(health?.callerContext).toBe(false);
+  });
+
   it("answers 200 UP with the state once the platform is started", async () => {
     const res = await started.fetch("/health");
     expect(res.status).toBe(200);

@@ -14,6 +14,7 @@ export function healthRoute(platform: Pick<Platform, "state">, path = "/health")
     name: "http.health",
     feature: "http",
     access: "public",
+    callerContext: false,
     handler: (exchange) => {
       exchange.response.headers.set("cache-control", "no-store");
       const state = platform.state;

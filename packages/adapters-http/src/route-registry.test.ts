@@ -1,4 +1,5 @@
 import { isPlatformError } from "@platform/core";
+import { HttpExchange } from "@platform/core/web";
 import { describe, expect, it } from "vitest";
 import { type RouteDefinition, RouteRegistry } from "./route-registry.js";
 
@@ -84,5 +85,29 @@ describe("RouteRegistry", () => {
     const routes = new RouteRegistry().add(route("GET", "/js/**")).add(route("POST", "/js/upload"));
     const get = routes.match("GET", "/js/upload");
     expect(get.kind === "found" && get.route.path).toBe("/js/**");
+  });
+
+  it("matches an exchange once, until a route is added", () => {
+    const routes = new RouteRegistry().add(route("GET", "/a/:id"));
+    const ex = new HttpExchange({ method: "GET", url: "/a/7", headers: {}, remoteAddress: "" });
+    const first = routes.matchExchange(ex);
+    expect(first).toMatchObject({ kind: "found", params: { id: "7" } });
+    expect(routes.matchExchange(ex)).toBe(first);
+    routes.add(route("GET", "/a/7"));
+    const again = routes.matchExchange(ex);
+    expect(again.kind === "found" && again.route.path).toBe("/a/7");
+    expect(new RouteRegistry().add(route("GET", "/a/:id")).matchExchange(ex)).not.toBe(again);
+  });
+
+  it("says which requests need the caller context: not a route declaring false, nor an unserved one", () => {
+    const routes = new RouteRegistry()
+      .add(route("GET", "/app"))
+      .add({ ...route("GET", "/ops"), callerContext: false });
+    const needs = (method: string, url: string) =>
+      routes.needsCallerContext(new HttpExchange({ method, url, headers: {}, remoteAddress: "" }));
+    expect(needs("GET", "/app")).toBe(true);
+    expect(needs("GET", "/ops")).toBe(false);
+    expect(needs("GET", "/nothing")).toBe(false);
+    expect(needs("POST", "/app")).toBe(false);
   });
 });

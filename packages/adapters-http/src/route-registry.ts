@@ -31,6 +31,22 @@ export interface RouteDefinition {
   feature?: string;
   /** Who may call it, as documented in the route table (default `chain-rules`). */
   access?: RouteAccess;
+  /**
+   * Whether the handler may call `@Protectable` services, and so needs the request's caller current
+   * (default true). False spares the request the async-context tracking of SecurityContextHolder when
+   * its interceptor is given `when: (ex) => routes.needsCallerContext(ex)`; a protected method called
+   * from such a route anyway sees no caller and refuses (AUTHENTICATION_REQUIRED).
+   */
+  callerContext?: boolean;
+}
+
+/** Exchange attribute caching an exchange's match (per registry, while no route was added since). */
+const MATCH_ATTRIBUTE = "route.match";
+
+interface CachedMatch {
+  readonly registry: RouteRegistry;
+  readonly size: number;
+  readonly match: RouteMatch;
 }
 
 /** What a lookup found: a route and its parameters, a path known only for other methods, or nothing. */
@@ -64,6 +80,30 @@ export class RouteRegistry {
   /** Every route in registration order. */
   list(): readonly RouteDefinition[] {
     return [...this.definitions];
+  }
+
+  /**
+   * The match for an exchange's method and canonical path, made once per request: kept in the
+   * exchange's attributes, so an interceptor that asks first (`needsCallerContext`) spares the
+   * dispatch a second lookup.
+   */
+  matchExchange(exchange: HttpExchange): RouteMatch {
+    const cached = exchange.attributes.get(MATCH_ATTRIBUTE) as CachedMatch | undefined;
+    if (cached?.registry === this && cached.size === this.definitions.length) return cached.match;
+    const match = this.match(exchange.method, exchange.path);
+    const entry: CachedMatch = { registry: this, size: this.definitions.length, match };
+    exchange.attributes.set(MATCH_ATTRIBUTE, entry);
+    return match;
+  }
+
+  /**
+   * False when the request's route declares `callerContext: false`, or when no route serves it (it
+   * answers 404 or 405, running no handler); true otherwise. Meant as SecurityContextHolder's
+   * interceptor `when`.
+   */
+  needsCallerContext(exchange: HttpExchange): boolean {
+    const match = this.matchExchange(exchange);
+    return match.kind === "found" && match.route.callerContext !== false;
   }
 
   /** Finds the route for a method and canonical path (see the class comment for precedence). */

@@ -49,6 +49,7 @@ export function sdkAssetsRoute(): RouteDefinition {
     name: "http.sdk-assets",
     feature: "http",
     access: "public",
+    callerContext: false,
     handler: async (exchange) => {
       const name = routeParams(exchange)["**"] ?? "";
       const content = (await sdkFiles()).get(name);

@@ -54,6 +54,7 @@ export function staticAssetsRoute(options: StaticAssetsOptions): RouteDefinition
     path: `${prefix}/**`,
     description: `Static assets from ${root}`,
     meta: { kind: "static-assets", directory: root },
+    callerContext: false,
     handler: async (exchange) => {
       const asset = await loadAsset(root, routeParams(exchange)["**"] ?? "");
       if (!asset) throw new PlatformError("NOT_FOUND", "Not found");

@@ -95,8 +95,12 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   const { app } = createHttpApp({
     platform,
     routes,
-    // The second makes the request's caller current for method protection (@Protectable services).
-    interceptors: [platform.resolve(FilterChainProxy), platform.resolve(SecurityContextHolder).interceptor()],
+    // The second makes the request's caller current for method protection (@Protectable services),
+    // on requests whose route may call one (not /health nor the SDK's assets).
+    interceptors: [
+      platform.resolve(FilterChainProxy),
+      platform.resolve(SecurityContextHolder).interceptor({ when: (ex) => routes.needsCallerContext(ex) }),
+    ],
   });
   return { platform, app, routes };
 }

@@ -4,32 +4,96 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { HttpInterceptor } from "../../web/http-interceptor.js";
 import { currentAuthentication } from "../../identity/authentication/authentication.js";
 
+/** One `run`: the caller's getter, and whether `fn` is still running (or its promise pending). */
+interface Scope {
+  readonly caller: () => Authentication | undefined;
+  open: boolean;
+}
+
+/** The scope of a request the interceptor skips: nobody is the caller. */
+const NO_CALLER: Scope = { caller: () => undefined, open: false };
+
+/** Options of `SecurityContextHolder.interceptor`. */
+export interface SecurityContextInterceptorOptions {
+  /**
+   * Whether the request may reach a `@Protectable` method (default: every request may). A request
+   * for which it answers false runs with no caller current, as code outside any request does, and
+   * does not turn on async-context tracking.
+   */
+  when?: (exchange: HttpExchange) => boolean;
+}
+
 /**
  * The caller of the code running now, for services that have no request in hand (method
  * protection). Holds a getter, not a value, so a login during the request is seen at once.
+ *
+ * The caller is current while `fn` runs and, when it returns a promise, until that promise settles;
+ * work it leaves running after that sees no caller. The async-context store is enabled only while a
+ * `run` is open: on Node 20 an enabled `AsyncLocalStorage` tracks every promise of the process, so a
+ * process whose requests reach no protected method pays nothing for it.
  */
 export class SecurityContextHolder {
-  private readonly storage = new AsyncLocalStorage<() => Authentication | undefined>();
+  private readonly storage = new AsyncLocalStorage<Scope>();
+  private openScopes = 0;
 
   /** Runs `fn` with `authentication` (or a getter of it) as the current caller. */
   run<T>(authentication: Authentication | undefined | (() => Authentication | undefined), fn: () => T): T {
-    const getter = typeof authentication === "function" ? authentication : () => authentication;
-    return this.storage.run(getter, fn);
+    const caller = typeof authentication === "function" ? authentication : () => authentication;
+    const scope: Scope = { caller, open: true };
+    this.openScopes++;
+    let result: T;
+    try {
+      result = this.storage.run(scope, fn);
+    } catch (error) {
+      this.close(scope);
+      throw error;
+    }
+    if (!(result instanceof Promise)) {
+      this.close(scope);
+      return result;
+    }
+    return result.then(
+      (value: unknown) => {
+        this.close(scope);
+        return value;
+      },
+      (error: unknown) => {
+        this.close(scope);
+        throw error;
+      },
+    ) as T;
   }
 
-  /** The current caller; undefined outside `run` or for anonymous requests. */
+  /** The current caller; undefined outside `run`, after it ended, or for anonymous requests. */
   current(): Authentication | undefined {
-    return this.storage.getStore()?.();
+    const scope = this.storage.getStore();
+    return scope?.open ? scope.caller() : undefined;
+  }
+
+  /** Whether async-context tracking is on now: true exactly while some `run` is open. */
+  get tracking(): boolean {
+    return this.openScopes > 0;
   }
 
   /**
    * An HTTP interceptor that makes the request's authentication current for the route (place it
    * after the security filter-chain proxy).
    */
-  interceptor(): HttpInterceptor {
+  interceptor(options: SecurityContextInterceptorOptions = {}): HttpInterceptor {
+    const { when } = options;
     return {
-      intercept: (exchange: HttpExchange, next: () => Promise<void>) =>
-        this.run(() => currentAuthentication(exchange), next),
+      intercept: (exchange: HttpExchange, next: () => Promise<void>) => {
+        if (!when || when(exchange)) return this.run(() => currentAuthentication(exchange), next);
+        // While another request holds a scope the store is enabled; an empty scope keeps any store
+        // this request's code could inherit from that request out of its reach.
+        return this.openScopes > 0 ? this.storage.run(NO_CALLER, next) : next();
+      },
     };
+  }
+
+  private close(scope: Scope): void {
+    if (!scope.open) return;
+    scope.open = false;
+    if (--this.openScopes === 0) this.storage.disable();
   }
 }

@@ -1,5 +1,6 @@
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { copySessionData } from "./session-data-copy.js";
 import type { SessionRecord, SessionStore } from "./session-store.js";
 
 /** Default bound of the InMemorySessionStore. */
@@ -18,8 +19,8 @@ export interface InMemorySessionStoreOptions {
 
 /**
  * The reference SessionStore, used by tests and the embedded default. It stores and returns deep
- * copies (structuredClone), so a caller's later changes reach the store only through `save`, exactly
- * as with a database adapter. A Map in insertion order doubles as the LRU list: every read or write
+ * copies (`structuredClone`'s result, made by hand for plain data: `copySessionData`), so a caller's
+ * later changes reach the store only through `save`, exactly as with a database adapter. A Map in insertion order doubles as the LRU list: every read or write
  * moves the session to the end, eviction takes from the front.
  */
 export class InMemorySessionStore implements SessionStore {
@@ -100,7 +101,7 @@ export class InMemorySessionStore implements SessionStore {
 function copy(session: SessionRecord): SessionRecord {
   return {
     id: session.id,
-    data: structuredClone(session.data),
+    data: copySessionData(session.data),
     createdAt: session.createdAt,
     lastAccessedAt: session.lastAccessedAt,
     expiresAt: session.expiresAt,
