@@ -72,3 +72,18 @@ describe("copySessionData", () => {
     );
   });
 });
+
+describe("copySessionData and an own __proto__ key", () => {
+  it("keeps it a property, as structuredClone does, never the copy's prototype", () => {
+    const data = JSON.parse('{"ctx":{"__proto__":{"isAdmin":true},"username":"eve"}}') as Record<
+      string,
+      unknown
+    >;
+    const copy = copySessionData(data) as { ctx: Record<string, unknown> };
+    const cloned = structuredClone(data) as { ctx: Record<string, unknown> };
+    expect(Object.keys(copy.ctx)).toEqual(Object.keys(cloned.ctx));
+    expect(Object.getPrototypeOf(copy.ctx)).toBe(Object.prototype);
+    expect((copy.ctx as { isAdmin?: unknown }).isAdmin).toBeUndefined();
+    expect(Object.getOwnPropertyDescriptor(copy.ctx, "__proto__")?.value).toEqual({ isAdmin: true });
+  });
+});

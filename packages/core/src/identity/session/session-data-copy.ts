@@ -30,7 +30,11 @@ function copyValue(value: unknown, depth: number, seen: Set<object>): unknown {
   for (const key of Object.keys(value)) {
     const item = copyValue((value as Record<string, unknown>)[key], depth + 1, seen);
     if (item === UNSUPPORTED) return UNSUPPORTED;
-    out[key] = item;
+    // An own `__proto__` key (JSON.parse makes them) stays a property, as structuredClone keeps it;
+    // assigning it would set the copy's prototype instead.
+    if (key === "__proto__") {
+      Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
+    } else out[key] = item;
   }
   return out;
 }

@@ -74,8 +74,13 @@ export async function jwtKeysFromMaterial(material: JwtKeyMaterial, generated: b
   if (material.algorithm === "HS256") return secretKeys(material.secret, generated);
   const privateJwk = JSON.parse(new TextDecoder().decode(material.secret)) as JWK;
   const signingKey = (await importJWK(privateJwk, material.algorithm, { extractable: false })) as CryptoKey;
-  const publicJwk = material.publicJwk ?? publicPart(privateJwk);
-  return asymmetricKeys(material.algorithm, signingKey, publicPart(publicJwk), generated);
+  // The verification key comes from the sealed private key, never from the stored public JWK (which
+  // is not sealed): a store writer who swapped it would otherwise choose which signatures verify.
+  const publicJwk = publicPart(privateJwk);
+  if (material.publicJwk && JSON.stringify(publicPart(material.publicJwk)) !== JSON.stringify(publicJwk)) {
+    throw configError(`Stored JWT key ${material.kid}: its public key does not belong to its private key`);
+  }
+  return asymmetricKeys(material.algorithm, signingKey, publicJwk, generated);
 }
 
 /** Where the keys come from; every key field empty or absent means "generate one at start". */

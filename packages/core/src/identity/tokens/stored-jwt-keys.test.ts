@@ -1,4 +1,4 @@
-import { decodeProtectedHeader, SignJWT } from "jose";
+import { decodeProtectedHeader, exportJWK, generateKeyPair, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../kernel/clock.js";
 import { InMemoryKeyStore } from "../../kernel/keys/in-memory-key-store.js";
@@ -130,6 +130,46 @@ describe("StoredJwtKeys", () => {
       JWT_SIGNING_KEY_PURPOSE,
     );
     expect(ring.map((k) => k.algorithm)).toEqual(["EdDSA"]);
+  });
+});
+
+describe("StoredJwtKeys against a tampered or outlived ring", () => {
+  it("refuses a retired key's tokens once its verifyUntil has passed, without waiting for a reload", async () => {
+    const store = new InMemoryKeyStore();
+    const clock = new ManualClock();
+    const a = await instance(store, clock, HOUR);
+    const oldKid = a.keys.kid;
+    const before = await a.service.issue(a.alice);
+    clock.advance(HOUR);
+    await a.service.issue({ ...a.alice, authenticatedAt: clock.now() });
+    expect(a.keys.kid).not.toBe(oldKid);
+    expect(
+      (await a.service.authenticate(before.accessToken).catch((e: unknown) => e)) as object,
+    ).toMatchObject({
+      code: "TOKEN_EXPIRED",
+    });
+    // A token signed with the retired key, judged after verifyUntil (no reload in between).
+    clock.advance(TTL + 60_000);
+    const retired = (await store.keys(JWT_SIGNING_KEY_PURPOSE, 0)).find((k) => k.kid === oldKid)!;
+    expect(retired.verifyUntil).toBeLessThanOrEqual(clock.now());
+    expect(await a.keys.verificationKeyFor?.(oldKid)).toBeUndefined();
+  });
+
+  it("never takes the verification key from the stored public JWK (a store writer cannot swap it)", async () => {
+    const inner = new InMemoryKeyStore();
+    const clock = new ManualClock();
+    await instance(inner, clock);
+    const { publicKey } = await generateKeyPair("ES256", { extractable: true });
+    const attackerJwk = await exportJWK(publicKey);
+    const swapped: KeyStore = {
+      durable: false,
+      keys: async (purpose, now) =>
+        (await inner.keys(purpose, now)).map((k) => ({ ...k, publicJwk: { ...attackerJwk } })),
+      activeOrCreate: (c) => inner.activeOrCreate(c),
+      rotate: (p, kid, next, retire) => inner.rotate(p, kid, next, retire),
+    };
+    const error = await instance(swapped, clock).catch((e: unknown) => e);
+    expect(isPlatformError(error) && error.code).toBe("CONFIGURATION_INVALID");
   });
 });
 

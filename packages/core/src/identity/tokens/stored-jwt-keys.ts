@@ -32,7 +32,8 @@ export interface StoredJwtKeysOptions {
  */
 export class StoredJwtKeys implements JwtKeys {
   private current!: JwtKeys;
-  private verifiers = new Map<string, CryptoKey>();
+  /** Every key this instance accepts, with the time a retired one stops verifying. */
+  private verifiers = new Map<string, { key: CryptoKey; until: number }>();
   private loadedAt = Number.NEGATIVE_INFINITY;
   private activeCreatedAt = 0;
   private loading: Promise<void> | undefined;
@@ -68,10 +69,16 @@ export class StoredJwtKeys implements JwtKeys {
   }
 
   async verificationKeyFor(kid: string): Promise<CryptoKey | undefined> {
-    const known = this.verifiers.get(kid);
+    const known = this.usable(kid);
     if (known || this.o.now() - this.loadedAt < JWT_UNKNOWN_KID_RELOAD_MS) return known;
     await this.reload();
-    return this.verifiers.get(kid);
+    return this.usable(kid);
+  }
+
+  /** The key of `kid` while it may still verify (a retired key only until its `verifyUntil`). */
+  private usable(kid: string): CryptoKey | undefined {
+    const known = this.verifiers.get(kid);
+    return known && this.o.now() < known.until ? known.key : undefined;
   }
 
   async beforeSign(): Promise<void> {
@@ -107,12 +114,12 @@ export class StoredJwtKeys implements JwtKeys {
       active = undefined;
     }
     active ??= await this.o.ring.active(JWT_SIGNING_KEY_PURPOSE, () => this.make());
-    const verifiers = new Map<string, CryptoKey>();
+    const verifiers = new Map<string, { key: CryptoKey; until: number }>();
     const current = await this.keysOf(active);
-    verifiers.set(current.kid, current.verificationKey);
+    verifiers.set(current.kid, { key: current.verificationKey, until: Number.POSITIVE_INFINITY });
     for (const key of ring) {
       if (key.kid === current.kid || key.algorithm !== this.o.algorithm) continue;
-      verifiers.set(key.kid, (await this.keysOf(key)).verificationKey);
+      verifiers.set(key.kid, { key: (await this.keysOf(key)).verificationKey, until: key.verifyUntil ?? 0 });
     }
     this.current = current;
     this.activeCreatedAt = active.createdAt;
