@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { HealthIndicator } from "@platform/core/ports";
 import { startTestServer, type TestServer } from "./test-support.js";
 
 describe("health route", () => {
@@ -41,5 +42,55 @@ describe("health route", () => {
     expect(res.status).toBe(503);
     expect(await res.json()).toEqual({ status: "DOWN" });
     await t.server.close(true);
+  });
+});
+
+describe("health route with dependency indicators", () => {
+  it("adds the dependencies, and answers 503 DOWN naming the one that is down; a throwing indicator is DOWN", async () => {
+    const server = await startTestServer();
+    let mongo: "UP" | "DOWN" = "UP";
+    const mongodb: HealthIndicator = {
+      name: "mongodb",
+      health: () => ({ status: mongo, reason: "no primary" }),
+    };
+    const vault: HealthIndicator = {
+      name: "vault",
+      health: () => {
+        throw new Error("secret-token-in-message");
+      },
+    };
+    server.platform.container.register(HealthIndicator, { useValue: mongodb });
+    try {
+      const up = await server.fetch("/health");
+      expect(up.status).toBe(200);
+      expect(await up.json()).toEqual({
+        status: "UP",
+        state: "started",
+        dependencies: { mongodb: { status: "UP" } },
+      });
+      mongo = "DOWN";
+      const down = await server.fetch("/health");
+      expect(down.status).toBe(503);
+      expect(await down.json()).toEqual({
+        status: "DOWN",
+        state: "started",
+        dependencies: { mongodb: { status: "DOWN", reason: "no primary" } },
+      });
+    } finally {
+      await server.close();
+    }
+    const failing = await startTestServer();
+    failing.platform.container.register(HealthIndicator, { useValue: vault });
+    try {
+      const res = await failing.fetch("/health");
+      expect(res.status).toBe(503);
+      const text = await res.text();
+      expect(JSON.parse(text).dependencies).toEqual({
+        vault: { status: "DOWN", reason: "the health check failed" },
+      });
+      expect(text).not.toContain("secret-token");
+    } finally {
+      await failing.close();
+    }
   });
 });

@@ -15,6 +15,7 @@ export {
 export { Clock } from "./kernel/clock.js";
 export { EventBus, type EventListener, type PlatformEvent } from "./kernel/event-bus.js";
 export { IdGenerator } from "./kernel/id-generator.js";
+export { type DependencyHealth, HealthIndicator } from "./kernel/health-indicator.js";
 export { KeyStore, type StoredKey } from "./kernel/keys/key-store.js";
 export { type LogFields, Logger } from "./kernel/logger.js";
 

@@ -49,6 +49,12 @@ export const KERNEL_ERROR_CODES = {
     meaning: "A feature was used without the plugin or platform it needs.",
     remedy: "Developer: add the plugin the message names, or attach the API to a platform.",
   },
+  DEPENDENCY_UNAVAILABLE: {
+    status: 503,
+    meaning: "A store or service the platform depends on did not answer; the request changed nothing.",
+    remedy:
+      "Retry later; GET /health names the dependency that is down, and service resumes by itself when it is back.",
+  },
   TIMEOUT: {
     status: 504,
     meaning: "A port the platform called (such as the RiskAnalyzer) gave no answer within its deadline.",
