@@ -9,6 +9,7 @@ import {
   importSPKI,
   type JWK,
 } from "jose";
+import { BASE64URL_SECRET_PREFIX, secretBytesOf } from "../../kernel/keys/secret-text.js";
 import type { Logger } from "../../kernel/logger.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 
@@ -22,7 +23,7 @@ export type JwtAlgorithm = (typeof JWT_ALGORITHMS)[number];
 export const MIN_HS256_SECRET_BYTES = 32;
 
 /** Prefix that marks an HS256 secret as base64url-encoded bytes rather than UTF-8 text. */
-export const BASE64URL_SECRET_PREFIX = "base64url:";
+export { BASE64URL_SECRET_PREFIX };
 
 /** The key material of one platform's access tokens, with the pinned algorithm and key id. */
 export interface JwtKeys {
@@ -230,22 +231,7 @@ async function secretKeys(secret: Uint8Array, generated: boolean): Promise<JwtKe
 }
 
 function decodeSecret(secret: string): Uint8Array {
-  let bytes: Uint8Array;
-  if (secret.startsWith(BASE64URL_SECRET_PREFIX)) {
-    const encoded = secret.slice(BASE64URL_SECRET_PREFIX.length);
-    if (!/^[A-Za-z0-9_-]*$/.test(encoded)) {
-      throw configError("platform.auth.jwt.secret after base64url: is not base64url");
-    }
-    bytes = new Uint8Array(Buffer.from(encoded, "base64url"));
-  } else {
-    bytes = new TextEncoder().encode(secret);
-  }
-  if (bytes.length < MIN_HS256_SECRET_BYTES) {
-    throw configError(
-      `platform.auth.jwt.secret must be at least ${MIN_HS256_SECRET_BYTES} bytes for HS256 (it has ${bytes.length})`,
-    );
-  }
-  return bytes;
+  return secretBytesOf(secret, "platform.auth.jwt.secret", MIN_HS256_SECRET_BYTES);
 }
 
 /** Only the public members of a key's JWK, in a fixed order (so two exports compare equal). */
