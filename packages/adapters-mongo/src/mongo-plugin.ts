@@ -1,8 +1,12 @@
 import type { PlatformPlugin } from "@platform/core";
-import { Clock, IdGenerator, SessionStore, UserRepository } from "@platform/core/ports";
 import { type Db, MongoClient } from "mongodb";
-import { MongoSessionStore } from "./mongo-session-store.js";
-import { MongoUserRepository } from "./mongo-user-repository.js";
+import { identityStores } from "./identity-stores.js";
+import { mfaAuthzStores } from "./mfa-authz-stores.js";
+import type { MongoStore, MongoStoreRegistration } from "./mongo-store-registration.js";
+import { tokenStores } from "./token-stores.js";
+
+/** Every port mongoPlugin replaces, by module. */
+const STORES: readonly MongoStoreRegistration[] = [...identityStores, ...tokenStores, ...mfaAuthzStores];
 
 /** Where mongoPlugin keeps its data: a connection string, or a client the host owns. */
 export type MongoPluginOptions =
@@ -19,8 +23,9 @@ export type MongoPluginOptions =
     };
 
 /**
- * Replaces the stateful defaults with MongoDB stores. This first step covers the UserRepository and
- * the SessionStore; the other stores of issue 16 follow. At start it creates their indexes.
+ * Replaces the stateful defaults with MongoDB stores (the lists in identity-stores.ts, token-stores.ts
+ * and mfa-authz-stores.ts). At start, before any plugin's start hook, it connects and creates every
+ * store's indexes.
  */
 export function mongoPlugin(options: MongoPluginOptions): PlatformPlugin {
   return {
@@ -29,25 +34,23 @@ export function mongoPlugin(options: MongoPluginOptions): PlatformPlugin {
       const owned = "uri" in options;
       const client = owned ? new MongoClient(options.uri) : options.client;
       const db: Db = client.db(owned ? (options.dbName ?? dbNameOf(options.uri)) : options.dbName);
-      const stores: { ensureIndexes(): Promise<void> }[] = [];
-      const track = <T extends { ensureIndexes(): Promise<void> }>(store: T): T => {
-        stores.push(store);
-        return store;
-      };
-      ctx.override(UserRepository, {
-        useFactory: (c) =>
-          track(new MongoUserRepository({ db, ids: c.resolve(IdGenerator), clock: c.resolve(Clock) })),
-      });
-      ctx.override(SessionStore, {
-        useFactory: (c) => track(new MongoSessionStore({ db, clock: c.resolve(Clock) })),
-      });
-      ctx.onStart("mongo: connect and create indexes", async () => {
+      const created = new Set<MongoStore>();
+      for (const { token, create } of STORES) {
+        ctx.override(token, {
+          useFactory: (c) => {
+            const store = create(db, c);
+            created.add(store);
+            return store;
+          },
+        });
+      }
+      ctx.onConnect("connect and create indexes", async (c) => {
         await client.connect();
-        ctx.container.resolve(UserRepository);
-        ctx.container.resolve(SessionStore);
-        for (const store of stores) await store.ensureIndexes();
+        // Resolving builds each store (a host override may have replaced some: those are not ours).
+        for (const { token } of STORES) c.resolve(token);
+        for (const store of created) await store.ensureIndexes();
       });
-      ctx.onStop("mongo: close the client", async () => {
+      ctx.onStop("close the client", async () => {
         if (owned) await client.close();
       });
     },

@@ -6,7 +6,7 @@ import { EventBus } from "./event-bus.js";
 import { IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { createPlatform } from "./platform.js";
-import { isPlatformError } from "./platform-error.js";
+import { isPlatformError, PlatformError } from "./platform-error.js";
 import type { PlatformPlugin } from "./plugin.js";
 import { defineProperty, prop } from "./properties.js";
 
@@ -140,6 +140,39 @@ describe("createPlatform", () => {
     await expect(p.start()).rejects.toThrow("pdp:load-policies failed: store unreachable");
     expect(log).toEqual(["start greeter", "stop greeter"]);
     await expect(p.start()).rejects.toMatchObject({ code: "ILLEGAL_STATE_TRANSITION" });
+  });
+
+  it("runs every connect hook before any start hook, wherever the store plugin is listed", async () => {
+    const log: string[] = [];
+    const store: PlatformPlugin = {
+      id: "store",
+      register(ctx) {
+        ctx.onConnect("connect", () => {
+          log.push("connect store");
+        });
+        ctx.onStart("s", () => {
+          log.push("start store");
+        });
+      },
+    };
+    await createPlatform({ plugins: [greeterPlugin(log), store], env: {} }).start();
+    expect(log).toEqual(["connect store", "start greeter", "start store"]);
+  });
+
+  it("keeps a start hook's own error code (a database down is not a configuration error)", async () => {
+    const down: PlatformPlugin = {
+      id: "store",
+      register(ctx) {
+        ctx.onConnect("connect", () => {
+          throw new PlatformError("DEPENDENCY_UNAVAILABLE", "connection refused");
+        });
+      },
+    };
+    const p = createPlatform({ plugins: [down], env: {} });
+    await expect(p.start()).rejects.toMatchObject({
+      code: "DEPENDENCY_UNAVAILABLE",
+      message: "Start-up hook store:connect failed: connection refused",
+    });
   });
 
   it("reports stop-hook failures without throwing", async () => {

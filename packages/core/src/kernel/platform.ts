@@ -95,11 +95,18 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   container.registerInstance(PlatformProperties, properties);
   options.register?.(container, properties);
 
+  const connectHooks: { name: string; hook: LifecycleHook }[] = [];
   const startHooks: { name: string; hook: LifecycleHook }[] = [];
   const stopHooks: { name: string; hook: LifecycleHook }[] = [];
   const assembly = new Assembly(container);
   for (const plugin of plugins) {
-    plugin.register(pluginContext(plugin.id, assembly, properties, startHooks, stopHooks));
+    plugin.register(
+      pluginContext(plugin.id, assembly, properties, {
+        connect: connectHooks,
+        start: startHooks,
+        stop: stopHooks,
+      }),
+    );
   }
   options.overrides?.({ override: (token, provider) => assembly.queueOverride(token, provider) }, properties);
   assembly.applyOverrides();
@@ -116,19 +123,15 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       if (state !== "created")
         throw new PlatformError("ILLEGAL_STATE_TRANSITION", `Cannot start a ${state} platform`);
       state = "starting";
-      for (const { name, hook } of startHooks) {
+      for (const { name, hook } of [...connectHooks, ...startHooks]) {
         try {
           await hook(container);
         } catch (cause) {
           state = "stopped";
           await runStopHooks(stopHooks, container);
-          throw new PlatformError(
-            "CONFIGURATION_INVALID",
-            `Start-up hook ${name} failed: ${messageOf(cause)}`,
-            {
-              cause,
-            },
-          );
+          // A hook's own PlatformError code (DEPENDENCY_UNAVAILABLE for a database that is down) is kept.
+          const code = cause instanceof PlatformError ? cause.code : "CONFIGURATION_INVALID";
+          throw new PlatformError(code, `Start-up hook ${name} failed: ${messageOf(cause)}`, { cause });
         }
       }
       state = "started";
@@ -194,8 +197,7 @@ function pluginContext(
   pluginId: string,
   assembly: Assembly,
   properties: PlatformProperties,
-  startHooks: { name: string; hook: LifecycleHook }[],
-  stopHooks: { name: string; hook: LifecycleHook }[],
+  hooks: Record<"connect" | "start" | "stop", { name: string; hook: LifecycleHook }[]>,
 ): PluginContext {
   return {
     container: assembly.container,
@@ -203,8 +205,9 @@ function pluginContext(
     registerDefault: (token, provider) => assembly.registerDefault(token, provider),
     registerMember: (token, provider) => assembly.registerMember(token, provider),
     override: (token, provider) => assembly.queueOverride(token, provider),
-    onStart: (name, hook) => startHooks.push({ name: `${pluginId}:${name}`, hook }),
-    onStop: (name, hook) => stopHooks.push({ name: `${pluginId}:${name}`, hook }),
+    onConnect: (name, hook) => hooks.connect.push({ name: `${pluginId}:${name}`, hook }),
+    onStart: (name, hook) => hooks.start.push({ name: `${pluginId}:${name}`, hook }),
+    onStop: (name, hook) => hooks.stop.push({ name: `${pluginId}:${name}`, hook }),
   };
 }
 

@@ -33,6 +33,12 @@ export interface PluginContext extends PortOverrides {
   registerDefault<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;
   /** Adds a member to a family token (read with `@injectAll` / `resolveAll`). */
   registerMember<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void;
+  /**
+   * Runs at `start()` before every `onStart` hook, in plugin order: a store plugin connects to its
+   * database and prepares it here, so any plugin's start hooks (keys load, policies load) can read it
+   * wherever the store plugin stands in the list.
+   */
+  onConnect(name: string, hook: LifecycleHook): void;
   /** Runs at `start()`, before the first request (policies load, chains are built), in plugin order. */
   onStart(name: string, hook: LifecycleHook): void;
   /** Runs at `stop()`, in reverse plugin order: end timers, close connections. */
