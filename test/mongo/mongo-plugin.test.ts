@@ -15,7 +15,12 @@ const dbName = "platform_plugin_test";
 beforeAll(async () => {
   double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
   client = await new MongoClient(double.uri).connect();
-  demo = await startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [mongoPlugin({ client, dbName })] });
+  // A durable KeyStore (MongoDB) keeps key material only sealed under a configured key-encryption key.
+  const properties = {
+    ...NO_MFA_FOR_ADMINS,
+    "platform.keys.encryption-key": "plugin-test-key-encryption-key-0123456789",
+  };
+  demo = await startDemo({}, properties, { plugins: [mongoPlugin({ client, dbName })] });
   const users = demo.platform.resolve(UserRepository);
   await users.create({
     username: "dave",
