@@ -73,6 +73,14 @@ describe("tokens across a restart on MongoDB", () => {
     expect(next.refreshToken).not.toBe(issued.refreshToken);
   });
 
+  it("refuses to start without a key-encryption key: the Mongo KeyStore is durable", async () => {
+    const refused = startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [mongoPlugin({ client, dbName })] });
+    await expect(refused).rejects.toMatchObject({
+      code: "CONFIGURATION_INVALID",
+      message: expect.stringContaining("platform.keys.encryption-key"),
+    });
+  });
+
   it("keeps one sealed signing key in the database, and the first instance's audit trail", async () => {
     const db = client.db(dbName);
     const keys = await db.collection("keys").find({ purpose: "jwt.signing" }).toArray();
