@@ -99,8 +99,8 @@ describe("mfaPlugin: MFA is enforced or the start is refused", () => {
   });
 
   it("refuses an `.mfa()` chain without mfaPlugin, naming it", async () => {
-    // A failed start-up hook stops the start as CONFIGURATION_INVALID, its cause in the message.
-    expect(await codeOf(start([security]))).toBe("CONFIGURATION_INVALID");
+    // A failed start-up hook stops the start with the hook's own code, its cause in the message.
+    expect(await codeOf(start([security]))).toBe("DEPENDENCY_MISSING");
     await expect(start([security])).rejects.toThrow(/add mfaPlugin/);
   });
 
