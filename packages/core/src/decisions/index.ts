@@ -9,18 +9,6 @@ import "./decisions-error-codes.js";
 // Plugging in
 export { createDecisionsPlugin, type DecisionsPluginOptions, decisionsPlugin } from "./decisions-plugin.js";
 export { DECISIONS_ERROR_CODES, type DecisionsErrorDetails } from "./decisions-error-codes.js";
-export {
-  DECISION_ESCALATION_CONFIDENCE,
-  DECISION_L1_TIMEOUT,
-  DECISION_L2_TIMEOUT,
-  DECISION_MODEL_API_KEY_ENV,
-  DECISION_MODEL_BASE_URL,
-  DECISION_MODEL_MAX_RETRIES,
-  DECISION_MODEL_NAME,
-  DECISION_MODEL_PROVIDER,
-  DECISION_MODEL_RETRY_BACKOFF,
-  DECISIONS_PROPERTIES,
-} from "./decisions.properties.js";
 
 // The model port and its adapters
 export { type DecisionBudget, DecisionModel } from "./model/decision-model.js";
