@@ -2,12 +2,26 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { ManualClock } from "../../kernel/clock.js";
-import { V20_BUNDLE } from "../../prompts/bundles/v20-bundle.js";
-import { analysePrompt } from "../analyst/offline-analyst.js";
-import { golden, profileOf, selectionOf } from "../decisions.fixture.js";
-import { LayeredDecisionEngine } from "../engine/layered-decision-engine.js";
-import { OpenAiCompatibleModel } from "./openai-compatible-model.js";
+import {
+  analysePrompt,
+  LayeredDecisionEngine,
+  OpenAiCompatibleModel,
+  selectionFromCatalog,
+} from "@platform/core/decisions";
+import {
+  DEFAULT_BUNDLE_ROOT,
+  loadBundleCatalog,
+  parsePromptInput,
+  readGoldenInputs,
+} from "@platform/core/prompts";
+import { ManualClock } from "@platform/core/testing";
+
+const V20 = "2026.09.15-v20";
+const catalog = loadBundleCatalog();
+const selection = selectionFromCatalog(catalog, V20, "CONFIGURATION");
+const adminDelete = parsePromptInput(
+  readGoldenInputs(DEFAULT_BUNDLE_ROOT, ["external-admin-delete"]).get("external-admin-delete"),
+);
 
 /** How the stand-in API answers one request. */
 type Play = (req: IncomingMessage, body: Record<string, unknown>, res: ServerResponse) => void;
@@ -68,7 +82,7 @@ beforeEach(() => {
 
 const modelOf = (options: Partial<ConstructorParameters<typeof OpenAiCompatibleModel>[0]> = {}) =>
   new OpenAiCompatibleModel({ baseUrl, model: "gpt-4o-mini", apiKey: KEY, retryBackoffMs: 1, ...options });
-const L1 = profileOf(V20_BUNDLE, "L1");
+const L1 = selection.bundle.budgets.find((p) => p.family === "L1")!;
 const ask = (model = modelOf(), timeoutMs = 5000, signal = new AbortController().signal) =>
   model.complete("the system text", "the user text", { profile: L1, timeoutMs }, signal);
 
@@ -195,7 +209,7 @@ describe("the decision engine through the OpenAI-compatible model", () => {
       timeouts: { L1: 5000, L2: 20000 },
     });
   const decide = (model = modelOf()) =>
-    engine(model).decide(golden("external-admin-delete"), selectionOf(), new AbortController().signal);
+    engine(model).decide(adminDelete, selection, new AbortController().signal);
 
   it("decides as the analyst does when the server answers with the analyst's answer", async () => {
     const { record } = await decide();
