@@ -33,6 +33,7 @@ describe("decisionsPlugin", () => {
       },
     });
     const model = platform.resolve(DecisionModel);
+    expect(model).toBeInstanceOf(OpenAiCompatibleModel);
     expect(model.name).toBe("openai-compatible:llama3.1:8b");
     expect(JSON.parse(JSON.stringify(model))).toMatchObject({
       baseUrl: "http://localhost:11434/v1",
