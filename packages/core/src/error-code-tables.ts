@@ -1,7 +1,8 @@
 // The built-in error code tables assembled: one table per module, in the modules' order (kernel ← web
-// ← identity ← mfa ← authz ← prompts). Importing this file registers all of them; it sits above every module so
+// ← identity ← mfa ← authz ← prompts ← decisions). Importing this file registers all of them; it sits above every module so
 // no module imports a higher one to know the whole list.
 import { AUTHZ_ERROR_CODES } from "./authz/authz-error-codes.js";
+import { DECISIONS_ERROR_CODES } from "./decisions/decisions-error-codes.js";
 import { IDENTITY_ERROR_CODES } from "./identity/identity-error-codes.js";
 import { KERNEL_ERROR_CODES } from "./kernel/kernel-error-codes.js";
 import { MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
@@ -16,6 +17,7 @@ export const ERROR_CODE_TABLES = Object.freeze({
   mfa: MFA_ERROR_CODES,
   authz: AUTHZ_ERROR_CODES,
   prompts: PROMPTS_ERROR_CODES,
+  decisions: DECISIONS_ERROR_CODES,
 });
 
 type Tables = typeof ERROR_CODE_TABLES;

@@ -26,6 +26,7 @@ export { type IdentityErrorDetails, IDENTITY_ERROR_CODES } from "./identity/iden
 export { type MfaErrorDetails, MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
 export { type AuthzErrorDetails, AUTHZ_ERROR_CODES } from "./authz/authz-error-codes.js";
 export { type PromptsErrorDetails, PROMPTS_ERROR_CODES } from "./prompts/prompts-error-codes.js";
+export { type DecisionsErrorDetails, DECISIONS_ERROR_CODES } from "./decisions/decisions-error-codes.js";
 export { type BuiltInErrorCode, ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
 export { statusForCode } from "./web/error-codes.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./web/error-response.js";

@@ -1,0 +1,66 @@
+import { Clock } from "../kernel/clock.js";
+import type { PlatformPlugin } from "../kernel/plugin.js";
+import { OfflineAnalyst } from "./analyst/offline-analyst.js";
+import {
+  DECISION_ESCALATION_CONFIDENCE,
+  DECISION_L1_TIMEOUT,
+  DECISION_L2_TIMEOUT,
+  DECISION_MODEL_API_KEY_ENV,
+  DECISION_MODEL_BASE_URL,
+  DECISION_MODEL_MAX_RETRIES,
+  DECISION_MODEL_NAME,
+  DECISION_MODEL_PROVIDER,
+  DECISION_MODEL_RETRY_BACKOFF,
+  DECISIONS_PROPERTIES,
+} from "./decisions.properties.js";
+import { DecisionEngine } from "./engine/decision-engine.js";
+import { LayeredDecisionEngine } from "./engine/layered-decision-engine.js";
+import { DecisionModel } from "./model/decision-model.js";
+import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
+// Registers the module's error codes (statusForCode reads them).
+import "./decisions-error-codes.js";
+
+/** Options of the decisions plugin. */
+export interface DecisionsPluginOptions {
+  /** Where the API key variable is read; default `process.env`. The key is never a property. */
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The decisions module as a plugin: registers the DecisionModel (default: the offline analyst, or
+ * the OpenAI-compatible adapter when `platform.security.decision.model.provider` says so) and the
+ * DecisionEngine over it. It starts nothing: the caller decides events through the engine.
+ */
+export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): PlatformPlugin {
+  return {
+    id: "decisions",
+    properties: DECISIONS_PROPERTIES,
+    register(ctx) {
+      const p = ctx.properties;
+      ctx.registerDefault(DecisionModel, {
+        useFactory: () =>
+          p.get(DECISION_MODEL_PROVIDER) === "builtin"
+            ? new OfflineAnalyst()
+            : new OpenAiCompatibleModel({
+                baseUrl: p.get(DECISION_MODEL_BASE_URL),
+                model: p.get(DECISION_MODEL_NAME),
+                apiKey: (options.env ?? process.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
+                maxRetries: p.get(DECISION_MODEL_MAX_RETRIES),
+                retryBackoffMs: p.get(DECISION_MODEL_RETRY_BACKOFF),
+              }),
+      });
+      ctx.registerDefault(DecisionEngine, {
+        useFactory: (c) =>
+          new LayeredDecisionEngine({
+            model: c.resolve(DecisionModel),
+            clock: c.resolve(Clock),
+            escalationConfidence: p.get(DECISION_ESCALATION_CONFIDENCE),
+            timeouts: { L1: p.get(DECISION_L1_TIMEOUT), L2: p.get(DECISION_L2_TIMEOUT) },
+          }),
+      });
+    },
+  };
+}
+
+/** The decisions plugin with the API key read from `process.env`. */
+export const decisionsPlugin: PlatformPlugin = createDecisionsPlugin();

@@ -1,0 +1,68 @@
+// @platform/core/decisions: the model side of the security-decision pipeline. A DecisionModel port
+// (the offline analyst by default, an OpenAI-compatible chat-completions adapter), the response
+// inspector, the minimum action floors and the two-layer DecisionEngine that a caller (the event
+// queue) asks for a DecisionRecord. docs/security-decisions.md describes all of it.
+
+// Registers the module's error codes (statusForCode reads them).
+import "./decisions-error-codes.js";
+
+// Plugging in
+export { createDecisionsPlugin, type DecisionsPluginOptions, decisionsPlugin } from "./decisions-plugin.js";
+export { DECISIONS_ERROR_CODES, type DecisionsErrorDetails } from "./decisions-error-codes.js";
+
+// The model port and its adapters
+export { type DecisionBudget, DecisionModel } from "./model/decision-model.js";
+export { type AnalystAnswer, analysePrompt, OfflineAnalyst } from "./analyst/offline-analyst.js";
+export {
+  type AnalystRule,
+  ANALYST_RULES,
+  BASE_RISK,
+  FULL_CONFIDENCE,
+  MIN_CONFIDENCE,
+  RISK_BANDS,
+  UNKNOWN_FACT_PENALTY,
+} from "./analyst/analyst-rules.js";
+export {
+  OpenAiCompatibleModel,
+  type OpenAiCompatibleModelOptions,
+} from "./openai/openai-compatible-model.js";
+
+// The response inspector and the floors
+export {
+  type AcceptedAnswer,
+  type DecisionReason,
+  type InspectorVerdict,
+  inspectAnswer,
+  reasonsOf,
+  UNCODED_REASON,
+} from "./inspector/response-inspector.js";
+export { ANSWER_REFUSALS, type AnswerRefusal } from "./inspector/refusal-codes.js";
+export {
+  type AppliedFloor,
+  applyFloors,
+  type MinimumActionRules,
+  minimumActionRulesOf,
+} from "./floors/minimum-action-rules.js";
+
+// The engine and its record
+export { DecisionEngine } from "./engine/decision-engine.js";
+export {
+  LayeredDecisionEngine,
+  type LayeredDecisionEngineOptions,
+} from "./engine/layered-decision-engine.js";
+export { MODEL_ASKS_PER_LAYER } from "./engine/run-layer.js";
+export {
+  type BundleSelection,
+  SELECTION_SOURCES,
+  type SelectionSource,
+  selectionFromCatalog,
+} from "./engine/bundle-selection.js";
+export type {
+  DecisionAction,
+  DecisionFallback,
+  DecisionLayer,
+  DecisionOutcome,
+  DecisionRecord,
+  LayerOutcome,
+  ModelAttempt,
+} from "./engine/decision-record.js";
