@@ -10,3 +10,9 @@ export {
   type MongoUserRepositoryOptions,
   type UserDocument,
 } from "./mongo-user-repository.js";
+// MFA and authorization stores
+export {
+  type MfaLockoutDocument,
+  MongoMfaLockouts,
+  type MongoMfaLockoutsOptions,
+} from "./mongo-mfa-lockouts.js";

@@ -1,5 +1,9 @@
-import type { MongoStoreRegistration } from "./mongo-store-registration.js";
+import { Clock, MfaLockouts } from "@platform/core/ports";
+import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
+import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
 
 /** The MFA and authorization modules' stores on MongoDB: lockouts, factor contexts, escalations,
  * sign-in history, policies, zero-trust actions. */
-export const mfaAuthzStores: readonly MongoStoreRegistration[] = [];
+export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
+  mongoStore(MfaLockouts, (db, c) => new MongoMfaLockouts({ db, clock: c.resolve(Clock) })),
+];
