@@ -16,3 +16,8 @@ export {
   MongoMfaLockouts,
   type MongoMfaLockoutsOptions,
 } from "./mongo-mfa-lockouts.js";
+export {
+  MongoZeroTrustActionStore,
+  type MongoZeroTrustActionStoreOptions,
+  type ZeroTrustActionDocument,
+} from "./mongo-zero-trust-action-store.js";
