@@ -21,3 +21,9 @@ export {
   type MongoZeroTrustActionStoreOptions,
   type ZeroTrustActionDocument,
 } from "./mongo-zero-trust-action-store.js";
+export {
+  type FactorContextDocument,
+  MongoFactorContextRepository,
+  type MongoFactorContextRepositoryOptions,
+  type StoredFactorContext,
+} from "./mongo-factor-context-repository.js";
