@@ -1,3 +1,5 @@
+import { PlatformProperties } from "@platform/core";
+import { mfaSettingsFromProperties } from "@platform/core/mfa";
 import { Clock, FactorContextRepository, MfaLockouts, ZeroTrustActionStore } from "@platform/core/ports";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
@@ -10,7 +12,16 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
   mongoStore(MfaLockouts, (db, c) => new MongoMfaLockouts({ db, clock: c.resolve(Clock) })),
   mongoStore(
     FactorContextRepository,
-    (db, c) => new MongoFactorContextRepository({ db, clock: c.resolve(Clock) }),
+    (db, c) =>
+      new MongoFactorContextRepository({ db, clock: c.resolve(Clock), retentionMs: flowRetentionMs(c) }),
   ),
   mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
 ];
+
+// As the MFA module keeps its in-memory flows: three session timeouts after the last write (the
+// repository's default when no MFA module declares the property).
+function flowRetentionMs(c: DependencyContainer): number | undefined {
+  const properties = c.resolve(PlatformProperties);
+  if (!properties.declares("platform.auth.mfa.sessionTimeoutMs")) return undefined;
+  return mfaSettingsFromProperties(properties).sessionTimeoutMs * 3;
+}
