@@ -1,6 +1,7 @@
 import { PlatformProperties } from "@platform/core";
 import { mfaSettingsFromProperties } from "@platform/core/mfa";
 import { Clock, FactorContextRepository, MfaLockouts, ZeroTrustActionStore } from "@platform/core/ports";
+import type { DependencyContainer } from "tsyringe";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";

@@ -52,7 +52,12 @@ describeAgainstMongo("MongoFactorContextRepository", (freshDb) => {
         const b = new MongoFactorContextRepository({ db: other.db, clock });
         await a.ensureIndexes();
         const created = await a.create(flow("s-1", clock.now()));
-        const challenge = { factor: "OTT", codeHash: "h", issuedAt: clock.now(), expiresAt: clock.now() + 1 };
+        const challenge = {
+          factor: "OTT" as const,
+          codeHash: "h",
+          issuedAt: clock.now(),
+          expiresAt: clock.now() + 1,
+        };
         const waiting = await b.save({ ...created, state: "OTT_CHALLENGE", currentFactor: "OTT", challenge });
         expect(await a.find("s-1")).toEqual(waiting);
         const verify = { ...waiting, state: "MFA_SUCCESSFUL", challenge: undefined } as const;
