@@ -27,3 +27,9 @@ export {
   type MongoFactorContextRepositoryOptions,
   type StoredFactorContext,
 } from "./mongo-factor-context-repository.js";
+export {
+  type EscalationDocument,
+  MongoEscalationStore,
+  type MongoEscalationStoreOptions,
+  type StoredEscalation,
+} from "./mongo-escalation-store.js";

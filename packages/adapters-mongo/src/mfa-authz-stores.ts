@@ -1,7 +1,14 @@
 import { PlatformProperties } from "@platform/core";
 import { mfaSettingsFromProperties } from "@platform/core/mfa";
-import { Clock, FactorContextRepository, MfaLockouts, ZeroTrustActionStore } from "@platform/core/ports";
+import {
+  Clock,
+  EscalationStore,
+  FactorContextRepository,
+  MfaLockouts,
+  ZeroTrustActionStore,
+} from "@platform/core/ports";
 import type { DependencyContainer } from "tsyringe";
+import { MongoEscalationStore } from "./mongo-escalation-store.js";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
@@ -16,6 +23,7 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
     (db, c) =>
       new MongoFactorContextRepository({ db, clock: c.resolve(Clock), retentionMs: flowRetentionMs(c) }),
   ),
+  mongoStore(EscalationStore, (db, c) => new MongoEscalationStore({ db, clock: c.resolve(Clock) })),
   mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
 ];
 
