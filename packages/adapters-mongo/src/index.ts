@@ -33,3 +33,8 @@ export {
   type MongoEscalationStoreOptions,
   type StoredEscalation,
 } from "./mongo-escalation-store.js";
+export {
+  MongoSignInHistoryStore,
+  type MongoSignInHistoryStoreOptions,
+  type SignInHistoryDocument,
+} from "./mongo-sign-in-history-store.js";

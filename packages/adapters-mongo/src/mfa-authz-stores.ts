@@ -11,6 +11,7 @@ import type { DependencyContainer } from "tsyringe";
 import { MongoEscalationStore } from "./mongo-escalation-store.js";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
+import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
 import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
 
@@ -24,6 +25,7 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
       new MongoFactorContextRepository({ db, clock: c.resolve(Clock), retentionMs: flowRetentionMs(c) }),
   ),
   mongoStore(EscalationStore, (db, c) => new MongoEscalationStore({ db, clock: c.resolve(Clock) })),
+  mongoStore(SignInHistoryStore, (db, c) => new MongoSignInHistoryStore({ db, clock: c.resolve(Clock) })),
   mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
 ];
 
