@@ -5,6 +5,7 @@ import {
   EscalationStore,
   FactorContextRepository,
   MfaLockouts,
+  SignInHistoryStore,
   ZeroTrustActionStore,
 } from "@platform/core/ports";
 import type { DependencyContainer } from "tsyringe";
