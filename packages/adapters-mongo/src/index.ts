@@ -38,3 +38,9 @@ export {
   type MongoSignInHistoryStoreOptions,
   type SignInHistoryDocument,
 } from "./mongo-sign-in-history-store.js";
+export type {
+  PolicyCounterDocument,
+  PolicyDocument,
+  PolicySearchKeys,
+} from "./mongo-policy-document.js";
+export { MongoPolicyRepository, type MongoPolicyRepositoryOptions } from "./mongo-policy-repository.js";

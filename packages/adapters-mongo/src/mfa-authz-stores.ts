@@ -4,7 +4,9 @@ import {
   Clock,
   EscalationStore,
   FactorContextRepository,
+  IdGenerator,
   MfaLockouts,
+  PolicyRepository,
   SignInHistoryStore,
   ZeroTrustActionStore,
 } from "@platform/core/ports";
@@ -12,6 +14,7 @@ import type { DependencyContainer } from "tsyringe";
 import { MongoEscalationStore } from "./mongo-escalation-store.js";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
+import { MongoPolicyRepository } from "./mongo-policy-repository.js";
 import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
 import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
@@ -27,6 +30,10 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
   ),
   mongoStore(EscalationStore, (db, c) => new MongoEscalationStore({ db, clock: c.resolve(Clock) })),
   mongoStore(SignInHistoryStore, (db, c) => new MongoSignInHistoryStore({ db, clock: c.resolve(Clock) })),
+  mongoStore(
+    PolicyRepository,
+    (db, c) => new MongoPolicyRepository({ db, clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
+  ),
   mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
 ];
 
