@@ -43,15 +43,16 @@ afterAll(async () => {
 
 describe("mongoPlugin: the MFA and authorization stores", () => {
   it("replaces the six ports and creates their indexes once, whichever instance starts first", async () => {
-    const names = [
-      MfaLockouts,
-      FactorContextRepository,
-      EscalationStore,
-      SignInHistoryStore,
-      PolicyRepository,
-      ZeroTrustActionStore,
-    ].map((token) => (b.platform.resolve(token) as object).constructor.name);
-    expect(names).toEqual([
+    const nameOf = (store: object) => store.constructor.name;
+    const p = b.platform;
+    expect([
+      nameOf(p.resolve(MfaLockouts)),
+      nameOf(p.resolve(FactorContextRepository)),
+      nameOf(p.resolve(EscalationStore)),
+      nameOf(p.resolve(SignInHistoryStore)),
+      nameOf(p.resolve(PolicyRepository)),
+      nameOf(p.resolve(ZeroTrustActionStore)),
+    ]).toEqual([
       "MongoMfaLockouts",
       "MongoFactorContextRepository",
       "MongoEscalationStore",
