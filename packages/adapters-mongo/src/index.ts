@@ -28,3 +28,37 @@ export {
   type MongoRevokedAccessTokenStoreOptions,
   type RevokedAccessTokenDocument,
 } from "./mongo-revoked-access-token-store.js";
+// MFA and authorization stores
+export {
+  type MfaLockoutDocument,
+  MongoMfaLockouts,
+  type MongoMfaLockoutsOptions,
+} from "./mongo-mfa-lockouts.js";
+export {
+  MongoZeroTrustActionStore,
+  type MongoZeroTrustActionStoreOptions,
+  type ZeroTrustActionDocument,
+} from "./mongo-zero-trust-action-store.js";
+export {
+  type FactorContextDocument,
+  MongoFactorContextRepository,
+  type MongoFactorContextRepositoryOptions,
+  type StoredFactorContext,
+} from "./mongo-factor-context-repository.js";
+export {
+  type EscalationDocument,
+  MongoEscalationStore,
+  type MongoEscalationStoreOptions,
+  type StoredEscalation,
+} from "./mongo-escalation-store.js";
+export {
+  MongoSignInHistoryStore,
+  type MongoSignInHistoryStoreOptions,
+  type SignInHistoryDocument,
+} from "./mongo-sign-in-history-store.js";
+export type {
+  PolicyCounterDocument,
+  PolicyDocument,
+  PolicySearchKeys,
+} from "./mongo-policy-document.js";
+export { MongoPolicyRepository, type MongoPolicyRepositoryOptions } from "./mongo-policy-repository.js";

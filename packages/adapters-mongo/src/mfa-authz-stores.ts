@@ -1,5 +1,46 @@
-import type { MongoStoreRegistration } from "./mongo-store-registration.js";
+import { PlatformProperties } from "@platform/core";
+import { mfaSettingsFromProperties } from "@platform/core/mfa";
+import {
+  Clock,
+  EscalationStore,
+  FactorContextRepository,
+  IdGenerator,
+  MfaLockouts,
+  PolicyRepository,
+  SignInHistoryStore,
+  ZeroTrustActionStore,
+} from "@platform/core/ports";
+import type { DependencyContainer } from "tsyringe";
+import { MongoEscalationStore } from "./mongo-escalation-store.js";
+import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
+import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
+import { MongoPolicyRepository } from "./mongo-policy-repository.js";
+import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
+import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
+import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
 
 /** The MFA and authorization modules' stores on MongoDB: lockouts, factor contexts, escalations,
  * sign-in history, policies, zero-trust actions. */
-export const mfaAuthzStores: readonly MongoStoreRegistration[] = [];
+export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
+  mongoStore(MfaLockouts, (db, c) => new MongoMfaLockouts({ db, clock: c.resolve(Clock) })),
+  mongoStore(
+    FactorContextRepository,
+    (db, c) =>
+      new MongoFactorContextRepository({ db, clock: c.resolve(Clock), retentionMs: flowRetentionMs(c) }),
+  ),
+  mongoStore(EscalationStore, (db, c) => new MongoEscalationStore({ db, clock: c.resolve(Clock) })),
+  mongoStore(SignInHistoryStore, (db, c) => new MongoSignInHistoryStore({ db, clock: c.resolve(Clock) })),
+  mongoStore(
+    PolicyRepository,
+    (db, c) => new MongoPolicyRepository({ db, clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
+  ),
+  mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
+];
+
+// As the MFA module keeps its in-memory flows: three session timeouts after the last write (the
+// repository's default when no MFA module declares the property).
+function flowRetentionMs(c: DependencyContainer): number | undefined {
+  const properties = c.resolve(PlatformProperties);
+  if (!properties.declares("platform.auth.mfa.sessionTimeoutMs")) return undefined;
+  return mfaSettingsFromProperties(properties).sessionTimeoutMs * 3;
+}

@@ -69,6 +69,8 @@ export {
   type InMemoryZeroTrustActionStoreOptions,
 } from "./zerotrust/in-memory-zero-trust-action-store.js";
 export { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "./zerotrust/zero-trust-action.js";
+// The checks every ZeroTrustActionStore adapter makes, shared so a database adapter refuses what the default refuses.
+export { checkZeroTrustListOptions, checkZeroTrustPut } from "./zerotrust/zero-trust-record-validation.js";
 export {
   type ZeroTrustClearOptions,
   ZeroTrustActionService,

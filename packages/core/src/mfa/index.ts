@@ -40,6 +40,9 @@ export {
 } from "./adaptive/in-memory-sign-in-history-store.js";
 export type { RiskBand, RiskThresholds } from "./adaptive/risk-thresholds.js";
 export { FACTOR_TYPES, type FactorType, parseFactorType } from "./factor-type.js";
+// How sign-in history normalises what it remembers (shared so every SignInHistoryStore keeps the same keys).
+export { networkOf } from "./adaptive/sign-in-history.js";
+export { parseDeviceId } from "./decision/mfa-policy-context.js";
 
 // Running a flow
 export { MfaRuntime } from "./flow/mfa-runtime.js";
@@ -48,6 +51,7 @@ export type { MfaFlow } from "./flow/mfa-flow.js";
 export { MFA_BINDING_COOKIE, MFA_BINDING_HEADER } from "./flow/mfa-caller-binding.js";
 export { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
 export { type MfaSettings, mfaSettingsFromProperties } from "./mfa.properties.js";
+export { DEFAULT_FACTOR_CONTEXT_RETENTION_MS } from "./state/factor-context-repository.js";
 export {
   InMemoryFactorContextRepository,
   type InMemoryFactorContextRepositoryOptions,

@@ -1,0 +1,60 @@
+import { describeMfaLockoutsContract, ManualClock } from "@platform/core/testing";
+import { describe, expect, it } from "vitest";
+import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
+import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
+
+describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
+  describeMfaLockoutsContract("MongoMfaLockouts", async (clock) => {
+    const store = new MongoMfaLockouts({ db: await freshDb(), clock });
+    await store.ensureIndexes();
+    return store;
+  });
+
+  describe("on MongoDB", () => {
+    it("shares failures and locks between two instances: one of their concurrent failures locks", async () => {
+      const clock = new ManualClock();
+      const db = await freshDb();
+      const other = await secondInstanceDb(db);
+      try {
+        const a = new MongoMfaLockouts({ db, clock });
+        const b = new MongoMfaLockouts({ db: other.db, clock });
+        await a.ensureIndexes();
+        const answers = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).recordFailure("alice", 6, 60_000)),
+        );
+        expect(answers.filter((x) => x !== undefined)).toEqual([clock.now() + 60_000]);
+        expect(await b.lockedUntil("alice")).toBe(clock.now() + 60_000);
+        await b.unlock("alice");
+        expect(await a.lockedUntil("alice")).toBeUndefined();
+      } finally {
+        await other.close();
+      }
+    });
+
+    it("sends one command per lookup and per counted failure", async () => {
+      const clock = new ManualClock();
+      const db = await freshDb();
+      const store = new MongoMfaLockouts({ db, clock });
+      await store.ensureIndexes();
+      expect(await commandsDuring(db, () => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
+      expect(await commandsDuring(db, () => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
+      expect(await commandsDuring(db, () => store.lockedUntil("alice"))).toEqual(["find"]);
+      expect(await commandsDuring(db, () => store.lock("bob", clock.now() + 1))).toEqual(["update"]);
+    });
+
+    it("keeps the lock document until the later of lock and window, as a Date the TTL index reads", async () => {
+      const clock = new ManualClock();
+      const db = await freshDb();
+      const store = new MongoMfaLockouts({ db, clock });
+      await store.ensureIndexes();
+      await store.lock("alice", clock.now() + 90_000);
+      await store.recordFailure("alice", 3, 60_000);
+      const doc = await db.collection("mfa_lockouts").findOne({ _id: "alice" as never });
+      expect(doc?.expiresAtDate).toEqual(new Date(clock.now() + 90_000));
+      const indexes = await db.collection("mfa_lockouts").listIndexes().toArray();
+      expect(indexes.find((i) => i.name === "expiresAt_ttl")).toMatchObject({ expireAfterSeconds: 0 });
+      await store.ensureIndexes();
+    });
+  });
+});
