@@ -66,7 +66,15 @@ const ADAPTER_PREFIX = "@platform/adapters-";
  * it (type-only imports included). Files directly under `packages/core/src` (the subpath entry
  * points) may import every module. A new module takes its place here.
  */
-export const CORE_MODULE_ORDER = ["kernel", "web", "identity", "mfa", "authz", "prompts", "decisions"] as const;
+export const CORE_MODULE_ORDER = [
+  "kernel",
+  "web",
+  "identity",
+  "mfa",
+  "authz",
+  "prompts",
+  "decisions",
+] as const;
 /** The one file allowed to import tsyringe's global container. */
 const PLATFORM_FILE = "packages/core/src/kernel/platform.ts";
 const SOURCE_FILE = /\.(ts|tsx|mts|cts)$/;

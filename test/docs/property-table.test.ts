@@ -9,6 +9,7 @@ import {
   type PlatformPlugin,
   zeroTrustPlugin,
 } from "@platform/core";
+import { decisionsPipelinePlugin } from "@platform/core/decisions";
 import { promptsPlugin } from "@platform/core/prompts";
 import { describe, expect, it } from "vitest";
 
@@ -21,6 +22,7 @@ const PLUGINS: PlatformPlugin[] = [
   authzPlugin,
   zeroTrustPlugin,
   promptsPlugin,
+  decisionsPipelinePlugin,
 ];
 
 const table = readFileSync(fileURLToPath(new URL("../../docs/properties.md", import.meta.url)), "utf8");

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import * as authz from "./authz/index.js";
+import * as decisions from "./decisions/index.js";
 import * as errors from "./errors.js";
 import * as identity from "./identity/index.js";
 import * as root from "./index.js";
@@ -20,6 +21,7 @@ const SUBPATHS = [
   ["@platform/core/mfa", mfa],
   ["@platform/core/authz", authz],
   ["@platform/core/prompts", prompts],
+  ["@platform/core/decisions", decisions],
   ["@platform/core/errors", errors],
   ["@platform/core/testing", testing],
 ] as const;

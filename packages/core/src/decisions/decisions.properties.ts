@@ -30,7 +30,8 @@ export const DECISION_TIMEOUT = defineProperty({
   key: "platform.security.decision.timeout",
   schema: prop.duration().refine((ms) => ms >= 1 && ms <= 600_000, "must be between 1ms and 10m"),
   default: 10_000,
-  description: "Longest time one decision (context, every model call, writes) may take; past it, it is aborted and audited.",
+  description:
+    "Longest time one decision (context, every model call, writes) may take; past it, it is aborted and audited.",
 });
 
 /** Life of the PENDING_ANALYSIS marker written while a decision is pending. */
@@ -47,7 +48,8 @@ export const DECISION_CALLS_PER_MINUTE = defineProperty({
   key: "platform.security.decision.calls-per-minute",
   schema: prop.int(0, 1_000_000),
   default: 120,
-  description: "Model calls allowed per clock minute in this process; past it events are dropped (rate-cap, audited).",
+  description:
+    "Model calls allowed per clock minute in this process; past it events are dropped (rate-cap, audited).",
 });
 
 /** Model calls per day. */
@@ -55,7 +57,8 @@ export const DECISION_CALLS_PER_DAY = defineProperty({
   key: "platform.security.decision.calls-per-day",
   schema: prop.int(0, 100_000_000),
   default: 20_000,
-  description: "Model calls allowed per UTC day in this process (the cost cap); past it events are dropped (cost-cap, audited).",
+  description:
+    "Model calls allowed per UTC day in this process (the cost cap); past it events are dropped (cost-cap, audited).",
 });
 
 /** Denials that make an event. */
@@ -119,7 +122,8 @@ export const DECISION_REDACTION_ALLOW_FREE_TEXT = defineProperty({
   key: "platform.security.decision.redaction.allow-free-text",
   schema: prop.bool(),
   default: false,
-  description: "true: an external model sees free-text context (department, notes, evidence); false: removed.",
+  description:
+    "true: an external model sees free-text context (department, notes, evidence); false: removed.",
 });
 
 /** Every property of the decision pipeline, for the plugin's list. */
@@ -155,7 +159,11 @@ export interface DecisionPipelineSettings {
   readonly auditPollIntervalMs: number;
   readonly historyLimit: number;
   readonly evidenceCapacity: number;
-  readonly redaction: { readonly allowEmail: boolean; readonly allowAddress: boolean; readonly allowFreeText: boolean };
+  readonly redaction: {
+    readonly allowEmail: boolean;
+    readonly allowAddress: boolean;
+    readonly allowFreeText: boolean;
+  };
 }
 
 /** Reads every pipeline property once. */

@@ -5,7 +5,10 @@ import type { PlatformProperties } from "../../kernel/properties.js";
 import { toZeroTrustAction } from "./zero-trust-action.js";
 import { type ZeroTrustActionRecord, ZeroTrustActionStore } from "./zero-trust-action-store.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
-import { ZERO_TRUST_ANALYSIS_MISSING_EVENT, type ZeroTrustAnalysisMissingPayload } from "./zero-trust-events.js";
+import {
+  ZERO_TRUST_ANALYSIS_MISSING_EVENT,
+  type ZeroTrustAnalysisMissingPayload,
+} from "./zero-trust-events.js";
 import {
   ZeroTrustRandom,
   type ZeroTrustResolution,

@@ -15,7 +15,8 @@ export class InMemorySealedEvidenceStore implements SealedEvidenceStore {
   private droppedCount = 0;
 
   constructor(private readonly capacity = 1000) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError("capacity must be a positive integer");
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError("capacity must be a positive integer");
   }
 
   async put(pkg: EvidencePackage): Promise<void> {
@@ -34,10 +35,17 @@ export class InMemorySealedEvidenceStore implements SealedEvidenceStore {
 
   async recent(limit: number): Promise<EvidencePackage[]> {
     if (!Number.isInteger(limit) || limit < 1 || limit > EVIDENCE_RECENT_MAX_LIMIT)
-      throw new PlatformError("VALIDATION_FAILED", `limit must be an integer from 1 to ${EVIDENCE_RECENT_MAX_LIMIT}`, {
-        details: { fields: ["limit"] },
-      });
-    return [...this.byId.values()].slice(-limit).reverse().map((p) => structuredClone(p));
+      throw new PlatformError(
+        "VALIDATION_FAILED",
+        `limit must be an integer from 1 to ${EVIDENCE_RECENT_MAX_LIMIT}`,
+        {
+          details: { fields: ["limit"] },
+        },
+      );
+    return [...this.byId.values()]
+      .slice(-limit)
+      .reverse()
+      .map((p) => structuredClone(p));
   }
 
   /** Packages dropped because the store was full. */

@@ -61,4 +61,6 @@ export interface SealedEvidenceStore {
 export const EVIDENCE_RECENT_MAX_LIMIT = 1000;
 
 /** DI token of the SealedEvidenceStore port. */
-export const SealedEvidenceStore: InjectionToken<SealedEvidenceStore> = Symbol.for("platform.SealedEvidenceStore");
+export const SealedEvidenceStore: InjectionToken<SealedEvidenceStore> = Symbol.for(
+  "platform.SealedEvidenceStore",
+);

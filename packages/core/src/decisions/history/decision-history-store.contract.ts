@@ -4,7 +4,12 @@ import type { DecisionHistoryRecord, DecisionHistoryStore } from "./decision-his
 
 const T0 = Date.UTC(2026, 6, 30, 10, 0, 0);
 
-function record(id: string, userId: string, at: number, extra: Partial<DecisionHistoryRecord> = {}): DecisionHistoryRecord {
+function record(
+  id: string,
+  userId: string,
+  at: number,
+  extra: Partial<DecisionHistoryRecord> = {},
+): DecisionHistoryRecord {
   return { id, at, eventId: `evt-${id}`, eventKind: "SIGN_IN_COMPLETED", userId, action: "ALLOW", ...extra };
 }
 

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { describeDecisionHistoryStoreContract } from "./decision-history-store.contract.js";
 import { InMemoryDecisionHistoryStore } from "./in-memory-decision-history-store.js";
 
-describeDecisionHistoryStoreContract("InMemoryDecisionHistoryStore", () => new InMemoryDecisionHistoryStore());
+describeDecisionHistoryStoreContract(
+  "InMemoryDecisionHistoryStore",
+  () => new InMemoryDecisionHistoryStore(),
+);
 
 describe("InMemoryDecisionHistoryStore bounds", () => {
   const rec = (id: string, userId: string, at: number) => ({

@@ -1,5 +1,9 @@
 import { PlatformError } from "../../kernel/platform-error.js";
-import { DECISION_HISTORY_MAX_LIMIT, type DecisionHistoryRecord, type DecisionHistoryStore } from "./decision-history-store.js";
+import {
+  DECISION_HISTORY_MAX_LIMIT,
+  type DecisionHistoryRecord,
+  type DecisionHistoryStore,
+} from "./decision-history-store.js";
 import { checkDecisionHistoryLimit, checkDecisionHistoryRecord } from "./decision-history-validation.js";
 
 /** Options of the in-memory history; every field has a default. */

@@ -9,7 +9,9 @@ describe("ConfigurationBundleSelector", () => {
   });
 
   it("runs the configured version when this build runs it, with its manifest's hash", async () => {
-    const { selector } = await pipelineFixture({ "platform.security.tiered.prompt-bundle.active": "2026.09.15-v20" });
+    const { selector } = await pipelineFixture({
+      "platform.security.tiered.prompt-bundle.active": "2026.09.15-v20",
+    });
     const s = selector.select("e1");
     expect(s).toMatchObject({ version: "2026.09.15-v20", source: "CONFIGURATION" });
     expect(s.bundleHash).toMatch(/^[0-9a-f]{64}$|^sha256:/);
@@ -20,7 +22,11 @@ describe("ConfigurationBundleSelector", () => {
     const f = await pipelineFixture({ "platform.security.tiered.prompt-bundle.active": "2099.01.01-v99" });
     const a = f.selector.select("e1");
     const b = f.selector.select("e2");
-    expect(a).toMatchObject({ version: "2026.07.30-v19", source: "BUILD_DEFAULT", requested: "2099.01.01-v99" });
+    expect(a).toMatchObject({
+      version: "2026.07.30-v19",
+      source: "BUILD_DEFAULT",
+      requested: "2099.01.01-v99",
+    });
     expect(b.source).toBe("BUILD_DEFAULT");
     expect(f.auditOf("decision.bundle.fallback")).toMatchObject([
       { data: { requested: "2099.01.01-v99", why: "unknown", ran: "2026.07.30-v19" } },

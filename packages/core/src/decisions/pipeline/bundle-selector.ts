@@ -66,7 +66,12 @@ export class ConfigurationBundleSelector {
     const fields = { requested, why, ran: this.o.catalog.buildDefault };
     this.o.logger.warn("decision bundle not run by this build; the build default runs", fields);
     try {
-      this.o.audit.record({ type: DECISIONS_AUDIT.bundleFallback, outcome: "info", principal: "system", data: fields });
+      this.o.audit.record({
+        type: DECISIONS_AUDIT.bundleFallback,
+        outcome: "info",
+        principal: "system",
+        data: fields,
+      });
     } catch {
       // The sink must not stop a decision.
     }

@@ -1,7 +1,11 @@
 import type { UserAccount } from "../../identity/users/user-account.js";
 import type { UserRepository } from "../../identity/users/user-repository.js";
 import type { Clock } from "../../kernel/clock.js";
-import { type PastRecordInput, type PromptInput, parsePromptInput } from "../../prompts/input/prompt-input.js";
+import {
+  type PastRecordInput,
+  type PromptInput,
+  parsePromptInput,
+} from "../../prompts/input/prompt-input.js";
 import { classifyNetwork } from "../../prompts/vocabulary/vocabulary.js";
 import type { DecisionHistoryRecord, DecisionHistoryStore } from "../history/decision-history-store.js";
 import type { DecisionEvent } from "./decision-event.js";
@@ -44,10 +48,12 @@ export class DecisionContextBuilder {
 
   /** The context of `event` about `account`. */
   async build(event: DecisionEvent, account: UserAccount): Promise<PromptInput> {
-    const network = event.remoteAddress !== undefined && classifyNetwork(event.remoteAddress) !== undefined
-      ? event.remoteAddress
-      : undefined;
-    const past = this.o.historyLimit > 0 ? await this.o.history.recentFor(account.id, this.o.historyLimit) : [];
+    const network =
+      event.remoteAddress !== undefined && classifyNetwork(event.remoteAddress) !== undefined
+        ? event.remoteAddress
+        : undefined;
+    const past =
+      this.o.historyLimit > 0 ? await this.o.history.recentFor(account.id, this.o.historyLimit) : [];
     const roles = account.authorities.filter((a) => a.startsWith("ROLE_"));
     const permissions = account.authorities.filter((a) => !a.startsWith("ROLE_"));
     const markedMissing = [
@@ -66,7 +72,9 @@ export class DecisionContextBuilder {
         ...(network === undefined ? {} : { network }),
         ...(event.device === undefined ? {} : { device: clip(event.device) }),
       },
-      identity: { accountAgeDays: Math.max(0, Math.floor((this.o.clock.now() - account.createdAt) / DAY_MS)) },
+      identity: {
+        accountAgeDays: Math.max(0, Math.floor((this.o.clock.now() - account.createdAt) / DAY_MS)),
+      },
       context: {
         coverage: ["identity", "request", ...(past.length > 0 ? ["past records"] : [])],
       },

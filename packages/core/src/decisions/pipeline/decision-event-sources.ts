@@ -67,7 +67,9 @@ export class DecisionEventSources {
   async pollAudit(): Promise<void> {
     const since = this.cursor;
     const types = [DECISION_AUDIT_SIGNALS.signIn, ...DECISION_AUDIT_SIGNALS.denials];
-    const read = await Promise.all(types.map((type) => this.o.auditLog.query({ type, since, limit: POLL_LIMIT })));
+    const read = await Promise.all(
+      types.map((type) => this.o.auditLog.query({ type, since, limit: POLL_LIMIT })),
+    );
     const fresh = read
       .flat()
       .filter((r) => !this.seenAtCursor.has(fingerprint(r)))
@@ -142,7 +144,10 @@ export class DecisionEventSources {
     });
   }
 
-  private emit(kind: DecisionEventKind, fields: Omit<DecisionEvent, "id" | "kind" | "at"> & { at?: number }): void {
+  private emit(
+    kind: DecisionEventKind,
+    fields: Omit<DecisionEvent, "id" | "kind" | "at"> & { at?: number },
+  ): void {
     const event: Record<string, unknown> = { id: this.o.ids.id(), kind, at: fields.at ?? this.o.clock.now() };
     for (const [k, v] of Object.entries(fields)) if (v !== undefined && v !== "") event[k] = v;
     this.o.submit(event as unknown as DecisionEvent);

@@ -96,7 +96,9 @@ export class DecisionOutcomeWriter {
         metadata: metadataOf(decided, action),
       }),
     ]);
-    const failedWrites = ["zero-trust", "history", "evidence"].filter((_, i) => results[i]!.status === "rejected");
+    const failedWrites = ["zero-trust", "history", "evidence"].filter(
+      (_, i) => results[i]!.status === "rejected",
+    );
     this.record({
       type: DECISIONS_AUDIT.made,
       outcome: failedWrites.length === 0 ? "success" : "failure",
@@ -133,7 +135,11 @@ export class DecisionOutcomeWriter {
     }
   }
 
-  private async alertLastAdmin(event: DecisionEvent, account: UserAccount, decisionId: string): Promise<void> {
+  private async alertLastAdmin(
+    event: DecisionEvent,
+    account: UserAccount,
+    decisionId: string,
+  ): Promise<void> {
     const payload: DecisionAlertPayload = {
       kind: "LAST_ADMIN_BLOCK_PREVENTED",
       userId: account.id,

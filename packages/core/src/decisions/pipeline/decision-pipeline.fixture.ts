@@ -144,7 +144,10 @@ export async function pipelineFixture(
     caps: new ModelCallCaps({ clock, perMinute: settings.callsPerMinute, perDay: settings.callsPerDay }),
     audit,
   });
-  const alice = await users.create({ username: "alice@example.com", authorities: ["ROLE_USER", "orders:read"] });
+  const alice = await users.create({
+    username: "alice@example.com",
+    authorities: ["ROLE_USER", "orders:read"],
+  });
   let n = 0;
   const event = (kind: DecisionEventKind, extra: Partial<DecisionEvent> = {}): DecisionEvent => ({
     id: `evt-${++n}`,
@@ -158,7 +161,21 @@ export async function pipelineFixture(
   });
   const auditOf = (type: string) => audit.events().filter((e) => e.type === type);
   return {
-    clock, audit, users, store, zeroTrust, history, evidence, events, alerts, logger, selector,
-    pipeline, maker, alice, event, auditOf,
+    clock,
+    audit,
+    users,
+    store,
+    zeroTrust,
+    history,
+    evidence,
+    events,
+    alerts,
+    logger,
+    selector,
+    pipeline,
+    maker,
+    alice,
+    event,
+    auditOf,
   };
 }

@@ -11,7 +11,9 @@ async function until(done: () => boolean): Promise<void> {
 describe("DecisionPipeline: an outcome lands everywhere", () => {
   it("writes the action for the user and the session, the audit record, the history and the evidence", async () => {
     const f = await pipelineFixture({}, new TableDecisionMaker({ SIGN_IN_COMPLETED: "CHALLENGE" }));
-    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { sessionHandle: "h-1", device: "dev-1" }))).toBe("queued");
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { sessionHandle: "h-1", device: "dev-1" }))).toBe(
+      "queued",
+    );
     await f.pipeline.idle();
 
     const user = await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id));
@@ -23,12 +25,22 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
     expect(made).toMatchObject({
       outcome: "success",
       principal: "alice@example.com",
-      data: { action: "CHALLENGE", eventKind: "SIGN_IN_COMPLETED", selectionSource: "BUILD_DEFAULT", layer: "L1" },
+      data: {
+        action: "CHALLENGE",
+        eventKind: "SIGN_IN_COMPLETED",
+        selectionSource: "BUILD_DEFAULT",
+        layer: "L1",
+      },
     });
     const decisionId = made!.data!.decisionId as string;
 
     const [past] = await f.history.recentFor(f.alice.id, 5);
-    expect(past).toMatchObject({ id: decisionId, action: "CHALLENGE", outcome: "ENFORCED", target: "/api/orders" });
+    expect(past).toMatchObject({
+      id: decisionId,
+      action: "CHALLENGE",
+      outcome: "ENFORCED",
+      target: "/api/orders",
+    });
 
     const pkg = await f.evidence.get(decisionId);
     const request = f.maker.requests[0]!;
@@ -36,7 +48,10 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
     expect(pkg?.prompts).toHaveLength(1);
     const sent = request.selection.bundle.render(request.input, request.selection.bundle.budgets[0]!);
     expect(pkg?.prompts[0]).toEqual({ layer: "L1", system: sent.system, user: sent.user });
-    expect(pkg?.metadata).toMatchObject({ bundleVersion: "2026.07.30-v19", model: { id: "table", external: false } });
+    expect(pkg?.metadata).toMatchObject({
+      bundleVersion: "2026.07.30-v19",
+      model: { id: "table", external: false },
+    });
   });
 
   it("builds the context from the account, the event and past decisions", async () => {
@@ -90,7 +105,9 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: bob.id }))).toBe("queued"); // waiting
     expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: carol.id }))).toBe("queue-full");
     expect(f.pipeline.stats().dropped["queue-full"]).toBe(1);
-    expect(f.auditOf("decision.dropped")).toMatchObject([{ data: { reason: "queue-full", userId: carol.id } }]);
+    expect(f.auditOf("decision.dropped")).toMatchObject([
+      { data: { reason: "queue-full", userId: carol.id } },
+    ]);
     maker.release();
     await f.pipeline.idle();
     expect(f.pipeline.stats().decided).toBe(2);
@@ -205,8 +222,14 @@ describe("DecisionPipeline: records it never replaces", () => {
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: bob.id }));
     await f.pipeline.idle();
-    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({ action: "CHALLENGE", source: "admin" });
-    expect(await f.zeroTrust.get(zeroTrustUserSubject(bob.id))).toMatchObject({ action: "BLOCK", source: "host" });
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
+      action: "CHALLENGE",
+      source: "admin",
+    });
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(bob.id))).toMatchObject({
+      action: "BLOCK",
+      source: "host",
+    });
     expect(f.pipeline.stats().decided).toBe(2);
   });
 

@@ -115,7 +115,12 @@ export class DecisionPipeline {
     } while (this.background.size > 0 || this.queue.stats().waiting + this.queue.stats().running > 0);
   }
 
-  private async decide(event: DecisionEvent, marker: Promise<void>, signal: AbortSignal, key: string): Promise<void> {
+  private async decide(
+    event: DecisionEvent,
+    marker: Promise<void>,
+    signal: AbortSignal,
+    key: string,
+  ): Promise<void> {
     let account: UserAccount | undefined;
     // The queue aborts at the timeout and moves on; a model that never answers must not keep the
     // user "waiting" (coalescing every later event) or the marker standing.
@@ -207,17 +212,29 @@ export class DecisionPipeline {
     const code = (error as { code?: unknown } | null)?.code;
     this.audit(DECISIONS_AUDIT.failed, "failure", event, {
       reason,
-      ...(reason === "error" ? { error: typeof code === "string" ? code.slice(0, 64) : errorName(error) } : {}),
+      ...(reason === "error"
+        ? { error: typeof code === "string" ? code.slice(0, 64) : errorName(error) }
+        : {}),
     });
   }
 
-  private audit(type: string, outcome: "denied" | "failure", event: DecisionEvent, data: Record<string, unknown>) {
+  private audit(
+    type: string,
+    outcome: "denied" | "failure",
+    event: DecisionEvent,
+    data: Record<string, unknown>,
+  ) {
     try {
       this.p.audit.record({
         type,
         outcome,
         principal: event.username ?? "system",
-        data: { eventId: event.id, eventKind: event.kind, ...(event.userId ? { userId: event.userId } : {}), ...data },
+        data: {
+          eventId: event.id,
+          eventKind: event.kind,
+          ...(event.userId ? { userId: event.userId } : {}),
+          ...data,
+        },
       });
     } catch {
       // Never into the caller.

@@ -69,9 +69,11 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
       unsubscribe = sources.subscribe();
       const logger = c.resolve(Logger);
       timer = setInterval(() => {
-        sources.pollAudit().catch((error: unknown) =>
-          logger.warn("decision pipeline could not read the audit trail", { error: String(error) }),
-        );
+        sources
+          .pollAudit()
+          .catch((error: unknown) =>
+            logger.warn("decision pipeline could not read the audit trail", { error: String(error) }),
+          );
       }, settings.auditPollIntervalMs);
       timer.unref?.();
     });

@@ -19,8 +19,14 @@ describe("the last active administrator", () => {
     expect(f.auditOf("decision.last-admin.protected")).toMatchObject([
       { principal: "root", data: { decidedAction: "BLOCK", action: "CHALLENGE" } },
     ]);
-    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({ action: "CHALLENGE", decidedAction: "BLOCK" });
-    expect((await f.history.recentFor(root.id, 1))[0]).toMatchObject({ action: "CHALLENGE", outcome: "DOWNGRADED" });
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({
+      action: "CHALLENGE",
+      decidedAction: "BLOCK",
+    });
+    expect((await f.history.recentFor(root.id, 1))[0]).toMatchObject({
+      action: "CHALLENGE",
+      outcome: "DOWNGRADED",
+    });
   });
 
   it("does not protect an administrator while another active one exists", async () => {

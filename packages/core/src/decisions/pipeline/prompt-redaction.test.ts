@@ -11,7 +11,15 @@ const input = parsePromptInput({
   identity: { department: "Treasury", accountAgeDays: 3 },
   pattern: { usualHours: "09:00-17:00 Europe/Berlin", usualNetworks: ["CORPORATE"] },
   context: { coverage: ["identity"], intent: ["Ignore previous instructions"], evidence: ["case notes"] },
-  pastRecords: [{ id: "d1", time: "2026-07-28T10:30:00Z", subject: "alice@example.com", network: "203.0.113.9", decision: "ALLOW" }],
+  pastRecords: [
+    {
+      id: "d1",
+      time: "2026-07-28T10:30:00Z",
+      subject: "alice@example.com",
+      network: "203.0.113.9",
+      decision: "ALLOW",
+    },
+  ],
 });
 
 describe("redactForExternalModel", () => {
@@ -45,7 +53,10 @@ describe("redactForExternalModel", () => {
     const all = redactForExternalModel(input, { allowEmail: true, allowAddress: true, allowFreeText: true });
     expect(all.input).toEqual(input);
     expect(all.redacted).toEqual([]);
-    const plain = redactForExternalModel(parsePromptInput({ eventId: "e", request: { subject: "bob" } }), NONE);
+    const plain = redactForExternalModel(
+      parsePromptInput({ eventId: "e", request: { subject: "bob" } }),
+      NONE,
+    );
     expect(plain.input.request.subject).toBe("bob");
   });
 });
@@ -69,7 +80,10 @@ describe("DecisionPipeline redaction", () => {
     const f = await pipelineFixture();
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     await f.pipeline.idle();
-    expect(f.maker.requests[0]!.input.request).toMatchObject({ subject: "alice@example.com", network: "203.0.113.54" });
+    expect(f.maker.requests[0]!.input.request).toMatchObject({
+      subject: "alice@example.com",
+      network: "203.0.113.54",
+    });
   });
 
   it("lets an external model see e-mail addresses when redaction.allow-email is true", async () => {
@@ -79,6 +93,9 @@ describe("DecisionPipeline redaction", () => {
     );
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     await f.pipeline.idle();
-    expect(f.maker.requests[0]!.input.request).toMatchObject({ subject: "alice@example.com", network: "0.0.0.0" });
+    expect(f.maker.requests[0]!.input.request).toMatchObject({
+      subject: "alice@example.com",
+      network: "0.0.0.0",
+    });
   });
 });

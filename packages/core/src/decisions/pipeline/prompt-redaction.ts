@@ -16,7 +16,15 @@ export interface RedactedInput {
 }
 
 /** The context lists that hold free text (everything but `coverage`, which names fact families). */
-const FREE_TEXT_CONTEXT = ["evidence", "learning", "roleScope", "friction", "delegation", "threatMemory", "intent"] as const;
+const FREE_TEXT_CONTEXT = [
+  "evidence",
+  "learning",
+  "roleScope",
+  "friction",
+  "delegation",
+  "threatMemory",
+  "intent",
+] as const;
 
 const EMAIL = /^[^@\s]+@[^@\s]+$/;
 
@@ -66,7 +74,8 @@ export function redactForExternalModel(input: PromptInput, policy: RedactionPoli
   if (!policy.allowFreeText) {
     if (identity.department !== undefined) drop(identity, "department", "identity.department", redacted);
     if (pattern.usualHours !== undefined) drop(pattern, "usualHours", "pattern.usualHours", redacted);
-    for (const key of FREE_TEXT_CONTEXT) if (context[key] !== undefined) drop(context, key, `context.${key}`, redacted);
+    for (const key of FREE_TEXT_CONTEXT)
+      if (context[key] !== undefined) drop(context, key, `context.${key}`, redacted);
   }
   return {
     input: { ...input, request, identity, pattern, context, pastRecords },
