@@ -58,7 +58,7 @@ export class DecisionContextBuilder {
     const permissions = account.authorities.filter((a) => !a.startsWith("ROLE_"));
     const markedMissing = [
       ...(network === undefined ? ["request.network"] : []),
-      ...(event.device === undefined ? ["request.device"] : []),
+      ...(!event.device ? ["request.device"] : []),
     ];
     return parsePromptInput({
       eventId: clip(event.id),
@@ -67,10 +67,10 @@ export class DecisionContextBuilder {
         time: new Date(event.at).toISOString(),
         roles: roles.slice(0, MAX_LIST).map(clip),
         permissions: permissions.slice(0, MAX_LIST).map(clip),
-        ...(event.method === undefined ? {} : { method: clip(event.method) }),
-        ...(event.target === undefined ? {} : { target: clip(event.target) }),
+        ...present("method", event.method),
+        ...present("target", event.target),
         ...(network === undefined ? {} : { network }),
-        ...(event.device === undefined ? {} : { device: clip(event.device) }),
+        ...present("device", event.device),
       },
       identity: {
         accountAgeDays: Math.max(0, Math.floor((this.o.clock.now() - account.createdAt) / DAY_MS)),
@@ -109,6 +109,11 @@ function pastRecordOf(r: DecisionHistoryRecord): PastRecordInput {
     ...(r.confidence === undefined ? {} : { confidence: r.confidence }),
     ...(r.outcome === undefined ? {} : { outcome: r.outcome }),
   };
+}
+
+// An empty or absent value is left out (the input's texts are never empty).
+function present<K extends string>(key: K, value: string | undefined): { [P in K]?: string } {
+  return value ? ({ [key]: clip(value) } as { [P in K]?: string }) : {};
 }
 
 function clip(text: string): string {

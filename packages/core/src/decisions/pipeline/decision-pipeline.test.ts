@@ -76,6 +76,22 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
   });
 });
 
+describe("DecisionPipeline: context edge cases", () => {
+  it("leaves out empty and malformed event fields instead of failing the decision", async () => {
+    const f = await pipelineFixture();
+    f.pipeline.submit(
+      f.event("SIGN_IN_COMPLETED", { method: "", target: "", device: "", remoteAddress: "not-an-ip" }),
+    );
+    await f.pipeline.idle();
+    const request = f.maker.requests[0]!.input.request;
+    expect(request).not.toHaveProperty("method");
+    expect(request).not.toHaveProperty("target");
+    expect(request).not.toHaveProperty("network");
+    expect(f.maker.requests[0]!.input.markedMissing).toEqual(["request.network", "request.device"]);
+    expect(f.pipeline.stats().decided).toBe(1);
+  });
+});
+
 describe("DecisionPipeline: off the request path", () => {
   it("marks the user PENDING_ANALYSIS while the decision waits, then writes the decision", async () => {
     const maker = new TableDecisionMaker({ MFA_FAILURE: "ESCALATE" });
