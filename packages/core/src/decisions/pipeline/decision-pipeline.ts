@@ -46,8 +46,8 @@ export interface DecisionPipelineParts {
 
 /**
  * The security-decision pipeline around the model: `submit` takes an event off the request path
- * (it never awaits a decision), marks the user PENDING_ANALYSIS while the decision waits (unless an
- * administrator's record or someone else's BLOCK stands), and queues it on a bounded queue. A full
+ * (it never awaits a decision), marks the user PENDING_ANALYSIS while the decision waits (only over
+ * no record or the pipeline's own non-BLOCK one), and queues it on a bounded queue. A full
  * queue, the rate and cost caps, and an unknown user drop the event with a counted, audited reason.
  * A second event of a user already waiting is coalesced into the first. Each decision: context
  * (the PIP), bundle selection (fixed for the event), redaction for an external model, the

@@ -68,12 +68,19 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
       const sources = c.resolve(DecisionEventSources);
       unsubscribe = sources.subscribe();
       const logger = c.resolve(Logger);
+      // Logged when reading starts failing, not on every poll (a host sink without a log never reads).
+      let failing = false;
       timer = setInterval(() => {
-        sources
-          .pollAudit()
-          .catch((error: unknown) =>
-            logger.warn("decision pipeline could not read the audit trail", { error: String(error) }),
-          );
+        sources.pollAudit().then(
+          () => {
+            failing = false;
+          },
+          (error: unknown) => {
+            if (!failing)
+              logger.warn("decision pipeline cannot read the audit trail", { error: String(error) });
+            failing = true;
+          },
+        );
       }, settings.auditPollIntervalMs);
       timer.unref?.();
     });
