@@ -15,7 +15,7 @@ import type { Logger } from "../../kernel/logger.js";
 import { resolveProperties } from "../../kernel/properties.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
-import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "../decisions.properties.js";
+import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
 import { ConfigurationBundleSelector } from "./bundle-selector.js";

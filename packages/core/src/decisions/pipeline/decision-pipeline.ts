@@ -2,7 +2,7 @@ import type { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-ac
 import { zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { UserAccount } from "../../identity/users/user-account.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
-import type { DecisionPipelineSettings } from "../decisions.properties.js";
+import type { DecisionPipelineSettings } from "./decision-pipeline.properties.js";
 import type { ConfigurationBundleSelector } from "./bundle-selector.js";
 import { type DecisionContextBuilder, withEventLine } from "./decision-context-builder.js";
 import type { DecisionEvent } from "./decision-event.js";

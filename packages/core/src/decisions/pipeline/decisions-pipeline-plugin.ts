@@ -13,7 +13,7 @@ import { PlatformProperties } from "../../kernel/properties.js";
 import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import { promptsPlugin } from "../../prompts/prompts-plugin.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
-import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "../decisions.properties.js";
+import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
 import { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
 import { DecisionHistoryStore } from "../history/decision-history-store.js";

@@ -1,4 +1,4 @@
-import { defineProperty, type PlatformProperties, prop } from "../kernel/properties.js";
+import { defineProperty, type PlatformProperties, prop } from "../../kernel/properties.js";
 
 /** Kill switch of the security-decision pipeline. */
 export const DECISION_ENABLED = defineProperty({
