@@ -10,6 +10,7 @@ import {
   zeroTrustPlugin,
 } from "@platform/core";
 import { decisionsPlugin } from "@platform/core/decisions";
+import { decisionsPipelinePlugin } from "@platform/core/decisions";
 import { promptsPlugin } from "@platform/core/prompts";
 import { describe, expect, it } from "vitest";
 
@@ -23,6 +24,7 @@ const PLUGINS: PlatformPlugin[] = [
   zeroTrustPlugin,
   promptsPlugin,
   decisionsPlugin,
+  decisionsPipelinePlugin,
 ];
 
 const table = readFileSync(fileURLToPath(new URL("../../docs/properties.md", import.meta.url)), "utf8");

@@ -171,3 +171,29 @@ export {
   type ZeroTrustActionSource,
   ZeroTrustActionStore,
 } from "./authz/zerotrust/zero-trust-action-store.js";
+export {
+  ZERO_TRUST_ANALYSIS_MISSING_EVENT,
+  type ZeroTrustAnalysisMissingPayload,
+} from "./authz/zerotrust/zero-trust-events.js";
+
+// decisions: the pipeline's seam to the model side, the decision history and the evidence store
+export {
+  type DecisionAction,
+  DecisionMaker,
+  type DecisionModelInfo,
+  type DecisionOutcome,
+  type DecisionReason,
+  type DecisionRequest,
+} from "./decisions/pipeline/decision-maker.js";
+export {
+  DECISION_HISTORY_MAX_LIMIT,
+  type DecisionHistoryRecord,
+  DecisionHistoryStore,
+} from "./decisions/history/decision-history-store.js";
+export {
+  EVIDENCE_RECENT_MAX_LIMIT,
+  type EvidenceMetadata,
+  type EvidencePackage,
+  SealedEvidenceStore,
+  type SentPrompt,
+} from "./decisions/evidence/sealed-evidence-store.js";

@@ -19,3 +19,4 @@ export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-tru
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";
 export { describeAuditLogContract, type AuditTrailUnderTest } from "./kernel/audit-log.contract.js";
 export { describeKeyStoreContract } from "./kernel/keys/key-store.contract.js";
+export { describeDecisionHistoryStoreContract } from "./decisions/history/decision-history-store.contract.js";

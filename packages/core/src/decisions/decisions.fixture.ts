@@ -56,6 +56,7 @@ function manifestHash(bundle: BundleDefinition): string {
 /** A selection of v19 (the build default) or v20, as the configuration selector would make it. */
 export function selectionOf(bundle: BundleDefinition = V20_BUNDLE): BundleSelection {
   return {
+    version: bundle.descriptor.promptVersion,
     bundle,
     bundleHash: manifestHash(bundle),
     source: bundle === V19_BUNDLE ? "BUILD_DEFAULT" : "CONFIGURATION",

@@ -6,8 +6,7 @@ export const PROMPT_BUNDLE_ACTIVE = defineProperty<string>({
   key: "platform.security.tiered.prompt-bundle.active",
   schema: z.string().max(64),
   default: "",
-  description: "Version run by the configuration selector; blank runs the build default.",
-  inert: "the bundle selector comes with the security-decision pipeline; the build default runs",
+  description: "Version run by the decision pipeline's configuration selector; blank runs the build default.",
 });
 
 /** Every property of the prompts module, for the plugin's list. */

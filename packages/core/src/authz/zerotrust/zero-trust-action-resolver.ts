@@ -1,9 +1,14 @@
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
+import type { EventBus } from "../../kernel/event-bus.js";
 import type { PlatformProperties } from "../../kernel/properties.js";
 import { toZeroTrustAction } from "./zero-trust-action.js";
 import { type ZeroTrustActionRecord, ZeroTrustActionStore } from "./zero-trust-action-store.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
+import {
+  ZERO_TRUST_ANALYSIS_MISSING_EVENT,
+  type ZeroTrustAnalysisMissingPayload,
+} from "./zero-trust-events.js";
 import {
   ZeroTrustRandom,
   type ZeroTrustResolution,
@@ -64,6 +69,8 @@ export class ZeroTrustActionResolver {
     private readonly audit: AuditSink,
     properties: PlatformProperties,
     private readonly random: ZeroTrustRandom,
+    /** Told of store reads that found no live action (ZERO_TRUST_ANALYSIS_MISSING_EVENT); optional. */
+    private readonly events?: EventBus,
   ) {
     this.settings = zeroTrustSettingsFromProperties(properties);
     this.disabled = this.notEvaluated("disabled");
@@ -164,10 +171,23 @@ export class ZeroTrustActionResolver {
       remember(this.users, userId, user);
       if (session !== undefined) remember(this.sessions, sessionId!, session);
     }
+    if (user.record === undefined && session?.record === undefined) this.announceMissing(input, sessionId);
     if (session === undefined || session.record === undefined || user.record?.action === "BLOCK") {
       return user.resolution;
     }
     return session.resolution;
+  }
+
+  // Not awaited: the request never waits for whoever analyses the caller.
+  private announceMissing(input: ZeroTrustResolveInput, sessionId: string | undefined): void {
+    if (this.events === undefined) return;
+    const { userId, username } = input.authentication!;
+    const payload: ZeroTrustAnalysisMissingPayload = {
+      userId,
+      username,
+      ...(sessionId === undefined ? {} : { sessionHandle: sessionId }),
+    };
+    void this.events.publish(ZERO_TRUST_ANALYSIS_MISSING_EVENT, payload);
   }
 
   // One store read per subject at a time; a sync throw of the adapter becomes a rejection.

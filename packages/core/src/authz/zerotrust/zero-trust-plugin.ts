@@ -59,6 +59,7 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
         c.resolve(AuditSink),
         c.resolve(PlatformProperties),
         c.resolve(ZeroTrustRandom),
+        c.resolve(EventBus),
       ),
   });
   ctx.registerDefault(ZeroTrustActionService, {

@@ -1,7 +1,10 @@
 import type { BundleDefinition } from "../../prompts/bundles/bundle-definition.js";
 import type { BundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 
-/** Where a bundle selection came from (the selection sources of the governance document). */
+/**
+ * Where a bundle selection came from. CONFIGURATION and BUILD_DEFAULT are chosen today; REGISTRY,
+ * CANARY and SHADOW are for the release registry.
+ */
 export const SELECTION_SOURCES = ["BUILD_DEFAULT", "CONFIGURATION", "REGISTRY", "CANARY", "SHADOW"] as const;
 /** One of SELECTION_SOURCES. */
 export type SelectionSource = (typeof SELECTION_SOURCES)[number];
@@ -11,9 +14,15 @@ export type SelectionSource = (typeof SELECTION_SOURCES)[number];
  * hash and what selected it. Every layer of the event reuses it.
  */
 export interface BundleSelection {
+  /** The selected bundle's version. */
+  readonly version: string;
+  /** The runnable bundle (renders the prompts). */
   readonly bundle: BundleDefinition;
+  /** The bundle hash of its manifest. */
   readonly bundleHash: string;
   readonly source: SelectionSource;
+  /** The version that was asked for, when it is not the one selected (a fallback). */
+  readonly requested?: string;
 }
 
 /**
@@ -27,5 +36,5 @@ export function selectionFromCatalog(
   source: SelectionSource,
 ): BundleSelection {
   const bundle = catalog.runnable(version);
-  return { bundle, bundleHash: catalog.find(version)!.manifest.bundleHash, source };
+  return { version, bundle, bundleHash: catalog.find(version)!.manifest.bundleHash, source };
 }

@@ -1,0 +1,66 @@
+import type { InjectionToken } from "tsyringe";
+import type { PromptInput } from "../../prompts/input/prompt-input.js";
+
+/** One prompt exactly as it was sent to the model. */
+export interface SentPrompt {
+  readonly layer: "L1" | "L2";
+  readonly system: string;
+  readonly user: string;
+}
+
+/** How a decision was made: everything but the prompts and the context. */
+export interface EvidenceMetadata {
+  readonly eventKind: string;
+  readonly userId: string;
+  readonly action: string;
+  /** The action the model's outcome carried, when the last-administrator rule changed it. */
+  readonly decidedAction?: string;
+  readonly riskScore: number;
+  readonly confidence: number;
+  readonly layer: "L1" | "L2";
+  readonly bundleVersion: string;
+  readonly bundleHash: string;
+  readonly selectionSource: string;
+  readonly model: { readonly id: string; readonly external: boolean };
+  readonly timings: Readonly<Record<string, number>>;
+  readonly floorApplied?: string;
+  readonly fallback?: string;
+  /** Fields of the input masked before an external model saw it (dotted paths). */
+  readonly redacted: readonly string[];
+}
+
+/** What is kept of one decision for later inspection. */
+export interface EvidencePackage {
+  /** The package's id (the decision's id). */
+  readonly id: string;
+  readonly eventId: string;
+  /** When it was captured, epoch milliseconds. */
+  readonly at: number;
+  /** The system and user prompts, exactly as sent, in the order they were sent. */
+  readonly prompts: readonly SentPrompt[];
+  /** The canonical context the prompts were rendered from (as sent: after any redaction). */
+  readonly input: PromptInput;
+  readonly metadata: EvidenceMetadata;
+}
+
+/**
+ * Where decisions' evidence packages go. Readable by id and by recency (the admin API reads it).
+ * The sealing rules (signatures, sampling after a window, retention) and the prompt inspector that
+ * re-checks packages come later; today a package is stored as given.
+ */
+export interface SealedEvidenceStore {
+  /** Stores a package; CONFLICT when one with this id exists. */
+  put(pkg: EvidencePackage): Promise<void>;
+  /** The package with this id, if it is kept. */
+  get(id: string): Promise<EvidencePackage | undefined>;
+  /** The most recent packages, newest first, at most `limit` (1..1000, else VALIDATION_FAILED). */
+  recent(limit: number): Promise<EvidencePackage[]>;
+}
+
+/** Largest `limit` of `SealedEvidenceStore.recent`. */
+export const EVIDENCE_RECENT_MAX_LIMIT = 1000;
+
+/** DI token of the SealedEvidenceStore port. */
+export const SealedEvidenceStore: InjectionToken<SealedEvidenceStore> = Symbol.for(
+  "platform.SealedEvidenceStore",
+);

@@ -1,0 +1,144 @@
+import { beforeEach, describe, expect, it } from "vitest";
+import { ZERO_TRUST_ANALYSIS_MISSING_EVENT } from "../../authz/zerotrust/zero-trust-events.js";
+import { ManualClock } from "../../kernel/clock.js";
+import { InProcessEventBus } from "../../kernel/event-bus.js";
+import { CryptoIdGenerator } from "../../kernel/id-generator.js";
+import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
+import type { DecisionEvent } from "./decision-event.js";
+import { DecisionEventSources } from "./decision-event-sources.js";
+
+describe("DecisionEventSources", () => {
+  let clock: ManualClock;
+  let bus: InProcessEventBus;
+  let audit: InMemoryAuditSink;
+  let submitted: DecisionEvent[];
+  let sources: DecisionEventSources;
+
+  beforeEach(() => {
+    clock = new ManualClock(Date.UTC(2026, 6, 30, 10));
+    bus = new InProcessEventBus();
+    audit = new InMemoryAuditSink(1_000, clock);
+    submitted = [];
+    sources = new DecisionEventSources({
+      submit: (e) => submitted.push(e),
+      events: bus,
+      auditLog: audit,
+      ids: new CryptoIdGenerator(),
+      clock,
+      denialsThreshold: 3,
+      denialsWindowMs: 60_000,
+    });
+  });
+
+  it("turns MFA state changes and errors on the bus into events", async () => {
+    const off = sources.subscribe();
+    const change = (toState: string) =>
+      bus.publish("mfa.StateChangeEvent", {
+        type: "StateChangeEvent",
+        userId: "u1",
+        toState,
+        fromState: "OTT_CHALLENGE",
+      });
+    await change("MFA_SUCCESSFUL");
+    await change("MFA_FAILED_TERMINAL");
+    await change("MFA_ACCOUNT_LOCKED");
+    await change("OTT_CHALLENGE"); // not an occasion
+    await bus.publish("mfa.ErrorEvent", {
+      type: "ErrorEvent",
+      userId: "u1",
+      errorType: "SECURITY",
+      code: "MFA_CODE_INVALID",
+    });
+    await bus.publish("mfa.ErrorEvent", {
+      type: "ErrorEvent",
+      userId: "u1",
+      errorType: "LIMIT_EXCEEDED",
+      code: "X",
+    });
+    await bus.publish("mfa.ErrorEvent", { type: "ErrorEvent", errorType: "SYSTEM", code: "X" }); // no user
+    expect(submitted.map((e) => e.kind)).toEqual([
+      "SIGN_IN_COMPLETED",
+      "MFA_FAILURE",
+      "MFA_LOCKOUT",
+      "MFA_FAILURE",
+      "MFA_LOCKOUT",
+    ]);
+    expect(submitted[3]).toMatchObject({ userId: "u1", detail: { code: "MFA_CODE_INVALID" } });
+    expect(new Set(submitted.map((e) => e.id)).size).toBe(5);
+    off();
+    await change("MFA_SUCCESSFUL");
+    expect(submitted).toHaveLength(5);
+  });
+
+  it("turns zero trust's missing analysis into a sampled-request event", async () => {
+    sources.subscribe();
+    await bus.publish(ZERO_TRUST_ANALYSIS_MISSING_EVENT, {
+      userId: "u1",
+      username: "alice",
+      sessionHandle: "h1",
+    });
+    expect(submitted).toMatchObject([
+      { kind: "REQUEST_SAMPLED", userId: "u1", username: "alice", sessionHandle: "h1" },
+    ]);
+  });
+
+  it("reads completed sign-ins from the audit trail once each", async () => {
+    clock.advance(1);
+    audit.record({
+      type: "auth.login.success",
+      principal: "alice",
+      outcome: "success",
+      remoteAddress: "10.0.0.7",
+      data: { method: "form" },
+    });
+    audit.record({ type: "auth.login.failure", principal: "alice", outcome: "failure" });
+    await sources.pollAudit();
+    await sources.pollAudit();
+    expect(submitted).toMatchObject([
+      {
+        kind: "SIGN_IN_COMPLETED",
+        username: "alice",
+        remoteAddress: "10.0.0.7",
+        detail: { signInMethod: "form" },
+      },
+    ]);
+    audit.record({ type: "auth.login.success", principal: "bob", outcome: "success" }); // same instant
+    await sources.pollAudit();
+    expect(submitted.map((e) => e.username)).toEqual(["alice", "bob"]);
+  });
+
+  it("makes one REPEATED_DENIALS event of threshold denials of a user within the window", async () => {
+    const deny = (user: string, type = "authz.denied") =>
+      audit.record({
+        type,
+        principal: user,
+        outcome: "denied",
+        remoteAddress: "203.0.113.9",
+        data: { uri: "/api/orders", action: "GET" },
+      });
+    clock.advance(1);
+    deny("alice");
+    deny("bob");
+    clock.advance(61_000);
+    deny("alice"); // the first has left the window
+    deny("alice", "http.access.denied");
+    await sources.pollAudit();
+    expect(submitted).toEqual([]);
+    clock.advance(1_000);
+    deny("alice");
+    await sources.pollAudit();
+    expect(submitted).toMatchObject([
+      {
+        kind: "REPEATED_DENIALS",
+        username: "alice",
+        target: "/api/orders",
+        method: "GET",
+        remoteAddress: "203.0.113.9",
+        detail: { denials: 3, windowSeconds: 60 },
+      },
+    ]);
+    deny("alice"); // a new burst starts counting afresh
+    await sources.pollAudit();
+    expect(submitted).toHaveLength(1);
+  });
+});

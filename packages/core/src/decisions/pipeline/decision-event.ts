@@ -1,0 +1,38 @@
+/** What can ask for a security decision. */
+export const DECISION_EVENT_KINDS = [
+  /** A sign-in completed (primary sign-in, or the MFA flow's success). */
+  "SIGN_IN_COMPLETED",
+  /** A request that zero trust sampled found no live action for its caller. */
+  "REQUEST_SAMPLED",
+  /** One subject was denied `denials.threshold` times within `denials.window`. */
+  "REPEATED_DENIALS",
+  /** An MFA flow failed (a wrong code, a terminal failure). */
+  "MFA_FAILURE",
+  /** An MFA flow locked the account. */
+  "MFA_LOCKOUT",
+] as const;
+
+/** One of DECISION_EVENT_KINDS. */
+export type DecisionEventKind = (typeof DECISION_EVENT_KINDS)[number];
+
+/**
+ * An occasion for a decision, about one user. `userId` or `username` names the user (the context
+ * builder looks the account up); the rest is what the signal carried.
+ */
+export interface DecisionEvent {
+  /** Unique per event (becomes the prompt input's `eventId`). */
+  readonly id: string;
+  readonly kind: DecisionEventKind;
+  /** When it happened, epoch milliseconds. */
+  readonly at: number;
+  readonly userId?: string;
+  readonly username?: string;
+  /** The zero-trust handle of the caller's session (never the session id), when known. */
+  readonly sessionHandle?: string;
+  readonly remoteAddress?: string;
+  readonly method?: string;
+  readonly target?: string;
+  readonly device?: string;
+  /** Counts and codes of the signal (numbers and enum-like words only, never free text). */
+  readonly detail?: Readonly<Record<string, string | number | boolean>>;
+}

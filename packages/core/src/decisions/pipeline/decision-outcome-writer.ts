@@ -1,0 +1,212 @@
+import type { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
+import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
+import type { UserAccount } from "../../identity/users/user-account.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { EventBus } from "../../kernel/event-bus.js";
+import type { IdGenerator } from "../../kernel/id-generator.js";
+import type { Clock } from "../../kernel/clock.js";
+import type { PromptInput } from "../../prompts/input/prompt-input.js";
+import type { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
+import type { DecisionHistoryStore } from "../history/decision-history-store.js";
+import type { DecisionEvent } from "./decision-event.js";
+import type { DecisionAction, DecisionOutcome } from "./decision-maker.js";
+import {
+  DECISION_ALERT_EVENT,
+  DECISION_PIPELINE_SOURCE,
+  type DecisionAlertPayload,
+  DECISIONS_AUDIT,
+} from "./decisions-audit.js";
+import type { LastAdminGuard } from "./last-admin-guard.js";
+
+/** One decided event, ready to be written. */
+export interface DecidedEvent {
+  readonly event: DecisionEvent;
+  readonly account: UserAccount;
+  /** The context as sent to the model (after redaction). */
+  readonly input: PromptInput;
+  readonly outcome: DecisionOutcome;
+  readonly redacted: readonly string[];
+}
+
+/** What was written for a decision. */
+export interface WrittenDecision {
+  readonly decisionId: string;
+  /** The action written to zero trust (a last-administrator BLOCK becomes CHALLENGE). */
+  readonly action: DecisionAction;
+  /** Which writes failed (`zero-trust`, `history`, `evidence`); empty when all landed. */
+  readonly failedWrites: readonly string[];
+}
+
+/**
+ * Writes a decision everywhere it goes: the ZeroTrustActionService (the user, and the session when
+ * the event names one), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
+ * context, the metadata) and the audit trail (`decision.made`). A BLOCK of the last active
+ * administrator is written as CHALLENGE, audited (`decision.last-admin.protected`) and published as
+ * a `decisions.alert` event. An administrator's record, or a BLOCK written by anyone else, is never
+ * replaced. One write failing does not stop the others; the audit record names the failed ones.
+ */
+export class DecisionOutcomeWriter {
+  constructor(
+    private readonly o: {
+      zeroTrust: ZeroTrustActionService;
+      history: DecisionHistoryStore;
+      evidence: SealedEvidenceStore;
+      audit: AuditSink;
+      events: EventBus;
+      ids: IdGenerator;
+      clock: Clock;
+      guard: LastAdminGuard;
+    },
+  ) {}
+
+  /** Writes `decided`; never rejects. */
+  async write(decided: DecidedEvent): Promise<WrittenDecision> {
+    const decisionId = this.o.ids.id();
+    const { event, account, outcome } = decided;
+    let action = outcome.action;
+    if (action === "BLOCK" && (await this.isLastAdmin(account.id))) {
+      action = "CHALLENGE";
+      await this.alertLastAdmin(event, account, decisionId);
+    }
+    const at = this.o.clock.now();
+    const results = await Promise.allSettled([
+      this.writeZeroTrust(event, account, outcome, action),
+      this.o.history.append({
+        id: decisionId,
+        at,
+        eventId: event.id,
+        eventKind: event.kind,
+        userId: account.id,
+        subject: account.username,
+        ...(event.method ? { method: event.method } : {}),
+        ...(event.target ? { target: event.target } : {}),
+        ...(event.remoteAddress ? { network: event.remoteAddress } : {}),
+        ...(event.device ? { device: event.device } : {}),
+        action,
+        riskScore: outcome.riskScore,
+        confidence: outcome.confidence,
+        outcome: action === outcome.action ? "ENFORCED" : "DOWNGRADED",
+      }),
+      this.o.evidence.put({
+        id: decisionId,
+        eventId: event.id,
+        at,
+        prompts: outcome.prompts,
+        input: decided.input,
+        metadata: metadataOf(decided, action),
+      }),
+    ]);
+    const failedWrites = ["zero-trust", "history", "evidence"].filter(
+      (_, i) => results[i]!.status === "rejected",
+    );
+    this.record({
+      type: DECISIONS_AUDIT.made,
+      outcome: failedWrites.length === 0 ? "success" : "failure",
+      principal: account.username,
+      data: {
+        decisionId,
+        eventId: event.id,
+        eventKind: event.kind,
+        userId: account.id,
+        action,
+        ...(action === outcome.action ? {} : { decidedAction: outcome.action }),
+        riskScore: outcome.riskScore,
+        confidence: outcome.confidence,
+        reasons: outcome.reasons.map((r) => r.code),
+        layer: outcome.layer,
+        bundleVersion: outcome.bundleVersion,
+        bundleHash: outcome.bundleHash,
+        selectionSource: outcome.selectionSource,
+        model: outcome.model.id,
+        ...(outcome.floorApplied ? { floorApplied: outcome.floorApplied } : {}),
+        ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
+        ...(failedWrites.length > 0 ? { failedWrites } : {}),
+      },
+    });
+    return { decisionId, action, failedWrites };
+  }
+
+  private async isLastAdmin(userId: string): Promise<boolean> {
+    try {
+      return await this.o.guard.isLastActiveAdmin(userId);
+    } catch {
+      // Unknown: err on the side of never locking everyone out.
+      return true;
+    }
+  }
+
+  private async alertLastAdmin(
+    event: DecisionEvent,
+    account: UserAccount,
+    decisionId: string,
+  ): Promise<void> {
+    const payload: DecisionAlertPayload = {
+      kind: "LAST_ADMIN_BLOCK_PREVENTED",
+      userId: account.id,
+      eventId: event.id,
+      decisionId,
+    };
+    this.record({
+      type: DECISIONS_AUDIT.lastAdminProtected,
+      outcome: "info",
+      principal: account.username,
+      data: { ...payload, decidedAction: "BLOCK", action: "CHALLENGE" },
+    });
+    await this.o.events.publish(DECISION_ALERT_EVENT, payload);
+  }
+
+  private async writeZeroTrust(
+    event: DecisionEvent,
+    account: UserAccount,
+    outcome: DecisionOutcome,
+    action: DecisionAction,
+  ): Promise<void> {
+    const reason = reasonOf(outcome, action);
+    const subjects = [
+      zeroTrustUserSubject(account.id),
+      ...(event.sessionHandle ? [zeroTrustSessionSubject(event.sessionHandle)] : []),
+    ];
+    for (const subject of subjects) {
+      const existing = await this.o.zeroTrust.get(subject);
+      if (existing?.source === "admin") continue;
+      if (existing?.action === "BLOCK" && existing.source !== DECISION_PIPELINE_SOURCE) continue;
+      await this.o.zeroTrust.set(subject, action, { source: DECISION_PIPELINE_SOURCE, reason });
+    }
+  }
+
+  private record(event: Parameters<AuditSink["record"]>[0]): void {
+    try {
+      this.o.audit.record(event);
+    } catch {
+      // A broken sink must not undo the decision.
+    }
+  }
+}
+
+function reasonOf(outcome: DecisionOutcome, action: DecisionAction): string {
+  const codes = outcome.reasons.map((r) => r.code.replace(/\p{Cc}/gu, " ")).join(",");
+  const risk = Math.round(outcome.riskScore * 1000) / 1000;
+  const text = `AI ${action} (risk ${risk}, ${outcome.layer}, bundle ${outcome.bundleVersion}${codes ? `: ${codes}` : ""})`;
+  return text.slice(0, 500);
+}
+
+function metadataOf(decided: DecidedEvent, action: DecisionAction) {
+  const { outcome } = decided;
+  return {
+    eventKind: decided.event.kind,
+    userId: decided.account.id,
+    action,
+    ...(action === outcome.action ? {} : { decidedAction: outcome.action }),
+    riskScore: outcome.riskScore,
+    confidence: outcome.confidence,
+    layer: outcome.layer,
+    bundleVersion: outcome.bundleVersion,
+    bundleHash: outcome.bundleHash,
+    selectionSource: outcome.selectionSource,
+    model: outcome.model,
+    timings: outcome.timings,
+    ...(outcome.floorApplied ? { floorApplied: outcome.floorApplied } : {}),
+    ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
+    redacted: decided.redacted,
+  };
+}

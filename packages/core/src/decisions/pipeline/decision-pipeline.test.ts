@@ -1,0 +1,259 @@
+import { describe, expect, it } from "vitest";
+import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
+import { pipelineFixture, TableDecisionMaker } from "./decision-pipeline.fixture.js";
+
+/** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
+async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setImmediate(r));
+  if (!done()) throw new Error("condition never held");
+}
+
+describe("DecisionPipeline: an outcome lands everywhere", () => {
+  it("writes the action for the user and the session, the audit record, the history and the evidence", async () => {
+    const f = await pipelineFixture({}, new TableDecisionMaker({ SIGN_IN_COMPLETED: "CHALLENGE" }));
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { sessionHandle: "h-1", device: "dev-1" }))).toBe(
+      "queued",
+    );
+    await f.pipeline.idle();
+
+    const user = await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id));
+    expect(user).toMatchObject({ action: "CHALLENGE", source: "ai-decision" });
+    expect(user?.reason).toContain("AI CHALLENGE");
+    expect(await f.zeroTrust.get(zeroTrustSessionSubject("h-1"))).toMatchObject({ action: "CHALLENGE" });
+
+    const [made] = f.auditOf("decision.made");
+    expect(made).toMatchObject({
+      outcome: "success",
+      principal: "alice@example.com",
+      data: {
+        action: "CHALLENGE",
+        eventKind: "SIGN_IN_COMPLETED",
+        selectionSource: "BUILD_DEFAULT",
+        layer: "L1",
+      },
+    });
+    const decisionId = made!.data!.decisionId as string;
+
+    const [past] = await f.history.recentFor(f.alice.id, 5);
+    expect(past).toMatchObject({
+      id: decisionId,
+      action: "CHALLENGE",
+      outcome: "ENFORCED",
+      target: "/api/orders",
+    });
+
+    const pkg = await f.evidence.get(decisionId);
+    const request = f.maker.requests[0]!;
+    expect(pkg?.input).toEqual(request.input);
+    expect(pkg?.prompts).toHaveLength(1);
+    const sent = request.selection.bundle.render(request.input, request.selection.bundle.budgets[0]!);
+    expect(pkg?.prompts[0]).toEqual({ layer: "L1", system: sent.system, user: sent.user });
+    expect(pkg?.metadata).toMatchObject({
+      bundleVersion: "2026.07.30-v19",
+      model: { id: "table", external: false },
+    });
+  });
+
+  it("builds the context from the account, the event and past decisions", async () => {
+    const f = await pipelineFixture();
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+    await f.pipeline.idle();
+    f.pipeline.submit(f.event("REPEATED_DENIALS", { detail: { denials: 5 } }));
+    await f.pipeline.idle();
+    const input = f.maker.requests[1]!.input;
+    expect(input.request).toMatchObject({
+      subject: "alice@example.com",
+      roles: ["ROLE_USER"],
+      permissions: ["orders:read"],
+      method: "GET",
+      target: "/api/orders",
+      network: "203.0.113.54",
+    });
+    expect(input.markedMissing).toEqual(["request.device"]);
+    expect(input.pastRecords).toHaveLength(1);
+    expect(input.pastRecords[0]).toMatchObject({ decision: "ALLOW", target: "/api/orders" });
+    expect(input.context.evidence?.[0]).toBe("event REPEATED_DENIALS denials=5");
+  });
+});
+
+describe("DecisionPipeline: context edge cases", () => {
+  it("leaves out empty and malformed event fields instead of failing the decision", async () => {
+    const f = await pipelineFixture();
+    f.pipeline.submit(
+      f.event("SIGN_IN_COMPLETED", { method: "", target: "", device: "", remoteAddress: "not-an-ip" }),
+    );
+    await f.pipeline.idle();
+    const request = f.maker.requests[0]!.input.request;
+    expect(request).not.toHaveProperty("method");
+    expect(request).not.toHaveProperty("target");
+    expect(request).not.toHaveProperty("network");
+    expect(f.maker.requests[0]!.input.markedMissing).toEqual(["request.network", "request.device"]);
+    expect(f.pipeline.stats().decided).toBe(1);
+  });
+});
+
+describe("DecisionPipeline: off the request path", () => {
+  it("marks the user PENDING_ANALYSIS while the decision waits, then writes the decision", async () => {
+    const maker = new TableDecisionMaker({ MFA_FAILURE: "ESCALATE" });
+    maker.holding = true;
+    const f = await pipelineFixture({}, maker);
+    expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued");
+    await until(() => maker.requests.length === 1);
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
+      action: "PENDING_ANALYSIS",
+      source: "ai-decision",
+    });
+    maker.release();
+    await f.pipeline.idle();
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("ESCALATE");
+  });
+
+  it("drops an event that does not fit the queue, counted and audited", async () => {
+    const maker = new TableDecisionMaker();
+    maker.holding = true;
+    const f = await pipelineFixture(
+      { "platform.security.decision.queue.capacity": 1, "platform.security.decision.queue.concurrency": 1 },
+      maker,
+    );
+    const bob = await f.users.create({ username: "bob" });
+    const carol = await f.users.create({ username: "carol" });
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED"))).toBe("queued"); // running
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: bob.id }))).toBe("queued"); // waiting
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: carol.id }))).toBe("queue-full");
+    expect(f.pipeline.stats().dropped["queue-full"]).toBe(1);
+    expect(f.auditOf("decision.dropped")).toMatchObject([
+      { data: { reason: "queue-full", userId: carol.id } },
+    ]);
+    maker.release();
+    await f.pipeline.idle();
+    expect(f.pipeline.stats().decided).toBe(2);
+  });
+
+  it("coalesces a second event of a user whose decision is still waiting", async () => {
+    const maker = new TableDecisionMaker();
+    maker.holding = true;
+    const f = await pipelineFixture({}, maker);
+    expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued");
+    expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("coalesced");
+    maker.release();
+    await f.pipeline.idle();
+    expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("queued");
+    await f.pipeline.idle();
+    expect(f.pipeline.stats()).toMatchObject({ decided: 2, coalesced: 1 });
+  });
+
+  it("aborts a decision past its timeout, audits it and clears the pending marker", async () => {
+    const maker = new TableDecisionMaker({ MFA_FAILURE: "BLOCK" });
+    maker.mode = "hang";
+    const f = await pipelineFixture({ "platform.security.decision.timeout": 20 }, maker);
+    f.pipeline.submit(f.event("MFA_FAILURE"));
+    await f.pipeline.idle();
+    await until(() => f.auditOf("decision.failed").length === 1);
+    expect(f.auditOf("decision.failed")[0]).toMatchObject({ data: { reason: "timeout" } });
+    expect(f.pipeline.stats().timedOut).toBe(1);
+    await f.pipeline.idle();
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
+    expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued"); // not stuck as "waiting"
+  });
+
+  it("audits a failed decision and clears the pending marker", async () => {
+    const maker = new TableDecisionMaker();
+    maker.mode = "fail";
+    const f = await pipelineFixture({}, maker);
+    f.pipeline.submit(f.event("MFA_FAILURE"));
+    await f.pipeline.idle();
+    expect(f.auditOf("decision.failed")).toMatchObject([{ outcome: "failure", data: { reason: "error" } }]);
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
+    expect(f.pipeline.stats().failed).toBe(1);
+  });
+});
+
+describe("DecisionPipeline: kill switch and caps", () => {
+  it("decides nothing and writes nothing when platform.security.decision.enabled is false", async () => {
+    const f = await pipelineFixture({ "platform.security.decision.enabled": false });
+    expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("disabled");
+    await f.pipeline.idle();
+    expect(f.maker.requests).toEqual([]);
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
+    expect(f.pipeline.stats().disabled).toBe(1);
+  });
+
+  it("drops past the per-minute rate cap until the next minute", async () => {
+    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 2 });
+    for (let i = 0; i < 3; i++) {
+      f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+      await f.pipeline.idle();
+    }
+    expect(f.maker.requests).toHaveLength(2);
+    expect(f.auditOf("decision.dropped")).toMatchObject([{ data: { reason: "rate-cap" } }]);
+    f.clock.advance(60_000);
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+    await f.pipeline.idle();
+    expect(f.maker.requests).toHaveLength(3);
+  });
+
+  it("counts every prompt against the per-day cost cap", async () => {
+    const maker = new TableDecisionMaker();
+    maker.promptsPerDecision = 2;
+    const f = await pipelineFixture({ "platform.security.decision.calls-per-day": 3 }, maker);
+    for (let i = 0; i < 3; i++) {
+      f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+      await f.pipeline.idle();
+      f.clock.advance(60_000);
+    }
+    expect(maker.requests).toHaveLength(2); // 2 + 2 calls: the third decision is past the cap
+    expect(f.pipeline.stats().dropped["cost-cap"]).toBe(1);
+  });
+});
+
+describe("DecisionPipeline: sampled requests", () => {
+  it("does not re-decide a sampled request whose user has a live action", async () => {
+    const f = await pipelineFixture();
+    await f.zeroTrust.set(zeroTrustUserSubject(f.alice.id), "ALLOW", { source: "host" });
+    f.pipeline.submit(f.event("REQUEST_SAMPLED"));
+    await f.pipeline.idle();
+    expect(f.maker.requests).toEqual([]);
+    expect(f.pipeline.stats().freshActionKept).toBe(1);
+  });
+
+  it("decides a sampled request whose user has no live action, without a pending marker first", async () => {
+    const maker = new TableDecisionMaker({ REQUEST_SAMPLED: "CHALLENGE" });
+    maker.holding = true;
+    const f = await pipelineFixture({}, maker);
+    f.pipeline.submit(f.event("REQUEST_SAMPLED"));
+    await until(() => maker.requests.length === 1);
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
+    maker.release();
+    await f.pipeline.idle();
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("CHALLENGE");
+  });
+});
+
+describe("DecisionPipeline: records it never replaces", () => {
+  it("keeps an administrator's record and someone else's BLOCK", async () => {
+    const f = await pipelineFixture({}, new TableDecisionMaker({ SIGN_IN_COMPLETED: "ALLOW" }));
+    const bob = await f.users.create({ username: "bob" });
+    await f.zeroTrust.set(zeroTrustUserSubject(f.alice.id), "CHALLENGE", { source: "admin" });
+    await f.zeroTrust.set(zeroTrustUserSubject(bob.id), "BLOCK", { source: "host" });
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: bob.id }));
+    await f.pipeline.idle();
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
+      action: "CHALLENGE",
+      source: "admin",
+    });
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(bob.id))).toMatchObject({
+      action: "BLOCK",
+      source: "host",
+    });
+    expect(f.pipeline.stats().decided).toBe(2);
+  });
+
+  it("drops an event naming no known user, audited", async () => {
+    const f = await pipelineFixture();
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: "nobody" }));
+    await f.pipeline.idle();
+    expect(f.auditOf("decision.dropped")).toMatchObject([{ data: { reason: "unknown-user" } }]);
+    expect(f.maker.requests).toEqual([]);
+  });
+});

@@ -1,0 +1,247 @@
+import type { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
+import { zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
+import type { UserAccount } from "../../identity/users/user-account.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { DecisionPipelineSettings } from "./decision-pipeline.properties.js";
+import type { ConfigurationBundleSelector } from "./bundle-selector.js";
+import { type DecisionContextBuilder, withEventLine } from "./decision-context-builder.js";
+import type { DecisionEvent } from "./decision-event.js";
+import type { DecisionMaker } from "./decision-maker.js";
+import type { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
+import { DecisionQueue } from "./decision-queue.js";
+import { DECISION_PIPELINE_SOURCE, DECISIONS_AUDIT } from "./decisions-audit.js";
+import type { ModelCallCaps } from "./model-call-caps.js";
+import { redactForExternalModel } from "./prompt-redaction.js";
+
+/** What `submit` did with an event. */
+export type DecisionSubmission = "queued" | "disabled" | "coalesced" | "queue-full";
+
+/** Why an accepted event was not decided. */
+export type DecisionDropReason = "queue-full" | "rate-cap" | "cost-cap" | "unknown-user";
+
+/** Counters of the pipeline (this process). */
+export interface DecisionPipelineStats {
+  readonly submitted: number;
+  readonly disabled: number;
+  readonly coalesced: number;
+  readonly dropped: Readonly<Record<DecisionDropReason, number>>;
+  /** Sampled events whose user already had a live action when their turn came. */
+  readonly freshActionKept: number;
+  readonly decided: number;
+  readonly failed: number;
+  readonly timedOut: number;
+}
+
+/** What the pipeline is built from. */
+export interface DecisionPipelineParts {
+  readonly settings: DecisionPipelineSettings;
+  readonly maker: DecisionMaker;
+  readonly selector: ConfigurationBundleSelector;
+  readonly context: DecisionContextBuilder;
+  readonly writer: DecisionOutcomeWriter;
+  readonly zeroTrust: ZeroTrustActionService;
+  readonly caps: ModelCallCaps;
+  readonly audit: AuditSink;
+}
+
+/**
+ * The security-decision pipeline around the model: `submit` takes an event off the request path
+ * (it never awaits a decision), marks the user PENDING_ANALYSIS while the decision waits (only over
+ * no record or the pipeline's own non-BLOCK one), and queues it on a bounded queue. A full
+ * queue, the rate and cost caps, and an unknown user drop the event with a counted, audited reason.
+ * A second event of a user already waiting is coalesced into the first. Each decision: context
+ * (the PIP), bundle selection (fixed for the event), redaction for an external model, the
+ * DecisionMaker, then the writer. A sampled event whose user has a live action by then is not
+ * decided. The kill switch (`platform.security.decision.enabled` false) refuses every event.
+ */
+export class DecisionPipeline {
+  private readonly queue: DecisionQueue;
+  private readonly waitingUsers = new Set<string>();
+  private readonly background = new Set<Promise<unknown>>();
+  private counts = {
+    submitted: 0,
+    disabled: 0,
+    coalesced: 0,
+    freshActionKept: 0,
+    decided: 0,
+    failed: 0,
+    timedOut: 0,
+    dropped: { "queue-full": 0, "rate-cap": 0, "cost-cap": 0, "unknown-user": 0 },
+  };
+
+  constructor(private readonly p: DecisionPipelineParts) {
+    this.queue = new DecisionQueue({
+      capacity: p.settings.queueCapacity,
+      concurrency: p.settings.concurrency,
+      timeoutMs: p.settings.timeoutMs,
+    });
+  }
+
+  /** Takes an event; returns at once with what it did. Never throws. */
+  submit(event: DecisionEvent): DecisionSubmission {
+    this.counts.submitted++;
+    if (!this.p.settings.enabled) {
+      this.counts.disabled++;
+      return "disabled";
+    }
+    const key = event.userId ?? `username:${event.username ?? ""}`;
+    if (this.waitingUsers.has(key)) {
+      this.counts.coalesced++;
+      return "coalesced";
+    }
+    let marker: Promise<void> | undefined;
+    // The queue starts a job on a later microtask, so `marker` is set before the job reads it.
+    const accepted = this.queue.offer((signal) => this.decide(event, marker!, signal, key), event.id);
+    if (!accepted) {
+      this.drop(event, "queue-full");
+      return "queue-full";
+    }
+    this.waitingUsers.add(key);
+    marker = this.track(event.kind === "REQUEST_SAMPLED" ? Promise.resolve() : this.markPending(event));
+    return "queued";
+  }
+
+  /** The counters now. */
+  stats(): DecisionPipelineStats {
+    const q = this.queue.stats();
+    return { ...this.counts, dropped: { ...this.counts.dropped }, timedOut: q.timedOut };
+  }
+
+  /** Resolves when no decision waits or runs and every background write settled. */
+  async idle(): Promise<void> {
+    do {
+      await this.queue.idle();
+      await Promise.allSettled([...this.background]);
+    } while (this.background.size > 0 || this.queue.stats().waiting + this.queue.stats().running > 0);
+  }
+
+  private async decide(
+    event: DecisionEvent,
+    marker: Promise<void>,
+    signal: AbortSignal,
+    key: string,
+  ): Promise<void> {
+    let account: UserAccount | undefined;
+    // The queue aborts at the timeout and moves on; a model that never answers must not keep the
+    // user "waiting" (coalescing every later event) or the marker standing.
+    const onAbort = () => {
+      this.waitingUsers.delete(key);
+      this.recordFailure(event, "timeout", undefined);
+      if (account !== undefined) void this.track(this.clearPending(account.id));
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      await marker;
+      account = await this.p.context.accountOf(event);
+      if (account === undefined) return this.drop(event, "unknown-user");
+      if (event.kind === "REQUEST_SAMPLED" && (await this.hasLiveAction(account.id))) {
+        this.counts.freshActionKept++;
+        return;
+      }
+      const cap = this.p.caps.admit();
+      if (cap !== "ok") {
+        await this.clearPending(account.id);
+        return this.drop(event, cap);
+      }
+      await this.run(event, account, signal);
+    } catch (error) {
+      if (signal.aborted) return; // reported by onAbort
+      this.counts.failed++;
+      this.recordFailure(event, "error", error);
+      if (account !== undefined) await this.track(this.clearPending(account.id));
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+      if (!signal.aborted) this.waitingUsers.delete(key);
+    }
+  }
+
+  private async run(event: DecisionEvent, account: UserAccount, signal: AbortSignal): Promise<void> {
+    const built = await this.p.context.build(event, account);
+    const selection = this.p.selector.select(event.id);
+    const { input, redacted } = this.p.maker.model.external
+      ? redactForExternalModel(built, this.p.settings.redaction)
+      : { input: built, redacted: [] as string[] };
+    const sent = withEventLine(input, event);
+    const outcome = await this.p.maker.decide({ input: sent, selection, event }, signal);
+    this.p.caps.record(Math.max(1, outcome.prompts.length));
+    signal.throwIfAborted();
+    await this.p.writer.write({ event, account, input: sent, outcome, redacted });
+    this.counts.decided++;
+  }
+
+  private async markPending(event: DecisionEvent): Promise<void> {
+    const account = await this.p.context.accountOf(event);
+    if (account === undefined) return;
+    const subject = zeroTrustUserSubject(account.id);
+    const existing = await this.p.zeroTrust.get(subject);
+    if (existing?.source === "admin" || existing?.action === "BLOCK") return;
+    if (existing !== undefined && existing.source !== DECISION_PIPELINE_SOURCE) return;
+    await this.p.zeroTrust.set(subject, "PENDING_ANALYSIS", {
+      source: DECISION_PIPELINE_SOURCE,
+      reason: `awaiting the AI decision of ${event.kind}`,
+      ttlMs: this.p.settings.pendingTtlMs,
+    });
+  }
+
+  private async clearPending(userId: string): Promise<void> {
+    const subject = zeroTrustUserSubject(userId);
+    const existing = await this.p.zeroTrust.get(subject);
+    if (existing?.action === "PENDING_ANALYSIS" && existing.source === DECISION_PIPELINE_SOURCE)
+      await this.p.zeroTrust.clear(subject, { source: DECISION_PIPELINE_SOURCE });
+  }
+
+  private async hasLiveAction(userId: string): Promise<boolean> {
+    const existing = await this.p.zeroTrust.get(zeroTrustUserSubject(userId));
+    return existing !== undefined && existing.action !== "PENDING_ANALYSIS";
+  }
+
+  // Marker writes fail quietly (the decision that follows writes the real action).
+  private track(work: Promise<void>): Promise<void> {
+    const settled = work.catch(() => {});
+    this.background.add(settled);
+    void settled.finally(() => this.background.delete(settled));
+    return settled;
+  }
+
+  private drop(event: DecisionEvent, reason: DecisionDropReason): void {
+    this.counts.dropped[reason]++;
+    this.audit(DECISIONS_AUDIT.dropped, "denied", event, { reason });
+  }
+
+  private recordFailure(event: DecisionEvent, reason: "timeout" | "error", error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code;
+    this.audit(DECISIONS_AUDIT.failed, "failure", event, {
+      reason,
+      ...(reason === "error"
+        ? { error: typeof code === "string" ? code.slice(0, 64) : errorName(error) }
+        : {}),
+    });
+  }
+
+  private audit(
+    type: string,
+    outcome: "denied" | "failure",
+    event: DecisionEvent,
+    data: Record<string, unknown>,
+  ) {
+    try {
+      this.p.audit.record({
+        type,
+        outcome,
+        principal: event.username ?? "system",
+        data: {
+          eventId: event.id,
+          eventKind: event.kind,
+          ...(event.userId ? { userId: event.userId } : {}),
+          ...data,
+        },
+      });
+    } catch {
+      // Never into the caller.
+    }
+  }
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { authzPlugin } from "../../authz/authz-plugin.js";
+import { ZeroTrustActionResolver } from "../../authz/zerotrust/zero-trust-action-resolver.js";
+import { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
+import { user } from "../../authz/zerotrust/zero-trust.fixture.js";
+import { InMemoryUserRepository } from "../../identity/users/in-memory-user-repository.js";
+import { UserRepository } from "../../identity/users/user-repository.js";
+import { Clock } from "../../kernel/clock.js";
+import { EventBus } from "../../kernel/event-bus.js";
+import { IdGenerator } from "../../kernel/id-generator.js";
+import { createPlatform } from "../../kernel/platform.js";
+import type { PlatformPlugin } from "../../kernel/plugin.js";
+import { ADAPTIVE_PROPERTIES } from "../../mfa/adaptive/risk-thresholds.js";
+import { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
+import { DecisionHistoryStore } from "../history/decision-history-store.js";
+import { TableDecisionMaker } from "./decision-pipeline.fixture.js";
+import { DecisionMaker } from "./decision-maker.js";
+import { DecisionPipeline } from "./decision-pipeline.js";
+import { decisionsPipelinePlugin } from "./decisions-pipeline-plugin.js";
+
+const adaptiveProperties: PlatformPlugin = {
+  id: "adaptive-properties",
+  properties: ADAPTIVE_PROPERTIES,
+  register() {},
+};
+
+function platformWith(properties: Record<string, unknown>, maker?: TableDecisionMaker) {
+  return createPlatform({
+    env: {},
+    properties,
+    plugins: [adaptiveProperties, decisionsPipelinePlugin, authzPlugin],
+    overrides: (o) => {
+      o.override(UserRepository, {
+        useFactory: (c) =>
+          new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
+      });
+      if (maker) o.override(DecisionMaker, { useValue: maker });
+    },
+  });
+}
+
+describe("decisionsPipelinePlugin", () => {
+  it("refuses to start without a DecisionMaker, naming it", async () => {
+    const platform = platformWith({});
+    await expect(platform.start()).rejects.toMatchObject({
+      message: expect.stringContaining("DecisionMaker"),
+    });
+  });
+
+  it("starts without a DecisionMaker when the kill switch is off", async () => {
+    const platform = platformWith({ "platform.security.decision.enabled": false });
+    await platform.start();
+    await platform.stop();
+  });
+
+  it("registers its defaults and decides what the bus and zero trust signal", async () => {
+    const maker = new TableDecisionMaker({ MFA_LOCKOUT: "ESCALATE", REQUEST_SAMPLED: "CHALLENGE" });
+    const platform = platformWith({}, maker);
+    await platform.start();
+    const users = platform.resolve(UserRepository);
+    const alice = await users.create({ username: "alice" });
+    const bob = await users.create({ username: "bob" });
+    const pipeline = platform.resolve(DecisionPipeline);
+
+    await platform.resolve(EventBus).publish("mfa.StateChangeEvent", {
+      type: "StateChangeEvent",
+      userId: alice.id,
+      toState: "MFA_ACCOUNT_LOCKED",
+    });
+    await platform.resolve(ZeroTrustActionResolver).resolve({ authentication: user(bob.id, "bob") });
+    await pipeline.idle();
+
+    const zeroTrust = platform.resolve(ZeroTrustActionService);
+    expect((await zeroTrust.get(`user:${alice.id}`))?.action).toBe("ESCALATE");
+    expect((await zeroTrust.get(`user:${bob.id}`))?.action).toBe("CHALLENGE");
+    expect(await platform.resolve(SealedEvidenceStore).recent(10)).toHaveLength(2);
+    expect(await platform.resolve(DecisionHistoryStore).recentFor(alice.id, 5)).toHaveLength(1);
+    await platform.stop();
+  });
+});

@@ -1,0 +1,140 @@
+import type { DependencyContainer } from "tsyringe";
+import { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
+import { UserRepository } from "../../identity/users/user-repository.js";
+import { AuditLog } from "../../kernel/audit-log.js";
+import { AuditSink } from "../../kernel/audit-sink.js";
+import { Clock } from "../../kernel/clock.js";
+import { EventBus } from "../../kernel/event-bus.js";
+import { IdGenerator } from "../../kernel/id-generator.js";
+import { Logger } from "../../kernel/logger.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { PlatformPlugin } from "../../kernel/plugin.js";
+import { PlatformProperties } from "../../kernel/properties.js";
+import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
+import { promptsPlugin } from "../../prompts/prompts-plugin.js";
+import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
+import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
+import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
+import { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
+import { DecisionHistoryStore } from "../history/decision-history-store.js";
+import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
+import { ConfigurationBundleSelector } from "./bundle-selector.js";
+import { DecisionContextBuilder } from "./decision-context-builder.js";
+import { DecisionEventSources } from "./decision-event-sources.js";
+import { DecisionMaker } from "./decision-maker.js";
+import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
+import { DecisionPipeline } from "./decision-pipeline.js";
+import { LastAdminGuard } from "./last-admin-guard.js";
+import { ModelCallCaps } from "./model-call-caps.js";
+
+/**
+ * The decision pipeline as a plugin: registers the DecisionHistoryStore and SealedEvidenceStore
+ * defaults (in memory), the DecisionPipeline and its DecisionEventSources, subscribes at start and
+ * reads the audit trail every `audit-poll-interval`; at stop it unsubscribes and waits for running
+ * decisions. Needs the identity plugin (users), zero trust (authzPlugin or zeroTrustPlugin) and a
+ * DecisionMaker (the model side, or a host's); includes the prompts plugin (the bundle catalog).
+ * With `platform.security.decision.enabled` false it starts without a DecisionMaker and decides nothing.
+ */
+export const decisionsPipelinePlugin: PlatformPlugin = {
+  id: "decisions-pipeline",
+  properties: DECISION_PIPELINE_PROPERTIES,
+  includes: [promptsPlugin],
+  register(ctx) {
+    const settings = decisionPipelineSettings(ctx.properties);
+    ctx.registerDefault(DecisionHistoryStore, { useFactory: () => new InMemoryDecisionHistoryStore() });
+    ctx.registerDefault(SealedEvidenceStore, {
+      useFactory: () => new InMemorySealedEvidenceStore(settings.evidenceCapacity),
+    });
+    ctx.registerDefault(DecisionPipeline, { useFactory: (c) => buildPipeline(c) });
+    ctx.registerDefault(DecisionEventSources, {
+      useFactory: (c) => {
+        const pipeline = c.resolve(DecisionPipeline);
+        return new DecisionEventSources({
+          submit: (event) => pipeline.submit(event),
+          events: c.resolve(EventBus),
+          auditLog: c.resolve(AuditLog),
+          ids: c.resolve(IdGenerator),
+          clock: c.resolve(Clock),
+          denialsThreshold: settings.denialsThreshold,
+          denialsWindowMs: settings.denialsWindowMs,
+        });
+      },
+    });
+    let unsubscribe: (() => void) | undefined;
+    let timer: ReturnType<typeof setInterval> | undefined;
+    ctx.onStart("decisions-pipeline", (c) => {
+      if (!settings.enabled) return;
+      requirePorts(c);
+      const sources = c.resolve(DecisionEventSources);
+      unsubscribe = sources.subscribe();
+      const logger = c.resolve(Logger);
+      // Logged when reading starts failing, not on every poll (a host sink without a log never reads).
+      let failing = false;
+      timer = setInterval(() => {
+        sources.pollAudit().then(
+          () => {
+            failing = false;
+          },
+          (error: unknown) => {
+            if (!failing)
+              logger.warn("decision pipeline cannot read the audit trail", { error: String(error) });
+            failing = true;
+          },
+        );
+      }, settings.auditPollIntervalMs);
+      timer.unref?.();
+    });
+    ctx.onStop("decisions-pipeline", async (c) => {
+      clearInterval(timer);
+      unsubscribe?.();
+      unsubscribe = undefined;
+      if (settings.enabled) await c.resolve(DecisionPipeline).idle();
+    });
+  },
+};
+
+function requirePorts(c: DependencyContainer): void {
+  const missing = [
+    [DecisionMaker, "a DecisionMaker (the decisions model plugin, or register one)"],
+    [UserRepository, "the identity plugin"],
+    [ZeroTrustActionService, "zero trust (authzPlugin or zeroTrustPlugin)"],
+  ].filter(([token]) => !c.isRegistered(token as symbol, true));
+  if (missing.length > 0)
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `decisionsPipelinePlugin needs ${missing.map(([, what]) => what).join(", ")}; or set platform.security.decision.enabled=false`,
+    );
+}
+
+function buildPipeline(c: DependencyContainer): DecisionPipeline {
+  const settings = decisionPipelineSettings(c.resolve(PlatformProperties));
+  const users = c.resolve(UserRepository);
+  const audit = c.resolve(AuditSink);
+  const clock = c.resolve(Clock);
+  const history = c.resolve(DecisionHistoryStore);
+  const zeroTrust = c.resolve(ZeroTrustActionService);
+  return new DecisionPipeline({
+    settings,
+    maker: c.resolve(DecisionMaker),
+    selector: new ConfigurationBundleSelector({
+      catalog: c.resolve(BundleCatalog),
+      active: c.resolve(PlatformProperties).get(PROMPT_BUNDLE_ACTIVE),
+      audit,
+      logger: c.resolve(Logger),
+    }),
+    context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
+    writer: new DecisionOutcomeWriter({
+      zeroTrust,
+      history,
+      evidence: c.resolve(SealedEvidenceStore),
+      audit,
+      events: c.resolve(EventBus),
+      ids: c.resolve(IdGenerator),
+      clock,
+      guard: new LastAdminGuard(users),
+    }),
+    zeroTrust,
+    caps: new ModelCallCaps({ clock, perMinute: settings.callsPerMinute, perDay: settings.callsPerDay }),
+    audit,
+  });
+}
