@@ -9,6 +9,7 @@ import {
   WebAuthnChallengeStore,
 } from "@platform/core/ports";
 import { MongoClient } from "mongodb";
+import type { InjectionToken } from "tsyringe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWireDouble, type WireDouble } from "../test-support/index.js";
 import { IDENTITY_PROPERTY_KEYS } from "./identity-settings.js";
@@ -36,14 +37,15 @@ function platform(properties: Record<string, unknown> = {}, withMongo = true): P
 describe("identity stores registered by mongoPlugin", () => {
   it("replace the identity module's stateful defaults", () => {
     const p = platform();
-    const names = [
+    const tokens: InjectionToken<object>[] = [
       PasskeyCredentialRepository,
       WebAuthnChallengeStore,
       OneTimeTokenService,
       PasswordResetTokenService,
       OttGenerationLimiter,
       LoginThrottle,
-    ].map((token) => (p.resolve(token) as object).constructor.name);
+    ];
+    const names = tokens.map((token) => p.resolve(token).constructor.name);
     expect(names).toEqual([
       "MongoPasskeyCredentialRepository",
       "MongoWebAuthnChallengeStore",
