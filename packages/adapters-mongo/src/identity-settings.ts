@@ -9,7 +9,7 @@ import { MONGO_ONE_TIME_TOKEN_DEFAULTS } from "./mongo-one-time-token-service.js
 
 /**
  * The identity properties the Mongo stores honour, by key: the core exports the definitions' readers
- * only to its own defaults, so the keys are named here (identity-settings.test.ts holds them equal to
+ * only to its own defaults, so the keys are named here (identity-stores.test.ts holds them equal to
  * what the identity plugin declares). A key no installed module declares takes the core's default.
  */
 export const IDENTITY_PROPERTY_KEYS = Object.freeze({
