@@ -62,3 +62,28 @@ export type {
   PolicySearchKeys,
 } from "./mongo-policy-document.js";
 export { MongoPolicyRepository, type MongoPolicyRepositoryOptions } from "./mongo-policy-repository.js";
+// Identity stores (passkeys, WebAuthn challenges, one-time tokens, OTT generation limits, login throttle).
+export {
+  MongoPasskeyCredentialRepository,
+  type MongoPasskeyCredentialRepositoryOptions,
+  type PasskeyCredentialDocument,
+  type PasskeyUserHandleDocument,
+} from "./mongo-passkey-credential-repository.js";
+export {
+  MongoWebAuthnChallengeStore,
+  type MongoWebAuthnChallengeStoreOptions,
+  type WebAuthnChallengeDocument,
+} from "./mongo-webauthn-challenge-store.js";
+export {
+  MONGO_ONE_TIME_TOKEN_DEFAULTS,
+  MongoOneTimeTokenService,
+  type MongoOneTimeTokenServiceOptions,
+  type OneTimeTokenEntry,
+  type OneTimeTokensDocument,
+} from "./mongo-one-time-token-service.js";
+export {
+  MongoOttGenerationLimiter,
+  type MongoOttGenerationLimiterOptions,
+} from "./mongo-ott-generation-limiter.js";
+export { MongoLoginThrottle, type MongoLoginThrottleOptions } from "./mongo-login-throttle.js";
+export type { WindowCounterDocument } from "./mongo-window-counters.js";
