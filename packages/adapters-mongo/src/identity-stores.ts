@@ -62,7 +62,7 @@ export const identityStores: readonly MongoStoreRegistration[] = [
         ids: c.resolve(IdGenerator),
         ttlMs: PASSWORD_RESET_TOKEN_TTL_MS,
         maxTokensPerUser: 1,
-        collection: "passwordResetTokens",
+        collection: "password_reset_tokens",
       }),
   ),
   mongoStore(

@@ -39,7 +39,7 @@ describeAgainstMongo("MongoLoginThrottle", (freshDb) => {
       const { db, clock, a } = await twoInstances();
       await a.recordFailure(alice);
       await a.recordFailure(alice);
-      const docs = await db.collection("loginThrottleCounters").find({}).toArray();
+      const docs = await db.collection("login_throttle_counters").find({}).toArray();
       expect(JSON.stringify(docs)).not.toContain("alice");
       expect(JSON.stringify(docs)).not.toContain("203.0.113.10");
       const pairId = throttleKeys(alice).accountAndIp;
@@ -49,7 +49,7 @@ describeAgainstMongo("MongoLoginThrottle", (freshDb) => {
       });
       clock.advance(60_000);
       await a.recordFailure(alice);
-      const pair = await db.collection("loginThrottleCounters").findOne({ _id: pairId as never });
+      const pair = await db.collection("login_throttle_counters").findOne({ _id: pairId as never });
       expect(pair).toMatchObject({
         count: 1,
         windowEnd: new Date(121_000),
@@ -60,7 +60,7 @@ describeAgainstMongo("MongoLoginThrottle", (freshDb) => {
     it("creates its indexes idempotently", async () => {
       const { db, a } = await twoInstances();
       await a.ensureIndexes();
-      const indexes = await db.collection("loginThrottleCounters").listIndexes().toArray();
+      const indexes = await db.collection("login_throttle_counters").listIndexes().toArray();
       expect(indexes.find((i) => i.name === "windowEnd_ttl")).toMatchObject({ expireAfterSeconds: 0 });
       expect(indexes.find((i) => i.name === "account_sparse")).toMatchObject({ sparse: true });
     });

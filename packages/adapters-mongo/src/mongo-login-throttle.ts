@@ -26,7 +26,7 @@ export interface MongoLoginThrottleOptions extends Partial<LoginThrottleLimits> 
   db: Db;
   /** Windows open and end by this clock only. */
   clock: Clock;
-  /** Collection name (default `loginThrottleCounters`). */
+  /** Collection name (default `login_throttle_counters`). */
   collection?: string;
 }
 
@@ -50,7 +50,7 @@ export class MongoLoginThrottle implements LoginThrottle {
 
   constructor(options: MongoLoginThrottleOptions) {
     this.counters = options.db.collection<WindowCounterDocument>(
-      options.collection ?? "loginThrottleCounters",
+      options.collection ?? "login_throttle_counters",
     );
     this.clock = options.clock;
     this.limits = {

@@ -32,7 +32,7 @@ describeAgainstMongo("MongoOneTimeTokenService", (freshDb) => {
     it("stores the hash of a value, never the value", async () => {
       const { db, service } = await open();
       const token = await service.generate({ username: "Alice" });
-      const docs = await db.collection("oneTimeTokens").find({}).toArray();
+      const docs = await db.collection("one_time_tokens").find({}).toArray();
       expect(JSON.stringify(docs)).not.toContain(token.getTokenValue());
       expect(docs).toEqual([
         {
@@ -55,14 +55,14 @@ describeAgainstMongo("MongoOneTimeTokenService", (freshDb) => {
 
     it("as the password-reset service (own collection, one live link): a new link voids the previous", async () => {
       const { db, service } = await open({
-        collection: "passwordResetTokens",
+        collection: "password_reset_tokens",
         ttlMs: 30 * 60_000,
         maxTokensPerUser: 1,
       });
       const first = await service.generate({ username: "alice" });
       const second = await service.generate({ username: "alice" });
       expect(second.expiresAt).toBe(1_000 + 30 * 60_000);
-      expect(await db.collection("passwordResetTokens").countDocuments()).toBe(1);
+      expect(await db.collection("password_reset_tokens").countDocuments()).toBe(1);
       expect(await service.consume({ tokenValue: first.getTokenValue() })).toBeUndefined();
       expect((await service.consume({ tokenValue: second.getTokenValue() }))?.username).toBe("alice");
     });
@@ -112,7 +112,7 @@ describeAgainstMongo("MongoOneTimeTokenService", (freshDb) => {
     it("creates its indexes idempotently", async () => {
       const { db, service } = await open();
       await service.ensureIndexes();
-      const indexes = await db.collection("oneTimeTokens").listIndexes().toArray();
+      const indexes = await db.collection("one_time_tokens").listIndexes().toArray();
       expect(indexes.find((i) => i.name === "tokenHash_unique")).toMatchObject({ unique: true });
       expect(indexes.find((i) => i.name === "expiresAt_ttl")).toMatchObject({ expireAfterSeconds: 0 });
     });

@@ -30,7 +30,7 @@ export interface OneTimeTokenEntry {
   expiresAt: number;
 }
 
-/** The `oneTimeTokens` (or `passwordResetTokens`) document: one account's tokens, `_id` = usernameKey. */
+/** The `one_time_tokens` (or `password_reset_tokens`) document: one account's tokens, `_id` = usernameKey. */
 export interface OneTimeTokensDocument {
   _id: string;
   /** Oldest first; at most `maxTokensPerUser` entries. */
@@ -50,7 +50,7 @@ export interface MongoOneTimeTokenServiceOptions {
   ttlMs?: number;
   /** Live tokens one account may hold; a new one evicts the oldest. Default 3. */
   maxTokensPerUser?: number;
-  /** Collection name (default `oneTimeTokens`; the password-reset service uses `passwordResetTokens`). */
+  /** Collection name (default `one_time_tokens`; the password-reset service uses `password_reset_tokens`). */
   collection?: string;
 }
 
@@ -77,7 +77,7 @@ export class MongoOneTimeTokenService implements OneTimeTokenService {
   private readonly maxTokensPerUser: number;
 
   constructor(options: MongoOneTimeTokenServiceOptions) {
-    this.accounts = options.db.collection<OneTimeTokensDocument>(options.collection ?? "oneTimeTokens");
+    this.accounts = options.db.collection<OneTimeTokensDocument>(options.collection ?? "one_time_tokens");
     this.clock = options.clock;
     this.ids = options.ids;
     this.ttlMs = options.ttlMs ?? MONGO_ONE_TIME_TOKEN_DEFAULTS.ttlMs;

@@ -40,7 +40,7 @@ describeAgainstMongo("MongoOttGenerationLimiter", (freshDb) => {
       expect(await a.acquire({ username: "alice", remoteAddress: "203.0.113.7" })).toMatchObject({
         scope: "ip",
       });
-      const docs = await db.collection("ottGenerationCounters").find({}).toArray();
+      const docs = await db.collection("ott_generation_counters").find({}).toArray();
       expect(docs).toHaveLength(LIMITS.maxPerIp + 1);
       expect(JSON.stringify(docs)).not.toMatch(/alice|user0|203\.0\.113\.7/);
     });
@@ -53,7 +53,7 @@ describeAgainstMongo("MongoOttGenerationLimiter", (freshDb) => {
       expect(await a.acquire({ username: "alice", remoteAddress: "192.0.2.1" })).toEqual({ allowed: true });
       const counts = (
         await db
-          .collection("ottGenerationCounters")
+          .collection("ott_generation_counters")
           .find({ count: 1, windowEnd: new Date(121_000) })
           .toArray()
       ).length;

@@ -27,7 +27,7 @@ export interface MongoOttGenerationLimiterOptions extends Partial<OttGenerationL
   db: Db;
   /** Windows open and end by this clock only. */
   clock: Clock;
-  /** Collection name (default `ottGenerationCounters`). */
+  /** Collection name (default `ott_generation_counters`). */
   collection?: string;
 }
 
@@ -53,7 +53,7 @@ export class MongoOttGenerationLimiter implements OttGenerationLimiter {
 
   constructor(options: MongoOttGenerationLimiterOptions) {
     this.counters = options.db.collection<WindowCounterDocument>(
-      options.collection ?? "ottGenerationCounters",
+      options.collection ?? "ott_generation_counters",
     );
     this.clock = options.clock;
     this.limits = {

@@ -35,16 +35,16 @@ describeAgainstMongo("MongoPasskeyCredentialRepository", (freshDb) => {
     it("creates its indexes idempotently", async () => {
       const { db, repo } = await open();
       await repo.ensureIndexes();
-      const names = (await db.collection("passkeyUserHandles").listIndexes().toArray()).map((i) => i.name);
+      const names = (await db.collection("passkey_user_handles").listIndexes().toArray()).map((i) => i.name);
       expect(names).toContain("handle_unique");
-      const credentialIndexes = await db.collection("passkeyCredentials").listIndexes().toArray();
+      const credentialIndexes = await db.collection("passkey_credentials").listIndexes().toArray();
       expect(credentialIndexes.map((i) => i.name)).toContain("userId_createdAt");
     });
 
     it("stores no lastUsedAt before the first sign-in (absent, not null)", async () => {
       const { db, repo } = await open();
       await repo.create(credential);
-      const doc = await db.collection("passkeyCredentials").findOne({ _id: credential.id as never });
+      const doc = await db.collection("passkey_credentials").findOne({ _id: credential.id as never });
       expect(doc && "lastUsedAt" in doc).toBe(false);
     });
 

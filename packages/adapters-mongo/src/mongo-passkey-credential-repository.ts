@@ -9,7 +9,7 @@ import type {
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 
-/** The `passkeyCredentials` collection's document: the credential, `_id` = its credential id. */
+/** The `passkey_credentials` collection's document: the credential, `_id` = its credential id. */
 export interface PasskeyCredentialDocument {
   _id: string;
   userId: string;
@@ -28,7 +28,7 @@ export interface PasskeyCredentialDocument {
   version: number;
 }
 
-/** The `passkeyUserHandles` collection's document: a user's WebAuthn handle, `_id` = the user id. */
+/** The `passkey_user_handles` collection's document: a user's WebAuthn handle, `_id` = the user id. */
 export interface PasskeyUserHandleDocument {
   _id: string;
   /** Unique: one handle belongs to one user. */
@@ -40,9 +40,9 @@ export interface MongoPasskeyCredentialRepositoryOptions {
   db: Db;
   /** Stamps `createdAt`. */
   clock: Clock;
-  /** Credentials collection name (default `passkeyCredentials`). */
+  /** Credentials collection name (default `passkey_credentials`). */
   collection?: string;
-  /** User-handle collection name (default `passkeyUserHandles`). */
+  /** User-handle collection name (default `passkey_user_handles`). */
   handleCollection?: string;
 }
 
@@ -63,11 +63,11 @@ export class MongoPasskeyCredentialRepository implements PasskeyCredentialReposi
 
   constructor(options: MongoPasskeyCredentialRepositoryOptions) {
     this.credentials = options.db.collection<PasskeyCredentialDocument>(
-      options.collection ?? "passkeyCredentials",
+      options.collection ?? "passkey_credentials",
       { ignoreUndefined: true },
     );
     this.handles = options.db.collection<PasskeyUserHandleDocument>(
-      options.handleCollection ?? "passkeyUserHandles",
+      options.handleCollection ?? "passkey_user_handles",
     );
     this.clock = options.clock;
   }

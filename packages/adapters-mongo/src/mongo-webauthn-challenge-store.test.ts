@@ -16,12 +16,12 @@ describeAgainstMongo("MongoWebAuthnChallengeStore", (freshDb) => {
       const store = new MongoWebAuthnChallengeStore({ db, clock: new ManualClock(1_000) });
       await store.ensureIndexes();
       await store.ensureIndexes();
-      const ttl = (await db.collection("webauthnChallenges").listIndexes().toArray()).find(
+      const ttl = (await db.collection("webauthn_challenges").listIndexes().toArray()).find(
         (i) => i.name === "expiresAt_ttl",
       );
       expect(ttl).toMatchObject({ key: { expiresAtDate: 1 }, expireAfterSeconds: 0 });
       await store.save({ id: "c1", challenge: "Y2g", purpose: "authentication", expiresAt: 2_000 });
-      const doc = await db.collection("webauthnChallenges").findOne({ _id: "c1" as never });
+      const doc = await db.collection("webauthn_challenges").findOne({ _id: "c1" as never });
       expect(doc?.expiresAtDate).toEqual(new Date(2_000));
     });
 

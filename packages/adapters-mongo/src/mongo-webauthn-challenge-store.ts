@@ -8,7 +8,7 @@ import type {
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 
-/** The `webauthnChallenges` collection's document: the challenge, `_id` = its lookup id. */
+/** The `webauthn_challenges` collection's document: the challenge, `_id` = its lookup id. */
 export interface WebAuthnChallengeDocument {
   _id: string;
   challenge: string;
@@ -24,7 +24,7 @@ export interface MongoWebAuthnChallengeStoreOptions {
   db: Db;
   /** Decides expiry (a challenge is live while `clock.now() < expiresAt`). */
   clock: Clock;
-  /** Collection name (default `webauthnChallenges`). */
+  /** Collection name (default `webauthn_challenges`). */
   collection?: string;
 }
 
@@ -41,7 +41,7 @@ export class MongoWebAuthnChallengeStore implements WebAuthnChallengeStore {
 
   constructor(options: MongoWebAuthnChallengeStoreOptions) {
     this.challenges = options.db.collection<WebAuthnChallengeDocument>(
-      options.collection ?? "webauthnChallenges",
+      options.collection ?? "webauthn_challenges",
       { ignoreUndefined: true },
     );
     this.clock = options.clock;
