@@ -67,7 +67,7 @@ export function mongoPlugin(options: MongoPluginOptions): PlatformPlugin {
           },
         });
       }
-      ctx.registerMember(ErrorTranslator, { useValue: mongoErrorTranslator });
+      ctx.registerMember(ErrorTranslator, { useValue: mongoErrorTranslator(() => health.unreachable()) });
       ctx.registerMember(HealthIndicator, { useValue: health });
       ctx.onConnect("connect, migrate and create indexes", async (c) => {
         await connect(client, target);
