@@ -2,6 +2,7 @@ import { mongoPlugin } from "@platform/adapters-mongo";
 import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
 import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_KEK } from "./mongo-test-support.js";
 import { Browser } from "../identity/identity-test-server.js";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
@@ -14,7 +15,11 @@ beforeAll(async () => {
   double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
   // The connection string's own timeout wins over the plugin's 3 s default (a faster test).
   const uri = `${double.uri}&serverSelectionTimeoutMS=1000`;
-  demo = await startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [mongoPlugin({ uri, dbName: "outage" })] });
+  demo = await startDemo(
+    {},
+    { ...NO_MFA_FOR_ADMINS, ...TEST_KEK },
+    { plugins: [mongoPlugin({ uri, dbName: "outage" })] },
+  );
   await demo.platform.resolve(UserRepository).create({
     username: "erin",
     passwordHash: await demo.platform.resolve(PasswordHasher).hash("erin-pass"),

@@ -8,6 +8,7 @@ import {
 import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TEST_KEK } from "./mongo-test-support.js";
 import { Browser } from "../identity/identity-test-server.js";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
@@ -21,9 +22,13 @@ let browser: Browser;
 beforeAll(async () => {
   double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
   client = await new MongoClient(double.uri, { monitorCommands: true }).connect();
-  demo = await startDemo({}, NO_MFA_FOR_ADMINS, {
-    plugins: [mongoPlugin({ client, dbName: "round_trips" })],
-  });
+  demo = await startDemo(
+    {},
+    { ...NO_MFA_FOR_ADMINS, ...TEST_KEK },
+    {
+      plugins: [mongoPlugin({ client, dbName: "round_trips" })],
+    },
+  );
   await demo.platform.resolve(UserRepository).create({
     username: "frank",
     passwordHash: await demo.platform.resolve(PasswordHasher).hash("frank-pass"),

@@ -9,6 +9,7 @@ import { MongoHealthIndicator } from "./mongo-health-indicator.js";
 import { collectionRecordingDb, indexConflictError } from "./mongo-index-conflicts.js";
 import { MONGO_MIGRATIONS, type MongoMigration } from "./mongo-migrations.js";
 import { isMongoOutage, mongoErrorTranslator, mongoUnavailable } from "./mongo-outage.js";
+import { MONGO_PROPERTIES } from "./mongo-properties.js";
 import { migrateSchema } from "./mongo-schema.js";
 import type { MongoStore, MongoStoreRegistration } from "./mongo-store-registration.js";
 import { dbNameOf, describeMongoUri, ownedClientOptions } from "./mongo-uri.js";
@@ -49,6 +50,7 @@ export type MongoPluginOptions = (
 export function mongoPlugin(options: MongoPluginOptions): PlatformPlugin {
   return {
     id: "mongo",
+    properties: MONGO_PROPERTIES,
     register(ctx) {
       const owned = "uri" in options;
       const client = owned ? new MongoClient(options.uri, ownedClientOptions(options.uri)) : options.client;
