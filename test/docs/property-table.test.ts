@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { httpPlugin } from "@platform/adapters-http";
+import { mongoPlugin } from "@platform/adapters-mongo";
 import {
   authzPlugin,
   identityPlugin,
@@ -25,6 +26,8 @@ const PLUGINS: PlatformPlugin[] = [
   promptsPlugin,
   decisionsPlugin,
   decisionsPipelinePlugin,
+  // Declaring properties needs no connection: the client is created when the plugin registers.
+  mongoPlugin({ uri: "mongodb://127.0.0.1/properties" }),
 ];
 
 const table = readFileSync(fileURLToPath(new URL("../../docs/properties.md", import.meta.url)), "utf8");

@@ -1,6 +1,12 @@
 import { type Platform, PlatformError } from "@platform/core";
 import { IdGenerator, Logger } from "@platform/core/ports";
-import { type HttpExchange, type HttpInterceptor, type ResponseBody, RouteTable } from "@platform/core/web";
+import {
+  errorTranslation,
+  type HttpExchange,
+  type HttpInterceptor,
+  type ResponseBody,
+  RouteTable,
+} from "@platform/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { CORRELATION_ID_ATTRIBUTE, ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
@@ -57,7 +63,8 @@ export interface HttpApp {
  * IdGenerator port, echoed as X-Correlation-Id), runs the interceptors, each wrapping the rest
  * (one that answers without calling `next` stops there), then the matched route; the exchange is written back as a web Response. 404 and 405
  * (with Allow) answer JSON, and every error, ours or h3's (a malformed URL, say), goes through the
- * core's `errorResponse`: 4xx with its stable code, anything unexpected a generic 500 logged once
+ * core's `errorResponse` (after the ErrorTranslator family: a database outage answers 503
+ * DEPENDENCY_UNAVAILABLE): 4xx with its stable code, anything unexpected a generic 500 logged once
  * through the Logger port. Dispatch uses the platform's RouteTable (through the RouteRegistry), not
  * h3's router: h3 freezes its routes at `serve()` and cannot list them. One app per platform: the
  * table holds one set of application routes.
@@ -70,6 +77,8 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   routes.bindTo(table);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
+  // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
+  const translate = errorTranslation(platform.container);
   const interceptors = securityInterceptors(
     platform,
     options.interceptors ?? [],
@@ -124,7 +133,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       await dispatch(exchange);
       return writeExchange(exchange, { "x-correlation-id": correlationId });
     } catch (error) {
-      return errorAnswer(error, {
+      return errorAnswer(translate(error), {
         correlationId,
         method: event.req.method,
         path: event.url.pathname,
@@ -138,7 +147,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     // We log unexpected errors ourselves, through the Logger port, exactly once.
     silent: true,
     onError: (error, event) =>
-      errorAnswer(fromH3Error(error), {
+      errorAnswer(translate(fromH3Error(error)), {
         correlationId: correlationIds.get(event) ?? ids.id(),
         method: event.req.method,
         path: event.url.pathname,

@@ -22,7 +22,8 @@ export interface MongoSessionStoreOptions {
 
 /**
  * SessionStore on MongoDB: one document per session; every read asks for `expiresAt > now`, so an
- * expired session is never served whatever the TTL monitor's delay; `touch` is one conditional update.
+ * expired session is never served whatever the TTL monitor's delay; `touch` is one conditional update,
+ * and `getAndTouch` (what the SessionManager loads a request's session with) one `findOneAndUpdate`.
  */
 export class MongoSessionStore implements SessionStore {
   private readonly sessions: Collection<SessionDocument>;
@@ -45,6 +46,20 @@ export class MongoSessionStore implements SessionStore {
 
   async get(id: string): Promise<SessionRecord | undefined> {
     const doc = await this.sessions.findOne({ _id: id, expiresAt: { $gt: this.clock.now() } });
+    return doc ? toRecord(doc) : undefined;
+  }
+
+  /** One `findOneAndUpdate`: a session request's only round trip. */
+  async getAndTouch(
+    id: string,
+    lastAccessedAt: number,
+    expiresAt: number,
+  ): Promise<SessionRecord | undefined> {
+    const doc = await this.sessions.findOneAndUpdate(
+      { _id: id, expiresAt: { $gt: this.clock.now() } },
+      { $set: { lastAccessedAt, expiresAt, expiresAtDate: new Date(expiresAt) } },
+      { returnDocument: "after" },
+    );
     return doc ? toRecord(doc) : undefined;
   }
 

@@ -4,3 +4,4 @@ export type { MongoTarget } from "./conformance/mongo-target.js";
 export { openDoubleTarget, openServerTarget } from "./conformance/mongo-target.js";
 export { startWireDouble, type WireDouble, type WireDoubleOptions } from "./wire-double/index.js";
 export { describeAgainstMongo } from "./describe-against-mongo.js";
+export { type CommandCounter, countCommands } from "./command-counter.js";

@@ -1,5 +1,6 @@
 import {
   antMatcher,
+  isPlatformError,
   notMatcher,
   orMatcher,
   type Platform,
@@ -111,16 +112,24 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
   );
 }
 
-/** Creates the demo users (once; an existing user is left alone). */
+/**
+ * Creates the demo users that do not exist yet. An existing account of the same name (a restart on
+ * MongoDB, or an account someone changed) is never overwritten; a name another instance created
+ * meanwhile (CONFLICT from the store) is left to it.
+ */
 export async function seedDemoUsers(platform: Platform): Promise<void> {
   const users = platform.resolve(UserRepository);
   const hasher = platform.resolve(PasswordHasher);
   for (const u of DEMO_USERS) {
     if (await users.findByUsername(u.username)) continue;
-    await users.create({
-      username: u.username,
-      passwordHash: await hasher.hash(u.password),
-      authorities: [...u.authorities],
-    });
+    try {
+      await users.create({
+        username: u.username,
+        passwordHash: await hasher.hash(u.password),
+        authorities: [...u.authorities],
+      });
+    } catch (error) {
+      if (!isPlatformError(error, "CONFLICT")) throw error;
+    }
   }
 }

@@ -4,7 +4,8 @@ import { type Platform, ServerAddress } from "@platform/core";
 import { OTT_OUTBOX_FILE } from "@platform/core/identity";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
-import { type HostConfig, loadHostConfig } from "./host-config.js";
+import { demoStore } from "./demo-store.js";
+import { loadHostConfig } from "./host-config.js";
 
 /** What `platform start` needs: where to listen and the host configuration module, if any. */
 export interface StartOptions {
@@ -12,6 +13,8 @@ export interface StartOptions {
   port?: number | undefined;
   /** Path of a host configuration module. */
   config?: string | undefined;
+  /** MongoDB connection string (else `platform.mongo.uri`; none: the in-memory stores). */
+  mongoUri?: string | undefined;
 }
 
 /** How a running demo stops: wait up to `graceMs` for in-flight requests (or until `force` settles). */
@@ -36,8 +39,9 @@ export async function startCommand(
   args: StartOptions,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Promise<RunningDemo> {
-  const host: HostConfig = args.config ? await loadHostConfig(args.config) : {};
-  const demo = await buildDemoPlatform(host);
+  const store = demoStore(args.config ? await loadHostConfig(args.config) : {}, args.mongoUri);
+  // The platform starts (and its store connects) before anything listens: a failed start leaves no server.
+  const demo = await buildDemoPlatform(store.host);
   const server = await serveHttp(demo.app, { port: args.port ?? 8080, hostname: "127.0.0.1" });
   demo.platform.resolve(ServerAddress).port = server.port;
   const lines = [`Platform demo listening on ${server.url}`];
@@ -53,6 +57,7 @@ export async function startCommand(
   lines.push(
     `  Users: ${DEMO_USERS.map((u) => `${u.username} / ${u.password} (${u.authorities.join(", ")})`).join("; ")}`,
   );
+  lines.push(...store.lines);
   if (args.config) lines.push(`  config: ${args.config}`);
   out(lines.join("\n"));
   return {

@@ -13,6 +13,7 @@ export {
   matchesAuditQuery,
 } from "./kernel/audit-log.js";
 export { Clock } from "./kernel/clock.js";
+export { ErrorTranslator } from "./kernel/error-translator.js";
 export { EventBus, type EventListener, type PlatformEvent } from "./kernel/event-bus.js";
 export { IdGenerator } from "./kernel/id-generator.js";
 export { type DependencyHealth, HealthIndicator } from "./kernel/health-indicator.js";

@@ -24,6 +24,13 @@ export interface WireDouble {
   sweepExpired(): number;
   /** Cursors still open (exhausted and killed cursors are gone). */
   openCursors(): number;
+  /**
+   * An outage: drops every connection and stops listening (a client sees connection refused), keeping
+   * the data. `resume()` listens again on the same port, as a restarted server would.
+   */
+  stop(): Promise<void>;
+  /** Listens again on the same port after `stop()`, with the data it had. */
+  resume(): Promise<void>;
   /** Closes every connection and the listener. */
   close(): Promise<void>;
 }
@@ -37,7 +44,7 @@ export async function startWireDouble(options: WireDoubleOptions = {}): Promise<
   let connections = 0;
   let responseId = 0;
 
-  const server: Server = createServer((socket) => {
+  const onConnection = (socket: Socket) => {
     const connectionId = ++connections;
     sockets.add(socket);
     socket.setNoDelay(true);
@@ -63,14 +70,18 @@ export async function startWireDouble(options: WireDoubleOptions = {}): Promise<
         socket.destroy();
       }
     });
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => resolve());
-  });
+  };
+  let server = await listen(onConnection, 0);
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("wire double: no TCP address");
   const port = address.port;
+  let listening = true;
+  const stop = async () => {
+    if (!listening) return;
+    listening = false;
+    for (const socket of sockets) socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
 
   const sweepExpired = () => store.everyCollection().reduce((n, c) => n + c.sweepExpired(now()), 0);
   const interval = options.ttlMonitorIntervalMs ?? 60_000;
@@ -82,10 +93,25 @@ export async function startWireDouble(options: WireDoubleOptions = {}): Promise<
     port,
     sweepExpired,
     openCursors: () => cursors.size,
+    stop,
+    resume: async () => {
+      if (listening) return;
+      server = await listen(onConnection, port);
+      listening = true;
+    },
     close: async () => {
       if (monitor) clearInterval(monitor);
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop();
     },
   };
+}
+
+/** A listener on 127.0.0.1:`port` (0: a free one). */
+async function listen(onConnection: (socket: Socket) => void, port: number): Promise<Server> {
+  const server = createServer(onConnection);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => resolve());
+  });
+  return server;
 }

@@ -159,6 +159,31 @@ describe("wire double", () => {
       await other.close();
     }
   });
+
+  it("stops (an outage: connections dropped, connection refused) and resumes on the same port with its data", async () => {
+    const outage = await startWireDouble({ ttlMonitorIntervalMs: 0 });
+    const c = await new MongoClient(outage.uri, { serverSelectionTimeoutMS: 300 }).connect();
+    try {
+      await c
+        .db("outage")
+        .collection("kept")
+        .insertOne({ _id: 1 } as never);
+      await outage.stop();
+      const refused = await new Promise<boolean>((resolve) => {
+        const socket = connect(outage.port, "127.0.0.1");
+        socket.once("connect", () => resolve(false));
+        socket.once("error", () => resolve(true));
+      });
+      expect(refused).toBe(true);
+      await expect(c.db("outage").collection("kept").countDocuments()).rejects.toThrow();
+      await outage.resume();
+      expect(outage.uri).toBe(`mongodb://127.0.0.1:${outage.port}/?directConnection=true`);
+      expect(await c.db("outage").collection("kept").countDocuments()).toBe(1);
+    } finally {
+      await c.close();
+      await outage.close();
+    }
+  });
 });
 
 function opQuery(ns: string, query: object): Buffer {

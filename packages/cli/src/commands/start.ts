@@ -6,14 +6,15 @@ import { startCommand } from "../start-command.js";
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 
 /**
- * `platform start`: the demo server on the embedded in-memory default. Runs until SIGINT or
+ * `platform start`: the demo server on the embedded in-memory default, or on MongoDB with
+ * `--mongo-uri` (or `platform.mongo.uri`). Runs until SIGINT or
  * SIGTERM, then shuts down gracefully (stops accepting, lets in-flight requests finish within
  * `--shutdown-grace`, then drops the rest, stops the platform and its stores) and exits 0; a
  * second signal drops in-flight requests at once.
  */
 export const startCliCommand: CliCommand = {
   name: ["start"],
-  summary: "Start the demo server on the embedded in-memory default",
+  summary: "Start the demo server (in memory by default; --mongo-uri for MongoDB)",
   options: [
     {
       name: "port",
@@ -26,6 +27,11 @@ export const startCliCommand: CliCommand = {
       description: "Host configuration module (ESM .js/.mjs, or .ts/.mts through tsx)",
     },
     {
+      name: "mongo-uri",
+      value: "<uri>",
+      description: "Keep the demo's data in MongoDB (default: $PLATFORM_MONGO_URI, else in memory)",
+    },
+    {
       name: "shutdown-grace",
       value: "<seconds>",
       description: "How long in-flight requests may finish on shutdown (default 10)",
@@ -35,9 +41,10 @@ export const startCliCommand: CliCommand = {
     if (positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${positionals[0]}`);
     const port = parsePort(typeof options.port === "string" ? options.port : io.env.PORT);
     const config = typeof options.config === "string" ? options.config : undefined;
+    const mongoUri = typeof options["mongo-uri"] === "string" ? options["mongo-uri"] : undefined;
     const graceMs = parseGrace(options["shutdown-grace"]);
     const stop = io.stopSignal();
-    const running = await startCommand({ port, config }, (line) => io.out(line));
+    const running = await startCommand({ port, config, mongoUri }, (line) => io.out(line));
     const { signal, force } = await stop;
     io.err(`${signal}: shutting down (in-flight requests get ${graceMs / 1000} s)`);
     await running.close({ graceMs, force });

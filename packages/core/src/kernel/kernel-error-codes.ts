@@ -93,6 +93,8 @@ export type KernelErrorDetails = {
   /** Operator-facing facts about the wrong configuration (never shown to a client). */
   CONFIGURATION_INVALID: PlatformErrorDetails;
   PROPERTY_INVALID: { key: string; source: string; rule: string; value?: unknown };
+  /** The dependency that did not answer, by its `/health` name (`mongodb`). */
+  DEPENDENCY_UNAVAILABLE: { dependency?: string };
 };
 
 /** The kernel's codes mapped to their details types (merged into PlatformErrorCodes). */

@@ -16,13 +16,16 @@ export interface ExceptionTranslationOptions {
   saveRequest: ((exchange: HttpExchange, url: string) => Promise<void>) | undefined;
   /** Bearer chains add `WWW-Authenticate: Bearer` to 401 answers. */
   bearer: boolean;
+  /** The platform's ErrorTranslator family (`errorTranslation`): a database outage becomes its 503 here. */
+  translate?: (error: unknown) => unknown;
 }
 
 /**
  * Turns security errors thrown by later filters, authorization or the route into answers: first the
  * chain's ASEP handlers, then the defaults (a browser needing to sign in is redirected to the login
- * page; everyone else gets the JSON error body with its stable code). Other errors pass through to
- * the binding, which answers a generic 500.
+ * page; everyone else gets the JSON error body with its stable code). An error the ErrorTranslator
+ * family claims (a database outage) is answered as its translation; other errors pass through to the
+ * binding, which answers a generic 500.
  */
 export class ExceptionTranslationFilter implements SecurityFilter {
   readonly name = "exception-translation";
@@ -32,8 +35,9 @@ export class ExceptionTranslationFilter implements SecurityFilter {
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     try {
       await next();
-    } catch (error) {
-      if (!isPlatformError(error)) throw error;
+    } catch (thrown) {
+      const error = this.options.translate ? this.options.translate(thrown) : thrown;
+      if (!isPlatformError(error)) throw thrown;
       exchange.response.committed = false;
       if (await this.options.handling.handle(error, exchange)) return;
       const { loginPage, saveRequest, bearer } = this.options;

@@ -29,6 +29,7 @@ import { LogoutEndpoint } from "../login/logout-endpoint.js";
 import { MeEndpoint } from "../login/me-endpoint.js";
 import { TokenEndpoints } from "../login/token-endpoints.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
+import { errorTranslation } from "../../web/error-translation.js";
 import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
 import { type ChainRoute, ChainRoutesFilter, declareChainRoutes, isRouteMount } from "./chain-route.js";
 import { attachToContainer } from "./container-aware.js";
@@ -215,6 +216,7 @@ function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityF
       loginPage: plan.redirectsToLoginPage && !stateless ? plan.loginPage : undefined,
       saveRequest: parts.saved?.save,
       bearer: oauth2,
+      translate: errorTranslation(deps.container),
     }),
   );
   // The `request` checkpoint: every authenticated request on this chain, whatever its rules, but the

@@ -69,6 +69,18 @@ export class InMemorySessionStore implements SessionStore {
     return true;
   }
 
+  async getAndTouch(
+    id: string,
+    lastAccessedAt: number,
+    expiresAt: number,
+  ): Promise<SessionRecord | undefined> {
+    const live = this.live(id);
+    if (!live) return undefined;
+    live.lastAccessedAt = lastAccessedAt;
+    live.expiresAt = expiresAt;
+    return copy(live);
+  }
+
   /** Removes every expired session; returns how many went. Expiry is enforced on read regardless. */
   purgeExpired(): number {
     const now = this.clock.now();

@@ -155,6 +155,8 @@ export class SessionManager {
   private async load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
     const id = exchange.cookie(this.cookieName);
     if (id === undefined) return undefined;
+    if (this.store.getAndTouch)
+      return this.loadAndTouch(exchange, id, this.store.getAndTouch.bind(this.store));
     const session = id.length > 0 && id.length <= MAX_ID_LENGTH ? await this.store.get(id) : undefined;
     if (!session) {
       this.clearCookie(exchange);
@@ -171,6 +173,21 @@ export class SessionManager {
     } else {
       await this.store.save(session);
     }
+    return session;
+  }
+
+  /** `load` in one store step (`getAndTouch`): read and touched at once, or gone. */
+  private async loadAndTouch(
+    exchange: HttpExchange,
+    id: string,
+    getAndTouch: NonNullable<SessionStore["getAndTouch"]>,
+  ): Promise<SessionRecord | undefined> {
+    const now = this.clock.now();
+    const session =
+      id.length > 0 && id.length <= MAX_ID_LENGTH
+        ? await getAndTouch(id, now, now + this.idleTimeoutMs)
+        : undefined;
+    if (!session) this.clearCookie(exchange);
     return session;
   }
 

@@ -142,5 +142,45 @@ export function describeSessionStoreContract(
         expect(await store.get("old")).toBeUndefined();
       });
     });
+
+    describe("getAndTouch (when the adapter implements it)", () => {
+      it("returns the live session with its times moved and its data kept, in one step", async () => {
+        const { store, clock } = await setup();
+        if (!store.getAndTouch) return;
+        await store.save(record("s1", { data: { kept: [1, "two"] }, expiresAt: T0 + MINUTE }));
+        clock.set(T0 + MINUTE - 1);
+        const touched = record("s1", {
+          data: { kept: [1, "two"] },
+          lastAccessedAt: T0 + MINUTE - 1,
+          expiresAt: T0 + 10 * MINUTE,
+        });
+        expect(await store.getAndTouch("s1", T0 + MINUTE - 1, T0 + 10 * MINUTE)).toEqual(touched);
+        clock.set(T0 + 5 * MINUTE);
+        expect(await store.get("s1")).toEqual(touched);
+      });
+
+      it("neither creates nor revives: undefined for unknown, deleted and expired sessions", async () => {
+        const { store, clock } = await setup();
+        if (!store.getAndTouch) return;
+        expect(await store.getAndTouch("ghost", T0, T0 + MINUTE)).toBeUndefined();
+        expect(await store.get("ghost")).toBeUndefined();
+        await store.save(record("gone"));
+        await store.delete("gone");
+        expect(await store.getAndTouch("gone", T0, T0 + MINUTE)).toBeUndefined();
+        await store.save(record("old", { expiresAt: T0 + MINUTE }));
+        clock.set(T0 + MINUTE);
+        expect(await store.getAndTouch("old", T0 + MINUTE, T0 + 31 * MINUTE)).toBeUndefined();
+        expect(await store.get("old")).toBeUndefined();
+      });
+
+      it("hands back a copy: changing it changes nothing stored until saved", async () => {
+        const { store } = await setup();
+        if (!store.getAndTouch) return;
+        await store.save(record("s1", { data: { n: 1 } }));
+        const got = await store.getAndTouch("s1", T0 + 1, T0 + 30 * MINUTE);
+        if (got) got.data.n = 2;
+        expect((await store.get("s1"))?.data).toEqual({ n: 1 });
+      });
+    });
   });
 }

@@ -28,6 +28,13 @@ export interface SessionStore {
    * request saved meanwhile nor bring back a session that was deleted (rotated or logged out).
    */
   touch?(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean>;
+  /**
+   * `get` and `touch` in one step: the live session with its `lastAccessedAt`/`expiresAt` moved (its
+   * data untouched), or undefined when absent or expired. Optional; when present, the SessionManager
+   * loads each request's session with it, so a database store answers a session request in one
+   * round trip instead of two.
+   */
+  getAndTouch?(id: string, lastAccessedAt: number, expiresAt: number): Promise<SessionRecord | undefined>;
 }
 
 /** DI token of the SessionStore port. */

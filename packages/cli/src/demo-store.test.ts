@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEMO_KEK_FILE, demoStore } from "./demo-store.js";
+
+const tmp = () => mkdtempSync(join(tmpdir(), "demo-store-"));
+const URI = "mongodb://demo:s3cret@db.example:27017/shop?authSource=admin";
+
+describe("the demo's store", () => {
+  it("stays in memory without a connection string, and says so", () => {
+    const store = demoStore({}, undefined, {}, tmp());
+    expect(store.host.plugins ?? []).toEqual([]);
+    expect(store.lines).toEqual(["  store: in memory (lost at stop; --mongo-uri keeps it in MongoDB)"]);
+  });
+
+  it("adds mongoPlugin for --mongo-uri, naming host and database without credentials", () => {
+    const cwd = tmp();
+    const store = demoStore({}, URI, {}, cwd);
+    expect(store.host.plugins?.map((p) => p.id)).toEqual(["mongo"]);
+    expect(store.lines[0]).toBe("  store: MongoDB db.example:27017/shop");
+    expect(store.lines.join("\n")).not.toMatch(/s3cret|demo:/);
+  });
+
+  it("reads platform.mongo.uri from the host configuration, then PLATFORM_MONGO_URI; the flag wins", () => {
+    const cwd = tmp();
+    const fromHost = demoStore(
+      { properties: { "platform.mongo.uri": "mongodb://h1/a" } },
+      undefined,
+      {},
+      cwd,
+    );
+    expect(fromHost.lines[0]).toBe("  store: MongoDB h1/a");
+    const fromEnv = demoStore({}, undefined, { PLATFORM_MONGO_URI: "mongodb://h2/b" }, cwd);
+    expect(fromEnv.lines[0]).toBe("  store: MongoDB h2/b");
+    const flag = demoStore(
+      { properties: { "platform.mongo.uri": "mongodb://h1/a" } },
+      "mongodb://h3/c",
+      {},
+      cwd,
+    );
+    expect(flag.lines[0]).toBe("  store: MongoDB h3/c");
+  });
+
+  it("generates the key-encryption key once into .platform (mode 0600) and keeps it, never printing it", () => {
+    const cwd = tmp();
+    const first = demoStore({}, URI, {}, cwd);
+    const key = first.host.properties?.["platform.keys.encryption-key"] as string;
+    expect(key).toMatch(/^base64url:[A-Za-z0-9_-]{43}$/);
+    const file = join(cwd, DEMO_KEK_FILE);
+    expect(readFileSync(file, "utf8").trim()).toBe(key);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(first.lines[1]).toContain(`${DEMO_KEK_FILE} (generated now;`);
+    const second = demoStore({}, URI, {}, cwd);
+    expect(second.host.properties?.["platform.keys.encryption-key"]).toBe(key);
+    expect(second.lines[1]).toContain("kept from an earlier start");
+    expect([...first.lines, ...second.lines].join("\n")).not.toContain(key.slice("base64url:".length));
+  });
+
+  it("uses a configured key-encryption key as it is and writes no file", () => {
+    const cwd = tmp();
+    const configured = demoStore({}, URI, { PLATFORM_KEYS_ENCRYPTION_KEY: "x".repeat(32) }, cwd);
+    expect(configured.host.properties?.["platform.keys.encryption-key"]).toBeUndefined();
+    expect(configured.lines).toHaveLength(1);
+    expect(() => statSync(join(cwd, DEMO_KEK_FILE))).toThrow();
+  });
+});

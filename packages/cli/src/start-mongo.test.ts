@@ -1,0 +1,81 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+
+// `platform start --mongo-uri …` as a user runs it: the real command through tsx.
+const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const BIN = "packages/cli/src/bin.ts";
+const children: ChildProcess[] = [];
+let double: WireDouble;
+
+beforeAll(async () => {
+  double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
+});
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill("SIGTERM");
+});
+afterAll(async () => {
+  await double?.close();
+});
+
+// A configured key-encryption key, so the test writes nothing into the repository's .platform/.
+const ENV = { PLATFORM_KEYS_ENCRYPTION_KEY: "k".repeat(32), PORT: "" };
+
+function spawnCli(args: string[]) {
+  const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, ...ENV },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on("data", (c: Buffer) => (stderr += c.toString()));
+  return { child, output: () => ({ stdout, stderr }) };
+}
+
+const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
+
+describe("platform start --mongo-uri", () => {
+  it("exits non-zero with one clear line when MongoDB cannot be reached: no stack, no password, nothing listening", async () => {
+    const gone = await startWireDouble({ ttlMonitorIntervalMs: 0 });
+    await gone.close();
+    const port = freePort();
+    const uri = `mongodb://demo:s3cret@127.0.0.1:${gone.port}/demo?directConnection=true&serverSelectionTimeoutMS=500`;
+    const { child, output } = spawnCli(["start", "--port", String(port), "--mongo-uri", uri]);
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    const { stdout, stderr } = output();
+    expect(code).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^platform: DEPENDENCY_UNAVAILABLE: .*MongoDB at 127\\.0\\.0\\.1:${gone.port}/demo cannot be reached`,
+      ),
+    );
+    expect(`${stdout}${stderr}`).not.toMatch(/s3cret|\n\s+at /);
+    expect(stdout).not.toContain("listening on");
+    await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
+  });
+
+  it("runs the demo on MongoDB and says so in its start-up lines", async () => {
+    const port = freePort();
+    const { output } = spawnCli([
+      "start",
+      "--port",
+      String(port),
+      "--mongo-uri",
+      `${double.uri.replace("/?", "/cli_demo?")}`,
+    ]);
+    const deadline = Date.now() + 60_000;
+    while (!output().stdout.includes("listening on") && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const { stdout } = output();
+    expect(stdout).toContain(`store: MongoDB 127.0.0.1:${double.port}/cli_demo`);
+    const health = await fetch(`http://127.0.0.1:${port}/health`);
+    expect(await health.json()).toMatchObject({ status: "UP", dependencies: { mongodb: { status: "UP" } } });
+  });
+});
