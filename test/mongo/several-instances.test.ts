@@ -32,6 +32,9 @@ async function instance(dbName: string): Promise<RunningDemo> {
       "platform.keys.encryption-key": KEK,
       "platform.auth.mfa.requiredAuthorities": MFA_ROLE,
       "platform.policy.refresh-interval": "1s",
+      // Each instance caches a subject's zero-trust record this long; another instance's write is
+      // seen within it (docs/mongodb.md, "What stays in each process").
+      "security.zerotrust.store.update-interval-seconds": 1,
     },
     { plugins: [mongoPlugin({ uri: double.uri, dbName })] },
   );
@@ -188,7 +191,7 @@ describe("two instances over one MongoDB database", () => {
     expect(await within(5000, async () => (await orders()) === 200)).toBeGreaterThanOrEqual(0);
   });
 
-  it("a zero-trust BLOCK set on A stops the subject on B", async () => {
+  it("a zero-trust BLOCK set on A stops the subject on B within the hot-path interval", async () => {
     const admin = await tokensOf(a, "admin", "admin");
     const mallory = await tokensOf(b, "mallory", "mallory-pass");
     expect((await fetch(`${b.base}/api/orders`, { headers: bearer(mallory.accessToken) })).status).toBe(200);
@@ -197,7 +200,9 @@ describe("two instances over one MongoDB database", () => {
       json("PUT", { action: "BLOCK", reason: "several-instances test" }, bearer(admin.accessToken)),
     );
     expect(set.status).toBeLessThan(300);
-    expect((await fetch(`${b.base}/api/orders`, { headers: bearer(mallory.accessToken) })).status).toBe(403);
+    const blockedOnB = async () =>
+      (await fetch(`${b.base}/api/orders`, { headers: bearer(mallory.accessToken) })).status === 403;
+    expect(await within(3000, blockedOnB)).toBeGreaterThanOrEqual(0);
   });
 
   it("login throttle counts are shared: failures on A and B add up to one lock-out", async () => {
