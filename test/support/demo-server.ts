@@ -22,12 +22,14 @@ export const NO_MFA_FOR_ADMINS = { "platform.auth.mfa.requiredAuthorities": "" }
 /**
  * Starts the demo as `pnpm start` builds it (chains, users, policies, orders), with a cheaper scrypt,
  * no rejection padding and a temporary outbox; `env` is read as the process environment would be;
- * `host` adds a host configuration's plugins and routes.
+ * `host` adds a host configuration's plugins and routes; `listen.port` fixes the port (a restart test
+ * comes back where it was: the passkey origin names the port).
  */
 export async function startDemo(
   env: Record<string, string> = {},
   properties: Record<string, unknown> = {},
   host: Omit<HostConfig, "properties"> = {},
+  listen: { port?: number } = {},
 ): Promise<RunningDemo> {
   const outboxFile = newOutboxFile();
   const demo = await buildDemoPlatform(
@@ -42,7 +44,7 @@ export async function startDemo(
     },
     env,
   );
-  const server = await serveHttp(demo.app, { port: 0, hostname: "127.0.0.1" });
+  const server = await serveHttp(demo.app, { port: listen.port ?? 0, hostname: "127.0.0.1" });
   demo.platform.resolve(ServerAddress).port = server.port;
   return {
     base: `http://127.0.0.1:${server.port}`,

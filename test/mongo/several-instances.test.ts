@@ -1,0 +1,243 @@
+import { mongoPlugin } from "@platform/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser } from "../identity/identity-test-server.js";
+import { outbox, waitForLine } from "../identity/mfa/mfa-test-support.js";
+import {
+  type ApiMfaRequired,
+  bindingHeaders,
+  json,
+  type RunningDemo,
+  seedUser,
+  startDemo,
+} from "../support/demo-server.js";
+
+// Two demo instances over ONE database (the wire double standing in for MongoDB), each with its own
+// MongoClient, as two processes behind a load balancer would be: whatever one instance writes, the
+// other sees, with no process-local copy of sessions, tokens, flows, counters or policies.
+
+/** The key-encryption key both instances share (a durable KeyStore needs one, the same everywhere). */
+const KEK = "several-instances-test-key-encryption-key-0123456789";
+/** `carol` holds this authority: the MFA flow test's user (admin signs in without a code here). */
+const MFA_ROLE = "ROLE_AUDITOR";
+
+let double: WireDouble;
+let a: RunningDemo;
+let b: RunningDemo;
+
+async function instance(dbName: string): Promise<RunningDemo> {
+  return startDemo(
+    {},
+    {
+      "platform.keys.encryption-key": KEK,
+      "platform.auth.mfa.requiredAuthorities": MFA_ROLE,
+      "platform.policy.refresh-interval": "1s",
+      // Each instance caches a subject's zero-trust record this long; another instance's write is
+      // seen within it (docs/mongodb.md, "What stays in each process").
+      "security.zerotrust.store.update-interval-seconds": 1,
+    },
+    { plugins: [mongoPlugin({ uri: double.uri, dbName })] },
+  );
+}
+
+beforeAll(async () => {
+  double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
+  a = await instance("platform_instances");
+  b = await instance("platform_instances");
+  await seedUser(a.platform, "carol", "carol-pass", ["ROLE_USER", MFA_ROLE]);
+  await seedUser(a.platform, "tina", "tina-pass");
+  await seedUser(a.platform, "mallory", "mallory-pass");
+});
+afterAll(async () => {
+  await a?.close();
+  await b?.close();
+  await double?.close();
+});
+
+/** A browser on instance `to` carrying the cookies `from` holds (a load balancer without affinity). */
+function sameCookies(from: Browser, to: RunningDemo): Browser {
+  const moved = new Browser(to.base);
+  for (const [k, v] of from.cookies) moved.cookies.set(k, v);
+  return moved;
+}
+
+async function restLogin(on: RunningDemo, username: string, password: string): Promise<Response> {
+  return fetch(`${on.base}/api/login`, json("POST", { username, password }));
+}
+
+async function tokensOf(on: RunningDemo, username: string, password: string) {
+  const res = await restLogin(on, username, password);
+  expect(res.status).toBe(200);
+  return (await res.json()) as { accessToken: string; refreshToken: string };
+}
+
+const bearer = (token: string) => ({ authorization: `Bearer ${token}`, accept: "application/json" });
+
+/** Polls `probe` until it returns true or `ms` pass; returns the milliseconds it took, or -1. */
+async function within(ms: number, probe: () => Promise<boolean>): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (await probe()) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return -1;
+}
+
+describe("two instances over one MongoDB database", () => {
+  it("a session created on A is valid on B, and a logout on B ends it on A", async () => {
+    const onA = new Browser(a.base);
+    const csrf = await onA.csrfFrom("/login");
+    expect(
+      (await onA.postForm("/login", { username: "user", password: "password", _csrf: csrf })).status,
+    ).toBe(302);
+    const onB = sameCookies(onA, b);
+    const me = await onB.fetch("/api/me", { headers: { accept: "application/json" } });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ username: "user" });
+  });
+
+  it("a bearer token issued by A verifies on B; a refresh on B rotates A's family", async () => {
+    const issued = await tokensOf(a, "user", "password");
+    const me = await fetch(`${b.base}/api/me`, { headers: bearer(issued.accessToken) });
+    expect(me.status).toBe(200);
+    expect(await me.json()).toMatchObject({ username: "user" });
+
+    const rotated = await fetch(
+      `${b.base}/api/token/refresh`,
+      json("POST", { refreshToken: issued.refreshToken }),
+    );
+    expect(rotated.status).toBe(200);
+    const next = (await rotated.json()) as { accessToken: string; refreshToken: string };
+    expect(next.refreshToken).not.toBe(issued.refreshToken);
+    expect((await fetch(`${a.base}/api/me`, { headers: bearer(next.accessToken) })).status).toBe(200);
+
+    // A's old refresh token was rotated on B: presenting it again on A is a reuse, refused.
+    const reused = await fetch(
+      `${a.base}/api/token/refresh`,
+      json("POST", { refreshToken: issued.refreshToken }),
+    );
+    expect(reused.status).toBe(401);
+  });
+
+  it("a token revoked on A is refused on B", async () => {
+    const issued = await tokensOf(a, "user", "password");
+    expect((await fetch(`${b.base}/api/me`, { headers: bearer(issued.accessToken) })).status).toBe(200);
+    const revoked = await fetch(
+      `${a.base}/api/token/revoke`,
+      json("POST", { refreshToken: issued.refreshToken }, { authorization: `Bearer ${issued.accessToken}` }),
+    );
+    expect(revoked.status).toBeLessThan(300);
+    expect((await fetch(`${b.base}/api/me`, { headers: bearer(issued.accessToken) })).status).toBe(401);
+  });
+
+  it("a magic link sent by A signs in on B once; consumed, it is refused on A and on B", async () => {
+    const link = async () => {
+      const onA = new Browser(a.base);
+      const before = outbox(a.outboxFile).length;
+      const csrf = await onA.csrfFrom("/login/ott");
+      expect((await onA.postForm("/ott/generate", { username: "user", _csrf: csrf })).status).toBe(302);
+      const line = await waitForLine(a.outboxFile, before + 1);
+      expect(line).toMatchObject({ channel: "email", username: "user" });
+      return line.token;
+    };
+    const submit = async (on: RunningDemo, token: string) => {
+      const browser = new Browser(on.base);
+      const csrf = await browser.csrfFrom("/login/ott");
+      return (await browser.postJson("/login/ott", { token }, { "x-csrf-token": csrf })).status;
+    };
+    const sentByA = await link();
+    expect(await submit(b, sentByA)).toBe(200);
+    expect(await submit(a, sentByA)).toBe(401);
+    const another = await link();
+    expect(await submit(a, another)).toBe(200);
+    expect(await submit(b, another)).toBe(401);
+  });
+
+  it("a policy changed on A is enforced on B within 5 s (change-counter polling)", async () => {
+    const admin = await tokensOf(a, "admin", "admin");
+    const user = await tokensOf(b, "user", "password");
+    const orders = async () =>
+      (await fetch(`${b.base}/api/orders`, { headers: bearer(user.accessToken) })).status;
+    expect(await orders()).toBe(200);
+
+    const list = await fetch(
+      `${a.base}/admin/api/policies?q=${encodeURIComponent("Orders: signed-in users")}`,
+      {
+        headers: bearer(admin.accessToken),
+      },
+    );
+    expect(list.status).toBe(200);
+    const body = (await list.json()) as
+      | { items?: { id: string; name: string }[] }
+      | { id: string; name: string }[];
+    const items = Array.isArray(body) ? body : (body.items ?? []);
+    const policy = items.find((p) => p.name === "Orders: signed-in users");
+    expect(policy).toBeDefined();
+
+    const off = await fetch(`${a.base}/admin/api/policies/${policy!.id}/deactivate`, {
+      method: "POST",
+      headers: bearer(admin.accessToken),
+    });
+    expect(off.status).toBe(200);
+    try {
+      expect(await within(5000, async () => (await orders()) === 403)).toBeGreaterThanOrEqual(0);
+    } finally {
+      const on = await fetch(`${a.base}/admin/api/policies/${policy!.id}/activate`, {
+        method: "POST",
+        headers: bearer(admin.accessToken),
+      });
+      expect(on.status).toBe(200);
+    }
+    expect(await within(5000, async () => (await orders()) === 200)).toBeGreaterThanOrEqual(0);
+  });
+
+  it("a zero-trust BLOCK set on A stops the subject on B within the hot-path interval", async () => {
+    const admin = await tokensOf(a, "admin", "admin");
+    const mallory = await tokensOf(b, "mallory", "mallory-pass");
+    expect((await fetch(`${b.base}/api/orders`, { headers: bearer(mallory.accessToken) })).status).toBe(200);
+    const set = await fetch(
+      `${a.base}/admin/api/zerotrust/actions/username:mallory`,
+      json("PUT", { action: "BLOCK", reason: "several-instances test" }, bearer(admin.accessToken)),
+    );
+    expect(set.status).toBeLessThan(300);
+    const blockedOnB = async () =>
+      (await fetch(`${b.base}/api/orders`, { headers: bearer(mallory.accessToken) })).status === 403;
+    expect(await within(3000, blockedOnB)).toBeGreaterThanOrEqual(0);
+  });
+
+  it("login throttle counts are shared: failures on A and B add up to one lock-out", async () => {
+    for (const on of [a, b, a, b, a]) expect((await restLogin(on, "tina", "wrong")).status).toBe(401);
+    const blocked = await restLogin(b, "tina", "tina-pass");
+    expect(blocked.status).toBe(429);
+    expect((await restLogin(a, "tina", "tina-pass")).status).toBe(429);
+  });
+
+  it("an MFA flow started on A completes on B", async () => {
+    const { result: started, code } = await a.codeAfter("carol", () => restLogin(a, "carol", "carol-pass"));
+    const mfa = (await started.json()) as ApiMfaRequired;
+    expect(started.status).toBe(200);
+    expect(mfa).toMatchObject({ mfaRequired: true, state: "OTT_CHALLENGE" });
+    const verified = await fetch(
+      `${b.base}${mfa.endpoints.verifyOtt}`,
+      json("POST", { token: code }, bindingHeaders(mfa)),
+    );
+    const tokens = (await verified.json()) as { accessToken?: string };
+    expect(verified.status, JSON.stringify(tokens)).toBe(200);
+    const me = await fetch(`${a.base}/api/me`, { headers: bearer(tokens.accessToken!) });
+    expect(await me.json()).toMatchObject({ username: "carol", method: "mfa" });
+  });
+
+  it("MFA lockouts are shared: wrong codes on A and B count together", async () => {
+    const { result: started } = await a.codeAfter("carol", () => restLogin(a, "carol", "carol-pass"));
+    const mfa = (await started.json()) as ApiMfaRequired;
+    const answers: number[] = [];
+    for (const on of [a, b, a, b, a]) {
+      const res = await fetch(
+        `${on.base}${mfa.endpoints.verifyOtt}`,
+        json("POST", { token: "000000" }, bindingHeaders(mfa)),
+      );
+      answers.push(res.status);
+    }
+    expect(answers).toEqual([401, 401, 401, 401, 423]);
+  });
+});
