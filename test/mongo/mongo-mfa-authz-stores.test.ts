@@ -18,6 +18,7 @@ import {
   type RunningDemo,
   startDemo,
 } from "../support/demo-server.js";
+import { TEST_KEK } from "./mongo-test-support.js";
 
 // Two demo instances over one database (the wire double): the MFA and authorization stores are
 // MongoDB's, so a flow started on A completes on B and both decide on the same policies.
@@ -30,9 +31,9 @@ const dbName = "platform_mfa_authz_test";
 beforeAll(async () => {
   double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
   client = await new MongoClient(double.uri).connect();
-  a = await startDemo({}, {}, { plugins: [mongoPlugin({ client, dbName })] });
+  a = await startDemo({}, TEST_KEK, { plugins: [mongoPlugin({ client, dbName })] });
   // B's start creates the same indexes again: idempotent.
-  b = await startDemo({}, {}, { plugins: [mongoPlugin({ client, dbName })] });
+  b = await startDemo({}, TEST_KEK, { plugins: [mongoPlugin({ client, dbName })] });
 });
 afterAll(async () => {
   await a?.close();

@@ -53,6 +53,8 @@ describe("tokens across a restart on MongoDB", () => {
     const second = await start();
     const bearer = { headers: { authorization: `Bearer ${issued.accessToken}`, accept: "application/json" } };
     await second.platform.resolve(AuditLog).query(); // the start's own audit events, written first
+    // The new process's first request of the user also reads its zero-trust record (then cached).
+    expect((await fetch(`${second.base}/api/me`, bearer)).status).toBe(200);
     const sent: string[] = [];
     const listener = (e: CommandStartedEvent) => sent.push(e.commandName);
     client.on("commandStarted", listener);
@@ -61,7 +63,7 @@ describe("tokens across a restart on MongoDB", () => {
     );
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ username: "user" });
-    // A bearer GET /api/me asks MongoDB one thing: is the token revoked.
+    // Once warm, a bearer GET /api/me asks MongoDB one thing: is the token revoked.
     expect(sent).toEqual(["find"]);
 
     const refreshed = await fetch(

@@ -31,7 +31,6 @@ async function instance(dbName: string): Promise<RunningDemo> {
     {
       "platform.keys.encryption-key": KEK,
       "platform.auth.mfa.requiredAuthorities": MFA_ROLE,
-      "platform.policy.refresh-interval": "1s",
       // Each instance caches a subject's zero-trust record this long; another instance's write is
       // seen within it (docs/mongodb.md, "What stays in each process").
       "security.zerotrust.store.update-interval-seconds": 1,
@@ -160,33 +159,32 @@ describe("two instances over one MongoDB database", () => {
       (await fetch(`${b.base}/api/orders`, { headers: bearer(user.accessToken) })).status;
     expect(await orders()).toBe(200);
 
-    const list = await fetch(
-      `${a.base}/admin/api/policies?q=${encodeURIComponent("Orders: signed-in users")}`,
-      {
-        headers: bearer(admin.accessToken),
-      },
+    // A DENY placed first (FIRST_APPLICABLE): users may no longer list orders.
+    const created = await fetch(
+      `${a.base}/admin/api/policies`,
+      json(
+        "POST",
+        {
+          name: "Several instances: users may not list orders",
+          description: "created on A, enforced on B",
+          effect: "DENY",
+          priority: 5,
+          targets: [{ targetType: "URL", targetIdentifier: "/api/orders", httpMethod: "GET" }],
+          rules: [{ name: "users", conditions: [{ expression: "hasRole('USER') and !hasRole('ADMIN')" }] }],
+        },
+        bearer(admin.accessToken),
+      ),
     );
-    expect(list.status).toBe(200);
-    const body = (await list.json()) as
-      | { items?: { id: string; name: string }[] }
-      | { id: string; name: string }[];
-    const items = Array.isArray(body) ? body : (body.items ?? []);
-    const policy = items.find((p) => p.name === "Orders: signed-in users");
-    expect(policy).toBeDefined();
-
-    const off = await fetch(`${a.base}/admin/api/policies/${policy!.id}/deactivate`, {
-      method: "POST",
-      headers: bearer(admin.accessToken),
-    });
-    expect(off.status).toBe(200);
+    expect(created.status, await created.clone().text()).toBe(201);
+    const { id } = (await created.json()) as { id: string };
     try {
       expect(await within(5000, async () => (await orders()) === 403)).toBeGreaterThanOrEqual(0);
     } finally {
-      const on = await fetch(`${a.base}/admin/api/policies/${policy!.id}/activate`, {
-        method: "POST",
+      const removed = await fetch(`${a.base}/admin/api/policies/${id}`, {
+        method: "DELETE",
         headers: bearer(admin.accessToken),
       });
-      expect(on.status).toBe(200);
+      expect(removed.status).toBeLessThan(300);
     }
     expect(await within(5000, async () => (await orders()) === 200)).toBeGreaterThanOrEqual(0);
   });

@@ -8,6 +8,8 @@ const UPKEEP = new Set(["hello", "ismaster", "saslstart", "saslcontinue", "endse
 export interface CommandCounter {
   /** Runs `run` and returns the names of the commands the client started meanwhile, in order. */
   during(run: () => Promise<unknown>): Promise<string[]>;
+  /** As `during`, each entry `"<command> <collection>"` (e.g. `"find sessions"`): what a docs table lists. */
+  trace(run: () => Promise<unknown>): Promise<string[]>;
   /** Stops listening. */
   stop(): void;
 }
@@ -18,22 +20,27 @@ export interface CommandCounter {
  * handshake and other upkeep commands are left out, so a count is the work a request caused.
  */
 export function countCommands(client: MongoClient): CommandCounter {
-  let current: string[] | undefined;
+  let current: { names: string[]; traced: string[] } | undefined;
   const listener = (event: CommandStartedEvent) => {
-    if (!UPKEEP.has(event.commandName.toLowerCase())) current?.push(event.commandName);
+    if (UPKEEP.has(event.commandName.toLowerCase()) || !current) return;
+    current.names.push(event.commandName);
+    const target = event.command[event.commandName];
+    current.traced.push(typeof target === "string" ? `${event.commandName} ${target}` : event.commandName);
+  };
+  const record = async (run: () => Promise<unknown>) => {
+    const seen = { names: [] as string[], traced: [] as string[] };
+    current = seen;
+    try {
+      await run();
+    } finally {
+      current = undefined;
+    }
+    return seen;
   };
   client.on("commandStarted", listener);
   return {
-    async during(run) {
-      const names: string[] = [];
-      current = names;
-      try {
-        await run();
-      } finally {
-        current = undefined;
-      }
-      return names;
-    },
+    during: async (run) => (await record(run)).names,
+    trace: async (run) => (await record(run)).traced,
     stop: () => {
       client.off("commandStarted", listener);
     },
