@@ -1,6 +1,6 @@
 import { mongoPlugin } from "@platform/adapters-mongo";
 import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { PasswordHasher, SessionStore, UserRepository } from "@platform/core/ports";
+import { AuditSink, PasswordHasher, SessionStore, UserRepository } from "@platform/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
@@ -12,14 +12,15 @@ let client: MongoClient;
 let demo: RunningDemo;
 const dbName = "platform_plugin_test";
 
+// A durable KeyStore (MongoDB) keeps key material only sealed under a configured key-encryption key.
+const properties = {
+  ...NO_MFA_FOR_ADMINS,
+  "platform.keys.encryption-key": "plugin-test-key-encryption-key-0123456789",
+};
+
 beforeAll(async () => {
   double = await startWireDouble({ ttlMonitorIntervalMs: 0 });
   client = await new MongoClient(double.uri).connect();
-  // A durable KeyStore (MongoDB) keeps key material only sealed under a configured key-encryption key.
-  const properties = {
-    ...NO_MFA_FOR_ADMINS,
-    "platform.keys.encryption-key": "plugin-test-key-encryption-key-0123456789",
-  };
   demo = await startDemo({}, properties, { plugins: [mongoPlugin({ client, dbName })] });
   const users = demo.platform.resolve(UserRepository);
   await users.create({
@@ -59,5 +60,21 @@ describe("mongoPlugin (users and sessions)", () => {
     const me = await b.fetch("/api/me");
     expect(me.status).toBe(200);
     expect(await me.json()).toMatchObject({ username: "dave" });
+  });
+});
+
+describe("mongoPlugin at stop", () => {
+  it("writes the audit events still queued before it closes the client", async () => {
+    const dbName = "platform_plugin_stop_test";
+    const other = await startDemo({}, properties, { plugins: [mongoPlugin({ uri: double.uri, dbName })] });
+    const sink = other.platform.resolve(AuditSink);
+    // Recorded in bursts right up to the stop: the last bursts are still queued when stop begins.
+    for (let burst = 0; burst < 5; burst++) {
+      for (let i = 0; i < 10; i++) sink.record({ type: "test.at-stop", at: Date.now(), data: { burst, i } });
+      await Promise.resolve();
+    }
+    await other.platform.stop();
+    await other.close();
+    expect(await client.db(dbName).collection("audit_events").countDocuments({ type: "test.at-stop" })).toBe(50);
   });
 });

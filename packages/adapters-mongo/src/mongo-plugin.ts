@@ -85,7 +85,9 @@ export function mongoPlugin(options: MongoPluginOptions): PlatformPlugin {
             : error;
         }
       });
-      ctx.onStop("close the client", async () => {
+      ctx.onStop("flush the stores and close the client", async () => {
+        // Events queued by the audit trail are written before the client goes (a host's client too).
+        for (const store of collections.keys()) await store.flush?.().catch(() => undefined);
         if (owned) await client.close();
       });
     },

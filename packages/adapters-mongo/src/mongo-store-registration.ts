@@ -5,6 +5,11 @@ import type { DependencyContainer, InjectionToken } from "tsyringe";
 export interface MongoStore {
   /** Creates the store's indexes (idempotent; mongoPlugin runs it at start, before any start hook). */
   ensureIndexes(): Promise<void>;
+  /**
+   * Finishes what the store still holds in process (the audit trail's queued events) before the
+   * plugin closes its client at stop. Optional; must not throw.
+   */
+  flush?(): Promise<void>;
 }
 
 /** How mongoPlugin replaces one port: the token and a factory of the Mongo store behind it. */
