@@ -75,6 +75,8 @@ describe("mongoPlugin at stop", () => {
     }
     await other.platform.stop();
     await other.close();
-    expect(await client.db(dbName).collection("audit_events").countDocuments({ type: "test.at-stop" })).toBe(50);
+    expect(await client.db(dbName).collection("audit_events").countDocuments({ type: "test.at-stop" })).toBe(
+      50,
+    );
   });
 });
