@@ -71,7 +71,7 @@ async function main(): Promise<MemoryChildResult> {
       const code = generateMfaCode(settings.otpTokenLength);
       const challenge = {
         factor: "OTT" as const,
-        codeHash: hashMfaCode(code, mfaSessionId),
+        codeHash: hashMfaCode(code, mfaSessionId, { secret: "bench-key" }),
         issuedAt: now,
         expiresAt: now + settings.otpTokenValiditySeconds * 1000,
       };

@@ -29,6 +29,7 @@ import { MFA_PERFORMANCE_ALERT } from "./events/mfa-events.properties.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import { KeyRing } from "../kernel/keys/key-ring.js";
+import { mfaCodeKeyOf, StartedMfaCodeKey } from "./codes/mfa-code-key.js";
 import type { PluginContext } from "../kernel/plugin.js";
 import { OneTimeTokenDelivery } from "../identity/ott/one-time-token-delivery.js";
 import { PasskeyCredentialRepository } from "../identity/passkey/passkey-credential-repository.js";
@@ -158,6 +159,9 @@ function registerMfaPolicy(ctx: PluginContext, settings: MfaSettings): void {
 /** The escalation service and the MFA runtime (state machine, binding, deliveries, events). */
 function registerMfaRuntime(ctx: PluginContext, settings: MfaSettings): void {
   const secondFactorFloor = secondFactorFloorOf(ctx, settings);
+  // The code key is read at start from the KeyRing, so every instance on one KeyStore shares it.
+  const codeKey = new StartedMfaCodeKey();
+  ctx.onStart("mfa-code-key", async (c) => codeKey.start(await mfaCodeKeyOf(c.resolve(KeyRing))));
   ctx.registerDefault(EscalationService, {
     useFactory: (c) =>
       new EscalationService({
@@ -195,6 +199,7 @@ function registerMfaRuntime(ctx: PluginContext, settings: MfaSettings): void {
         publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddress)),
         history: c.resolve(SignInHistoryStore),
         devices: c.resolve(DeviceCookies),
+        codeSecret: () => codeKey.get(),
         events: new MfaEventPublisher({
           listeners: () => (c.isRegistered(MfaEventListener, true) ? c.resolveAll(MfaEventListener) : []),
           bus: c.resolve(EventBus),

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, randomInt } from "node:crypto";
+import { createHmac, randomInt } from "node:crypto";
 import { constantTimeEquals } from "../../identity/csrf/constant-time-equals.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 
@@ -13,16 +13,14 @@ export type RandomInt = (min: number, max: number) => number;
 /** Options of hashing and verifying MFA codes. */
 export interface MfaCodeOptions {
   /**
-   * The HMAC key. Default: a random 32-byte secret made once per process, which suits the in-memory
-   * FactorContextRepository (codes live no longer than the process). A repository shared between
-   * instances needs the same secret on every instance.
+   * The HMAC key: the same on every instance that shares a FactorContextRepository (the MFA plugin
+   * keeps it in the KeyRing: `mfaCodeKeyOf`).
    */
-  readonly secret?: string | Uint8Array;
+  readonly secret: string | Uint8Array;
   /** For verification: the exact length a presented code must have (the configured otpTokenLength). */
   readonly length?: number;
 }
 
-const PROCESS_SECRET = randomBytes(32);
 const DIGITS = /^[0-9]+$/;
 
 /**
@@ -55,13 +53,11 @@ export function generateMfaCode(length: number, random: RandomInt = randomInt): 
  * could otherwise invert every hash at once. The session id in the MAC binds the code to its MFA
  * session, so a code is worthless in any other session. Throws on a malformed code (a caller bug).
  */
-export function hashMfaCode(code: string, mfaSessionId: string, options: MfaCodeOptions = {}): string {
+export function hashMfaCode(code: string, mfaSessionId: string, options: MfaCodeOptions): string {
   if (!isWellFormed(code) || mfaSessionId.length === 0) {
     throw new PlatformError("INTERNAL_ERROR", "hashMfaCode needs a 4-12 digit code and an MFA session id");
   }
-  return createHmac("sha256", options.secret ?? PROCESS_SECRET)
-    .update(`${mfaSessionId}:${code}`, "utf8")
-    .digest("hex");
+  return createHmac("sha256", options.secret).update(`${mfaSessionId}:${code}`, "utf8").digest("hex");
 }
 
 /**
@@ -73,7 +69,7 @@ export function verifyMfaCode(
   presented: unknown,
   expectedHash: string,
   mfaSessionId: string,
-  options: MfaCodeOptions = {},
+  options: MfaCodeOptions,
 ): boolean {
   if (typeof presented !== "string" || !isWellFormed(presented) || mfaSessionId.length === 0) return false;
   if (options.length !== undefined && presented.length !== options.length) return false;

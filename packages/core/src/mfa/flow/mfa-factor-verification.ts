@@ -22,7 +22,7 @@ export type MfaFactorVerificationOptions = Pick<
 
 /** HMAC key and length of MFA codes, as `hashMfaCode` and `verifyMfaCode` take them. */
 export interface MfaCodeOptions {
-  secret?: string;
+  secret: string | Uint8Array;
   length: number;
 }
 
@@ -40,7 +40,7 @@ export class MfaFactorVerification {
 
   /** The HMAC key and length MFA codes are made and checked with. */
   codeOptions(): MfaCodeOptions {
-    return { secret: this.o.codeSecret, length: this.o.settings.otpTokenLength };
+    return { secret: this.o.codeSecret(), length: this.o.settings.otpTokenLength };
   }
 
   /**

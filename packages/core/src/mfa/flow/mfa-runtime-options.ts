@@ -48,8 +48,11 @@ export interface MfaRuntimeOptions {
   secondFactorFloor?: readonly string[];
   /** The factors a user can use (narrows that challenge); the flow's factors when omitted. */
   availableFactors?: AvailableFactors;
-  /** HMAC key of MFA codes (random per process by default; share it across instances). */
-  codeSecret?: string;
+  /**
+   * The HMAC key of MFA codes, read when a code is made or checked: the same on every instance that
+   * shares the FactorContextRepository (the MFA plugin keeps it in the KeyRing).
+   */
+  codeSecret: () => string | Uint8Array;
 }
 
 /** A challenge just started: its FactorContext and the binding value its caller presents. */
