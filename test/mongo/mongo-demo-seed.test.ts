@@ -54,3 +54,18 @@ describe("seeding the demo users into MongoDB", () => {
     expect(res.status).toBe(401);
   });
 });
+
+describe("seeding the demo policies into MongoDB", () => {
+  it("three instances starting together on an empty database leave each demo policy once", async () => {
+    const db = "demo_seed_policies";
+    const started = await Promise.all(
+      [1, 2, 3].map(() => startDemo({}, TEST_KEK, { plugins: [mongoPlugin({ client, dbName: db })] })),
+    );
+    demos.push(...started);
+    const names = (await client.db(db).collection<{ name: string }>("policies").find({}).toArray()).map(
+      (p) => p.name,
+    );
+    expect(names.sort()).toEqual([...new Set(names)].sort());
+    expect(names).toHaveLength(3);
+  });
+});

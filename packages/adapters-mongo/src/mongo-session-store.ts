@@ -1,7 +1,12 @@
+import { createHash } from "node:crypto";
 import type { Clock, SessionRecord, SessionStore } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 
-/** The `sessions` collection's document: the record, `_id` = its id, plus a Date for the TTL index. */
+/**
+ * The `sessions` collection's document: the record, `_id` = the SHA-256 of its id (the id is the
+ * session cookie's value, a bearer secret: whoever reads the database or a backup must not get a live
+ * session from it), plus a Date for the TTL index.
+ */
 export interface SessionDocument {
   _id: string;
   data: Record<string, unknown>;
@@ -45,8 +50,8 @@ export class MongoSessionStore implements SessionStore {
   }
 
   async get(id: string): Promise<SessionRecord | undefined> {
-    const doc = await this.sessions.findOne({ _id: id, expiresAt: { $gt: this.clock.now() } });
-    return doc ? toRecord(doc) : undefined;
+    const doc = await this.sessions.findOne({ _id: storedKey(id), expiresAt: { $gt: this.clock.now() } });
+    return doc ? toRecord(id, doc) : undefined;
   }
 
   /** One `findOneAndUpdate`: a session request's only round trip. */
@@ -56,42 +61,51 @@ export class MongoSessionStore implements SessionStore {
     expiresAt: number,
   ): Promise<SessionRecord | undefined> {
     const doc = await this.sessions.findOneAndUpdate(
-      { _id: id, expiresAt: { $gt: this.clock.now() } },
+      { _id: storedKey(id), expiresAt: { $gt: this.clock.now() } },
       { $set: { lastAccessedAt, expiresAt, expiresAtDate: new Date(expiresAt) } },
       { returnDocument: "after" },
     );
-    return doc ? toRecord(doc) : undefined;
+    return doc ? toRecord(id, doc) : undefined;
   }
 
   async save(session: SessionRecord): Promise<void> {
+    const key = storedKey(session.id);
     const doc: SessionDocument = {
-      _id: session.id,
+      _id: key,
       data: session.data,
       createdAt: session.createdAt,
       lastAccessedAt: session.lastAccessedAt,
       expiresAt: session.expiresAt,
       expiresAtDate: new Date(session.expiresAt),
     };
-    await this.sessions.replaceOne({ _id: session.id }, doc, { upsert: true });
+    await this.sessions.replaceOne({ _id: key }, doc, { upsert: true });
   }
 
   async delete(id: string): Promise<boolean> {
-    const removed = await this.sessions.findOneAndDelete({ _id: id }, { projection: { expiresAt: 1 } });
+    const removed = await this.sessions.findOneAndDelete(
+      { _id: storedKey(id) },
+      { projection: { expiresAt: 1 } },
+    );
     return removed !== null && removed.expiresAt > this.clock.now();
   }
 
   async touch(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean> {
     const result = await this.sessions.updateOne(
-      { _id: id, expiresAt: { $gt: this.clock.now() } },
+      { _id: storedKey(id), expiresAt: { $gt: this.clock.now() } },
       { $set: { lastAccessedAt, expiresAt, expiresAtDate: new Date(expiresAt) } },
     );
     return result.matchedCount === 1;
   }
 }
 
-function toRecord(doc: SessionDocument): SessionRecord {
+/** The `_id` a session id is stored under: its SHA-256, base64url (the id itself is never stored). */
+export function storedKey(id: string): string {
+  return createHash("sha256").update(id, "utf8").digest("base64url");
+}
+
+function toRecord(id: string, doc: SessionDocument): SessionRecord {
   return {
-    id: doc._id,
+    id,
     data: doc.data,
     createdAt: doc.createdAt,
     lastAccessedAt: doc.lastAccessedAt,

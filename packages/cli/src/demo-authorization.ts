@@ -51,11 +51,32 @@ export const DEMO_POLICIES: readonly PolicyCreateInput[] = [
   },
 ];
 
-/** Stores the demo policies through the PAP (validated, audited, reloaded), once. */
+/**
+ * Stores the demo policies through the PAP (validated, audited, reloaded), once. Instances starting
+ * together on one database may both create a missing policy (names are not unique in the store), so
+ * each then keeps the earliest of every demo name and deletes the others: both pick the same survivor,
+ * and a twin ALLOW never outlives an administrator's deletion of the original.
+ */
 export async function seedDemoPolicies(platform: Platform): Promise<void> {
   const pap = platform.resolve(PolicyAdministrationService);
   const existing = new Set((await pap.list({}, SEEDER)).map((p) => p.name));
-  for (const policy of DEMO_POLICIES) if (!existing.has(policy.name)) await pap.create(policy, SEEDER);
+  const missing = DEMO_POLICIES.filter((policy) => !existing.has(policy.name));
+  if (missing.length === 0) return;
+  for (const policy of missing) await pap.create(policy, SEEDER);
+  const names = new Set(missing.map((p) => p.name));
+  const seeded = (await pap.list({}, SEEDER))
+    .filter((p) => names.has(p.name))
+    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const kept = new Set<string>();
+  for (const policy of seeded) {
+    if (!kept.has(policy.name)) kept.add(policy.name);
+    else await pap.delete(policy.id, SEEDER).catch(ignoreNotFound);
+  }
+}
+
+/** A twin another instance deleted first is gone already. */
+function ignoreNotFound(error: unknown): void {
+  if (!(error instanceof PlatformError && error.code === "NOT_FOUND")) throw error;
 }
 
 /** Registers the method-protected OrderService (call before `platform.start()`). */

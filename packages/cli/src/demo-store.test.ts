@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -55,6 +55,14 @@ describe("the demo's store", () => {
     expect(second.host.properties?.["platform.keys.encryption-key"]).toBe(key);
     expect(second.lines[1]).toContain("kept from an earlier start");
     expect([...first.lines, ...second.lines].join("\n")).not.toContain(key.slice("base64url:".length));
+  });
+
+  it("refuses a key file other users may read", () => {
+    const cwd = tmp();
+    demoStore({}, URI, {}, cwd);
+    const file = join(cwd, DEMO_KEK_FILE);
+    chmodSync(file, 0o644);
+    expect(() => demoStore({}, URI, {}, cwd)).toThrow(/may be read by other users: chmod 600/);
   });
 
   it("uses a configured key-encryption key as it is and writes no file", () => {

@@ -1,8 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { describeMongoUri, MONGO_URI, mongoPlugin } from "@platform/adapters-mongo";
-import { envNameOf } from "@platform/core";
+import { envNameOf, PlatformError } from "@platform/core";
 import type { HostConfig } from "./host-config.js";
 
 /** The key-encryption key's property (read here only to know whether one is configured). */
@@ -40,7 +40,7 @@ export function demoStore(
     properties[KEK_KEY] = key;
     lines.push(
       `  key-encryption key: ${DEMO_KEK_FILE} (${created ? "generated now" : "kept from an earlier start"}; ` +
-        `keep it with the database's backups, or set ${KEK_KEY})`,
+        `keep it apart from the database and its backups, which it unlocks; or set ${KEK_KEY})`,
     );
   }
   return {
@@ -53,7 +53,10 @@ export function demoStore(
 export function demoKeyEncryptionKey(file: string): { key: string; created: boolean } {
   try {
     const key = readFileSync(file, "utf8").trim();
-    if (key !== "") return { key, created: false };
+    if (key !== "") {
+      refuseShared(file);
+      return { key, created: false };
+    }
   } catch (error) {
     if ((error as { code?: unknown }).code !== "ENOENT") throw error;
   }
@@ -68,6 +71,17 @@ export function demoKeyEncryptionKey(file: string): { key: string; created: bool
   }
   chmodSync(file, 0o600);
   return { key, created: true };
+}
+
+/** A key file others may read is refused, as ssh refuses a private key others may read. */
+function refuseShared(file: string): void {
+  if (process.platform === "win32") return;
+  if ((statSync(file).mode & 0o077) !== 0) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${file} may be read by other users: chmod 600 it (it unlocks the database's keys)`,
+    );
+  }
 }
 
 function stringOf(value: unknown): string | undefined {
