@@ -11,6 +11,8 @@ import type { PlatformPlugin } from "../../kernel/plugin.js";
 import { PlatformProperties } from "../../kernel/properties.js";
 import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import { promptsPlugin } from "../../prompts/prompts-plugin.js";
+import { RouteTable } from "../../web/route-table.js";
+import { SecurityDecisionsEndpoints } from "../admin/security-decisions-endpoints.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
@@ -29,7 +31,9 @@ import { ModelCallCaps } from "./model-call-caps.js";
 /**
  * The decision pipeline as a plugin: registers the DecisionHistoryStore and SealedEvidenceStore
  * defaults (in memory), the DecisionPipeline and its DecisionEventSources, subscribes to the bus at
- * start; at stop it unsubscribes and waits for running decisions. Needs the identity plugin (users), zero trust (authzPlugin or zeroTrustPlugin) and a
+ * start; at stop it unsubscribes and waits for running decisions. At start it adds the
+ * security-decisions admin API (`/platform/admin/api/security-decisions`) to the RouteTable, when
+ * there is one. Needs the identity plugin (users), zero trust (authzPlugin or zeroTrustPlugin) and a
  * DecisionMaker (the model side, or a host's); includes the prompts plugin (the bundle catalog).
  * With `platform.security.decision.enabled` false it starts without a DecisionMaker and decides nothing.
  */
@@ -59,6 +63,7 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
     });
     let unsubscribe: (() => void) | undefined;
     ctx.onStart("decisions-pipeline", (c) => {
+      addAdminRoutes(c);
       if (!settings.enabled) return;
       requirePorts(c);
       unsubscribe = c.resolve(DecisionEventSources).subscribe();
@@ -70,6 +75,18 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
     });
   },
 };
+
+// Served with the kill switch off too: the decisions already made stay readable.
+function addAdminRoutes(c: DependencyContainer): void {
+  if (!c.isRegistered(RouteTable, true)) return;
+  const endpoints = new SecurityDecisionsEndpoints({
+    evidence: c.resolve(SealedEvidenceStore),
+    ...(c.isRegistered(UserRepository, true) ? { users: c.resolve(UserRepository) } : {}),
+    audit: c.resolve(AuditSink),
+  });
+  const table = c.resolve(RouteTable);
+  for (const route of endpoints.routes()) table.add(route);
+}
 
 function requirePorts(c: DependencyContainer): void {
   const missing = [
