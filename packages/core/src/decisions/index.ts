@@ -101,3 +101,8 @@ export {
   type InMemoryDecisionHistoryStoreOptions,
 } from "./history/in-memory-decision-history-store.js";
 export { InMemorySealedEvidenceStore } from "./evidence/in-memory-sealed-evidence-store.js";
+// For adapters of the ports: the checks every DecisionHistoryStore makes before storing or reading
+export {
+  checkDecisionHistoryLimit,
+  checkDecisionHistoryRecord,
+} from "./history/decision-history-validation.js";
