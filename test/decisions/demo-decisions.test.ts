@@ -13,7 +13,11 @@ import { type AnalystChatServer, startAnalystChatServer } from "./analyst-chat-s
 // The demo with its AI security decisions on, as the README's "Watch the AI decide" runs it: the
 // proxy in front (loopback, trusted) says the client is 203.0.113.7, an external network.
 const FROM_OUTSIDE = { "x-forwarded-for": "203.0.113.7" };
-const PROPERTIES = { ...NO_MFA_FOR_ADMINS, "platform.http.trusted-proxies": "loopback" };
+const PROPERTIES = {
+  ...NO_MFA_FOR_ADMINS,
+  "platform.http.trusted-proxies": "loopback",
+  "platform.security.decision.enabled": true,
+};
 const API = "/platform/admin/api/security-decisions";
 
 /** Signs `username` in through the proxy from the external address; answers its bearer headers. */

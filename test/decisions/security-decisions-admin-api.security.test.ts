@@ -9,7 +9,7 @@ describe("the security-decisions admin API guards itself", () => {
   let admin: Record<string, string>;
   let user: Record<string, string>;
   beforeAll(async () => {
-    demo = await startDemo({}, NO_MFA_FOR_ADMINS);
+    demo = await startDemo({}, { ...NO_MFA_FOR_ADMINS, "platform.security.decision.enabled": true });
     admin = await bearerHeaders(demo.base, "admin", "admin", {});
     user = await bearerHeaders(demo.base, "user", "password", {});
   });
