@@ -86,7 +86,9 @@ async function serve(platform: Platform, app: HttpApp["app"]): Promise<Server> {
 
 /** The demo: `/admin/**`, `/api/orders/{id}` (DELETE) and `/api/orders/**` decided by the URL PDP. */
 async function demoServer(): Promise<Server> {
-  const demo = await buildDemoPlatform({ properties: PROPERTIES }, {});
+  // The AI decisions are test/decisions' subject: a burst of denied variants would be decided here.
+  const properties = { ...PROPERTIES, "platform.security.decision.enabled": false };
+  const demo = await buildDemoPlatform({ properties }, {});
   return serve(demo.platform, demo.app);
 }
 

@@ -18,6 +18,8 @@ async function startDemo(properties: Record<string, unknown> = {}): Promise<Demo
       properties: {
         "platform.auth.password.scrypt.cost-log2": 14,
         "platform.auth.mfa.requiredAuthorities": "",
+        // The AI decisions are test/decisions' subject; here they would decide users at times no test fixes.
+        "platform.security.decision.enabled": false,
         ...properties,
       },
     },

@@ -58,7 +58,9 @@ export async function recordGroup(group: GoldenGroup): Promise<RecordedGroup> {
   const outbox = new RecordingDelivery();
   const demo = await startDemo(
     group.env ?? {},
-    {},
+    // The answers pin the platform without the AI: its decisions land off the request path, at a
+    // time no recording can fix. test/decisions covers the demo with it on.
+    { "platform.security.decision.enabled": false },
     {
       overrides: (o) => {
         o.override(Clock, { useValue: clock });

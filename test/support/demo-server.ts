@@ -21,7 +21,8 @@ export const NO_MFA_FOR_ADMINS = { "platform.auth.mfa.requiredAuthorities": "" }
 
 /**
  * Starts the demo as `pnpm start` builds it (chains, users, policies, orders), with a cheaper scrypt,
- * no rejection padding and a temporary outbox; `env` is read as the process environment would be;
+ * no rejection padding, a temporary outbox and the AI security decisions off (a test turns them on
+ * with `platform.security.decision.enabled: true`); `env` is read as the process environment would be;
  * `host` adds a host configuration's plugins and routes; `listen.port` fixes the port (a restart test
  * comes back where it was: the passkey origin names the port).
  */
@@ -39,6 +40,9 @@ export async function startDemo(
         "platform.auth.password.scrypt.cost-log2": 14,
         "platform.auth.mfa.minimumRejectionDelayMs": 0,
         "platform.auth.ott.outbox-file": outboxFile,
+        // Off unless a test turns it on: the AI decisions land off the request path, at times a test
+        // about something else cannot fix (test/decisions turns them on).
+        "platform.security.decision.enabled": false,
         ...properties,
       },
     },

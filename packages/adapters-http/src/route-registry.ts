@@ -1,3 +1,4 @@
+import { routeParams } from "./exchange-attributes.js";
 import { PlatformError } from "@platform/core";
 import {
   type HttpExchange,
@@ -147,7 +148,8 @@ function appDefinition(route: Route): RouteDefinition {
   return {
     method: route.method,
     path: route.path,
-    handler: (exchange) => route.handler(exchange, {}),
+    // A route a core module put in the table reads its path parameters from its second argument.
+    handler: (exchange) => route.handler(exchange, routeParams(exchange)),
     ...(route.meta ? { meta: { ...route.meta } } : {}),
     description: route.description,
   };

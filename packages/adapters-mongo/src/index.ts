@@ -60,6 +60,11 @@ export {
   type MongoSignInHistoryStoreOptions,
   type SignInHistoryDocument,
 } from "./mongo-sign-in-history-store.js";
+export {
+  type DecisionHistoryDocument,
+  MongoDecisionHistoryStore,
+  type MongoDecisionHistoryStoreOptions,
+} from "./mongo-decision-history-store.js";
 export type {
   PolicyCounterDocument,
   PolicyDocument,

@@ -3,6 +3,7 @@ import type { PlatformPlugin } from "@platform/core";
 import { Clock, ErrorTranslator, HealthIndicator, Logger } from "@platform/core/ports";
 import { type Db, MongoClient } from "mongodb";
 import type { DependencyContainer } from "tsyringe";
+import { decisionStores } from "./decision-stores.js";
 import { identityStores } from "./identity-stores.js";
 import { mfaAuthzStores } from "./mfa-authz-stores.js";
 import { MongoHealthIndicator } from "./mongo-health-indicator.js";
@@ -16,7 +17,12 @@ import { dbNameOf, describeMongoUri, ownedClientOptions } from "./mongo-uri.js";
 import { tokenStores } from "./token-stores.js";
 
 /** Every port mongoPlugin replaces, by module. */
-const STORES: readonly MongoStoreRegistration[] = [...identityStores, ...tokenStores, ...mfaAuthzStores];
+const STORES: readonly MongoStoreRegistration[] = [
+  ...identityStores,
+  ...tokenStores,
+  ...mfaAuthzStores,
+  ...decisionStores,
+];
 
 /** Where mongoPlugin keeps its data: a connection string, or a client the host owns. */
 export type MongoPluginOptions = (

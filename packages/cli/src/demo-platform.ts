@@ -8,6 +8,7 @@ import {
   type Platform,
 } from "@platform/core";
 import { SecurityContextHolder } from "@platform/core/authz";
+import { decisionsPlugin } from "@platform/core/decisions";
 import { FilterChainProxy } from "@platform/core/identity";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
@@ -23,7 +24,8 @@ export interface DemoPlatform {
 
 /**
  * Builds the demo on the embedded in-memory defaults, applying a host configuration module when
- * one is given: form login (session) at /login, REST login (JWT) at /api/login, seeded users.
+ * one is given: form login (session) at /login, REST login (JWT) at /api/login, seeded users, and
+ * the AI security decisions (`decisionsPlugin`, the offline analyst by default).
  */
 export async function buildDemoPlatform(host: HostConfig = {}, env = process.env): Promise<DemoPlatform> {
   const platform = createPlatform({
@@ -32,6 +34,9 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
       createIdentityPlugin({ security: demoSecurity }),
       mfaPlugin,
       authzPlugin,
+      // The AI security decisions (the built-in analyst unless configured): events off the request
+      // path decide zero-trust actions; platform.security.decision.enabled=false switches it off.
+      decisionsPlugin,
       ...(host.plugins ?? []),
     ],
     properties: host.properties,

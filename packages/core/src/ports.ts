@@ -179,13 +179,13 @@ export {
 
 // decisions: the pipeline's seam to the model side, the decision history and the evidence store
 export {
-  type DecisionAction,
   DecisionMaker,
   type DecisionModelInfo,
   type DecisionOutcome,
-  type DecisionReason,
   type DecisionRequest,
 } from "./decisions/pipeline/decision-maker.js";
+export type { DecisionAction } from "./decisions/engine/decision-record.js";
+export type { DecisionReason } from "./decisions/inspector/response-inspector.js";
 export {
   DECISION_HISTORY_MAX_LIMIT,
   type DecisionHistoryRecord,

@@ -1,4 +1,15 @@
 import { describe, expect, it } from "vitest";
+import { authzPlugin } from "../authz/authz-plugin.js";
+import { InMemoryUserRepository } from "../identity/users/in-memory-user-repository.js";
+import { UserRepository } from "../identity/users/user-repository.js";
+import { EventBus } from "../kernel/event-bus.js";
+import { IdGenerator } from "../kernel/id-generator.js";
+import type { PlatformPlugin } from "../kernel/plugin.js";
+import { ADAPTIVE_PROPERTIES } from "../mfa/adaptive/risk-thresholds.js";
+import { EngineDecisionMaker } from "./engine/engine-decision-maker.js";
+import { SealedEvidenceStore } from "./evidence/sealed-evidence-store.js";
+import { DecisionMaker } from "./pipeline/decision-maker.js";
+import { DecisionPipeline } from "./pipeline/decision-pipeline.js";
 import { Clock, ManualClock } from "../kernel/clock.js";
 import { createPlatform } from "../kernel/platform.js";
 import { OfflineAnalyst } from "./analyst/offline-analyst.js";
@@ -10,9 +21,20 @@ import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
 
 const signal = () => new AbortController().signal;
 
+// authzPlugin's adaptive-MFA listener reads these; mfaPlugin would bring them.
+const adaptiveProperties: PlatformPlugin = {
+  id: "adaptive-properties",
+  properties: ADAPTIVE_PROPERTIES,
+  register() {},
+};
+
 describe("decisionsPlugin", () => {
   it("registers the offline analyst and the engine over it by default", async () => {
-    const platform = createPlatform({ plugins: [decisionsPlugin] });
+    // Without identity and zero trust the included pipeline can only start switched off.
+    const platform = createPlatform({
+      plugins: [decisionsPlugin],
+      properties: { "platform.security.decision.enabled": false },
+    });
     await platform.start();
     expect(platform.resolve(DecisionModel)).toBeInstanceOf(OfflineAnalyst);
     const { record } = await platform
@@ -20,6 +42,47 @@ describe("decisionsPlugin", () => {
       .decide(golden("external-admin-delete"), selectionOf(), signal());
     expect(record).toMatchObject({ action: "BLOCK", model: "builtin:offline-analyst/1" });
     await platform.stop();
+  });
+
+  it("registers the DecisionMaker over the engine and includes the pipeline, which decides with it", async () => {
+    const platform = createPlatform({
+      env: {},
+      plugins: [adaptiveProperties, decisionsPlugin, authzPlugin],
+      overrides: (o) =>
+        o.override(UserRepository, {
+          useFactory: (c) =>
+            new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
+        }),
+    });
+    await platform.start();
+    const maker = platform.resolve(DecisionMaker);
+    expect(maker).toBeInstanceOf(EngineDecisionMaker);
+    expect(maker.model).toEqual({ id: "builtin:offline-analyst/1", external: false });
+    const alice = await platform.resolve(UserRepository).create({ username: "alice" });
+    await platform.resolve(EventBus).publish("mfa.StateChangeEvent", {
+      type: "StateChangeEvent",
+      userId: alice.id,
+      toState: "MFA_FAILED_TERMINAL",
+    });
+    await platform.resolve(DecisionPipeline).idle();
+    const [pkg] = await platform.resolve(SealedEvidenceStore).recent(1);
+    expect(pkg?.metadata).toMatchObject({ eventKind: "MFA_FAILURE", model: maker.model, layer: "L2" });
+    await platform.stop();
+  });
+
+  it("names an external model for the OpenAI-compatible adapter, so the pipeline redacts", () => {
+    const platform = createPlatform({
+      plugins: [decisionsPlugin],
+      properties: {
+        "platform.security.decision.enabled": false,
+        "platform.security.decision.model.provider": "openai-compatible",
+        "platform.security.decision.model.name": "gpt-4o-mini",
+      },
+    });
+    expect(platform.resolve(DecisionMaker).model).toEqual({
+      id: "openai-compatible:gpt-4o-mini",
+      external: true,
+    });
   });
 
   it("registers the OpenAI-compatible model from the properties, the key from the named variable", () => {

@@ -14,9 +14,12 @@ import {
   DECISIONS_PROPERTIES,
 } from "./decisions.properties.js";
 import { DecisionEngine } from "./engine/decision-engine.js";
+import { EngineDecisionMaker } from "./engine/engine-decision-maker.js";
 import { LayeredDecisionEngine } from "./engine/layered-decision-engine.js";
 import { DecisionModel } from "./model/decision-model.js";
 import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
+import { DecisionMaker } from "./pipeline/decision-maker.js";
+import { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
 // Registers the module's error codes (statusForCode reads them).
 import "./decisions-error-codes.js";
 
@@ -28,13 +31,17 @@ export interface DecisionsPluginOptions {
 
 /**
  * The decisions module as a plugin: registers the DecisionModel (default: the offline analyst, or
- * the OpenAI-compatible adapter when `platform.security.decision.model.provider` says so) and the
- * DecisionEngine over it. It starts nothing: the caller decides events through the engine.
+ * the OpenAI-compatible adapter when `platform.security.decision.model.provider` says so), the
+ * DecisionEngine over it and the DecisionMaker over the engine, and includes the decision pipeline
+ * (`decisionsPipelinePlugin`: events, queue, writes). Each is a default a host may replace. Needs
+ * the identity plugin and zero trust (`authzPlugin`) unless `platform.security.decision.enabled` is
+ * false.
  */
 export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): PlatformPlugin {
   return {
     id: "decisions",
     properties: DECISIONS_PROPERTIES,
+    includes: [decisionsPipelinePlugin],
     register(ctx) {
       const p = ctx.properties;
       ctx.registerDefault(DecisionModel, {
@@ -57,6 +64,10 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
             escalationConfidence: p.get(DECISION_ESCALATION_CONFIDENCE),
             timeouts: { L1: p.get(DECISION_L1_TIMEOUT), L2: p.get(DECISION_L2_TIMEOUT) },
           }),
+      });
+      ctx.registerDefault(DecisionMaker, {
+        useFactory: (c) =>
+          new EngineDecisionMaker({ engine: c.resolve(DecisionEngine), model: c.resolve(DecisionModel) }),
       });
     },
   };

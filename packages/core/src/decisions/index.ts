@@ -51,6 +51,7 @@ export {
   type LayeredDecisionEngineOptions,
 } from "./engine/layered-decision-engine.js";
 export { MODEL_ASKS_PER_LAYER } from "./engine/run-layer.js";
+export { EngineDecisionMaker, outcomeOf } from "./engine/engine-decision-maker.js";
 // The pipeline around the model: events from what the platform already signals, the canonical
 // context (PIP), the bundle selector, a bounded off-request-path queue with caps, redaction and a
 // kill switch, and the writes of an outcome to zero trust, the audit trail, the decision history and
@@ -82,7 +83,7 @@ export type {
   DecisionAction,
   DecisionFallback,
   DecisionLayer,
-  DecisionOutcome,
+  DecisionEngineResult,
   DecisionRecord,
   LayerOutcome,
   ModelAttempt,
@@ -100,3 +101,8 @@ export {
   type InMemoryDecisionHistoryStoreOptions,
 } from "./history/in-memory-decision-history-store.js";
 export { InMemorySealedEvidenceStore } from "./evidence/in-memory-sealed-evidence-store.js";
+// For adapters of the ports: the checks every DecisionHistoryStore makes before storing or reading
+export {
+  checkDecisionHistoryLimit,
+  checkDecisionHistoryRecord,
+} from "./history/decision-history-validation.js";

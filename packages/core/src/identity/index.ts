@@ -144,3 +144,11 @@ export {
   type PasskeyServiceOptions,
 } from "./passkey/passkey-service.js";
 export { OTT_OUTBOX_FILE } from "./ott/ott.properties.js";
+
+// Events identity publishes (not awaited): a completed primary sign-in, a denied request
+export {
+  ACCESS_DENIED_EVENT,
+  type AccessDeniedPayload,
+  SIGN_IN_COMPLETED_EVENT,
+  type SignInCompletedPayload,
+} from "./events/identity-events.js";

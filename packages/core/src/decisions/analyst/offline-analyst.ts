@@ -74,6 +74,8 @@ export function analysePrompt(systemPrompt: string, userPrompt: string): Analyst
 export class OfflineAnalyst implements DecisionModel {
   /** The name decision records carry. */
   readonly name = "builtin:offline-analyst/1";
+  /** Runs in this process: its prompts need no redaction. */
+  readonly external = false;
 
   async complete(
     systemPrompt: string,

@@ -1,7 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { BundleSelection } from "./bundle-selection.js";
-import type { DecisionOutcome } from "./decision-record.js";
+import type { DecisionEngineResult } from "./decision-record.js";
 
 /**
  * Decides one event: renders its context with the selected bundle, asks the model in L1 and, on
@@ -16,7 +16,11 @@ export interface DecisionEngine {
    * pipeline cannot read), before any model call. `signal` aborting ends the decision with what
    * the layers reached (a fallback when no answer was accepted).
    */
-  decide(context: PromptInput, selection: BundleSelection, signal: AbortSignal): Promise<DecisionOutcome>;
+  decide(
+    context: PromptInput,
+    selection: BundleSelection,
+    signal: AbortSignal,
+  ): Promise<DecisionEngineResult>;
 }
 
 /** DI token of the DecisionEngine (default: the layered engine over the registered DecisionModel). */

@@ -71,7 +71,7 @@ export interface DecisionRecord {
 }
 
 /** What `DecisionEngine.decide` returns: the record, and each layer's prompts and attempts (the evidence). */
-export interface DecisionOutcome {
+export interface DecisionEngineResult {
   readonly record: DecisionRecord;
   readonly layers: readonly LayerOutcome[];
 }

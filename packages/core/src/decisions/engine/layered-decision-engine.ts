@@ -8,7 +8,7 @@ import { inspectorDefinitionOf } from "../inspector/inspector-definition.js";
 import type { DecisionModel } from "../model/decision-model.js";
 import type { BundleSelection } from "./bundle-selection.js";
 import type { DecisionEngine } from "./decision-engine.js";
-import type { DecisionOutcome, LayerOutcome } from "./decision-record.js";
+import type { DecisionEngineResult, LayerOutcome } from "./decision-record.js";
 import { runLayer } from "./run-layer.js";
 
 /** Options of the layered engine; the plugin fills them from the decisions properties. */
@@ -46,7 +46,7 @@ export class LayeredDecisionEngine implements DecisionEngine {
     context: PromptInput,
     selection: BundleSelection,
     signal: AbortSignal,
-  ): Promise<DecisionOutcome> {
+  ): Promise<DecisionEngineResult> {
     const { bundle } = selection;
     inspectorDefinitionOf(bundle);
     minimumActionRulesOf(bundle);

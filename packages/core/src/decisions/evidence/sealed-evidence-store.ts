@@ -15,7 +15,8 @@ export interface EvidenceMetadata {
   readonly action: string;
   /** The action the model's outcome carried, when the last-administrator rule changed it. */
   readonly decidedAction?: string;
-  readonly riskScore: number;
+  /** Null for a fallback decision. */
+  readonly riskScore: number | null;
   readonly confidence: number;
   readonly layer: "L1" | "L2";
   readonly bundleVersion: string;

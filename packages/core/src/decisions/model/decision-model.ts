@@ -21,6 +21,11 @@ export interface DecisionModel {
   /** The model's name as decision records carry it (`builtin:offline-analyst/1`, `openai-compatible:gpt-4o-mini`). */
   readonly name: string;
   /**
+   * True when prompts leave the platform (an HTTP API), so the pipeline redacts them first; false
+   * for a model in this process (the offline analyst). Absent counts as external.
+   */
+  readonly external?: boolean;
+  /**
    * The model's answer to one prompt. Rejects with DECISION_MODEL_TIMEOUT past `budget.timeoutMs`
    * or when `signal` aborts, DECISION_MODEL_UNAVAILABLE, DECISION_MODEL_REFUSED or
    * DECISION_MODEL_MALFORMED when the model gave no answer text.

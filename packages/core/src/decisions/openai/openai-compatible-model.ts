@@ -53,6 +53,8 @@ function retryAfterMs(response: Response): number | undefined {
 export class OpenAiCompatibleModel implements DecisionModel {
   /** The name decision records carry: `openai-compatible:<model>`. */
   readonly name: string;
+  /** Prompts leave the platform: the pipeline redacts them first. */
+  readonly external = true;
   readonly #key: string | undefined;
   readonly #url: string;
   readonly #fetch: typeof fetch;

@@ -1,28 +1,25 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { ZERO_TRUST_ANALYSIS_MISSING_EVENT } from "../../authz/zerotrust/zero-trust-events.js";
+import { ACCESS_DENIED_EVENT, SIGN_IN_COMPLETED_EVENT } from "../../identity/events/identity-events.js";
 import { ManualClock } from "../../kernel/clock.js";
 import { InProcessEventBus } from "../../kernel/event-bus.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
-import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import type { DecisionEvent } from "./decision-event.js";
 import { DecisionEventSources } from "./decision-event-sources.js";
 
 describe("DecisionEventSources", () => {
   let clock: ManualClock;
   let bus: InProcessEventBus;
-  let audit: InMemoryAuditSink;
   let submitted: DecisionEvent[];
   let sources: DecisionEventSources;
 
   beforeEach(() => {
     clock = new ManualClock(Date.UTC(2026, 6, 30, 10));
     bus = new InProcessEventBus();
-    audit = new InMemoryAuditSink(1_000, clock);
     submitted = [];
     sources = new DecisionEventSources({
       submit: (e) => submitted.push(e),
       events: bus,
-      auditLog: audit,
       ids: new CryptoIdGenerator(),
       clock,
       denialsThreshold: 3,
@@ -82,63 +79,57 @@ describe("DecisionEventSources", () => {
     ]);
   });
 
-  it("reads completed sign-ins from the audit trail once each", async () => {
-    clock.advance(1);
-    audit.record({
-      type: "auth.login.success",
-      principal: "alice",
-      outcome: "success",
+  it("turns identity's completed sign-ins into events", async () => {
+    sources.subscribe();
+    await bus.publish(SIGN_IN_COMPLETED_EVENT, {
+      userId: "u1",
+      username: "alice",
+      method: "form",
       remoteAddress: "10.0.0.7",
-      data: { method: "form" },
     });
-    audit.record({ type: "auth.login.failure", principal: "alice", outcome: "failure" });
-    await sources.pollAudit();
-    await sources.pollAudit();
+    await bus.publish(SIGN_IN_COMPLETED_EVENT, { username: "nobody" }); // no user id
     expect(submitted).toMatchObject([
       {
         kind: "SIGN_IN_COMPLETED",
+        userId: "u1",
         username: "alice",
         remoteAddress: "10.0.0.7",
         detail: { signInMethod: "form" },
       },
     ]);
-    audit.record({ type: "auth.login.success", principal: "bob", outcome: "success" }); // same instant
-    await sources.pollAudit();
-    expect(submitted.map((e) => e.username)).toEqual(["alice", "bob"]);
   });
 
   it("makes one REPEATED_DENIALS event of threshold denials of a user within the window", async () => {
-    const deny = (user: string, type = "authz.denied") =>
-      audit.record({
-        type,
-        principal: user,
-        outcome: "denied",
+    sources.subscribe();
+    const deny = (userId: string | undefined, code = "ACCESS_DENIED") =>
+      bus.publish(ACCESS_DENIED_EVENT, {
+        ...(userId ? { userId, username: userId } : {}),
+        method: "GET",
+        path: "/api/orders",
         remoteAddress: "203.0.113.9",
-        data: { uri: "/api/orders", action: "GET" },
+        code,
       });
-    clock.advance(1);
-    deny("alice");
-    deny("bob");
+    await deny("alice");
+    await deny("bob");
     clock.advance(61_000);
-    deny("alice"); // the first has left the window
-    deny("alice", "http.access.denied");
-    await sources.pollAudit();
+    await deny("alice"); // the first has left the window
+    await deny("alice", "ZERO_TRUST_BLOCKED"); // zero trust's own answer: not counted
+    await deny(undefined); // anonymous: not counted
+    await deny("alice");
     expect(submitted).toEqual([]);
     clock.advance(1_000);
-    deny("alice");
-    await sources.pollAudit();
+    await deny("alice");
     expect(submitted).toMatchObject([
       {
         kind: "REPEATED_DENIALS",
-        username: "alice",
+        userId: "alice",
         target: "/api/orders",
         method: "GET",
         remoteAddress: "203.0.113.9",
         detail: { denials: 3, windowSeconds: 60 },
       },
     ]);
-    deny("alice"); // a new burst starts counting afresh
-    await sources.pollAudit();
+    await deny("alice"); // a new burst starts counting afresh
     expect(submitted).toHaveLength(1);
   });
 });

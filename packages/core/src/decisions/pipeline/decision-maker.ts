@@ -2,10 +2,9 @@ import type { InjectionToken } from "tsyringe";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { SentPrompt } from "../evidence/sealed-evidence-store.js";
 import type { BundleSelection, SelectionSource } from "../engine/bundle-selection.js";
+import type { DecisionAction, DecisionLayer } from "../engine/decision-record.js";
+import type { DecisionReason } from "../inspector/response-inspector.js";
 import type { DecisionEvent } from "./decision-event.js";
-
-/** The actions a decision may take, mildest first (the prompts' output vocabulary). */
-export type DecisionAction = "ALLOW" | "CHALLENGE" | "ESCALATE" | "BLOCK";
 
 /** Which model answers, and whether prompts leave the process (an external model gets redacted input). */
 export interface DecisionModelInfo {
@@ -23,19 +22,15 @@ export interface DecisionRequest {
   readonly event: DecisionEvent;
 }
 
-/** One reason of a decision: a code and the fact IDs of the prompt lines it rests on. */
-export interface DecisionReason {
-  readonly code: string;
-  readonly factIds: readonly string[];
-}
-
 /** A decision as the model side returns it (checked, floored, with its fallback if any). */
 export interface DecisionOutcome {
   readonly action: DecisionAction;
-  readonly riskScore: number;
+  /** Null when the decision is a recorded fallback (no accepted answer scored it). */
+  readonly riskScore: number | null;
   readonly confidence: number;
+  /** The reasons and what each cites (fact IDs in v20, section names in v19). */
   readonly reasons: readonly DecisionReason[];
-  readonly layer: "L1" | "L2";
+  readonly layer: DecisionLayer;
   readonly bundleVersion: string;
   readonly bundleHash: string;
   readonly selectionSource: SelectionSource;
@@ -46,8 +41,10 @@ export interface DecisionOutcome {
   readonly floorApplied?: string;
   /** Why a recorded fallback decision stands in for the model's answer, if it does. */
   readonly fallback?: string;
-  /** Every prompt sent, exactly as sent (one per model call). */
+  /** Every distinct prompt sent, exactly as sent (one per layer asked; a retry resends its layer's). */
   readonly prompts: readonly SentPrompt[];
+  /** Model calls made, retries included (the caps count them); default `prompts.length`. */
+  readonly modelCalls?: number;
 }
 
 /**

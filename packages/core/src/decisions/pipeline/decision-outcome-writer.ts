@@ -9,7 +9,8 @@ import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
 import type { DecisionHistoryStore } from "../history/decision-history-store.js";
 import type { DecisionEvent } from "./decision-event.js";
-import type { DecisionAction, DecisionOutcome } from "./decision-maker.js";
+import type { DecisionAction } from "../engine/decision-record.js";
+import type { DecisionOutcome } from "./decision-maker.js";
 import {
   DECISION_ALERT_EVENT,
   DECISION_PIPELINE_SOURCE,
@@ -83,7 +84,7 @@ export class DecisionOutcomeWriter {
         ...(event.remoteAddress ? { network: event.remoteAddress } : {}),
         ...(event.device ? { device: event.device } : {}),
         action,
-        riskScore: outcome.riskScore,
+        ...(outcome.riskScore === null ? {} : { riskScore: outcome.riskScore }),
         confidence: outcome.confidence,
         outcome: action === outcome.action ? "ENFORCED" : "DOWNGRADED",
       }),
@@ -185,7 +186,8 @@ export class DecisionOutcomeWriter {
 
 function reasonOf(outcome: DecisionOutcome, action: DecisionAction): string {
   const codes = outcome.reasons.map((r) => r.code.replace(/\p{Cc}/gu, " ")).join(",");
-  const risk = Math.round(outcome.riskScore * 1000) / 1000;
+  // A fallback decision has no score: no accepted answer gave one.
+  const risk = outcome.riskScore === null ? "none" : Math.round(outcome.riskScore * 1000) / 1000;
   const text = `AI ${action} (risk ${risk}, ${outcome.layer}, bundle ${outcome.bundleVersion}${codes ? `: ${codes}` : ""})`;
   return text.slice(0, 500);
 }

@@ -1,7 +1,7 @@
-// Test support for the pipeline's tests. TableDecisionMaker is a stand-in for the model side: it
-// answers from a table by event kind. The real engine (the built-in analyst and the
-// OpenAI-compatible adapter, behind the DecisionMaker port) replaces it once both halves are joined.
-// Everything else here is the platform's own in-memory adapters.
+// Test support for the pipeline's tests: the pipeline over the platform's in-memory adapters and
+// the real model side (the layered engine over the offline analyst, joined by EngineDecisionMaker).
+// GatedModel is the analyst with the failure modes of a real model (slow, hung, down); the analyst
+// decides every answer.
 import { InMemoryZeroTrustActionStore } from "../../authz/zerotrust/in-memory-zero-trust-action-store.js";
 import { ZeroTrustActionResolver } from "../../authz/zerotrust/zero-trust-action-resolver.js";
 import { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
@@ -12,6 +12,7 @@ import { InProcessEventBus, type PlatformEvent } from "../../kernel/event-bus.js
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import type { Logger } from "../../kernel/logger.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 import { resolveProperties } from "../../kernel/properties.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
@@ -20,8 +21,12 @@ import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-eviden
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
 import { ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
+import { OfflineAnalyst } from "../analyst/offline-analyst.js";
+import { EngineDecisionMaker } from "../engine/engine-decision-maker.js";
+import { LayeredDecisionEngine } from "../engine/layered-decision-engine.js";
+import type { DecisionBudget, DecisionModel } from "../model/decision-model.js";
 import type { DecisionEvent, DecisionEventKind } from "./decision-event.js";
-import type { DecisionAction, DecisionMaker, DecisionOutcome, DecisionRequest } from "./decision-maker.js";
+import type { DecisionMaker, DecisionModelInfo, DecisionOutcome, DecisionRequest } from "./decision-maker.js";
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
 import { LastAdminGuard } from "./last-admin-guard.js";
@@ -30,53 +35,61 @@ import { ModelCallCaps } from "./model-call-caps.js";
 // Read once: checking the manifests costs a few hundred milliseconds.
 const CATALOG = loadBundleCatalog();
 
-/** A DecisionMaker answering from a table by event kind (ALLOW when the kind is not in it). */
-export class TableDecisionMaker implements DecisionMaker {
-  readonly requests: DecisionRequest[] = [];
-  /** "hang": never answers (until aborted, when it rejects); "fail": rejects. */
+/**
+ * The offline analyst behaving like a remote model when a test asks: `holding` makes calls wait for
+ * `release()`, `mode` "hang" never answers (until aborted), "fail" rejects as an unreachable model.
+ */
+export class GatedModel implements DecisionModel {
+  readonly name: string;
+  readonly external: boolean;
   mode: "answer" | "hang" | "fail" = "answer";
-  /** Prompts per decision (2: L1 asked L2). */
-  promptsPerDecision = 1;
-  private held: (() => void)[] = [];
-  /** While true, decisions wait for `release()`. */
   holding = false;
+  private held: (() => void)[] = [];
+  private readonly analyst = new OfflineAnalyst();
 
   constructor(
-    private readonly table: Partial<Record<DecisionEventKind, DecisionAction>> = {},
-    readonly model = { id: "table", external: false },
-  ) {}
-
-  async decide(request: DecisionRequest, signal: AbortSignal): Promise<DecisionOutcome> {
-    this.requests.push(request);
-    if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
-    if (this.mode === "fail") throw new Error("model down");
-    if (this.mode === "hang")
-      await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
-    const { bundle, version, bundleHash, source } = request.selection;
-    const prompts = bundle.budgets.slice(0, this.promptsPerDecision).map((profile) => {
-      const render = bundle.render(request.input, profile);
-      return { layer: profile.family, system: render.system, user: render.user };
-    });
-    const action = this.table[request.event.kind] ?? "ALLOW";
-    return {
-      action,
-      riskScore: action === "ALLOW" ? 0.1 : 0.9,
-      confidence: 0.8,
-      reasons: [{ code: `TABLE_${action}`, factIds: [] }],
-      layer: this.promptsPerDecision > 1 ? "L2" : "L1",
-      bundleVersion: version,
-      bundleHash,
-      selectionSource: source,
-      model: this.model,
-      timings: { totalMs: 1 },
-      prompts,
-    };
+    info: { id: string; external: boolean } = { id: "builtin:offline-analyst/1", external: false },
+  ) {
+    this.name = info.id;
+    this.external = info.external;
   }
 
-  /** Lets held decisions go on. */
+  async complete(system: string, user: string, budget: DecisionBudget, signal: AbortSignal): Promise<string> {
+    if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
+    if (this.mode === "fail")
+      throw new PlatformError("DECISION_MODEL_UNAVAILABLE", "model down", { details: { attempts: 1 } });
+    if (this.mode === "hang")
+      await new Promise((_, reject) => signal.addEventListener("abort", () => reject(signal.reason)));
+    return this.analyst.complete(system, user, budget, signal);
+  }
+
+  /** Lets held calls go on. */
   release(): void {
     this.holding = false;
     for (const r of this.held.splice(0)) r();
+  }
+}
+
+/** The engine's DecisionMaker over `model`, keeping every request it was asked. */
+export class RecordingDecisionMaker implements DecisionMaker {
+  readonly requests: DecisionRequest[] = [];
+  private readonly inner: EngineDecisionMaker;
+  readonly model: DecisionModelInfo;
+
+  constructor(readonly gate: GatedModel = new GatedModel()) {
+    const engine = new LayeredDecisionEngine({
+      model: gate,
+      clock: new ManualClock(0),
+      escalationConfidence: 0.7,
+      timeouts: { L1: 5_000, L2: 20_000 },
+    });
+    this.inner = new EngineDecisionMaker({ engine, model: gate });
+    this.model = this.inner.model;
+  }
+
+  decide(request: DecisionRequest, signal: AbortSignal): Promise<DecisionOutcome> {
+    this.requests.push(request);
+    return this.inner.decide(request, signal);
   }
 }
 
@@ -95,10 +108,9 @@ export class ListLogger implements Logger {
 }
 
 /** The pipeline over in-memory adapters, with `code` properties and `maker`. */
-export async function pipelineFixture(
-  code: Record<string, unknown> = {},
-  maker: TableDecisionMaker = new TableDecisionMaker(),
-) {
+export async function pipelineFixture<
+  M extends DecisionMaker & { readonly requests: readonly DecisionRequest[] } = RecordingDecisionMaker,
+>(code: Record<string, unknown> = {}, maker: M = new RecordingDecisionMaker() as unknown as M) {
   const clock = new ManualClock(Date.UTC(2026, 6, 30, 10, 0, 0));
   const ids = new CryptoIdGenerator();
   const properties = resolveProperties(

@@ -77,14 +77,6 @@ export const DECISION_DENIALS_WINDOW = defineProperty({
   description: "Sliding window in which denials.threshold denials of one user are counted.",
 });
 
-/** How often the audit trail is read for sign-ins and denials. */
-export const DECISION_AUDIT_POLL_INTERVAL = defineProperty({
-  key: "platform.security.decision.audit-poll-interval",
-  schema: prop.duration().refine((ms) => ms >= 100 && ms <= 600_000, "must be between 100ms and 10m"),
-  default: 2_000,
-  description: "How often the AuditLog is read for completed sign-ins and authorization denials.",
-});
-
 /** Past decisions in a context. */
 export const DECISION_HISTORY_LIMIT = defineProperty({
   key: "platform.security.decision.history.limit",
@@ -137,7 +129,6 @@ export const DECISION_PIPELINE_PROPERTIES = [
   DECISION_CALLS_PER_DAY,
   DECISION_DENIALS_THRESHOLD,
   DECISION_DENIALS_WINDOW,
-  DECISION_AUDIT_POLL_INTERVAL,
   DECISION_HISTORY_LIMIT,
   DECISION_EVIDENCE_CAPACITY,
   DECISION_REDACTION_ALLOW_EMAIL,
@@ -156,7 +147,6 @@ export interface DecisionPipelineSettings {
   readonly callsPerDay: number;
   readonly denialsThreshold: number;
   readonly denialsWindowMs: number;
-  readonly auditPollIntervalMs: number;
   readonly historyLimit: number;
   readonly evidenceCapacity: number;
   readonly redaction: {
@@ -178,7 +168,6 @@ export function decisionPipelineSettings(properties: PlatformProperties): Decisi
     callsPerDay: properties.get(DECISION_CALLS_PER_DAY),
     denialsThreshold: properties.get(DECISION_DENIALS_THRESHOLD),
     denialsWindowMs: properties.get(DECISION_DENIALS_WINDOW),
-    auditPollIntervalMs: properties.get(DECISION_AUDIT_POLL_INTERVAL),
     historyLimit: properties.get(DECISION_HISTORY_LIMIT),
     evidenceCapacity: properties.get(DECISION_EVIDENCE_CAPACITY),
     redaction: Object.freeze({

@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
-import { pipelineFixture, TableDecisionMaker } from "./decision-pipeline.fixture.js";
+import type { DecisionMaker, DecisionRequest } from "./decision-maker.js";
+import { pipelineFixture, RecordingDecisionMaker } from "./decision-pipeline.fixture.js";
+
+// Every decision here is the real model side's: the layered engine over the offline analyst. The
+// fixture's alice signs in from an external address with a new account, which the analyst scores
+// 0.4 (EXTERNAL_NETWORK, NEW_ACCOUNT): CHALLENGE, decided in L2 (L1 knows too few facts).
 
 /** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
 async function until(done: () => boolean): Promise<void> {
@@ -10,7 +15,7 @@ async function until(done: () => boolean): Promise<void> {
 
 describe("DecisionPipeline: an outcome lands everywhere", () => {
   it("writes the action for the user and the session, the audit record, the history and the evidence", async () => {
-    const f = await pipelineFixture({}, new TableDecisionMaker({ SIGN_IN_COMPLETED: "CHALLENGE" }));
+    const f = await pipelineFixture();
     expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { sessionHandle: "h-1", device: "dev-1" }))).toBe(
       "queued",
     );
@@ -29,7 +34,10 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
         action: "CHALLENGE",
         eventKind: "SIGN_IN_COMPLETED",
         selectionSource: "BUILD_DEFAULT",
-        layer: "L1",
+        layer: "L2",
+        riskScore: 0.4,
+        reasons: ["EXTERNAL_NETWORK", "NEW_ACCOUNT"],
+        model: "builtin:offline-analyst/1",
       },
     });
     const decisionId = made!.data!.decisionId as string;
@@ -45,12 +53,13 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
     const pkg = await f.evidence.get(decisionId);
     const request = f.maker.requests[0]!;
     expect(pkg?.input).toEqual(request.input);
-    expect(pkg?.prompts).toHaveLength(1);
-    const sent = request.selection.bundle.render(request.input, request.selection.bundle.budgets[0]!);
+    expect(pkg?.prompts.map((p) => p.layer)).toEqual(["L1", "L2"]);
+    const { bundle } = request.selection;
+    const sent = bundle.render(request.input, bundle.budgets.find((b) => b.family === "L1")!);
     expect(pkg?.prompts[0]).toEqual({ layer: "L1", system: sent.system, user: sent.user });
     expect(pkg?.metadata).toMatchObject({
       bundleVersion: "2026.07.30-v19",
-      model: { id: "table", external: false },
+      model: { id: "builtin:offline-analyst/1", external: false },
     });
   });
 
@@ -71,7 +80,7 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
     });
     expect(input.markedMissing).toEqual(["request.device"]);
     expect(input.pastRecords).toHaveLength(1);
-    expect(input.pastRecords[0]).toMatchObject({ decision: "ALLOW", target: "/api/orders" });
+    expect(input.pastRecords[0]).toMatchObject({ decision: "CHALLENGE", target: "/api/orders" });
     expect(input.context.evidence?.[0]).toBe("event REPEATED_DENIALS denials=5");
   });
 });
@@ -94,8 +103,8 @@ describe("DecisionPipeline: context edge cases", () => {
 
 describe("DecisionPipeline: off the request path", () => {
   it("marks the user PENDING_ANALYSIS while the decision waits, then writes the decision", async () => {
-    const maker = new TableDecisionMaker({ MFA_FAILURE: "ESCALATE" });
-    maker.holding = true;
+    const maker = new RecordingDecisionMaker();
+    maker.gate.holding = true;
     const f = await pipelineFixture({}, maker);
     expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued");
     await until(() => maker.requests.length === 1);
@@ -103,14 +112,14 @@ describe("DecisionPipeline: off the request path", () => {
       action: "PENDING_ANALYSIS",
       source: "ai-decision",
     });
-    maker.release();
+    maker.gate.release();
     await f.pipeline.idle();
-    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("ESCALATE");
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("CHALLENGE");
   });
 
   it("drops an event that does not fit the queue, counted and audited", async () => {
-    const maker = new TableDecisionMaker();
-    maker.holding = true;
+    const maker = new RecordingDecisionMaker();
+    maker.gate.holding = true;
     const f = await pipelineFixture(
       { "platform.security.decision.queue.capacity": 1, "platform.security.decision.queue.concurrency": 1 },
       maker,
@@ -124,18 +133,18 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.auditOf("decision.dropped")).toMatchObject([
       { data: { reason: "queue-full", userId: carol.id } },
     ]);
-    maker.release();
+    maker.gate.release();
     await f.pipeline.idle();
     expect(f.pipeline.stats().decided).toBe(2);
   });
 
   it("coalesces a second event of a user whose decision is still waiting", async () => {
-    const maker = new TableDecisionMaker();
-    maker.holding = true;
+    const maker = new RecordingDecisionMaker();
+    maker.gate.holding = true;
     const f = await pipelineFixture({}, maker);
     expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued");
     expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("coalesced");
-    maker.release();
+    maker.gate.release();
     await f.pipeline.idle();
     expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("queued");
     await f.pipeline.idle();
@@ -143,8 +152,8 @@ describe("DecisionPipeline: off the request path", () => {
   });
 
   it("aborts a decision past its timeout, audits it and clears the pending marker", async () => {
-    const maker = new TableDecisionMaker({ MFA_FAILURE: "BLOCK" });
-    maker.mode = "hang";
+    const maker = new RecordingDecisionMaker();
+    maker.gate.mode = "hang";
     const f = await pipelineFixture({ "platform.security.decision.timeout": 20 }, maker);
     f.pipeline.submit(f.event("MFA_FAILURE"));
     await f.pipeline.idle();
@@ -156,9 +165,35 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued"); // not stuck as "waiting"
   });
 
+  it("writes the engine's fallback when the model is down: ESCALATE, no risk score", async () => {
+    const maker = new RecordingDecisionMaker();
+    maker.gate.mode = "fail";
+    const f = await pipelineFixture({}, maker);
+    f.pipeline.submit(f.event("MFA_FAILURE"));
+    await f.pipeline.idle();
+    const user = await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id));
+    expect(user).toMatchObject({ action: "ESCALATE", source: "ai-decision" });
+    expect(user?.reason).toContain("risk none");
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({
+      action: "ESCALATE",
+      riskScore: null,
+      layer: "L2",
+      fallback: expect.stringContaining("DECISION_MODEL_UNAVAILABLE"),
+    });
+    const [past] = await f.history.recentFor(f.alice.id, 1);
+    expect(past).toMatchObject({ action: "ESCALATE" });
+    expect(past).not.toHaveProperty("riskScore");
+    expect((await f.evidence.recent(1))[0]!.metadata.riskScore).toBeNull();
+  });
+
   it("audits a failed decision and clears the pending marker", async () => {
-    const maker = new TableDecisionMaker();
-    maker.mode = "fail";
+    // A stand-in: the engine resolves with a fallback on every model failure and rejects only on a
+    // bundle it cannot read, which the selector never hands it; a host's DecisionMaker may throw.
+    const maker: DecisionMaker & { requests: DecisionRequest[] } = {
+      model: { id: "host", external: false },
+      requests: [],
+      decide: () => Promise.reject(new Error("model down")),
+    };
     const f = await pipelineFixture({}, maker);
     f.pipeline.submit(f.event("MFA_FAILURE"));
     await f.pipeline.idle();
@@ -179,7 +214,8 @@ describe("DecisionPipeline: kill switch and caps", () => {
   });
 
   it("drops past the per-minute rate cap until the next minute", async () => {
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 2 });
+    // Each decision here asks L1 and L2: two calls, so a cap of 4 admits two decisions.
+    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 4 });
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
       await f.pipeline.idle();
@@ -193,8 +229,7 @@ describe("DecisionPipeline: kill switch and caps", () => {
   });
 
   it("counts every prompt against the per-day cost cap", async () => {
-    const maker = new TableDecisionMaker();
-    maker.promptsPerDecision = 2;
+    const maker = new RecordingDecisionMaker();
     const f = await pipelineFixture({ "platform.security.decision.calls-per-day": 3 }, maker);
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
@@ -217,13 +252,13 @@ describe("DecisionPipeline: sampled requests", () => {
   });
 
   it("decides a sampled request whose user has no live action, without a pending marker first", async () => {
-    const maker = new TableDecisionMaker({ REQUEST_SAMPLED: "CHALLENGE" });
-    maker.holding = true;
+    const maker = new RecordingDecisionMaker();
+    maker.gate.holding = true;
     const f = await pipelineFixture({}, maker);
     f.pipeline.submit(f.event("REQUEST_SAMPLED"));
     await until(() => maker.requests.length === 1);
     expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
-    maker.release();
+    maker.gate.release();
     await f.pipeline.idle();
     expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("CHALLENGE");
   });
@@ -231,7 +266,7 @@ describe("DecisionPipeline: sampled requests", () => {
 
 describe("DecisionPipeline: records it never replaces", () => {
   it("keeps an administrator's record and someone else's BLOCK", async () => {
-    const f = await pipelineFixture({}, new TableDecisionMaker({ SIGN_IN_COMPLETED: "ALLOW" }));
+    const f = await pipelineFixture();
     const bob = await f.users.create({ username: "bob" });
     await f.zeroTrust.set(zeroTrustUserSubject(f.alice.id), "CHALLENGE", { source: "admin" });
     await f.zeroTrust.set(zeroTrustUserSubject(bob.id), "BLOCK", { source: "host" });

@@ -163,7 +163,7 @@ export class DecisionPipeline {
       : { input: built, redacted: [] as string[] };
     const sent = withEventLine(input, event);
     const outcome = await this.p.maker.decide({ input: sent, selection, event }, signal);
-    this.p.caps.record(Math.max(1, outcome.prompts.length));
+    this.p.caps.record(Math.max(1, outcome.modelCalls ?? outcome.prompts.length));
     signal.throwIfAborted();
     await this.p.writer.write({ event, account, input: sent, outcome, redacted });
     this.counts.decided++;

@@ -10,6 +10,8 @@ export const DECISIONS_AUDIT = Object.freeze({
   bundleFallback: "decision.bundle.fallback",
   /** An AI BLOCK of the last active administrator was turned into a CHALLENGE. */
   lastAdminProtected: "decision.last-admin.protected",
+  /** A caller without ROLE_ADMIN asked the security-decisions admin API. */
+  adminDenied: "decision.admin.denied",
 });
 
 /** The EventBus event published when the last-administrator rule turned a BLOCK into a CHALLENGE. */

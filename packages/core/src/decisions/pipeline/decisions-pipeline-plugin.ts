@@ -1,7 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
 import { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
 import { UserRepository } from "../../identity/users/user-repository.js";
-import { AuditLog } from "../../kernel/audit-log.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import { EventBus } from "../../kernel/event-bus.js";
@@ -12,6 +11,8 @@ import type { PlatformPlugin } from "../../kernel/plugin.js";
 import { PlatformProperties } from "../../kernel/properties.js";
 import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import { promptsPlugin } from "../../prompts/prompts-plugin.js";
+import { RouteTable } from "../../web/route-table.js";
+import { SecurityDecisionsEndpoints } from "../admin/security-decisions-endpoints.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
@@ -29,9 +30,10 @@ import { ModelCallCaps } from "./model-call-caps.js";
 
 /**
  * The decision pipeline as a plugin: registers the DecisionHistoryStore and SealedEvidenceStore
- * defaults (in memory), the DecisionPipeline and its DecisionEventSources, subscribes at start and
- * reads the audit trail every `audit-poll-interval`; at stop it unsubscribes and waits for running
- * decisions. Needs the identity plugin (users), zero trust (authzPlugin or zeroTrustPlugin) and a
+ * defaults (in memory), the DecisionPipeline and its DecisionEventSources, subscribes to the bus at
+ * start; at stop it unsubscribes and waits for running decisions. At start it adds the
+ * security-decisions admin API (`/platform/admin/api/security-decisions`) to the RouteTable, when
+ * there is one. Needs the identity plugin (users), zero trust (authzPlugin or zeroTrustPlugin) and a
  * DecisionMaker (the model side, or a host's); includes the prompts plugin (the bundle catalog).
  * With `platform.security.decision.enabled` false it starts without a DecisionMaker and decides nothing.
  */
@@ -52,7 +54,6 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
         return new DecisionEventSources({
           submit: (event) => pipeline.submit(event),
           events: c.resolve(EventBus),
-          auditLog: c.resolve(AuditLog),
           ids: c.resolve(IdGenerator),
           clock: c.resolve(Clock),
           denialsThreshold: settings.denialsThreshold,
@@ -61,37 +62,31 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
       },
     });
     let unsubscribe: (() => void) | undefined;
-    let timer: ReturnType<typeof setInterval> | undefined;
     ctx.onStart("decisions-pipeline", (c) => {
+      addAdminRoutes(c);
       if (!settings.enabled) return;
       requirePorts(c);
-      const sources = c.resolve(DecisionEventSources);
-      unsubscribe = sources.subscribe();
-      const logger = c.resolve(Logger);
-      // Logged when reading starts failing, not on every poll (a host sink without a log never reads).
-      let failing = false;
-      timer = setInterval(() => {
-        sources.pollAudit().then(
-          () => {
-            failing = false;
-          },
-          (error: unknown) => {
-            if (!failing)
-              logger.warn("decision pipeline cannot read the audit trail", { error: String(error) });
-            failing = true;
-          },
-        );
-      }, settings.auditPollIntervalMs);
-      timer.unref?.();
+      unsubscribe = c.resolve(DecisionEventSources).subscribe();
     });
     ctx.onStop("decisions-pipeline", async (c) => {
-      clearInterval(timer);
       unsubscribe?.();
       unsubscribe = undefined;
       if (settings.enabled) await c.resolve(DecisionPipeline).idle();
     });
   },
 };
+
+// Served with the kill switch off too: the decisions already made stay readable.
+function addAdminRoutes(c: DependencyContainer): void {
+  if (!c.isRegistered(RouteTable, true)) return;
+  const endpoints = new SecurityDecisionsEndpoints({
+    evidence: c.resolve(SealedEvidenceStore),
+    ...(c.isRegistered(UserRepository, true) ? { users: c.resolve(UserRepository) } : {}),
+    audit: c.resolve(AuditSink),
+  });
+  const table = c.resolve(RouteTable);
+  for (const route of endpoints.routes()) table.add(route);
+}
 
 function requirePorts(c: DependencyContainer): void {
   const missing = [

@@ -1,17 +1,41 @@
 import { describe, expect, it } from "vitest";
 import { zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
-import { pipelineFixture, TableDecisionMaker } from "./decision-pipeline.fixture.js";
+import { pipelineFixture } from "./decision-pipeline.fixture.js";
 import { LastAdminGuard } from "./last-admin-guard.js";
 
-const blocking = () => new TableDecisionMaker({ REPEATED_DENIALS: "BLOCK" });
+type Fixture = Awaited<ReturnType<typeof pipelineFixture>>;
+
+/**
+ * Denials of DELETE on an admin URL from an external address, after an earlier CHALLENGE: the
+ * analyst scores them 0.9 (EXTERNAL_NETWORK, ADMIN_ACTION, RESTRICTED_RESOURCE, NEW_ACCOUNT,
+ * PRIOR_RISKY_DECISION), a BLOCK.
+ */
+async function submitRiskyDenials(f: Fixture, userId: string): Promise<void> {
+  await f.history.append({
+    id: `past-${userId}`,
+    at: f.clock.now() - 60_000,
+    eventId: "e0",
+    eventKind: "SIGN_IN_COMPLETED",
+    userId,
+    action: "CHALLENGE",
+  });
+  f.pipeline.submit(
+    f.event("REPEATED_DENIALS", {
+      userId,
+      method: "DELETE",
+      target: "/admin/api/users/1",
+      detail: { denials: 5 },
+    }),
+  );
+}
 
 describe("the last active administrator", () => {
   it("is challenged, not blocked, by an AI BLOCK, with an audited alert event", async () => {
-    const f = await pipelineFixture({}, blocking());
+    const f = await pipelineFixture();
     const root = await f.users.create({ username: "root", authorities: ["ROLE_ADMIN"] });
     await f.users.create({ username: "retired", authorities: ["ROLE_ADMIN"], enabled: false });
     await f.users.create({ username: "locked", authorities: ["ROLE_ADMIN"], locked: true });
-    f.pipeline.submit(f.event("REPEATED_DENIALS", { userId: root.id }));
+    await submitRiskyDenials(f, root.id);
     await f.pipeline.idle();
 
     expect(await f.zeroTrust.get(zeroTrustUserSubject(root.id))).toMatchObject({ action: "CHALLENGE" });
@@ -30,19 +54,19 @@ describe("the last active administrator", () => {
   });
 
   it("does not protect an administrator while another active one exists", async () => {
-    const f = await pipelineFixture({}, blocking());
+    const f = await pipelineFixture();
     const root = await f.users.create({ username: "root", authorities: ["ROLE_ADMIN"] });
     await f.users.create({ username: "second", authorities: ["ROLE_USER", "ROLE_ADMIN"] });
-    f.pipeline.submit(f.event("REPEATED_DENIALS", { userId: root.id }));
+    await submitRiskyDenials(f, root.id);
     await f.pipeline.idle();
     expect(await f.zeroTrust.get(zeroTrustUserSubject(root.id))).toMatchObject({ action: "BLOCK" });
     expect(f.alerts).toEqual([]);
   });
 
   it("blocks an ordinary user", async () => {
-    const f = await pipelineFixture({}, blocking());
+    const f = await pipelineFixture();
     await f.users.create({ username: "root", authorities: ["ROLE_ADMIN"] });
-    f.pipeline.submit(f.event("REPEATED_DENIALS"));
+    await submitRiskyDenials(f, f.alice.id);
     await f.pipeline.idle();
     expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({ action: "BLOCK" });
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { classifyNetwork } from "../../prompts/vocabulary/vocabulary.js";
-import { pipelineFixture, TableDecisionMaker } from "./decision-pipeline.fixture.js";
+import { GatedModel, pipelineFixture, RecordingDecisionMaker } from "./decision-pipeline.fixture.js";
 import { redactForExternalModel } from "./prompt-redaction.js";
 
 const NONE = { allowEmail: false, allowAddress: false, allowFreeText: false };
@@ -63,7 +63,10 @@ describe("redactForExternalModel", () => {
 
 describe("DecisionPipeline redaction", () => {
   it("sends an external model the redacted context and records what was masked", async () => {
-    const f = await pipelineFixture({}, new TableDecisionMaker({}, { id: "gpt-x", external: true }));
+    const f = await pipelineFixture(
+      {},
+      new RecordingDecisionMaker(new GatedModel({ id: "gpt-x", external: true })),
+    );
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     await f.pipeline.idle();
     const sent = f.maker.requests[0]!.input;
@@ -89,7 +92,7 @@ describe("DecisionPipeline redaction", () => {
   it("lets an external model see e-mail addresses when redaction.allow-email is true", async () => {
     const f = await pipelineFixture(
       { "platform.security.decision.redaction.allow-email": true },
-      new TableDecisionMaker({}, { id: "gpt-x", external: true }),
+      new RecordingDecisionMaker(new GatedModel({ id: "gpt-x", external: true })),
     );
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     await f.pipeline.idle();

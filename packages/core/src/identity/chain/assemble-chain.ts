@@ -244,14 +244,19 @@ function authorizationFilter(definition: ChainDefinition, parts: ChainParts): Au
       { matcher: antMatcher(plan.processingUrl, "POST"), manager: rules.permitAll() },
     );
   }
-  return new AuthorizationFilter(authorizationRules, deps.audit, async (exchange, authentication) => {
-    // Read at denial time: the hooks exist once the multi-factor chains are assembled.
-    for (const hook of deps.hooks()) {
-      const started = await hook.onAccessDenied?.(exchange, authentication);
-      if (started) return started;
-    }
-    return undefined;
-  });
+  return new AuthorizationFilter(
+    authorizationRules,
+    deps.audit,
+    async (exchange, authentication) => {
+      // Read at denial time: the hooks exist once the multi-factor chains are assembled.
+      for (const hook of deps.hooks()) {
+        const started = await hook.onAccessDenied?.(exchange, authentication);
+        if (started) return started;
+      }
+      return undefined;
+    },
+    deps.events,
+  );
 }
 
 function placeAddedFilters(filters: SecurityFilter[], added: HttpSecurity["addedFilters"]): SecurityFilter[] {

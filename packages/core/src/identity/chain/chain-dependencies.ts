@@ -1,5 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { EventBus } from "../../kernel/event-bus.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { LogoutHook } from "../login/logout-hook.js";
 import type { ChainHook } from "./chain-hook.js";
@@ -47,6 +48,8 @@ export interface ChainDependencies {
   sessionRepository: SecurityContextRepository;
   tokens: ChainTokenService;
   audit: AuditSink;
+  /** Where sign-ins and denials are published (identity's events); none when absent. */
+  events?: EventBus;
   /** OTT ports, resolved lazily. */
   ott: () => OttDependencies;
   /** The platform clock (step-up rules read it). */

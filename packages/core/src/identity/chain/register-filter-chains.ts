@@ -1,6 +1,7 @@
 import type { DependencyContainer, InjectionToken } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
+import { EventBus } from "../../kernel/event-bus.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { subjectStatusChecksOf, subjectStatusGate } from "../authentication/subject-status-check.js";
@@ -70,6 +71,7 @@ function chainDependencies(
     sessionRepository: c.resolve(SecurityContextRepository),
     tokens: c.resolve(TokenService),
     audit: c.resolve(AuditSink),
+    events: c.resolve(EventBus),
     clock: c.resolve(Clock),
     statusCheck,
     ott: () => ottDependencies(c, ctx),

@@ -1,8 +1,10 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { EventBus } from "../../kernel/event-bus.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { ACCESS_DENIED_EVENT, publishWithoutWaiting } from "../events/identity-events.js";
 import type { AuthorizationRule } from "./http-security.js";
 
 /**
@@ -26,6 +28,8 @@ export class AuthorizationFilter implements SecurityFilter {
     private readonly audit: AuditSink,
     /** Starts a step-up for a signed-in user (the chain hooks); its fields join the challenge error. */
     private readonly stepUp?: StepUpStarter,
+    /** Where each denial is published (ACCESS_DENIED_EVENT, not awaited); none when absent. */
+    private readonly events?: EventBus,
   ) {}
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
@@ -49,6 +53,13 @@ export class AuthorizationFilter implements SecurityFilter {
               reason: decision.reason,
             },
           });
+        publishWithoutWaiting(this.events, ACCESS_DENIED_EVENT, {
+          ...(authentication ? { userId: authentication.userId, username: authentication.username } : {}),
+          method: exchange.method,
+          path: exchange.path,
+          ...(exchange.remoteAddress ? { remoteAddress: exchange.remoteAddress } : {}),
+          code: authentication ? (decision.code ?? "ACCESS_DENIED") : "AUTHENTICATION_REQUIRED",
+        });
         if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
         if (decision.stepUp) {
           const started = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;

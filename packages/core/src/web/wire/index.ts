@@ -36,6 +36,11 @@ export type {
   ZeroTrustActionJson,
   ZeroTrustClearedAnswer,
 } from "./admin-messages.js";
+export type {
+  SecurityDecisionJson,
+  SecurityDecisionListAnswer,
+  SecurityDecisionSummaryJson,
+} from "./decision-messages.js";
 export type { OttGenerateAnswer, OttGenerateBody, OttLoginBody } from "./ott-messages.js";
 export type {
   TokenPairAnswer,

@@ -1,0 +1,8 @@
+import { DecisionHistoryStore } from "@platform/core/ports";
+import { MongoDecisionHistoryStore } from "./mongo-decision-history-store.js";
+import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
+
+/** The decisions module's stores on MongoDB: the decision history (past decisions read into the next). */
+export const decisionStores: readonly MongoStoreRegistration[] = [
+  mongoStore(DecisionHistoryStore, (db) => new MongoDecisionHistoryStore({ db })),
+];

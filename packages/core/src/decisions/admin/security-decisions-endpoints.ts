@@ -1,0 +1,123 @@
+import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
+import type { UserRepository } from "../../identity/users/user-repository.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import type { Route } from "../../web/route-table.js";
+import type { SecurityDecisionListAnswer } from "../../web/wire/decision-messages.js";
+import { EVIDENCE_RECENT_MAX_LIMIT, type SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
+import { DECISIONS_AUDIT } from "../pipeline/decisions-audit.js";
+import { parseSecurityDecisionQuery, type SecurityDecisionQuery } from "./security-decision-query.js";
+import { decisionDetailOf, decisionSummaryOf } from "./security-decision-view.js";
+
+/** Where the security-decisions admin API lives. */
+export const SECURITY_DECISIONS_PATH = "/platform/admin/api/security-decisions";
+/** The authority it needs. */
+export const SECURITY_DECISIONS_AUTHORITY = "ROLE_ADMIN";
+const MAX_ID = 128;
+
+/** Options of the SecurityDecisionsEndpoints. */
+export interface SecurityDecisionsEndpointsOptions {
+  readonly evidence: SealedEvidenceStore;
+  /** Resolves a `user` filter given as a username; absent: the filter matches user ids only. */
+  readonly users?: Pick<UserRepository, "findByUsername">;
+  /** Records refused calls (`decision.admin.denied`). */
+  readonly audit: AuditSink;
+}
+
+/**
+ * The administrators' view of the AI security decisions, JSON, `Cache-Control: no-store`, read
+ * from the SealedEvidenceStore (so it lists the decisions whose evidence is kept, the latest
+ * `evidence.capacity` by default): `GET <path>` lists them newest first, filtered by `user` (id or
+ * username), `action`, `layer`, `since`/`until`, `limit`; `GET <path>/{id}` answers one with its
+ * prompts exactly as sent and the context as sent (404 NOT_FOUND). The endpoints check ROLE_ADMIN
+ * themselves (401 AUTHENTICATION_REQUIRED anonymous, 403 ACCESS_DENIED audited otherwise): their
+ * path is under no chain's admin rule.
+ */
+export class SecurityDecisionsEndpoints {
+  constructor(private readonly o: SecurityDecisionsEndpointsOptions) {}
+
+  /** The two routes, application routes of the `decisions` feature. */
+  routes(): Route[] {
+    return [
+      {
+        method: "GET",
+        path: SECURITY_DECISIONS_PATH,
+        name: "decisions.admin.list",
+        description: "Recent AI security decisions, newest first (user, action, layer, since, until, limit)",
+        feature: "decisions",
+        access: "admin",
+        handler: (exchange) => this.list(exchange),
+      },
+      {
+        method: "GET",
+        path: `${SECURITY_DECISIONS_PATH}/:id`,
+        name: "decisions.admin.get",
+        description: "One AI security decision with its prompts exactly as sent",
+        feature: "decisions",
+        access: "admin",
+        handler: (exchange, params) => this.one(exchange, params.id ?? ""),
+      },
+    ];
+  }
+
+  private async list(exchange: HttpExchange): Promise<void> {
+    exchange.response.headers.set("cache-control", "no-store");
+    this.requireAdmin(exchange);
+    const query = parseSecurityDecisionQuery(exchange.query);
+    const userIds = await this.userIds(query);
+    const kept = await this.o.evidence.recent(EVIDENCE_RECENT_MAX_LIMIT);
+    const decisions = kept
+      .filter(
+        (p) =>
+          (userIds === undefined || userIds.has(p.metadata.userId)) &&
+          (query.action === undefined || p.metadata.action === query.action) &&
+          (query.layer === undefined || p.metadata.layer === query.layer) &&
+          (query.since === undefined || p.at >= query.since) &&
+          (query.until === undefined || p.at <= query.until),
+      )
+      .slice(0, query.limit)
+      .map(decisionSummaryOf);
+    const answer: SecurityDecisionListAnswer = { decisions, limit: query.limit };
+    exchange.json(200, answer);
+  }
+
+  /** `id` is the path segment, decoded by the route table. */
+  private async one(exchange: HttpExchange, id: string): Promise<void> {
+    exchange.response.headers.set("cache-control", "no-store");
+    this.requireAdmin(exchange);
+    if (id.length === 0 || id.length > MAX_ID || /\p{Cc}/u.test(id))
+      throw new PlatformError("VALIDATION_FAILED", `id must be 1 to ${MAX_ID} printable characters`, {
+        details: { fields: ["id"] },
+      });
+    const pkg = await this.o.evidence.get(id);
+    if (pkg === undefined) throw new PlatformError("NOT_FOUND", "No such security decision");
+    exchange.json(200, decisionDetailOf(pkg));
+  }
+
+  private async userIds(query: SecurityDecisionQuery): Promise<Set<string> | undefined> {
+    if (query.user === undefined) return undefined;
+    const ids = new Set([query.user]);
+    const byName = await this.o.users?.findByUsername(query.user);
+    if (byName) ids.add(byName.id);
+    return ids;
+  }
+
+  private requireAdmin(exchange: HttpExchange): Authentication {
+    const authentication = currentAuthentication(exchange);
+    if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    if (authentication.authorities.includes(SECURITY_DECISIONS_AUTHORITY)) return authentication;
+    try {
+      this.o.audit.record({
+        type: DECISIONS_AUDIT.adminDenied,
+        outcome: "denied",
+        principal: authentication.username,
+        remoteAddress: exchange.remoteAddress,
+        data: { method: exchange.method, path: exchange.path.slice(0, 256) },
+      });
+    } catch {
+      // The refusal stands whatever the sink does.
+    }
+    throw new PlatformError("ACCESS_DENIED", "Only administrators can read security decisions");
+  }
+}

@@ -1,0 +1,40 @@
+import type { EventBus } from "../../kernel/event-bus.js";
+
+/** Published (not awaited) when a primary sign-in succeeds: password (form, REST), OTT or passkey. */
+export const SIGN_IN_COMPLETED_EVENT = "identity.SignInCompletedEvent";
+
+/** The payload of SIGN_IN_COMPLETED_EVENT: the same facts as the `auth.login.success` audit record. */
+export interface SignInCompletedPayload {
+  readonly userId: string;
+  readonly username: string;
+  /** `form`, `rest`, `ott` or `passkey`. */
+  readonly method: string;
+  readonly remoteAddress?: string;
+}
+
+/** Published (not awaited) when a chain's authorization rules deny a request (static or dynamic). */
+export const ACCESS_DENIED_EVENT = "identity.AccessDeniedEvent";
+
+/** The payload of ACCESS_DENIED_EVENT; `username` is absent for an anonymous caller. */
+export interface AccessDeniedPayload {
+  readonly userId?: string;
+  readonly username?: string;
+  readonly method: string;
+  readonly path: string;
+  readonly remoteAddress?: string;
+  /** The error code the caller is answered with (`ACCESS_DENIED`, `ZERO_TRUST_BLOCKED`, ...). */
+  readonly code: string;
+}
+
+/**
+ * Publishes without waiting for the listeners and without letting the bus fail the caller: the
+ * request that signals is never slowed or changed by who listens.
+ */
+export function publishWithoutWaiting(events: EventBus | undefined, type: string, payload: object): void {
+  if (events === undefined) return;
+  try {
+    void events.publish(type, payload).catch(() => {});
+  } catch {
+    // A broken bus never changes an answer.
+  }
+}

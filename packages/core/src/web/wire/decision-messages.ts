@@ -1,0 +1,44 @@
+// What `/platform/admin/api/security-decisions` answers: the AI security decisions the pipeline
+// wrote, as their evidence packages keep them. Times are epoch milliseconds.
+
+/** One decision in the list: what was decided, for whom, how. */
+export type SecurityDecisionSummaryJson = {
+  /** The decision's id (its evidence package's id). */
+  id: string;
+  at: number;
+  eventId: string;
+  /** `SIGN_IN_COMPLETED`, `REQUEST_SAMPLED`, `REPEATED_DENIALS`, `MFA_FAILURE`, `MFA_LOCKOUT`. */
+  eventKind: string;
+  userId: string;
+  /** The action written to zero trust. */
+  action: "ALLOW" | "CHALLENGE" | "ESCALATE" | "BLOCK";
+  /** The action decided, when the last-administrator rule changed it. */
+  decidedAction: string | null;
+  /** Null for a fallback decision (no accepted answer scored it). */
+  riskScore: number | null;
+  confidence: number;
+  layer: "L1" | "L2";
+  bundleVersion: string;
+  bundleHash: string;
+  selectionSource: string;
+  model: { id: string; external: boolean };
+  timings: Readonly<Record<string, number>>;
+  floorApplied: string | null;
+  fallback: string | null;
+  /** Fields masked before an external model saw the context (dotted paths). */
+  redacted: readonly string[];
+};
+
+/** `GET /platform/admin/api/security-decisions`: newest first. */
+export type SecurityDecisionListAnswer = {
+  decisions: readonly SecurityDecisionSummaryJson[];
+  /** The limit applied. */
+  limit: number;
+};
+
+/** `GET /platform/admin/api/security-decisions/{id}`: one decision with its prompts exactly as sent. */
+export type SecurityDecisionJson = SecurityDecisionSummaryJson & {
+  prompts: readonly { layer: "L1" | "L2"; system: string; user: string }[];
+  /** The canonical context the prompts were rendered from, as sent (after any redaction). */
+  input: Readonly<Record<string, unknown>>;
+};

@@ -1,0 +1,132 @@
+import { performance } from "node:perf_hooks";
+import {
+  LayeredDecisionEngine,
+  OfflineAnalyst,
+  type BundleSelection,
+  selectionFromCatalog,
+} from "@platform/core/decisions";
+import {
+  DEFAULT_BUNDLE_ROOT,
+  loadBundleCatalog,
+  type PromptInput,
+  parsePromptInput,
+  readGoldenInputs,
+} from "@platform/core/prompts";
+import { ManualClock } from "@platform/core/testing";
+
+/** The golden inputs every layout renders (the prompts module's committed fixtures). */
+export const INPUTS = [
+  "internal-read",
+  "external-admin-delete",
+  "every-fact-missing",
+  "long-history",
+] as const;
+
+/** Median render time of one prompt (system + user) per bundle, profile and input. */
+export interface RenderRow {
+  version: string;
+  layout: string;
+  profile: string;
+  input: string;
+  medianUs: number;
+  p99Us: number;
+  userChars: number;
+}
+
+/** Decisions per second through the layered engine over the offline analyst. */
+export interface EngineRow {
+  version: string;
+  input: string;
+  decisionsPerSecond: number;
+  modelCallsPerDecision: number;
+  action: string;
+}
+
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+
+function selections(): BundleSelection[] {
+  const catalog = loadBundleCatalog();
+  return ["2026.07.30-v19", "2026.09.15-v20"].map((v) => selectionFromCatalog(catalog, v, "CONFIGURATION"));
+}
+
+function inputs(): Map<string, PromptInput> {
+  const raw = readGoldenInputs(DEFAULT_BUNDLE_ROOT, [...INPUTS]);
+  return new Map(INPUTS.map((name) => [name, parsePromptInput(raw.get(name))]));
+}
+
+/** Renders each input with each profile of each runnable bundle `iterations` times (after a warm-up). */
+export function measureRenders(iterations: number): RenderRow[] {
+  const rows: RenderRow[] = [];
+  const byName = inputs();
+  for (const { bundle, version } of selections()) {
+    for (const profile of bundle.budgets) {
+      for (const [name, input] of byName) {
+        for (let i = 0; i < 20; i++) bundle.render(input, profile);
+        const times: number[] = [];
+        let userChars = 0;
+        for (let i = 0; i < iterations; i++) {
+          const t = performance.now();
+          const r = bundle.render(input, profile);
+          times.push((performance.now() - t) * 1000);
+          userChars = r.user.length;
+        }
+        times.sort((a, b) => a - b);
+        rows.push({
+          version,
+          layout: bundle.layout,
+          profile: profile.name,
+          input: name,
+          medianUs: quantile(times, 0.5),
+          p99Us: quantile(times, 0.99),
+          userChars,
+        });
+      }
+    }
+  }
+  return rows;
+}
+
+/** Runs whole decisions (render, analyst, inspector, floors, L2 when asked) for `durationMs` per input. */
+export async function measureEngine(durationMs: number): Promise<EngineRow[]> {
+  const rows: EngineRow[] = [];
+  const model = new OfflineAnalyst();
+  let calls = 0;
+  const counting = {
+    name: model.name,
+    external: false,
+    complete: (...args: Parameters<OfflineAnalyst["complete"]>) => {
+      calls++;
+      return model.complete(...args);
+    },
+  };
+  const engine = new LayeredDecisionEngine({
+    model: counting,
+    clock: new ManualClock(0),
+    escalationConfidence: 0.7,
+    timeouts: { L1: 5_000, L2: 20_000 },
+  });
+  const signal = new AbortController().signal;
+  for (const selection of selections()) {
+    for (const [name, input] of inputs()) {
+      for (let i = 0; i < 20; i++) await engine.decide(input, selection, signal);
+      calls = 0;
+      let n = 0;
+      let action = "";
+      const start = performance.now();
+      while (performance.now() - start < durationMs) {
+        action = (await engine.decide(input, selection, signal)).record.action;
+        n++;
+      }
+      const seconds = (performance.now() - start) / 1000;
+      rows.push({
+        version: selection.version,
+        input: name,
+        decisionsPerSecond: Math.round(n / seconds),
+        modelCallsPerDecision: Math.round((calls / n) * 100) / 100,
+        action,
+      });
+    }
+  }
+  return rows;
+}

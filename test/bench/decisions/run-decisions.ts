@@ -1,0 +1,110 @@
+import "reflect-metadata";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { machineInfo } from "../login/machine.js";
+import { measureEngine, measureRenders } from "./decisions-measure.js";
+import { measureRequestPath } from "./request-path.js";
+
+const USAGE = `pnpm bench:decisions [--quick] [--no-write]
+
+Measures the AI security decisions: render time per prompt per layout (v19, v20; L1, L2; the golden
+inputs), decisions per second through the built-in offline analyst (whole decisions: render,
+analyst, inspector, floors, L2 when asked), and the request path of zero trust with decisions on
+versus off: bearer GET /api/orders on two demo servers in this process, interleaved rounds.
+--quick      fewer iterations and shorter rounds
+--no-write   do not update test/bench/decisions/RESULTS.md
+`;
+
+const RESULTS = fileURLToPath(new URL("./RESULTS.md", import.meta.url));
+const BEGIN = "<!-- bench:decisions latest -->";
+const END = "<!-- /bench:decisions latest -->";
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2).filter((a) => a !== "--");
+  if (args.includes("--help") || args.includes("-h")) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const unknown = args.filter((a) => a !== "--quick" && a !== "--no-write");
+  if (unknown.length > 0) {
+    process.stderr.write(`unknown option ${unknown[0]}\n\n${USAGE}`);
+    return 2;
+  }
+  const quick = args.includes("--quick");
+  const renders = measureRenders(quick ? 200 : 2000);
+  const engine = await measureEngine(quick ? 200 : 1000);
+  const path = await measureRequestPath(quick ? 2 : 6, quick ? 1000 : 3000, 8);
+  const report = render(renders, engine, path, quick);
+  process.stdout.write(`${report}\n`);
+  if (!args.includes("--no-write")) write(report);
+  const [off, on] = path;
+  return off && on && off.requests > 0 && on.requests > 0 ? 0 : 1;
+}
+
+function render(
+  renders: ReturnType<typeof measureRenders>,
+  engine: Awaited<ReturnType<typeof measureEngine>>,
+  path: Awaited<ReturnType<typeof measureRequestPath>>,
+  quick: boolean,
+): string {
+  const m = machineInfo();
+  const off = path.find((r) => r.decisions === "off")!;
+  const on = path.find((r) => r.decisions === "on")!;
+  const ratio = Math.round((on.p50Ms / off.p50Ms - 1) * 1000) / 10;
+  return [
+    `Run ${new Date().toISOString()}${quick ? " (--quick)" : ""}; Node ${m.node}, ${m.cpuCount} CPUs (${m.cpuModel}), load ${m.loadAverage}.`,
+    "",
+    "### Render time per prompt (system + user), per layout",
+    "",
+    "| bundle | layout | profile | input | median µs | p99 µs | user prompt chars |",
+    "|---|---|---|---|---|---|---|",
+    ...renders.map(
+      (r) =>
+        `| ${r.version} | ${r.layout} | ${r.profile} | ${r.input} | ${r.medianUs.toFixed(1)} | ${r.p99Us.toFixed(1)} | ${r.userChars} |`,
+    ),
+    "",
+    "### Decisions per second through the built-in analyst (one at a time)",
+    "",
+    "| bundle | input | decisions/s | model calls per decision | action |",
+    "|---|---|---|---|---|",
+    ...engine.map(
+      (r) =>
+        `| ${r.version} | ${r.input} | ${r.decisionsPerSecond} | ${r.modelCallsPerDecision} | ${r.action} |`,
+    ),
+    "",
+    "### Request path: bearer GET /api/orders, zero trust sampling 1, decisions off vs on",
+    "",
+    "| decisions | requests | p50 ms | p99 ms | req/s | decisions made |",
+    "|---|---|---|---|---|---|",
+    ...path.map(
+      (r) => `| ${r.decisions} | ${r.requests} | ${r.p50Ms} | ${r.p99Ms} | ${r.rps} | ${r.decided} |`,
+    ),
+    "",
+    `p50 with decisions on is ${ratio >= 0 ? "+" : ""}${ratio}% of off (goal: within 5%).`,
+  ].join("\n");
+}
+
+function write(report: string): void {
+  const intro = `# bench:decisions
+
+\`pnpm bench:decisions\` (test/bench/decisions/run-decisions.ts). Both demo servers and the load
+generator share this process and the machine's cores, so the request-path numbers are a comparison
+of the two servers under the same conditions, not a capacity figure.
+
+${BEGIN}
+${END}
+`;
+  const current = existsSync(RESULTS) ? readFileSync(RESULTS, "utf8") : intro;
+  const base = current.includes(BEGIN) ? current : intro;
+  const before = base.slice(0, base.indexOf(BEGIN) + BEGIN.length);
+  const after = base.slice(base.indexOf(END));
+  writeFileSync(RESULTS, `${before}\n${report}\n${after}`);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench:decisions failed: ${error instanceof Error ? error.stack : String(error)}\n`);
+    process.exit(1);
+  },
+);

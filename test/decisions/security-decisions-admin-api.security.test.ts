@@ -1,0 +1,80 @@
+import { AuditLog } from "@platform/core/ports";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
+
+const API = "/platform/admin/api/security-decisions";
+
+describe("the security-decisions admin API guards itself", () => {
+  let demo: RunningDemo;
+  let admin: Record<string, string>;
+  let user: Record<string, string>;
+  beforeAll(async () => {
+    demo = await startDemo({}, { ...NO_MFA_FOR_ADMINS, "platform.security.decision.enabled": true });
+    admin = await bearerHeaders(demo.base, "admin", "admin", {});
+    user = await bearerHeaders(demo.base, "user", "password", {});
+  });
+  afterAll(() => demo.close());
+
+  const get = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${demo.base}${API}${path}`, { headers });
+
+  it("answers an anonymous API caller 401, and shows an anonymous browser no decision", async () => {
+    for (const path of ["", "/some-id"]) {
+      const res = await get(path, { accept: "application/json" });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ code: "AUTHENTICATION_REQUIRED" });
+      const page = await get(path);
+      expect(page.headers.get("content-type")).toContain("text/html"); // the chain's sign-in page
+      expect(await page.text()).not.toContain("decisions");
+    }
+  });
+
+  it("answers a signed-in non-administrator 403, audited", async () => {
+    for (const path of ["", "/some-id"]) {
+      const res = await get(path, user);
+      expect(res.status).toBe(403);
+      expect(await res.json()).toMatchObject({ code: "ACCESS_DENIED" });
+    }
+    const denied = await demo.platform.resolve(AuditLog).query({ type: "decision.admin.denied" });
+    expect(denied.map((e) => e.principal)).toEqual(["user", "user"]);
+  });
+
+  it("answers an administrator the list (the two sign-ins above were decided)", async () => {
+    const res = await get("?limit=200", admin);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { decisions: { eventKind: string }[]; limit: number };
+    expect(body.limit).toBe(200);
+    expect(body.decisions.every((d) => d.eventKind === "SIGN_IN_COMPLETED")).toBe(true);
+  });
+
+  it.each([
+    ["?limit=0", "limit"],
+    ["?limit=201", "limit"],
+    ["?limit=1e2", "limit"],
+    ["?limit=-1", "limit"],
+    ["?limit=", "limit"],
+    ["?action=block", "action"],
+    ["?action=DROP%20TABLE", "action"],
+    ["?layer=L3", "layer"],
+    ["?since=yesterday", "since"],
+    ["?since=99999999999999999999", "since"],
+    ["?until=2026-13-45T99:99:99Z", "until"],
+    ["?since=2000&until=1000", "since"],
+    ["?user=%00admin", "user"],
+    [`?user=${"x".repeat(300)}`, "user"],
+    ["?user=a&user=b", "user"],
+    ["?usr=alice", "usr"],
+    ["?__proto__=1", "__proto__"],
+  ])("refuses %s with 400 VALIDATION_FAILED naming %s", async (query, field) => {
+    const res = await get(query, admin);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: [field] });
+  });
+
+  it("answers an unknown or hostile id 404 or 400, never 500", async () => {
+    expect((await get("/no-such-decision", admin)).status).toBe(404);
+    expect((await get("/%2e%2e", admin)).status).toBe(404);
+    expect((await get(`/${"a".repeat(129)}`, admin)).status).toBe(400);
+    expect((await get("/%00", admin)).status).toBe(400);
+  });
+});
