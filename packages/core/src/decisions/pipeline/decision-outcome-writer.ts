@@ -170,6 +170,9 @@ export class DecisionOutcomeWriter {
     for (const subject of subjects) {
       const existing = await this.o.zeroTrust.get(subject);
       if (existing?.source === "admin") continue;
+      // A live BLOCK is never lowered by a decision (its own included: a blocked user retrying a
+      // sign-in must not talk it down); it ends at its expiry or when an administrator lifts it.
+      if (existing?.action === "BLOCK" && action !== "BLOCK") continue;
       if (existing?.action === "BLOCK" && existing.source !== DECISION_PIPELINE_SOURCE) continue;
       await this.o.zeroTrust.set(subject, action, { source: DECISION_PIPELINE_SOURCE, reason });
     }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { DecisionMaker, DecisionRequest } from "./decision-maker.js";
 import { pipelineFixture, RecordingDecisionMaker } from "./decision-pipeline.fixture.js";
+import { DECISION_PIPELINE_SOURCE } from "./decisions-audit.js";
 
 // Every decision here is the real model side's: the layered engine over the offline analyst. The
 // fixture's alice signs in from an external address with a new account, which the analyst scores
@@ -282,6 +283,18 @@ describe("DecisionPipeline: records it never replaces", () => {
       source: "host",
     });
     expect(f.pipeline.stats().decided).toBe(2);
+  });
+
+  it("never lowers a live BLOCK, its own included: a blocked user's retried sign-in cannot talk it down", async () => {
+    const f = await pipelineFixture();
+    await f.zeroTrust.set(zeroTrustUserSubject(f.alice.id), "BLOCK", { source: DECISION_PIPELINE_SOURCE });
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+    await f.pipeline.idle();
+    expect(f.pipeline.stats().decided).toBe(1);
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
+      action: "BLOCK",
+      source: DECISION_PIPELINE_SOURCE,
+    });
   });
 
   it("drops an event naming no known user, audited", async () => {
