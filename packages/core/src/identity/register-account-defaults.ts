@@ -1,6 +1,5 @@
 import { AuditSink } from "../kernel/audit-sink.js";
 import { Clock } from "../kernel/clock.js";
-import { EventBus } from "../kernel/event-bus.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import type { PluginContext } from "../kernel/plugin.js";
 import { PasswordAuthenticator } from "./authentication/password-authenticator.js";
@@ -39,7 +38,6 @@ export function registerAccountDefaults(ctx: PluginContext): void {
         throttle: c.resolve(LoginThrottle),
         clock: c.resolve(Clock),
         audit: c.resolve(AuditSink),
-        events: c.resolve(EventBus),
         // Members come from later plugins (MFA's sign-in history): read at each failure.
         onKnownUserFailure: async (userId) => {
           const hooks = c.isRegistered(SignInFailureHook, true) ? c.resolveAll(SignInFailureHook) : [];

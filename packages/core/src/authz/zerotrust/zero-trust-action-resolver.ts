@@ -171,7 +171,9 @@ export class ZeroTrustActionResolver {
       remember(this.users, userId, user);
       if (session !== undefined) remember(this.sessions, sessionId!, session);
     }
-    if (user.record === undefined && session?.record === undefined) this.announceMissing(input, sessionId);
+    if (user.record === undefined && session?.record === undefined && input.quiet !== true) {
+      this.announceMissing(input, sessionId);
+    }
     if (session === undefined || session.record === undefined || user.record?.action === "BLOCK") {
       return user.resolution;
     }

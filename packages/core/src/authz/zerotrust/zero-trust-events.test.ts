@@ -31,6 +31,14 @@ describe("zerotrust.analysis.missing", () => {
     expect(f.seen).toHaveLength(2);
   });
 
+  it("is not published on a quiet read (the sign-in checkpoint, whose sign-in is announced itself)", async () => {
+    const f = withBus({ "security.zerotrust.hotpath.enabled": false });
+    await f.resolver.resolve({ authentication: ALICE, unsampled: true, quiet: true });
+    expect(f.seen).toEqual([]);
+    await f.resolver.resolve({ authentication: ALICE, unsampled: true });
+    expect(f.seen).toHaveLength(1);
+  });
+
   it("is not published when the user or the session has a live action, or when nothing is evaluated", async () => {
     const f = withBus({ "security.zerotrust.hotpath.enabled": false });
     await f.memory.put({ subject: "session:h1", action: "ALLOW", source: "host" }, 60_000);

@@ -18,6 +18,12 @@ export interface ZeroTrustResolveInput {
    * refresh, step-up, `/api/me`) are rare and must never be sampled out.
    */
   readonly unsampled?: true;
+  /**
+   * Do not announce a missing analysis (ZERO_TRUST_ANALYSIS_MISSING_EVENT) on this read: the sign-in
+   * checkpoint, whose completed sign-in is announced right after and decided in its own right (a
+   * sampled-request event first would have the sign-in coalesced into it).
+   */
+  readonly quiet?: true;
 }
 
 /**

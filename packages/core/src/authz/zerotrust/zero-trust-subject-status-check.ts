@@ -44,6 +44,7 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
     const resolution = await this.o.resolver.resolve({
       authentication,
       unsampled: true,
+      ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
     });
     if (resolution.action !== "BLOCK") return;

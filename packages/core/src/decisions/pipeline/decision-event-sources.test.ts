@@ -27,7 +27,7 @@ describe("DecisionEventSources", () => {
     });
   });
 
-  it("turns MFA state changes and errors on the bus into events", async () => {
+  it("turns MFA failures, lockouts and errors on the bus into events, not MFA successes", async () => {
     const off = sources.subscribe();
     const change = (toState: string) =>
       bus.publish("mfa.StateChangeEvent", {
@@ -36,7 +36,9 @@ describe("DecisionEventSources", () => {
         toState,
         fromState: "OTT_CHALLENGE",
       });
+    // A completed flow is identity's SIGN_IN_COMPLETED (published past the sign-in checkpoint).
     await change("MFA_SUCCESSFUL");
+    await change("MFA_NOT_REQUIRED");
     await change("MFA_FAILED_TERMINAL");
     await change("MFA_ACCOUNT_LOCKED");
     await change("OTT_CHALLENGE"); // not an occasion
@@ -54,17 +56,16 @@ describe("DecisionEventSources", () => {
     });
     await bus.publish("mfa.ErrorEvent", { type: "ErrorEvent", errorType: "SYSTEM", code: "X" }); // no user
     expect(submitted.map((e) => e.kind)).toEqual([
-      "SIGN_IN_COMPLETED",
       "MFA_FAILURE",
       "MFA_LOCKOUT",
       "MFA_FAILURE",
       "MFA_LOCKOUT",
     ]);
-    expect(submitted[3]).toMatchObject({ userId: "u1", detail: { code: "MFA_CODE_INVALID" } });
-    expect(new Set(submitted.map((e) => e.id)).size).toBe(5);
+    expect(submitted[2]).toMatchObject({ userId: "u1", detail: { code: "MFA_CODE_INVALID" } });
+    expect(new Set(submitted.map((e) => e.id)).size).toBe(4);
     off();
-    await change("MFA_SUCCESSFUL");
-    expect(submitted).toHaveLength(5);
+    await change("MFA_FAILED_TERMINAL");
+    expect(submitted).toHaveLength(4);
   });
 
   it("turns zero trust's missing analysis into a sampled-request event", async () => {

@@ -15,8 +15,9 @@ type Submit = (event: DecisionEvent) => unknown;
 
 /**
  * Turns what the platform signals on the EventBus into DecisionEvents:
- * - `identity.SignInCompletedEvent` (a primary sign-in: password, OTT, passkey) and
- *   `mfa.StateChangeEvent` to MFA_SUCCESSFUL / MFA_NOT_REQUIRED: a completed sign-in;
+ * - `identity.SignInCompletedEvent`: a completed sign-in (password, OTT, passkey, an MFA flow),
+ *   published only once the sign-in passed every gate; MFA's MFA_SUCCESSFUL / MFA_NOT_REQUIRED are
+ *   not read for it (they come before the `sign-in` checkpoint, and a step-up is no sign-in);
  * - `mfa.StateChangeEvent` to MFA_FAILED_TERMINAL (an MFA failure) and to MFA_ACCOUNT_LOCKED (a
  *   lockout); `mfa.ErrorEvent` with a user (a failure; LIMIT_EXCEEDED a lockout);
  * - `identity.AccessDeniedEvent` of a signed-in caller, counted per user in a sliding window:
@@ -89,13 +90,11 @@ export class DecisionEventSources {
     const p = e.payload as { userId?: unknown; toState?: unknown; flow?: unknown };
     if (typeof p?.userId !== "string") return;
     const kind: DecisionEventKind | undefined =
-      p.toState === "MFA_SUCCESSFUL" || p.toState === "MFA_NOT_REQUIRED"
-        ? "SIGN_IN_COMPLETED"
-        : p.toState === "MFA_FAILED_TERMINAL"
-          ? "MFA_FAILURE"
-          : p.toState === "MFA_ACCOUNT_LOCKED"
-            ? "MFA_LOCKOUT"
-            : undefined;
+      p.toState === "MFA_FAILED_TERMINAL"
+        ? "MFA_FAILURE"
+        : p.toState === "MFA_ACCOUNT_LOCKED"
+          ? "MFA_LOCKOUT"
+          : undefined;
     if (kind !== undefined) this.emit(kind, { userId: p.userId, detail: { mfaState: String(p.toState) } });
   }
 

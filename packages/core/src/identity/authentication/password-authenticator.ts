@@ -1,6 +1,5 @@
 import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
-import type { EventBus } from "../../kernel/event-bus.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { PasswordHasher } from "../password/password-hasher.js";
 import type { LoginThrottle, ThrottleKey } from "../throttle/login-throttle.js";
@@ -8,7 +7,6 @@ import { throttleAddressKey } from "../throttle/throttle-keys.js";
 import type { UserAccount } from "../users/user-account.js";
 import type { UserRepository } from "../users/user-repository.js";
 import { usernameKey } from "../users/username-key.js";
-import { publishWithoutWaiting, SIGN_IN_COMPLETED_EVENT } from "../events/identity-events.js";
 import { AttemptSerializer } from "./attempt-serializer.js";
 import type { Authentication } from "./authentication.js";
 import type { PrimaryAuthenticator } from "../login/primary-authenticator.js";
@@ -36,8 +34,6 @@ export interface PasswordAuthenticatorOptions {
   maxPendingAttemptsPerAddress?: number;
   /** Told of a wrong password for a known user (feeds the adaptive MFA's failed-attempt velocity). */
   onKnownUserFailure?: (userId: string) => Promise<void>;
-  /** Where a successful sign-in is published (SIGN_IN_COMPLETED_EVENT, not awaited); none when absent. */
-  events?: EventBus;
 }
 
 /** One username-and-password sign-in, as a form post or a REST body delivered it (fields unchecked). */
@@ -68,7 +64,6 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
   private readonly throttle: LoginThrottle;
   private readonly clock: Clock;
   private readonly audit: AuditSink;
-  private readonly events: EventBus | undefined;
   private readonly serializer: AttemptSerializer;
   private readonly onKnownUserFailure: ((userId: string) => Promise<void>) | undefined;
 
@@ -79,7 +74,6 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
     this.throttle = options.throttle;
     this.clock = options.clock;
     this.audit = options.audit;
-    this.events = options.events;
     this.serializer = new AttemptSerializer(
       options.maxPendingAttemptsPerAddress ?? MAX_PENDING_ATTEMPTS_PER_ADDRESS,
     );
@@ -165,12 +159,6 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
       this.record({ ...event, type: "auth.login.success", outcome: "success" }, method, {
         userId: user.id,
         username: user.username,
-      });
-      publishWithoutWaiting(this.events, SIGN_IN_COMPLETED_EVENT, {
-        userId: user.id,
-        username: user.username,
-        method,
-        ...(event.remoteAddress ? { remoteAddress: event.remoteAddress } : {}),
       });
       return Object.freeze({
         userId: user.id,

@@ -7,6 +7,7 @@ import {
   type SecurityContextRepository,
 } from "../context/security-context-repository.js";
 import { SessionSavedRequest } from "../context/saved-request.js";
+import { signInPublishingRepository } from "../context/sign-in-publishing-repository.js";
 import { statusCheckedRepository } from "../context/status-checked-repository.js";
 import { CorsFilter } from "../cors/cors-filter.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
@@ -152,7 +153,8 @@ function chainParts(definition: ChainDefinition, method: SignInMethod, deps: Cha
       ? new OAuth2SingleAuthSuccessHandler(deps.tokens)
       : new SessionAuthenticationSuccessHandler(saved!.take));
   const plan = method.plan(definition, { successHandler, failureHandler });
-  let repository = baseRepository;
+  // Innermost: a sign-in is published once stored, past every gate (MFA, then the checkpoint below).
+  let repository = signInPublishingRepository(baseRepository, deps.events);
   if (!method.multiFactor) {
     for (const hook of deps.hooks()) {
       const wrapped = hook.afterPrimaryAuthentication?.(

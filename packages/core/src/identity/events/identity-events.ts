@@ -1,13 +1,17 @@
 import type { EventBus } from "../../kernel/event-bus.js";
 
-/** Published (not awaited) when a primary sign-in succeeds: password (form, REST), OTT or passkey. */
+/**
+ * Published (not awaited) when a sign-in completes: once its session is stored (a token chain issues
+ * its tokens next), past the MFA gate and the `sign-in` checkpoint; password (form, REST), OTT,
+ * passkey, or a completed MFA flow. A sign-in refused after its credentials were verified publishes none.
+ */
 export const SIGN_IN_COMPLETED_EVENT = "identity.SignInCompletedEvent";
 
-/** The payload of SIGN_IN_COMPLETED_EVENT: the same facts as the `auth.login.success` audit record. */
+/** The payload of SIGN_IN_COMPLETED_EVENT: the signed-in user, the method and the client address. */
 export interface SignInCompletedPayload {
   readonly userId: string;
   readonly username: string;
-  /** `form`, `rest`, `ott` or `passkey`. */
+  /** `form`, `rest`, `ott`, `passkey`, or `mfa` (a flow that verified a second factor). */
   readonly method: string;
   readonly remoteAddress?: string;
 }

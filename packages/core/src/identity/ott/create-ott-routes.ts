@@ -1,4 +1,3 @@
-import type { EventBus } from "../../kernel/event-bus.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { ChainRoute } from "../chain/chain-route.js";
@@ -19,8 +18,6 @@ import { OttSubmitPage } from "./ott-submit-page-endpoint.js";
 
 /** Everything the OTT routes of one chain need, in one object. */
 export interface OttRoutesOptions {
-  /** Where a successful sign-in is published (identity's SIGN_IN_COMPLETED_EVENT); none when absent. */
-  events?: EventBus;
   /** `POST` here asks for a token (DSL tokenGeneratingUrl; default `/ott/generate`). */
   generateUrl: string;
   /** `GET` here serves the built-in page; magic links point here (DSL defaultSubmitPageUrl; default `/login/ott`). */
@@ -85,7 +82,6 @@ export function createOttRoutes(options: OttRoutesOptions): ChainRoute[] {
       throttle: options.throttle,
       clock: options.clock,
       audit: options.audit,
-      ...(options.events ? { events: options.events } : {}),
       repository: options.repository,
       successHandler: options.successHandler,
       failureHandler: options.failureHandler,

@@ -1,10 +1,8 @@
 import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
-import type { EventBus } from "../../kernel/event-bus.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { AttemptSerializer } from "../authentication/attempt-serializer.js";
-import { publishWithoutWaiting, SIGN_IN_COMPLETED_EVENT } from "../events/identity-events.js";
 import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
 import type { ChainRoute } from "../chain/chain-route.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
@@ -45,8 +43,6 @@ export interface OttLoginEndpointOptions {
   context: LoginContext;
   /** Submissions from one address running or waiting at once; more get 429 at once. Default 32. */
   maxPendingAttemptsPerAddress?: number;
-  /** Where a successful sign-in is published (SIGN_IN_COMPLETED_EVENT, not awaited); none when absent. */
-  events?: EventBus;
 }
 
 const INVALID_TOKEN_MESSAGE = "Invalid or expired sign-in link";
@@ -195,12 +191,6 @@ export class OttLoginEndpoint {
         username: user.username,
       },
     );
-    publishWithoutWaiting(o.events, SIGN_IN_COMPLETED_EVENT, {
-      userId: user.id,
-      username: user.username,
-      method: "ott",
-      ...(event.remoteAddress ? { remoteAddress: event.remoteAddress } : {}),
-    });
     return Object.freeze({
       userId: user.id,
       username: user.username,

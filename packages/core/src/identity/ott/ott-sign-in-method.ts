@@ -46,7 +46,6 @@ function ottRoutes(i: SignInFilterInput): ChainRoute[] {
         logger: ott.logger,
       }),
     limiter: ott.limiter,
-    ...(i.deps.events ? { events: i.deps.events } : {}),
     throttle: ott.throttle,
     users: ott.users,
     clock: ott.clock,

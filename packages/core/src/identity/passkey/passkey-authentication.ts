@@ -8,7 +8,6 @@ import type { AuditEvent } from "../../kernel/audit-sink.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { MAX_USERNAME_INPUT_LENGTH } from "../authentication/password-authenticator.js";
 import type { Authentication } from "../authentication/authentication.js";
-import { publishWithoutWaiting, SIGN_IN_COMPLETED_EVENT } from "../events/identity-events.js";
 import { usernameKey } from "../users/username-key.js";
 import {
   bytes,
@@ -129,12 +128,6 @@ export class PasskeyAuthentication {
           username: account.username,
         },
       );
-      publishWithoutWaiting(o.events, SIGN_IN_COMPLETED_EVENT, {
-        userId: account.id,
-        username: account.username,
-        method: "passkey",
-        ...(context.remoteAddress ? { remoteAddress: context.remoteAddress } : {}),
-      });
       return Object.freeze({
         userId: account.id,
         username: account.username,
