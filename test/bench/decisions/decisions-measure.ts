@@ -50,9 +50,29 @@ function selections(): BundleSelection[] {
   return ["2026.07.30-v19", "2026.09.15-v20"].map((v) => selectionFromCatalog(catalog, v, "CONFIGURATION"));
 }
 
+/**
+ * The context the pipeline builds for the demo's most common event: `user` signing in from the
+ * machine itself (no request, no device, no pattern; a new account).
+ */
+const DEMO_SIGN_IN = {
+  eventId: "evt-demo-sign-in",
+  request: {
+    subject: "user",
+    time: "2026-07-30T10:00:00.000Z",
+    roles: ["ROLE_USER"],
+    permissions: [],
+    network: "127.0.0.1",
+  },
+  identity: { accountAgeDays: 0 },
+  context: { coverage: ["identity", "request"], evidence: ["event SIGN_IN_COMPLETED signInMethod=rest"] },
+  pastRecords: [],
+  markedMissing: ["request.device"],
+};
+
 function inputs(): Map<string, PromptInput> {
   const raw = readGoldenInputs(DEFAULT_BUNDLE_ROOT, [...INPUTS]);
-  return new Map(INPUTS.map((name) => [name, parsePromptInput(raw.get(name))]));
+  const golden = INPUTS.map((name) => [name, parsePromptInput(raw.get(name))] as const);
+  return new Map([...golden, ["demo-sign-in", parsePromptInput(DEMO_SIGN_IN)]]);
 }
 
 /** Renders each input with each profile of each runnable bundle `iterations` times (after a warm-up). */

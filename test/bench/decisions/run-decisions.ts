@@ -8,7 +8,7 @@ import { measureRequestPath } from "./request-path.js";
 const USAGE = `pnpm bench:decisions [--quick] [--no-write]
 
 Measures the AI security decisions: render time per prompt per layout (v19, v20; L1, L2; the golden
-inputs), decisions per second through the built-in offline analyst (whole decisions: render,
+inputs and the demo's sign-in from the machine itself), decisions per second through the built-in offline analyst (whole decisions: render,
 analyst, inspector, floors, L2 when asked), and the request path of zero trust with decisions on
 versus off: bearer GET /api/orders on two demo servers in this process, interleaved rounds.
 --quick      fewer iterations and shorter rounds

@@ -17,11 +17,20 @@ export {
   type AnalystRule,
   ANALYST_RULES,
   BASE_RISK,
-  FULL_CONFIDENCE,
-  MIN_CONFIDENCE,
   RISK_BANDS,
-  UNKNOWN_FACT_PENALTY,
 } from "./analyst/analyst-rules.js";
+export {
+  AMBIGUITY_PENALTY,
+  type AnalystConfidence,
+  BAND_EDGE,
+  confidenceOf,
+  FULL_CONFIDENCE,
+  GROUNDING_FACTS,
+  MIN_CONFIDENCE,
+  REQUEST_FACTS,
+  UNKNOWN_DETAIL_PENALTY,
+  UNKNOWN_GROUNDING_PENALTY,
+} from "./analyst/analyst-confidence.js";
 export {
   OpenAiCompatibleModel,
   type OpenAiCompatibleModelOptions,

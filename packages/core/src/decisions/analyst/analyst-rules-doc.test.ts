@@ -5,13 +5,16 @@ import { V20_BUNDLE } from "../../prompts/bundles/v20-bundle.js";
 import { minimumActionRulesOf } from "../floors/minimum-action-rules.js";
 import { ANSWER_REFUSALS } from "../inspector/refusal-codes.js";
 import {
-  ANALYST_RULES,
-  BASE_RISK,
+  AMBIGUITY_PENALTY,
+  BAND_EDGE,
   FULL_CONFIDENCE,
+  GROUNDING_FACTS,
   MIN_CONFIDENCE,
-  RISK_BANDS,
-  UNKNOWN_FACT_PENALTY,
-} from "./analyst-rules.js";
+  REQUEST_FACTS,
+  UNKNOWN_DETAIL_PENALTY,
+  UNKNOWN_GROUNDING_PENALTY,
+} from "./analyst-confidence.js";
+import { ANALYST_RULES, BASE_RISK, RISK_BANDS } from "./analyst-rules.js";
 import { SHEET_FACTS } from "./fact-sheet.js";
 
 const page = readFileSync(
@@ -37,11 +40,20 @@ describe("docs/security-decisions.md", () => {
     expect(page).toContain(
       `Below ${allow.below} ALLOW; below ${challenge.below} CHALLENGE; below ${escalate.below} ESCALATE; from ${escalate.below} BLOCK.`,
     );
-    expect(page).toContain(`${FULL_CONFIDENCE}, less ${UNKNOWN_FACT_PENALTY} for each of the eleven facts`);
-    expect(SHEET_FACTS).toHaveLength(11);
-    expect(page).toContain(
-      `(${UNKNOWN_FACT_PENALTY / 2}) in the second analysis; never below ${MIN_CONFIDENCE}`,
+    const text = page.replace(/\s+/g, " ");
+    expect(text).toContain(
+      `${FULL_CONFIDENCE}, less ${UNKNOWN_GROUNDING_PENALTY} for each grounding fact the prompt does not state (subject, time, network; and, when the prompt names the request's action or target, action, target and class), less ${UNKNOWN_DETAIL_PENALTY} for each other fact the rules read that it does not state (device trusted, device first seen, account age, MFA enrolled, usual networks), less ${AMBIGUITY_PENALTY} for each ambiguity: a score within ${BAND_EDGE} of a band's bound`,
     );
+    expect(text).toContain(`Half of every penalty in the second analysis; never below ${MIN_CONFIDENCE}.`);
+    expect([...GROUNDING_FACTS, ...REQUEST_FACTS]).toEqual([
+      "subject",
+      "time",
+      "network",
+      "action",
+      "target",
+      "class",
+    ]);
+    expect(SHEET_FACTS).toHaveLength(11);
   });
 
   it("lists every refusal code of the response inspector", () => {

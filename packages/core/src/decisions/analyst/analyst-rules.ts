@@ -136,12 +136,5 @@ export const RISK_BANDS = [
   { below: Number.POSITIVE_INFINITY, action: "BLOCK" },
 ] as const;
 
-/** Confidence when every fact the rules read is on the prompt. */
-export const FULL_CONFIDENCE = 0.95;
-/** Confidence lost per fact the rules read that the prompt does not state; L2 loses half as much. */
-export const UNKNOWN_FACT_PENALTY = 0.08;
-/** Confidence never drops below this. */
-export const MIN_CONFIDENCE = 0.2;
-
 /** Rules whose holding adds the MITRE ATT&CK technique T1078 (Valid Accounts) to the answer. */
 export const VALID_ACCOUNTS_CODES = ["EXTERNAL_NETWORK", "UNTRUSTED_DEVICE", "NEW_DEVICE", "UNUSUAL_NETWORK"];

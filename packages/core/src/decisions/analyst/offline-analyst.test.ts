@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { V19_BUNDLE } from "../../prompts/bundles/v19-bundle.js";
 import type { BundleDefinition } from "../../prompts/bundles/bundle-definition.js";
 import { V20_BUNDLE } from "../../prompts/bundles/v20-bundle.js";
+import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { GOLDEN, goldenRender, profileOf } from "../decisions.fixture.js";
 import { inspectAnswer } from "../inspector/response-inspector.js";
 import { analysePrompt, OfflineAnalyst } from "./offline-analyst.js";
@@ -11,6 +12,23 @@ const system = (bundle = V20_BUNDLE, family: "L1" | "L2" = "L1") =>
 const v20 = (name: string, profile: "L1-standard" | "L2-deep" = "L1-standard") =>
   goldenRender(V20_BUNDLE, name, profile);
 const v19 = (name: string) => goldenRender(V19_BUNDLE, name, "L1-standard");
+
+/** The context the pipeline builds for a completed sign-in (no request, no device, no pattern). */
+const signIn = (address: string, accountAgeDays: number) =>
+  parsePromptInput({
+    eventId: "evt-sign-in",
+    request: {
+      subject: "user",
+      time: "2026-07-30T10:00:00.000Z",
+      roles: ["ROLE_USER"],
+      permissions: [],
+      network: address,
+    },
+    identity: { accountAgeDays },
+    context: { coverage: ["identity", "request"], evidence: ["event SIGN_IN_COMPLETED signInMethod=rest"] },
+    pastRecords: [],
+    markedMissing: ["request.device"],
+  });
 
 describe("the offline analyst on the golden renders", () => {
   it.each([
@@ -54,9 +72,43 @@ describe("the offline analyst on the golden renders", () => {
   it("loses confidence for every fact the rules read that the prompt does not state, half as much in L2", () => {
     const l1 = analysePrompt(system(V20_BUNDLE, "L1"), v20("every-fact-missing"));
     const l2 = analysePrompt(system(V20_BUNDLE, "L2"), v20("every-fact-missing", "L2-deep"));
-    expect(l1).toMatchObject({ action: "ALLOW", confidence: 0.2 });
+    // Subject, time and network (0.15 each) and the five detail facts (0.03 each); no request named.
+    expect(l1).toMatchObject({ action: "ALLOW", confidence: 0.35 });
     expect(l1.reasoning).toBe("11 of 11 facts the rules read are not stated");
-    expect(l2.confidence).toBe(0.51);
+    expect(l2.confidence).toBe(0.65);
+  });
+
+  it("is confident of an ordinary sign-in with the facts the platform provides (v19 and v20)", () => {
+    for (const bundle of [V19_BUNDLE, V20_BUNDLE]) {
+      const user = bundle.render(signIn("127.0.0.1", 0), profileOf(bundle, "L1")).user;
+      const answer = analysePrompt(system(bundle), user);
+      // Seven facts unstated: action, target and class (a sign-in names no request), four details at 0.03.
+      expect(answer).toMatchObject({ action: "ALLOW", riskScore: 0.15, confidence: 0.83 });
+      expect(answer.confidence).toBeGreaterThanOrEqual(0.7);
+    }
+  });
+
+  it("is not confident of a score on the edge of two bands", () => {
+    // EXTERNAL_NETWORK on an old account: 0.3, exactly the ALLOW/CHALLENGE bound.
+    const user = V20_BUNDLE.render(signIn("203.0.113.7", 400), profileOf(V20_BUNDLE, "L1")).user;
+    const answer = analysePrompt(system(), user);
+    expect(answer).toMatchObject({ action: "CHALLENGE", riskScore: 0.3, confidence: 0.53 });
+    expect(answer.reasoning).toContain("the score is on the edge of two bands");
+  });
+
+  it("is not confident when the prompt contradicts itself: a trusted device first seen within the hour", () => {
+    const user = v20("internal-read").replace(
+      "3. first-seen: 2025-11-02T08:00:00Z {F18}",
+      "3. first-seen: 2026-07-30T09:00:00Z {F18}",
+    );
+    const answer = analysePrompt(system(), user);
+    expect(answer).toMatchObject({ action: "ALLOW", riskScore: 0.15, confidence: 0.65 });
+    expect(answer.reasoning).toBe("NEW_DEVICE[F18,F2] +0.1; a trusted device first seen within the hour");
+  });
+
+  it("counts an unstated action or class as grounding when the prompt names the request's target", () => {
+    const answer = analysePrompt(system(), v20("partly-known"));
+    expect(answer.confidence).toBeLessThan(0.7);
   });
 
   it("reads v19 sections and cites section names; the injected intent line changes nothing", () => {

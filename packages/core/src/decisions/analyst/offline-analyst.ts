@@ -1,15 +1,8 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { DecisionBudget, DecisionModel } from "../model/decision-model.js";
-import {
-  ANALYST_RULES,
-  BASE_RISK,
-  FULL_CONFIDENCE,
-  MIN_CONFIDENCE,
-  RISK_BANDS,
-  UNKNOWN_FACT_PENALTY,
-  VALID_ACCOUNTS_CODES,
-} from "./analyst-rules.js";
-import { readFactSheet, SHEET_FACTS } from "./fact-sheet.js";
+import { confidenceOf } from "./analyst-confidence.js";
+import { ANALYST_RULES, BASE_RISK, RISK_BANDS, VALID_ACCOUNTS_CODES } from "./analyst-rules.js";
+import { readFactSheet } from "./fact-sheet.js";
 
 /** The analyst's answer fields, in the bundles' output format order. */
 export interface AnalystAnswer {
@@ -29,8 +22,8 @@ const round2 = (n: number) => Math.round(n * 100) / 100;
 /**
  * Applies the rule table to one prompt: reads the user prompt's fact lines (by fact ID in v20, by
  * section in v19), adds the weight of every rule that holds to the base risk, maps the score to
- * its band's action, and loses confidence for every fact the rules read that the prompt does not
- * state (half as much in the second analysis). Deterministic: the same prompt, the same answer.
+ * its band's action, and takes its confidence from `confidenceOf` (the facts it needed and did not
+ * find, and ambiguities). Deterministic: the same prompt, the same answer.
  */
 export function analysePrompt(systemPrompt: string, userPrompt: string): AnalystAnswer {
   const sheet = readFactSheet(userPrompt);
@@ -44,13 +37,15 @@ export function analysePrompt(systemPrompt: string, userPrompt: string): Analyst
       held.reduce((sum, h) => sum + h.rule.weight, BASE_RISK),
     ),
   );
-  const unknown = SHEET_FACTS.filter((name) => !sheet.facts.has(name)).length;
-  const penalty = systemPrompt.includes(SECOND_ANALYSIS) ? UNKNOWN_FACT_PENALTY / 2 : UNKNOWN_FACT_PENALTY;
-  const confidence = round2(Math.max(MIN_CONFIDENCE, FULL_CONFIDENCE - unknown * penalty));
+  const { confidence, notes: tail } = confidenceOf(
+    sheet,
+    held.map((h) => h.rule),
+    riskScore,
+    systemPrompt.includes(SECOND_ANALYSIS),
+  );
   const action = RISK_BANDS.find((b) => riskScore < b.below)!.action;
   const weighted = held.map((h) => `${h.rule.code}[${h.refs.join(",")}] +${h.rule.weight}`);
   const plain = held.map((h) => `${h.rule.code}[${h.refs.join(",")}]`);
-  const tail = unknown ? [`${unknown} of ${SHEET_FACTS.length} facts the rules read are not stated`] : [];
   let reasoning = [...weighted, ...tail].join("; ");
   if (reasoning.length > REASONING_MAX) reasoning = [...plain, ...tail].join("; ");
   if (reasoning.length > REASONING_MAX) reasoning = plain.join("; ").slice(0, REASONING_MAX);

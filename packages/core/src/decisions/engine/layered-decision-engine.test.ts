@@ -3,6 +3,7 @@ import { ManualClock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { V19_BUNDLE } from "../../prompts/bundles/v19-bundle.js";
 import { V20_BUNDLE } from "../../prompts/bundles/v20-bundle.js";
+import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { OfflineAnalyst } from "../analyst/offline-analyst.js";
 import { golden, ScriptedModel, selectionOf } from "../decisions.fixture.js";
 import type { DecisionModel } from "../model/decision-model.js";
@@ -56,9 +57,34 @@ describe("the layered decision engine", () => {
     expect(record).toMatchObject({
       layer: "L2",
       action: "CHALLENGE",
-      confidence: 0.51,
+      confidence: 0.65,
       floor: { rule: "MAR-3", atLeast: "CHALLENGE", raisedFrom: "ALLOW" },
     });
+  });
+
+  it("decides an ordinary sign-in at L1 and asks L2 about one on the edge of two bands (the offline analyst)", async () => {
+    const signIn = (network: string, accountAgeDays: number) =>
+      parsePromptInput({
+        eventId: "evt-sign-in",
+        request: { subject: "user", time: "2026-07-30T10:00:00.000Z", roles: ["ROLE_USER"], network },
+        identity: { accountAgeDays },
+        context: { coverage: ["identity", "request"] },
+        markedMissing: ["request.device"],
+      });
+    for (const bundle of [V19_BUNDLE, V20_BUNDLE]) {
+      const model = new ScriptedModel();
+      const engine = engineOf(model);
+      const ordinary = await engine.decide(signIn("127.0.0.1", 0), selectionOf(bundle), live());
+      // The model answers ALLOW; a bundle floor may still raise it (v20 MAR-3: a sign-in names no target).
+      expect(ordinary.record).toMatchObject({ layer: "L1", riskScore: 0.15, confidence: 0.83 });
+      expect(model.calls).toHaveLength(1);
+      const edge = await engine.decide(signIn("203.0.113.7", 400), selectionOf(bundle), live());
+      expect(edge.layers.map((l) => [l.layer, l.escalated])).toEqual([
+        ["L1", "LOW_CONFIDENCE"],
+        ["L2", undefined],
+      ]);
+      expect(model.calls).toHaveLength(3);
+    }
   });
 
   it("asks L2 when L1 answers ESCALATE, however confident", async () => {

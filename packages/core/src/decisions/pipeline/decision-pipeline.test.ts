@@ -35,7 +35,7 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
         action: "CHALLENGE",
         eventKind: "SIGN_IN_COMPLETED",
         selectionSource: "BUILD_DEFAULT",
-        layer: "L2",
+        layer: "L1",
         riskScore: 0.4,
         reasons: ["EXTERNAL_NETWORK", "NEW_ACCOUNT"],
         model: "builtin:offline-analyst/1",
@@ -54,7 +54,7 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
     const pkg = await f.evidence.get(decisionId);
     const request = f.maker.requests[0]!;
     expect(pkg?.input).toEqual(request.input);
-    expect(pkg?.prompts.map((p) => p.layer)).toEqual(["L1", "L2"]);
+    expect(pkg?.prompts.map((p) => p.layer)).toEqual(["L1"]);
     const { bundle } = request.selection;
     const sent = bundle.render(request.input, bundle.budgets.find((b) => b.family === "L1")!);
     expect(pkg?.prompts[0]).toEqual({ layer: "L1", system: sent.system, user: sent.user });
@@ -215,8 +215,8 @@ describe("DecisionPipeline: kill switch and caps", () => {
   });
 
   it("drops past the per-minute rate cap until the next minute", async () => {
-    // Each decision here asks L1 and L2: two calls, so a cap of 4 admits two decisions.
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 4 });
+    // Each decision here is made at L1: one call, so a cap of 2 admits two decisions.
+    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 2 });
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
       await f.pipeline.idle();
