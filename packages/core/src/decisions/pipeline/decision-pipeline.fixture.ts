@@ -93,6 +93,12 @@ export class RecordingDecisionMaker implements DecisionMaker {
   }
 }
 
+/** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
+export async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setImmediate(r));
+  if (!done()) throw new Error("condition never held");
+}
+
 /** A logger that keeps its lines. */
 export class ListLogger implements Logger {
   readonly lines: { level: string; message: string }[] = [];
@@ -153,7 +159,8 @@ export async function pipelineFixture<
       guard: new LastAdminGuard(users),
     }),
     zeroTrust,
-    caps: new ModelCallCaps({ clock, perMinute: settings.callsPerMinute, perDay: settings.callsPerDay }),
+    caps: ModelCallCaps.of(settings, clock),
+    history,
     audit,
   });
   const alice = await users.create({

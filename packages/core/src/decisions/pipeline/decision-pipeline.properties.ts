@@ -49,7 +49,8 @@ export const DECISION_CALLS_PER_MINUTE = defineProperty({
   schema: prop.int(0, 1_000_000),
   default: 120,
   description:
-    "Model calls allowed per clock minute in this process; past it events are dropped (rate-cap, audited).",
+    "Model calls allowed per clock minute in this process (routine events: less the high-severity reserve); " +
+    "past it a routine event is dropped (rate-cap, audited), a high-severity one gets the fallback decision.",
 });
 
 /** Model calls per day. */
@@ -58,7 +59,38 @@ export const DECISION_CALLS_PER_DAY = defineProperty({
   schema: prop.int(0, 100_000_000),
   default: 20_000,
   description:
-    "Model calls allowed per UTC day in this process (the cost cap); past it events are dropped (cost-cap, audited).",
+    "Model calls allowed per UTC day in this process (the cost cap; routine events: less the high-severity " +
+    "reserve); past it a routine event is dropped (cost-cap, audited), a high-severity one gets the fallback decision.",
+});
+
+/** Model calls per user per minute. */
+export const DECISION_CALLS_PER_USER_PER_MINUTE = defineProperty({
+  key: "platform.security.decision.calls-per-user-per-minute",
+  schema: prop.int(0, 1_000_000),
+  default: 10,
+  description:
+    "Model calls one user's routine events (sign-ins, sampled requests) may use per clock minute in this " +
+    "process; past it they are dropped (user-cap, audited) and the user stays PENDING_ANALYSIS.",
+});
+
+/** Share of the caps kept for high-severity events. */
+export const DECISION_HIGH_SEVERITY_RESERVE = defineProperty({
+  key: "platform.security.decision.high-severity-reserve",
+  schema: prop.number(0, 1),
+  default: 0.25,
+  description:
+    "Share of calls-per-minute and calls-per-day that only high-severity events (repeated denials, MFA " +
+    "failures and lockouts) may use; routine events stop at the rest.",
+});
+
+/** A sign-in decided recently from the same network is not decided again. */
+export const DECISION_REDECIDE_AFTER = defineProperty({
+  key: "platform.security.decision.redecide-after",
+  schema: prop.duration().refine((ms) => ms >= 0 && ms <= 86_400_000, "must be between 0 and 1d"),
+  default: 600_000,
+  description:
+    "A completed sign-in of a user whose last decision is younger than this and came from the same " +
+    "address (IPv6: the same /64) is not decided again; the decision in force stands. 0: every sign-in is decided.",
 });
 
 /** Denials that make an event. */
@@ -127,6 +159,9 @@ export const DECISION_PIPELINE_PROPERTIES = [
   DECISION_PENDING_TTL,
   DECISION_CALLS_PER_MINUTE,
   DECISION_CALLS_PER_DAY,
+  DECISION_CALLS_PER_USER_PER_MINUTE,
+  DECISION_HIGH_SEVERITY_RESERVE,
+  DECISION_REDECIDE_AFTER,
   DECISION_DENIALS_THRESHOLD,
   DECISION_DENIALS_WINDOW,
   DECISION_HISTORY_LIMIT,
@@ -145,6 +180,9 @@ export interface DecisionPipelineSettings {
   readonly pendingTtlMs: number;
   readonly callsPerMinute: number;
   readonly callsPerDay: number;
+  readonly callsPerUserPerMinute: number;
+  readonly highSeverityReserve: number;
+  readonly redecideAfterMs: number;
   readonly denialsThreshold: number;
   readonly denialsWindowMs: number;
   readonly historyLimit: number;
@@ -166,6 +204,9 @@ export function decisionPipelineSettings(properties: PlatformProperties): Decisi
     pendingTtlMs: properties.get(DECISION_PENDING_TTL),
     callsPerMinute: properties.get(DECISION_CALLS_PER_MINUTE),
     callsPerDay: properties.get(DECISION_CALLS_PER_DAY),
+    callsPerUserPerMinute: properties.get(DECISION_CALLS_PER_USER_PER_MINUTE),
+    highSeverityReserve: properties.get(DECISION_HIGH_SEVERITY_RESERVE),
+    redecideAfterMs: properties.get(DECISION_REDECIDE_AFTER),
     denialsThreshold: properties.get(DECISION_DENIALS_THRESHOLD),
     denialsWindowMs: properties.get(DECISION_DENIALS_WINDOW),
     historyLimit: properties.get(DECISION_HISTORY_LIMIT),

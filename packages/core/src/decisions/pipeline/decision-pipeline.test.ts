@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { DecisionMaker, DecisionRequest } from "./decision-maker.js";
-import { pipelineFixture, RecordingDecisionMaker } from "./decision-pipeline.fixture.js";
+import { pipelineFixture, RecordingDecisionMaker, until } from "./decision-pipeline.fixture.js";
 import { DECISION_PIPELINE_SOURCE } from "./decisions-audit.js";
 
 // Every decision here is the real model side's: the layered engine over the offline analyst. The
 // fixture's alice signs in from an external address with a new account, which the analyst scores
 // 0.4 (EXTERNAL_NETWORK, NEW_ACCOUNT): CHALLENGE, decided in L2 (L1 knows too few facts).
-
-/** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setImmediate(r));
-  if (!done()) throw new Error("condition never held");
-}
 
 describe("DecisionPipeline: an outcome lands everywhere", () => {
   it("writes the action for the user and the session, the audit record, the history and the evidence", async () => {
@@ -152,7 +146,7 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.pipeline.stats()).toMatchObject({ decided: 2, coalesced: 1 });
   });
 
-  it("aborts a decision past its timeout, audits it and clears the pending marker", async () => {
+  it("aborts a decision past its timeout, audits it and leaves the pending marker to expire", async () => {
     const maker = new RecordingDecisionMaker();
     maker.gate.mode = "hang";
     const f = await pipelineFixture({ "platform.security.decision.timeout": 20 }, maker);
@@ -162,6 +156,10 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.auditOf("decision.failed")[0]).toMatchObject({ data: { reason: "timeout" } });
     expect(f.pipeline.stats().timedOut).toBe(1);
     await f.pipeline.idle();
+    // Not analysed means pending: `security.zerotrust.pending-analysis` decides, until the marker expires.
+    const marker = await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id));
+    expect(marker).toMatchObject({ action: "PENDING_ANALYSIS", source: "ai-decision" });
+    f.clock.advance(60_000);
     expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
     expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued"); // not stuck as "waiting"
   });
@@ -187,7 +185,7 @@ describe("DecisionPipeline: off the request path", () => {
     expect((await f.evidence.recent(1))[0]!.metadata.riskScore).toBeNull();
   });
 
-  it("audits a failed decision and clears the pending marker", async () => {
+  it("audits a failed decision and leaves the pending marker to expire", async () => {
     // A stand-in: the engine resolves with a fallback on every model failure and rejects only on a
     // bundle it cannot read, which the selector never hands it; a host's DecisionMaker may throw.
     const maker: DecisionMaker & { requests: DecisionRequest[] } = {
@@ -199,7 +197,7 @@ describe("DecisionPipeline: off the request path", () => {
     f.pipeline.submit(f.event("MFA_FAILURE"));
     await f.pipeline.idle();
     expect(f.auditOf("decision.failed")).toMatchObject([{ outcome: "failure", data: { reason: "error" } }]);
-    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("PENDING_ANALYSIS");
     expect(f.pipeline.stats().failed).toBe(1);
   });
 });
@@ -216,7 +214,11 @@ describe("DecisionPipeline: kill switch and caps", () => {
 
   it("drops past the per-minute rate cap until the next minute", async () => {
     // Each decision here asks L1 and L2: two calls, so a cap of 4 admits two decisions.
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 4 });
+    const f = await pipelineFixture({
+      "platform.security.decision.calls-per-minute": 4,
+      "platform.security.decision.high-severity-reserve": 0,
+      "platform.security.decision.redecide-after": 0,
+    });
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
       await f.pipeline.idle();
@@ -231,7 +233,14 @@ describe("DecisionPipeline: kill switch and caps", () => {
 
   it("counts every prompt against the per-day cost cap", async () => {
     const maker = new RecordingDecisionMaker();
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-day": 3 }, maker);
+    const f = await pipelineFixture(
+      {
+        "platform.security.decision.calls-per-day": 3,
+        "platform.security.decision.high-severity-reserve": 0,
+        "platform.security.decision.redecide-after": 0,
+      },
+      maker,
+    );
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
       await f.pipeline.idle();

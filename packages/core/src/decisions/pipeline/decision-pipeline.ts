@@ -5,19 +5,22 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { DecisionPipelineSettings } from "./decision-pipeline.properties.js";
 import type { ConfigurationBundleSelector } from "./bundle-selector.js";
 import { type DecisionContextBuilder, withEventLine } from "./decision-context-builder.js";
-import type { DecisionEvent } from "./decision-event.js";
-import type { DecisionMaker } from "./decision-maker.js";
+import { type DecisionEvent, severityOf } from "./decision-event.js";
+import type { DecisionMaker, DecisionOutcome } from "./decision-maker.js";
 import type { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { DECISION_PIPELINE_SOURCE, DECISIONS_AUDIT } from "./decisions-audit.js";
-import type { ModelCallCaps } from "./model-call-caps.js";
+import type { CapVerdict, ModelCallCaps } from "./model-call-caps.js";
 import { redactForExternalModel } from "./prompt-redaction.js";
+import { cappedDecision } from "./capped-decision.js";
+import type { DecisionHistoryStore } from "../history/decision-history-store.js";
+import { throttleAddressKey } from "../../identity/throttle/throttle-keys.js";
 
 /** What `submit` did with an event. */
 export type DecisionSubmission = "queued" | "disabled" | "coalesced" | "queue-full";
 
 /** Why an accepted event was not decided. */
-export type DecisionDropReason = "queue-full" | "rate-cap" | "cost-cap" | "unknown-user";
+export type DecisionDropReason = "queue-full" | "rate-cap" | "cost-cap" | "user-cap" | "unknown-user";
 
 /** Counters of the pipeline (this process). */
 export interface DecisionPipelineStats {
@@ -27,9 +30,15 @@ export interface DecisionPipelineStats {
   readonly dropped: Readonly<Record<DecisionDropReason, number>>;
   /** Sampled events whose user already had a live action when their turn came. */
   readonly freshActionKept: number;
+  /** Sign-ins not decided again: the user's last decision is recent and from the same network. */
+  readonly recentDecisionKept: number;
+  /** High-severity events a cap kept from the model, decided by the recorded fallback. */
+  readonly capped: number;
   readonly decided: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Model calls counted against the caps in the current clock minute and UTC day. */
+  readonly modelCalls: { readonly minute: number; readonly day: number };
 }
 
 /** What the pipeline is built from. */
@@ -41,18 +50,23 @@ export interface DecisionPipelineParts {
   readonly writer: DecisionOutcomeWriter;
   readonly zeroTrust: ZeroTrustActionService;
   readonly caps: ModelCallCaps;
+  /** The past decisions (a recent sign-in decision is not repeated). */
+  readonly history: DecisionHistoryStore;
   readonly audit: AuditSink;
 }
 
 /**
  * The security-decision pipeline around the model: `submit` takes an event off the request path
  * (it never awaits a decision), marks the user PENDING_ANALYSIS while the decision waits (only over
- * no record or the pipeline's own non-BLOCK one), and queues it on a bounded queue. A full
- * queue, the rate and cost caps, and an unknown user drop the event with a counted, audited reason.
- * A second event of a user already waiting is coalesced into the first. Each decision: context
- * (the PIP), bundle selection (fixed for the event), redaction for an external model, the
- * DecisionMaker, then the writer. A sampled event whose user has a live action by then is not
- * decided. The kill switch (`platform.security.decision.enabled` false) refuses every event.
+ * no record or an earlier marker), and queues it on a bounded queue. A full queue and an unknown
+ * user drop the event with a counted, audited reason. A second event of a user already waiting is
+ * coalesced into the first. A sampled event whose user has a live action by then, and a sign-in of
+ * a user decided recently from the same network, are not decided. Then the caps (ModelCallCaps): a
+ * routine event over one is dropped (counted, audited, the user left PENDING until the marker
+ * expires); a high-severity one gets the recorded fallback decision without a model call. Each
+ * decision: context (the PIP), bundle selection (fixed for the event), redaction for an external
+ * model, the DecisionMaker, then the writer. The kill switch (`platform.security.decision.enabled`
+ * false) refuses every event.
  */
 export class DecisionPipeline {
   private readonly queue: DecisionQueue;
@@ -63,10 +77,12 @@ export class DecisionPipeline {
     disabled: 0,
     coalesced: 0,
     freshActionKept: 0,
+    recentDecisionKept: 0,
+    capped: 0,
     decided: 0,
     failed: 0,
     timedOut: 0,
-    dropped: { "queue-full": 0, "rate-cap": 0, "cost-cap": 0, "unknown-user": 0 },
+    dropped: { "queue-full": 0, "rate-cap": 0, "cost-cap": 0, "user-cap": 0, "unknown-user": 0 },
   };
 
   constructor(private readonly p: DecisionPipelineParts) {
@@ -104,7 +120,12 @@ export class DecisionPipeline {
   /** The counters now. */
   stats(): DecisionPipelineStats {
     const q = this.queue.stats();
-    return { ...this.counts, dropped: { ...this.counts.dropped }, timedOut: q.timedOut };
+    return {
+      ...this.counts,
+      dropped: { ...this.counts.dropped },
+      timedOut: q.timedOut,
+      modelCalls: this.p.caps.counts(),
+    };
   }
 
   /** Resolves when no decision waits or runs and every background write settled. */
@@ -121,73 +142,96 @@ export class DecisionPipeline {
     signal: AbortSignal,
     key: string,
   ): Promise<void> {
-    let account: UserAccount | undefined;
     // The queue aborts at the timeout and moves on; a model that never answers must not keep the
-    // user "waiting" (coalescing every later event) or the marker standing.
+    // user "waiting" (coalescing every later event). The PENDING marker stays until it expires.
     const onAbort = () => {
       this.waitingUsers.delete(key);
       this.recordFailure(event, "timeout", undefined);
-      if (account !== undefined) void this.track(this.clearPending(account.id));
     };
     signal.addEventListener("abort", onAbort, { once: true });
     try {
       await marker;
-      account = await this.p.context.accountOf(event);
+      const account = await this.p.context.accountOf(event);
       if (account === undefined) return this.drop(event, "unknown-user");
       if (event.kind === "REQUEST_SAMPLED" && (await this.hasLiveAction(account.id))) {
         this.counts.freshActionKept++;
         return;
       }
-      const cap = this.p.caps.admit();
-      if (cap !== "ok") {
-        await this.clearPending(account.id);
-        return this.drop(event, cap);
+      if (await this.decidedRecently(event, account.id)) {
+        this.counts.recentDecisionKept++;
+        return;
       }
-      await this.run(event, account, signal);
+      const severity = severityOf(event.kind);
+      const cap = this.p.caps.admit(account.id, severity);
+      if (cap === "ok") return await this.run(event, account, signal);
+      // A routine event over a cap waits no further: the user stays PENDING_ANALYSIS until the
+      // marker expires (`security.zerotrust.pending-analysis` decides what that means). A risky one
+      // is still decided, by the recorded fallback, so nobody escapes a decision by spending the caps.
+      if (severity === "routine") return this.drop(event, cap);
+      this.counts.capped++;
+      await this.run(event, account, signal, cap);
     } catch (error) {
       if (signal.aborted) return; // reported by onAbort
       this.counts.failed++;
       this.recordFailure(event, "error", error);
-      if (account !== undefined) await this.track(this.clearPending(account.id));
     } finally {
       signal.removeEventListener("abort", onAbort);
       if (!signal.aborted) this.waitingUsers.delete(key);
     }
   }
 
-  private async run(event: DecisionEvent, account: UserAccount, signal: AbortSignal): Promise<void> {
+  private async run(
+    event: DecisionEvent,
+    account: UserAccount,
+    signal: AbortSignal,
+    capped?: Exclude<CapVerdict, "ok">,
+  ): Promise<void> {
     const built = await this.p.context.build(event, account);
     const selection = this.p.selector.select(event.id);
     const { input, redacted } = this.p.maker.model.external
       ? redactForExternalModel(built, this.p.settings.redaction)
       : { input: built, redacted: [] as string[] };
     const sent = withEventLine(input, event);
-    const outcome = await this.p.maker.decide({ input: sent, selection, event }, signal);
-    this.p.caps.record(Math.max(1, outcome.modelCalls ?? outcome.prompts.length));
+    let outcome: DecisionOutcome;
+    if (capped === undefined) {
+      outcome = await this.p.maker.decide({ input: sent, selection, event }, signal);
+      this.p.caps.settle(account.id, outcome.modelCalls ?? outcome.prompts.length);
+    } else outcome = cappedDecision(capped, selection, sent, this.p.maker.model);
     signal.throwIfAborted();
     await this.p.writer.write({ event, account, input: sent, outcome, redacted });
     this.counts.decided++;
   }
 
+  /**
+   * A completed sign-in whose user was decided within `redecide-after`, from the same address (an
+   * IPv6 /64 counts as one), changes nothing the last decision did not see: it is not decided again,
+   * and the decision in force (or its expiry) stands. Any other kind of event is always decided.
+   */
+  private async decidedRecently(event: DecisionEvent, userId: string): Promise<boolean> {
+    const window = this.p.settings.redecideAfterMs;
+    if (event.kind !== "SIGN_IN_COMPLETED" || window === 0) return false;
+    const [last] = await this.p.history.recentFor(userId, 1);
+    if (last === undefined || event.at - last.at >= window || event.at < last.at) return false;
+    return networkOf(last.network) === networkOf(event.remoteAddress);
+  }
+
+  /**
+   * Marks the user PENDING_ANALYSIS while the decision waits, over no record or an earlier marker
+   * only: a live decision (the pipeline's own CHALLENGE or ALLOW, any BLOCK, an administrator's
+   * record) stays in force until the new decision replaces it.
+   */
   private async markPending(event: DecisionEvent): Promise<void> {
     const account = await this.p.context.accountOf(event);
     if (account === undefined) return;
     const subject = zeroTrustUserSubject(account.id);
     const existing = await this.p.zeroTrust.get(subject);
-    if (existing?.source === "admin" || existing?.action === "BLOCK") return;
+    if (existing !== undefined && existing.action !== "PENDING_ANALYSIS") return;
     if (existing !== undefined && existing.source !== DECISION_PIPELINE_SOURCE) return;
     await this.p.zeroTrust.set(subject, "PENDING_ANALYSIS", {
       source: DECISION_PIPELINE_SOURCE,
       reason: `awaiting the AI decision of ${event.kind}`,
       ttlMs: this.p.settings.pendingTtlMs,
     });
-  }
-
-  private async clearPending(userId: string): Promise<void> {
-    const subject = zeroTrustUserSubject(userId);
-    const existing = await this.p.zeroTrust.get(subject);
-    if (existing?.action === "PENDING_ANALYSIS" && existing.source === DECISION_PIPELINE_SOURCE)
-      await this.p.zeroTrust.clear(subject, { source: DECISION_PIPELINE_SOURCE });
   }
 
   private async hasLiveAction(userId: string): Promise<boolean> {
@@ -240,6 +284,11 @@ export class DecisionPipeline {
       // Never into the caller.
     }
   }
+}
+
+/** The network an address is judged by: itself (IPv4), its /64 (IPv6), or none. */
+function networkOf(address: string | undefined): string {
+  return address === undefined ? "" : throttleAddressKey(address);
 }
 
 function errorName(error: unknown): string {

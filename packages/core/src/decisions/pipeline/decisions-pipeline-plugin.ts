@@ -129,7 +129,8 @@ function buildPipeline(c: DependencyContainer): DecisionPipeline {
       guard: new LastAdminGuard(users),
     }),
     zeroTrust,
-    caps: new ModelCallCaps({ clock, perMinute: settings.callsPerMinute, perDay: settings.callsPerDay }),
+    caps: ModelCallCaps.of(settings, clock),
+    history,
     audit,
   });
 }
