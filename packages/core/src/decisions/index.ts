@@ -72,6 +72,8 @@ export {
   DECISION_EVENT_KINDS,
   type DecisionEvent,
   type DecisionEventKind,
+  type DecisionEventSeverity,
+  severityOf,
 } from "./pipeline/decision-event.js";
 export {
   type BundleSelection,
