@@ -147,7 +147,8 @@ export const DECISION_REDACTION_ALLOW_FREE_TEXT = defineProperty({
   schema: prop.bool(),
   default: false,
   description:
-    "true: an external model sees free-text context (department, notes, evidence); false: removed.",
+    "true: an external model sees free-text context (department, notes, evidence) and the query and opaque " +
+    "segments (ids, tokens) of request paths; false: removed, each such path segment shown as {id}.",
 });
 
 /** Every property of the decision pipeline, for the plugin's list. */

@@ -1,6 +1,7 @@
 import { sha256Hex } from "../../prompts/hashing/canonical-json.js";
 import type { PastRecordInput, PromptInput } from "../../prompts/input/prompt-input.js";
 import { classifyNetwork, VOCABULARY } from "../../prompts/vocabulary/vocabulary.js";
+import { redactTarget } from "./target-redaction.js";
 
 /** What an external model may see unmasked (`platform.security.decision.redaction.*`). */
 export interface RedactionPolicy {
@@ -41,7 +42,8 @@ const CLASS_ADDRESS: ReadonlyMap<string, string> = new Map([
  * Masks what an external model must not see unless a property allows it: a username that is an
  * e-mail address becomes `user-<12 hex of its SHA-256>` (stable, so past records still match); an IP
  * address becomes its network class's representative address (the class survives, the host does
- * not); free text (department, usual hours, the context lists but coverage) is removed. The input
+ * not); a request target keeps its plain-word path segments, the others masked by kind and the query
+ * removed (redactTarget); free text (department, usual hours, the context lists but coverage) is removed. The input
  * is not changed; the answer lists every masked path once.
  */
 export function redactForExternalModel(input: PromptInput, policy: RedactionPolicy): RedactedInput {
@@ -59,13 +61,21 @@ export function redactForExternalModel(input: PromptInput, policy: RedactionPoli
     if (shown !== v) redacted.add(path);
     return shown;
   };
+  const target = (v: string | undefined, path: string) => {
+    if (v === undefined) return v;
+    const shown = redactTarget(v, policy);
+    if (shown !== v) redacted.add(path);
+    return shown;
+  };
   const request = { ...input.request };
   setOrDelete(request, "subject", subject(request.subject, "request.subject"));
   setOrDelete(request, "network", address(request.network, "request.network"));
+  setOrDelete(request, "target", target(request.target, "request.target"));
   const pastRecords = input.pastRecords.map((r): PastRecordInput => {
     const out = { ...r };
     setOrDelete(out, "subject", subject(r.subject, "pastRecords.subject"));
     setOrDelete(out, "network", address(r.network, "pastRecords.network"));
+    setOrDelete(out, "target", target(r.target, "pastRecords.target"));
     return out;
   });
   const identity = { ...input.identity };
