@@ -132,10 +132,10 @@ describe("the demo still decides a user who floods sign-ins to spend the model-c
 let chat: AnalystChatServer;
 describeRiskyUser("OpenAI-compatible adapter against a local stand-in", async () => {
   chat = await startAnalystChatServer();
-  // decisionsPlugin reads the key from process.env, under the name the property gives.
-  process.env.DEMO_MODEL_KEY = "sk-local";
+  // decisionsPlugin reads the key from the platform's environment (not process.env), under the name
+  // the property gives.
   const demo = await startDemo(
-    {},
+    { DEMO_MODEL_KEY: "sk-local" },
     {
       ...PROPERTIES,
       "platform.security.decision.model.provider": "openai-compatible",
@@ -147,7 +147,7 @@ describeRiskyUser("OpenAI-compatible adapter against a local stand-in", async ()
   return { demo, model: "openai-compatible:stand-in" };
 });
 afterAll(async () => {
-  delete process.env.DEMO_MODEL_KEY;
+  expect(process.env.DEMO_MODEL_KEY).toBeUndefined();
   expect(chat.calls.length).toBeGreaterThanOrEqual(2);
   expect(chat.calls[0]).toEqual({ model: "stand-in", authorization: "Bearer sk-local" });
   await chat.close();

@@ -25,7 +25,10 @@ import "./decisions-error-codes.js";
 
 /** Options of the decisions plugin. */
 export interface DecisionsPluginOptions {
-  /** Where the API key variable is read; default `process.env`. The key is never a property. */
+  /**
+   * Where the API key variable is read; default the platform's environment (`PlatformOptions.env`,
+   * itself `process.env` by default). The key is never a property.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -51,7 +54,7 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
             : new OpenAiCompatibleModel({
                 baseUrl: p.get(DECISION_MODEL_BASE_URL),
                 model: p.get(DECISION_MODEL_NAME),
-                apiKey: (options.env ?? process.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
+                apiKey: (options.env ?? ctx.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
                 maxRetries: p.get(DECISION_MODEL_MAX_RETRIES),
                 retryBackoffMs: p.get(DECISION_MODEL_RETRY_BACKOFF),
               }),
@@ -73,5 +76,5 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
   };
 }
 
-/** The decisions plugin with the API key read from `process.env`. */
+/** The decisions plugin with the API key read from the platform's environment. */
 export const decisionsPlugin: PlatformPlugin = createDecisionsPlugin();
