@@ -122,7 +122,7 @@ describe("the demo still decides a user who floods sign-ins to spend the model-c
     await decided(demo);
     const other = await fetch(`${demo.base}/api/orders`, { headers: admin2 });
     expect(other.status).toBe(401); // decided: CHALLENGE from a new network, not starved
-    expect(demo.platform.resolve(DecisionPipeline).stats().dropped).toMatchObject({
+    expect(demo.platform.resolve(DecisionPipeline).stats().fellBack).toMatchObject({
       "rate-cap": 0,
       "user-cap": 0,
     });

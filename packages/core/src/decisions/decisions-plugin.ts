@@ -15,10 +15,11 @@ import {
 } from "./decisions.properties.js";
 import { DecisionEngine } from "./engine/decision-engine.js";
 import { EngineDecisionMaker } from "./engine/engine-decision-maker.js";
+import { inProcessDecisionMaker } from "./engine/in-process-decision-maker.js";
 import { LayeredDecisionEngine } from "./engine/layered-decision-engine.js";
 import { DecisionModel } from "./model/decision-model.js";
 import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
-import { DecisionMaker } from "./pipeline/decision-maker.js";
+import { DecisionMaker, FallbackDecisionMaker } from "./pipeline/decision-maker.js";
 import { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
 // Registers the module's error codes (statusForCode reads them).
 import "./decisions-error-codes.js";
@@ -71,6 +72,13 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
       ctx.registerDefault(DecisionMaker, {
         useFactory: (c) =>
           new EngineDecisionMaker({ engine: c.resolve(DecisionEngine), model: c.resolve(DecisionModel) }),
+      });
+      ctx.registerDefault(FallbackDecisionMaker, {
+        useFactory: (c) =>
+          inProcessDecisionMaker(c.resolve(Clock), {
+            escalationConfidence: p.get(DECISION_ESCALATION_CONFIDENCE),
+            timeouts: { L1: p.get(DECISION_L1_TIMEOUT), L2: p.get(DECISION_L2_TIMEOUT) },
+          }),
       });
     },
   };

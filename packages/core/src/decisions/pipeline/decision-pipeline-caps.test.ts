@@ -60,7 +60,7 @@ describe("DecisionPipeline caps: a sign-in flood is not a way out", () => {
     expect(f.maker.requests.map((r) => r.event.kind)).toEqual(["SIGN_IN_COMPLETED", "REPEATED_DENIALS"]);
   });
 
-  it("stops one user's routine events at calls-per-user-per-minute; other users are still decided", async () => {
+  it("decides one user's events past calls-per-user-per-minute in process; other users still get the model", async () => {
     const f = await pipelineFixture({ "platform.security.decision.redecide-after": 0 });
     const per = await callsPerSignIn(f);
     const g = await pipelineFixture({
@@ -72,8 +72,12 @@ describe("DecisionPipeline caps: a sign-in flood is not a way out", () => {
       await g.pipeline.idle();
     }
     expect(g.maker.requests).toHaveLength(2);
-    expect(g.pipeline.stats().dropped["user-cap"]).toBe(3);
-    expect(g.auditOf("decision.dropped")[0]).toMatchObject({ data: { reason: "user-cap" } });
+    expect(g.fallback.requests).toHaveLength(3);
+    expect(g.pipeline.stats()).toMatchObject({ decided: 5, fellBack: { "user-cap": 3 } });
+    expect(g.auditOf("decision.made")[2]!.data).toMatchObject({
+      model: "builtin:offline-analyst/1",
+      fallback: expect.stringContaining("DECISION_MODEL_CAPPED: the user-cap"),
+    });
     const bob = await g.users.create({ username: "bob@example.com" });
     g.pipeline.submit(g.event("SIGN_IN_COMPLETED", { userId: bob.id }));
     await g.pipeline.idle();
@@ -84,10 +88,24 @@ describe("DecisionPipeline caps: a sign-in flood is not a way out", () => {
     expect(g.maker.requests).toHaveLength(4); // a new minute, a new budget
   });
 
-  it("keeps the high-severity reserve: routine events stop short of the cap, a denial burst is still asked", async () => {
+  it("holds one user's high-severity events to the per-user cap too, so one account cannot spend the reserve", async () => {
+    const f = await pipelineFixture({ "platform.security.decision.calls-per-user-per-minute": 4 });
+    for (let i = 0; i < 20; i++) {
+      f.pipeline.submit(f.event("MFA_FAILURE"));
+      await f.pipeline.idle();
+    }
+    expect(f.maker.requests.length).toBeLessThanOrEqual(4);
+    expect(f.maker.requests.length + f.fallback.requests.length).toBe(20);
+    const bob = await f.users.create({ username: "bob@example.com" });
+    f.pipeline.submit(f.event("MFA_FAILURE", { userId: bob.id, remoteAddress: "10.0.0.5" }));
+    await f.pipeline.idle();
+    expect(f.maker.requests.at(-1)?.event.userId).toBe(bob.id);
+  });
+
+  it("keeps the high-severity reserve: routine events stop short of the cap, a denial burst still gets the model", async () => {
     const f = await pipelineFixture();
     const per = await callsPerSignIn(f);
-    // A cap of 4 decisions' calls, a quarter of it reserved: routine events stop after three.
+    // A cap of 4 decisions' calls, a quarter of it reserved: routine events get the model three times.
     const g = await pipelineFixture({
       "platform.security.decision.calls-per-minute": 4 * per,
       "platform.security.decision.high-severity-reserve": 0.25,
@@ -98,65 +116,80 @@ describe("DecisionPipeline caps: a sign-in flood is not a way out", () => {
       await g.pipeline.idle();
     }
     expect(g.maker.requests).toHaveLength(3);
-    expect(g.pipeline.stats().dropped["rate-cap"]).toBe(3);
+    expect(g.pipeline.stats().fellBack["rate-cap"]).toBe(3);
     g.pipeline.submit(g.event("REPEATED_DENIALS", { detail: { denials: 5, windowSeconds: 60 } }));
     await g.pipeline.idle();
     expect(g.maker.requests.at(-1)?.event.kind).toBe("REPEATED_DENIALS");
-    expect(g.pipeline.stats().capped).toBe(0);
-  });
-
-  it("leaves a user whose routine event was dropped for a cap PENDING_ANALYSIS, never cleared", async () => {
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 0 });
-    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
-    await f.pipeline.idle();
-    expect(f.maker.requests).toEqual([]);
-    expect(f.pipeline.stats().dropped["rate-cap"]).toBe(1);
-    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
-      action: "PENDING_ANALYSIS",
-      source: DECISION_PIPELINE_SOURCE,
-    });
   });
 });
 
-describe("DecisionPipeline caps: a risky event over a cap is still decided", () => {
-  it("writes the recorded fallback (ESCALATE, no score, no prompt) for a denial burst over every cap", async () => {
+describe("DecisionPipeline caps: over every cap, every event is still decided", () => {
+  it("decides a sign-in and a denial burst in process, with no model call, when every call is spent", async () => {
     const f = await pipelineFixture({
       "platform.security.decision.calls-per-minute": 0,
       "platform.security.decision.calls-per-day": 0,
     });
-    f.pipeline.submit(f.event("REPEATED_DENIALS", { detail: { denials: 5, windowSeconds: 60 } }));
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     await f.pipeline.idle();
     expect(f.maker.requests).toEqual([]);
+    // The analyst's own answer for alice from an external network: CHALLENGE, as with the model.
     expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
-      action: "ESCALATE",
+      action: "CHALLENGE",
       source: DECISION_PIPELINE_SOURCE,
     });
-    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({
-      eventKind: "REPEATED_DENIALS",
-      action: "ESCALATE",
-      riskScore: null,
-      confidence: 0,
-      fallback: expect.stringContaining("DECISION_MODEL_CAPPED: the cost-cap"),
+    f.pipeline.submit(
+      f.event("REPEATED_DENIALS", {
+        method: "DELETE",
+        target: "/admin/api/users",
+        detail: { denials: 5, windowSeconds: 60 },
+      }),
+    );
+    await f.pipeline.idle();
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("BLOCK");
+    expect(f.auditOf("decision.made").map((e) => e.data?.fallback)).toEqual([
+      expect.stringContaining("DECISION_MODEL_CAPPED: the cost-cap"),
+      expect.stringContaining("DECISION_MODEL_CAPPED: the cost-cap"),
+    ]);
+    expect(f.pipeline.stats()).toMatchObject({
+      decided: 2,
+      dropped: { "queue-full": 0, "unknown-user": 0 },
+      fellBack: { "cost-cap": 2 },
+      modelCalls: { minute: 0, day: 0 },
     });
-    expect((await f.history.recentFor(f.alice.id, 1))[0]).toMatchObject({ action: "ESCALATE" });
-    expect((await f.evidence.recent(1))[0]!.prompts).toEqual([]);
-    expect(f.pipeline.stats()).toMatchObject({ capped: 1, decided: 1, modelCalls: { minute: 0, day: 0 } });
+  });
+});
+
+describe("DecisionPipeline: one decision per user at a time", () => {
+  it("defers a denial burst that arrives while the user's sign-in waits, and decides it right after", async () => {
+    const maker = new RecordingDecisionMaker();
+    maker.gate.holding = true;
+    const f = await pipelineFixture({}, maker);
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED"))).toBe("queued");
+    await until(() => maker.requests.length === 1);
+    const burst = { method: "DELETE", target: "/admin/api/users", detail: { denials: 5, windowSeconds: 60 } };
+    expect(f.pipeline.submit(f.event("REPEATED_DENIALS", burst))).toBe("deferred");
+    expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED"))).toBe("coalesced");
+    maker.gate.release();
+    await f.pipeline.idle();
+    expect(maker.requests.map((r) => r.event.kind)).toEqual(["SIGN_IN_COMPLETED", "REPEATED_DENIALS"]);
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("BLOCK");
+    expect(f.pipeline.stats()).toMatchObject({ deferred: 1, coalesced: 1, decided: 2 });
   });
 
-  it("decides an MFA lockout by the fallback when others spent the minute's calls", async () => {
-    const f = await pipelineFixture();
-    const per = await callsPerSignIn(f);
-    const g = await pipelineFixture({ "platform.security.decision.calls-per-minute": per });
-    const bob = await g.users.create({ username: "bob@example.com" });
-    g.pipeline.submit(g.event("MFA_FAILURE", { userId: bob.id }));
-    await g.pipeline.idle();
-    g.pipeline.submit(g.event("MFA_LOCKOUT"));
-    await g.pipeline.idle();
-    expect(g.maker.requests).toHaveLength(1);
-    expect(g.auditOf("decision.made").map((e) => e.data?.eventKind)).toEqual(["MFA_FAILURE", "MFA_LOCKOUT"]);
-    expect(g.auditOf("decision.made")[1]!.data).toMatchObject({
-      fallback: expect.stringContaining("rate-cap"),
+  it("decides in process when the configured model is too slow, and only then takes the user's next event", async () => {
+    const maker = new RecordingDecisionMaker();
+    maker.gate.mode = "hang";
+    const f = await pipelineFixture({ "platform.security.decision.timeout": 20 }, maker);
+    f.pipeline.submit(f.event("REPEATED_DENIALS", { detail: { denials: 5, windowSeconds: 60 } }));
+    await f.pipeline.idle();
+    await until(() => f.auditOf("decision.made").length === 1);
+    expect(f.auditOf("decision.failed")[0]).toMatchObject({ data: { reason: "timeout" } });
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({
+      model: "builtin:offline-analyst/1",
+      fallback: expect.stringContaining("DECISION_TIMEOUT"),
     });
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).not.toBe("PENDING_ANALYSIS");
+    expect(f.pipeline.stats().fellBack.timeout).toBe(1);
   });
 });
 

@@ -124,6 +124,8 @@ export async function pipelineFixture<
     { code, env: {} },
   );
   const settings = decisionPipelineSettings(properties);
+  // The in-process maker the pipeline falls back to: the analyst, recorded apart from `maker`.
+  const fallback = new RecordingDecisionMaker();
   const audit = new InMemoryAuditSink(10_000, clock);
   const users = new InMemoryUserRepository({ ids, clock });
   const store = new InMemoryZeroTrustActionStore({ clock });
@@ -146,6 +148,7 @@ export async function pipelineFixture<
   const pipeline = new DecisionPipeline({
     settings,
     maker,
+    fallback,
     selector,
     context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
     writer: new DecisionOutcomeWriter({
@@ -193,6 +196,7 @@ export async function pipelineFixture<
     selector,
     pipeline,
     maker,
+    fallback,
     alice,
     event,
     auditOf,

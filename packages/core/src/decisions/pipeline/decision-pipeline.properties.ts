@@ -29,9 +29,10 @@ export const DECISION_QUEUE_CONCURRENCY = defineProperty({
 export const DECISION_TIMEOUT = defineProperty({
   key: "platform.security.decision.timeout",
   schema: prop.duration().refine((ms) => ms >= 1 && ms <= 600_000, "must be between 1ms and 10m"),
-  default: 10_000,
+  default: 30_000,
   description:
-    "Longest time one decision (context, every model call, writes) may take; past it, it is aborted and audited.",
+    "Longest time one decision (context, every model call, writes) may take; past it, it is aborted, audited " +
+    "and decided again by the in-process analyst. Keep it above the L1 and L2 model timeouts together.",
 });
 
 /** Life of the PENDING_ANALYSIS marker written while a decision is pending. */
@@ -50,7 +51,7 @@ export const DECISION_CALLS_PER_MINUTE = defineProperty({
   default: 120,
   description:
     "Model calls allowed per clock minute in this process (routine events: less the high-severity reserve); " +
-    "past it a routine event is dropped (rate-cap, audited), a high-severity one gets the fallback decision.",
+    "past it an event is decided by the in-process analyst instead (counted fellBack.rate-cap).",
 });
 
 /** Model calls per day. */
@@ -60,7 +61,7 @@ export const DECISION_CALLS_PER_DAY = defineProperty({
   default: 20_000,
   description:
     "Model calls allowed per UTC day in this process (the cost cap; routine events: less the high-severity " +
-    "reserve); past it a routine event is dropped (cost-cap, audited), a high-severity one gets the fallback decision.",
+    "reserve); past it an event is decided by the in-process analyst instead (counted fellBack.cost-cap).",
 });
 
 /** Model calls per user per minute. */
@@ -69,8 +70,8 @@ export const DECISION_CALLS_PER_USER_PER_MINUTE = defineProperty({
   schema: prop.int(0, 1_000_000),
   default: 10,
   description:
-    "Model calls one user's routine events (sign-ins, sampled requests) may use per clock minute in this " +
-    "process; past it they are dropped (user-cap, audited) and the user stays PENDING_ANALYSIS.",
+    "Model calls one user's events may use per clock minute in this process; past it they are decided by the " +
+    "in-process analyst instead (counted fellBack.user-cap).",
 });
 
 /** Share of the caps kept for high-severity events. */

@@ -10,30 +10,35 @@ import type { DecisionMaker, DecisionOutcome } from "./decision-maker.js";
 import type { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { DECISION_PIPELINE_SOURCE, DECISIONS_AUDIT } from "./decisions-audit.js";
-import type { CapVerdict, ModelCallCaps } from "./model-call-caps.js";
+import type { ModelCallCaps } from "./model-call-caps.js";
 import { redactForExternalModel } from "./prompt-redaction.js";
-import { cappedDecision } from "./capped-decision.js";
 import type { DecisionHistoryStore } from "../history/decision-history-store.js";
 import { throttleAddressKey } from "../../identity/throttle/throttle-keys.js";
 
 /** What `submit` did with an event. */
-export type DecisionSubmission = "queued" | "disabled" | "coalesced" | "queue-full";
+export type DecisionSubmission = "queued" | "deferred" | "disabled" | "coalesced" | "queue-full";
 
 /** Why an accepted event was not decided. */
-export type DecisionDropReason = "queue-full" | "rate-cap" | "cost-cap" | "user-cap" | "unknown-user";
+export type DecisionDropReason = "queue-full" | "unknown-user";
+
+/** Why the configured model was not asked and the in-process analyst decided instead. */
+export type DecisionFallbackReason = "rate-cap" | "cost-cap" | "user-cap" | "timeout" | "error";
 
 /** Counters of the pipeline (this process). */
 export interface DecisionPipelineStats {
   readonly submitted: number;
   readonly disabled: number;
+  /** Events merged into a decision of the same user already waiting (routine ones, or a later high one). */
   readonly coalesced: number;
+  /** High-severity events held until the user's decision in progress ended, then decided. */
+  readonly deferred: number;
   readonly dropped: Readonly<Record<DecisionDropReason, number>>;
   /** Sampled events whose user already had a live action when their turn came. */
   readonly freshActionKept: number;
   /** Sign-ins not decided again: the user's last decision is recent and from the same network. */
   readonly recentDecisionKept: number;
-  /** High-severity events a cap kept from the model, decided by the recorded fallback. */
-  readonly capped: number;
+  /** Decisions the in-process analyst made because the configured model could not be asked. */
+  readonly fellBack: Readonly<Record<DecisionFallbackReason, number>>;
   readonly decided: number;
   readonly failed: number;
   readonly timedOut: number;
@@ -44,7 +49,13 @@ export interface DecisionPipelineStats {
 /** What the pipeline is built from. */
 export interface DecisionPipelineParts {
   readonly settings: DecisionPipelineSettings;
+  /** The configured model side (the caps count its calls). */
   readonly maker: DecisionMaker;
+  /**
+   * The in-process model side (the built-in analyst under the layered engine) that decides when the
+   * configured one may not be asked (over a cap) or did not answer in time. It costs no model call.
+   */
+  readonly fallback: DecisionMaker;
   readonly selector: ConfigurationBundleSelector;
   readonly context: DecisionContextBuilder;
   readonly writer: DecisionOutcomeWriter;
@@ -55,34 +66,40 @@ export interface DecisionPipelineParts {
   readonly audit: AuditSink;
 }
 
+/** One user's decision in progress, and the high-severity event to decide after it, if any. */
+interface InProgress {
+  followUp?: DecisionEvent;
+}
+
 /**
- * The security-decision pipeline around the model: `submit` takes an event off the request path
+ * The security-decision pipeline around the model. `submit` takes an event off the request path
  * (it never awaits a decision), marks the user PENDING_ANALYSIS while the decision waits (only over
- * no record or an earlier marker), and queues it on a bounded queue. A full queue and an unknown
- * user drop the event with a counted, audited reason. A second event of a user already waiting is
- * coalesced into the first. A sampled event whose user has a live action by then, and a sign-in of
- * a user decided recently from the same network, are not decided. Then the caps (ModelCallCaps): a
- * routine event over one is dropped (counted, audited, the user left PENDING until the marker
- * expires); a high-severity one gets the recorded fallback decision without a model call. Each
- * decision: context (the PIP), bundle selection (fixed for the event), redaction for an external
- * model, the DecisionMaker, then the writer. The kill switch (`platform.security.decision.enabled`
- * false) refuses every event.
+ * no record or an earlier marker), and queues it on a bounded queue; a full queue and an unknown user
+ * drop it with a counted, audited reason. One decision per user runs at a time: a routine event of a
+ * user already waiting is coalesced into it, a high-severity one is deferred and decided right after
+ * it (the latest such event), so a denial burst is never lost behind a sign-in. A sampled event whose
+ * user has a live action by then, and a sign-in of a user decided recently from the same network,
+ * are not decided. Each decision: context (the PIP), bundle selection (fixed for the event),
+ * redaction for an external model, then the configured DecisionMaker if the caps admit it, else the
+ * in-process fallback maker (never a drop: nobody escapes a decision by spending the caps), then the
+ * writer. A decision past the timeout is made again by the fallback maker in the background. The
+ * kill switch (`platform.security.decision.enabled` false) refuses every event.
  */
 export class DecisionPipeline {
   private readonly queue: DecisionQueue;
-  private readonly waitingUsers = new Set<string>();
+  private readonly inProgress = new Map<string, InProgress>();
   private readonly background = new Set<Promise<unknown>>();
   private counts = {
     submitted: 0,
     disabled: 0,
     coalesced: 0,
+    deferred: 0,
     freshActionKept: 0,
     recentDecisionKept: 0,
-    capped: 0,
     decided: 0,
     failed: 0,
-    timedOut: 0,
-    dropped: { "queue-full": 0, "rate-cap": 0, "cost-cap": 0, "user-cap": 0, "unknown-user": 0 },
+    dropped: { "queue-full": 0, "unknown-user": 0 },
+    fellBack: { "rate-cap": 0, "cost-cap": 0, "user-cap": 0, timeout: 0, error: 0 },
   };
 
   constructor(private readonly p: DecisionPipelineParts) {
@@ -101,20 +118,16 @@ export class DecisionPipeline {
       return "disabled";
     }
     const key = event.userId ?? `username:${event.username ?? ""}`;
-    if (this.waitingUsers.has(key)) {
+    const current = this.inProgress.get(key);
+    if (current === undefined) return this.enqueue(event, key);
+    if (severityOf(event.kind) === "routine") {
       this.counts.coalesced++;
       return "coalesced";
     }
-    let marker: Promise<void> | undefined;
-    // The queue starts a job on a later microtask, so `marker` is set before the job reads it.
-    const accepted = this.queue.offer((signal) => this.decide(event, marker!, signal, key), event.id);
-    if (!accepted) {
-      this.drop(event, "queue-full");
-      return "queue-full";
-    }
-    this.waitingUsers.add(key);
-    marker = this.track(event.kind === "REQUEST_SAMPLED" ? Promise.resolve() : this.markPending(event));
-    return "queued";
+    if (current.followUp !== undefined) this.counts.coalesced++;
+    else this.counts.deferred++;
+    current.followUp = event;
+    return "deferred";
   }
 
   /** The counters now. */
@@ -123,6 +136,7 @@ export class DecisionPipeline {
     return {
       ...this.counts,
       dropped: { ...this.counts.dropped },
+      fellBack: { ...this.counts.fellBack },
       timedOut: q.timedOut,
       modelCalls: this.p.caps.counts(),
     };
@@ -136,22 +150,49 @@ export class DecisionPipeline {
     } while (this.background.size > 0 || this.queue.stats().waiting + this.queue.stats().running > 0);
   }
 
+  private enqueue(event: DecisionEvent, key: string): DecisionSubmission {
+    let marker: Promise<void> | undefined;
+    // The queue starts a job on a later microtask, so `marker` is set before the job reads it.
+    const accepted = this.queue.offer((signal) => this.decide(event, marker!, signal, key), event.id);
+    if (!accepted) {
+      this.drop(event, "queue-full");
+      return "queue-full";
+    }
+    this.inProgress.set(key, {});
+    marker = this.track(event.kind === "REQUEST_SAMPLED" ? Promise.resolve() : this.markPending(event));
+    return "queued";
+  }
+
+  /** Ends the user's decision in progress and queues its deferred high-severity event, if any. */
+  private release(key: string): void {
+    const followUp = this.inProgress.get(key)?.followUp;
+    this.inProgress.delete(key);
+    if (followUp !== undefined) this.enqueue(followUp, key);
+  }
+
   private async decide(
     event: DecisionEvent,
     marker: Promise<void>,
     signal: AbortSignal,
     key: string,
   ): Promise<void> {
-    // The queue aborts at the timeout and moves on; a model that never answers must not keep the
-    // user "waiting" (coalescing every later event). The PENDING marker stays until it expires.
+    // The queue aborts at the timeout and moves on; a configured model side that fails or is too slow
+    // hands the event to the in-process analyst in the background (nobody is left undecided), and
+    // only then is the user's next event let in, so two decisions of one user never race.
+    let handedOff = false;
+    const handOff = (reason: "timeout" | "error") => {
+      handedOff = true;
+      this.track(this.decideInProcess(event, reason).finally(() => this.release(key)));
+    };
     const onAbort = () => {
-      this.waitingUsers.delete(key);
       this.recordFailure(event, "timeout", undefined);
+      handOff("timeout");
     };
     signal.addEventListener("abort", onAbort, { once: true });
+    let account: UserAccount | undefined;
     try {
       await marker;
-      const account = await this.p.context.accountOf(event);
+      account = await this.p.context.accountOf(event);
       if (account === undefined) return this.drop(event, "unknown-user");
       if (event.kind === "REQUEST_SAMPLED" && (await this.hasLiveAction(account.id))) {
         this.counts.freshActionKept++;
@@ -161,42 +202,51 @@ export class DecisionPipeline {
         this.counts.recentDecisionKept++;
         return;
       }
-      const severity = severityOf(event.kind);
-      const cap = this.p.caps.admit(account.id, severity);
-      if (cap === "ok") return await this.run(event, account, signal);
-      // A routine event over a cap waits no further: the user stays PENDING_ANALYSIS until the
-      // marker expires (`security.zerotrust.pending-analysis` decides what that means). A risky one
-      // is still decided, by the recorded fallback, so nobody escapes a decision by spending the caps.
-      if (severity === "routine") return this.drop(event, cap);
-      this.counts.capped++;
-      await this.run(event, account, signal, cap);
+      const cap = this.p.caps.admit(account.id, severityOf(event.kind));
+      await this.run(event, account, signal, cap === "ok" ? undefined : cap);
     } catch (error) {
-      if (signal.aborted) return; // reported by onAbort
+      if (signal.aborted) return; // handed off by onAbort
       this.counts.failed++;
       this.recordFailure(event, "error", error);
+      if (account !== undefined) handOff("error");
     } finally {
       signal.removeEventListener("abort", onAbort);
-      if (!signal.aborted) this.waitingUsers.delete(key);
+      if (!handedOff) this.release(key);
     }
   }
 
+  /** The fallback maker's decision of `event`, within its own timeout; failures are audited. */
+  private async decideInProcess(event: DecisionEvent, reason: DecisionFallbackReason): Promise<void> {
+    const signal = AbortSignal.timeout(this.p.settings.timeoutMs);
+    try {
+      const account = await this.p.context.accountOf(event);
+      if (account !== undefined) await this.run(event, account, signal, reason);
+    } catch (error) {
+      this.counts.failed++;
+      this.recordFailure(event, "error", error);
+    }
+  }
+
+  /** Decides with the configured maker, or with the fallback maker when `fallBack` says why. */
   private async run(
     event: DecisionEvent,
     account: UserAccount,
     signal: AbortSignal,
-    capped?: Exclude<CapVerdict, "ok">,
+    fallBack?: DecisionFallbackReason,
   ): Promise<void> {
+    const maker = fallBack === undefined ? this.p.maker : this.p.fallback;
     const built = await this.p.context.build(event, account);
     const selection = this.p.selector.select(event.id);
-    const { input, redacted } = this.p.maker.model.external
+    const { input, redacted } = maker.model.external
       ? redactForExternalModel(built, this.p.settings.redaction)
       : { input: built, redacted: [] as string[] };
     const sent = withEventLine(input, event);
-    let outcome: DecisionOutcome;
-    if (capped === undefined) {
-      outcome = await this.p.maker.decide({ input: sent, selection, event }, signal);
-      this.p.caps.settle(account.id, outcome.modelCalls ?? outcome.prompts.length);
-    } else outcome = cappedDecision(capped, selection, sent, this.p.maker.model);
+    let outcome = await maker.decide({ input: sent, selection, event }, signal);
+    if (fallBack === undefined) this.p.caps.settle(account.id, outcome.modelCalls ?? outcome.prompts.length);
+    else {
+      this.counts.fellBack[fallBack]++;
+      outcome = withFallbackNote(outcome, fallBack);
+    }
     signal.throwIfAborted();
     await this.p.writer.write({ event, account, input: sent, outcome, redacted });
     this.counts.decided++;
@@ -284,6 +334,17 @@ export class DecisionPipeline {
       // Never into the caller.
     }
   }
+}
+
+/** The outcome with why the configured model was not the one asked (kept with any engine fallback). */
+function withFallbackNote(outcome: DecisionOutcome, reason: DecisionFallbackReason): DecisionOutcome {
+  const note =
+    reason === "timeout"
+      ? "DECISION_TIMEOUT: the configured model did not decide in time; decided in process"
+      : reason === "error"
+        ? "DECISION_MAKER_FAILED: the configured model side failed; decided in process"
+        : `DECISION_MODEL_CAPPED: the ${reason} on model calls was reached; decided in process`;
+  return { ...outcome, fallback: outcome.fallback ? `${note}; ${outcome.fallback}` : note };
 }
 
 /** The network an address is judged by: itself (IPv4), its /64 (IPv6), or none. */

@@ -55,12 +55,12 @@ describe("ModelCallCaps", () => {
     expect(c.admit("c", "routine")).toBe("ok");
   });
 
-  it("holds one user's routine events to the per-user cap, for this minute only", () => {
+  it("holds one user's events, of either severity, to the per-user cap, for this minute only", () => {
     const { c, clock } = caps({ perUser: 2 });
     c.admit("a", "routine");
     c.settle("a", 2);
     expect(c.admit("a", "routine")).toBe("user-cap");
-    expect(c.admit("a", "high")).toBe("ok"); // their risky behaviour is still asked about
+    expect(c.admit("a", "high")).toBe("user-cap"); // one account cannot spend the reserve
     expect(c.admit("b", "routine")).toBe("ok");
     clock.advance(60_000);
     expect(c.admit("a", "routine")).toBe("ok");

@@ -12,7 +12,7 @@ export interface ModelCallCapsOptions {
   readonly perMinute: number;
   /** Model calls per UTC day (every event). */
   readonly perDay: number;
-  /** Model calls per clock minute one user's routine events may use. */
+  /** Model calls per clock minute one user's events may use. */
   readonly perUserPerMinute: number;
   /** Share of both caps, in [0, 1], that only high-severity events may use. */
   readonly highSeverityReserve: number;
@@ -23,10 +23,11 @@ const DAY = 86_400_000;
 
 /**
  * The rate cap (model calls per clock minute), the cost cap (per UTC day) and the per-user cap
- * (per clock minute, routine events only), counted in this process only: several instances each get
- * the full caps. Routine events (sign-ins, sampled requests) stop at the caps less the high-severity
- * reserve, so one user, or many, flooding sign-ins cannot starve the decisions that matter most;
- * high-severity events may use the whole cap. `admit` counts one call at once (two decisions racing
+ * (per clock minute), counted in this process only: several instances each get the full caps.
+ * Routine events (sign-ins, sampled requests) stop at the caps less the high-severity reserve, so
+ * floods of sign-ins cannot starve the decisions that matter most; high-severity events may use the
+ * whole cap, but one user no more than the per-user cap, so one account cannot spend the reserve.
+ * What a cap refuses is decided in process by the pipeline's fallback maker, never dropped. `admit` counts one call at once (two decisions racing
  * for the last call cannot both get it); `settle` counts the rest when the decision ends, so a
  * decision that asks L2 may pass a cap by its extra calls.
  */
@@ -57,7 +58,7 @@ export class ModelCallCaps {
     if (this.inDay >= Math.floor(this.o.perDay * share)) return "cost-cap";
     if (this.inMinute >= Math.floor(this.o.perMinute * share)) return "rate-cap";
     const own = this.perUser.get(userId) ?? 0;
-    if (severity === "routine" && own >= this.o.perUserPerMinute) return "user-cap";
+    if (own >= this.o.perUserPerMinute) return "user-cap";
     this.count(userId, 1);
     return "ok";
   }

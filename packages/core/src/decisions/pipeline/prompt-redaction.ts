@@ -27,8 +27,6 @@ const FREE_TEXT_CONTEXT = [
   "intent",
 ] as const;
 
-const EMAIL = /^[^@\s]+@[^@\s]+$/;
-
 /**
  * One address per network class, so the layouts still derive the class: the network address of the
  * class's first range, and the unspecified address 0.0.0.0 for the default class (it is in no range).
@@ -49,14 +47,20 @@ const CLASS_ADDRESS: ReadonlyMap<string, string> = new Map([
 export function redactForExternalModel(input: PromptInput, policy: RedactionPolicy): RedactedInput {
   const redacted = new Set<string>();
   const subject = (v: string | undefined, path: string) => {
-    if (v === undefined || policy.allowEmail || !EMAIL.test(v)) return v;
+    // Anything with an `@` counts (`a@b@c`, a trailing space, a quoted local part): better one
+    // pseudonym too many than one address out.
+    if (v === undefined || policy.allowEmail || !v.includes("@")) return v;
     redacted.add(path);
     return `user-${sha256Hex(v.trim().toLowerCase()).slice(0, 12)}`;
   };
   const address = (v: string | undefined, path: string) => {
     if (v === undefined || policy.allowAddress) return v;
     const term = classifyNetwork(v);
-    if (term === undefined) return v; // not an address
+    if (term === undefined) {
+      // Not an address this parser reads (a port, a zone, brackets, zero-padding): it is not shown.
+      redacted.add(path);
+      return undefined;
+    }
     const shown = CLASS_ADDRESS.get(term) ?? "0.0.0.0";
     if (shown !== v) redacted.add(path);
     return shown;

@@ -20,6 +20,15 @@ describe("redactTarget", () => {
     expect(redactTarget("/api/payment-methods/default_card", NONE)).toBe("/api/payment-methods/default_card");
   });
 
+  it("shows only plain lower-case words of up to 24 characters: tokens and names in other shapes are ids", () => {
+    expect(redactTarget("/reset/abcdefghijklmnopqrstuvwxyzABCDEF", NONE)).toBe("/reset/{id}");
+    expect(redactTarget("/api/users/ALICE_at_example_com", NONE)).toBe("/api/users/{id}");
+    expect(redactTarget("/api/users/abcdefghijklmnopqrstuvwxy", NONE)).toBe("/api/users/{id}"); // 25
+    expect(redactTarget("/api/users/abcdefghijklmnopqrstuvwx", NONE)).toBe(
+      "/api/users/abcdefghijklmnopqrstuvwx",
+    );
+  });
+
   it("decodes a segment once before judging it, so an escaped @ is still an e-mail", () => {
     expect(redactTarget("/api/users/alice%40example.com", NONE)).toBe("/api/users/{email}");
     expect(redactTarget("/api/users/%E0%A4%A", NONE)).toBe("/api/users/{id}"); // a broken escape
@@ -53,6 +62,28 @@ describe("redactTarget", () => {
   it("stays linear on a long hostile target", () => {
     const hostile = `/api/${"a".repeat(31)}!`.repeat(2_000);
     expect(redactTarget(hostile, NONE).length).toBeLessThan(hostile.length);
+  });
+});
+
+describe("redactForExternalModel: what the last attacker got past", () => {
+  it("pseudonymises any subject with an @, and drops an address the parser cannot read", () => {
+    for (const subject of ["alice@example.com ", "a@b@example.com", '"a b"@example.com']) {
+      const out = redactForExternalModel(parsePromptInput({ eventId: "e", request: { subject } }), NONE);
+      expect(out.input.request.subject).toMatch(/^user-[0-9a-f]{12}$/);
+    }
+    for (const network of ["203.0.113.7:51234", "fe80::1%eth0", "[2001:db8::1]", "203.000.113.007"]) {
+      const out = redactForExternalModel(
+        parsePromptInput({
+          eventId: "e",
+          request: { network },
+          pastRecords: [{ id: "d", time: "2026-07-28T10:30:00Z", decision: "ALLOW", network }],
+        }),
+        NONE,
+      );
+      expect(out.input.request.network).toBeUndefined();
+      expect(out.input.pastRecords[0]!.network).toBeUndefined();
+      expect(out.redacted).toEqual(expect.arrayContaining(["request.network", "pastRecords.network"]));
+    }
   });
 });
 

@@ -1,8 +1,12 @@
 import { classifyNetwork } from "../../prompts/vocabulary/vocabulary.js";
 import type { RedactionPolicy } from "./prompt-redaction.js";
 
-/** A path segment an external model may always see: a plain word (`orders`, `api`, `payment-methods`). */
-const WORD = /^[A-Za-z][A-Za-z_-]{0,31}$/;
+/**
+ * A path segment an external model may always see: a plain lower-case word of up to 24 characters
+ * (`orders`, `api`, `payment-methods`). Upper case, digits or more length make it an `{id}`: tokens
+ * and encoded names rarely pass, route words always do.
+ */
+const WORD = /^[a-z][a-z_-]{0,23}$/;
 
 /**
  * A request target as an external model may see it: the query and fragment removed, and each path
