@@ -92,13 +92,50 @@ describeRiskyUser("built-in analyst", async () => ({
   model: "builtin:offline-analyst/1",
 }));
 
+describe("the demo still decides a user who floods sign-ins to spend the model-call caps", () => {
+  let demo: RunningDemo;
+  beforeAll(async () => {
+    demo = await startDemo({}, PROPERTIES);
+  });
+  afterAll(() => demo.close());
+
+  it("decides the 70 sign-ins once, then blocks the user's burst of denials, and still decides others", async () => {
+    // 70 sign-ins at two model calls each were 140 calls: past the 120 a minute, after which the
+    // denial burst was dropped and /api/orders answered 200 (outside attacker's finding).
+    let user = await signInFromOutside(demo, "user", "password");
+    for (let i = 0; i < 69; i++) user = await signInFromOutside(demo, "user", "password");
+    await decided(demo);
+    const stats = demo.platform.resolve(DecisionPipeline).stats();
+    expect(stats.decided).toBe(1);
+    expect(stats.recentDecisionKept).toBe(69);
+    expect(stats.modelCalls.minute).toBeLessThanOrEqual(2);
+    for (let i = 0; i < 5; i++) {
+      const denied = await fetch(`${demo.base}/admin/api/users`, { method: "DELETE", headers: user });
+      expect(denied.status).toBe(403);
+    }
+    await decided(demo);
+    const blocked = await fetch(`${demo.base}/api/orders`, { headers: user });
+    expect(blocked.status).toBe(403);
+    expect(await blocked.json()).toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+
+    const admin2 = await signInFromOutside(demo, "admin2", "admin2");
+    await decided(demo);
+    const other = await fetch(`${demo.base}/api/orders`, { headers: admin2 });
+    expect(other.status).toBe(401); // decided: CHALLENGE from a new network, not starved
+    expect(demo.platform.resolve(DecisionPipeline).stats().fellBack).toMatchObject({
+      "rate-cap": 0,
+      "user-cap": 0,
+    });
+  });
+});
+
 let chat: AnalystChatServer;
 describeRiskyUser("OpenAI-compatible adapter against a local stand-in", async () => {
   chat = await startAnalystChatServer();
-  // decisionsPlugin reads the key from process.env, under the name the property gives.
-  process.env.DEMO_MODEL_KEY = "sk-local";
+  // decisionsPlugin reads the key from the platform's environment (not process.env), under the name
+  // the property gives.
   const demo = await startDemo(
-    {},
+    { DEMO_MODEL_KEY: "sk-local" },
     {
       ...PROPERTIES,
       "platform.security.decision.model.provider": "openai-compatible",
@@ -110,7 +147,7 @@ describeRiskyUser("OpenAI-compatible adapter against a local stand-in", async ()
   return { demo, model: "openai-compatible:stand-in" };
 });
 afterAll(async () => {
-  delete process.env.DEMO_MODEL_KEY;
+  expect(process.env.DEMO_MODEL_KEY).toBeUndefined();
   expect(chat.calls.length).toBeGreaterThanOrEqual(2);
   expect(chat.calls[0]).toEqual({ model: "stand-in", authorization: "Bearer sk-local" });
   await chat.close();

@@ -1,8 +1,9 @@
 import type { Escalation } from "@platform/core/ports";
 import { describeEscalationStoreContract, ManualClock } from "@platform/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
-import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { countCommands } from "../test-support/command-counter.js";
+import { secondInstanceDb } from "../test-support/store-test-clients.js";
 import { MongoEscalationStore } from "./mongo-escalation-store.js";
 
 function held(id: string, now: number): Escalation {
@@ -62,17 +63,19 @@ describeAgainstMongo("MongoEscalationStore", (freshDb) => {
     it("sends one command per method, forgets an escalation after its retention, and drops a cleared field", async () => {
       const clock = new ManualClock(10_000);
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const store = new MongoEscalationStore({ db, clock, retentionMs: 1_000 });
       await store.ensureIndexes();
       let e = held("e-1", clock.now());
-      expect(await commandsDuring(db, async () => (e = await store.create(e)))).toEqual(["update"]);
-      expect(await commandsDuring(db, () => store.find("e-1"))).toEqual(["find"]);
-      expect(await commandsDuring(db, () => store.listPending())).toEqual(["find"]);
+      expect(await commands.during(async () => (e = await store.create(e)))).toEqual(["update"]);
+      expect(await commands.during(() => store.find("e-1"))).toEqual(["find"]);
+      expect(await commands.during(() => store.listPending())).toEqual(["find"]);
       const decided = await store.compareAndSet({ ...e, status: "APPROVED", decidedBy: "root" });
       const { decidedBy: _, ...undecided } = decided;
-      expect(
-        await commandsDuring(db, () => store.compareAndSet({ ...undecided, status: "PENDING" })),
-      ).toEqual(["findAndModify"]);
+      expect(await commands.during(() => store.compareAndSet({ ...undecided, status: "PENDING" }))).toEqual([
+        "findAndModify",
+      ]);
       expect(await store.find("e-1")).not.toHaveProperty("decidedBy");
       clock.advance(60_000 + 1_000);
       expect(await store.find("e-1")).toBeUndefined();

@@ -1,8 +1,9 @@
 import type { FactorContext } from "@platform/core/ports";
 import { describeFactorContextRepositoryContract, ManualClock } from "@platform/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
-import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { countCommands } from "../test-support/command-counter.js";
+import { secondInstanceDb } from "../test-support/store-test-clients.js";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
 
 function flow(mfaSessionId: string, now: number): FactorContext {
@@ -74,15 +75,15 @@ describeAgainstMongo("MongoFactorContextRepository", (freshDb) => {
     it("sends one command per find, create and successful save", async () => {
       const clock = new ManualClock(10_000);
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const repo = new MongoFactorContextRepository({ db, clock });
       await repo.ensureIndexes();
       let created = flow("s-1", clock.now());
-      expect(await commandsDuring(db, async () => (created = await repo.create(created)))).toEqual([
-        "update",
-      ]);
-      expect(await commandsDuring(db, () => repo.find("s-1"))).toEqual(["find"]);
-      expect(await commandsDuring(db, () => repo.save(created))).toEqual(["findAndModify"]);
-      expect(await commandsDuring(db, () => repo.delete("s-1"))).toEqual(["findAndModify"]);
+      expect(await commands.during(async () => (created = await repo.create(created)))).toEqual(["update"]);
+      expect(await commands.during(() => repo.find("s-1"))).toEqual(["find"]);
+      expect(await commands.during(() => repo.save(created))).toEqual(["findAndModify"]);
+      expect(await commands.during(() => repo.delete("s-1"))).toEqual(["findAndModify"]);
     });
 
     it("takes a create over an expired flow the TTL monitor has not removed yet", async () => {

@@ -1,7 +1,8 @@
 import { describeMfaLockoutsContract, ManualClock } from "@platform/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
-import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { countCommands } from "../test-support/command-counter.js";
+import { secondInstanceDb } from "../test-support/store-test-clients.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
 
 describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
@@ -35,12 +36,14 @@ describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
     it("sends one command per lookup and per counted failure", async () => {
       const clock = new ManualClock();
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const store = new MongoMfaLockouts({ db, clock });
       await store.ensureIndexes();
-      expect(await commandsDuring(db, () => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
-      expect(await commandsDuring(db, () => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
-      expect(await commandsDuring(db, () => store.lockedUntil("alice"))).toEqual(["find"]);
-      expect(await commandsDuring(db, () => store.lock("bob", clock.now() + 1))).toEqual(["update"]);
+      expect(await commands.during(() => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
+      expect(await commands.during(() => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
+      expect(await commands.during(() => store.lockedUntil("alice"))).toEqual(["find"]);
+      expect(await commands.during(() => store.lock("bob", clock.now() + 1))).toEqual(["update"]);
     });
 
     it("keeps the lock document until the later of lock and window, as a Date the TTL index reads", async () => {

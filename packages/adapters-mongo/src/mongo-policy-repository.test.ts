@@ -1,8 +1,9 @@
 import type { NewPolicy } from "@platform/core/ports";
 import { describePolicyRepositoryContract, ManualClock } from "@platform/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
-import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { countCommands } from "../test-support/command-counter.js";
+import { secondInstanceDb } from "../test-support/store-test-clients.js";
 import { MongoPolicyRepository } from "./mongo-policy-repository.js";
 
 let next = 0;
@@ -43,12 +44,14 @@ describeAgainstMongo("MongoPolicyRepository", (freshDb) => {
     it("polls the change count with one command, and a write on A moves the count B polls", async () => {
       const clock = new ManualClock(50_000);
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const other = await secondInstanceDb(db);
       try {
         const a = new MongoPolicyRepository({ db, clock, ids });
         const b = new MongoPolicyRepository({ db: other.db, clock, ids });
         await a.ensureIndexes();
-        expect(await commandsDuring(db, () => a.changeCount())).toEqual(["find"]);
+        expect(await commands.during(() => a.changeCount())).toEqual(["find"]);
         const before = await b.changeCount();
         const created = await a.create(policy("p"));
         const seen = await b.changeCount();
@@ -65,20 +68,22 @@ describeAgainstMongo("MongoPolicyRepository", (freshDb) => {
     it("sends 3 commands per create, 2 per update and delete, 1 per read", async () => {
       const clock = new ManualClock(50_000);
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const repo = new MongoPolicyRepository({ db, clock, ids });
       let id = "";
-      expect(await commandsDuring(db, async () => (id = (await repo.create(policy("p"))).id))).toEqual([
+      expect(await commands.during(async () => (id = (await repo.create(policy("p"))).id))).toEqual([
         "findAndModify",
         "insert",
         "update",
       ]);
-      expect(await commandsDuring(db, () => repo.update(id, 1, { name: "q" }))).toEqual([
+      expect(await commands.during(() => repo.update(id, 1, { name: "q" }))).toEqual([
         "findAndModify",
         "update",
       ]);
-      expect(await commandsDuring(db, () => repo.findById(id))).toEqual(["find"]);
-      expect(await commandsDuring(db, () => repo.findAll({ text: "Q" }))).toEqual(["find"]);
-      expect(await commandsDuring(db, () => repo.delete(id))).toEqual(["delete", "update"]);
+      expect(await commands.during(() => repo.findById(id))).toEqual(["find"]);
+      expect(await commands.during(() => repo.findAll({ text: "Q" }))).toEqual(["find"]);
+      expect(await commands.during(() => repo.delete(id))).toEqual(["delete", "update"]);
     });
 
     it("refuses a create past maxPolicies with CONFLICT, also between instances, and frees a slot on delete", async () => {

@@ -1,22 +1,9 @@
 import { hashRefreshToken, type NewRefreshTokenRecord } from "@platform/core/ports";
 import { describeRefreshTokenStoreContract, ManualClock } from "@platform/core/testing";
-import type { CommandStartedEvent, Db } from "mongodb";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { countCommands } from "../test-support/command-counter.js";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoRefreshTokenStore } from "./mongo-refresh-token-store.js";
-
-/** Names of the commands `db`'s client sent while `run` ran. */
-async function commandsDuring(db: Db, run: () => Promise<unknown>): Promise<string[]> {
-  const names: string[] = [];
-  const listener = (e: CommandStartedEvent) => names.push(e.commandName);
-  db.client.on("commandStarted", listener);
-  try {
-    await run();
-  } finally {
-    db.client.off("commandStarted", listener);
-  }
-  return names;
-}
 
 function record(
   clock: ManualClock,
@@ -78,10 +65,12 @@ describeAgainstMongo("MongoRefreshTokenStore", (freshDb) => {
 
     it("rotates with one command; two stores racing on one token have one winner", async () => {
       const { db, clock, store } = await setup();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const created = await store.create(record(clock, 1));
       const other = new MongoRefreshTokenStore({ db, clock });
       let outcomes: string[] = [];
-      const sent = await commandsDuring(db, async () => {
+      const sent = await commands.during(async () => {
         const results = await Promise.all([
           store.rotate(created.tokenHash, 5000),
           other.rotate(created.tokenHash, 5000),
@@ -91,7 +80,7 @@ describeAgainstMongo("MongoRefreshTokenStore", (freshDb) => {
       expect(outcomes).toEqual(["raced", "rotated"]);
       // The winner's one findAndModify; the loser's findAndModify and one read.
       expect(sent.sort()).toEqual(["find", "findAndModify", "findAndModify"]);
-      expect(await commandsDuring(db, () => store.findByHash(created.tokenHash))).toEqual(["find"]);
+      expect(await commands.during(() => store.findByHash(created.tokenHash))).toEqual(["find"]);
     });
 
     it("lets an expired record not yet removed by the TTL monitor give way to a new one", async () => {

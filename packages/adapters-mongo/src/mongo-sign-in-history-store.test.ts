@@ -1,7 +1,8 @@
 import { describeSignInHistoryStoreContract, ManualClock } from "@platform/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
-import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { countCommands } from "../test-support/command-counter.js";
+import { secondInstanceDb } from "../test-support/store-test-clients.js";
 import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
 
 describeAgainstMongo("MongoSignInHistoryStore", (freshDb) => {
@@ -18,13 +19,15 @@ describeAgainstMongo("MongoSignInHistoryStore", (freshDb) => {
     it("sends one command per read and per write, and counts what every instance records", async () => {
       const clock = new ManualClock(T0);
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const other = await secondInstanceDb(db);
       try {
         const a = new MongoSignInHistoryStore({ db, clock });
         const b = new MongoSignInHistoryStore({ db: other.db, clock });
-        expect(await commandsDuring(db, () => a.recordSuccess(success))).toEqual(["update"]);
-        expect(await commandsDuring(db, () => a.recordFailure({ userId: "u1", at: T0 }))).toEqual(["update"]);
-        expect(await commandsDuring(db, () => a.historyOf("u1"))).toEqual(["find"]);
+        expect(await commands.during(() => a.recordSuccess(success))).toEqual(["update"]);
+        expect(await commands.during(() => a.recordFailure({ userId: "u1", at: T0 }))).toEqual(["update"]);
+        expect(await commands.during(() => a.historyOf("u1"))).toEqual(["find"]);
         await Promise.all([
           b.recordSuccess({ ...success, deviceId: "d2" }),
           a.recordSuccess({ ...success, deviceId: "d3" }),

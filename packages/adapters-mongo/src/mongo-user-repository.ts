@@ -1,4 +1,4 @@
-import { normalizeUsername } from "@platform/core/identity";
+import { checkNewUsername, userAccountFrom } from "@platform/core/identity";
 import { PlatformError } from "@platform/core/errors";
 import {
   type Clock,
@@ -68,7 +68,7 @@ export class MongoUserRepository implements UserRepository {
   }
 
   async create(input: NewUserAccount): Promise<UserAccount> {
-    const username = validUsername(input.username);
+    const username = checkNewUsername(input.username);
     const doc: UserDocument = {
       _id: this.ids.id(),
       username,
@@ -90,7 +90,7 @@ export class MongoUserRepository implements UserRepository {
   }
 
   async update(account: UserAccount): Promise<UserAccount> {
-    const username = validUsername(account.username);
+    const username = checkNewUsername(account.username);
     const set: Partial<UserDocument> = {
       username,
       usernameKey: usernameKey(username),
@@ -147,25 +147,7 @@ export class MongoUserRepository implements UserRepository {
 }
 
 function toAccount(doc: UserDocument | null): UserAccount | undefined {
-  if (!doc) return undefined;
-  return {
-    id: doc._id,
-    username: doc.username,
-    passwordHash: doc.passwordHash,
-    authorities: [...doc.authorities],
-    enabled: doc.enabled,
-    locked: doc.locked,
-    version: doc.version,
-    createdAt: doc.createdAt,
-  };
-}
-
-function validUsername(raw: string): string {
-  const username = typeof raw === "string" ? normalizeUsername(raw) : "";
-  if (username === "" || usernameKey(username) === "") {
-    throw new PlatformError("VALIDATION_FAILED", "Username must not be empty");
-  }
-  return username;
+  return doc ? userAccountFrom(doc._id, doc) : undefined;
 }
 
 function escapeRegex(s: string): string {

@@ -1,7 +1,8 @@
 import { describeZeroTrustActionStoreContract, ManualClock } from "@platform/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
-import { commandsDuring, secondInstanceDb } from "../test-support/store-test-clients.js";
+import { countCommands } from "../test-support/command-counter.js";
+import { secondInstanceDb } from "../test-support/store-test-clients.js";
 import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
 
 describeAgainstMongo("MongoZeroTrustActionStore", (freshDb) => {
@@ -17,12 +18,14 @@ describeAgainstMongo("MongoZeroTrustActionStore", (freshDb) => {
     it("answers a lookup with one command, and a put of a new or live subject with one", async () => {
       const clock = new ManualClock(50_000);
       const db = await freshDb();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
       const store = new MongoZeroTrustActionStore({ db, clock });
       await store.ensureIndexes();
-      expect(await commandsDuring(db, () => store.put(block, 1_000))).toEqual(["findAndModify"]);
-      expect(await commandsDuring(db, () => store.put(block, 1_000))).toEqual(["findAndModify"]);
-      expect(await commandsDuring(db, () => store.get("user:u-1"))).toEqual(["find"]);
-      expect(await commandsDuring(db, () => store.get("user:nobody"))).toEqual(["find"]);
+      expect(await commands.during(() => store.put(block, 1_000))).toEqual(["findAndModify"]);
+      expect(await commands.during(() => store.put(block, 1_000))).toEqual(["findAndModify"]);
+      expect(await commands.during(() => store.get("user:u-1"))).toEqual(["find"]);
+      expect(await commands.during(() => store.get("user:nobody"))).toEqual(["find"]);
     });
 
     it("restarts at version 1 over an expired document the TTL monitor has not removed yet", async () => {

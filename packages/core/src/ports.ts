@@ -180,6 +180,7 @@ export {
 // decisions: the pipeline's seam to the model side, the decision history and the evidence store
 export {
   DecisionMaker,
+  FallbackDecisionMaker,
   type DecisionModelInfo,
   type DecisionOutcome,
   type DecisionRequest,

@@ -1,6 +1,7 @@
 // Where the conformance suite runs: the wire-protocol test double, or a real MongoDB at MONGODB_URI.
 import { randomBytes } from "node:crypto";
-import { type CommandStartedEvent, type Db, MongoClient } from "mongodb";
+import { type Db, MongoClient } from "mongodb";
+import { countCommands } from "../command-counter.js";
 import { startWireDouble, type WireDouble } from "../wire-double/index.js";
 
 /** A server under test, a client on it and a fresh database for this run. */
@@ -11,7 +12,7 @@ export interface MongoTarget {
   readonly db: Db;
   /** Another client on the same server (a second platform instance). */
   newClient(): Promise<MongoClient>;
-  /** Names of the commands `client` sent while `run` ran (command monitoring). */
+  /** Names of the commands `client` sent while `run` ran, upkeep left out (see countCommands). */
   commandsDuring(run: () => Promise<unknown>): Promise<string[]>;
   /** Lets the TTL monitor act: the double sweeps now; a server is polled until `done()` (≤ 75 s). */
   awaitTtl(done: () => Promise<boolean>): Promise<void>;
@@ -52,15 +53,12 @@ async function openTarget(uri: string, double: WireDouble | undefined): Promise<
     db,
     newClient: connect,
     async commandsDuring(run) {
-      const names: string[] = [];
-      const listener = (e: CommandStartedEvent) => names.push(e.commandName);
-      client.on("commandStarted", listener);
+      const counter = countCommands(client);
       try {
-        await run();
+        return await counter.during(run);
       } finally {
-        client.off("commandStarted", listener);
+        counter.stop();
       }
-      return names;
     },
     async awaitTtl(done) {
       if (double) {

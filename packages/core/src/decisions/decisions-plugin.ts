@@ -15,17 +15,21 @@ import {
 } from "./decisions.properties.js";
 import { DecisionEngine } from "./engine/decision-engine.js";
 import { EngineDecisionMaker } from "./engine/engine-decision-maker.js";
+import { inProcessDecisionMaker } from "./engine/in-process-decision-maker.js";
 import { LayeredDecisionEngine } from "./engine/layered-decision-engine.js";
 import { DecisionModel } from "./model/decision-model.js";
 import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
-import { DecisionMaker } from "./pipeline/decision-maker.js";
+import { DecisionMaker, FallbackDecisionMaker } from "./pipeline/decision-maker.js";
 import { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
 // Registers the module's error codes (statusForCode reads them).
 import "./decisions-error-codes.js";
 
 /** Options of the decisions plugin. */
 export interface DecisionsPluginOptions {
-  /** Where the API key variable is read; default `process.env`. The key is never a property. */
+  /**
+   * Where the API key variable is read; default the platform's environment (`PlatformOptions.env`,
+   * itself `process.env` by default). The key is never a property.
+   */
   readonly env?: Readonly<Record<string, string | undefined>>;
 }
 
@@ -51,7 +55,7 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
             : new OpenAiCompatibleModel({
                 baseUrl: p.get(DECISION_MODEL_BASE_URL),
                 model: p.get(DECISION_MODEL_NAME),
-                apiKey: (options.env ?? process.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
+                apiKey: (options.env ?? ctx.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
                 maxRetries: p.get(DECISION_MODEL_MAX_RETRIES),
                 retryBackoffMs: p.get(DECISION_MODEL_RETRY_BACKOFF),
               }),
@@ -69,9 +73,16 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
         useFactory: (c) =>
           new EngineDecisionMaker({ engine: c.resolve(DecisionEngine), model: c.resolve(DecisionModel) }),
       });
+      ctx.registerDefault(FallbackDecisionMaker, {
+        useFactory: (c) =>
+          inProcessDecisionMaker(c.resolve(Clock), {
+            escalationConfidence: p.get(DECISION_ESCALATION_CONFIDENCE),
+            timeouts: { L1: p.get(DECISION_L1_TIMEOUT), L2: p.get(DECISION_L2_TIMEOUT) },
+          }),
+      });
     },
   };
 }
 
-/** The decisions plugin with the API key read from `process.env`. */
+/** The decisions plugin with the API key read from the platform's environment. */
 export const decisionsPlugin: PlatformPlugin = createDecisionsPlugin();

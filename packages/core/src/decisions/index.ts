@@ -61,6 +61,7 @@ export {
 } from "./engine/layered-decision-engine.js";
 export { MODEL_ASKS_PER_LAYER } from "./engine/run-layer.js";
 export { EngineDecisionMaker, outcomeOf } from "./engine/engine-decision-maker.js";
+export { type InProcessEngineOptions, inProcessDecisionMaker } from "./engine/in-process-decision-maker.js";
 // The pipeline around the model: events from what the platform already signals, the canonical
 // context (PIP), the bundle selector, a bounded off-request-path queue with caps, redaction and a
 // kill switch, and the writes of an outcome to zero trust, the audit trail, the decision history and
@@ -73,6 +74,7 @@ export { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js
 // The pipeline (a service: `platform.resolve(DecisionPipeline).submit(event)`)
 export {
   type DecisionDropReason,
+  type DecisionFallbackReason,
   DecisionPipeline,
   type DecisionPipelineStats,
   type DecisionSubmission,
@@ -81,6 +83,8 @@ export {
   DECISION_EVENT_KINDS,
   type DecisionEvent,
   type DecisionEventKind,
+  type DecisionEventSeverity,
+  severityOf,
 } from "./pipeline/decision-event.js";
 export {
   type BundleSelection,

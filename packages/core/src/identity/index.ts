@@ -94,6 +94,8 @@ export {
   InMemoryUserRepository,
   type InMemoryUserRepositoryOptions,
 } from "./users/in-memory-user-repository.js";
+export { checkNewUsername } from "./users/check-new-username.js";
+export { type StoredUserFields, userAccountFrom } from "./users/user-account-from.js";
 export { normalizeUsername } from "./users/username-key.js";
 export { userAdminApi } from "./users/admin/user-admin-api.js";
 export {

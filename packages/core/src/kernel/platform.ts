@@ -101,7 +101,7 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   const assembly = new Assembly(container);
   for (const plugin of plugins) {
     plugin.register(
-      pluginContext(plugin.id, assembly, properties, {
+      pluginContext(plugin.id, assembly, properties, options.env ?? process.env, {
         connect: connectHooks,
         start: startHooks,
         stop: stopHooks,
@@ -197,11 +197,13 @@ function pluginContext(
   pluginId: string,
   assembly: Assembly,
   properties: PlatformProperties,
+  env: Readonly<Record<string, string | undefined>>,
   hooks: Record<"connect" | "start" | "stop", { name: string; hook: LifecycleHook }[]>,
 ): PluginContext {
   return {
     container: assembly.container,
     properties,
+    env,
     registerDefault: (token, provider) => assembly.registerDefault(token, provider),
     registerMember: (token, provider) => assembly.registerMember(token, provider),
     override: (token, provider) => assembly.queueOverride(token, provider),

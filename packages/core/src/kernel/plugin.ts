@@ -27,6 +27,11 @@ export interface PluginContext extends PortOverrides {
   readonly container: DependencyContainer;
   readonly properties: PlatformProperties;
   /**
+   * The environment the platform reads its properties from (`PlatformOptions.env`, default
+   * `process.env`): where a plugin reads a secret that is never a property, such as an API key.
+   */
+  readonly env: Readonly<Record<string, string | undefined>>;
+  /**
    * Registers `provider` under `token` only if nothing is registered there yet ("missing bean"); to
    * replace a port whatever the plugin order, use `override`.
    */

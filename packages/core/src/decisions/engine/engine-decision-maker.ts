@@ -4,6 +4,7 @@ import type {
   DecisionOutcome,
   DecisionRequest,
 } from "../pipeline/decision-maker.js";
+import { describeFloor } from "../floors/minimum-action-rules.js";
 import type { DecisionModel } from "../model/decision-model.js";
 import type { DecisionEngine } from "./decision-engine.js";
 import type { DecisionEngineResult } from "./decision-record.js";
@@ -47,9 +48,7 @@ export function outcomeOf(result: DecisionEngineResult, model: DecisionModelInfo
     selectionSource: record.selectionSource,
     model,
     timings,
-    ...(record.floor
-      ? { floorApplied: `${record.floor.rule} raised ${record.floor.raisedFrom} to ${record.floor.atLeast}` }
-      : {}),
+    ...(record.floor ? { floorApplied: describeFloor(record.floor) } : {}),
     ...(record.fallback
       ? { fallback: `${record.fallback.code}: ${record.fallback.detail}`.slice(0, MAX_FALLBACK) }
       : {}),

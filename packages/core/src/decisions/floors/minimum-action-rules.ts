@@ -31,6 +31,11 @@ export interface AppliedFloor {
   readonly raisedFrom: DecisionAction;
 }
 
+/** How an outcome names the floor that raised it: `<rule> raised <from> to <atLeast>`. */
+export function describeFloor(floor: AppliedFloor): string {
+  return `${floor.rule} raised ${floor.raisedFrom} to ${floor.atLeast}`;
+}
+
 const rank = (a: DecisionAction) => DECISION_ACTIONS.indexOf(a);
 const cache = new WeakMap<BundleDefinition, MinimumActionRules | null>();
 

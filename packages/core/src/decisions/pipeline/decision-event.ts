@@ -36,3 +36,16 @@ export interface DecisionEvent {
   /** Counts and codes of the signal (numbers and enum-like words only, never free text). */
   readonly detail?: Readonly<Record<string, string | number | boolean>>;
 }
+
+/**
+ * How much an event matters when model calls are scarce. `high`: the subject's own behaviour turned
+ * risky (repeated denials, MFA failures and lockouts); these draw on a reserve of the caps and, over a
+ * cap, still get a recorded fallback decision. `routine`: sign-ins and sampled requests, which every
+ * user makes; over a cap they are dropped and the user stays PENDING_ANALYSIS.
+ */
+export type DecisionEventSeverity = "high" | "routine";
+
+/** The severity of an event kind. */
+export function severityOf(kind: DecisionEventKind): DecisionEventSeverity {
+  return kind === "REPEATED_DENIALS" || kind === "MFA_FAILURE" || kind === "MFA_LOCKOUT" ? "high" : "routine";
+}

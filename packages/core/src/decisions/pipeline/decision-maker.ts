@@ -59,3 +59,12 @@ export interface DecisionMaker {
 
 /** DI token of the DecisionMaker port. */
 export const DecisionMaker: InjectionToken<DecisionMaker> = Symbol.for("platform.DecisionMaker");
+
+/**
+ * DI token of the in-process DecisionMaker the pipeline falls back to when the configured one may not
+ * be asked (a model-call cap) or did not decide in time. Default: the layered engine over the built-in
+ * offline analyst; it must not call out of the process, since the caps do not count it.
+ */
+export const FallbackDecisionMaker: InjectionToken<DecisionMaker> = Symbol.for(
+  "platform.FallbackDecisionMaker",
+);

@@ -93,6 +93,12 @@ export class RecordingDecisionMaker implements DecisionMaker {
   }
 }
 
+/** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
+export async function until(done: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setImmediate(r));
+  if (!done()) throw new Error("condition never held");
+}
+
 /** A logger that keeps its lines. */
 export class ListLogger implements Logger {
   readonly lines: { level: string; message: string }[] = [];
@@ -118,6 +124,8 @@ export async function pipelineFixture<
     { code, env: {} },
   );
   const settings = decisionPipelineSettings(properties);
+  // The in-process maker the pipeline falls back to: the analyst, recorded apart from `maker`.
+  const fallback = new RecordingDecisionMaker();
   const audit = new InMemoryAuditSink(10_000, clock);
   const users = new InMemoryUserRepository({ ids, clock });
   const store = new InMemoryZeroTrustActionStore({ clock });
@@ -140,6 +148,7 @@ export async function pipelineFixture<
   const pipeline = new DecisionPipeline({
     settings,
     maker,
+    fallback,
     selector,
     context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
     writer: new DecisionOutcomeWriter({
@@ -153,7 +162,8 @@ export async function pipelineFixture<
       guard: new LastAdminGuard(users),
     }),
     zeroTrust,
-    caps: new ModelCallCaps({ clock, perMinute: settings.callsPerMinute, perDay: settings.callsPerDay }),
+    caps: ModelCallCaps.of(settings, clock),
+    history,
     audit,
   });
   const alice = await users.create({
@@ -186,6 +196,7 @@ export async function pipelineFixture<
     selector,
     pipeline,
     maker,
+    fallback,
     alice,
     event,
     auditOf,

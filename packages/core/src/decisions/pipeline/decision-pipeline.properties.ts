@@ -29,9 +29,10 @@ export const DECISION_QUEUE_CONCURRENCY = defineProperty({
 export const DECISION_TIMEOUT = defineProperty({
   key: "platform.security.decision.timeout",
   schema: prop.duration().refine((ms) => ms >= 1 && ms <= 600_000, "must be between 1ms and 10m"),
-  default: 10_000,
+  default: 30_000,
   description:
-    "Longest time one decision (context, every model call, writes) may take; past it, it is aborted and audited.",
+    "Longest time one decision (context, every model call, writes) may take; past it, it is aborted, audited " +
+    "and decided again by the in-process analyst. Keep it above the L1 and L2 model timeouts together.",
 });
 
 /** Life of the PENDING_ANALYSIS marker written while a decision is pending. */
@@ -49,7 +50,8 @@ export const DECISION_CALLS_PER_MINUTE = defineProperty({
   schema: prop.int(0, 1_000_000),
   default: 120,
   description:
-    "Model calls allowed per clock minute in this process; past it events are dropped (rate-cap, audited).",
+    "Model calls allowed per clock minute in this process (routine events: less the high-severity reserve); " +
+    "past it an event is decided by the in-process analyst instead (counted fellBack.rate-cap).",
 });
 
 /** Model calls per day. */
@@ -58,7 +60,38 @@ export const DECISION_CALLS_PER_DAY = defineProperty({
   schema: prop.int(0, 100_000_000),
   default: 20_000,
   description:
-    "Model calls allowed per UTC day in this process (the cost cap); past it events are dropped (cost-cap, audited).",
+    "Model calls allowed per UTC day in this process (the cost cap; routine events: less the high-severity " +
+    "reserve); past it an event is decided by the in-process analyst instead (counted fellBack.cost-cap).",
+});
+
+/** Model calls per user per minute. */
+export const DECISION_CALLS_PER_USER_PER_MINUTE = defineProperty({
+  key: "platform.security.decision.calls-per-user-per-minute",
+  schema: prop.int(0, 1_000_000),
+  default: 10,
+  description:
+    "Model calls one user's events may use per clock minute in this process; past it they are decided by the " +
+    "in-process analyst instead (counted fellBack.user-cap).",
+});
+
+/** Share of the caps kept for high-severity events. */
+export const DECISION_HIGH_SEVERITY_RESERVE = defineProperty({
+  key: "platform.security.decision.high-severity-reserve",
+  schema: prop.number(0, 1),
+  default: 0.25,
+  description:
+    "Share of calls-per-minute and calls-per-day that only high-severity events (repeated denials, MFA " +
+    "failures and lockouts) may use; routine events stop at the rest.",
+});
+
+/** A sign-in decided recently from the same network is not decided again. */
+export const DECISION_REDECIDE_AFTER = defineProperty({
+  key: "platform.security.decision.redecide-after",
+  schema: prop.duration().refine((ms) => ms >= 0 && ms <= 86_400_000, "must be between 0 and 1d"),
+  default: 600_000,
+  description:
+    "A completed sign-in of a user whose last decision is younger than this and came from the same " +
+    "address (IPv6: the same /64) is not decided again; the decision in force stands. 0: every sign-in is decided.",
 });
 
 /** Denials that make an event. */
@@ -115,7 +148,8 @@ export const DECISION_REDACTION_ALLOW_FREE_TEXT = defineProperty({
   schema: prop.bool(),
   default: false,
   description:
-    "true: an external model sees free-text context (department, notes, evidence); false: removed.",
+    "true: an external model sees free-text context (department, notes, evidence) and the query and opaque " +
+    "segments (ids, tokens) of request paths; false: removed, each such path segment shown as {id}.",
 });
 
 /** Every property of the decision pipeline, for the plugin's list. */
@@ -127,6 +161,9 @@ export const DECISION_PIPELINE_PROPERTIES = [
   DECISION_PENDING_TTL,
   DECISION_CALLS_PER_MINUTE,
   DECISION_CALLS_PER_DAY,
+  DECISION_CALLS_PER_USER_PER_MINUTE,
+  DECISION_HIGH_SEVERITY_RESERVE,
+  DECISION_REDECIDE_AFTER,
   DECISION_DENIALS_THRESHOLD,
   DECISION_DENIALS_WINDOW,
   DECISION_HISTORY_LIMIT,
@@ -145,6 +182,9 @@ export interface DecisionPipelineSettings {
   readonly pendingTtlMs: number;
   readonly callsPerMinute: number;
   readonly callsPerDay: number;
+  readonly callsPerUserPerMinute: number;
+  readonly highSeverityReserve: number;
+  readonly redecideAfterMs: number;
   readonly denialsThreshold: number;
   readonly denialsWindowMs: number;
   readonly historyLimit: number;
@@ -166,6 +206,9 @@ export function decisionPipelineSettings(properties: PlatformProperties): Decisi
     pendingTtlMs: properties.get(DECISION_PENDING_TTL),
     callsPerMinute: properties.get(DECISION_CALLS_PER_MINUTE),
     callsPerDay: properties.get(DECISION_CALLS_PER_DAY),
+    callsPerUserPerMinute: properties.get(DECISION_CALLS_PER_USER_PER_MINUTE),
+    highSeverityReserve: properties.get(DECISION_HIGH_SEVERITY_RESERVE),
+    redecideAfterMs: properties.get(DECISION_REDECIDE_AFTER),
     denialsThreshold: properties.get(DECISION_DENIALS_THRESHOLD),
     denialsWindowMs: properties.get(DECISION_DENIALS_WINDOW),
     historyLimit: properties.get(DECISION_HISTORY_LIMIT),

@@ -1,18 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { DecisionMaker, DecisionRequest } from "./decision-maker.js";
-import { pipelineFixture, RecordingDecisionMaker } from "./decision-pipeline.fixture.js";
+import { pipelineFixture, RecordingDecisionMaker, until } from "./decision-pipeline.fixture.js";
 import { DECISION_PIPELINE_SOURCE } from "./decisions-audit.js";
 
 // Every decision here is the real model side's: the layered engine over the offline analyst. The
 // fixture's alice signs in from an external address with a new account, which the analyst scores
 // 0.4 (EXTERNAL_NETWORK, NEW_ACCOUNT): CHALLENGE, decided in L2 (L1 knows too few facts).
-
-/** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
-async function until(done: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setImmediate(r));
-  if (!done()) throw new Error("condition never held");
-}
 
 describe("DecisionPipeline: an outcome lands everywhere", () => {
   it("writes the action for the user and the session, the audit record, the history and the evidence", async () => {
@@ -139,20 +133,23 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.pipeline.stats().decided).toBe(2);
   });
 
-  it("coalesces a second event of a user whose decision is still waiting", async () => {
+  it("coalesces a routine event of a user whose decision is still waiting, and defers the latest risky one", async () => {
     const maker = new RecordingDecisionMaker();
     maker.gate.holding = true;
     const f = await pipelineFixture({}, maker);
     expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued");
-    expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("coalesced");
+    expect(f.pipeline.submit(f.event("REQUEST_SAMPLED"))).toBe("coalesced");
+    expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("deferred");
+    expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("deferred"); // replaces the deferred failure
     maker.gate.release();
     await f.pipeline.idle();
+    expect(maker.requests.map((r) => r.event.kind)).toEqual(["MFA_FAILURE", "MFA_LOCKOUT"]);
     expect(f.pipeline.submit(f.event("MFA_LOCKOUT"))).toBe("queued");
     await f.pipeline.idle();
-    expect(f.pipeline.stats()).toMatchObject({ decided: 2, coalesced: 1 });
+    expect(f.pipeline.stats()).toMatchObject({ decided: 3, coalesced: 2, deferred: 1 });
   });
 
-  it("aborts a decision past its timeout, audits it and clears the pending marker", async () => {
+  it("aborts a decision past its timeout, audits it, and lets the user's next event in once it is decided", async () => {
     const maker = new RecordingDecisionMaker();
     maker.gate.mode = "hang";
     const f = await pipelineFixture({ "platform.security.decision.timeout": 20 }, maker);
@@ -162,7 +159,7 @@ describe("DecisionPipeline: off the request path", () => {
     expect(f.auditOf("decision.failed")[0]).toMatchObject({ data: { reason: "timeout" } });
     expect(f.pipeline.stats().timedOut).toBe(1);
     await f.pipeline.idle();
-    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
+    expect(f.fallback.requests).toHaveLength(1); // decided in process instead
     expect(f.pipeline.submit(f.event("MFA_FAILURE"))).toBe("queued"); // not stuck as "waiting"
   });
 
@@ -187,7 +184,7 @@ describe("DecisionPipeline: off the request path", () => {
     expect((await f.evidence.recent(1))[0]!.metadata.riskScore).toBeNull();
   });
 
-  it("audits a failed decision and clears the pending marker", async () => {
+  it("audits a failed decision and decides it in process", async () => {
     // A stand-in: the engine resolves with a fallback on every model failure and rejects only on a
     // bundle it cannot read, which the selector never hands it; a host's DecisionMaker may throw.
     const maker: DecisionMaker & { requests: DecisionRequest[] } = {
@@ -199,8 +196,11 @@ describe("DecisionPipeline: off the request path", () => {
     f.pipeline.submit(f.event("MFA_FAILURE"));
     await f.pipeline.idle();
     expect(f.auditOf("decision.failed")).toMatchObject([{ outcome: "failure", data: { reason: "error" } }]);
-    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toBeUndefined();
-    expect(f.pipeline.stats().failed).toBe(1);
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({
+      fallback: expect.stringContaining("DECISION_MAKER_FAILED"),
+    });
+    expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).not.toBe("PENDING_ANALYSIS");
+    expect(f.pipeline.stats()).toMatchObject({ failed: 1, fellBack: { error: 1 } });
   });
 });
 
@@ -214,15 +214,20 @@ describe("DecisionPipeline: kill switch and caps", () => {
     expect(f.pipeline.stats().disabled).toBe(1);
   });
 
-  it("drops past the per-minute rate cap until the next minute", async () => {
+  it("decides in process past the per-minute rate cap until the next minute", async () => {
     // Each decision here is made at L1: one call, so a cap of 2 admits two decisions.
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-minute": 2 });
+    const f = await pipelineFixture({
+      "platform.security.decision.calls-per-minute": 2,
+      "platform.security.decision.high-severity-reserve": 0,
+      "platform.security.decision.redecide-after": 0,
+    });
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
       await f.pipeline.idle();
     }
     expect(f.maker.requests).toHaveLength(2);
-    expect(f.auditOf("decision.dropped")).toMatchObject([{ data: { reason: "rate-cap" } }]);
+    expect(f.fallback.requests).toHaveLength(1);
+    expect(f.pipeline.stats().fellBack["rate-cap"]).toBe(1);
     f.clock.advance(60_000);
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
     await f.pipeline.idle();
@@ -231,14 +236,21 @@ describe("DecisionPipeline: kill switch and caps", () => {
 
   it("counts every prompt against the per-day cost cap", async () => {
     const maker = new RecordingDecisionMaker();
-    const f = await pipelineFixture({ "platform.security.decision.calls-per-day": 3 }, maker);
+    const f = await pipelineFixture(
+      {
+        "platform.security.decision.calls-per-day": 3,
+        "platform.security.decision.high-severity-reserve": 0,
+        "platform.security.decision.redecide-after": 0,
+      },
+      maker,
+    );
     for (let i = 0; i < 3; i++) {
       f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
       await f.pipeline.idle();
       f.clock.advance(60_000);
     }
     expect(maker.requests).toHaveLength(2); // 2 + 2 calls: the third decision is past the cap
-    expect(f.pipeline.stats().dropped["cost-cap"]).toBe(1);
+    expect(f.pipeline.stats().fellBack["cost-cap"]).toBe(1);
   });
 });
 

@@ -5,68 +5,101 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { DecisionPipelineSettings } from "./decision-pipeline.properties.js";
 import type { ConfigurationBundleSelector } from "./bundle-selector.js";
 import { type DecisionContextBuilder, withEventLine } from "./decision-context-builder.js";
-import type { DecisionEvent } from "./decision-event.js";
-import type { DecisionMaker } from "./decision-maker.js";
+import { type DecisionEvent, severityOf } from "./decision-event.js";
+import type { DecisionMaker, DecisionOutcome } from "./decision-maker.js";
 import type { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionQueue } from "./decision-queue.js";
 import { DECISION_PIPELINE_SOURCE, DECISIONS_AUDIT } from "./decisions-audit.js";
 import type { ModelCallCaps } from "./model-call-caps.js";
 import { redactForExternalModel } from "./prompt-redaction.js";
+import type { DecisionHistoryStore } from "../history/decision-history-store.js";
+import { throttleAddressKey } from "../../identity/throttle/throttle-keys.js";
 
 /** What `submit` did with an event. */
-export type DecisionSubmission = "queued" | "disabled" | "coalesced" | "queue-full";
+export type DecisionSubmission = "queued" | "deferred" | "disabled" | "coalesced" | "queue-full";
 
 /** Why an accepted event was not decided. */
-export type DecisionDropReason = "queue-full" | "rate-cap" | "cost-cap" | "unknown-user";
+export type DecisionDropReason = "queue-full" | "unknown-user";
+
+/** Why the configured model was not asked and the in-process analyst decided instead. */
+export type DecisionFallbackReason = "rate-cap" | "cost-cap" | "user-cap" | "timeout" | "error";
 
 /** Counters of the pipeline (this process). */
 export interface DecisionPipelineStats {
   readonly submitted: number;
   readonly disabled: number;
+  /** Events merged into a decision of the same user already waiting (routine ones, or a later high one). */
   readonly coalesced: number;
+  /** High-severity events held until the user's decision in progress ended, then decided. */
+  readonly deferred: number;
   readonly dropped: Readonly<Record<DecisionDropReason, number>>;
   /** Sampled events whose user already had a live action when their turn came. */
   readonly freshActionKept: number;
+  /** Sign-ins not decided again: the user's last decision is recent and from the same network. */
+  readonly recentDecisionKept: number;
+  /** Decisions the in-process analyst made because the configured model could not be asked. */
+  readonly fellBack: Readonly<Record<DecisionFallbackReason, number>>;
   readonly decided: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Model calls counted against the caps in the current clock minute and UTC day. */
+  readonly modelCalls: { readonly minute: number; readonly day: number };
 }
 
 /** What the pipeline is built from. */
 export interface DecisionPipelineParts {
   readonly settings: DecisionPipelineSettings;
+  /** The configured model side (the caps count its calls). */
   readonly maker: DecisionMaker;
+  /**
+   * The in-process model side (the built-in analyst under the layered engine) that decides when the
+   * configured one may not be asked (over a cap) or did not answer in time. It costs no model call.
+   */
+  readonly fallback: DecisionMaker;
   readonly selector: ConfigurationBundleSelector;
   readonly context: DecisionContextBuilder;
   readonly writer: DecisionOutcomeWriter;
   readonly zeroTrust: ZeroTrustActionService;
   readonly caps: ModelCallCaps;
+  /** The past decisions (a recent sign-in decision is not repeated). */
+  readonly history: DecisionHistoryStore;
   readonly audit: AuditSink;
 }
 
+/** One user's decision in progress, and the high-severity event to decide after it, if any. */
+interface InProgress {
+  followUp?: DecisionEvent;
+}
+
 /**
- * The security-decision pipeline around the model: `submit` takes an event off the request path
+ * The security-decision pipeline around the model. `submit` takes an event off the request path
  * (it never awaits a decision), marks the user PENDING_ANALYSIS while the decision waits (only over
- * no record or the pipeline's own non-BLOCK one), and queues it on a bounded queue. A full
- * queue, the rate and cost caps, and an unknown user drop the event with a counted, audited reason.
- * A second event of a user already waiting is coalesced into the first. Each decision: context
- * (the PIP), bundle selection (fixed for the event), redaction for an external model, the
- * DecisionMaker, then the writer. A sampled event whose user has a live action by then is not
- * decided. The kill switch (`platform.security.decision.enabled` false) refuses every event.
+ * no record or an earlier marker), and queues it on a bounded queue; a full queue and an unknown user
+ * drop it with a counted, audited reason. One decision per user runs at a time: a routine event of a
+ * user already waiting is coalesced into it, a high-severity one is deferred and decided right after
+ * it (the latest such event), so a denial burst is never lost behind a sign-in. A sampled event whose
+ * user has a live action by then, and a sign-in of a user decided recently from the same network,
+ * are not decided. Each decision: context (the PIP), bundle selection (fixed for the event),
+ * redaction for an external model, then the configured DecisionMaker if the caps admit it, else the
+ * in-process fallback maker (never a drop: nobody escapes a decision by spending the caps), then the
+ * writer. A decision past the timeout is made again by the fallback maker in the background. The
+ * kill switch (`platform.security.decision.enabled` false) refuses every event.
  */
 export class DecisionPipeline {
   private readonly queue: DecisionQueue;
-  private readonly waitingUsers = new Set<string>();
+  private readonly inProgress = new Map<string, InProgress>();
   private readonly background = new Set<Promise<unknown>>();
   private counts = {
     submitted: 0,
     disabled: 0,
     coalesced: 0,
+    deferred: 0,
     freshActionKept: 0,
+    recentDecisionKept: 0,
     decided: 0,
     failed: 0,
-    timedOut: 0,
-    dropped: { "queue-full": 0, "rate-cap": 0, "cost-cap": 0, "unknown-user": 0 },
+    dropped: { "queue-full": 0, "unknown-user": 0 },
+    fellBack: { "rate-cap": 0, "cost-cap": 0, "user-cap": 0, timeout: 0, error: 0 },
   };
 
   constructor(private readonly p: DecisionPipelineParts) {
@@ -85,26 +118,28 @@ export class DecisionPipeline {
       return "disabled";
     }
     const key = event.userId ?? `username:${event.username ?? ""}`;
-    if (this.waitingUsers.has(key)) {
+    const current = this.inProgress.get(key);
+    if (current === undefined) return this.enqueue(event, key);
+    if (severityOf(event.kind) === "routine") {
       this.counts.coalesced++;
       return "coalesced";
     }
-    let marker: Promise<void> | undefined;
-    // The queue starts a job on a later microtask, so `marker` is set before the job reads it.
-    const accepted = this.queue.offer((signal) => this.decide(event, marker!, signal, key), event.id);
-    if (!accepted) {
-      this.drop(event, "queue-full");
-      return "queue-full";
-    }
-    this.waitingUsers.add(key);
-    marker = this.track(event.kind === "REQUEST_SAMPLED" ? Promise.resolve() : this.markPending(event));
-    return "queued";
+    if (current.followUp !== undefined) this.counts.coalesced++;
+    else this.counts.deferred++;
+    current.followUp = event;
+    return "deferred";
   }
 
   /** The counters now. */
   stats(): DecisionPipelineStats {
     const q = this.queue.stats();
-    return { ...this.counts, dropped: { ...this.counts.dropped }, timedOut: q.timedOut };
+    return {
+      ...this.counts,
+      dropped: { ...this.counts.dropped },
+      fellBack: { ...this.counts.fellBack },
+      timedOut: q.timedOut,
+      modelCalls: this.p.caps.counts(),
+    };
   }
 
   /** Resolves when no decision waits or runs and every background write settled. */
@@ -115,21 +150,46 @@ export class DecisionPipeline {
     } while (this.background.size > 0 || this.queue.stats().waiting + this.queue.stats().running > 0);
   }
 
+  private enqueue(event: DecisionEvent, key: string): DecisionSubmission {
+    let marker: Promise<void> | undefined;
+    // The queue starts a job on a later microtask, so `marker` is set before the job reads it.
+    const accepted = this.queue.offer((signal) => this.decide(event, marker!, signal, key), event.id);
+    if (!accepted) {
+      this.drop(event, "queue-full");
+      return "queue-full";
+    }
+    this.inProgress.set(key, {});
+    marker = this.track(event.kind === "REQUEST_SAMPLED" ? Promise.resolve() : this.markPending(event));
+    return "queued";
+  }
+
+  /** Ends the user's decision in progress and queues its deferred high-severity event, if any. */
+  private release(key: string): void {
+    const followUp = this.inProgress.get(key)?.followUp;
+    this.inProgress.delete(key);
+    if (followUp !== undefined) this.enqueue(followUp, key);
+  }
+
   private async decide(
     event: DecisionEvent,
     marker: Promise<void>,
     signal: AbortSignal,
     key: string,
   ): Promise<void> {
-    let account: UserAccount | undefined;
-    // The queue aborts at the timeout and moves on; a model that never answers must not keep the
-    // user "waiting" (coalescing every later event) or the marker standing.
+    // The queue aborts at the timeout and moves on; a configured model side that fails or is too slow
+    // hands the event to the in-process analyst in the background (nobody is left undecided), and
+    // only then is the user's next event let in, so two decisions of one user never race.
+    let handedOff = false;
+    const handOff = (reason: "timeout" | "error") => {
+      handedOff = true;
+      this.track(this.decideInProcess(event, reason).finally(() => this.release(key)));
+    };
     const onAbort = () => {
-      this.waitingUsers.delete(key);
       this.recordFailure(event, "timeout", undefined);
-      if (account !== undefined) void this.track(this.clearPending(account.id));
+      handOff("timeout");
     };
     signal.addEventListener("abort", onAbort, { once: true });
+    let account: UserAccount | undefined;
     try {
       await marker;
       account = await this.p.context.accountOf(event);
@@ -138,56 +198,90 @@ export class DecisionPipeline {
         this.counts.freshActionKept++;
         return;
       }
-      const cap = this.p.caps.admit();
-      if (cap !== "ok") {
-        await this.clearPending(account.id);
-        return this.drop(event, cap);
+      if (await this.decidedRecently(event, account.id)) {
+        this.counts.recentDecisionKept++;
+        return;
       }
-      await this.run(event, account, signal);
+      const cap = this.p.caps.admit(account.id, severityOf(event.kind));
+      await this.run(event, account, signal, cap === "ok" ? undefined : cap);
     } catch (error) {
-      if (signal.aborted) return; // reported by onAbort
+      if (signal.aborted) return; // handed off by onAbort
       this.counts.failed++;
       this.recordFailure(event, "error", error);
-      if (account !== undefined) await this.track(this.clearPending(account.id));
+      if (account !== undefined) handOff("error");
     } finally {
       signal.removeEventListener("abort", onAbort);
-      if (!signal.aborted) this.waitingUsers.delete(key);
+      if (!handedOff) this.release(key);
     }
   }
 
-  private async run(event: DecisionEvent, account: UserAccount, signal: AbortSignal): Promise<void> {
+  /** The fallback maker's decision of `event`, within its own timeout; failures are audited. */
+  private async decideInProcess(event: DecisionEvent, reason: DecisionFallbackReason): Promise<void> {
+    const signal = AbortSignal.timeout(this.p.settings.timeoutMs);
+    try {
+      const account = await this.p.context.accountOf(event);
+      if (account !== undefined) await this.run(event, account, signal, reason);
+    } catch (error) {
+      this.counts.failed++;
+      this.recordFailure(event, "error", error);
+    }
+  }
+
+  /** Decides with the configured maker, or with the fallback maker when `fallBack` says why. */
+  private async run(
+    event: DecisionEvent,
+    account: UserAccount,
+    signal: AbortSignal,
+    fallBack?: DecisionFallbackReason,
+  ): Promise<void> {
+    const maker = fallBack === undefined ? this.p.maker : this.p.fallback;
     const built = await this.p.context.build(event, account);
     const selection = this.p.selector.select(event.id);
-    const { input, redacted } = this.p.maker.model.external
+    const { input, redacted } = maker.model.external
       ? redactForExternalModel(built, this.p.settings.redaction)
       : { input: built, redacted: [] as string[] };
     const sent = withEventLine(input, event);
-    const outcome = await this.p.maker.decide({ input: sent, selection, event }, signal);
-    this.p.caps.record(Math.max(1, outcome.modelCalls ?? outcome.prompts.length));
+    let outcome = await maker.decide({ input: sent, selection, event }, signal);
+    if (fallBack === undefined) this.p.caps.settle(account.id, outcome.modelCalls ?? outcome.prompts.length);
+    else {
+      this.counts.fellBack[fallBack]++;
+      outcome = withFallbackNote(outcome, fallBack);
+    }
     signal.throwIfAborted();
     await this.p.writer.write({ event, account, input: sent, outcome, redacted });
     this.counts.decided++;
   }
 
+  /**
+   * A completed sign-in whose user was decided within `redecide-after`, from the same address (an
+   * IPv6 /64 counts as one), changes nothing the last decision did not see: it is not decided again,
+   * and the decision in force (or its expiry) stands. Any other kind of event is always decided.
+   */
+  private async decidedRecently(event: DecisionEvent, userId: string): Promise<boolean> {
+    const window = this.p.settings.redecideAfterMs;
+    if (event.kind !== "SIGN_IN_COMPLETED" || window === 0) return false;
+    const [last] = await this.p.history.recentFor(userId, 1);
+    if (last === undefined || event.at - last.at >= window || event.at < last.at) return false;
+    return networkOf(last.network) === networkOf(event.remoteAddress);
+  }
+
+  /**
+   * Marks the user PENDING_ANALYSIS while the decision waits, over no record or an earlier marker
+   * only: a live decision (the pipeline's own CHALLENGE or ALLOW, any BLOCK, an administrator's
+   * record) stays in force until the new decision replaces it.
+   */
   private async markPending(event: DecisionEvent): Promise<void> {
     const account = await this.p.context.accountOf(event);
     if (account === undefined) return;
     const subject = zeroTrustUserSubject(account.id);
     const existing = await this.p.zeroTrust.get(subject);
-    if (existing?.source === "admin" || existing?.action === "BLOCK") return;
+    if (existing !== undefined && existing.action !== "PENDING_ANALYSIS") return;
     if (existing !== undefined && existing.source !== DECISION_PIPELINE_SOURCE) return;
     await this.p.zeroTrust.set(subject, "PENDING_ANALYSIS", {
       source: DECISION_PIPELINE_SOURCE,
       reason: `awaiting the AI decision of ${event.kind}`,
       ttlMs: this.p.settings.pendingTtlMs,
     });
-  }
-
-  private async clearPending(userId: string): Promise<void> {
-    const subject = zeroTrustUserSubject(userId);
-    const existing = await this.p.zeroTrust.get(subject);
-    if (existing?.action === "PENDING_ANALYSIS" && existing.source === DECISION_PIPELINE_SOURCE)
-      await this.p.zeroTrust.clear(subject, { source: DECISION_PIPELINE_SOURCE });
   }
 
   private async hasLiveAction(userId: string): Promise<boolean> {
@@ -240,6 +334,22 @@ export class DecisionPipeline {
       // Never into the caller.
     }
   }
+}
+
+/** The outcome with why the configured model was not the one asked (kept with any engine fallback). */
+function withFallbackNote(outcome: DecisionOutcome, reason: DecisionFallbackReason): DecisionOutcome {
+  const note =
+    reason === "timeout"
+      ? "DECISION_TIMEOUT: the configured model did not decide in time; decided in process"
+      : reason === "error"
+        ? "DECISION_MAKER_FAILED: the configured model side failed; decided in process"
+        : `DECISION_MODEL_CAPPED: the ${reason} on model calls was reached; decided in process`;
+  return { ...outcome, fallback: outcome.fallback ? `${note}; ${outcome.fallback}` : note };
+}
+
+/** The network an address is judged by: itself (IPv4), its /64 (IPv6), or none. */
+function networkOf(address: string | undefined): string {
+  return address === undefined ? "" : throttleAddressKey(address);
 }
 
 function errorName(error: unknown): string {

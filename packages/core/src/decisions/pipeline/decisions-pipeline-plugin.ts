@@ -22,7 +22,8 @@ import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-hist
 import { ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
 import { DecisionEventSources } from "./decision-event-sources.js";
-import { DecisionMaker } from "./decision-maker.js";
+import { DecisionMaker, FallbackDecisionMaker } from "./decision-maker.js";
+import { inProcessDecisionMaker } from "../engine/in-process-decision-maker.js";
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
 import { LastAdminGuard } from "./last-admin-guard.js";
@@ -46,6 +47,11 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
     ctx.registerDefault(DecisionHistoryStore, { useFactory: () => new InMemoryDecisionHistoryStore() });
     ctx.registerDefault(SealedEvidenceStore, {
       useFactory: () => new InMemorySealedEvidenceStore(settings.evidenceCapacity),
+    });
+    // The decisions plugin registers its own first (with its layer properties); this default serves a
+    // host that installs the pipeline alone with its own DecisionMaker.
+    ctx.registerDefault(FallbackDecisionMaker, {
+      useFactory: (c) => inProcessDecisionMaker(c.resolve(Clock)),
     });
     ctx.registerDefault(DecisionPipeline, { useFactory: (c) => buildPipeline(c) });
     ctx.registerDefault(DecisionEventSources, {
@@ -111,6 +117,7 @@ function buildPipeline(c: DependencyContainer): DecisionPipeline {
   return new DecisionPipeline({
     settings,
     maker: c.resolve(DecisionMaker),
+    fallback: c.resolve(FallbackDecisionMaker),
     selector: new ConfigurationBundleSelector({
       catalog: c.resolve(BundleCatalog),
       active: c.resolve(PlatformProperties).get(PROMPT_BUNDLE_ACTIVE),
@@ -129,7 +136,8 @@ function buildPipeline(c: DependencyContainer): DecisionPipeline {
       guard: new LastAdminGuard(users),
     }),
     zeroTrust,
-    caps: new ModelCallCaps({ clock, perMinute: settings.callsPerMinute, perDay: settings.callsPerDay }),
+    caps: ModelCallCaps.of(settings, clock),
+    history,
     audit,
   });
 }

@@ -79,6 +79,23 @@ describe("DecisionPipeline redaction", () => {
     for (const p of pkg!.prompts) expect(p.user).not.toContain("alice@example.com");
   });
 
+  it("never sends an external model the e-mail address, address or id in a denied request's path", async () => {
+    const f = await pipelineFixture(
+      {},
+      new RecordingDecisionMaker(new GatedModel({ id: "gpt-x", external: true })),
+    );
+    const target = "/admin/api/users/secret-bob@example.com/devices/198.51.100.23/keys/8f3a9c?reset=1";
+    f.pipeline.submit(f.event("REPEATED_DENIALS", { target, detail: { denials: 5, windowSeconds: 60 } }));
+    await f.pipeline.idle();
+    const [pkg] = await f.evidence.recent(1);
+    expect(pkg!.input.request.target).toBe("/admin/api/users/{email}/devices/{address}/keys/{id}");
+    expect(pkg!.metadata.redacted).toContain("request.target");
+    for (const p of pkg!.prompts) {
+      for (const secret of ["secret-bob", "198.51.100.23", "8f3a9c", "reset"])
+        expect(p.user).not.toContain(secret);
+    }
+  });
+
   it("sends the built-in (internal) model the full context", async () => {
     const f = await pipelineFixture();
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));

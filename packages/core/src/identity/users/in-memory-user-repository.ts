@@ -1,6 +1,7 @@
 import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { checkNewUsername } from "./check-new-username.js";
 import type { NewUserAccount, UserAccount } from "./user-account.js";
 import {
   USER_LIST_DEFAULT_LIMIT,
@@ -8,7 +9,8 @@ import {
   type UserListQuery,
   type UserRepository,
 } from "./user-repository.js";
-import { normalizeUsername, usernameKey } from "./username-key.js";
+import { userAccountFrom } from "./user-account-from.js";
+import { usernameKey } from "./username-key.js";
 
 /** Collaborators of the InMemoryUserRepository. */
 export interface InMemoryUserRepositoryOptions {
@@ -46,7 +48,7 @@ export class InMemoryUserRepository implements UserRepository {
   }
 
   async create(input: NewUserAccount): Promise<UserAccount> {
-    const username = validUsername(input.username);
+    const username = checkNewUsername(input.username);
     const key = usernameKey(username);
     if (this.idByKey.has(key)) throw new PlatformError("CONFLICT", "Username is already taken");
     const account: UserAccount = {
@@ -73,7 +75,7 @@ export class InMemoryUserRepository implements UserRepository {
         details: { expectedVersion: account.version },
       });
     }
-    const username = validUsername(account.username);
+    const username = checkNewUsername(account.username);
     const oldKey = usernameKey(stored.username);
     const newKey = usernameKey(username);
     if (newKey !== oldKey && this.idByKey.has(newKey)) {
@@ -121,22 +123,5 @@ export class InMemoryUserRepository implements UserRepository {
 }
 
 function copy(account: UserAccount): UserAccount {
-  return {
-    id: account.id,
-    username: account.username,
-    passwordHash: account.passwordHash,
-    authorities: [...account.authorities],
-    enabled: account.enabled,
-    locked: account.locked,
-    version: account.version,
-    createdAt: account.createdAt,
-  };
-}
-
-function validUsername(raw: string): string {
-  const username = typeof raw === "string" ? normalizeUsername(raw) : "";
-  if (username === "" || usernameKey(username) === "") {
-    throw new PlatformError("VALIDATION_FAILED", "Username must not be empty");
-  }
-  return username;
+  return userAccountFrom(account.id, account);
 }
