@@ -52,7 +52,7 @@ function describeRiskyUser(name: string, start: () => Promise<{ demo: RunningDem
         expect(denied.status).toBe(403);
       }
       await decided(demo);
-      // + ADMIN_ACTION, RESTRICTED_RESOURCE, PRIOR_RISKY_DECISION = 0.9: BLOCK.
+      // + ADMIN_ACTION, RESTRICTED_RESOURCE, RISKY_BEHAVIOUR_EVENT, PRIOR_RISKY_DECISION = 1 (capped): BLOCK.
       const blocked = await fetch(`${demo.base}/api/orders`, { headers: user });
       expect(blocked.status).toBe(403);
       expect(await blocked.json()).toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
@@ -69,7 +69,7 @@ function describeRiskyUser(name: string, start: () => Promise<{ demo: RunningDem
         ["REPEATED_DENIALS", "BLOCK"],
         ["SIGN_IN_COMPLETED", "CHALLENGE"],
       ]);
-      expect(list.decisions[0]).toMatchObject({ model: { id: model }, riskScore: 0.9 });
+      expect(list.decisions[0]).toMatchObject({ model: { id: model }, riskScore: 1 });
 
       const blocks = (await (
         await fetch(`${demo.base}${API}?action=BLOCK&layer=${list.decisions[0]!.layer}`, { headers: admin })

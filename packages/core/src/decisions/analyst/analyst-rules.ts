@@ -21,6 +21,8 @@ const equals = (sheet: FactSheet, name: SheetFactName, ...values: string[]) => {
 };
 const HOUR_MS = 3_600_000;
 const RISKY_DECISIONS = ["CHALLENGE", "ESCALATE", "BLOCK"];
+/** Events that are the subject's own behaviour turning risky. */
+const RISKY_EVENTS = ["REPEATED_DENIALS", "MFA_LOCKOUT"];
 
 /** The rule table, in the order reasons are written. */
 export const ANALYST_RULES: readonly AnalystRule[] = [
@@ -107,6 +109,14 @@ export const ANALYST_RULES: readonly AnalystRule[] = [
     reads: ["mfa-enrolled"],
     holdsWhen: "the subject has no second factor enrolled (`no`)",
     holds: (s) => equals(s, "mfa-enrolled", "no"),
+  },
+  {
+    code: "RISKY_BEHAVIOUR_EVENT",
+    weight: 0.25,
+    reads: [],
+    holdsWhen:
+      "the prompt says the event is REPEATED_DENIALS or MFA_LOCKOUT (v19: the first `- event` line of the RAG evidence; v20 does not state the event)",
+    holds: (s) => (s.event && RISKY_EVENTS.includes(s.event.value) ? [s.event] : undefined),
   },
   {
     code: "PRIOR_RISKY_DECISION",

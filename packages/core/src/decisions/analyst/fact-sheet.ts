@@ -33,6 +33,12 @@ export interface FactSheet {
   readonly layout: "v19-sections" | "v20-dictionary-blocks";
   readonly facts: ReadonlyMap<SheetFactName, SheetFact>;
   readonly records: readonly SheetRecord[];
+  /**
+   * The kind of event the decision is about (`REPEATED_DENIALS`), when the prompt states it: v19's
+   * first RAG evidence line `- event <KIND> …` (the pipeline writes it; past records read otherwise). The v20 layout does not
+   * render the evidence, so a v20 prompt never states it.
+   */
+  readonly event?: SheetFact;
 }
 
 /** v20: `BLOCK.entry-name` of a line → the sheet's name for it. */
@@ -112,6 +118,7 @@ function readV19(lines: readonly string[]): FactSheet {
   const seen = new Set<string>();
   let section = "";
   let counted = true;
+  let event: SheetFact | undefined;
   for (const line of lines) {
     const header = V19_HEADER.exec(line);
     if (header) {
@@ -122,6 +129,9 @@ function readV19(lines: readonly string[]): FactSheet {
     }
     if (!counted) continue;
     if (section === "RAG_EVIDENCE_CONTEXT" && line.startsWith("- ")) {
+      if (event === undefined && line.startsWith("- event ")) {
+        event = { ref: section, value: line.slice("- event ".length).split(" ", 1)[0]! };
+      }
       const decision = /\| decision ([A-Z_]+)/.exec(line)?.[1];
       if (decision) records.push({ ref: section, subject: undefined, decision });
       continue;
@@ -132,7 +142,7 @@ function readV19(lines: readonly string[]): FactSheet {
     if (sheetName && !facts.has(sheetName))
       facts.set(sheetName, { ref: section, value: termOf(sheetName, line.slice(colon + 2)) });
   }
-  return { layout: "v19-sections", facts, records };
+  return { layout: "v19-sections", facts, records, ...(event ? { event } : {}) };
 }
 
 const dash = (field: string | undefined) => (field === undefined || field === "-" ? undefined : field);

@@ -10,6 +10,7 @@ import type { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
 import type { DecisionHistoryStore } from "../history/decision-history-store.js";
 import type { DecisionEvent } from "./decision-event.js";
 import type { DecisionAction } from "../engine/decision-record.js";
+import { DECISION_ACTIONS } from "../../prompts/bundles/output-format.js";
 import type { DecisionOutcome } from "./decision-maker.js";
 import {
   DECISION_ALERT_EVENT,
@@ -44,7 +45,7 @@ export interface WrittenDecision {
  * context, the metadata) and the audit trail (`decision.made`). A BLOCK of the last active
  * administrator is written as CHALLENGE, audited (`decision.last-admin.protected`) and published as
  * a `decisions.alert` event. An administrator's record, or a BLOCK written by anyone else, is never
- * replaced. One write failing does not stop the others; the audit record names the failed ones.
+ * replaced, and a live decision of the pipeline is never lowered (only raised or renewed). One write failing does not stop the others; the audit record names the failed ones.
  */
 export class DecisionOutcomeWriter {
   constructor(
@@ -170,10 +171,11 @@ export class DecisionOutcomeWriter {
     for (const subject of subjects) {
       const existing = await this.o.zeroTrust.get(subject);
       if (existing?.source === "admin") continue;
-      // A live BLOCK is never lowered by a decision (its own included: a blocked user retrying a
-      // sign-in must not talk it down); it ends at its expiry or when an administrator lifts it.
-      if (existing?.action === "BLOCK" && action !== "BLOCK") continue;
       if (existing?.action === "BLOCK" && existing.source !== DECISION_PIPELINE_SOURCE) continue;
+      // A live decision of the pipeline is never lowered by a later one: a user signing in again (from
+      // a new network, say) must not talk a BLOCK, an ESCALATE or a CHALLENGE down. It ends at its
+      // expiry, when an administrator lifts it, or (a CHALLENGE) is satisfied by a step-up.
+      if (existing?.source === DECISION_PIPELINE_SOURCE && isMilder(action, existing.action)) continue;
       await this.o.zeroTrust.set(subject, action, { source: DECISION_PIPELINE_SOURCE, reason });
     }
   }
@@ -185,6 +187,13 @@ export class DecisionOutcomeWriter {
       // A broken sink must not undo the decision.
     }
   }
+}
+
+const ORDER: readonly string[] = DECISION_ACTIONS;
+
+/** True when `action` is milder than `existing` (a PENDING_ANALYSIS marker is milder than anything). */
+function isMilder(action: DecisionAction, existing: string): boolean {
+  return ORDER.indexOf(action) < ORDER.indexOf(existing);
 }
 
 function reasonOf(outcome: DecisionOutcome, action: DecisionAction): string {

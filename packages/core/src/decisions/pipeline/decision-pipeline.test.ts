@@ -309,6 +309,48 @@ describe("DecisionPipeline: records it never replaces", () => {
     });
   });
 
+  it("never lowers its own live ESCALATE or CHALLENGE: a sign-in from a new network cannot trade review for a step-up", async () => {
+    const f = await pipelineFixture();
+    const subject = zeroTrustUserSubject(f.alice.id);
+    await f.zeroTrust.set(subject, "ESCALATE", { source: DECISION_PIPELINE_SOURCE, reason: "denials" });
+    // The analyst decides alice from this external address CHALLENGE: milder, so it is not written.
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { remoteAddress: "198.51.100.9" }));
+    await f.pipeline.idle();
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({ action: "CHALLENGE" });
+    expect(await f.zeroTrust.get(subject)).toMatchObject({ action: "ESCALATE", reason: "denials" });
+    // A harsher decision still raises it.
+    f.pipeline.submit(
+      f.event("REPEATED_DENIALS", {
+        method: "DELETE",
+        target: "/admin/api/users",
+        detail: { denials: 5, windowSeconds: 60 },
+      }),
+    );
+    await f.pipeline.idle();
+    expect((await f.zeroTrust.get(subject))?.action).toBe("BLOCK");
+  });
+
+  it("challenges an insider's denial burst on an ordinary resource (the analyst weighs the event itself)", async () => {
+    const f = await pipelineFixture();
+    const burst = {
+      remoteAddress: "10.0.0.5",
+      method: "GET",
+      target: "/api/orders/7",
+      detail: { denials: 5 },
+    };
+    f.pipeline.submit(f.event("REPEATED_DENIALS", burst));
+    await f.pipeline.idle();
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({
+      action: "CHALLENGE",
+      reasons: expect.arrayContaining(["RISKY_BEHAVIOUR_EVENT"]),
+    });
+    // The same request as a sign-in's context is no risky behaviour: ALLOW.
+    const bob = await f.users.create({ username: "bob@example.com" });
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { ...burst, userId: bob.id }));
+    await f.pipeline.idle();
+    expect(f.auditOf("decision.made")[1]!.data).toMatchObject({ action: "ALLOW" });
+  });
+
   it("drops an event naming no known user, audited", async () => {
     const f = await pipelineFixture();
     f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { userId: "nobody" }));

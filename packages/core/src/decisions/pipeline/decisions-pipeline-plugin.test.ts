@@ -72,8 +72,12 @@ describe("decisionsPipelinePlugin", () => {
     await pipeline.idle();
 
     const zeroTrust = platform.resolve(ZeroTrustActionService);
-    // Neither event carries an address: the analyst reads a new account only (0.15, ALLOW).
-    expect(await zeroTrust.get(`user:${alice.id}`)).toMatchObject({ action: "ALLOW", source: "ai-decision" });
+    // Neither event carries an address: the analyst reads a new account (0.15, ALLOW), and for alice's
+    // lockout the risky behaviour too (0.4, CHALLENGE).
+    expect(await zeroTrust.get(`user:${alice.id}`)).toMatchObject({
+      action: "CHALLENGE",
+      source: "ai-decision",
+    });
     expect(await zeroTrust.get(`user:${bob.id}`)).toMatchObject({ action: "ALLOW", source: "ai-decision" });
     expect(maker.requests.map((r) => r.event.kind)).toEqual(["MFA_LOCKOUT", "REQUEST_SAMPLED"]);
     expect(await platform.resolve(SealedEvidenceStore).recent(10)).toHaveLength(2);
