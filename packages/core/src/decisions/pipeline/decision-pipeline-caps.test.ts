@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
-import { pipelineFixture, RecordingDecisionMaker, until } from "./decision-pipeline.fixture.js";
+import {
+  ADMIN_DENIAL_BURST,
+  pipelineFixture,
+  RecordingDecisionMaker,
+  until,
+} from "./decision-pipeline.fixture.js";
 import { DECISION_PIPELINE_SOURCE } from "./decisions-audit.js";
 
 // The model-call caps must not become a way out of being decided: one user flooding sign-ins must
@@ -137,13 +142,7 @@ describe("DecisionPipeline caps: over every cap, every event is still decided", 
       action: "CHALLENGE",
       source: DECISION_PIPELINE_SOURCE,
     });
-    f.pipeline.submit(
-      f.event("REPEATED_DENIALS", {
-        method: "DELETE",
-        target: "/admin/api/users",
-        detail: { denials: 5, windowSeconds: 60 },
-      }),
-    );
+    f.pipeline.submit(f.event("REPEATED_DENIALS", ADMIN_DENIAL_BURST));
     await f.pipeline.idle();
     expect((await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id)))?.action).toBe("BLOCK");
     expect(f.auditOf("decision.made").map((e) => e.data?.fallback)).toEqual([
@@ -166,8 +165,7 @@ describe("DecisionPipeline: one decision per user at a time", () => {
     const f = await pipelineFixture({}, maker);
     expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED"))).toBe("queued");
     await until(() => maker.requests.length === 1);
-    const burst = { method: "DELETE", target: "/admin/api/users", detail: { denials: 5, windowSeconds: 60 } };
-    expect(f.pipeline.submit(f.event("REPEATED_DENIALS", burst))).toBe("deferred");
+    expect(f.pipeline.submit(f.event("REPEATED_DENIALS", ADMIN_DENIAL_BURST))).toBe("deferred");
     expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED"))).toBe("coalesced");
     maker.gate.release();
     await f.pipeline.idle();

@@ -93,6 +93,13 @@ export class RecordingDecisionMaker implements DecisionMaker {
   }
 }
 
+/** A burst of five denied DELETEs of the admin users API: a REPEATED_DENIALS event's fields. */
+export const ADMIN_DENIAL_BURST = {
+  method: "DELETE",
+  target: "/admin/api/users",
+  detail: { denials: 5, windowSeconds: 60 },
+} as const;
+
 /** Lets queued microtasks and background writes run until `done` holds (bounded, no timers). */
 export async function until(done: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !done(); i++) await new Promise((r) => setImmediate(r));

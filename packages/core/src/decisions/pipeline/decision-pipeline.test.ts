@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { DecisionMaker, DecisionRequest } from "./decision-maker.js";
-import { pipelineFixture, RecordingDecisionMaker, until } from "./decision-pipeline.fixture.js";
+import {
+  ADMIN_DENIAL_BURST,
+  pipelineFixture,
+  RecordingDecisionMaker,
+  until,
+} from "./decision-pipeline.fixture.js";
 import { DECISION_PIPELINE_SOURCE } from "./decisions-audit.js";
 
 // Every decision here is the real model side's: the layered engine over the offline analyst. The
@@ -319,13 +324,7 @@ describe("DecisionPipeline: records it never replaces", () => {
     expect(f.auditOf("decision.made")[0]!.data).toMatchObject({ action: "CHALLENGE" });
     expect(await f.zeroTrust.get(subject)).toMatchObject({ action: "ESCALATE", reason: "denials" });
     // A harsher decision still raises it.
-    f.pipeline.submit(
-      f.event("REPEATED_DENIALS", {
-        method: "DELETE",
-        target: "/admin/api/users",
-        detail: { denials: 5, windowSeconds: 60 },
-      }),
-    );
+    f.pipeline.submit(f.event("REPEATED_DENIALS", ADMIN_DENIAL_BURST));
     await f.pipeline.idle();
     expect((await f.zeroTrust.get(subject))?.action).toBe("BLOCK");
   });
