@@ -93,4 +93,6 @@ export { InProcessEventBus } from "./kernel/event-bus.js";
 export { CryptoIdGenerator } from "./kernel/id-generator.js";
 export { InMemoryAuditSink } from "./kernel/in-memory-audit-sink.js";
 export { InMemoryKeyStore } from "./kernel/keys/in-memory-key-store.js";
+export { InMemoryChangeCounters } from "./kernel/coordination/in-memory-change-counters.js";
+export { InMemoryDistributedLock } from "./kernel/coordination/in-memory-distributed-lock.js";
 export { JsonLogger, redact } from "./kernel/logger.js";

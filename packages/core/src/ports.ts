@@ -18,6 +18,8 @@ export { EventBus, type EventListener, type PlatformEvent } from "./kernel/event
 export { IdGenerator } from "./kernel/id-generator.js";
 export { type DependencyHealth, HealthIndicator } from "./kernel/health-indicator.js";
 export { KeyStore, type StoredKey } from "./kernel/keys/key-store.js";
+export { ChangeCounters } from "./kernel/coordination/change-counters.js";
+export { DistributedLock, type LeaseGrant } from "./kernel/coordination/distributed-lock.js";
 export { type LogFields, Logger } from "./kernel/logger.js";
 
 // identity: users, sessions, credentials, tokens, throttling

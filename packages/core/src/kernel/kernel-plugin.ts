@@ -6,6 +6,10 @@ import { CryptoIdGenerator, IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "./logger.js";
 import { ServerAddress } from "./server-address.js";
+import { ChangeCounters } from "./coordination/change-counters.js";
+import { DistributedLock } from "./coordination/distributed-lock.js";
+import { InMemoryChangeCounters } from "./coordination/in-memory-change-counters.js";
+import { InMemoryDistributedLock } from "./coordination/in-memory-distributed-lock.js";
 import { InMemoryKeyStore } from "./keys/in-memory-key-store.js";
 import { KeyRing, keySealerFor } from "./keys/key-ring.js";
 import { KeyStore } from "./keys/key-store.js";
@@ -25,7 +29,10 @@ export const AUDIT_MEMORY_CAPACITY = defineProperty({
 /** The embedded audit trail, behind both the AuditSink and the AuditLog defaults (kernel-internal). */
 const EmbeddedAuditTrail: InjectionToken<InMemoryAuditSink> = Symbol("platform.kernel.EmbeddedAuditTrail");
 
-/** The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog, KeyStore (and the KeyRing over it). */
+/**
+ * The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog, KeyStore (and the
+ * KeyRing over it), DistributedLock and ChangeCounters.
+ */
 export const kernelPlugin: PlatformPlugin = {
   id: "kernel",
   properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY],
@@ -42,6 +49,10 @@ export const kernelPlugin: PlatformPlugin = {
       },
     });
     ctx.registerDefault(ServerAddress, { useValue: new ServerAddress() });
+    ctx.registerDefault(DistributedLock, {
+      useFactory: (c) => new InMemoryDistributedLock(c.resolve(Clock)),
+    });
+    ctx.registerDefault(ChangeCounters, { useFactory: () => new InMemoryChangeCounters() });
     ctx.registerDefault(KeyStore, { useFactory: () => new InMemoryKeyStore() });
     ctx.registerDefault(KeyRing, {
       useFactory: (c) => {
