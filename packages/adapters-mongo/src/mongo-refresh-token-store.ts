@@ -181,6 +181,7 @@ function toDocument(record: NewRefreshTokenRecord): RefreshTokenDocument {
       method: a.method,
       authenticatedAt: a.authenticatedAt,
       factors: a.factors.map((f) => ({ ...f })),
+      ...(a.securityStamp === undefined ? {} : { securityStamp: a.securityStamp }),
     },
     expiresAt: record.expiresAt,
     expiresAtDate: new Date(record.expiresAt),

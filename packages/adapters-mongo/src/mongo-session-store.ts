@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Clock, SessionRecord, SessionStore } from "@platform/core/ports";
+import type { Clock, SessionRecord, SessionStore, SessionSummary } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 
 /**
@@ -9,6 +9,8 @@ import type { Collection, Db } from "mongodb";
  */
 export interface SessionDocument {
   _id: string;
+  /** The signed-in user (indexed: `listByUser`, `deleteByUser`); absent before sign-in. */
+  userId?: string;
   data: Record<string, unknown>;
   createdAt: number;
   lastAccessedAt: number;
@@ -46,6 +48,7 @@ export class MongoSessionStore implements SessionStore {
   async ensureIndexes(): Promise<void> {
     await this.sessions.createIndexes([
       { key: { expiresAtDate: 1 }, name: "expiresAt_ttl", expireAfterSeconds: 0 },
+      { key: { userId: 1, createdAt: 1 }, name: "userId_createdAt", sparse: true },
     ]);
   }
 
@@ -72,6 +75,7 @@ export class MongoSessionStore implements SessionStore {
     const key = storedKey(session.id);
     const doc: SessionDocument = {
       _id: key,
+      ...(session.userId === undefined ? {} : { userId: session.userId }),
       data: session.data,
       createdAt: session.createdAt,
       lastAccessedAt: session.lastAccessedAt,
@@ -87,6 +91,29 @@ export class MongoSessionStore implements SessionStore {
       { projection: { expiresAt: 1 } },
     );
     return removed !== null && removed.expiresAt > this.clock.now();
+  }
+
+  async listByUser(userId: string, limit = 100): Promise<SessionSummary[]> {
+    if (limit <= 0) return [];
+    const docs = await this.sessions
+      .find(
+        { userId, expiresAt: { $gt: this.clock.now() } },
+        { projection: { _id: 1, createdAt: 1, lastAccessedAt: 1, expiresAt: 1 } },
+      )
+      .sort({ createdAt: 1, _id: 1 })
+      .limit(limit)
+      .toArray();
+    return docs.map((d) => ({
+      handle: d._id,
+      createdAt: d.createdAt,
+      lastAccessedAt: d.lastAccessedAt,
+      expiresAt: d.expiresAt,
+    }));
+  }
+
+  /** One `deleteMany` on the `userId` index. */
+  async deleteByUser(userId: string): Promise<number> {
+    return (await this.sessions.deleteMany({ userId })).deletedCount;
   }
 
   async touch(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean> {
@@ -106,6 +133,7 @@ export function storedKey(id: string): string {
 function toRecord(id: string, doc: SessionDocument): SessionRecord {
   return {
     id,
+    ...(doc.userId === undefined ? {} : { userId: doc.userId }),
     data: doc.data,
     createdAt: doc.createdAt,
     lastAccessedAt: doc.lastAccessedAt,

@@ -24,6 +24,8 @@ export interface UserDocument {
   authorities: string[];
   enabled: boolean;
   locked: boolean;
+  /** The account's security stamp (absent until its standing first changes). */
+  securityStamp?: string;
   version: number;
   createdAt: number;
 }
@@ -98,10 +100,17 @@ export class MongoUserRepository implements UserRepository {
       enabled: account.enabled,
       locked: account.locked,
     };
-    const update =
-      account.passwordHash === undefined
-        ? { $set: set, $unset: { passwordHash: "" as const }, $inc: { version: 1 } }
-        : { $set: { ...set, passwordHash: account.passwordHash }, $inc: { version: 1 } };
+    const unset: Partial<Record<"passwordHash" | "securityStamp", "">> = {};
+    for (const field of ["passwordHash", "securityStamp"] as const) {
+      const value = account[field];
+      if (value === undefined) unset[field] = "";
+      else set[field] = value;
+    }
+    const update = {
+      $set: set,
+      ...(Object.keys(unset).length === 0 ? {} : { $unset: unset }),
+      $inc: { version: 1 },
+    };
     let stored: UserDocument | null;
     try {
       stored = await this.users.findOneAndUpdate({ _id: account.id, version: account.version }, update, {

@@ -49,7 +49,7 @@ export {
   type PrimaryAuthenticationParts,
 } from "./identity/chain/chain-hook.js";
 export { PrimaryAuthenticator } from "./identity/login/primary-authenticator.js";
-export { type SessionRecord, SessionStore } from "./identity/session/session-store.js";
+export { type SessionRecord, SessionStore, type SessionSummary } from "./identity/session/session-store.js";
 export { SecurityContextRepository } from "./identity/context/security-context-repository.js";
 export { CsrfTokenRepository } from "./identity/csrf/csrf-token-repository.js";
 export {

@@ -84,6 +84,13 @@ export const IDENTITY_ERROR_CODES = {
     remedy:
       "Use another sign-in method and review (or remove) the passkey; an administrator should investigate.",
   },
+  LAST_ADMINISTRATOR: {
+    status: 409,
+    meaning:
+      "The change (disable, delete, authorities, a zero-trust BLOCK or ESCALATE) would leave no available administrator.",
+    remedy:
+      "Make another account an available administrator first; if none is left, use `platform break-glass` (docs/production.md).",
+  },
   DELIVERY_FAILED: {
     status: 500,
     meaning:

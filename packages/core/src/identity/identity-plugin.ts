@@ -1,6 +1,7 @@
 import { RouteTable } from "../web/route-table.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
 import { registerAccountDefaults } from "./register-account-defaults.js";
+import { registerStandingDefaults } from "./users/standing/register-standing-defaults.js";
 import { registerSessionDefaults } from "./session/register-session-defaults.js";
 import { registerTokenDefaults } from "./tokens/register-token-defaults.js";
 import { registerFilterChains } from "./chain/register-filter-chains.js";
@@ -46,6 +47,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
     ],
     register(ctx) {
       registerAccountDefaults(ctx);
+      registerStandingDefaults(ctx);
       registerSessionDefaults(ctx);
       registerTokenDefaults(ctx);
       registerOttDefaults(ctx);

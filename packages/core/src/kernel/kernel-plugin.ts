@@ -10,6 +10,8 @@ import { ChangeCounters } from "./coordination/change-counters.js";
 import { DistributedLock } from "./coordination/distributed-lock.js";
 import { InMemoryChangeCounters } from "./coordination/in-memory-change-counters.js";
 import { InMemoryDistributedLock } from "./coordination/in-memory-distributed-lock.js";
+import { ChangePoller, ChangePollerToken } from "./coordination/change-poller.js";
+import { CHANGE_POLL_INTERVAL } from "./coordination/coordination.properties.js";
 import { InMemoryKeyStore } from "./keys/in-memory-key-store.js";
 import { KeyRing, keySealerFor } from "./keys/key-ring.js";
 import { KeyStore } from "./keys/key-store.js";
@@ -35,7 +37,7 @@ const EmbeddedAuditTrail: InjectionToken<InMemoryAuditSink> = Symbol("platform.k
  */
 export const kernelPlugin: PlatformPlugin = {
   id: "kernel",
-  properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY],
+  properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY, CHANGE_POLL_INTERVAL],
   register(ctx) {
     ctx.registerDefault(Clock, { useValue: new SystemClock() });
     ctx.registerDefault(IdGenerator, { useValue: new CryptoIdGenerator() });
@@ -53,6 +55,16 @@ export const kernelPlugin: PlatformPlugin = {
       useFactory: (c) => new InMemoryDistributedLock(c.resolve(Clock)),
     });
     ctx.registerDefault(ChangeCounters, { useFactory: () => new InMemoryChangeCounters() });
+    ctx.registerDefault(ChangePollerToken, {
+      useFactory: (c) =>
+        new ChangePoller({
+          counters: c.resolve(ChangeCounters),
+          intervalMs: ctx.properties.get(CHANGE_POLL_INTERVAL),
+          logger: c.resolve(Logger),
+        }),
+    });
+    ctx.onStart("change-poller", () => ctx.container.resolve(ChangePollerToken).start());
+    ctx.onStop("change-poller", () => ctx.container.resolve(ChangePollerToken).stop());
     ctx.registerDefault(KeyStore, { useFactory: () => new InMemoryKeyStore() });
     ctx.registerDefault(KeyRing, {
       useFactory: (c) => {

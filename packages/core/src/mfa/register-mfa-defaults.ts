@@ -46,6 +46,7 @@ import { type MfaSettings, mfaSettingsFromProperties } from "./mfa.properties.js
 import { FactorContextRepository } from "./state/factor-context-repository.js";
 import { InMemoryFactorContextRepository } from "./state/in-memory-factor-context-repository.js";
 import { MfaStateMachine } from "./state/mfa-state-machine.js";
+import { AdministratorAvailabilityCheck } from "../identity/users/admin/administrator-guard.js";
 
 /** Registers the MFA defaults (policy, FactorContext store, lockouts, runtime) where the host gave none. */
 export function registerMfaDefaults(ctx: PluginContext): void {
@@ -74,6 +75,16 @@ function registerMfaStores(ctx: PluginContext, settings: MfaSettings): void {
       }),
   });
   ctx.registerDefault(MfaLockouts, { useFactory: (c) => new InMemoryMfaLockouts(c.resolve(Clock)) });
+  // An administrator under an MFA lockout is not available (the last-administrator rule).
+  ctx.registerMember(AdministratorAvailabilityCheck, {
+    useFactory: (c) => {
+      const lockouts = c.resolve(MfaLockouts);
+      return {
+        id: "mfa-lockout",
+        unavailable: async (account) => (await lockouts.lockedUntil(account.id)) !== undefined,
+      };
+    },
+  });
   // A logout also ends the caller's pending MFA flow and escalation (and clears their cookies).
   ctx.registerDefault(SignInHistoryStore, {
     useFactory: (c) => new InMemorySignInHistoryStore({ clock: c.resolve(Clock) }),

@@ -1,3 +1,4 @@
+import type { AdministratorGuard } from "../../identity/users/admin/administrator-guard.js";
 import type { UserRepository } from "../../identity/users/user-repository.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
@@ -24,6 +25,12 @@ export const ZERO_TRUST_REASON_MAX_LENGTH = 500;
 /** What the service reads of the UserRepository: a user subject must name an account. */
 export type ZeroTrustUserLookup = Pick<UserRepository, "findById" | "findByUsername">;
 
+/** The ChangeCounters topic other instances poll to drop their cached zero-trust reads. */
+export const ZERO_TRUST_CHANGES_TOPIC = "zerotrust.actions";
+
+/** What the service tells when it wrote or cleared something other instances must see at once. */
+export type ZeroTrustChangeSignal = () => Promise<unknown>;
+
 /** How to write an action. */
 export interface ZeroTrustSetOptions {
   /** Operator-facing reason (at most ZERO_TRUST_REASON_MAX_LENGTH characters). */
@@ -47,12 +54,16 @@ export interface ZeroTrustClearOptions {
  * (zeroTrustTtlOf: ALLOW 15 s, CHALLENGE 1800 s, ESCALATE 300 s; a user BLOCK lasts
  * `cache.ttl-hours`, a session BLOCK `cache.invalidated-ttl-minutes`; other session records at most
  * `cache.session-ttl-minutes`; PENDING_ANALYSIS only with an explicit ttl), stores it, drops this
- * process's cached read of the subject (other processes see it within
+ * process's cached read of the subject, tells the other processes through the `zerotrust.actions`
+ * change counter (a BLOCK or ESCALATE of a user, an administrator's or the host's write, a clear: they
+ * drop their cached reads within `platform.changes.poll-interval`; other writes within
  * `store.update-interval-seconds`), and audits `zerotrust.action.set` / `zerotrust.action.cleared`.
  * The blocked list is the live user BLOCK records: `list({ action: "BLOCK" })`. With `users`, `set`
  * refuses a `user:<id>` naming no account (404 SUBJECT_NOT_FOUND): such a record would never match a
  * caller. `clear` and `get` take any well-formed subject, so a deleted user's record can still go.
- * Session handles are one-way hashes and cannot be checked; any well-formed one is taken.
+ * Session handles are one-way hashes and cannot be checked; any well-formed one is taken. A BLOCK or
+ * ESCALATE of a user runs through the AdministratorGuard: 409 LAST_ADMINISTRATOR when it would leave
+ * no available administrator, whoever writes it (an administrator, the host, the decision pipeline).
  */
 export class ZeroTrustActionService {
   constructor(
@@ -60,6 +71,10 @@ export class ZeroTrustActionService {
     private readonly resolver: ZeroTrustActionResolver,
     private readonly audit: AuditSink,
     private readonly users?: ZeroTrustUserLookup,
+    /** Keeps an available administrator: a user BLOCK or ESCALATE runs through it (409 LAST_ADMINISTRATOR). */
+    private readonly guard?: AdministratorGuard,
+    /** Bumps the `zerotrust.actions` counter: other instances drop their cached reads within the poll interval. */
+    private readonly signal?: ZeroTrustChangeSignal,
   ) {}
 
   /** The zero-trust settings in force (the resolver's). */
@@ -95,16 +110,20 @@ export class ZeroTrustActionService {
         },
       );
     }
-    let record: ZeroTrustActionRecord;
-    try {
-      record = await this.store.put(
-        { subject, action, ...(reason === undefined ? {} : { reason }), source: options.source },
-        ttlMs,
-      );
-    } finally {
-      // Even a failed put may have landed; never serve the old read from this process.
-      this.resolver.invalidate(subject);
-    }
+    const put = async () => {
+      try {
+        return await this.store.put(
+          { subject, action, ...(reason === undefined ? {} : { reason }), source: options.source },
+          ttlMs,
+        );
+      } finally {
+        // Even a failed put may have landed; never serve the old read from this process.
+        this.resolver.invalidate(subject);
+      }
+    };
+    const restricts = kind === "user" && (action === "BLOCK" || action === "ESCALATE");
+    const record = restricts && this.guard ? await this.guard.guard(id, put) : await put();
+    if (restricts || options.source === "admin" || options.source === "host") await this.tell();
     this.record({
       type: ZERO_TRUST_AUDIT.actionSet,
       principal: options.actor ?? options.source,
@@ -130,6 +149,7 @@ export class ZeroTrustActionService {
     } finally {
       this.resolver.invalidate(subject);
     }
+    if (existed) await this.tell();
     this.record({
       type: ZERO_TRUST_AUDIT.actionCleared,
       principal: options.actor ?? options.source ?? "system",
@@ -172,6 +192,15 @@ export class ZeroTrustActionService {
   /** The longest ttl `set` accepts for this subject and action (VALIDATION_FAILED for a bad subject). */
   maxTtlMs(subject: string, action: ZeroTrustAction): number {
     return zeroTrustMaxTtlMs(requireZeroTrustSubject(subject).kind, action, this.resolver.settings);
+  }
+
+  // The write stands whether or not the others hear of it now; they re-read within the cache period anyway.
+  private async tell(): Promise<void> {
+    try {
+      await this.signal?.();
+    } catch {
+      // Other instances fall back to `store.update-interval-seconds`.
+    }
   }
 
   private record(event: { type: string; principal: string; data: Record<string, unknown> }): void {

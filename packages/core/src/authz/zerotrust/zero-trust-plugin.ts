@@ -13,7 +13,14 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { AdaptiveMfaZeroTrustListener } from "./adaptive-mfa-zero-trust-listener.js";
 import { InMemoryZeroTrustActionStore } from "./in-memory-zero-trust-action-store.js";
 import { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
-import { ZeroTrustActionService } from "./zero-trust-action-service.js";
+import { ZERO_TRUST_CHANGES_TOPIC, ZeroTrustActionService } from "./zero-trust-action-service.js";
+import { zeroTrustAvailabilityCheck } from "./zero-trust-availability-check.js";
+import { ChangeCounters } from "../../kernel/coordination/change-counters.js";
+import { ChangePollerToken } from "../../kernel/coordination/change-poller.js";
+import {
+  AdministratorAvailabilityCheck,
+  AdministratorGuardToken,
+} from "../../identity/users/admin/administrator-guard.js";
 import { ZeroTrustActionStore } from "./zero-trust-action-store.js";
 import { ZeroTrustSubjectStatusCheck } from "./zero-trust-subject-status-check.js";
 import { ZERO_TRUST_PROPERTIES } from "./zero-trust.properties.js";
@@ -63,14 +70,27 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
       ),
   });
   ctx.registerDefault(ZeroTrustActionService, {
-    useFactory: (c) =>
-      new ZeroTrustActionService(
+    useFactory: (c) => {
+      const counters = c.resolve(ChangeCounters);
+      const resolver = c.resolve(ZeroTrustActionResolver);
+      c.resolve(ChangePollerToken).watch(ZERO_TRUST_CHANGES_TOPIC, () => resolver.invalidateAll());
+      // Without the identity module there are no users to check subjects against, nor to guard.
+      const identity = c.isRegistered(UserRepository, true);
+      return new ZeroTrustActionService(
         c.resolve(ZeroTrustActionStore),
-        c.resolve(ZeroTrustActionResolver),
+        resolver,
         c.resolve(AuditSink),
-        // Without the identity module there are no users to check subjects against.
-        c.isRegistered(UserRepository, true) ? c.resolve(UserRepository) : undefined,
-      ),
+        identity ? c.resolve(UserRepository) : undefined,
+        identity && c.isRegistered(AdministratorGuardToken, true)
+          ? c.resolve(AdministratorGuardToken)
+          : undefined,
+        () => counters.bump(ZERO_TRUST_CHANGES_TOPIC),
+      );
+    },
+  });
+  // An administrator under a live BLOCK or ESCALATE is not available (read from the store, not a cache).
+  ctx.registerMember(AdministratorAvailabilityCheck, {
+    useFactory: (c) => zeroTrustAvailabilityCheck(c.resolve(ZeroTrustActionStore)),
   });
   // Zero trust at identity's sign-in, refresh, step-up and /api/me checkpoints (a member: hosts add theirs).
   ctx.registerMember(SubjectStatusCheck, {

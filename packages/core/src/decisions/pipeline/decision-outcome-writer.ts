@@ -18,7 +18,6 @@ import {
   type DecisionAlertPayload,
   DECISIONS_AUDIT,
 } from "./decisions-audit.js";
-import type { LastAdminGuard } from "./last-admin-guard.js";
 
 /** One decided event, ready to be written. */
 export interface DecidedEvent {
@@ -42,9 +41,10 @@ export interface WrittenDecision {
 /**
  * Writes a decision everywhere it goes: the ZeroTrustActionService (the user, and the session when
  * the event names one), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
- * context, the metadata) and the audit trail (`decision.made`). A BLOCK of the last active
- * administrator is written as CHALLENGE, audited (`decision.last-admin.protected`) and published as
- * a `decisions.alert` event. An administrator's record, or a BLOCK written by anyone else, is never
+ * context, the metadata) and the audit trail (`decision.made`). A BLOCK or ESCALATE that would leave
+ * no available administrator (the AdministratorGuard behind the ZeroTrustActionService: enabled, not
+ * locked, no MFA lockout, no live BLOCK or ESCALATE) is written as CHALLENGE, audited
+ * (`decision.last-admin.protected`) and published as a `decisions.alert` event. An administrator's record, or a BLOCK written by anyone else, is never
  * replaced, and a live decision of the pipeline is never lowered (only raised or renewed). One write failing does not stop the others; the audit record names the failed ones.
  */
 export class DecisionOutcomeWriter {
@@ -57,7 +57,6 @@ export class DecisionOutcomeWriter {
       events: EventBus;
       ids: IdGenerator;
       clock: Clock;
-      guard: LastAdminGuard;
     },
   ) {}
 
@@ -65,14 +64,12 @@ export class DecisionOutcomeWriter {
   async write(decided: DecidedEvent): Promise<WrittenDecision> {
     const decisionId = this.o.ids.id();
     const { event, account, outcome } = decided;
-    let action = outcome.action;
-    if (action === "BLOCK" && (await this.isLastAdmin(account.id))) {
-      action = "CHALLENGE";
-      await this.alertLastAdmin(event, account, decisionId);
-    }
+    const written = await this.writeZeroTrustGuarded(event, account, outcome);
+    const action = written.action;
+    if (action !== outcome.action) await this.alertLastAdmin(event, account, decisionId, outcome.action);
     const at = this.o.clock.now();
     const results = await Promise.allSettled([
-      this.writeZeroTrust(event, account, outcome, action),
+      written.result,
       this.o.history.append({
         id: decisionId,
         at,
@@ -128,12 +125,30 @@ export class DecisionOutcomeWriter {
     return { decisionId, action, failedWrites };
   }
 
-  private async isLastAdmin(userId: string): Promise<boolean> {
+  /**
+   * Writes the decided action; a BLOCK or ESCALATE that the AdministratorGuard refuses (it would leave
+   * no available administrator: 409 LAST_ADMINISTRATOR, decided under the guard's lease) is written
+   * as CHALLENGE instead. A lease that stayed busy is treated alike: never lock everyone out.
+   */
+  private async writeZeroTrustGuarded(
+    event: DecisionEvent,
+    account: UserAccount,
+    outcome: DecisionOutcome,
+  ): Promise<{ action: DecisionAction; result: Promise<void> }> {
     try {
-      return await this.o.guard.isLastActiveAdmin(userId);
-    } catch {
-      // Unknown: err on the side of never locking everyone out.
-      return true;
+      await this.writeZeroTrust(event, account, outcome, outcome.action);
+      return { action: outcome.action, result: Promise.resolve() };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const restricts = outcome.action === "BLOCK" || outcome.action === "ESCALATE";
+      if (!restricts || (code !== "LAST_ADMINISTRATOR" && code !== "CONFLICT")) {
+        const failed = Promise.reject(error);
+        failed.catch(() => undefined);
+        return { action: outcome.action, result: failed };
+      }
+      const result = this.writeZeroTrust(event, account, outcome, "CHALLENGE");
+      result.catch(() => undefined);
+      return { action: "CHALLENGE", result };
     }
   }
 
@@ -141,6 +156,7 @@ export class DecisionOutcomeWriter {
     event: DecisionEvent,
     account: UserAccount,
     decisionId: string,
+    decidedAction: DecisionAction,
   ): Promise<void> {
     const payload: DecisionAlertPayload = {
       kind: "LAST_ADMIN_BLOCK_PREVENTED",
@@ -152,7 +168,7 @@ export class DecisionOutcomeWriter {
       type: DECISIONS_AUDIT.lastAdminProtected,
       outcome: "info",
       principal: account.username,
-      data: { ...payload, decidedAction: "BLOCK", action: "CHALLENGE" },
+      data: { ...payload, decidedAction, action: "CHALLENGE" },
     });
     await this.o.events.publish(DECISION_ALERT_EVENT, payload);
   }

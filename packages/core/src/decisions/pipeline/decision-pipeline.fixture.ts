@@ -1,3 +1,6 @@
+import { AdministratorGuard } from "../../identity/users/admin/administrator-guard.js";
+import { InMemoryDistributedLock } from "../../kernel/coordination/in-memory-distributed-lock.js";
+import { zeroTrustAvailabilityCheck } from "../../authz/zerotrust/zero-trust-availability-check.js";
 // Test support for the pipeline's tests: the pipeline over the platform's in-memory adapters and
 // the real model side (the layered engine over the offline analyst, joined by EngineDecisionMaker).
 // GatedModel is the analyst with the failure modes of a real model (slow, hung, down); the analyst
@@ -29,7 +32,6 @@ import type { DecisionEvent, DecisionEventKind } from "./decision-event.js";
 import type { DecisionMaker, DecisionModelInfo, DecisionOutcome, DecisionRequest } from "./decision-maker.js";
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
-import { LastAdminGuard } from "./last-admin-guard.js";
 import { ModelCallCaps } from "./model-call-caps.js";
 
 // Read once: checking the manifests costs a few hundred milliseconds.
@@ -137,7 +139,13 @@ export async function pipelineFixture<
   const users = new InMemoryUserRepository({ ids, clock });
   const store = new InMemoryZeroTrustActionStore({ clock });
   const resolver = new ZeroTrustActionResolver(store, clock, audit, properties, () => 0);
-  const zeroTrust = new ZeroTrustActionService(store, resolver, audit, users);
+  const guard = new AdministratorGuard({
+    users,
+    lock: new InMemoryDistributedLock(clock),
+    checks: () => [zeroTrustAvailabilityCheck(store)],
+    owner: () => ids.secret(12),
+  });
+  const zeroTrust = new ZeroTrustActionService(store, resolver, audit, users, guard);
   const history = new InMemoryDecisionHistoryStore();
   const evidence = new InMemorySealedEvidenceStore(100);
   const events = new InProcessEventBus();
@@ -166,7 +174,6 @@ export async function pipelineFixture<
       events,
       ids,
       clock,
-      guard: new LastAdminGuard(users),
     }),
     zeroTrust,
     caps: ModelCallCaps.of(settings, clock),

@@ -26,7 +26,6 @@ import { DecisionMaker, FallbackDecisionMaker } from "./decision-maker.js";
 import { inProcessDecisionMaker } from "../engine/in-process-decision-maker.js";
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
-import { LastAdminGuard } from "./last-admin-guard.js";
 import { ModelCallCaps } from "./model-call-caps.js";
 
 /**
@@ -133,7 +132,6 @@ function buildPipeline(c: DependencyContainer): DecisionPipeline {
       events: c.resolve(EventBus),
       ids: c.resolve(IdGenerator),
       clock,
-      guard: new LastAdminGuard(users),
     }),
     zeroTrust,
     caps: ModelCallCaps.of(settings, clock),

@@ -21,6 +21,8 @@ export interface Authentication {
   /** When the primary sign-in happened (epoch ms); `auth_time` of issued tokens. */
   readonly authenticatedAt: number;
   readonly factors: readonly AuthenticationFactor[];
+  /** The account's security stamp when the user proved who they are (see AccountStanding); absent when it had none. */
+  readonly securityStamp?: string | undefined;
 }
 
 const AUTHENTICATION = "platform.authentication";
@@ -37,4 +39,11 @@ export function setCurrentAuthentication(
 ): void {
   if (authentication) exchange.attributes.set(AUTHENTICATION, authentication);
   else exchange.attributes.delete(AUTHENTICATION);
+}
+
+/** The `securityStamp` part of a new sign-in's Authentication: the account's stamp, or nothing when it has none. */
+export function stampOf(account: { readonly securityStamp?: string | undefined }): {
+  securityStamp?: string;
+} {
+  return account.securityStamp === undefined ? {} : { securityStamp: account.securityStamp };
 }

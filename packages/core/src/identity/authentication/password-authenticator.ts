@@ -8,7 +8,7 @@ import type { UserAccount } from "../users/user-account.js";
 import type { UserRepository } from "../users/user-repository.js";
 import { usernameKey } from "../users/username-key.js";
 import { AttemptSerializer } from "./attempt-serializer.js";
-import type { Authentication } from "./authentication.js";
+import { type Authentication, stampOf } from "./authentication.js";
 import type { PrimaryAuthenticator } from "../login/primary-authenticator.js";
 
 /** Longest username accepted, in UTF-16 code units, checked before anything else. */
@@ -167,6 +167,7 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
         method,
         authenticatedAt: at,
         factors: Object.freeze([Object.freeze({ type: "pwd" as const, at })]),
+        ...stampOf(user),
       });
     } catch (error) {
       if (!audited) failure(isPlatformError(error) ? error.code : "INTERNAL_ERROR");

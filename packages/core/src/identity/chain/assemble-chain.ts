@@ -226,6 +226,7 @@ function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityF
   const revokeUrl = oauth2 ? DEFAULT_URLS.tokenRevoke : undefined;
   filters.push(
     new SecurityContextFilter(repository, deps.tokens, {
+      standing: deps.standing,
       gate: deps.statusCheck,
       exempt: (exchange) =>
         exchange.method === "POST" && (exchange.path === logoutUrl || exchange.path === revokeUrl),

@@ -1,3 +1,4 @@
+import type { AccountStanding } from "../users/standing/account-standing.js";
 import type { DependencyContainer } from "tsyringe";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { EventBus } from "../../kernel/event-bus.js";
@@ -56,6 +57,8 @@ export interface ChainDependencies {
   clock: Clock;
   /** The SubjectStatusCheck family at the sign-in, refresh, step-up and `/api/me` checkpoints. */
   statusCheck: SubjectStatusGate;
+  /** Whether a loaded sign-in still stands (account enabled, same security stamp), on every request. */
+  standing: AccountStanding;
   /** The LogoutHook family (features' parts of a logout), read at logout time. */
   logoutHooks: () => readonly LogoutHook[];
   /** The ChainHook family (features' hooks on chains they do not own), read once they are complete. */

@@ -1,3 +1,4 @@
+import { AccountStanding } from "../users/standing/account-standing.js";
 import type { DependencyContainer, InjectionToken } from "tsyringe";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
@@ -74,6 +75,7 @@ function chainDependencies(
     events: c.resolve(EventBus),
     clock: c.resolve(Clock),
     statusCheck,
+    standing: c.resolve(AccountStanding),
     ott: () => ottDependencies(c, ctx),
     passkeyService: passkeyServiceFor(c, ctx),
     routeTable: c.resolve(RouteTable),

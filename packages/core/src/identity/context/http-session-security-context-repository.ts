@@ -25,7 +25,7 @@ export class HttpSessionSecurityContextRepository implements SecurityContextRepo
   }
 
   async save(exchange: HttpExchange, authentication: Authentication): Promise<void> {
-    await this.sessions.rotate(exchange);
+    await this.sessions.rotate(exchange, authentication.userId);
     await this.sessions.setValue(exchange, CONTEXT_KEY, authentication);
     await this.csrf?.rotate(exchange);
   }

@@ -4,6 +4,7 @@ import { type Authentication, setCurrentAuthentication } from "../authentication
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { bearerTokenOf, hasBearerScheme } from "../login/bearer-token.js";
+import type { AccountStanding } from "../users/standing/account-standing.js";
 import type { SecurityContextRepository } from "./security-context-repository.js";
 
 /** Verifies a bearer access token (the token service of `.oauth2()`). */
@@ -15,6 +16,8 @@ const BEARER = "platform.bearerAuthenticated";
 
 /** The `request` checkpoint of a chain: the gate, and the requests it never refuses (the chain's logout). */
 export interface RequestStatusCheck {
+  /** Whether the loaded sign-in still stands; a session that does not is ended, a token refused. */
+  readonly standing?: AccountStanding;
   readonly gate: SubjectStatusGate;
   /** True for a request that is always let through (a blocked user can always sign out). */
   readonly exempt: (exchange: HttpExchange) => boolean;
@@ -28,7 +31,9 @@ export function isBearerAuthenticated(exchange: HttpExchange): boolean {
 /**
  * Loads who is calling: a request with `Authorization: Bearer` is authenticated by its token alone
  * (an invalid or expired token answers 401, never falls back to a cookie); otherwise the chain's
- * repository (the session, on session chains) supplies the authentication, if any. Every request that
+ * repository (the session, on session chains) supplies the authentication, if any. A sign-in whose
+ * account no longer stands (disabled, deleted, password or authorities changed since) is refused: its
+ * token answers 401 INVALID_TOKEN, its session is ended and the request goes on as anonymous. Every request that
  * carries an authentication then passes the `request` checkpoint (when given), whatever the chain and its
  * authorization rules: a refusal (403 ZERO_TRUST_BLOCKED) stops it before any processing filter, page or
  * route runs, except the chain's logout.
@@ -44,14 +49,23 @@ export class SecurityContextFilter implements SecurityFilter {
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     let authentication: Authentication | undefined;
+    const standing = this.status?.standing;
     if (this.bearer && hasBearerScheme(exchange)) {
       const token = bearerTokenOf(exchange);
       if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
       authentication = await this.bearer.authenticate(token);
+      if (standing !== undefined && !(await standing.holds(authentication))) {
+        throw new PlatformError("INVALID_TOKEN", "Invalid access token");
+      }
       setCurrentAuthentication(exchange, authentication);
       exchange.attributes.set(BEARER, true);
     } else {
       authentication = await this.repository.load(exchange);
+      if (authentication !== undefined && standing !== undefined && !(await standing.holds(authentication))) {
+        // The account changed standing since this sign-in: the session ends, the caller is anonymous.
+        await this.repository.clear(exchange);
+        authentication = undefined;
+      }
       setCurrentAuthentication(exchange, authentication);
     }
     const status = this.status;

@@ -3,7 +3,7 @@ import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { AttemptSerializer } from "../authentication/attempt-serializer.js";
-import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
+import { type Authentication, setCurrentAuthentication, stampOf } from "../authentication/authentication.js";
 import type { ChainRoute } from "../chain/chain-route.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import type {
@@ -198,6 +198,7 @@ export class OttLoginEndpoint {
       method: "ott" as const,
       authenticatedAt: at,
       factors: Object.freeze([Object.freeze({ type: "otp" as const, at })]),
+      ...stampOf(user),
     });
   }
 

@@ -7,7 +7,7 @@ import {
 import type { AuditEvent } from "../../kernel/audit-sink.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { MAX_USERNAME_INPUT_LENGTH } from "../authentication/password-authenticator.js";
-import type { Authentication } from "../authentication/authentication.js";
+import { type Authentication, stampOf } from "../authentication/authentication.js";
 import { usernameKey } from "../users/username-key.js";
 import {
   bytes,
@@ -135,6 +135,7 @@ export class PasskeyAuthentication {
         method: "passkey" as const,
         authenticatedAt: at,
         factors: Object.freeze([Object.freeze({ type: "hwk" as const, at })]),
+        ...stampOf(account),
       });
     } catch (error) {
       this.ceremony.record(

@@ -1,7 +1,12 @@
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { copySessionData } from "./session-data-copy.js";
-import type { SessionRecord, SessionStore } from "./session-store.js";
+import {
+  type SessionRecord,
+  type SessionStore,
+  type SessionSummary,
+  sessionStoreHandle,
+} from "./session-store.js";
 
 /** Default bound of the InMemorySessionStore. */
 export const DEFAULT_MAX_SESSIONS = 100_000;
@@ -25,6 +30,8 @@ export interface InMemorySessionStoreOptions {
  */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
+  /** userId → ids of the sessions saved for that user (kept in step with `sessions`). */
+  private readonly byUser = new Map<string, Set<string>>();
   private readonly clock: Clock;
   private readonly maxSessions: number;
 
@@ -46,19 +53,46 @@ export class InMemorySessionStore implements SessionStore {
 
   async save(session: SessionRecord): Promise<void> {
     const stored = copy(session);
-    this.sessions.delete(session.id);
+    this.remove(session.id);
     this.sessions.set(session.id, stored);
+    if (stored.userId !== undefined) {
+      const ids = this.byUser.get(stored.userId) ?? new Set<string>();
+      ids.add(stored.id);
+      this.byUser.set(stored.userId, ids);
+    }
     while (this.sessions.size > this.maxSessions) {
       const oldest = this.sessions.keys().next();
       if (oldest.done) break;
-      this.sessions.delete(oldest.value);
+      this.remove(oldest.value);
     }
   }
 
   async delete(id: string): Promise<boolean> {
     const existed = this.live(id) !== undefined;
-    this.sessions.delete(id);
+    this.remove(id);
     return existed;
+  }
+
+  async listByUser(userId: string, limit = 100): Promise<SessionSummary[]> {
+    const now = this.clock.now();
+    return [...(this.byUser.get(userId) ?? [])]
+      .map((id) => this.sessions.get(id))
+      .filter((s): s is SessionRecord => s !== undefined && now < s.expiresAt)
+      .map((s) => ({
+        handle: sessionStoreHandle(s.id),
+        createdAt: s.createdAt,
+        lastAccessedAt: s.lastAccessedAt,
+        expiresAt: s.expiresAt,
+      }))
+      .sort((a, b) => a.createdAt - b.createdAt || (a.handle < b.handle ? -1 : 1))
+      .slice(0, Math.max(0, limit));
+  }
+
+  async deleteByUser(userId: string): Promise<number> {
+    const ids = [...(this.byUser.get(userId) ?? [])];
+    for (const id of ids) this.remove(id);
+    this.byUser.delete(userId);
+    return ids.length;
   }
 
   async touch(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean> {
@@ -87,7 +121,7 @@ export class InMemorySessionStore implements SessionStore {
     let removed = 0;
     for (const [id, session] of this.sessions) {
       if (session.expiresAt <= now) {
-        this.sessions.delete(id);
+        this.remove(id);
         removed++;
       }
     }
@@ -103,16 +137,30 @@ export class InMemorySessionStore implements SessionStore {
   private live(id: string): SessionRecord | undefined {
     const session = this.sessions.get(id);
     if (!session) return undefined;
+    if (session.expiresAt <= this.clock.now()) {
+      this.remove(id);
+      return undefined;
+    }
     this.sessions.delete(id);
-    if (session.expiresAt <= this.clock.now()) return undefined;
     this.sessions.set(id, session);
     return session;
+  }
+
+  /** Drops a session and its index entry. */
+  private remove(id: string): void {
+    const session = this.sessions.get(id);
+    this.sessions.delete(id);
+    if (session?.userId === undefined) return;
+    const ids = this.byUser.get(session.userId);
+    ids?.delete(id);
+    if (ids?.size === 0) this.byUser.delete(session.userId);
   }
 }
 
 function copy(session: SessionRecord): SessionRecord {
   return {
     id: session.id,
+    ...(session.userId === undefined ? {} : { userId: session.userId }),
     data: copySessionData(session.data),
     createdAt: session.createdAt,
     lastAccessedAt: session.lastAccessedAt,

@@ -52,6 +52,8 @@ describe("SessionManager security", () => {
       },
       save: (s) => store.save(s),
       delete: (id) => store.delete(id),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
     };
     const manager = new SessionManager({ store: spying, clock, ids: new CryptoIdGenerator() });
     for (const id of ["", "x".repeat(10_000)]) {
@@ -91,6 +93,8 @@ describe("SessionManager security", () => {
       },
       save: (s) => store.save(s),
       delete: (i) => store.delete(i),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
       touch: (i, at, until) => store.touch(i, at, until),
     };
     const straggling = new SessionManager({ store: racing, clock, ids: new CryptoIdGenerator() });

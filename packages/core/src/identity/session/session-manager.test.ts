@@ -85,6 +85,8 @@ describe("SessionManager", () => {
       },
       save: (s) => store.save(s),
       delete: (i) => store.delete(i),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
     };
     const clock = new ManualClock();
     const m2 = new SessionManager({ store: counting, clock, ids: new CryptoIdGenerator() });
@@ -117,6 +119,8 @@ describe("SessionManager", () => {
       get: (i) => store.get(i),
       save: (s) => store.save(s),
       delete: (i) => store.delete(i),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
     };
     const m2 = new SessionManager({ store: plain, clock, ids: new CryptoIdGenerator() });
     clock.advance(20 * MINUTE);
@@ -202,5 +206,39 @@ describe("SessionManager", () => {
       }
       expect(code, JSON.stringify(bad)).toBe("CONFIGURATION_INVALID");
     }
+  });
+});
+
+describe("SessionManager: absolute lifetime and the user index", () => {
+  it("ends a busy session at its max lifetime, counted from the sign-in's rotation", async () => {
+    const { manager, clock, store } = setup({ idleTimeoutMs: 30 * MINUTE, maxLifetimeMs: 60 * MINUTE });
+    const first = exchange();
+    await manager.getOrCreate(first);
+    clock.advance(50 * MINUTE); // an anonymous session, kept busy
+    let cookie = `PLATFORM_SESSION=${sessionCookie(first)!.value}`;
+    const signIn = exchange(cookie);
+    const signedIn = await manager.rotate(signIn, "user-1");
+    expect(signedIn.userId).toBe("user-1");
+    expect(signedIn.createdAt).toBe(clock.now());
+    expect((await store.listByUser("user-1")).length).toBe(1);
+    cookie = `PLATFORM_SESSION=${sessionCookie(signIn)!.value}`;
+    for (let minutes = 0; minutes < 50; minutes += 10) {
+      clock.advance(10 * MINUTE); // never idle for long
+      expect(await manager.current(exchange(cookie))).toBeDefined();
+    }
+    clock.advance(15 * MINUTE); // 65 minutes since sign-in
+    const late = exchange(cookie);
+    expect(await manager.current(late)).toBeUndefined();
+    expect(sessionCookie(late)).toMatchObject({ value: "", maxAge: 0 });
+    expect(await store.listByUser("user-1")).toEqual([]);
+  });
+
+  it("keeps the user across a later rotation without a user, and refuses a bad lifetime", async () => {
+    const { manager } = setup();
+    const ex = exchange();
+    await manager.rotate(ex, "user-1");
+    const again = await manager.rotate(ex);
+    expect(again.userId).toBe("user-1");
+    expect(() => setup({ maxLifetimeMs: 0 })).toThrow(/max lifetime/);
   });
 });

@@ -10,6 +10,9 @@ export const DEFAULT_SESSION_COOKIE_NAME = "PLATFORM_SESSION";
 /** Default idle timeout: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_TIMEOUT_MS = 30 * 60_000;
 
+/** Default absolute lifetime: 12 hours from sign-in, however busy the session. */
+export const DEFAULT_SESSION_MAX_LIFETIME_MS = 12 * 60 * 60_000;
+
 /** Options of the SessionManager. */
 export interface SessionManagerOptions {
   /** Where sessions live. */
@@ -22,6 +25,8 @@ export interface SessionManagerOptions {
   cookieName?: string;
   /** A session dies this long after its last request (default 30 minutes). */
   idleTimeoutMs?: number;
+  /** A session dies this long after it began or its user signed in (default 12 hours), however busy. */
+  maxLifetimeMs?: number;
   /** SameSite of the cookie (default `Lax`). `None` only works over https (browsers then need Secure). */
   sameSite?: "Strict" | "Lax" | "None";
 }
@@ -43,6 +48,8 @@ export class SessionManager {
   readonly cookieName: string;
   /** Idle timeout in milliseconds. */
   readonly idleTimeoutMs: number;
+  /** Absolute lifetime in milliseconds (from the session's start or its last sign-in). */
+  readonly maxLifetimeMs: number;
   private readonly store: SessionStore;
   private readonly clock: Clock;
   private readonly ids: IdGenerator;
@@ -54,6 +61,7 @@ export class SessionManager {
     this.ids = options.ids;
     this.cookieName = options.cookieName ?? DEFAULT_SESSION_COOKIE_NAME;
     this.idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_TIMEOUT_MS;
+    this.maxLifetimeMs = options.maxLifetimeMs ?? DEFAULT_SESSION_MAX_LIFETIME_MS;
     this.sameSite = options.sameSite ?? "Lax";
     if (!COOKIE_NAME.test(this.cookieName)) {
       throw new PlatformError("CONFIGURATION_INVALID", "Session cookie name must be a cookie token", {
@@ -63,6 +71,11 @@ export class SessionManager {
     if (!Number.isFinite(this.idleTimeoutMs) || this.idleTimeoutMs <= 0) {
       throw new PlatformError("CONFIGURATION_INVALID", "Session idle timeout must be a positive duration", {
         details: { idleTimeoutMs: this.idleTimeoutMs },
+      });
+    }
+    if (!Number.isFinite(this.maxLifetimeMs) || this.maxLifetimeMs <= 0) {
+      throw new PlatformError("CONFIGURATION_INVALID", "Session max lifetime must be a positive duration", {
+        details: { maxLifetimeMs: this.maxLifetimeMs },
       });
     }
     if (!["Strict", "Lax", "None"].includes(this.sameSite)) {
@@ -103,14 +116,18 @@ export class SessionManager {
   /**
    * Gives the session a new id (call it on login, against fixation): the data is copied to a session
    * under a fresh `ids.secret(32)`, the old id is deleted and the cookie re-set. Without a session, a
-   * new one is created.
+   * new one is created. With `userId` (a sign-in), the new session is indexed under that user
+   * (`SessionStore.deleteByUser` finds it) and its absolute lifetime starts now; without, the old
+   * session's user and start carry over.
    */
-  async rotate(exchange: HttpExchange): Promise<SessionRecord> {
+  async rotate(exchange: HttpExchange, userId?: string): Promise<SessionRecord> {
     const old = await this.current(exchange);
     const now = this.clock.now();
+    const owner = userId ?? old?.userId;
     const fresh = await this.begin(exchange, {
       data: old ? structuredClone(old.data) : {},
-      createdAt: old?.createdAt ?? now,
+      createdAt: userId === undefined ? (old?.createdAt ?? now) : now,
+      ...(owner === undefined ? {} : { userId: owner }),
     });
     if (old) await this.store.delete(old.id);
     return fresh;
@@ -155,6 +172,15 @@ export class SessionManager {
   private async load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
     const id = exchange.cookie(this.cookieName);
     if (id === undefined) return undefined;
+    const session = await this.loadTouched(exchange, id);
+    if (session === undefined || this.clock.now() < session.createdAt + this.maxLifetimeMs) return session;
+    // Past its absolute lifetime: gone, however recently it was used.
+    await this.store.delete(session.id);
+    this.clearCookie(exchange);
+    return undefined;
+  }
+
+  private async loadTouched(exchange: HttpExchange, id: string): Promise<SessionRecord | undefined> {
     if (this.store.getAndTouch)
       return this.loadAndTouch(exchange, id, this.store.getAndTouch.bind(this.store));
     const session = id.length > 0 && id.length <= MAX_ID_LENGTH ? await this.store.get(id) : undefined;
@@ -193,15 +219,16 @@ export class SessionManager {
 
   private async begin(
     exchange: HttpExchange,
-    seed: { data: Record<string, unknown>; createdAt: number },
+    seed: { data: Record<string, unknown>; createdAt: number; userId?: string },
   ): Promise<SessionRecord> {
     const now = this.clock.now();
     const session: SessionRecord = {
       id: this.ids.secret(32),
+      ...(seed.userId === undefined ? {} : { userId: seed.userId }),
       data: seed.data,
       createdAt: seed.createdAt,
       lastAccessedAt: now,
-      expiresAt: now + this.idleTimeoutMs,
+      expiresAt: Math.min(now + this.idleTimeoutMs, seed.createdAt + this.maxLifetimeMs),
     };
     await this.store.save(session);
     exchange.attributes.set(SESSION_ATTRIBUTE, Promise.resolve(session));

@@ -143,6 +143,51 @@ export function describeSessionStoreContract(
       });
     });
 
+    describe("the index by user (listByUser, deleteByUser)", () => {
+      it("keeps the user of a session and lists a user's live sessions oldest first, without ids", async () => {
+        const { store, clock } = await setup();
+        await store.save(record("s-2", { userId: "u-1", createdAt: T0 + 1 }));
+        await store.save(record("s-1", { userId: "u-1" }));
+        await store.save(record("s-3", { userId: "u-2" }));
+        await store.save(record("s-4"));
+        await store.save(record("s-5", { userId: "u-1", expiresAt: T0 + MINUTE }));
+        expect((await store.get("s-1"))?.userId).toBe("u-1");
+        expect((await store.get("s-4"))?.userId).toBeUndefined();
+        clock.advance(2 * MINUTE);
+        const listed = await store.listByUser("u-1");
+        expect(listed.map((s) => s.createdAt)).toEqual([T0, T0 + 1]);
+        expect(JSON.stringify(listed)).not.toMatch(/"s-[0-9]"/);
+        expect(new Set(listed.map((s) => s.handle)).size).toBe(2);
+        expect(await store.listByUser("u-1", 1)).toHaveLength(1);
+        expect(await store.listByUser("nobody")).toEqual([]);
+      });
+
+      it("deletes every session of one user in one call and no other", async () => {
+        const { store } = await setup();
+        await store.save(record("s-1", { userId: "u-1" }));
+        await store.save(record("s-2", { userId: "u-1" }));
+        await store.save(record("s-3", { userId: "u-2" }));
+        await store.save(record("s-4"));
+        expect(await store.deleteByUser("u-1")).toBe(2);
+        expect(await store.get("s-1")).toBeUndefined();
+        expect(await store.get("s-2")).toBeUndefined();
+        expect(await store.get("s-3")).toBeDefined();
+        expect(await store.get("s-4")).toBeDefined();
+        expect(await store.listByUser("u-1")).toEqual([]);
+        expect(await store.deleteByUser("u-1")).toBe(0);
+      });
+
+      it("follows a session re-saved under another user, and one deleted alone", async () => {
+        const { store } = await setup();
+        await store.save(record("s-1", { userId: "u-1" }));
+        await store.save(record("s-1", { userId: "u-2" }));
+        await store.save(record("s-2", { userId: "u-1" }));
+        await store.delete("s-2");
+        expect(await store.listByUser("u-1")).toEqual([]);
+        expect(await store.listByUser("u-2")).toHaveLength(1);
+      });
+    });
+
     describe("getAndTouch (when the adapter implements it)", () => {
       it("returns the live session with its times moved and its data kept, in one step", async () => {
         const { store, clock } = await setup();

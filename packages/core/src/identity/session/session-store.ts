@@ -1,13 +1,30 @@
+import { createHash } from "node:crypto";
 import type { InjectionToken } from "tsyringe";
 
 /** One server-side session. `data` holds the security context and other small values. */
 export interface SessionRecord {
   readonly id: string;
+  /** The signed-in user the session belongs to (set at sign-in); what `listByUser`/`deleteByUser` find it by. */
+  readonly userId?: string | undefined;
   data: Record<string, unknown>;
   readonly createdAt: number;
   lastAccessedAt: number;
   /** Epoch ms after which the session is gone (idle timeout from the last access). */
   expiresAt: number;
+}
+
+/** One live session of a user, as `listByUser` lists it: no id (a bearer secret), no data. */
+export interface SessionSummary {
+  /** `sessionStoreHandle(id)`: names the session in lists without revealing it. */
+  readonly handle: string;
+  readonly createdAt: number;
+  readonly lastAccessedAt: number;
+  readonly expiresAt: number;
+}
+
+/** The handle of a session id: its SHA-256, base64url (what a database adapter keys the session by). */
+export function sessionStoreHandle(id: string): string {
+  return createHash("sha256").update(id, "utf8").digest("base64url");
 }
 
 /**
@@ -21,6 +38,17 @@ export interface SessionStore {
   save(session: SessionRecord): Promise<void>;
   /** Removes a session; true when it existed. */
   delete(id: string): Promise<boolean>;
+  /**
+   * The live sessions of a user (by `userId`), oldest first, at most `limit` (default 100): summaries
+   * with a non-secret handle (`sessionStoreHandle(id)`), never the session id or its data.
+   */
+  listByUser(userId: string, limit?: number): Promise<SessionSummary[]>;
+  /**
+   * Removes every session of a user, live or expired, in one step (an account's standing changed, or
+   * "sign out everywhere"); how many were removed. A session saved for the user after this returns is
+   * not affected.
+   */
+  deleteByUser(userId: string): Promise<number>;
   /**
    * Moves a live session's `lastAccessedAt`/`expiresAt` without rewriting its data; false when the
    * session is absent or expired. Optional so existing adapters keep compiling; when present, the

@@ -18,12 +18,13 @@ function codeOf(fn: () => unknown): string {
 }
 
 describe("session properties", () => {
-  it("default to a 30 minute timeout and the PLATFORM_SESSION cookie", () => {
+  it("default to a 30 minute timeout, a 12 hour lifetime and the PLATFORM_SESSION cookie", () => {
     const props = resolveProperties(SESSION_PROPERTIES, { env: {} });
     expect(props.get(SESSION_TIMEOUT)).toBe(30 * 60_000);
     expect(props.get(SESSION_COOKIE_NAME)).toBe("PLATFORM_SESSION");
     expect(sessionOptionsFromProperties(props)).toEqual({
       idleTimeoutMs: 30 * 60_000,
+      maxLifetimeMs: 12 * 60 * 60_000,
       cookieName: "PLATFORM_SESSION",
     });
   });

@@ -27,6 +27,8 @@ const accessTokenClaimsSchema = z.object({
   /** When each amr factor was last proved (seconds), so step-up can judge "recent"; optional. */
   amr_times: z.partialRecord(z.enum(["pwd", "otp", "hwk"]), numericDate).optional(),
   auth_method: z.enum(SIGN_IN_METHODS),
+  /** The account's security stamp at sign-in: a token stops standing when the account's moves; optional. */
+  sst: z.string().min(1).max(64).optional(),
 });
 
 /** The claims of a platform access token, as signed by `TokenService.issue`. */

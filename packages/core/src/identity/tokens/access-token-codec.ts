@@ -69,6 +69,7 @@ export class AccessTokenCodec {
       amr_times: latestFactorTimes(authentication.factors),
       auth_method: authentication.method,
       sid: familyId,
+      ...(authentication.securityStamp === undefined ? {} : { sst: authentication.securityStamp }),
     })
       .setProtectedHeader({ alg: keys.algorithm, kid: keys.kid, typ: ACCESS_TOKEN_TYPE })
       .setIssuer(this.o.issuer)

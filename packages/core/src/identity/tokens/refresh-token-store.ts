@@ -14,6 +14,8 @@ export interface RefreshTokenAuthentication {
   /** Epoch ms of the primary sign-in; `auth_time` stays this across refreshes. */
   readonly authenticatedAt: number;
   readonly factors: readonly AuthenticationFactor[];
+  /** The account's security stamp at sign-in (see AccountStanding); absent when it had none. */
+  readonly securityStamp?: string | undefined;
 }
 
 /** One stored refresh token. The token itself is never stored, only its hash. */

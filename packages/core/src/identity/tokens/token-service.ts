@@ -2,7 +2,7 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import type { Authentication } from "../authentication/authentication.js";
+import { type Authentication, stampOf } from "../authentication/authentication.js";
 import type { AccessTokenClaims } from "./access-token-claims.js";
 import { AccessTokenCodec, invalidAccessToken } from "./access-token-codec.js";
 import { type BearerAuthentication, isBearerAuthentication } from "./bearer-authentication.js";
@@ -165,6 +165,7 @@ export class TokenService {
       familyId: claims.sid,
       originalMethod: claims.auth_method,
       expiresAt: claims.exp * 1000,
+      ...(claims.sst === undefined ? {} : { securityStamp: claims.sst }),
     };
   }
 
@@ -274,6 +275,7 @@ export class TokenService {
       method: a.method,
       authenticatedAt: a.authenticatedAt,
       factors: a.factors.map((f) => ({ ...f })),
+      ...stampOf(a),
     };
   }
 
@@ -346,6 +348,7 @@ function snapshotOf(authentication: Authentication): RefreshTokenAuthentication 
     method,
     authenticatedAt: authentication.authenticatedAt,
     factors: authentication.factors.map((f) => ({ ...f })),
+    ...stampOf(authentication),
   };
 }
 

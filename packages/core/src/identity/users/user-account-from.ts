@@ -17,6 +17,7 @@ export function userAccountFrom(id: string, stored: StoredUserFields): UserAccou
     authorities: [...stored.authorities],
     enabled: stored.enabled,
     locked: stored.locked,
+    ...(stored.securityStamp === undefined ? {} : { securityStamp: stored.securityStamp }),
     version: stored.version,
     createdAt: stored.createdAt,
   };

@@ -15,6 +15,12 @@ export interface UserAccount {
   enabled: boolean;
   /** A locked account cannot sign in (ACCOUNT_LOCKED). */
   locked: boolean;
+  /**
+   * Changes with every change to the account's standing (disabled, password set, authorities changed):
+   * a sign-in carries the stamp it saw, and stops standing when the account's moves (AccountStanding).
+   * Absent on accounts never changed so; a UserRepository stores it as given.
+   */
+  securityStamp?: string | undefined;
   /** Compare-and-set version: 1 after create, +1 on every successful update. */
   version: number;
   /** Creation time, epoch milliseconds from the Clock. */

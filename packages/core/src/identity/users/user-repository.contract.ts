@@ -116,6 +116,19 @@ export function describeUserRepositoryContract(
         expect(await repo.findById(created.id)).toEqual(updated);
       });
 
+      it("stores the security stamp as given and removes it when absent", async () => {
+        const repo = await factory();
+        const created = await repo.create(alice);
+        expect(created.securityStamp).toBeUndefined();
+        const stamped = await repo.update({ ...created, securityStamp: "stamp-1" });
+        expect(stamped.securityStamp).toBe("stamp-1");
+        expect((await repo.findById(created.id))?.securityStamp).toBe("stamp-1");
+        expect((await repo.findByUsername(alice.username))?.securityStamp).toBe("stamp-1");
+        const cleared = await repo.update({ ...stamped, securityStamp: undefined });
+        expect((await repo.findById(created.id))?.securityStamp).toBeUndefined();
+        expect(cleared.version).toBe(3);
+      });
+
       it("refuses a stale version with CONFLICT and leaves the stored account unchanged", async () => {
         const repo = await factory();
         const created = await repo.create(alice);

@@ -18,8 +18,10 @@ export interface PasswordResetEndpointOptions {
   tokens: OneTimeTokenService;
   users: UserRepository;
   hasher: PasswordHasher;
-  /** Ends every token sign-in of a user (refresh tokens revoked, access tokens denied). */
+  /** Ends every sign-in of a user (sessions, refresh tokens, access tokens; see signOutEverywhereIn). */
   signOutEverywhere: (userId: string) => Promise<unknown>;
+  /** A fresh security stamp: a new password ends every sign-in made with the old one. */
+  newStamp: () => string;
   audit: AuditSink;
   /** Where the page sends the user afterwards. Default `/login`. */
   loginUrl?: string;
@@ -125,7 +127,7 @@ export class PasswordResetEndpoint {
       if (!account)
         throw new PlatformError("PASSWORD_RESET_TOKEN_INVALID", "The reset link is invalid or has expired");
       try {
-        await this.o.users.update({ ...account, passwordHash });
+        await this.o.users.update({ ...account, passwordHash, securityStamp: this.o.newStamp() });
         return;
       } catch (error) {
         if (attempt === 0 && isPlatformError(error) && error.code === "CONFLICT") continue;

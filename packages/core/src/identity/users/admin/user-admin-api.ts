@@ -1,19 +1,28 @@
-import { PlatformProperties } from "../../../kernel/properties.js";
-import { ServerAddress } from "../../../kernel/server-address.js";
-import { TokenService } from "../../tokens/token-service.js";
-import type { DependencyContainer } from "tsyringe";
+import type { DependencyContainer, InjectionToken } from "tsyringe";
 import { AuditSink } from "../../../kernel/audit-sink.js";
 import { Clock } from "../../../kernel/clock.js";
+import { IdGenerator } from "../../../kernel/id-generator.js";
+import { PlatformProperties } from "../../../kernel/properties.js";
+import { ServerAddress } from "../../../kernel/server-address.js";
 import { type RouteMount, routeMount } from "../../chain/chain-route.js";
 import { OneTimeTokenDelivery } from "../../ott/one-time-token-delivery.js";
 import { PasswordHasher } from "../../password/password-hasher.js";
 import { publicUrlOf } from "../../public-url.properties.js";
+import { SessionStore } from "../../session/session-store.js";
+import { TokenService } from "../../tokens/token-service.js";
+import { AccountStanding, newSecurityStamp } from "../standing/account-standing.js";
 import { UserRepository } from "../user-repository.js";
 import { AccountUnlockHook } from "./account-unlock-hook.js";
-import { PASSWORD_RESET_PATH, PasswordResetTokenService } from "./password-reset-tokens.js";
+import { AdministratorGuardToken } from "./administrator-guard.js";
 import { PasswordResetEndpoint } from "./password-reset-endpoint.js";
+import { PASSWORD_RESET_PATH, PasswordResetTokenService } from "./password-reset-tokens.js";
 import { USER_ADMIN_FEATURE, UserAdminEndpoints } from "./user-admin-endpoints.js";
 import { UserAdministrationService } from "./user-administration-service.js";
+
+/** DI token of the platform's UserAdministrationService: hosts change accounts through it, guarded like the API. */
+export const UserAdministrationServiceToken: InjectionToken<UserAdministrationService> = Symbol.for(
+  "platform.UserAdministrationService",
+);
 
 /**
  * The users admin API and the password-reset page, mounted on a chain with
@@ -29,34 +38,55 @@ export function userAdminApi(): RouteMount {
     feature: USER_ADMIN_FEATURE,
     label: "userAdminApi()",
     routes: (container: DependencyContainer) => {
-      const users = container.resolve(UserRepository);
-      const hasher = container.resolve(PasswordHasher);
-      const audit = container.resolve(AuditSink);
-      const tokens = container.resolve(TokenService);
-      const signOutEverywhere = (userId: string) => tokens.revokeAllForUser(userId);
-      const resetTokens = container.resolve(PasswordResetTokenService);
-      const publicUrl = publicUrlOf(container.resolve(PlatformProperties), container.resolve(ServerAddress));
-      const service = new UserAdministrationService({
-        users,
-        hasher,
-        audit,
-        signOutEverywhere,
-        resetTokens,
-        delivery: container.resolve(OneTimeTokenDelivery),
-        unlockHooks: () =>
-          container.isRegistered(AccountUnlockHook, true) ? container.resolveAll(AccountUnlockHook) : [],
-        resetLink: (token) =>
-          `${publicUrl().replace(/\/+$/, "")}${PASSWORD_RESET_PATH}?token=${encodeURIComponent(token)}`,
-        now: () => container.resolve(Clock).now(),
-      });
+      const service = container.resolve(UserAdministrationServiceToken);
       const reset = new PasswordResetEndpoint({
-        tokens: resetTokens,
-        users,
-        hasher,
-        signOutEverywhere,
-        audit,
+        tokens: container.resolve(PasswordResetTokenService),
+        users: container.resolve(UserRepository),
+        hasher: container.resolve(PasswordHasher),
+        signOutEverywhere: signOutEverywhereIn(container),
+        newStamp: stampsOf(container),
+        audit: container.resolve(AuditSink),
       });
       return [...new UserAdminEndpoints(service).routes(), ...reset.routes(USER_ADMIN_FEATURE)];
     },
   });
+}
+
+/** The UserAdministrationService over the platform's ports (identity registers it as the default). */
+export function userAdministrationServiceOf(container: DependencyContainer): UserAdministrationService {
+  const resetTokens = container.resolve(PasswordResetTokenService);
+  const publicUrl = publicUrlOf(container.resolve(PlatformProperties), container.resolve(ServerAddress));
+  return new UserAdministrationService({
+    users: container.resolve(UserRepository),
+    hasher: container.resolve(PasswordHasher),
+    audit: container.resolve(AuditSink),
+    signOutEverywhere: signOutEverywhereIn(container),
+    resetTokens,
+    delivery: container.resolve(OneTimeTokenDelivery),
+    unlockHooks: () =>
+      container.isRegistered(AccountUnlockHook, true) ? container.resolveAll(AccountUnlockHook) : [],
+    resetLink: (token) =>
+      `${publicUrl().replace(/\/+$/, "")}${PASSWORD_RESET_PATH}?token=${encodeURIComponent(token)}`,
+    now: () => container.resolve(Clock).now(),
+    guard: container.resolve(AdministratorGuardToken),
+    newStamp: stampsOf(container),
+  });
+}
+
+/**
+ * Ends every sign-in of a user after a standing change, before the caller answers: the account's
+ * cached standing is dropped here and on the other instances (counter bump), its sessions deleted
+ * (by the store's user index), its refresh tokens revoked and its access tokens denied.
+ */
+export function signOutEverywhereIn(container: DependencyContainer): (userId: string) => Promise<void> {
+  return async (userId) => {
+    await container.resolve(AccountStanding).changed(userId);
+    await container.resolve(SessionStore).deleteByUser(userId);
+    await container.resolve(TokenService).revokeAllForUser(userId);
+  };
+}
+
+function stampsOf(container: DependencyContainer): () => string {
+  const ids = container.resolve(IdGenerator);
+  return () => newSecurityStamp((n) => ids.secret(n));
 }

@@ -35,6 +35,7 @@ const CreateBody = z.strictObject({
   authorities: z.array(z.string()).optional(),
   enabled: z.boolean().optional(),
 });
+const AuthoritiesBody = z.strictObject({ authorities: z.array(z.string().max(64)).max(64) });
 const ResetBody = z.union([
   z.strictObject({ password: z.string() }),
   z.strictObject({ sendLink: z.literal(true) }),
@@ -54,14 +55,16 @@ const ListQuery = z.strictObject({
 type Route =
   | { kind: "collection" }
   | { kind: "item"; id: string }
-  | { kind: "action"; id: string; action: Action };
+  | { kind: "action"; id: string; action: Action }
+  | { kind: "authorities"; id: string };
 
 /**
  * The users admin API (ADMIN only, checked here before the body is read; CSRF is the chain's, for
  * session callers; every change audited by the service): `GET <base>` lists (`q`, `offset`,
  * `limit`), `POST <base>` creates (201 + Location), `GET <base>/{id}` reads, `POST
- * <base>/{id}/disable|enable|unlock` and `POST <base>/{id}/reset-password` with `{password}` (set
- * it) or `{sendLink: true}` (mail a single-use reset link). Answers never carry a password hash and
+ * <base>/{id}/disable|enable|unlock`, `POST <base>/{id}/reset-password` with `{password}` (set
+ * it) or `{sendLink: true}` (mail a single-use reset link), `PUT <base>/{id}/authorities` with
+ * `{authorities: [...]}` and `DELETE <base>/{id}` (204). Answers never carry a password hash and
  * are `Cache-Control: no-store`.
  */
 export class UserAdminEndpoints {
@@ -82,8 +85,25 @@ export class UserAdminEndpoints {
       ),
       ...resourceRoutes(
         { ...resource, path: `${base}/*`, handler: (x, p) => this.handle(x, { kind: "item", id: p["*"]! }) },
-        { GET: { name: "identity.users.get", description: "Reads one user" } },
+        {
+          GET: { name: "identity.users.get", description: "Reads one user" },
+          DELETE: { name: "identity.users.delete", description: "Deletes a user and ends their sign-ins" },
+        },
         { name: "identity.users.item" },
+      ),
+      ...resourceRoutes(
+        {
+          ...resource,
+          path: `${base}/*/authorities`,
+          handler: (x, p) => this.handle(x, { kind: "authorities", id: p["*"]! }),
+        },
+        {
+          PUT: {
+            name: "identity.users.authorities",
+            description: "Replaces a user's authorities and ends their sign-ins",
+          },
+        },
+        { name: "identity.users.authorities.other" },
       ),
     ];
     for (const action of ACTIONS) {
@@ -111,8 +131,21 @@ export class UserAdminEndpoints {
     if (route.kind === "collection") return this.collection(exchange, admin);
     const id = checkId(route.id);
     if (route.kind === "item") {
-      allow(exchange, ["GET"]);
+      allow(exchange, ["GET", "DELETE"]);
+      if (exchange.method === "DELETE") {
+        await this.service.delete(id, admin);
+        exchange.response.status = 204;
+        exchange.response.body = undefined;
+        exchange.response.committed = true;
+        return;
+      }
       exchange.json(200, view(await this.service.get(id, admin)));
+      return;
+    }
+    if (route.kind === "authorities") {
+      allow(exchange, ["PUT"]);
+      const body = parse(AuthoritiesBody, await exchange.fields(["json"]));
+      exchange.json(200, view(await this.service.setAuthorities(id, body.authorities, admin)));
       return;
     }
     allow(exchange, ["POST"]);

@@ -7,6 +7,7 @@ import type { PasswordHasher } from "../../password/password-hasher.js";
 import type { UserAccount } from "../user-account.js";
 import type { UserListQuery, UserRepository } from "../user-repository.js";
 import type { AccountUnlockHook } from "./account-unlock-hook.js";
+import type { AdministratorGuard } from "./administrator-guard.js";
 import { assertAcceptablePassword, assertAcceptableUsername } from "./account-rules.js";
 
 /** An account as the admin API shows it: never the password hash, only whether there is one. */
@@ -35,8 +36,15 @@ export interface UserAdministrationServiceOptions {
   users: UserRepository;
   hasher: PasswordHasher;
   audit: AuditSink;
-  /** Ends every token sign-in of a user (refresh tokens revoked, access tokens denied). */
+  /**
+   * Ends every sign-in of a user after a standing change: sessions deleted, refresh tokens revoked,
+   * access tokens denied, the account's cached standing dropped on every instance.
+   */
   signOutEverywhere: (userId: string) => Promise<unknown>;
+  /** Keeps an available administrator: every change that may end one's availability runs through it. */
+  guard: AdministratorGuard;
+  /** A fresh security stamp (see AccountStanding). */
+  newStamp: () => string;
   /** The AccountUnlockHook family, read when an unlock runs (members come from later plugins). */
   unlockHooks: () => readonly AccountUnlockHook[];
   resetTokens: OneTimeTokenService;
@@ -53,12 +61,14 @@ const AUTHORITY = /^[A-Z][A-Z0-9_]{0,63}$/;
 export const MAX_AUTHORITIES = 32;
 
 /**
- * The users admin API's service: list, read, create, disable, enable, unlock and reset passwords.
- * Every call checks the caller's authority first (refusals are audited), every change is audited
- * with the actor and the account id (never a password or token), and answers never carry a hash.
- * Disabling an account and setting its password end its token sign-ins at once (refresh tokens
- * revoked, access tokens denied). Browser sessions are not found by user (the session store has no
- * such index): a disabled user's session lives until its idle timeout or logout.
+ * The users admin API's service: list, read, create, disable, enable, unlock, reset passwords, change
+ * authorities and delete. Every call checks the caller's authority first (refusals are audited), every
+ * change is audited with the actor and the account id (never a password or token), and answers never
+ * carry a hash. A change to an account's standing (disable, delete, password set, authorities changed)
+ * gives it a new security stamp and ends every sign-in of it (sessions, tokens) before it returns; on
+ * other instances the old sign-ins stop within the change poll interval. A change that may leave no
+ * available administrator runs through the AdministratorGuard (409 LAST_ADMINISTRATOR). Hosts call
+ * this service (DI token `UserAdministrationService`) and are guarded the same way.
  */
 export class UserAdministrationService {
   private readonly adminAuthority: string;
@@ -110,7 +120,11 @@ export class UserAdministrationService {
     if (!enabled && id === actor.userId) {
       throw new PlatformError("CONFLICT", "An administrator cannot disable their own account");
     }
-    const updated = await this.change(id, (a) => ({ ...a, enabled }));
+    const apply = () =>
+      this.change(id, (a) =>
+        enabled ? { ...a, enabled } : { ...a, enabled, securityStamp: this.o.newStamp() },
+      );
+    const updated = enabled ? await apply() : await this.o.guard.guard(id, apply);
     if (!enabled) await this.o.signOutEverywhere(id);
     this.audit(actor, enabled ? "user.enabled" : "user.disabled", "success", { userId: id });
     return userView(updated);
@@ -130,10 +144,46 @@ export class UserAdministrationService {
   async setPassword(id: string, password: unknown, actor: Authentication): Promise<UserView> {
     this.assertAdmin(actor, "reset-password", id);
     const passwordHash = await this.o.hasher.hash(assertAcceptablePassword(password));
-    const updated = await this.change(id, (a) => ({ ...a, passwordHash }));
+    const updated = await this.change(id, (a) => ({ ...a, passwordHash, securityStamp: this.o.newStamp() }));
     await this.o.signOutEverywhere(id);
     this.audit(actor, "user.password-set", "success", { userId: id });
     return userView(updated);
+  }
+
+  /**
+   * Replaces the account's authorities; a change ends its sign-ins (they carried the old ones). Taking
+   * the administrator authority away runs through the AdministratorGuard. Unchanged authorities change
+   * nothing.
+   */
+  async setAuthorities(id: string, authorities: unknown, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "authorities", id);
+    const wanted = checkAuthorities(authorities);
+    const current = await this.find(id);
+    if (sameSet(current.authorities, wanted)) return userView(current);
+    const apply = () =>
+      this.change(id, (a) => ({ ...a, authorities: wanted, securityStamp: this.o.newStamp() }));
+    const removesAdmin = !wanted.includes(this.o.guard.adminAuthority);
+    const updated = removesAdmin ? await this.o.guard.guard(id, apply) : await apply();
+    await this.o.signOutEverywhere(id);
+    this.audit(actor, "user.authorities-changed", "success", {
+      userId: id,
+      from: [...current.authorities],
+      to: wanted,
+    });
+    return userView(updated);
+  }
+
+  /** Deletes the account and ends its sign-ins; an administrator cannot delete their own account. */
+  async delete(id: string, actor: Authentication): Promise<void> {
+    this.assertAdmin(actor, "delete", id);
+    if (id === actor.userId) {
+      throw new PlatformError("CONFLICT", "An administrator cannot delete their own account");
+    }
+    await this.find(id);
+    const deleted = await this.o.guard.guard(id, () => this.o.users.delete(id));
+    if (!deleted) throw new PlatformError("NOT_FOUND", "No such user");
+    await this.o.signOutEverywhere(id);
+    this.audit(actor, "user.deleted", "success", { userId: id });
   }
 
   /**
@@ -203,6 +253,10 @@ export function userView(account: UserAccount): UserView {
     version: account.version,
     createdAt: account.createdAt,
   };
+}
+
+function sameSet(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
 }
 
 function checkAuthorities(authorities: unknown): string[] {
