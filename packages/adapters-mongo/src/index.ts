@@ -96,3 +96,15 @@ export {
 } from "./mongo-ott-generation-limiter.js";
 export { MongoLoginThrottle, type MongoLoginThrottleOptions } from "./mongo-login-throttle.js";
 export type { WindowCounterDocument } from "./mongo-window-counters.js";
+// Kernel coordination stores (lease locks, change counters).
+export {
+  type ChangeCounterDocument,
+  MongoChangeCounters,
+  type MongoChangeCountersOptions,
+} from "./mongo-change-counters.js";
+export {
+  LOCK_HOUSEKEEPING_GRACE_SECONDS,
+  type LockDocument,
+  MongoDistributedLock,
+  type MongoDistributedLockOptions,
+} from "./mongo-distributed-lock.js";

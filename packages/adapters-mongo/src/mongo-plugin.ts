@@ -3,6 +3,7 @@ import type { PlatformPlugin } from "@platform/core";
 import { Clock, ErrorTranslator, HealthIndicator, Logger } from "@platform/core/ports";
 import { type Db, MongoClient } from "mongodb";
 import type { DependencyContainer } from "tsyringe";
+import { coordinationStores } from "./coordination-stores.js";
 import { decisionStores } from "./decision-stores.js";
 import { identityStores } from "./identity-stores.js";
 import { mfaAuthzStores } from "./mfa-authz-stores.js";
@@ -22,6 +23,7 @@ const STORES: readonly MongoStoreRegistration[] = [
   ...tokenStores,
   ...mfaAuthzStores,
   ...decisionStores,
+  ...coordinationStores,
 ];
 
 /** Where mongoPlugin keeps its data: a connection string, or a client the host owns. */
@@ -46,12 +48,13 @@ export type MongoPluginOptions = (
 };
 
 /**
- * Replaces the stateful defaults with MongoDB stores (the lists in identity-stores.ts, token-stores.ts
- * and mfa-authz-stores.ts). At start, before any plugin's start hook: connects (unreachable →
- * DEPENDENCY_UNAVAILABLE), migrates the schema one instance at a time, then creates every store's
- * indexes (a conflict → CONFIGURATION_INVALID naming collection and index). At run time a MongoDB
- * outage answers 503 DEPENDENCY_UNAVAILABLE (its ErrorTranslator member) and `/health` names it (its
- * HealthIndicator member, fed by the driver's monitoring events); the driver reconnects by itself.
+ * Replaces the stateful defaults with MongoDB stores (the lists in identity-stores.ts, token-stores.ts,
+ * mfa-authz-stores.ts, decision-stores.ts and coordination-stores.ts). At start, before any plugin's
+ * start hook: connects (unreachable → DEPENDENCY_UNAVAILABLE), migrates the schema one instance at a
+ * time, then creates every store's indexes (a conflict → CONFIGURATION_INVALID naming collection and
+ * index). At run time a MongoDB outage answers 503 DEPENDENCY_UNAVAILABLE (its ErrorTranslator
+ * member) and `/health` names it (its HealthIndicator member, fed by the driver's monitoring events);
+ * the driver reconnects by itself.
  */
 export function mongoPlugin(options: MongoPluginOptions): PlatformPlugin {
   return {

@@ -95,4 +95,7 @@ export { InMemoryAuditSink } from "./kernel/in-memory-audit-sink.js";
 export { InMemoryKeyStore } from "./kernel/keys/in-memory-key-store.js";
 export { InMemoryChangeCounters } from "./kernel/coordination/in-memory-change-counters.js";
 export { InMemoryDistributedLock } from "./kernel/coordination/in-memory-distributed-lock.js";
+// The checks every DistributedLock and ChangeCounters adapter makes, so a database adapter refuses what the default refuses.
+export { checkTopic } from "./kernel/coordination/in-memory-change-counters.js";
+export { checkLease } from "./kernel/coordination/in-memory-distributed-lock.js";
 export { JsonLogger, redact } from "./kernel/logger.js";

@@ -19,4 +19,6 @@ export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-tru
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";
 export { describeAuditLogContract, type AuditTrailUnderTest } from "./kernel/audit-log.contract.js";
 export { describeKeyStoreContract } from "./kernel/keys/key-store.contract.js";
+export { describeChangeCountersContract } from "./kernel/coordination/change-counters.contract.js";
+export { describeDistributedLockContract } from "./kernel/coordination/distributed-lock.contract.js";
 export { describeDecisionHistoryStoreContract } from "./decisions/history/decision-history-store.contract.js";

@@ -5,6 +5,7 @@ import { casConformance } from "./cas-conformance.js";
 import { commandConformance } from "./command-conformance.js";
 import { cursorConformance } from "./cursor-conformance.js";
 import { indexConformance } from "./index-conformance.js";
+import { leaseConformance } from "./lease-conformance.js";
 import type { MongoTarget } from "./mongo-target.js";
 import { writeConformance } from "./write-conformance.js";
 
@@ -29,6 +30,7 @@ export function describeMongoConformance(label: string, open: () => Promise<Mong
     writeConformance(ref);
     cursorConformance(ref);
     casConformance(ref);
+    leaseConformance(ref);
     indexConformance(ref);
   });
 }

@@ -7,7 +7,7 @@ import type { InjectionToken } from "tsyringe";
  * A counter only grows; a topic never bumped reads 0.
  */
 export interface ChangeCounters {
-  /** Adds one to the topic's counter in one atomic step; the new value. VALIDATION_FAILED for an empty topic. */
+  /** Adds one to the topic's counter in one atomic step; the new value. VALIDATION_FAILED for a topic that is not 1..128 characters. */
   bump(topic: string): Promise<number>;
   /** The counters of `topics` in one read (0 for a topic never bumped), keyed by topic. */
   read(topics: readonly string[]): Promise<Record<string, number>>;

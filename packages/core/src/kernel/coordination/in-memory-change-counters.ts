@@ -13,13 +13,12 @@ export class InMemoryChangeCounters implements ChangeCounters {
   }
 
   async read(topics: readonly string[]): Promise<Record<string, number>> {
-    const out: Record<string, number> = {};
-    for (const topic of topics) out[topic] = this.counters.get(topic) ?? 0;
-    return out;
+    // fromEntries defines own keys: an assignment to `out["__proto__"]` would set no entry at all.
+    return Object.fromEntries(topics.map((topic) => [topic, this.counters.get(topic) ?? 0]));
   }
 }
 
-/** The topic rule every ChangeCounters adapter applies (VALIDATION_FAILED for an empty topic). */
+/** The topic rule every ChangeCounters adapter applies (VALIDATION_FAILED unless 1..128 characters). */
 export function checkTopic(topic: string): void {
   if (typeof topic !== "string" || topic === "" || topic.length > 128) {
     throw new PlatformError("VALIDATION_FAILED", "A change counter's topic must be 1..128 characters");
