@@ -20,7 +20,12 @@ export function sameOriginUrl(origin: string, path: unknown): string {
     throw refuse("not a single leading /");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: the controls are what is refused.
   if (/[\s\u0000-\u001f\u007f-\u009f\\]/.test(path)) throw refuse("whitespace, a control or a backslash");
-  const url = new URL(`${origin}${path}`);
+  let url: URL;
+  try {
+    url = new URL(`${origin}${path}`);
+  } catch {
+    throw refuse("not a URL");
+  }
   if (url.origin !== origin) throw refuse("another origin");
   return url.href;
 }
