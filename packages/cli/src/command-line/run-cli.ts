@@ -7,6 +7,7 @@ import {
   EXIT_USAGE,
 } from "./cli-command.js";
 import { GLOBAL_OPTIONS, parseOptions } from "./parse-options.js";
+import { terminalSafeIo } from "./terminal-text.js";
 
 /**
  * Runs the `platform` command line: finds the command named by the leading words (the longest
@@ -14,13 +15,15 @@ import { GLOBAL_OPTIONS, parseOptions } from "./parse-options.js";
  * (`platform --help`, `platform users --help`, `platform users add --help`). Usage errors print the
  * command's usage and give 2; failures (a CliFailure, a server's refusal, anything unexpected)
  * print one line with their code and message, never a stack, and give 1 (with `--json`, a JSON
- * error document on stdout too).
+ * error document on stdout too). Everything written passes through `terminalSafe`: whatever a
+ * server or a file put in a message, no command can write a terminal control.
  */
 export async function runCli(
   argv: readonly string[],
   commands: readonly CliCommand[],
-  io: CliIo,
+  terminal: CliIo,
 ): Promise<number> {
+  const io = terminalSafeIo(terminal);
   const args = argv[0] === "--" ? argv.slice(1) : [...argv];
   const command = findCommand(args, commands);
   const json = args.includes("--json");

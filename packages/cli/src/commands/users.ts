@@ -27,15 +27,33 @@ function one(input: CommandInput, what: string): string {
   return input.positionals[0]!;
 }
 
+/** A user of a server's answer, checked before anything is printed or used (SERVER_ANSWER_INVALID). */
+function userOf(body: unknown): UserJson {
+  const u = body as Partial<Record<keyof UserJson, unknown>> | null;
+  const ok =
+    typeof u?.id === "string" &&
+    typeof u.username === "string" &&
+    Array.isArray(u.authorities) &&
+    u.authorities.every((a) => typeof a === "string");
+  if (!ok) throw new CliFailure("The server's answer is not a user", "SERVER_ANSWER_INVALID");
+  return body as UserJson;
+}
+
+/** A list of users of a server's answer, each checked by `userOf`. */
+function usersOf(body: unknown): UserJson[] {
+  if (!Array.isArray(body))
+    throw new CliFailure("The server's answer is not a user list", "SERVER_ANSWER_INVALID");
+  return body.map(userOf);
+}
+
 // A username or an id: the admin API looks ids up; usernames are found through the list's filter.
 async function resolveUser(admin: AdminClient, who: string): Promise<UserJson> {
-  const byName = (await admin.call("GET", `${BASE}?q=${encodeURIComponent(who)}&limit=500`))
-    .body as UserJson[];
-  const match = byName.find((u) => u.username.toLowerCase() === who.trim().toLowerCase());
+  const byName = (await admin.call("GET", `${BASE}?q=${encodeURIComponent(who)}&limit=500`)).body;
+  const match = usersOf(byName).find((u) => u.username.toLowerCase() === who.trim().toLowerCase());
   if (match) return match;
   if (/^[A-Za-z0-9_-]{1,128}$/.test(who)) {
     try {
-      return (await admin.call("GET", `${BASE}/${encodeURIComponent(who)}`)).body as UserJson;
+      return userOf((await admin.call("GET", `${BASE}/${encodeURIComponent(who)}`)).body);
     } catch (error) {
       if ((error as CliFailure).code !== "NOT_FOUND") throw error;
     }
@@ -69,7 +87,7 @@ function actionCommand(action: "disable" | "enable" | "unlock", summary: string,
       const admin = client(input);
       const user = await resolveUser(admin, one(input, `users ${action}`));
       const answer = await admin.call("POST", `${BASE}/${encodeURIComponent(user.id)}/${action}`);
-      return print(input, answer.body as UserJson, verb);
+      return print(input, userOf(answer.body), verb);
     },
   };
 }
@@ -91,7 +109,7 @@ export const usersCommands: readonly CliCommand[] = [
       if (typeof input.options.query === "string") params.set("q", input.options.query);
       if (typeof input.options.limit === "string") params.set("limit", input.options.limit);
       const query = params.size > 0 ? `?${params}` : "";
-      const users = (await client(input).call("GET", `${BASE}${query}`)).body as UserJson[];
+      const users = usersOf((await client(input).call("GET", `${BASE}${query}`)).body);
       if (input.json) input.io.out(JSON.stringify({ ok: true, users }));
       else if (users.length === 0) input.io.out("No users.");
       else input.io.out(users.map((u) => `${u.username.padEnd(24)} ${u.id}  ${describe(u)}`).join("\n"));
@@ -133,7 +151,7 @@ export const usersCommands: readonly CliCommand[] = [
       }
       const body: NewUserBody = { username, authorities: roles, ...(password ? { password } : {}) };
       const answer = await client(input).call("POST", BASE, body);
-      return print(input, answer.body as UserJson, "Added");
+      return print(input, userOf(answer.body), "Added");
     },
   },
   actionCommand("disable", "Disable a user: sign-ins refused, refresh tokens revoked (ADMIN)", "Disabled"),
@@ -171,7 +189,7 @@ export const usersCommands: readonly CliCommand[] = [
       const answer = await admin.call("POST", `${BASE}/${encodeURIComponent(user.id)}/reset-password`, body);
       return print(
         input,
-        answer.body as UserJson,
+        userOf(answer.body),
         input.options["send-link"] ? "Reset link sent to" : "Password set for",
       );
     },

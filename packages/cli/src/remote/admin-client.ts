@@ -1,17 +1,19 @@
 import type { TokenPairAnswer, TokenRefreshBody } from "@platform/core/wire";
 import { CliFailure } from "../command-line/cli-command.js";
 import { type CredentialsFile, normaliseServerUrl, type ServerCredentials } from "./credentials-file.js";
-
-/** The JSON answer of a server call. */
-export interface ServerAnswer {
-  status: number;
-  body: unknown;
-}
+import { readServerAnswer, type ServerAnswer } from "./read-server-answer.js";
+import { sameOriginUrl } from "./server-path.js";
 
 /** Refresh this long before the access token expires, so a call never starts with a dying token. */
 const REFRESH_MARGIN_MS = 30_000;
 /** Longest wait for one server call. */
 const TIMEOUT_MS = 30_000;
+/** Longest access-token life believed; a longer (or absurd) `expiresIn` only makes refreshes earlier. */
+const MAX_EXPIRES_IN_S = 86_400;
+/** Longest server message printed; the rest is cut. */
+const MAX_MESSAGE_CHARS = 300;
+/** What a server's error code must look like to be printed as one (`MFA_SESSION_EXPIRED`). */
+const SERVER_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /** Options of the AdminClient. */
 export interface AdminClientOptions {
@@ -93,7 +95,8 @@ export function credentialsFrom(answer: ServerAnswer, username: string, now: num
   if (typeof b.accessToken !== "string" || typeof b.refreshToken !== "string") {
     throw new CliFailure("The server answered without tokens (is this a `.oauth2()` chain?)", "NO_TOKENS");
   }
-  const expiresIn = typeof b.expiresIn === "number" ? b.expiresIn : 300;
+  const expiresIn =
+    typeof b.expiresIn === "number" && b.expiresIn > 0 ? Math.min(b.expiresIn, MAX_EXPIRES_IN_S) : 300;
   return {
     username,
     accessToken: b.accessToken,
@@ -102,7 +105,12 @@ export function credentialsFrom(answer: ServerAnswer, username: string, now: num
   };
 }
 
-/** One JSON request; network failures become CliFailure SERVER_UNREACHABLE. */
+/**
+ * One JSON request to `path` on the server `url` (an origin): the path must be a same-origin
+ * absolute path (`sameOriginUrl`, SERVER_PATH_REFUSED), redirects are not followed, and the answer
+ * is read within a size cap with every string made plain text (`readServerAnswer`). Network
+ * failures become CliFailure SERVER_UNREACHABLE.
+ */
 export async function send(
   fetchImpl: typeof fetch,
   url: string,
@@ -115,9 +123,10 @@ export async function send(
   const headers: Record<string, string> = { accept: "application/json", ...extraHeaders };
   if (body !== undefined) headers["content-type"] = "application/json";
   if (accessToken) headers.authorization = `Bearer ${accessToken}`;
+  const target = sameOriginUrl(url, path);
   let response: Response;
   try {
-    response = await fetchImpl(`${url}${path}`, {
+    response = await fetchImpl(target, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -127,26 +136,20 @@ export async function send(
   } catch (error) {
     throw new CliFailure(`Cannot reach ${url}: ${(error as Error).message}`, "SERVER_UNREACHABLE");
   }
-  const text = await response.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
-  return { status: response.status, body: parsed };
+  return readServerAnswer(response, url);
 }
 
-/** The server's stable code of an error answer, if it has one. */
+/** The server's stable code of an error answer, if it has one that looks like a code (UPPER_SNAKE). */
 export function codeOf(answer: ServerAnswer): string | undefined {
   const b = answer.body as Record<string, unknown> | undefined;
-  return typeof b?.code === "string" ? b.code : undefined;
+  return typeof b?.code === "string" && SERVER_CODE.test(b.code) ? b.code : undefined;
 }
 
 /** A CliFailure that carries the server's code and message. */
 export function failureOf(answer: ServerAnswer): CliFailure {
   const b = (answer.body ?? {}) as Record<string, unknown>;
-  const message = typeof b.message === "string" ? b.message : `The server answered ${answer.status}`;
+  const text = typeof b.message === "string" ? b.message.trim() : "";
+  const message = text ? text.slice(0, MAX_MESSAGE_CHARS) : `The server answered ${answer.status}`;
   return new CliFailure(message, codeOf(answer) ?? `HTTP_${answer.status}`);
 }
 

@@ -1,7 +1,14 @@
-import { chmod, mkdir, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { constants } from "node:fs";
+import { open, readFile, rename, stat, unlink } from "node:fs/promises";
 import { homedir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { CliFailure } from "../command-line/cli-command.js";
+import { ensurePrivateDirectory } from "./private-directory.js";
+
+/** Creates a new file only: never an existing one, never through a symbolic link. */
+const EXCLUSIVE_CREATE =
+  constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | (constants.O_NOFOLLOW ?? 0);
 
 /** The tokens `platform login` keeps for one server. */
 export interface ServerCredentials {
@@ -30,9 +37,11 @@ export function credentialsPath(env: Record<string, string | undefined>): string
 }
 
 /**
- * The per-user credentials file of the `platform` command: mode 0600 in a 0700 directory, written
- * atomically (temp file, then rename). A file others can read is refused, as ssh refuses a loose key:
- * the tokens in it act as the user.
+ * The per-user credentials file of the `platform` command: mode 0600 in a 0700 directory
+ * (`ensurePrivateDirectory`), written atomically: a temporary file with a random name, created
+ * exclusively (O_EXCL|O_NOFOLLOW, so a file or link planted in advance is never written through),
+ * then renamed over the file. A file others can read is refused, as ssh refuses a loose key: the
+ * tokens in it act as the user.
  */
 export class CredentialsFile {
   constructor(readonly path: string) {}
@@ -50,7 +59,10 @@ export class CredentialsFile {
       }
       text = await readFile(this.path, "utf8");
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return { version: 1, servers: {} };
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ENOENT") return { version: 1, servers: {} };
+      if (code === "ENOTDIR")
+        throw new CliFailure(`${dirname(this.path)} is not a directory`, "CREDENTIALS_DIR_INSECURE");
       throw error;
     }
     try {
@@ -66,14 +78,25 @@ export class CredentialsFile {
     }
   }
 
-  /** Replaces the document (0600, atomically). */
+  /** Replaces the document (0600, atomically); a failed write leaves the old file and no temporary one. */
   async write(doc: CredentialsDocument): Promise<void> {
     const dir = dirname(this.path);
-    await mkdir(dir, { recursive: true, mode: 0o700 });
-    const temp = `${this.path}.${process.pid}.tmp`;
-    await writeFile(temp, `${JSON.stringify(doc, null, 2)}\n`, { mode: 0o600 });
-    await chmod(temp, 0o600);
-    await rename(temp, this.path);
+    await ensurePrivateDirectory(dir);
+    const temp = join(dir, `.${basename(this.path)}.${randomBytes(12).toString("hex")}.tmp`);
+    const handle = await open(temp, EXCLUSIVE_CREATE, 0o600);
+    try {
+      try {
+        await handle.chmod(0o600);
+        await handle.writeFile(`${JSON.stringify(doc, null, 2)}\n`, "utf8");
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temp, this.path);
+    } catch (error) {
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
   }
 
   /** The credentials for `url` (or the current server when url is undefined), if any. */

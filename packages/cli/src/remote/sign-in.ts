@@ -1,6 +1,8 @@
 import { CliFailure, type CliIo } from "../command-line/cli-command.js";
-import { codeOf, credentialsFrom, failureOf, type ServerAnswer, send } from "./admin-client.js";
+import { codeOf, credentialsFrom, failureOf, send } from "./admin-client.js";
 import type { ServerCredentials } from "./credentials-file.js";
+import type { ServerAnswer } from "./read-server-answer.js";
+import { sameOriginUrl } from "./server-path.js";
 
 /** The MFA part of a "MFA required" answer of a JSON (REST-primary) sign-in. */
 interface MfaRequired {
@@ -17,7 +19,9 @@ const MAX_CODE_PROMPTS = 5;
  * account needs a second factor, the server mails a code and answers "MFA required" with the flow's
  * id, a binding secret and the endpoints; the code typed in the terminal is sent with the
  * `X-MFA-Session-Id` and `X-MFA-Binding` headers until the server answers with tokens. No HTML,
- * no cookies, no CSRF token (the sign-in chain is stateless).
+ * no cookies, no CSRF token (the sign-in chain is stateless). The endpoints an answer names are
+ * followed only when they are paths on the same server (SERVER_PATH_REFUSED before any code is
+ * asked for), and nothing the server says reaches the terminal unstripped (`send`).
  */
 export async function signIn(
   io: CliIo,
@@ -41,6 +45,7 @@ export async function signIn(
       "MFA_FACTOR_UNSUPPORTED",
     );
   }
+  sameOriginUrl(url, verify);
   const headers = { "x-mfa-session-id": mfa.mfaSessionId, "x-mfa-binding": mfa.mfaBinding };
   io.err("A sign-in code was sent to you (in the demo: .platform/outbox.jsonl).");
   for (let attempt = 1; attempt <= MAX_CODE_PROMPTS; attempt++) {
@@ -50,10 +55,7 @@ export async function signIn(
     const answer = await send(fetchImpl, url, "POST", verify, { token: code }, undefined, headers);
     if (isTokenAnswer(answer)) return credentialsFrom(answer, username, now());
     if (answer.status === 401 && codeOf(answer) === "MFA_FACTOR_VERIFICATION_FAILED") {
-      const b = answer.body as { attemptsMade?: number; maxAttempts?: number };
-      io.err(
-        `Wrong code${b.maxAttempts ? ` (${b.attemptsMade}/${b.maxAttempts} attempts)` : ""}; try again.`,
-      );
+      io.err(`Wrong code${attemptsOf(answer)}; try again.`);
       continue;
     }
     throw failureOf(answer);
@@ -80,9 +82,8 @@ async function waitForReview(
   wait: (ms: number) => Promise<void>,
 ): Promise<ServerCredentials> {
   const b = held.body as { statusUrl?: unknown; mfaBinding?: unknown } | undefined;
-  if (typeof b?.statusUrl !== "string" || typeof b.mfaBinding !== "string" || !b.statusUrl.startsWith("/")) {
-    throw failureOf(held);
-  }
+  if (typeof b?.statusUrl !== "string" || typeof b.mfaBinding !== "string") throw failureOf(held);
+  sameOriginUrl(url, b.statusUrl);
   io.err("Your sign-in is held for review by an administrator; waiting (Ctrl-C to stop) ...");
   const headers = { "x-mfa-binding": b.mfaBinding };
   const deadline = now() + REVIEW_MAX_WAIT_MS;
@@ -97,6 +98,15 @@ async function waitForReview(
     if (answer.status !== 200 || status !== "PENDING") throw failureOf(answer);
   }
   throw new CliFailure("Nobody reviewed the sign-in in time", "ESCALATION_TIMEOUT");
+}
+
+/** ` (2/5 attempts)` when the server counted them in whole numbers, else nothing. */
+function attemptsOf(answer: ServerAnswer): string {
+  const { attemptsMade, maxAttempts } = (answer.body ?? {}) as Record<string, unknown>;
+  const count = (n: unknown): n is number => Number.isSafeInteger(n) && (n as number) >= 0;
+  return count(attemptsMade) && count(maxAttempts) && maxAttempts > 0
+    ? ` (${attemptsMade}/${maxAttempts} attempts)`
+    : "";
 }
 
 function isTokenAnswer(answer: ServerAnswer): boolean {

@@ -4,7 +4,8 @@ import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js
 import "../prompts/prompts-error-codes.js";
 
 /**
- * The decisions module's error codes: a model call that gave no answer text, and a bundle whose
+ * The decisions module's error codes: a model call that gave no answer text (the MODEL_* codes are
+ * those of every OpenAI-compatible client, `callOpenAiCompatible`), and a bundle whose
  * inspector or floor definitions this pipeline cannot read. A bad answer text is no error: the
  * response inspector refuses it with a refusal code (docs/security-decisions.md).
  */
@@ -35,6 +36,20 @@ export const DECISIONS_ERROR_CODES = {
       "The decision model's endpoint answered, but not as a chat completion (not JSON, no choices, no message text).",
     remedy: "Operator: point the base URL at an OpenAI-compatible `/v1` root (docs/security-decisions.md).",
   },
+  MODEL_REDIRECT_REFUSED: {
+    status: 502,
+    meaning:
+      "An OpenAI-compatible endpoint answered with a redirect (`status`); no client of one follows a redirect, so the call failed closed.",
+    remedy:
+      "Operator: set the base URL to the endpoint's final address (the scheme, host and path it redirected to).",
+  },
+  MODEL_ANSWER_TOO_LARGE: {
+    status: 502,
+    meaning:
+      "An OpenAI-compatible endpoint's answer was larger than the client reads (`limitBytes`; `declaredBytes` when its Content-Length said so); it was not read, and the call failed closed.",
+    remedy:
+      "Operator: check what answers at the base URL, or raise `platform.security.decision.model.max-answer-size`.",
+  },
   DECISION_BUNDLE_UNSUPPORTED: {
     status: 500,
     meaning:
@@ -49,6 +64,8 @@ export type DecisionsErrorDetails = {
   DECISION_MODEL_UNAVAILABLE: { attempts: number; status?: number };
   DECISION_MODEL_REFUSED: { status: number };
   DECISION_MODEL_MALFORMED: { problem: string };
+  MODEL_REDIRECT_REFUSED: { status: number };
+  MODEL_ANSWER_TOO_LARGE: { limitBytes: number; declaredBytes?: number };
   DECISION_BUNDLE_UNSUPPORTED: { version: string; element: "B5" | "B6" | "B8"; issues: readonly string[] };
 };
 

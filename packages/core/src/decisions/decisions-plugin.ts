@@ -11,6 +11,7 @@ import {
   DECISION_MODEL_NAME,
   DECISION_MODEL_PROVIDER,
   DECISION_MODEL_RETRY_BACKOFF,
+  DECISION_MODEL_MAX_ANSWER_SIZE,
   DECISIONS_PROPERTIES,
 } from "./decisions.properties.js";
 import { DecisionEngine } from "./engine/decision-engine.js";
@@ -58,6 +59,7 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
                 apiKey: (options.env ?? ctx.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
                 maxRetries: p.get(DECISION_MODEL_MAX_RETRIES),
                 retryBackoffMs: p.get(DECISION_MODEL_RETRY_BACKOFF),
+                maxAnswerBytes: p.get(DECISION_MODEL_MAX_ANSWER_SIZE),
               }),
       });
       ctx.registerDefault(DecisionEngine, {

@@ -73,6 +73,14 @@ export const DECISION_MODEL_RETRY_BACKOFF = defineProperty<number>({
   description: "Delay before the first retry; doubled for each further one.",
 });
 
+/** Largest answer the OpenAI-compatible adapter reads; a larger one fails closed unread. */
+export const DECISION_MODEL_MAX_ANSWER_SIZE = defineProperty<number>({
+  key: "platform.security.decision.model.max-answer-size",
+  schema: prop.byteSize().refine((n) => n >= 4_096 && n <= 67_108_864, "must be between 4KiB and 64MiB"),
+  default: 262_144,
+  description: "Largest chat-completions answer read, in bytes; a larger one is MODEL_ANSWER_TOO_LARGE.",
+});
+
 /** Every property of the decisions module, for the plugin's list. */
 export const DECISIONS_PROPERTIES = [
   DECISION_ESCALATION_CONFIDENCE,
@@ -84,4 +92,5 @@ export const DECISIONS_PROPERTIES = [
   DECISION_MODEL_API_KEY_ENV,
   DECISION_MODEL_MAX_RETRIES,
   DECISION_MODEL_RETRY_BACKOFF,
+  DECISION_MODEL_MAX_ANSWER_SIZE,
 ] as const;

@@ -27,8 +27,9 @@ export interface DecisionModel {
   readonly external?: boolean;
   /**
    * The model's answer to one prompt. Rejects with DECISION_MODEL_TIMEOUT past `budget.timeoutMs`
-   * or when `signal` aborts, DECISION_MODEL_UNAVAILABLE, DECISION_MODEL_REFUSED or
-   * DECISION_MODEL_MALFORMED when the model gave no answer text.
+   * or when `signal` aborts, DECISION_MODEL_UNAVAILABLE, DECISION_MODEL_REFUSED,
+   * DECISION_MODEL_MALFORMED, MODEL_REDIRECT_REFUSED or MODEL_ANSWER_TOO_LARGE when the model gave
+   * no answer text.
    */
   complete(
     systemPrompt: string,

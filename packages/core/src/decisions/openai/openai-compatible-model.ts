@@ -1,5 +1,6 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { DecisionBudget, DecisionModel } from "../model/decision-model.js";
+import { callOpenAiCompatible, DEFAULT_MAX_ANSWER_BYTES } from "./call-openai-compatible.js";
 import { chatCompletionText } from "./chat-completion-answer.js";
 
 /** Options of the OpenAI-compatible chat-completions model; the plugin fills them from properties. */
@@ -14,6 +15,8 @@ export interface OpenAiCompatibleModelOptions {
   readonly maxRetries?: number;
   /** Delay before the first retry in milliseconds, doubled for each further one; default 250. */
   readonly retryBackoffMs?: number;
+  /** Largest answer body read, in bytes (MODEL_ANSWER_TOO_LARGE past it); default 256 KiB. */
+  readonly maxAnswerBytes?: number;
   /** The fetch used; default the global `fetch`. */
   readonly fetch?: typeof fetch;
 }
@@ -38,8 +41,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** The server's `Retry-After` in milliseconds (seconds form only), capped; undefined without one. */
-function retryAfterMs(response: Response): number | undefined {
-  const seconds = Number(response.headers.get("retry-after"));
+function retryAfterMs(headers: Headers): number | undefined {
+  const seconds = Number(headers.get("retry-after"));
   return Number.isFinite(seconds) && seconds > 0 ? Math.min(seconds * 1000, RETRY_AFTER_CAP_MS) : undefined;
 }
 
@@ -48,7 +51,9 @@ function retryAfterMs(response: Response): number | undefined {
  * POST `<baseUrl>/chat/completions` with the system and user messages, a JSON-object response
  * format, temperature 0 and the profile's output tokens as `max_tokens`. The layer's time budget
  * bounds the whole call, retries included; 429, 5xx and network errors are retried with a doubling
- * backoff (or the server's Retry-After). The key is held privately and appears in no error.
+ * backoff (or the server's Retry-After). A redirect is refused and the answer is read within
+ * `maxAnswerBytes` (`callOpenAiCompatible`); neither is retried. The key is held privately and
+ * appears in no error.
  */
 export class OpenAiCompatibleModel implements DecisionModel {
   /** The name decision records carry: `openai-compatible:<model>`. */
@@ -60,6 +65,7 @@ export class OpenAiCompatibleModel implements DecisionModel {
   readonly #fetch: typeof fetch;
   readonly #maxRetries: number;
   readonly #backoffMs: number;
+  readonly #maxAnswerBytes: number;
   readonly #model: string;
   readonly #baseUrl: string;
 
@@ -72,6 +78,7 @@ export class OpenAiCompatibleModel implements DecisionModel {
     this.#fetch = options.fetch ?? fetch;
     this.#maxRetries = options.maxRetries ?? 2;
     this.#backoffMs = options.retryBackoffMs ?? 250;
+    this.#maxAnswerBytes = options.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   }
 
   /** What a log or an inspection may show of the model: everything but the key. */
@@ -81,6 +88,7 @@ export class OpenAiCompatibleModel implements DecisionModel {
       baseUrl: this.#baseUrl,
       maxRetries: this.#maxRetries,
       retryBackoffMs: this.#backoffMs,
+      maxAnswerBytes: this.#maxAnswerBytes,
       apiKey: this.#key ? "(set)" : "(none)",
     };
   }
@@ -130,10 +138,16 @@ export class OpenAiCompatibleModel implements DecisionModel {
     for (let attempt = 0; ; attempt++) {
       let wait = this.#backoffMs * 2 ** attempt;
       try {
-        const response = await this.#fetch(this.#url, { method: "POST", headers, body, signal });
+        const response = await callOpenAiCompatible({
+          url: this.#url,
+          headers,
+          body,
+          signal,
+          maxAnswerBytes: this.#maxAnswerBytes,
+          fetch: this.#fetch,
+        });
         status = response.status;
-        if (response.ok) return chatCompletionText(await response.text());
-        await response.body?.cancel();
+        if (response.text !== undefined) return chatCompletionText(response.text);
         if (!retryable(response.status))
           throw new PlatformError(
             "DECISION_MODEL_REFUSED",
@@ -142,7 +156,7 @@ export class OpenAiCompatibleModel implements DecisionModel {
               details: { status: response.status },
             },
           );
-        wait = Math.max(wait, retryAfterMs(response) ?? 0);
+        wait = Math.max(wait, retryAfterMs(response.headers) ?? 0);
       } catch (error) {
         if (signal.aborted || isFinal(error)) throw error;
         status = undefined;
@@ -156,8 +170,15 @@ export class OpenAiCompatibleModel implements DecisionModel {
   }
 }
 
-/** A refusal or a malformed answer is not retried; a network error (fetch's TypeError) is. */
+/** Codes retrying cannot fix: a refusal, a redirect, an answer too large or not a chat completion. */
+const FINAL_CODES: ReadonlySet<unknown> = new Set([
+  "DECISION_MODEL_REFUSED",
+  "DECISION_MODEL_MALFORMED",
+  "MODEL_REDIRECT_REFUSED",
+  "MODEL_ANSWER_TOO_LARGE",
+]);
+
+/** A final code is not retried; a network error (fetch's TypeError) is. */
 function isFinal(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === "DECISION_MODEL_REFUSED" || code === "DECISION_MODEL_MALFORMED";
+  return FINAL_CODES.has((error as { code?: unknown } | null)?.code);
 }
