@@ -1,6 +1,12 @@
-import { type MongoMigration, mongoPlugin } from "@platform/adapters-mongo";
+import {
+  MONGO_MIGRATIONS,
+  type MongoMigration,
+  mongoPlugin,
+  type UserDocument,
+} from "@platform/adapters-mongo";
 import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { createPlatform, type Platform } from "@platform/core";
+import { createPlatform, type Platform, type PlatformPlugin } from "@platform/core";
+import { Logger } from "@platform/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -20,11 +26,19 @@ afterAll(async () => {
 });
 
 const freshDbName = () => `start_${++dbCount}`;
-const platformOn = (dbName: string, migrations?: readonly MongoMigration[]): Platform =>
+const platformOn = (
+  dbName: string,
+  migrations?: readonly MongoMigration[],
+  extra: readonly PlatformPlugin[] = [],
+): Platform =>
   createPlatform({
     env: {},
-    plugins: [mongoPlugin({ uri: `${double.uri}&serverSelectionTimeoutMS=1000`, dbName, migrations })],
+    plugins: [
+      mongoPlugin({ uri: `${double.uri}&serverSelectionTimeoutMS=1000`, dbName, migrations }),
+      ...extra,
+    ],
   });
+const LATEST = MONGO_MIGRATIONS.length;
 
 async function startError(platform: Platform): Promise<{ code?: string; message: string }> {
   const error = await platform.start().then(
@@ -48,18 +62,18 @@ describe("mongoPlugin at start", () => {
     expect(platform.state).toBe("stopped");
   });
 
-  it("records schema version 1 in platform_meta on a new database, and starts again without migrating", async () => {
+  it("records the newest schema version in platform_meta on a new database, and starts again without migrating", async () => {
     const dbName = freshDbName();
     const first = platformOn(dbName);
     await first.start();
     await first.stop();
     const meta = client.db(dbName).collection<{ _id: string; version?: number }>("platform_meta");
-    expect(await meta.findOne({ _id: "schema" })).toMatchObject({ version: 1 });
+    expect(await meta.findOne({ _id: "schema" })).toMatchObject({ version: LATEST });
     expect(await meta.countDocuments({ _id: "migration-lease" })).toBe(0);
     const again = platformOn(dbName);
     await again.start();
     await again.stop();
-    expect(await meta.findOne({ _id: "schema" })).toMatchObject({ version: 1 });
+    expect(await meta.findOne({ _id: "schema" })).toMatchObject({ version: LATEST });
   });
 
   it("refuses a database at a newer schema version than this build knows", async () => {
@@ -70,7 +84,53 @@ describe("mongoPlugin at start", () => {
       .insertOne({ _id: "schema", version: 7 });
     const error = await startError(platformOn(dbName));
     expect(error.code).toBe("CONFIGURATION_INVALID");
-    expect(error.message).toMatch(/schema version 7 .*newer than this build knows \(1\)/);
+    expect(error.message).toMatch(
+      new RegExp(`schema version 7 .*newer than this build knows \\(${LATEST}\\)`),
+    );
+  });
+
+  it("starts over stored accounts whose names look alike, and warns with their ids (migration 2)", async () => {
+    const dbName = freshDbName();
+    const base = { authorities: [], enabled: true, locked: false, version: 1 };
+    await client
+      .db(dbName)
+      .collection<UserDocument>("users")
+      .insertMany([
+        { _id: "u-admin", username: "admin", usernameKey: "admin", createdAt: 1, ...base },
+        { _id: "u-cyrillic", username: "\u0430dmin", usernameKey: "\u0430dmin", createdAt: 2, ...base },
+      ]);
+    await client
+      .db(dbName)
+      .collection("platform_meta")
+      .insertOne({ _id: "schema" as never, version: 1 });
+    const warnings: { message: string; fields?: Record<string, unknown> }[] = [];
+    const recording: PlatformPlugin = {
+      id: "recording-logger",
+      register(ctx) {
+        const logger = {
+          info() {},
+          error() {},
+          warn: (message: string, fields?: Record<string, unknown>) =>
+            void warnings.push({ message, fields }),
+        };
+        ctx.override(Logger, { useValue: logger });
+      },
+    };
+    const platform = platformOn(dbName, undefined, [recording]);
+    await platform.start();
+    await platform.stop();
+    expect(warnings).toEqual([
+      {
+        message: expect.stringMatching(
+          /^MongoDB migration 2: 1 existing account\(s\) have a username that looks like/,
+        ),
+        fields: {
+          database: dbName,
+          collection: "users",
+          collisions: [{ holder: "u-admin", lookalikes: ["u-cyrillic"] }],
+        },
+      },
+    ]);
   });
 
   it("runs a migration once when two platforms start at once on one database", async () => {

@@ -1,5 +1,5 @@
 // @platform/adapters-mongo: MongoDB stores for @platform/core's stateful ports (issue 16, in progress).
-export { MONGO_MIGRATIONS, type MongoMigration } from "./mongo-migrations.js";
+export { type MigrationReport, MONGO_MIGRATIONS, type MongoMigration } from "./mongo-migrations.js";
 export { type MongoPluginOptions, mongoPlugin } from "./mongo-plugin.js";
 export { MONGO_PROPERTIES, MONGO_URI } from "./mongo-properties.js";
 export { META_COLLECTION } from "./mongo-schema.js";

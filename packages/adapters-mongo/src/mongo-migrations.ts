@@ -1,4 +1,11 @@
 import type { Db } from "mongodb";
+import { USERNAME_SKELETON_MIGRATION } from "./mongo-username-skeletons.js";
+
+/** What a step found that an operator should see (logged as a warning at start); it did not fail. */
+export interface MigrationReport {
+  readonly message: string;
+  readonly details: Record<string, unknown>;
+}
 
 /** One step of the database layout. Idempotent: it may run again after a crash midway. */
 export interface MongoMigration {
@@ -6,7 +13,8 @@ export interface MongoMigration {
   readonly version: number;
   /** What it changes, for the start-up log. */
   readonly description: string;
-  up(db: Db): Promise<void>;
+  /** Runs the step; what it passes to `report` is logged as a warning at start (it does not stop it). */
+  up(db: Db, report: (finding: MigrationReport) => void): Promise<void>;
 }
 
 /**
@@ -17,4 +25,5 @@ export interface MongoMigration {
  */
 export const MONGO_MIGRATIONS: readonly MongoMigration[] = [
   { version: 1, description: "the first layout (docs/mongodb.md)", up: async () => {} },
+  USERNAME_SKELETON_MIGRATION,
 ];

@@ -125,6 +125,12 @@ async function migrate(db: Db, c: DependencyContainer, migrations: readonly Mong
       from: outcome.from,
       to: outcome.to,
     });
+  for (const { version, report } of outcome.reports) {
+    c.resolve(Logger).warn(`MongoDB migration ${version}: ${report.message}`, {
+      database: db.databaseName,
+      ...report.details,
+    });
+  }
 }
 
 async function ensureIndexes(store: MongoStore, collections: readonly string[]): Promise<void> {

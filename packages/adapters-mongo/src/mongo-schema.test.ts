@@ -18,7 +18,7 @@ describeAgainstMongo("migrateSchema", (freshDb) => {
     await meta(db).insertOne({ _id: "schema", version: 1 });
     const runs: number[] = [];
     const outcome = await migrateSchema({ db, migrations: counted(runs), owner: "a", now: () => now });
-    expect(outcome).toEqual({ from: 1, to: 2, ran: [2] });
+    expect(outcome).toEqual({ from: 1, to: 2, ran: [2], reports: [] });
     expect(runs).toEqual([2]);
     expect(await meta(db).findOne({ _id: "schema" })).toMatchObject({ version: 2 });
     expect(await meta(db).findOne({ _id: "migration-lease" })).toBeNull();
@@ -47,6 +47,18 @@ describeAgainstMongo("migrateSchema", (freshDb) => {
     expect(error).toMatchObject({ code: "CONFIGURATION_INVALID" });
     expect((error as Error).message).toContain("another instance has been migrating");
     expect(runs).toEqual([]);
+  });
+
+  it("returns what a step reports, by version, and still records the version", async () => {
+    const db = await freshDb();
+    const report = { message: "two lookalikes kept", details: { ids: ["a", "b"] } };
+    const migrations: MongoMigration[] = [
+      { version: 1, description: "first", up: async () => {} },
+      { version: 2, description: "reports", up: async (_db, found) => found(report) },
+    ];
+    const outcome = await migrateSchema({ db, migrations, owner: "r", now: () => now });
+    expect(outcome.reports).toEqual([{ version: 2, report }]);
+    expect(await meta(db).findOne({ _id: "schema" })).toMatchObject({ version: 2 });
   });
 
   it("refuses a list with a gap", async () => {

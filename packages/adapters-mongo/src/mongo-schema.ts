@@ -1,7 +1,7 @@
 import { PlatformError } from "@platform/core";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
-import type { MongoMigration } from "./mongo-migrations.js";
+import type { MigrationReport, MongoMigration } from "./mongo-migrations.js";
 
 /** The collection of the platform's own bookkeeping: the schema version and the migration lease. */
 export const META_COLLECTION = "platform_meta";
@@ -42,6 +42,8 @@ export interface SchemaOutcome {
   readonly to: number;
   /** The versions this instance ran (empty when current, or when another instance migrated). */
   readonly ran: readonly number[];
+  /** What the steps it ran reported (collisions they tolerated), by version. */
+  readonly reports: readonly { readonly version: number; readonly report: MigrationReport }[];
 }
 
 /**
@@ -61,11 +63,11 @@ export async function migrateSchema(options: MigrateSchemaOptions): Promise<Sche
     const version = await versionOf(meta);
     from ??= version;
     if (version > latest) throw newerThanBuild(options.db.databaseName, version, latest);
-    if (version === latest) return { from, to: version, ran: [] };
+    if (version === latest) return { from, to: version, ran: [], reports: [] };
     if (await takeLease(meta, options.owner, options.now(), leaseMs)) {
       try {
-        const ran = await runMissing(meta, options, leaseMs);
-        return { from, to: latest, ran };
+        const { ran, reports } = await runMissing(meta, options, leaseMs);
+        return { from, to: latest, ran, reports };
       } finally {
         await meta.deleteOne({ _id: LEASE_ID, owner: options.owner });
       }
@@ -104,13 +106,14 @@ async function runMissing(
   meta: Collection<MetaDocument>,
   options: MigrateSchemaOptions,
   leaseMs: number,
-): Promise<number[]> {
+): Promise<Pick<SchemaOutcome, "ran" | "reports">> {
   const ran: number[] = [];
+  const reports: { version: number; report: MigrationReport }[] = [];
   // Read again under the lease: another instance may have finished just before we took it.
   const current = await versionOf(meta);
   for (const migration of options.migrations) {
     if (migration.version <= current) continue;
-    await migration.up(options.db);
+    await migration.up(options.db, (report) => reports.push({ version: migration.version, report }));
     await meta.updateOne(
       { _id: SCHEMA_ID },
       { $max: { version: migration.version }, $set: { updatedAt: new Date(options.now()) } },
@@ -123,7 +126,7 @@ async function runMissing(
     );
     if (renewed.matchedCount !== 1) throw leaseLost(options.db.databaseName, migration.version);
   }
-  return ran;
+  return { ran, reports };
 }
 
 /** The newest version, after checking the list runs 1, 2, 3, … (a gap is a programming error). */

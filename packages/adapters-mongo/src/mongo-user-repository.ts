@@ -10,16 +10,22 @@ import {
   type UserListQuery,
   type UserRepository,
   usernameKey,
+  usernameSkeleton,
 } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 
-/** The `users` collection's document: the account, `_id` = its id, plus the username key. */
+/** The `users` collection's document: the account, `_id` = its id, plus the username's two keys. */
 export interface UserDocument {
   _id: string;
   username: string;
   /** `usernameKey(username)`: unique, what lookups and the list order use. */
   usernameKey: string;
+  /**
+   * `usernameSkeleton(username)`: unique where present, what tells lookalike names apart. Absent only
+   * on an account whose name already looked like an older account's when migration 2 back-filled it.
+   */
+  usernameSkeleton?: string;
   passwordHash?: string;
   authorities: string[];
   enabled: boolean;
@@ -40,8 +46,8 @@ export interface MongoUserRepositoryOptions {
 }
 
 /**
- * UserRepository on MongoDB: a unique index on the username key decides "taken", a
- * `findOneAndUpdate` on `{ _id, version }` is the compare-and-set of `update`.
+ * UserRepository on MongoDB: unique indexes on the username key and on the username skeleton decide
+ * "taken", a `findOneAndUpdate` on `{ _id, version }` is the compare-and-set of `update`.
  */
 export class MongoUserRepository implements UserRepository {
   private readonly users: Collection<UserDocument>;
@@ -56,7 +62,15 @@ export class MongoUserRepository implements UserRepository {
 
   /** Creates the collection's indexes (idempotent; run at start). */
   async ensureIndexes(): Promise<void> {
-    await this.users.createIndexes([{ key: { usernameKey: 1 }, name: "usernameKey_unique", unique: true }]);
+    await this.users.createIndexes([
+      { key: { usernameKey: 1 }, name: "usernameKey_unique", unique: true },
+      {
+        key: { usernameSkeleton: 1 },
+        name: "usernameSkeleton_unique",
+        unique: true,
+        partialFilterExpression: { usernameSkeleton: { $exists: true } },
+      },
+    ]);
   }
 
   async findByUsername(username: string): Promise<UserAccount | undefined> {
@@ -75,6 +89,7 @@ export class MongoUserRepository implements UserRepository {
       _id: this.ids.id(),
       username,
       usernameKey: usernameKey(username),
+      usernameSkeleton: usernameSkeleton(username),
       authorities: [...(input.authorities ?? [])],
       enabled: input.enabled ?? true,
       locked: input.locked ?? false,
@@ -91,42 +106,61 @@ export class MongoUserRepository implements UserRepository {
     return toAccount(doc) as UserAccount;
   }
 
+  /**
+   * One command when the name is unchanged: the CAS also matches the stored name and leaves the name's
+   * keys alone, so an account stored before the username rule stays updatable. Otherwise one read
+   * tells a missing account, a stale version and a rename apart; a rename is checked by the rule and
+   * claims both keys in a second CAS.
+   */
   async update(account: UserAccount): Promise<UserAccount> {
-    const username = checkNewUsername(account.username);
-    const set: Partial<UserDocument> = {
-      username,
-      usernameKey: usernameKey(username),
+    const fields = {
       authorities: [...account.authorities],
       enabled: account.enabled,
       locked: account.locked,
     };
+    const { id, version } = account;
+    const kept = await this.compareAndSet({ _id: id, version, username: account.username }, account, fields);
+    if (kept) return toAccount(kept) as UserAccount;
+    const stored = await this.users.findOne({ _id: id }, { projection: { username: 1, version: 1 } });
+    if (!stored) throw new PlatformError("NOT_FOUND", "No such account");
+    if (stored.version === version && stored.username !== account.username) {
+      const username = checkNewUsername(account.username);
+      const renamed = await this.compareAndSet({ _id: id, version }, account, {
+        ...fields,
+        username,
+        usernameKey: usernameKey(username),
+        usernameSkeleton: usernameSkeleton(username),
+      });
+      if (renamed) return toAccount(renamed) as UserAccount;
+    }
+    throw new PlatformError("CONFLICT", "Account was changed concurrently (stale version)", {
+      details: { expectedVersion: version },
+    });
+  }
+
+  private async compareAndSet(
+    filter: { _id: string; version: number; username?: string },
+    account: UserAccount,
+    set: Partial<UserDocument>,
+  ): Promise<UserDocument | null> {
     const unset: Partial<Record<"passwordHash" | "securityStamp", "">> = {};
+    const fields: Partial<UserDocument> = { ...set };
     for (const field of ["passwordHash", "securityStamp"] as const) {
       const value = account[field];
       if (value === undefined) unset[field] = "";
-      else set[field] = value;
+      else fields[field] = value;
     }
     const update = {
-      $set: set,
+      $set: fields,
       ...(Object.keys(unset).length === 0 ? {} : { $unset: unset }),
       $inc: { version: 1 },
     };
-    let stored: UserDocument | null;
     try {
-      stored = await this.users.findOneAndUpdate({ _id: account.id, version: account.version }, update, {
-        returnDocument: "after",
-      });
+      return await this.users.findOneAndUpdate(filter, update, { returnDocument: "after" });
     } catch (e) {
       if (isDuplicateKey(e)) throw new PlatformError("CONFLICT", "Username is already taken", { cause: e });
       throw e;
     }
-    if (stored) return toAccount(stored) as UserAccount;
-    if ((await this.users.countDocuments({ _id: account.id }, { limit: 1 })) === 0) {
-      throw new PlatformError("NOT_FOUND", "No such account");
-    }
-    throw new PlatformError("CONFLICT", "Account was changed concurrently (stale version)", {
-      details: { expectedVersion: account.version },
-    });
   }
 
   async delete(id: string): Promise<boolean> {

@@ -30,7 +30,7 @@ export {
   type UserListQuery,
   UserRepository,
 } from "./identity/users/user-repository.js";
-export { usernameKey } from "./identity/users/username-key.js";
+export { usernameKey, usernameSkeleton } from "./identity/users/username-key.js";
 export { AccountUnlockHook } from "./identity/users/admin/account-unlock-hook.js";
 export { PasswordResetTokenService } from "./identity/users/admin/password-reset-tokens.js";
 export { PasswordHasher } from "./identity/password/password-hasher.js";

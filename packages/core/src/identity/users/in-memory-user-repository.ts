@@ -10,7 +10,7 @@ import {
   type UserRepository,
 } from "./user-repository.js";
 import { userAccountFrom } from "./user-account-from.js";
-import { usernameKey } from "./username-key.js";
+import { usernameKey, usernameSkeleton } from "./username-key.js";
 
 /** Collaborators of the InMemoryUserRepository. */
 export interface InMemoryUserRepositoryOptions {
@@ -24,11 +24,14 @@ export interface InMemoryUserRepositoryOptions {
  * The reference UserRepository, used by tests and the embedded default. Each method runs without an
  * `await` between its check and its write, so a check-then-write is atomic on the event loop: the same
  * unique-key and compare-and-set outcomes a database adapter gets from a unique index and a
- * conditional update.
+ * conditional update. Two keys are unique: `usernameKey` (what sign-in looks up) and
+ * `usernameSkeleton` (what tells lookalike names apart). It starts empty, so it never holds a name
+ * stored before the username rule.
  */
 export class InMemoryUserRepository implements UserRepository {
   private readonly byId = new Map<string, UserAccount>();
   private readonly idByKey = new Map<string, string>();
+  private readonly idBySkeleton = new Map<string, string>();
   private readonly ids: IdGenerator;
   private readonly clock: Clock;
 
@@ -50,7 +53,10 @@ export class InMemoryUserRepository implements UserRepository {
   async create(input: NewUserAccount): Promise<UserAccount> {
     const username = checkNewUsername(input.username);
     const key = usernameKey(username);
-    if (this.idByKey.has(key)) throw new PlatformError("CONFLICT", "Username is already taken");
+    const skeleton = usernameSkeleton(username);
+    if (this.idByKey.has(key) || this.idBySkeleton.has(skeleton)) {
+      throw new PlatformError("CONFLICT", "Username is already taken");
+    }
     const account: UserAccount = {
       id: this.ids.id(),
       username,
@@ -64,6 +70,7 @@ export class InMemoryUserRepository implements UserRepository {
     if (this.byId.has(account.id)) throw new PlatformError("CONFLICT", "Generated account id already exists");
     this.byId.set(account.id, account);
     this.idByKey.set(key, account.id);
+    this.idBySkeleton.set(skeleton, account.id);
     return copy(account);
   }
 
@@ -75,12 +82,7 @@ export class InMemoryUserRepository implements UserRepository {
         details: { expectedVersion: account.version },
       });
     }
-    const username = checkNewUsername(account.username);
-    const oldKey = usernameKey(stored.username);
-    const newKey = usernameKey(username);
-    if (newKey !== oldKey && this.idByKey.has(newKey)) {
-      throw new PlatformError("CONFLICT", "Username is already taken");
-    }
+    const username = account.username === stored.username ? stored.username : this.claim(account);
     const next: UserAccount = {
       ...copy(account),
       username,
@@ -89,9 +91,10 @@ export class InMemoryUserRepository implements UserRepository {
       version: stored.version + 1,
     };
     this.byId.set(next.id, next);
-    if (newKey !== oldKey) {
-      this.idByKey.delete(oldKey);
-      this.idByKey.set(newKey, next.id);
+    if (username !== stored.username) {
+      this.release(stored);
+      this.idByKey.set(usernameKey(username), next.id);
+      this.idBySkeleton.set(usernameSkeleton(username), next.id);
     }
     return copy(next);
   }
@@ -100,7 +103,7 @@ export class InMemoryUserRepository implements UserRepository {
     const stored = this.byId.get(id);
     if (!stored) return false;
     this.byId.delete(id);
-    this.idByKey.delete(usernameKey(stored.username));
+    this.release(stored);
     return true;
   }
 
@@ -119,6 +122,24 @@ export class InMemoryUserRepository implements UserRepository {
       .filter(([key]) => text === "" || key.includes(text))
       .sort(([a, idA], [b, idB]) => (a < b ? -1 : a > b ? 1 : idA < idB ? -1 : 1));
     return keys.slice(offset, offset + limit).map(([, id]) => copy(this.byId.get(id)!));
+  }
+
+  /** A new name for `account`: checked by the username rule, refused when another account holds either key. */
+  private claim(account: UserAccount): string {
+    const username = checkNewUsername(account.username);
+    const key = this.idByKey.get(usernameKey(username));
+    const skeleton = this.idBySkeleton.get(usernameSkeleton(username));
+    if ((key !== undefined && key !== account.id) || (skeleton !== undefined && skeleton !== account.id)) {
+      throw new PlatformError("CONFLICT", "Username is already taken");
+    }
+    return username;
+  }
+
+  /** Frees the keys `account`'s stored name holds. */
+  private release(account: UserAccount): void {
+    this.idByKey.delete(usernameKey(account.username));
+    const skeleton = usernameSkeleton(account.username);
+    if (this.idBySkeleton.get(skeleton) === account.id) this.idBySkeleton.delete(skeleton);
   }
 }
 

@@ -101,6 +101,88 @@ export function describeUserRepositoryContract(
       });
     });
 
+    describe("lookalike usernames (issue #25 item 5: RFC 8265 for new names, UTS #39 skeleton for uniqueness)", () => {
+      /** The outside review's variants: each was listed beside the real account. */
+      const LOOKALIKES = [
+        ["\u0430dmin (Cyrillic a)", "\u0430dmin", "VALIDATION_FAILED"],
+        ["adm\u0130n (capital I with dot)", "adm\u0130n", "VALIDATION_FAILED"],
+        ["adm\u0131n (dotless i)", "adm\u0131n", "CONFLICT"],
+        ["ad\u0301min (combining acute)", "ad\u0301min", "VALIDATION_FAILED"],
+        ["adrnin (rn for m)", "adrnin", "CONFLICT"],
+        ["user + U+034F", "user\u034f", "VALIDATION_FAILED"],
+        ["user + U+3164", "user\u3164", "VALIDATION_FAILED"],
+        ["user + U+2800", "user\u2800", "VALIDATION_FAILED"],
+        ["user + U+FE00", "user\uFE00", "VALIDATION_FAILED"],
+        ["user + U+FE0F", "user\uFE0F", "VALIDATION_FAILED"],
+      ] as const;
+
+      it.each(LOOKALIKES)("refuses %s beside admin and user", async (_label, username, code) => {
+        const repo = await factory();
+        await repo.create({ username: "admin" });
+        await repo.create({ username: "user" });
+        expect(await codeOf(repo.create({ username }))).toBe(code);
+        expect(await repo.count()).toBe(2);
+      });
+
+      it("refuses a rename to a lookalike of another account, and allows one to a lookalike of itself", async () => {
+        const repo = await factory();
+        await repo.create({ username: "admin" });
+        const bob = await repo.create({ username: "bob" });
+        expect(await codeOf(repo.update({ ...bob, username: "adm\u0131n" }))).toBe("CONFLICT");
+        expect(await codeOf(repo.update({ ...bob, username: "b\u043eb" }))).toBe("VALIDATION_FAILED");
+        const renamed = await repo.update({ ...bob, username: "BOB" });
+        expect(renamed.username).toBe("BOB");
+        expect(await repo.findByUsername("bob")).toEqual(renamed);
+      });
+
+      it("frees the lookalikes of a deleted or renamed account's name", async () => {
+        const repo = await factory();
+        const admin = await repo.create({ username: "admin" });
+        const user = await repo.create({ username: "user" });
+        await repo.delete(admin.id);
+        await expect(repo.create({ username: "adm\u0131n" })).resolves.toMatchObject({
+          username: "adm\u0131n",
+        });
+        await repo.update({ ...user, username: "someone" });
+        await expect(repo.create({ username: "USER" })).resolves.toMatchObject({ username: "USER" });
+      });
+
+      it("lets exactly one of two concurrent creates of lookalike names win", async () => {
+        const repo = await factory();
+        const results = await Promise.allSettled([
+          repo.create({ username: "admin" }),
+          repo.create({ username: "adm\u0131n" }),
+        ]);
+        expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+        const rejected = results.find((r) => r.status === "rejected");
+        expect(isPlatformError(rejected?.reason) && rejected.reason.code).toBe("CONFLICT");
+      });
+
+      it("accepts names in one script, a Japanese one mixing Han, Hiragana and Katakana included", async () => {
+        const repo = await factory();
+        for (const username of [
+          "山田たろうタロウ",
+          "yamadaたろう",
+          "\u0430\u0434\u043c\u0438\u043d",
+          "josé",
+          "שלום1",
+        ]) {
+          const created = await repo.create({ username });
+          expect(await repo.findByUsername(username), username).toEqual(created);
+        }
+      });
+
+      it("names the broken rule in the refusal", async () => {
+        const repo = await factory();
+        const error = await repo.create({ username: "\u0430dmin" }).catch((e: unknown) => e);
+        expect(error).toMatchObject({
+          code: "VALIDATION_FAILED",
+          details: { issues: [{ path: "username", reason: "mixed-script" }] },
+        });
+        expect((error as Error).message).toContain("one script");
+      });
+    });
+
     describe("update (compare-and-set on version)", () => {
       it("stores the changes and bumps the version", async () => {
         const repo = await factory();

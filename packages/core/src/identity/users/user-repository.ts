@@ -2,9 +2,11 @@ import type { InjectionToken } from "tsyringe";
 import type { NewUserAccount, UserAccount } from "./user-account.js";
 
 /**
- * Where user accounts live. Usernames are matched case-insensitively after NFKC normalisation and
- * trimming (see `usernameKey`): `Alice`, ` alice ` and `ＡＬＩＣＥ` name the same account, and only one
- * of them can exist. Every method returns copies: mutating a returned account changes nothing stored.
+ * Where user accounts live. Usernames are looked up case-insensitively after NFKC normalisation and
+ * trimming (see `usernameKey`): `Alice`, ` alice ` and `ＡＬＩＣＥ` name the same account. A new or
+ * changed name must pass `checkNewUsername` (RFC 8265, UTS #39) and is unique by `usernameKey` and by
+ * `usernameSkeleton`, so lookalikes (`admın` beside `admin`) cannot both exist. Every method returns
+ * copies: mutating a returned account changes nothing stored.
  */
 export interface UserRepository {
   /** The account whose username matches `username` (case-insensitive, NFKC, trimmed), if any. */
@@ -13,15 +15,17 @@ export interface UserRepository {
   findById(id: string): Promise<UserAccount | undefined>;
   /**
    * Stores a new account with an id from the IdGenerator, version 1 and `createdAt` from the Clock.
-   * Throws PlatformError `CONFLICT` when the username (by key) is taken, `VALIDATION_FAILED` when it
-   * is empty after trimming.
+   * Throws PlatformError `CONFLICT` when the username's key or skeleton is taken, `VALIDATION_FAILED`
+   * when `checkNewUsername` refuses it.
    */
   create(input: NewUserAccount): Promise<UserAccount>;
   /**
    * Compare-and-set: stores `account` only if the stored version still equals `account.version`,
    * and returns it with the version bumped by one. `id` and `createdAt` are kept from the store.
-   * Throws `CONFLICT` on a stale version or when a changed username collides with another account,
-   * `NOT_FOUND` when no account has this id, `VALIDATION_FAILED` on an empty username.
+   * A username equal to the stored one is kept unchecked (a name stored before the username rule stays
+   * updatable); a changed one must pass `checkNewUsername`. Throws `CONFLICT` on a stale version or
+   * when a changed username's key or skeleton belongs to another account, `NOT_FOUND` when no account
+   * has this id, `VALIDATION_FAILED` when the changed name is refused.
    */
   update(account: UserAccount): Promise<UserAccount>;
   /** Removes the account; true if it existed. Its username becomes free again. */

@@ -1,4 +1,6 @@
 import { PlatformError } from "../../../kernel/platform-error.js";
+import { MAX_USERNAME_LENGTH, newUsernameProblem } from "../check-new-username.js";
+import { normalizeUsername } from "../username-key.js";
 
 /** Shortest password an administrator or a reset may set. */
 export const MIN_NEW_PASSWORD_LENGTH = 8;
@@ -22,31 +24,23 @@ export function assertAcceptablePassword(password: unknown, field = "password"):
   return password;
 }
 
-function invalid(path: string, message: string): PlatformError {
+function invalid(path: string, message: string, reason?: string): PlatformError {
   return new PlatformError("VALIDATION_FAILED", `The request is invalid: ${path} ${message}`, {
-    details: { issues: [{ path, message }] },
+    details: { issues: [{ path, message, ...(reason === undefined ? {} : { reason }) }] },
   });
 }
 
-/** Longest username an administrator may create. */
-export const MAX_NEW_USERNAME_LENGTH = 128;
-// Control (Cc), format (Cf: zero-width, bidi overrides) and line/paragraph separator characters.
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+/** Longest username an administrator may create (the username rule's limit, in code points). */
+export const MAX_NEW_USERNAME_LENGTH = MAX_USERNAME_LENGTH;
 
 /**
- * Checks a new username: 1 to 128 characters after trimming, none of them control, format
- * (zero-width, bidi) or separator characters, so no two accounts can look alike by an invisible
- * difference. Throws VALIDATION_FAILED naming the field.
+ * Checks a new username by the rule every UserRepository runs on create and rename
+ * (`newUsernameProblem`: RFC 8265 UsernameCaseMapped, no default-ignorable code point, UTS #39
+ * "Highly Restrictive" scripts), so the admin API names the field before it hashes a password.
+ * Returns the display form; throws VALIDATION_FAILED naming the field and the rule (`reason`).
  */
 export function assertAcceptableUsername(username: unknown, field = "username"): string {
-  if (typeof username !== "string") throw invalid(field, "must be a string");
-  const trimmed = username.normalize("NFKC").trim();
-  const length = [...trimmed].length;
-  if (length < 1 || length > MAX_NEW_USERNAME_LENGTH) {
-    throw invalid(field, `must be 1 to ${MAX_NEW_USERNAME_LENGTH} characters`);
-  }
-  if (INVISIBLE.test(trimmed)) {
-    throw invalid(field, "must not contain control, zero-width or other invisible characters");
-  }
-  return trimmed;
+  const problem = newUsernameProblem(username);
+  if (problem) throw invalid(field, problem.message, problem.rule);
+  return normalizeUsername(username as string);
 }
