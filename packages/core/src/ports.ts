@@ -19,6 +19,7 @@ export { IdGenerator } from "./kernel/id-generator.js";
 export { type DependencyHealth, HealthIndicator } from "./kernel/health-indicator.js";
 export { KeyStore, type StoredKey } from "./kernel/keys/key-store.js";
 export { ChangeCounters } from "./kernel/coordination/change-counters.js";
+export { AccountStanding } from "./identity/users/standing/account-standing.js";
 export { DistributedLock, type LeaseGrant } from "./kernel/coordination/distributed-lock.js";
 export { type LogFields, Logger } from "./kernel/logger.js";
 
