@@ -1,4 +1,5 @@
 import type { CliCommand } from "../command-line/cli-command.js";
+import { breakGlassCommand } from "./break-glass.js";
 import { bundlesCommands } from "./bundles.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { routesCliCommand } from "./routes.js";
@@ -16,4 +17,5 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   logoutCommand,
   ...usersCommands,
   ...bundlesCommands,
+  breakGlassCommand,
 ];

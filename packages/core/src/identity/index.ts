@@ -97,7 +97,8 @@ export {
 export { checkNewUsername } from "./users/check-new-username.js";
 export { type StoredUserFields, userAccountFrom } from "./users/user-account-from.js";
 export { normalizeUsername } from "./users/username-key.js";
-export { userAdminApi } from "./users/admin/user-admin-api.js";
+export { UserAdministrationServiceToken, userAdminApi } from "./users/admin/user-admin-api.js";
+export { type RestoredAdministrator, restoreAdministrator } from "./users/admin/restore-administrator.js";
 export {
   type NewUserRequest,
   UserAdministrationService,

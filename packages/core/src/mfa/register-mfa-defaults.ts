@@ -82,6 +82,7 @@ function registerMfaStores(ctx: PluginContext, settings: MfaSettings): void {
       return {
         id: "mfa-lockout",
         unavailable: async (account) => (await lockouts.lockedUntil(account.id)) !== undefined,
+        restore: (account) => lockouts.unlock(account.id),
       };
     },
   });

@@ -17,5 +17,8 @@ export function zeroTrustAvailabilityCheck(store: ZeroTrustActionStore): Adminis
       const action = toZeroTrustAction(String(record.action));
       return action === "BLOCK" || action === "ESCALATE";
     },
+    async restore(account) {
+      await store.delete(zeroTrustUserSubject(account.id));
+    },
   };
 }

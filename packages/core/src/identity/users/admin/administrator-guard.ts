@@ -13,6 +13,8 @@ export interface AdministratorAvailabilityCheck {
   readonly id: string;
   /** True when the account cannot administer now (it must read the store, not a cache). */
   unavailable(account: UserAccount): Promise<boolean>;
+  /** Clears what makes the account unavailable (the break-glass path, `restoreAdministrator`). */
+  restore(account: UserAccount): Promise<void>;
 }
 
 /** DI token of the AdministratorAvailabilityCheck family. */

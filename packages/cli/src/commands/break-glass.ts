@@ -1,0 +1,92 @@
+import { readFileSync } from "node:fs";
+import { hostname, userInfo } from "node:os";
+import { resolve } from "node:path";
+import { MONGO_URI, mongoPlugin } from "@platform/adapters-mongo";
+import {
+  createPlatform,
+  envNameOf,
+  identityPlugin,
+  kernelPlugin,
+  mfaPlugin,
+  zeroTrustPlugin,
+} from "@platform/core";
+import { restoreAdministrator } from "@platform/core/identity";
+import { type CliCommand, CliFailure, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
+import { DEMO_KEK_FILE } from "../demo-store.js";
+
+const KEK_KEY = "platform.keys.encryption-key";
+
+/**
+ * `platform break-glass --mongo-uri <uri> --username <name>`: when no administrator is available (all
+ * blocked, locked or disabled), restores one, locally against the store, never over HTTP. It needs
+ * what only an operator of the deployment holds: the database and the key-encryption key
+ * (`PLATFORM_KEYS_ENCRYPTION_KEY`, else `--key-file`, default `.platform/key-encryption-key`); the
+ * platform's start opens the sealed keys with it, so a wrong key stops the command before any change.
+ * Audited as `user.break-glass` with the operator's login name and host.
+ */
+export const breakGlassCommand: CliCommand = {
+  name: ["break-glass"],
+  summary: "Restore one administrator when none is available (local, needs the database and its key)",
+  options: [
+    { name: "mongo-uri", value: "<uri>", description: "The store (default: $PLATFORM_MONGO_URI)" },
+    { name: "username", value: "<name>", description: "The account to make an available administrator" },
+    {
+      name: "key-file",
+      value: "<file>",
+      description: `The key-encryption key, when $${envNameOf(KEK_KEY)} is not set (default ${DEMO_KEK_FILE})`,
+    },
+  ],
+  async run({ options, positionals, io, json }) {
+    if (positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${positionals[0]}`);
+    const uri = stringOption(options["mongo-uri"]) ?? io.env[envNameOf(MONGO_URI.key)];
+    const username = stringOption(options.username);
+    if (!uri)
+      throw new CliUsageError("break-glass needs --mongo-uri (or PLATFORM_MONGO_URI): the store to repair");
+    if (!username) throw new CliUsageError("break-glass needs --username <name>");
+    const key = io.env[envNameOf(KEK_KEY)] || readKey(stringOption(options["key-file"]) ?? DEMO_KEK_FILE);
+    const platform = createPlatform({
+      env: {},
+      properties: { [KEK_KEY]: key },
+      plugins: [identityPlugin, mfaPlugin, zeroTrustPlugin, mongoPlugin({ uri })],
+    });
+    try {
+      // A wrong key-encryption key cannot open the sealed keys: the start fails before any change.
+      await platform.start();
+      const operator = `${safeLogin()}@${hostname()}`;
+      const done = await restoreAdministrator(platform.container, { username, operator });
+      if (json) io.out(JSON.stringify({ ok: true, ...done }));
+      else
+        io.out(
+          `Restored ${done.username} (${done.userId}) as an available administrator; cleared: ${done.cleared.join(", ") || "nothing"}. Every earlier sign-in of it has ended; audited as user.break-glass.`,
+        );
+      return EXIT_OK;
+    } finally {
+      await platform.stop();
+    }
+  },
+};
+
+function stringOption(value: unknown): string | undefined {
+  return typeof value === "string" && value !== "" ? value : undefined;
+}
+
+function readKey(file: string): string {
+  try {
+    const key = readFileSync(resolve(file), "utf8").trim();
+    if (key !== "") return key;
+  } catch {
+    // Reported below, without the file's content.
+  }
+  throw new CliFailure(
+    `No key-encryption key: set ${envNameOf(KEK_KEY)} or pass --key-file (${file} could not be read)`,
+    "KEY_ENCRYPTION_KEY_MISSING",
+  );
+}
+
+function safeLogin(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return "unknown";
+  }
+}
