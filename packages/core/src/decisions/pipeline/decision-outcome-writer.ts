@@ -1,4 +1,8 @@
-import type { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
+import {
+  ZERO_TRUST_REASON_MAX_LENGTH,
+  type ZeroTrustActionService,
+} from "../../authz/zerotrust/zero-trust-action-service.js";
+import { reasonNamingDecision } from "../../authz/zerotrust/zero-trust-decision-reference.js";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { UserAccount } from "../../identity/users/user-account.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
@@ -41,7 +45,7 @@ export interface WrittenDecision {
 
 /**
  * Writes a decision everywhere it goes: the ZeroTrustActionService (the user, and the session when
- * the event names one), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
+ * the event names one; the reason leads with the decision's id, which the held user's answer names), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
  * context, the metadata) and the audit trail (`decision.made`). A BLOCK of the last active
  * administrator is written as CHALLENGE, audited (`decision.last-admin.protected`) and published as
  * a `decisions.alert` event. An administrator's record, or a BLOCK written by anyone else, is never
@@ -72,7 +76,7 @@ export class DecisionOutcomeWriter {
     }
     const at = this.o.clock.now();
     const results = await Promise.allSettled([
-      this.writeZeroTrust(event, account, outcome, action),
+      this.writeZeroTrust(event, account, outcome, action, decisionId),
       this.o.history.append({
         id: decisionId,
         at,
@@ -162,8 +166,11 @@ export class DecisionOutcomeWriter {
     account: UserAccount,
     outcome: DecisionOutcome,
     action: DecisionAction,
+    decisionId: string,
   ): Promise<void> {
-    const reason = reasonOf(outcome, action);
+    // The reason leads with the decision's id: the held user's answer names it, and an administrator
+    // looks it up at the security-decisions admin API.
+    const reason = reasonNamingDecision(decisionId, reasonOf(outcome, action), ZERO_TRUST_REASON_MAX_LENGTH);
     const subjects = [
       zeroTrustUserSubject(account.id),
       ...(event.sessionHandle ? [zeroTrustSessionSubject(event.sessionHandle)] : []),
@@ -200,8 +207,7 @@ function reasonOf(outcome: DecisionOutcome, action: DecisionAction): string {
   const codes = outcome.reasons.map((r) => r.code.replace(/\p{Cc}/gu, " ")).join(",");
   // A fallback decision has no score: no accepted answer gave one.
   const risk = outcome.riskScore === null ? "none" : Math.round(outcome.riskScore * 1000) / 1000;
-  const text = `AI ${action} (risk ${risk}, ${outcome.layer}, bundle ${outcome.bundleVersion}${codes ? `: ${codes}` : ""})`;
-  return text.slice(0, 500);
+  return `AI ${action} (risk ${risk}, ${outcome.layer}, bundle ${outcome.bundleVersion}${codes ? `: ${codes}` : ""})`;
 }
 
 function metadataOf(decided: DecidedEvent, action: DecisionAction) {
