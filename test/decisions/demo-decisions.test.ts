@@ -34,6 +34,8 @@ function describeRiskyUser(name: string, start: () => Promise<{ demo: RunningDem
   describe(`the demo decides a risky user (${name})`, () => {
     let demo: RunningDemo;
     let model: string;
+    /** The decision ids the held user's answers named: the CHALLENGE's, then the BLOCK's. */
+    const named: string[] = [];
     beforeAll(async () => {
       ({ demo, model } = await start());
     });
@@ -45,7 +47,9 @@ function describeRiskyUser(name: string, start: () => Promise<{ demo: RunningDem
       // EXTERNAL_NETWORK + NEW_ACCOUNT = 0.4: CHALLENGE, the step-up answer on /api/orders.
       const challenged = await fetch(`${demo.base}/api/orders`, { headers: user });
       expect(challenged.status).toBe(401);
-      expect(await challenged.json()).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED" });
+      const challenge = (await challenged.json()) as { code: string; decisionId: string };
+      expect(challenge).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED", decisionId: expect.any(String) });
+      named.push(challenge.decisionId);
 
       for (let i = 0; i < 5; i++) {
         const denied = await fetch(`${demo.base}/admin/api/users`, { method: "DELETE", headers: user });
@@ -55,7 +59,13 @@ function describeRiskyUser(name: string, start: () => Promise<{ demo: RunningDem
       // + ADMIN_ACTION, RESTRICTED_RESOURCE, RISKY_BEHAVIOUR_EVENT, PRIOR_RISKY_DECISION = 1 (capped): BLOCK.
       const blocked = await fetch(`${demo.base}/api/orders`, { headers: user });
       expect(blocked.status).toBe(403);
-      expect(await blocked.json()).toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      const block = (await blocked.json()) as { code: string; decisionId: string; message: string };
+      expect(block).toMatchObject({ code: "ZERO_TRUST_BLOCKED", decisionId: expect.any(String) });
+      // It says what to do and names what an administrator looks up.
+      expect(block.message).toBe(
+        `Access is blocked: ask an administrator to review decision ${block.decisionId}`,
+      );
+      named.push(block.decisionId);
     });
 
     it("shows the administrator both decisions, newest first, and one with its prompts as sent", async () => {
@@ -70,6 +80,8 @@ function describeRiskyUser(name: string, start: () => Promise<{ demo: RunningDem
         ["SIGN_IN_COMPLETED", "CHALLENGE"],
       ]);
       expect(list.decisions[0]).toMatchObject({ model: { id: model }, riskScore: 1 });
+      // The ids the held user was given are the decisions' ids here.
+      expect(list.decisions.map((d) => d.id)).toEqual([named[1], named[0]]);
 
       const blocks = (await (
         await fetch(`${demo.base}${API}?action=BLOCK&layer=${list.decisions[0]!.layer}`, { headers: admin })

@@ -70,7 +70,7 @@ describe("form login with a session (the demo's form chain)", () => {
   it("sends an anonymous browser to the login page and back to where it wanted to go", async () => {
     const b = new Browser(s.url);
     await b.fetch("/login");
-    const me = await b.fetch("/api/me", { headers: { accept: "text/html" } });
+    const me = await b.navigate("/api/me");
     expect(me.status).toBe(302);
     expect(me.headers.get("location")).toBe("/login");
     const csrf = await b.csrfFrom("/login");

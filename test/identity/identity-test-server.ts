@@ -1,3 +1,4 @@
+import { request as httpRequest } from "node:http";
 import { createHttpApp, httpPlugin, RouteRegistry, serveHttp } from "@platform/adapters-http";
 import {
   authzPlugin,
@@ -89,6 +90,14 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
   };
 }
 
+/** The headers of a browser's top-level page navigation (Chromium's). */
+export const PAGE_NAVIGATION: Readonly<Record<string, string>> = Object.freeze({
+  accept: "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8",
+  "sec-fetch-mode": "navigate",
+  "sec-fetch-dest": "document",
+  "sec-fetch-site": "none",
+});
+
 /** A tiny cookie jar for one browser-like client. */
 export class Browser {
   readonly cookies = new Map<string, string>();
@@ -101,6 +110,49 @@ export class Browser {
     if (this.cookies.size > 0)
       headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     const res = await fetch(this.base + path, { ...init, headers, redirect: "manual" });
+    this.keepCookies(res);
+    return res;
+  }
+
+  /**
+   * A top-level page navigation as a browser sends it (GET, `Accept: text/html…`, `Sec-Fetch-Mode:
+   * navigate`, `Sec-Fetch-Dest: document`), with the jar's cookies. Through node:http: Node's fetch
+   * always sends `Sec-Fetch-Mode: cors`, which is what a script's request says, not a navigation's.
+   */
+  navigate(path: string): Promise<Response> {
+    return this.get(path, PAGE_NAVIGATION);
+  }
+
+  /** A GET with exactly `headers` and the jar's cookies, through node:http (any `Sec-Fetch-*` is sent as given). */
+  async get(path: string, headers: Readonly<Record<string, string>>): Promise<Response> {
+    const url = new URL(this.base + path);
+    const sent: Record<string, string> = { ...headers };
+    if (this.cookies.size > 0) sent.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    const res = await new Promise<Response>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname + url.search, headers: sent, agent: false },
+        (answer) => {
+          const chunks: Buffer[] = [];
+          answer.on("data", (c: Buffer) => chunks.push(c));
+          answer.on("error", reject);
+          answer.on("end", () => {
+            const pairs: [string, string][] = [];
+            for (let i = 0; i < answer.rawHeaders.length; i += 2)
+              pairs.push([answer.rawHeaders[i]!, answer.rawHeaders[i + 1]!]);
+            const body =
+              answer.statusCode === 204 || answer.statusCode === 304 ? null : Buffer.concat(chunks);
+            resolve(new Response(body, { status: answer.statusCode ?? 0, headers: pairs }));
+          });
+        },
+      );
+      req.on("error", reject);
+      req.end();
+    });
+    this.keepCookies(res);
+    return res;
+  }
+
+  private keepCookies(res: Response): void {
     for (const line of res.headers.getSetCookie()) {
       const [pair, ...attrs] = line.split(";");
       const eq = pair!.indexOf("=");
@@ -109,7 +161,6 @@ export class Browser {
       if (attrs.some((a) => /max-age=0/i.test(a)) || value === "") this.cookies.delete(name);
       else this.cookies.set(name, value);
     }
-    return res;
   }
 
   /** GETs a page and returns the CSRF token from its `<meta name="_csrf">`. */

@@ -1,10 +1,10 @@
 import { serveHttp } from "@platform/adapters-http";
 import { resolve } from "node:path";
-import { type Platform, ServerAddress } from "@platform/core";
+import { isPlatformError, type Platform, PlatformError, ServerAddress } from "@platform/core";
 import { OTT_OUTBOX_FILE } from "@platform/core/identity";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
-import { demoStore } from "./demo-store.js";
+import { DEMO_KEK_FILE, type DemoStore, demoStore } from "./demo-store.js";
 import { loadHostConfig } from "./host-config.js";
 
 /** What `platform start` needs: where to listen and the host configuration module, if any. */
@@ -15,6 +15,8 @@ export interface StartOptions {
   config?: string | undefined;
   /** MongoDB connection string (else `platform.mongo.uri`; none: the in-memory stores). */
   mongoUri?: string | undefined;
+  /** Where the demo keeps `.platform/key-encryption-key` (MongoDB without a configured key); default the working directory. */
+  cwd?: string | undefined;
 }
 
 /** How a running demo stops: wait up to `graceMs` for in-flight requests (or until `force` settles). */
@@ -39,11 +41,9 @@ export async function startCommand(
   args: StartOptions,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Promise<RunningDemo> {
-  const store = demoStore(args.config ? await loadHostConfig(args.config) : {}, args.mongoUri);
-  // The platform starts (and its store connects) before anything listens: a failed start leaves no server.
-  const demo = await buildDemoPlatform(store.host);
-  const server = await serveHttp(demo.app, { port: args.port ?? 8080, hostname: "127.0.0.1" });
-  demo.platform.resolve(ServerAddress).port = server.port;
+  const host = args.config ? await loadHostConfig(args.config) : {};
+  const store = demoStore(host, args.mongoUri, process.env, args.cwd ?? process.cwd());
+  const { demo, server } = await startServing(store, args.port ?? 8080);
   const lines = [`Platform demo listening on ${server.url}`];
   for (const route of demo.routes.list()) {
     if (route.method !== "GET" || route.path.includes("*") || route.path.includes(":")) continue;
@@ -78,6 +78,41 @@ export async function startCommand(
       await demo.platform.stop();
     },
   };
+}
+
+/**
+ * Starts the platform (its store connects) before anything listens, then listens: a failed start
+ * leaves no server. Only then is a key-encryption key generated for this start saved, so a failed
+ * start leaves no key file either; a key that cannot be saved stops what started.
+ */
+async function startServing(store: DemoStore, port: number) {
+  let demo: Awaited<ReturnType<typeof buildDemoPlatform>>;
+  try {
+    demo = await buildDemoPlatform(store.host);
+  } catch (error) {
+    throw store.generatedKey ? explainGeneratedKey(error) : error;
+  }
+  let server: Awaited<ReturnType<typeof serveHttp>> | undefined;
+  try {
+    server = await serveHttp(demo.app, { port, hostname: "127.0.0.1" });
+    demo.platform.resolve(ServerAddress).port = server.port;
+    store.persist();
+    return { demo, server };
+  } catch (error) {
+    await server?.close(true);
+    await demo.platform.stop();
+    throw error;
+  }
+}
+
+/** A start under a freshly generated key that the configuration refused: say what the key was. */
+function explainGeneratedKey(error: unknown): unknown {
+  if (!isPlatformError(error, "CONFIGURATION_INVALID")) return error;
+  return new PlatformError(
+    "CONFIGURATION_INVALID",
+    `${error.message} (the key-encryption key was generated for this start and not saved: if this database already holds sealed keys, start where the ${DEMO_KEK_FILE} that sealed them is, or set platform.keys.encryption-key)`,
+    { cause: error },
+  );
 }
 
 /** Where the demo's outbox delivery writes magic links (absolute, so the user can open it). */

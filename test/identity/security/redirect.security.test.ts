@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Browser, type IdentityTestServer, startIdentityServer } from "../identity-test-server.js";
+import {
+  Browser,
+  type IdentityTestServer,
+  PAGE_NAVIGATION,
+  startIdentityServer,
+} from "../identity-test-server.js";
 import { cookieHeader, formLogin, guardedDemoSecurity, rawRequest } from "./security-test-support.js";
 
 // Open redirects: a saved request (or the redirectUrl of a JSON login) never points off-site. The demo
@@ -15,7 +20,7 @@ describe("open redirects through the saved request", () => {
 
   it("sends a browser to /login and back to the page it asked for", async () => {
     const browser = new Browser(server.url);
-    const first = await browser.fetch("/private/data");
+    const first = await browser.navigate("/private/data");
     expect(first.status).toBe(302);
     expect(first.headers.get("location")).toBe("/login");
     const login = await formLogin(browser);
@@ -26,7 +31,7 @@ describe("open redirects through the saved request", () => {
 
   it("answers the saved request as redirectUrl to a JSON login", async () => {
     const browser = new Browser(server.url);
-    await browser.fetch("/private/data?page=2");
+    await browser.navigate("/private/data?page=2");
     const csrf = await browser.csrfFrom("/login");
     const res = await browser.postJson(
       "/login",
@@ -51,7 +56,10 @@ describe("open redirects through the saved request", () => {
     it(`never redirects off-site after ${path}`, async () => {
       const browser = new Browser(server.url);
       await browser.fetch("/login");
-      const res = await rawRequest(server.url, "GET", path, { headers: { cookie: cookieHeader(browser) } });
+      // A page navigation, so the saved request is what the login answer below is built from.
+      const res = await rawRequest(server.url, "GET", path, {
+        headers: { ...PAGE_NAVIGATION, cookie: cookieHeader(browser) },
+      });
       expect(res.status).toBeLessThan(500);
       const location = res.headers.location;
       if (typeof location === "string") expect(isLocal(location), location).toBe(true);

@@ -13,13 +13,17 @@ export const AUTHZ_ERROR_CODES = {
   },
   ZERO_TRUST_BLOCKED: {
     status: 403,
-    meaning: "A zero-trust action blocks this user (set by an administrator or the risk analysis).",
-    remedy: "Contact an administrator; the block lasts until it is cleared or its TTL ends.",
+    meaning:
+      "A zero-trust action blocks this user (set by an administrator or the risk analysis); `decisionId` names the security decision that set it, when one did.",
+    remedy:
+      "Ask an administrator to review it, naming `decisionId` when the answer gives one; the block lasts until it is cleared or its TTL ends.",
   },
   ZERO_TRUST_REVIEW_REQUIRED: {
     status: 423,
-    meaning: "A zero-trust action holds this user's requests until someone reviews the sign-in.",
-    remedy: "Wait for the review (or ask an administrator to approve it), then retry.",
+    meaning:
+      "A zero-trust action (ESCALATE) holds this user's requests until someone reviews them; `decisionId` names the security decision that asked for the review, when one did.",
+    remedy:
+      "Wait for the review, or ask an administrator to review it (naming `decisionId` when the answer gives one), then retry.",
   },
   ZERO_TRUST_PENDING_ANALYSIS: {
     status: 503,
@@ -49,6 +53,10 @@ export type AuthzErrorDetails = {
     targetType?: string;
   };
   SUBJECT_NOT_FOUND: { fields: readonly string[] };
+  /** The security decision that wrote the block, when one did. */
+  ZERO_TRUST_BLOCKED: { decisionId?: string };
+  /** The security decision that asked for the review, when one did. */
+  ZERO_TRUST_REVIEW_REQUIRED: { decisionId?: string };
 };
 
 /** The authorization codes mapped to their details types (merged into PlatformErrorCodes). */

@@ -59,10 +59,12 @@ describe("decisionsPlugin", () => {
     expect(maker).toBeInstanceOf(EngineDecisionMaker);
     expect(maker.model).toEqual({ id: "builtin:offline-analyst/1", external: false });
     const alice = await platform.resolve(UserRepository).create({ username: "alice" });
-    await platform.resolve(EventBus).publish("mfa.StateChangeEvent", {
-      type: "StateChangeEvent",
+    // A wrong code, as the MFA runtime reports it.
+    await platform.resolve(EventBus).publish("mfa.ErrorEvent", {
+      type: "ErrorEvent",
+      errorType: "SECURITY",
+      code: "MFA_FACTOR_VERIFICATION_FAILED",
       userId: alice.id,
-      toState: "MFA_FAILED_TERMINAL",
     });
     await platform.resolve(DecisionPipeline).idle();
     const [pkg] = await platform.resolve(SealedEvidenceStore).recent(1);

@@ -87,6 +87,12 @@ export {
   severityOf,
 } from "./pipeline/decision-event.js";
 export {
+  DECISION_EVENT_MAPPING,
+  type DecisionEventMappingRow,
+  type DecisionSignal,
+  decisionEventKindOf,
+} from "./pipeline/decision-event-mapping.js";
+export {
   type BundleSelection,
   SELECTION_SOURCES,
   type SelectionSource,

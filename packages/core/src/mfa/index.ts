@@ -63,13 +63,15 @@ export {
   type MfaStateMachineOptions,
   type MfaStepInput,
 } from "./state/mfa-state-machine.js";
-export type {
-  CustomEvent,
-  ErrorEvent,
-  MfaErrorType,
-  MfaStateMachineEvent,
-  PerformanceAlertEvent,
-  StateChangeEvent,
+export {
+  type CustomEvent,
+  type ErrorEvent,
+  MFA_ERROR_EVENT_CODES,
+  type MfaErrorEventCode,
+  type MfaErrorType,
+  type MfaStateMachineEvent,
+  type PerformanceAlertEvent,
+  type StateChangeEvent,
 } from "./events/mfa-state-machine-events.js";
 
 // Escalations (an administrator's review of a risky sign-in)

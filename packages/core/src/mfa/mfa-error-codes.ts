@@ -56,7 +56,10 @@ export const MFA_ERROR_CODES = {
 
 /** The details of the MFA codes that carry any. */
 export type MfaErrorDetails = {
-  /** `maxAgeSeconds` of the rule; with a started step-up, its session, state, URL and endpoints. */
+  /**
+   * `maxAgeSeconds` of the rule; with a started step-up, its session, state, URL and endpoints; for a
+   * zero-trust CHALLENGE written by a security decision, its `decisionId`.
+   */
   MFA_CHALLENGE_REQUIRED: {
     maxAgeSeconds: number;
     mfaUrl?: string;
@@ -64,6 +67,8 @@ export type MfaErrorDetails = {
     currentState?: string;
     endpoints?: Readonly<Record<string, string>>;
     mfaBinding?: string;
+    /** A zero-trust CHALLENGE: the security decision that asked for it. */
+    decisionId?: string;
   };
   MFA_SESSION_EXPIRED: { state?: string };
   MFA_FACTOR_VERIFICATION_FAILED: { attemptsMade: number; maxAttempts: number };

@@ -141,9 +141,10 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
         reason: `zero trust: ${denial.reason}`,
         code: denial.code,
         message: denial.message,
+        ...(denial.decisionId === undefined ? {} : { details: { decisionId: denial.decisionId } }),
         zeroTrustAction: verdict.action,
         audited: true,
-        ...(denial.stepUp ? { stepUp: stepUpChallenge(denial.stepUp.maxAgeMs) } : {}),
+        ...(denial.stepUp ? { stepUp: stepUpChallenge(denial.stepUp.maxAgeMs, denial.decisionId) } : {}),
       };
       this.auditDenied(authentication, request, decision, verdict);
       return decision;

@@ -47,6 +47,7 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
         code: denial.code,
         reason: denial.reason,
         message: denial.message,
+        ...(denial.decisionId === undefined ? {} : { decisionId: denial.decisionId }),
         ...(denial.stepUp
           ? { stepUp: { maxAgeMs: since === undefined ? 0 : Math.max(0, this.clock.now() - since) } }
           : {}),

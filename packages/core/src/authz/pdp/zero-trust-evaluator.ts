@@ -15,6 +15,8 @@ export interface ZeroTrustVerdict {
     readonly message: string;
     /** Set for CHALLENGE: a factor completed within this many milliseconds clears it. */
     readonly stepUp?: { readonly maxAgeMs: number };
+    /** The security decision behind the refusal, which the answer names (see ZeroTrustDenial). */
+    readonly decisionId?: string;
   };
 }
 

@@ -89,8 +89,9 @@ describe("zero trust in the PEP, ENFORCE", () => {
     expect(blocked).toMatchObject({
       granted: false,
       code: "ZERO_TRUST_BLOCKED",
-      message: "Access is blocked",
+      message: "Access is blocked: ask an administrator to review it",
     });
+    expect(blocked.details).toBeUndefined(); // an administrator's record names no decision
     expect(blocked.stepUp).toBeUndefined();
     expect(statusForCode("ZERO_TRUST_BLOCKED")).toBe(403);
     await service.clear(ALICE_SUBJECT, { source: "admin" });
@@ -102,6 +103,29 @@ describe("zero trust in the PEP, ENFORCE", () => {
     await set("ESCALATE");
     expect(await check(ALICE)).toMatchObject({ granted: false, code: "ZERO_TRUST_REVIEW_REQUIRED" });
     expect(statusForCode("ZERO_TRUST_REVIEW_REQUIRED")).toBe(423);
+  });
+
+  it("a hold written by a security decision says what to do and names the decision (issue #25 item 4)", async () => {
+    const { check, service } = await pep();
+    const write = (action: ZeroTrustAction) =>
+      service.set(ALICE_SUBJECT, action, {
+        source: "ai-decision",
+        reason: "decision d-42: AI ESCALATE (risk 0.6)",
+      });
+    await write("ESCALATE");
+    expect(await check(ALICE)).toMatchObject({
+      code: "ZERO_TRUST_REVIEW_REQUIRED",
+      message:
+        "Access is held for a security review: wait for it, or ask an administrator to review decision d-42",
+      details: { decisionId: "d-42" },
+    });
+    await write("CHALLENGE");
+    const challenged = await check(ALICE);
+    expect(challenged.details).toEqual({ decisionId: "d-42" });
+    expect(challenged.stepUp?.error(undefined)).toMatchObject({
+      code: "MFA_CHALLENGE_REQUIRED",
+      details: { decisionId: "d-42" },
+    });
   });
 
   it("CHALLENGE asks for step-up, cleared by an otp/hwk factor at or after the record", async () => {

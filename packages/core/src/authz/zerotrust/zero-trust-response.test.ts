@@ -66,7 +66,7 @@ describe("zeroTrustDenial", () => {
       status: 403,
       action: "BLOCK",
       reason: "BLOCK (adaptive-mfa: impossible travel)",
-      message: "Access is blocked",
+      message: "Access is blocked: ask an administrator to review it",
     });
     expect(zeroTrustDenial(resolution("ESCALATE"), ALICE, ALLOW_PENDING)).toMatchObject({
       code: "ZERO_TRUST_REVIEW_REQUIRED",
@@ -87,8 +87,38 @@ describe("zeroTrustDenial", () => {
       action: "CHALLENGE",
       stepUp: true,
       reason: "CHALLENGE (adaptive-mfa: impossible travel)",
-      message: "Additional verification is required",
+      message: "Additional verification is required: complete a second factor (step up), then retry",
     });
+  });
+
+  it("names the security decision a record's reason leads with, and says what to do", () => {
+    const decided = (action: ZeroTrustAction) => {
+      const r = resolution(action);
+      return {
+        ...r,
+        record: { ...r.record!, source: "ai-decision", reason: "decision 7f3c-9a: AI ESCALATE (risk 0.55)" },
+      };
+    };
+    expect(zeroTrustDenial(decided("ESCALATE"), ALICE, ALLOW_PENDING)).toMatchObject({
+      code: "ZERO_TRUST_REVIEW_REQUIRED",
+      decisionId: "7f3c-9a",
+      message:
+        "Access is held for a security review: wait for it, or ask an administrator to review decision 7f3c-9a",
+    });
+    expect(zeroTrustDenial(decided("BLOCK"), ALICE, ALLOW_PENDING)).toMatchObject({
+      decisionId: "7f3c-9a",
+      message: "Access is blocked: ask an administrator to review decision 7f3c-9a",
+    });
+    expect(zeroTrustDenial(decided("CHALLENGE"), ALICE, ALLOW_PENDING)).toMatchObject({
+      code: "MFA_CHALLENGE_REQUIRED",
+      stepUp: true,
+      decisionId: "7f3c-9a",
+    });
+    // A record no decision wrote names none.
+    expect(zeroTrustDenial(resolution("ESCALATE"), ALICE, ALLOW_PENDING)).toMatchObject({
+      message: "Access is held for a security review: wait for it, or ask an administrator to review it",
+    });
+    expect(zeroTrustDenial(resolution("ESCALATE"), ALICE, ALLOW_PENDING)).not.toHaveProperty("decisionId");
   });
 
   it("treats a CHALLENGE as satisfied by an otp or hwk factor completed at or after the record", () => {

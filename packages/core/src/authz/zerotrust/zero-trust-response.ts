@@ -1,6 +1,7 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import { statusForCode } from "../../web/error-codes.js";
 import type { ZeroTrustAction } from "./zero-trust-action.js";
+import { decisionIdOf } from "./zero-trust-decision-reference.js";
 import type { ZeroTrustResolution } from "./zero-trust-resolution.js";
 import type { ZeroTrustSettings } from "./zero-trust.properties.js";
 
@@ -24,16 +25,32 @@ export interface ZeroTrustDenial {
   readonly shadow?: true;
   /** Operator-facing (audit, logs): the action, its source and its reason. Never send it to the client. */
   readonly reason: string;
-  /** Client-safe text for the error body. */
+  /** Client-safe text for the error body: what happened and what to do. */
   readonly message: string;
+  /**
+   * The security decision that wrote the record (`GET /platform/admin/api/security-decisions/{id}`),
+   * when one did: the answer names it so the user can name it to an administrator.
+   */
+  readonly decisionId?: string;
 }
 
-const MESSAGES: Readonly<Record<ZeroTrustDenialCode, string>> = Object.freeze({
-  MFA_CHALLENGE_REQUIRED: "Additional verification is required",
-  ZERO_TRUST_BLOCKED: "Access is blocked",
-  ZERO_TRUST_REVIEW_REQUIRED: "Access is held for a security review",
-  ZERO_TRUST_PENDING_ANALYSIS: "Security analysis is in progress; try again shortly",
-});
+/**
+ * What a held caller is told: what happened and what to do (step up; wait for or ask for a review;
+ * ask an administrator), naming the decision an administrator looks up when there is one.
+ */
+export function zeroTrustDenialMessage(code: ZeroTrustDenialCode, decisionId?: string): string {
+  const it = decisionId === undefined ? "it" : `decision ${decisionId}`;
+  switch (code) {
+    case "MFA_CHALLENGE_REQUIRED":
+      return "Additional verification is required: complete a second factor (step up), then retry";
+    case "ZERO_TRUST_BLOCKED":
+      return `Access is blocked: ask an administrator to review ${it}`;
+    case "ZERO_TRUST_REVIEW_REQUIRED":
+      return `Access is held for a security review: wait for it, or ask an administrator to review ${it}`;
+    case "ZERO_TRUST_PENDING_ANALYSIS":
+      return "Security analysis is in progress; try again shortly";
+  }
+}
 
 /**
  * The answer for a resolution: undefined (go on) when not evaluated, ALLOW, a satisfied CHALLENGE, or
@@ -49,7 +66,8 @@ const MESSAGES: Readonly<Record<ZeroTrustDenialCode, string>> = Object.freeze({
  *
  * A CHALLENGE is satisfied when the caller holds an `otp` or `hwk` factor completed at or after the
  * record's `at` (any such factor when there is no record), so one step-up clears it and a factor
- * from before the verdict does not. In SHADOW mode the denial is returned with `shadow: true`: the
+ * from before the verdict does not. A denial names the security decision that wrote the record
+ * (`decisionId`, read from the record's reason) and says what to do. In SHADOW mode the denial is returned with `shadow: true`: the
  * PEP audits it and goes on (a PEP that ignores the flag fails closed). 5xx PlatformErrors are
  * answered as a generic 500 by errorResponse, so the PEP writes the 503 body itself.
  */
@@ -102,6 +120,7 @@ function denial(
   code: ZeroTrustDenialCode,
 ): ZeroTrustDenial {
   const record = resolution.record;
+  const decisionId = decisionIdOf(record);
   const why =
     record === undefined ? resolution.reason : `${record.source}: ${record.reason ?? "no reason given"}`;
   return Object.freeze({
@@ -111,6 +130,7 @@ function denial(
     ...(code === "MFA_CHALLENGE_REQUIRED" ? { stepUp: true as const } : {}),
     ...(resolution.mode === "SHADOW" ? { shadow: true as const } : {}),
     reason: `${action} (${why}${resolution.stale ? ", stale" : ""})`,
-    message: MESSAGES[code],
+    message: zeroTrustDenialMessage(code, decisionId),
+    ...(decisionId === undefined ? {} : { decisionId }),
   });
 }

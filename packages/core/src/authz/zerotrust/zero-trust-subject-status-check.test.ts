@@ -36,7 +36,11 @@ describe("ZeroTrustSubjectStatusCheck", () => {
     await service.set("user:u-alice", "BLOCK", { source: "admin", reason: "stolen laptop" });
     for (const checkpoint of CHECKPOINTS) {
       const refusal = await at(checkpoint).catch((e: unknown) => e);
-      expect(refusal, checkpoint).toMatchObject({ code: "ZERO_TRUST_BLOCKED", message: "Access is blocked" });
+      expect(refusal, checkpoint).toMatchObject({
+        code: "ZERO_TRUST_BLOCKED",
+        message: "Access is blocked: ask an administrator to review it",
+        details: undefined,
+      });
       expect(String((refusal as Error).message)).not.toContain("stolen");
     }
     await expect(at("sign-in", BOB)).resolves.toBeUndefined();

@@ -8,6 +8,8 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
+import { decisionIdOf } from "./zero-trust-decision-reference.js";
+import { zeroTrustDenialMessage } from "./zero-trust-response.js";
 
 /** Checkpoints where the caller's current session counts; a sign-in or a refresh starts from none that does. */
 const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["step-up", "me", "request"]);
@@ -24,7 +26,8 @@ export interface ZeroTrustSubjectStatusCheckOptions {
 /**
  * Zero trust at identity's checkpoints. A BLOCK (a user BLOCK, or a session BLOCK of the caller's
  * session at `step-up`, `me` and `request`, by the resolver's precedence and TTLs) refuses with 403
- * ZERO_TRUST_BLOCKED: no session or token is issued at `sign-in`, the refresh token is not spent (the
+ * ZERO_TRUST_BLOCKED (naming the security decision behind it, `decisionId`, when one wrote it): no
+ * session or token is issued at `sign-in`, the refresh token is not spent (the
  * token endpoint revokes its family), no step-up starts or completes, `/api/me` does not answer, and no
  * authenticated request but logout goes past the security context (`request`, on every chain).
  * CHALLENGE, ESCALATE and PENDING_ANALYSIS never refuse here: they are answered on the protected URLs,
@@ -69,6 +72,12 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
     } catch {
       // The refusal stands whatever the sink does.
     }
-    if (!shadow) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+    if (shadow) return;
+    const decisionId = decisionIdOf(record);
+    throw new PlatformError(
+      "ZERO_TRUST_BLOCKED",
+      zeroTrustDenialMessage("ZERO_TRUST_BLOCKED", decisionId),
+      decisionId === undefined ? {} : { details: { decisionId } },
+    );
   }
 }

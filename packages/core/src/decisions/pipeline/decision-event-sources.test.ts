@@ -27,45 +27,55 @@ describe("DecisionEventSources", () => {
     });
   });
 
-  it("turns MFA failures, lockouts and errors on the bus into events, not MFA successes", async () => {
+  it("turns MFA errors into events by their code: a wrong factor a failure, the threshold a lockout", async () => {
     const off = sources.subscribe();
-    const change = (toState: string) =>
-      bus.publish("mfa.StateChangeEvent", {
+    const error = (code: string, errorType: string, userId: string | undefined = "u1") =>
+      bus.publish("mfa.ErrorEvent", { type: "ErrorEvent", errorType, code, ...(userId ? { userId } : {}) });
+    await error("MFA_FACTOR_VERIFICATION_FAILED", "SECURITY");
+    await error("ACCOUNT_LOCKED", "LIMIT_EXCEEDED");
+    await error("MFA_SESSION_BINDING_INVALID", "SECURITY");
+    await error("INTERNAL_ERROR", "SYSTEM", undefined); // no user
+    expect(submitted.map((e) => e.kind)).toEqual(["MFA_FAILURE", "MFA_LOCKOUT", "MFA_FAILURE"]);
+    expect(submitted[1]).toMatchObject({ userId: "u1", detail: { code: "ACCOUNT_LOCKED" } });
+    expect(new Set(submitted.map((e) => e.id)).size).toBe(3);
+    off();
+    await error("ACCOUNT_LOCKED", "LIMIT_EXCEEDED");
+    expect(submitted).toHaveLength(3);
+  });
+
+  it("makes no event of a refused send, an expired, ended or cancelled flow, or a policy's refusal (issue #25 item 4)", async () => {
+    sources.subscribe();
+    // The resend limit shares LIMIT_EXCEEDED with a lockout; it was read as MFA_LOCKOUT.
+    for (const [code, errorType] of [
+      ["TOO_MANY_ATTEMPTS", "LIMIT_EXCEEDED"],
+      ["MFA_TIMEOUT", "TIMEOUT"],
+      ["CHALLENGE_TIMEOUT", "TIMEOUT"],
+      ["MFA_SIGN_IN_ENDED", "SECURITY"],
+      ["AUTHENTICATION_BLOCKED", "SECURITY"],
+      ["AUTHENTICATION_BLOCKED", "SYSTEM"],
+      ["INTERNAL_ERROR", "SYSTEM"],
+      ["A_HOST_CODE", "LIMIT_EXCEEDED"],
+    ])
+      await bus.publish("mfa.ErrorEvent", { type: "ErrorEvent", userId: "u1", errorType, code });
+    for (const toState of [
+      "MFA_SUCCESSFUL",
+      "MFA_NOT_REQUIRED",
+      "MFA_FAILED_TERMINAL",
+      "MFA_CANCELLED",
+      "MFA_TIMEOUT",
+      "MFA_SESSION_EXPIRED",
+      "MFA_SYSTEM_ERROR",
+      // The same step publishes ACCOUNT_LOCKED: one lockout, one event.
+      "MFA_ACCOUNT_LOCKED",
+      "OTT_CHALLENGE",
+    ])
+      await bus.publish("mfa.StateChangeEvent", {
         type: "StateChangeEvent",
         userId: "u1",
         toState,
         fromState: "OTT_CHALLENGE",
       });
-    // A completed flow is identity's SIGN_IN_COMPLETED (published past the sign-in checkpoint).
-    await change("MFA_SUCCESSFUL");
-    await change("MFA_NOT_REQUIRED");
-    await change("MFA_FAILED_TERMINAL");
-    await change("MFA_ACCOUNT_LOCKED");
-    await change("OTT_CHALLENGE"); // not an occasion
-    await bus.publish("mfa.ErrorEvent", {
-      type: "ErrorEvent",
-      userId: "u1",
-      errorType: "SECURITY",
-      code: "MFA_CODE_INVALID",
-    });
-    await bus.publish("mfa.ErrorEvent", {
-      type: "ErrorEvent",
-      userId: "u1",
-      errorType: "LIMIT_EXCEEDED",
-      code: "X",
-    });
-    await bus.publish("mfa.ErrorEvent", { type: "ErrorEvent", errorType: "SYSTEM", code: "X" }); // no user
-    expect(submitted.map((e) => e.kind)).toEqual([
-      "MFA_FAILURE",
-      "MFA_LOCKOUT",
-      "MFA_FAILURE",
-      "MFA_LOCKOUT",
-    ]);
-    expect(submitted[2]).toMatchObject({ userId: "u1", detail: { code: "MFA_CODE_INVALID" } });
-    expect(new Set(submitted.map((e) => e.id)).size).toBe(4);
-    off();
-    await change("MFA_FAILED_TERMINAL");
-    expect(submitted).toHaveLength(4);
+    expect(submitted).toEqual([]);
   });
 
   it("turns zero trust's missing analysis into a sampled-request event", async () => {

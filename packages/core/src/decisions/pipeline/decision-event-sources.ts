@@ -9,17 +9,19 @@ import type { Clock } from "../../kernel/clock.js";
 import type { EventBus, PlatformEvent } from "../../kernel/event-bus.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { DecisionEvent, DecisionEventKind } from "./decision-event.js";
+import { ANY_OTHER, decisionEventKindOf } from "./decision-event-mapping.js";
 import { DenialCounter } from "./denial-counter.js";
 
 type Submit = (event: DecisionEvent) => unknown;
 
 /**
- * Turns what the platform signals on the EventBus into DecisionEvents:
+ * Turns what the platform signals on the EventBus into DecisionEvents, by what happened
+ * (DECISION_EVENT_MAPPING, printed in docs/security-decisions.md):
  * - `identity.SignInCompletedEvent`: a completed sign-in (password, OTT, passkey, an MFA flow),
- *   published only once the sign-in passed every gate; MFA's MFA_SUCCESSFUL / MFA_NOT_REQUIRED are
- *   not read for it (they come before the `sign-in` checkpoint, and a step-up is no sign-in);
- * - `mfa.StateChangeEvent` to MFA_FAILED_TERMINAL (an MFA failure) and to MFA_ACCOUNT_LOCKED (a
- *   lockout); `mfa.ErrorEvent` with a user (a failure; LIMIT_EXCEEDED a lockout);
+ *   published only once the sign-in passed every gate;
+ * - `mfa.ErrorEvent` with a user, by its code (never its error type: LIMIT_EXCEEDED is a lockout
+ *   and a refused send alike): a wrong factor is a failure, the lockout threshold reached a lockout;
+ *   a refused send, an expired or cancelled flow is no occasion. `mfa.StateChangeEvent` makes none;
  * - `identity.AccessDeniedEvent` of a signed-in caller, counted per user in a sliding window:
  *   `denials.threshold` of them make one REPEATED_DENIALS event. A denial that is zero trust's own
  *   answer (`ZERO_TRUST_*`) is not counted: the user is already decided;
@@ -60,7 +62,9 @@ export class DecisionEventSources {
     const p = e.payload as Partial<SignInCompletedPayload> | undefined;
     if (typeof p?.userId !== "string") return;
     const method = text(p.method);
-    this.emit("SIGN_IN_COMPLETED", {
+    const kind = decisionEventKindOf(SIGN_IN_COMPLETED_EVENT, ANY_OTHER);
+    if (kind === undefined) return;
+    this.emit(kind, {
       userId: p.userId,
       ...(typeof p.username === "string" ? { username: p.username } : {}),
       remoteAddress: text(p.remoteAddress),
@@ -74,8 +78,9 @@ export class DecisionEventSources {
     if (typeof p.code === "string" && p.code.startsWith("ZERO_TRUST_")) return;
     const at = this.o.clock.now();
     const count = this.denials.deny(p.userId, at);
-    if (count === undefined) return;
-    this.emit("REPEATED_DENIALS", {
+    const kind = decisionEventKindOf(ACCESS_DENIED_EVENT, ANY_OTHER);
+    if (count === undefined || kind === undefined) return;
+    this.emit(kind, {
       userId: p.userId,
       ...(typeof p.username === "string" ? { username: p.username } : {}),
       at,
@@ -87,28 +92,26 @@ export class DecisionEventSources {
   }
 
   private onMfaState(e: PlatformEvent<unknown>): void {
-    const p = e.payload as { userId?: unknown; toState?: unknown; flow?: unknown };
+    const p = e.payload as { userId?: unknown; toState?: unknown };
     if (typeof p?.userId !== "string") return;
-    const kind: DecisionEventKind | undefined =
-      p.toState === "MFA_FAILED_TERMINAL"
-        ? "MFA_FAILURE"
-        : p.toState === "MFA_ACCOUNT_LOCKED"
-          ? "MFA_LOCKOUT"
-          : undefined;
+    const kind = decisionEventKindOf("mfa.StateChangeEvent", p.toState);
     if (kind !== undefined) this.emit(kind, { userId: p.userId, detail: { mfaState: String(p.toState) } });
   }
 
   private onMfaError(e: PlatformEvent<unknown>): void {
-    const p = e.payload as { userId?: unknown; errorType?: unknown; code?: unknown };
+    const p = e.payload as { userId?: unknown; code?: unknown };
     if (typeof p?.userId !== "string") return;
-    const kind = p.errorType === "LIMIT_EXCEEDED" ? "MFA_LOCKOUT" : "MFA_FAILURE";
-    this.emit(kind, { userId: p.userId, detail: { code: String(p.code ?? "UNKNOWN").slice(0, 64) } });
+    // Keyed on the code: a refused send and a lockout share the error type LIMIT_EXCEEDED.
+    const kind = decisionEventKindOf("mfa.ErrorEvent", p.code);
+    if (kind !== undefined)
+      this.emit(kind, { userId: p.userId, detail: { code: String(p.code).slice(0, 64) } });
   }
 
   private onAnalysisMissing(e: PlatformEvent<unknown>): void {
     const p = e.payload as { userId?: unknown; username?: unknown; sessionHandle?: unknown };
-    if (typeof p?.userId !== "string") return;
-    this.emit("REQUEST_SAMPLED", {
+    const kind = decisionEventKindOf(ZERO_TRUST_ANALYSIS_MISSING_EVENT, ANY_OTHER);
+    if (typeof p?.userId !== "string" || kind === undefined) return;
+    this.emit(kind, {
       userId: p.userId,
       ...(typeof p.username === "string" ? { username: p.username } : {}),
       ...(typeof p.sessionHandle === "string" ? { sessionHandle: p.sessionHandle } : {}),

@@ -6,9 +6,9 @@ export const DECISION_EVENT_KINDS = [
   "REQUEST_SAMPLED",
   /** One subject was denied `denials.threshold` times within `denials.window`. */
   "REPEATED_DENIALS",
-  /** An MFA flow failed (a wrong code, a terminal failure). */
+  /** A factor failed below the lockout threshold (a wrong code or passkey), or a flow was presented by a client it is not bound to. */
   "MFA_FAILURE",
-  /** An MFA flow locked the account. */
+  /** Failed factors reached the lockout threshold: the account is locked (a refused send is no lockout). */
   "MFA_LOCKOUT",
 ] as const;
 

@@ -1,4 +1,8 @@
-import type { ZeroTrustActionService } from "../../authz/zerotrust/zero-trust-action-service.js";
+import {
+  ZERO_TRUST_REASON_MAX_LENGTH,
+  type ZeroTrustActionService,
+} from "../../authz/zerotrust/zero-trust-action-service.js";
+import { reasonNamingDecision } from "../../authz/zerotrust/zero-trust-decision-reference.js";
 import { zeroTrustSessionSubject, zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.js";
 import type { UserAccount } from "../../identity/users/user-account.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
@@ -40,7 +44,7 @@ export interface WrittenDecision {
 
 /**
  * Writes a decision everywhere it goes: the ZeroTrustActionService (the user, and the session when
- * the event names one), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
+ * the event names one; the reason leads with the decision's id, which the held user's answer names), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
  * context, the metadata) and the audit trail (`decision.made`). A BLOCK or ESCALATE that would leave
  * no available administrator (the AdministratorGuard behind the ZeroTrustActionService: enabled, not
  * locked, no MFA lockout, no live BLOCK or ESCALATE) is written as CHALLENGE, audited
@@ -64,7 +68,7 @@ export class DecisionOutcomeWriter {
   async write(decided: DecidedEvent): Promise<WrittenDecision> {
     const decisionId = this.o.ids.id();
     const { event, account, outcome } = decided;
-    const written = await this.writeZeroTrustGuarded(event, account, outcome);
+    const written = await this.writeZeroTrustGuarded(event, account, outcome, decisionId);
     const action = written.action;
     if (action !== outcome.action) await this.alertLastAdmin(event, account, decisionId, outcome.action);
     const at = this.o.clock.now();
@@ -134,9 +138,10 @@ export class DecisionOutcomeWriter {
     event: DecisionEvent,
     account: UserAccount,
     outcome: DecisionOutcome,
+    decisionId: string,
   ): Promise<{ action: DecisionAction; result: Promise<void> }> {
     try {
-      await this.writeZeroTrust(event, account, outcome, outcome.action);
+      await this.writeZeroTrust(event, account, outcome, outcome.action, decisionId);
       return { action: outcome.action, result: Promise.resolve() };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
@@ -146,7 +151,7 @@ export class DecisionOutcomeWriter {
         failed.catch(() => undefined);
         return { action: outcome.action, result: failed };
       }
-      const result = this.writeZeroTrust(event, account, outcome, "CHALLENGE");
+      const result = this.writeZeroTrust(event, account, outcome, "CHALLENGE", decisionId);
       result.catch(() => undefined);
       return { action: "CHALLENGE", result };
     }
@@ -178,8 +183,11 @@ export class DecisionOutcomeWriter {
     account: UserAccount,
     outcome: DecisionOutcome,
     action: DecisionAction,
+    decisionId: string,
   ): Promise<void> {
-    const reason = reasonOf(outcome, action);
+    // The reason leads with the decision's id: the held user's answer names it, and an administrator
+    // looks it up at the security-decisions admin API.
+    const reason = reasonNamingDecision(decisionId, reasonOf(outcome, action), ZERO_TRUST_REASON_MAX_LENGTH);
     const subjects = [
       zeroTrustUserSubject(account.id),
       ...(event.sessionHandle ? [zeroTrustSessionSubject(event.sessionHandle)] : []),
@@ -216,8 +224,7 @@ function reasonOf(outcome: DecisionOutcome, action: DecisionAction): string {
   const codes = outcome.reasons.map((r) => r.code.replace(/\p{Cc}/gu, " ")).join(",");
   // A fallback decision has no score: no accepted answer gave one.
   const risk = outcome.riskScore === null ? "none" : Math.round(outcome.riskScore * 1000) / 1000;
-  const text = `AI ${action} (risk ${risk}, ${outcome.layer}, bundle ${outcome.bundleVersion}${codes ? `: ${codes}` : ""})`;
-  return text.slice(0, 500);
+  return `AI ${action} (risk ${risk}, ${outcome.layer}, bundle ${outcome.bundleVersion}${codes ? `: ${codes}` : ""})`;
 }
 
 function metadataOf(decided: DecidedEvent, action: DecisionAction) {

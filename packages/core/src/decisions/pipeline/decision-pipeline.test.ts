@@ -41,6 +41,8 @@ describe("DecisionPipeline: an outcome lands everywhere", () => {
       },
     });
     const decisionId = made!.data!.decisionId as string;
+    // The record names the decision (the held user's answer reads it from there).
+    expect(user?.reason).toMatch(new RegExp(`^decision ${decisionId}: AI CHALLENGE \\(risk 0\\.4, L1`));
 
     const [past] = await f.history.recentFor(f.alice.id, 5);
     expect(past).toMatchObject({

@@ -63,10 +63,12 @@ describe("decisionsPipelinePlugin", () => {
     const bob = await users.create({ username: "bob" });
     const pipeline = platform.resolve(DecisionPipeline);
 
-    await platform.resolve(EventBus).publish("mfa.StateChangeEvent", {
-      type: "StateChangeEvent",
+    // A lockout, as the MFA runtime reports it (the step's state change to MFA_ACCOUNT_LOCKED is no event).
+    await platform.resolve(EventBus).publish("mfa.ErrorEvent", {
+      type: "ErrorEvent",
+      errorType: "LIMIT_EXCEEDED",
+      code: "ACCOUNT_LOCKED",
       userId: alice.id,
-      toState: "MFA_ACCOUNT_LOCKED",
     });
     await platform.resolve(ZeroTrustActionResolver).resolve({ authentication: user(bob.id, "bob") });
     await pipeline.idle();

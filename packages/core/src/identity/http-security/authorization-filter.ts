@@ -65,7 +65,11 @@ export class AuthorizationFilter implements SecurityFilter {
           const started = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
           throw decision.stepUp.error(started);
         }
-        throw new PlatformError(decision.code ?? "ACCESS_DENIED", decision.message ?? "Access denied");
+        throw new PlatformError(
+          decision.code ?? "ACCESS_DENIED",
+          decision.message ?? "Access denied",
+          decision.details === undefined ? {} : { details: decision.details },
+        );
       }
     }
     await next();

@@ -1,4 +1,4 @@
-import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
+import type { PlatformErrorCode, PlatformErrorDetails } from "../../kernel/error-code-table.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
@@ -17,6 +17,8 @@ export interface AuthorizationDecision {
   code?: PlatformErrorCode;
   /** Client-safe text for that code (default "Access denied"); never the policy or the reason. */
   message?: string;
+  /** Client-safe fields the answer carries beside code and message (e.g. the `decisionId` behind a zero-trust hold). */
+  details?: PlatformErrorDetails;
   /** True when the manager already wrote the denial to the AuditSink (the filter then does not). */
   audited?: boolean;
 }

@@ -2,7 +2,7 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import type { MfaEvent } from "../state/mfa-event.js";
 import type { FactorContext } from "../state/factor-context.js";
 import type { MfaState } from "../state/mfa-state.js";
-import type { MfaErrorType } from "../events/mfa-state-machine-events.js";
+import type { MfaErrorEventCode, MfaErrorType } from "../events/mfa-state-machine-events.js";
 import type { MfaRuntimeOptions } from "./mfa-runtime-options.js";
 
 /** The ports the runtime reports through: the MFA event channel, the audit trail and the clock. */
@@ -35,7 +35,7 @@ export class MfaRuntimeEvents {
   /** Publishes an ErrorEvent (the API layer reports limits and system errors it meets). */
   async reportError(
     errorType: MfaErrorType,
-    code: string,
+    code: MfaErrorEventCode,
     message: string,
     userId?: string,
     mfaSessionId?: string,

@@ -11,7 +11,7 @@ import { type FactorContext, newFactorContext, selectableFactors } from "../stat
 import type { MfaEvent } from "../state/mfa-event.js";
 import { isTerminal } from "../state/mfa-state.js";
 import type { MfaStepInput } from "../state/mfa-state-machine.js";
-import type { MfaErrorType } from "../events/mfa-state-machine-events.js";
+import type { MfaErrorEventCode, MfaErrorType } from "../events/mfa-state-machine-events.js";
 import { codeBudgetExhausted, hasCodeBudget } from "./mfa-code-budget.js";
 import { mfaError } from "./mfa-errors.js";
 import { MfaFactorVerification } from "./mfa-factor-verification.js";
@@ -339,7 +339,7 @@ export class MfaRuntime {
   /** Publishes an ErrorEvent (the API layer reports limits and system errors it meets). */
   async reportError(
     errorType: MfaErrorType,
-    code: string,
+    code: MfaErrorEventCode,
     message: string,
     userId?: string,
     mfaSessionId?: string,

@@ -17,9 +17,10 @@ export interface StartedStepUpFields {
  * The step-up a denial asks for (a `recentFactor` rule, a zero-trust CHALLENGE): 401
  * `MFA_CHALLENGE_REQUIRED` with `maxAgeSeconds` and, when the MFA chain hook started a step-up, its
  * fields. A browser page navigation is sent to `mfaUrl`; a bearer caller gets
- * `WWW-Authenticate: Bearer error="insufficient_user_authentication"`.
+ * `WWW-Authenticate: Bearer error="insufficient_user_authentication"`. A zero-trust CHALLENGE names
+ * the security decision behind it (`decisionId`).
  */
-export function stepUpChallenge(maxAgeMs: number): StepUpChallenge {
+export function stepUpChallenge(maxAgeMs: number, decisionId?: string): StepUpChallenge {
   return {
     maxAgeMs,
     error(started) {
@@ -27,7 +28,13 @@ export function stepUpChallenge(maxAgeMs: number): StepUpChallenge {
       const error = new PlatformError(
         "MFA_CHALLENGE_REQUIRED",
         "A recent second factor is required for this resource",
-        { details: { maxAgeSeconds: Math.round(maxAgeMs / 1000), ...fields } },
+        {
+          details: {
+            maxAgeSeconds: Math.round(maxAgeMs / 1000),
+            ...(decisionId === undefined ? {} : { decisionId }),
+            ...fields,
+          },
+        },
       );
       return withChallengeAnswer(error, {
         browserRedirect: typeof fields?.mfaUrl === "string" ? fields.mfaUrl : undefined,
