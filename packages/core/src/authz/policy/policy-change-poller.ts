@@ -1,3 +1,4 @@
+import { PeriodicPoll } from "../../kernel/coordination/periodic-poll.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { PolicyRepository } from "./policy-repository.js";
 
@@ -19,51 +20,39 @@ export interface PolicyChangePollerOptions {
  */
 export class PolicyChangePoller {
   private last: number | undefined;
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private failing = false;
+  private readonly loop: PeriodicPoll;
 
-  constructor(private readonly o: PolicyChangePollerOptions) {}
+  constructor(private readonly o: PolicyChangePollerOptions) {
+    this.loop = new PeriodicPoll({
+      intervalMs: o.intervalMs,
+      run: () => this.check(),
+      logger: o.logger,
+      failure: "policy change poll failed: deciding on the policies loaded before",
+      recovered: "policy change poll recovered",
+    });
+  }
 
   /** Reads the current count (the policies were just loaded) and starts polling. */
   async start(): Promise<void> {
     this.last = await this.o.repository.changeCount();
-    if (this.o.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.o.intervalMs);
-    this.timer.unref?.();
+    this.loop.start();
   }
 
   /** Stops polling and waits for a poll in progress. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One poll: reloads when the store's count differs from the last one seen (one poll at a time). */
   poll(): Promise<void> {
-    this.running ??= this.check().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.loop.poll();
   }
 
   private async check(): Promise<void> {
-    try {
-      const count = await this.o.repository.changeCount();
-      if (count !== this.last) {
-        await this.o.reload();
-        this.last = count;
-      }
-      if (this.failing) this.o.logger.info("policy change poll recovered", {});
-      this.failing = false;
-    } catch (error) {
-      if (!this.failing) {
-        this.o.logger.error("policy change poll failed: deciding on the policies loaded before", {
-          error: String(error),
-        });
-      }
-      this.failing = true;
+    const count = await this.o.repository.changeCount();
+    if (count !== this.last) {
+      await this.o.reload();
+      this.last = count;
     }
   }
 }

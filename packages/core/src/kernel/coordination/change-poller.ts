@@ -1,6 +1,7 @@
 import type { InjectionToken } from "tsyringe";
 import type { Logger } from "../logger.js";
 import type { ChangeCounters } from "./change-counters.js";
+import { PeriodicPoll } from "./periodic-poll.js";
 
 /** What a ChangePoller needs. */
 export interface ChangePollerOptions {
@@ -24,65 +25,50 @@ export type ChangeListener = () => void;
 export class ChangePoller {
   private readonly listeners = new Map<string, ChangeListener[]>();
   private readonly seen = new Map<string, number>();
-  private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<void> | undefined;
-  private failing = false;
+  private readonly loop: PeriodicPoll;
 
-  constructor(private readonly o: ChangePollerOptions) {}
+  constructor(private readonly o: ChangePollerOptions) {
+    this.loop = new PeriodicPoll({
+      intervalMs: o.intervalMs,
+      run: () => this.check(),
+      logger: o.logger,
+      failure: "change poll failed: caches of shared state expire on their own meanwhile",
+      recovered: "change poll recovered",
+    });
+  }
 
   /** Runs `listener` whenever `topic`'s counter moves; returns the function that stops it. */
   watch(topic: string, listener: ChangeListener): () => void {
-    const list = this.listeners.get(topic) ?? [];
-    list.push(listener);
-    this.listeners.set(topic, list);
+    this.listeners.set(topic, [...(this.listeners.get(topic) ?? []), listener]);
     return () => {
-      const current = this.listeners.get(topic) ?? [];
       this.listeners.set(
         topic,
-        current.filter((l) => l !== listener),
+        (this.listeners.get(topic) ?? []).filter((l) => l !== listener),
       );
     };
   }
 
   /** Reads the baselines and starts polling (no timer when `intervalMs` is 0). */
   async start(): Promise<void> {
-    await this.poll();
-    if (this.o.intervalMs <= 0 || this.timer) return;
-    this.timer = setInterval(() => void this.poll(), this.o.intervalMs);
-    this.timer.unref?.();
+    await this.loop.poll();
+    this.loop.start();
   }
 
   /** Stops polling and waits for a poll in progress. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = undefined;
-    await this.running;
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
   /** One poll (one at a time): fires the listeners of every moved topic. */
   poll(): Promise<void> {
-    this.running ??= this.check().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.loop.poll();
   }
 
   private async check(): Promise<void> {
     const topics = [...this.listeners.keys()];
     if (topics.length === 0) return;
-    try {
-      const counts = await this.o.counters.read(topics);
-      for (const topic of topics) this.compare(topic, counts[topic] ?? 0);
-      if (this.failing) this.o.logger.info("change poll recovered", {});
-      this.failing = false;
-    } catch (error) {
-      if (!this.failing) {
-        this.o.logger.error("change poll failed: caches of shared state expire on their own meanwhile", {
-          error: String(error),
-        });
-      }
-      this.failing = true;
-    }
+    const counts = await this.o.counters.read(topics);
+    for (const topic of topics) this.compare(topic, counts[topic] ?? 0);
   }
 
   private compare(topic: string, count: number): void {
