@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../../kernel/clock.js";
 import { InMemoryChangeCounters } from "../../../kernel/coordination/in-memory-change-counters.js";
 import { CryptoIdGenerator } from "../../../kernel/id-generator.js";
-import { PRIMARY } from "../../../mfa/state/factor-context.fixture.js";
+import { user } from "../../authentication/authentication.fixture.js";
 import { InMemoryUserRepository } from "../in-memory-user-repository.js";
 import { ACCOUNT_STANDING_TOPIC } from "./account-standing.js";
 import { CachedAccountStanding } from "./cached-account-standing.js";
@@ -20,7 +20,7 @@ async function setup() {
   };
   const standing = new CachedAccountStanding({ users: counted, counters, clock, ttlMs: 30_000 });
   const account = await users.create({ username: "kim", authorities: ["ROLE_USER"] });
-  const signIn = { ...PRIMARY, userId: account.id, username: "kim" };
+  const signIn = user(account.id, "kim");
   return { clock, users, counters, standing, account, signIn, reads: () => reads };
 }
 
