@@ -233,6 +233,17 @@ describe("SessionManager: absolute lifetime and the user index", () => {
     expect(await store.listByUser("user-1")).toEqual([]);
   });
 
+  it("does not restart the lifetime when the same user signs in again on the session (a step-up)", async () => {
+    const { manager, clock } = setup();
+    const ex = exchange();
+    const first = await manager.rotate(ex, "user-1");
+    clock.advance(60 * MINUTE);
+    const stepUp = await manager.rotate(ex, "user-1");
+    expect(stepUp.createdAt).toBe(first.createdAt);
+    const other = await manager.rotate(ex, "user-2");
+    expect(other.createdAt).toBe(clock.now());
+  });
+
   it("keeps the user across a later rotation without a user, and refuses a bad lifetime", async () => {
     const { manager } = setup();
     const ex = exchange();

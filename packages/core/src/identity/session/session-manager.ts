@@ -117,16 +117,19 @@ export class SessionManager {
    * Gives the session a new id (call it on login, against fixation): the data is copied to a session
    * under a fresh `ids.secret(32)`, the old id is deleted and the cookie re-set. Without a session, a
    * new one is created. With `userId` (a sign-in), the new session is indexed under that user
-   * (`SessionStore.deleteByUser` finds it) and its absolute lifetime starts now; without, the old
-   * session's user and start carry over.
+   * (`SessionStore.deleteByUser` finds it), and its absolute lifetime starts now when the user differs
+   * from the session's (a step-up of the same user never extends it); otherwise the old session's user
+   * and start carry over.
    */
   async rotate(exchange: HttpExchange, userId?: string): Promise<SessionRecord> {
     const old = await this.current(exchange);
     const now = this.clock.now();
     const owner = userId ?? old?.userId;
+    // A new user (or a first sign-in) starts the absolute lifetime; the same user stepping up does not.
+    const signsInAnew = userId !== undefined && userId !== old?.userId;
     const fresh = await this.begin(exchange, {
       data: old ? structuredClone(old.data) : {},
-      createdAt: userId === undefined ? (old?.createdAt ?? now) : now,
+      createdAt: signsInAnew || old === undefined ? now : old.createdAt,
       ...(owner === undefined ? {} : { userId: owner }),
     });
     if (old) await this.store.delete(old.id);
