@@ -30,6 +30,9 @@ class CountingTokenService implements OneTimeTokenService {
     if (token) this.consumed++;
     return token;
   }
+  revokeAllFor(username: string): Promise<void> {
+    return this.inner.revokeAllFor(username);
+  }
 }
 
 /** A generation handler that answers the link itself (a test double for a mailer). */

@@ -149,6 +149,12 @@ export class MongoOneTimeTokenService implements OneTimeTokenService {
     return undefined;
   }
 
+  /** One `deleteOne` of the account's document (every token of it). */
+  async revokeAllFor(username: string): Promise<void> {
+    const userKey = typeof username === "string" ? usernameKey(username) : "";
+    if (userKey !== "") await this.accounts.deleteOne({ _id: userKey });
+  }
+
   /** The upsert of `generate`; retried once when a concurrent first generate won the insert. */
   private async push(userKey: string, update: object): Promise<void> {
     try {

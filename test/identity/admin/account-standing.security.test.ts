@@ -1,6 +1,7 @@
 import { AccountStanding, UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity-test-server.js";
+import { outbox, waitForLine } from "../mfa/mfa-test-support.js";
 import { json, NO_MFA_FOR_ADMINS, type RunningDemo, seedUser, startDemo } from "../../support/demo-server.js";
 
 // Issue #25 item 1 (High): admin2, signed in through the form, was disabled by admin and its session
@@ -149,5 +150,62 @@ describe("a change to an account's standing ends its sessions and tokens at once
     expect((await demo.platform.resolve(UserRepository).findById(userId))?.authorities).toEqual([
       "ROLE_USER",
     ]);
+  });
+
+  it("links mailed before a standing change die with it: a reset link after a disable or a new password, a magic link after a reset", async () => {
+    await seedUser(demo.platform, "hana", "hana-pass");
+    const hanaId = await idOf("hana");
+    const mailed = async (channel: string, action: () => Promise<unknown>) => {
+      const before = outbox(demo.outboxFile).length;
+      await action();
+      for (let n = before + 1; ; n++) {
+        const line = await waitForLine(demo.outboxFile, n);
+        if (line.channel === channel && line.username === "hana") return line.token;
+      }
+    };
+    const resetWith = async (token: string, password: string) => {
+      const b = new Browser(demo.base);
+      const csrf = await b.csrfFrom(`/reset-password?token=${encodeURIComponent(token)}`);
+      return b.postForm("/reset-password", { token, password, _csrf: csrf });
+    };
+    // A reset link, then the administrator sets a password: the link is dead.
+    const link1 = await mailed("password-reset", () =>
+      admin(`/admin/api/users/${hanaId}/reset-password`, "POST", { sendLink: true }),
+    );
+    expect(
+      (await admin(`/admin/api/users/${hanaId}/reset-password`, "POST", { password: "hana-admin-set-1" }))
+        .status,
+    ).toBe(200);
+    expect((await resetWith(link1, "attacker-Chosen-9")).status).toBe(400);
+    // A reset link, then a disable and an enable: the link is dead, and the administrator's password stands.
+    const link2 = await mailed("password-reset", () =>
+      admin(`/admin/api/users/${hanaId}/reset-password`, "POST", { sendLink: true }),
+    );
+    expect((await admin(`/admin/api/users/${hanaId}/disable`, "POST")).status).toBe(200);
+    expect((await resetWith(link2, "attacker-Chosen-9")).status).toBe(400);
+    expect((await admin(`/admin/api/users/${hanaId}/enable`, "POST")).status).toBe(200);
+    expect(
+      (
+        await fetch(
+          `${demo.base}/api/login`,
+          json("POST", { username: "hana", password: "attacker-Chosen-9" }),
+        )
+      ).status,
+    ).toBe(401);
+    await tokenOf("hana", "hana-admin-set-1");
+    // A magic link, then a new password: the link signs nobody in.
+    const b = new Browser(demo.base);
+    const magic = await mailed("email", async () => {
+      const csrf = await b.csrfFrom("/login/ott");
+      return b.postForm("/ott/generate", { username: "hana", _csrf: csrf });
+    });
+    expect(
+      (await admin(`/admin/api/users/${hanaId}/reset-password`, "POST", { password: "hana-admin-set-2" }))
+        .status,
+    ).toBe(200);
+    const csrf = await b.csrfFrom("/login/ott");
+    const used = await b.postForm("/login/ott", { token: magic, _csrf: csrf });
+    expect(used.headers.get("location") ?? "").not.toBe("/");
+    expect((await b.fetch("/api/me", { headers: { accept: "application/json" } })).status).toBe(401);
   });
 });

@@ -148,6 +148,11 @@ export class InMemoryOneTimeTokenService implements OneTimeTokenService {
     return oneTimeToken(value, record.username, record.expiresAt);
   }
 
+  async revokeAllFor(username: string): Promise<void> {
+    const userKey = typeof username === "string" ? usernameKey(username) : "";
+    for (const tokenHash of [...(this.byUser.get(userKey) ?? [])]) this.remove(tokenHash);
+  }
+
   private remove(tokenHash: string): void {
     const record = this.byHash.get(tokenHash);
     if (!record) return;

@@ -47,6 +47,20 @@ export function describeOneTimeTokenServiceContract(name: string, factory: OneTi
       expect(await service.consume({ tokenValue: token.getTokenValue() })).toBeUndefined();
     });
 
+    it("revokes every unspent token of one account (by username key) and no other's", async () => {
+      const { service } = await setup();
+      const a1 = await service.generate({ username: "Alice" });
+      const a2 = await service.generate({ username: "alice" });
+      const b = await service.generate({ username: "bob" });
+      await service.revokeAllFor("ALICE");
+      expect(await service.consume({ tokenValue: a1.getTokenValue() })).toBeUndefined();
+      expect(await service.consume({ tokenValue: a2.getTokenValue() })).toBeUndefined();
+      expect((await service.consume({ tokenValue: b.getTokenValue() }))?.username).toBe("bob");
+      await service.revokeAllFor("nobody");
+      const again = await service.generate({ username: "alice" });
+      expect((await service.consume({ tokenValue: again.getTokenValue() }))?.username).toBe("alice");
+    });
+
     it("gives a token to exactly one of many concurrent consumers", async () => {
       const { service } = await setup();
       const token = await service.generate({ username: "alice" });

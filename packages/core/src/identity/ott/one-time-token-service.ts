@@ -43,6 +43,12 @@ export interface OneTimeTokenService {
    * already spent (the caller cannot tell which, and neither can an attacker).
    */
   consume(request: ConsumeOneTimeTokenRequest): Promise<OneTimeToken | undefined>;
+  /**
+   * Revokes every unspent token of the account (matched by its username key, as `generate` binds them):
+   * an account's standing changed (disabled, password set, authorities changed), so a link mailed
+   * before must not sign anyone in or set a password after.
+   */
+  revokeAllFor(username: string): Promise<void>;
 }
 
 /** DI token of the OneTimeTokenService port (the in-memory one is registered only when the host gives none). */

@@ -117,7 +117,9 @@ export class PasswordResetEndpoint {
   private async spend(token: string) {
     if (token === "" || token.length > MAX_RESET_TOKEN_LENGTH) return undefined;
     const spent = await this.o.tokens.consume({ tokenValue: token });
-    return spent ? this.o.users.findByUsername(spent.username) : undefined;
+    const account = spent ? await this.o.users.findByUsername(spent.username) : undefined;
+    // A disabled account's link is spent and refused: its password is the administrator's to set.
+    return account?.enabled ? account : undefined;
   }
 
   // Compare-and-set with one retry (a concurrent sign-in may rehash the old password).
@@ -127,6 +129,8 @@ export class PasswordResetEndpoint {
       if (!account)
         throw new PlatformError("PASSWORD_RESET_TOKEN_INVALID", "The reset link is invalid or has expired");
       try {
+        if (!account.enabled)
+          throw new PlatformError("PASSWORD_RESET_TOKEN_INVALID", "The reset link is invalid or has expired");
         await this.o.users.update({ ...account, passwordHash, securityStamp: this.o.newStamp() });
         return;
       } catch (error) {

@@ -6,6 +6,7 @@ import { PlatformProperties } from "../../../kernel/properties.js";
 import { ServerAddress } from "../../../kernel/server-address.js";
 import { type RouteMount, routeMount } from "../../chain/chain-route.js";
 import { OneTimeTokenDelivery } from "../../ott/one-time-token-delivery.js";
+import { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import { PasswordHasher } from "../../password/password-hasher.js";
 import { publicUrlOf } from "../../public-url.properties.js";
 import { SessionStore } from "../../session/session-store.js";
@@ -76,14 +77,27 @@ export function userAdministrationServiceOf(container: DependencyContainer): Use
 /**
  * Ends every sign-in of a user after a standing change, before the caller answers: the account's
  * cached standing is dropped here and on the other instances (counter bump), its sessions deleted
- * (by the store's user index), its refresh tokens revoked and its access tokens denied.
+ * (by the store's user index), its refresh tokens revoked, its access tokens denied and its unspent
+ * one-time tokens (magic links, password-reset links) revoked. A deleted account's links die with it
+ * anyway: they name a username no account has (a new account of that name is another account).
  */
 export function signOutEverywhereIn(container: DependencyContainer): (userId: string) => Promise<void> {
   return async (userId) => {
     await container.resolve(AccountStanding).changed(userId);
     await container.resolve(SessionStore).deleteByUser(userId);
     await container.resolve(TokenService).revokeAllForUser(userId);
+    // Links mailed before the change (magic links, password-reset links) die with it.
+    const account = await container.resolve(UserRepository).findById(userId);
+    if (account === undefined) return;
+    for (const tokens of oneTimeTokenServicesOf(container)) await tokens.revokeAllFor(account.username);
   };
+}
+
+function oneTimeTokenServicesOf(container: DependencyContainer): OneTimeTokenService[] {
+  const services = [container.resolve(PasswordResetTokenService)];
+  if (container.isRegistered(OneTimeTokenService, true))
+    services.push(container.resolve(OneTimeTokenService));
+  return services;
 }
 
 function stampsOf(container: DependencyContainer): () => string {

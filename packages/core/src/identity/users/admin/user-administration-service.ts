@@ -180,7 +180,11 @@ export class UserAdministrationService {
       throw new PlatformError("CONFLICT", "An administrator cannot delete their own account");
     }
     await this.find(id);
-    const deleted = await this.o.guard.guard(id, () => this.o.users.delete(id));
+    const deleted = await this.o.guard.guard(id, async () => {
+      // While the account exists: its links are found by its username, its sessions by its id.
+      await this.o.signOutEverywhere(id);
+      return this.o.users.delete(id);
+    });
     if (!deleted) throw new PlatformError("NOT_FOUND", "No such user");
     await this.o.signOutEverywhere(id);
     this.audit(actor, "user.deleted", "success", { userId: id });
