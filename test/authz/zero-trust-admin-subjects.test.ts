@@ -81,3 +81,45 @@ describe("zero-trust admin API subjects", () => {
     }
   });
 });
+
+describe("zero trust on the admin APIs (a static ADMIN rule checked against zero trust)", () => {
+  it("an administrator held for review (ESCALATE) or challenged cannot administer, nor lift their own hold", async () => {
+    const admin2 = await bearer("admin2", "admin2");
+    const me = (await (await fetch(`${base}/api/me`, { headers: admin2 })).json()) as { id: string };
+    const { b, csrf } = await adminSession();
+    const headers = { "content-type": "application/json", accept: "application/json", "x-csrf-token": csrf };
+    const put = (action: string) =>
+      b.fetch(`/admin/api/zerotrust/actions/user:${me.id}`, {
+        method: "PUT",
+        headers,
+        body: JSON.stringify({ action }),
+      });
+    expect((await put("ESCALATE")).status).toBe(200);
+    const users = await fetch(`${base}/admin/api/users`, { headers: admin2 });
+    expect(users.status).toBe(423);
+    expect(await users.json()).toMatchObject({ code: "ZERO_TRUST_REVIEW_REQUIRED" });
+    const created = await fetch(`${base}/admin/api/users`, {
+      method: "POST",
+      headers: { ...admin2, "content-type": "application/json" },
+      body: JSON.stringify({
+        username: "newadmin",
+        password: "newadmin-pass-1",
+        authorities: ["ROLE_ADMIN"],
+      }),
+    });
+    expect(created.status).toBe(423);
+    const lift = await fetch(`${base}/admin/api/zerotrust/actions/user:${me.id}`, {
+      method: "DELETE",
+      headers: admin2,
+    });
+    expect(lift.status).toBe(423);
+    expect((await put("CHALLENGE")).status).toBe(200);
+    const challenged = await fetch(`${base}/admin/api/users`, { headers: admin2 });
+    expect(challenged.status).toBe(401);
+    expect(await challenged.json()).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED" });
+    expect(
+      (await b.fetch(`/admin/api/zerotrust/actions/user:${me.id}`, { method: "DELETE", headers })).status,
+    ).toBe(200);
+    expect((await fetch(`${base}/admin/api/users`, { headers: admin2 })).status).toBe(200);
+  });
+});

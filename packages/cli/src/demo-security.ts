@@ -4,10 +4,11 @@ import {
   notMatcher,
   orMatcher,
   type Platform,
+  rules,
   type SecurityConfiguration,
   type SecurityRegistry,
 } from "@platform/core";
-import { authorizationAdminApi, dynamicAuthorization } from "@platform/core/authz";
+import { authorizationAdminApi, dynamicAuthorization, zeroTrustChecked } from "@platform/core/authz";
 import { userAdminApi } from "@platform/core/identity";
 import { PasswordHasher, UserRepository } from "@platform/core/ports";
 
@@ -61,14 +62,15 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
               )
               // Step-up: account settings need a second factor proved in the last 5 minutes. The
               // authorization admin API is ADMIN by a static rule (a bad database policy cannot lock
-              // administrators out of the API that fixes it); everything else is decided by the
-              // database policies (dynamic authorization).
+              // administrators out of the API that fixes it), checked against zero trust (an
+              // administrator held for review cannot administer, nor lift the hold); everything else
+              // is decided by the database policies (dynamic authorization).
               .authorizeHttpRequests((a) =>
                 a
                   .requestMatchers("/account/**")
                   .recentFactor(STEP_UP_MAX_AGE_MS)
                   .requestMatchers("/admin/api/**")
-                  .hasRole("ADMIN")
+                  .access(zeroTrustChecked(rules.hasAnyRole("ADMIN")))
                   .anyRequest()
                   .access(dynamicAuthorization()),
               )

@@ -10,6 +10,7 @@ export { authorizationAdminApi } from "./admin/authz-admin-api.js";
 export { authzPlugin } from "./authz-plugin.js";
 export { sessionHandle, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
 export { dynamicAuthorization } from "./pdp/dynamic-authorization.js";
+export { zeroTrustChecked } from "./pdp/zero-trust-checked.js";
 
 // Policies (PAP, PRP) and their expressions
 export {
