@@ -97,7 +97,7 @@ export {
 export { checkNewUsername } from "./users/check-new-username.js";
 export { type StoredUserFields, userAccountFrom } from "./users/user-account-from.js";
 export { normalizeUsername } from "./users/username-key.js";
-export { UserAdministrationServiceToken, userAdminApi } from "./users/admin/user-admin-api.js";
+export { UserAdministration, userAdminApi } from "./users/admin/user-admin-api.js";
 export { type RestoredAdministrator, restoreAdministrator } from "./users/admin/restore-administrator.js";
 export {
   type NewUserRequest,

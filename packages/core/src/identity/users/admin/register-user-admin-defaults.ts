@@ -11,7 +11,7 @@ import {
   AdministratorGuardToken,
 } from "./administrator-guard.js";
 import { UserRepository } from "../user-repository.js";
-import { UserAdministrationServiceToken, userAdministrationServiceOf } from "./user-admin-api.js";
+import { UserAdministration, userAdministrationServiceOf } from "./user-admin-api.js";
 import { PASSWORD_RESET_TOKEN_TTL_MS, PasswordResetTokenService } from "./password-reset-tokens.js";
 
 /**
@@ -35,7 +35,7 @@ export function registerUserAdminDefaults(ctx: PluginContext): void {
       });
     },
   });
-  ctx.registerDefault(UserAdministrationServiceToken, { useFactory: (c) => userAdministrationServiceOf(c) });
+  ctx.registerDefault(UserAdministration, { useFactory: (c) => userAdministrationServiceOf(c) });
   ctx.registerDefault(PasswordResetTokenService, {
     useFactory: (c) =>
       new InMemoryOneTimeTokenService({

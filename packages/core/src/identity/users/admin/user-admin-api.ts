@@ -21,8 +21,8 @@ import { USER_ADMIN_FEATURE, UserAdminEndpoints } from "./user-admin-endpoints.j
 import { UserAdministrationService } from "./user-administration-service.js";
 
 /** DI token of the platform's UserAdministrationService: hosts change accounts through it, guarded like the API. */
-export const UserAdministrationServiceToken: InjectionToken<UserAdministrationService> = Symbol.for(
-  "platform.UserAdministrationService",
+export const UserAdministration: InjectionToken<UserAdministrationService> = Symbol.for(
+  "platform.UserAdministration",
 );
 
 /**
@@ -39,7 +39,7 @@ export function userAdminApi(): RouteMount {
     feature: USER_ADMIN_FEATURE,
     label: "userAdminApi()",
     routes: (container: DependencyContainer) => {
-      const service = container.resolve(UserAdministrationServiceToken);
+      const service = container.resolve(UserAdministration);
       const reset = new PasswordResetEndpoint({
         tokens: container.resolve(PasswordResetTokenService),
         users: container.resolve(UserRepository),

@@ -68,7 +68,7 @@ export const MAX_AUTHORITIES = 32;
  * gives it a new security stamp and ends every sign-in of it (sessions, tokens) before it returns; on
  * other instances the old sign-ins stop within the change poll interval. A change that may leave no
  * available administrator runs through the AdministratorGuard (409 LAST_ADMINISTRATOR). Hosts call
- * this service (DI token `UserAdministrationService`) and are guarded the same way.
+ * this service (DI token `UserAdministration`) and are guarded the same way.
  */
 export class UserAdministrationService {
   private readonly adminAuthority: string;
