@@ -50,6 +50,12 @@ describe("identifierClassProblem (RFC 8264 IdentifierClass, as RFC 8265 username
     expect(ruleOf("a\u{1df00}")).toBe("unassigned"); // Latin Extended-G, Unicode 14.0
   });
 
+  it("refuses phonetic letters that pass for Latin ones (small capitals such as U+1D00 in ᴀdmin)", () => {
+    for (const name of ["ᴀdmin", "adᴍin", "useʀ".replace("ʀ", "\u1d19"), "\ua730oo"]) {
+      expect(ruleOf(name), name).toBe("identifier-class");
+    }
+  });
+
   it("applies the RFC 5892 exceptions and contextual rules", () => {
     expect(ruleOf("ab\u0640c")).toBe("identifier-class"); // ARABIC TATWEEL: DISALLOWED
     expect(identifierClassProblem("l\u00b7l")).toBeUndefined(); // MIDDLE DOT between two l

@@ -22,14 +22,19 @@ const OLD_HANGUL_JAMO = new CodePointRanges("1100-11ff a960-a97c d7b0-d7c6 d7cb-
 const ARABIC_INDIC_DIGITS = new CodePointRanges("660-669");
 const EXTENDED_ARABIC_INDIC_DIGITS = new CodePointRanges("6f0-6f9");
 const NEWER_THAN_CONFUSABLES = new CodePointRanges(UNASSIGNED_IN_CONFUSABLES_VERSION);
+// Phonetic Extensions (and their Supplement) and the Latin Extended-D small capitals: IPA and
+// phonetic letters no name needs, several of which (U+1D00 small capital A) pass for Latin letters
+// and have no mapping in the confusables data (fourth outside review).
+const PHONETIC_LETTERS = new CodePointRanges("1d00-1dbf a730-a731");
 
 type Verdict = "valid" | "contextual" | "disallowed" | "ignorable" | "unassigned";
 
 /**
  * The first code point of `s` that the PRECIS IdentifierClass (RFC 8264, the class of RFC 8265's
- * UsernameCaseMapped profile) does not allow, as a problem naming it. Stricter than the class in two
+ * UsernameCaseMapped profile) does not allow, as a problem naming it. Stricter than the class in three
  * ways: ZWJ and ZWNJ (CONTEXTJ) are refused with every other default-ignorable code point, and so is a
- * code point Unicode 13.0 (the version of the confusables data) had not assigned.
+ * code point Unicode 13.0 (the version of the confusables data) had not assigned, and a phonetic letter
+ * (U+1D00..U+1DBF, U+A730..U+A731: small capitals that pass for Latin letters).
  */
 export function identifierClassProblem(s: string): UsernameProblem | undefined {
   const cps = codePointsOf(s);
@@ -53,6 +58,7 @@ function classify(cp: number): Verdict {
   if (DEFAULT_IGNORABLE.test(ch) || NONCHARACTER.test(ch)) return "ignorable";
   if (OLD_HANGUL_JAMO.has(cp) || CONTROL.test(ch)) return "disallowed";
   if (NEWER_THAN_CONFUSABLES.has(cp)) return "unassigned";
+  if (PHONETIC_LETTERS.has(cp)) return "disallowed";
   if (ch.normalize("NFKC") !== ch) return "disallowed";
   return LETTER_DIGITS.test(ch) ? "valid" : "disallowed";
 }
