@@ -113,10 +113,19 @@ describe("zero trust on the admin APIs (a static ADMIN rule checked against zero
       headers: admin2,
     });
     expect(lift.status).toBe(423);
+    // The escalation review is an entry route of the sign-in chain: it waits for the chain's rules too.
+    expect((await fetch(`${base}/admin/api/mfa/escalations`, { headers: admin2 })).status).toBe(423);
+    const approve = await fetch(`${base}/admin/api/mfa/escalations/some-id/approve`, {
+      method: "POST",
+      headers: { ...admin2, "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(approve.status).toBe(423);
     expect((await put("CHALLENGE")).status).toBe(200);
     const challenged = await fetch(`${base}/admin/api/users`, { headers: admin2 });
     expect(challenged.status).toBe(401);
     expect(await challenged.json()).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED" });
+    expect((await fetch(`${base}/admin/api/mfa/escalations`, { headers: admin2 })).status).toBe(401);
     expect(
       (await b.fetch(`/admin/api/zerotrust/actions/user:${me.id}`, { method: "DELETE", headers })).status,
     ).toBe(200);

@@ -21,7 +21,10 @@ export interface DecisionHistoryRecord {
   readonly action: string;
   readonly riskScore?: number;
   readonly confidence?: number;
-  /** What became of it: `ENFORCED`, or `DOWNGRADED` when the last-administrator rule applied. */
+  /**
+   * What became of it: `ENFORCED`, `DOWNGRADED` when the last-administrator rule applied, or
+   * `NOT_ENFORCED` when an administrator's action on the user stood (nothing was written).
+   */
   readonly outcome?: string;
 }
 

@@ -71,6 +71,8 @@ export class DecisionOutcomeWriter {
     const written = await this.writeZeroTrustGuarded(event, account, outcome, decisionId);
     const action = written.action;
     if (action !== outcome.action) await this.alertLastAdmin(event, account, decisionId, outcome.action);
+    // An administrator's record of the user stood: the decision is kept on file, not enforced.
+    const kept = await written.result.catch(() => undefined);
     const at = this.o.clock.now();
     const results = await Promise.allSettled([
       written.result,
@@ -88,7 +90,7 @@ export class DecisionOutcomeWriter {
         action,
         ...(outcome.riskScore === null ? {} : { riskScore: outcome.riskScore }),
         confidence: outcome.confidence,
-        outcome: action === outcome.action ? "ENFORCED" : "DOWNGRADED",
+        outcome: kept ? "NOT_ENFORCED" : action === outcome.action ? "ENFORCED" : "DOWNGRADED",
       }),
       this.o.evidence.put({
         id: decisionId,
@@ -124,6 +126,7 @@ export class DecisionOutcomeWriter {
         ...(outcome.floorApplied ? { floorApplied: outcome.floorApplied } : {}),
         ...(outcome.fallback ? { fallback: outcome.fallback } : {}),
         ...(failedWrites.length > 0 ? { failedWrites } : {}),
+        ...(kept ? { notEnforced: "an administrator's action on the user stands" } : {}),
       },
     });
     return { decisionId, action, failedWrites };
@@ -139,20 +142,22 @@ export class DecisionOutcomeWriter {
     account: UserAccount,
     outcome: DecisionOutcome,
     decisionId: string,
-  ): Promise<{ action: DecisionAction; result: Promise<void> }> {
+  ): Promise<{ action: DecisionAction; result: Promise<Kept> }> {
+    const settle = (write: Promise<Kept>) => {
+      write.catch(() => undefined);
+      return write;
+    };
     try {
-      await this.writeZeroTrust(event, account, outcome, outcome.action, decisionId);
-      return { action: outcome.action, result: Promise.resolve() };
+      const kept = await this.writeZeroTrust(event, account, outcome, outcome.action, decisionId);
+      return { action: outcome.action, result: Promise.resolve(kept) };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const restricts = outcome.action === "BLOCK" || outcome.action === "ESCALATE";
       if (!restricts || (code !== "LAST_ADMINISTRATOR" && code !== "CONFLICT")) {
-        const failed = Promise.reject(error);
-        failed.catch(() => undefined);
-        return { action: outcome.action, result: failed };
+        return { action: outcome.action, result: settle(Promise.reject(error)) };
       }
-      const result = this.writeZeroTrust(event, account, outcome, "CHALLENGE", decisionId);
-      result.catch(() => undefined);
+      const result = settle(this.writeZeroTrust(event, account, outcome, "CHALLENGE", decisionId));
+      await result.catch(() => undefined);
       return { action: "CHALLENGE", result };
     }
   }
@@ -184,7 +189,7 @@ export class DecisionOutcomeWriter {
     outcome: DecisionOutcome,
     action: DecisionAction,
     decisionId: string,
-  ): Promise<void> {
+  ): Promise<Kept> {
     // The reason leads with the decision's id: the held user's answer names it, and an administrator
     // looks it up at the security-decisions admin API.
     const reason = reasonNamingDecision(decisionId, reasonOf(outcome, action), ZERO_TRUST_REASON_MAX_LENGTH);
@@ -192,9 +197,14 @@ export class DecisionOutcomeWriter {
       zeroTrustUserSubject(account.id),
       ...(event.sessionHandle ? [zeroTrustSessionSubject(event.sessionHandle)] : []),
     ];
-    for (const subject of subjects) {
+    for (const [i, subject] of subjects.entries()) {
       const existing = await this.o.zeroTrust.get(subject);
-      if (existing?.source === "admin") continue;
+      // An administrator's word on the user stands, for the user and the session alike: a session
+      // record would otherwise override it (and no session write passes the last-administrator rule).
+      if (existing?.source === "admin") {
+        if (i === 0) return "admin";
+        continue;
+      }
       if (existing?.action === "BLOCK" && existing.source !== DECISION_PIPELINE_SOURCE) continue;
       // A live decision of the pipeline is never lowered by a later one: a user signing in again (from
       // a new network, say) must not talk a BLOCK, an ESCALATE or a CHALLENGE down. It ends at its
@@ -202,6 +212,7 @@ export class DecisionOutcomeWriter {
       if (existing?.source === DECISION_PIPELINE_SOURCE && isMilder(action, existing.action)) continue;
       await this.o.zeroTrust.set(subject, action, { source: DECISION_PIPELINE_SOURCE, reason });
     }
+    return undefined;
   }
 
   private record(event: Parameters<AuditSink["record"]>[0]): void {
@@ -212,6 +223,9 @@ export class DecisionOutcomeWriter {
     }
   }
 }
+
+/** Why a decision's action was not written for the user: an administrator's record stands. */
+type Kept = "admin" | undefined;
 
 const ORDER: readonly string[] = DECISION_ACTIONS;
 

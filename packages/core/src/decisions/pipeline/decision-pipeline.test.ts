@@ -304,6 +304,27 @@ describe("DecisionPipeline: records it never replaces", () => {
     expect(f.pipeline.stats().decided).toBe(2);
   });
 
+  it("records a decision an administrator's record kept from the user as NOT_ENFORCED, and writes no session record either", async () => {
+    const f = await pipelineFixture();
+    await f.zeroTrust.set(zeroTrustUserSubject(f.alice.id), "ALLOW", { source: "admin", ttlMs: 3_600_000 });
+    f.pipeline.submit(
+      f.event("REPEATED_DENIALS", {
+        userId: f.alice.id,
+        sessionHandle: "handle-of-alice-0001",
+        detail: { denials: 5 },
+      }),
+    );
+    await f.pipeline.idle();
+    const [latest] = await f.history.recentFor(f.alice.id, 1);
+    expect(latest).toMatchObject({ outcome: "NOT_ENFORCED" });
+    expect(f.auditOf("decision.made")[0]!.data).toMatchObject({ notEnforced: expect.any(String) });
+    expect(await f.zeroTrust.get("session:handle-of-alice-0001")).toBeUndefined();
+    expect(await f.zeroTrust.get(zeroTrustUserSubject(f.alice.id))).toMatchObject({
+      action: "ALLOW",
+      source: "admin",
+    });
+  });
+
   it("never lowers a live BLOCK, its own included: a blocked user's retried sign-in cannot talk it down", async () => {
     const f = await pipelineFixture();
     await f.zeroTrust.set(zeroTrustUserSubject(f.alice.id), "BLOCK", { source: DECISION_PIPELINE_SOURCE });

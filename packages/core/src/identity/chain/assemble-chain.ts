@@ -32,7 +32,13 @@ import { TokenEndpoints } from "../login/token-endpoints.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import { errorTranslation } from "../../web/error-translation.js";
 import { BearerAwareCsrfFilter } from "./bearer-aware-csrf-filter.js";
-import { type ChainRoute, ChainRoutesFilter, declareChainRoutes, isRouteMount } from "./chain-route.js";
+import {
+  AuthorizedEntryRoutesFilter,
+  type ChainRoute,
+  ChainRoutesFilter,
+  declareChainRoutes,
+  isRouteMount,
+} from "./chain-route.js";
 import { attachToContainer } from "./container-aware.js";
 import type { SecurityFilter } from "./security-filter.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
@@ -70,14 +76,17 @@ export function assembleChain(
   const parts = chainParts(definition, method, deps);
   const { http, plan, input } = parts;
   const table = deps.routeTable;
+  const entry = entryRoutes(parts);
   const filters: SecurityFilter[] = [
     ...entryFilters(definition, parts),
     ...(plan.filters?.(input) ?? []),
     new ChainRoutesFilter(definition.id, table),
     authorizationFilter(definition, parts),
+    // Administrators' entry routes (escalation review) are served once the chain's rules allowed them.
+    ...(entry.some((r) => r.access === "admin") ? [new AuthorizedEntryRoutesFilter()] : []),
   ];
   const placed = placeAddedFilters(filters, http.addedFilters);
-  declareChainRoutes(table, definition.id, "entry", entryRoutes(parts));
+  declareChainRoutes(table, definition.id, "entry", entry);
   const mounted = http.addedFilters.flatMap(({ filter }) => (isRouteMount(filter) ? filter.routes() : []));
   declareChainRoutes(table, definition.id, "mounted", mounted);
   return new SecurityFilterChain(

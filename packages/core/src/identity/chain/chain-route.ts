@@ -50,7 +50,9 @@ export async function runRoute(
  * The chain's entry points, one filter at a fixed place of the pipeline (after CSRF, before
  * authorization): it looks the request up once in the route table under this chain's id (exact
  * method, canonical path) and serves an `entry` route; a `mounted` route is left for its mount
- * after authorization; anything else goes on to authorization and the application routes.
+ * after authorization, and so is an entry route for administrators (`access: "admin"`, such as the
+ * escalation review), so the chain's rules for it (zero trust included) apply; anything else goes on
+ * to authorization and the application routes.
  */
 export class ChainRoutesFilter implements SecurityFilter {
   readonly name = "entry-points";
@@ -63,10 +65,24 @@ export class ChainRoutesFilter implements SecurityFilter {
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     const match = this.table.matchChain(this.chain, exchange.method, exchange.path);
     if (!match) return next();
-    if (match.route.stage === "mounted") {
+    if (match.route.stage === "mounted" || match.route.access === "admin") {
       found.set(exchange, match);
       return next();
     }
+    return runRoute(exchange, match.route, match.params);
+  }
+}
+
+/**
+ * Serves, right after the chain's authorization, the entry routes for administrators that the
+ * entry-points filter left for it (an administrator held by zero trust is refused by the rules first).
+ */
+export class AuthorizedEntryRoutesFilter implements SecurityFilter {
+  readonly name = "authorized-entry-points";
+
+  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    const match = found.get(exchange);
+    if (match?.route.stage !== "entry") return next();
     return runRoute(exchange, match.route, match.params);
   }
 }

@@ -2,18 +2,29 @@ import { describe, expect, it, vi } from "vitest";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Escalation } from "./escalation.js";
 import { ALICE, BOB, exchange, ROOT, setup } from "./escalation.fixture.js";
-import { type ChainRoute, ChainRoutesFilter, declareChainRoutes } from "../../identity/chain/chain-route.js";
+import {
+  AuthorizedEntryRoutesFilter,
+  type ChainRoute,
+  ChainRoutesFilter,
+  declareChainRoutes,
+} from "../../identity/chain/chain-route.js";
 import { RouteTable } from "../../web/route-table.js";
 import { EscalationAdminEndpoints, EscalationStatusEndpoint } from "./escalation-endpoints.js";
 
 const BASE = "/admin/api/mfa/escalations";
 
-/** Serves the endpoints' routes as a chain's entry points do; `next` is called when none takes the request. */
+/**
+ * Serves the endpoints' routes as a chain does: administrators' entry routes wait for the chain's
+ * authorization (granted here), then the authorized entry points serve them; `next` is called when
+ * none takes the request.
+ */
 async function run(endpoints: { routes(): ChainRoute[] }, x: HttpExchange) {
   const table = new RouteTable();
   declareChainRoutes(table, "mfa", "entry", endpoints.routes());
   const next = vi.fn(async () => {});
-  await new ChainRoutesFilter("mfa", table).filter(x, next);
+  await new ChainRoutesFilter("mfa", table).filter(x, () =>
+    new AuthorizedEntryRoutesFilter().filter(x, next),
+  );
   return next;
 }
 
