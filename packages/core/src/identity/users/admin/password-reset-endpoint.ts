@@ -98,7 +98,7 @@ export class PasswordResetEndpoint {
       return this.page(exchange, undefined, "invalid", 400);
     }
     const passwordHash = await this.o.hasher.hash(fields.password as string);
-    await this.store(account.id, passwordHash);
+    await this.store(account.id, account.securityStamp, passwordHash);
     await this.o.signOutEverywhere(account.id);
     this.o.audit.record({
       type: "user.password-reset",
@@ -122,14 +122,14 @@ export class PasswordResetEndpoint {
     return account?.enabled ? account : undefined;
   }
 
-  // Compare-and-set with one retry (a concurrent sign-in may rehash the old password).
-  private async store(id: string, passwordHash: string): Promise<void> {
+  // Compare-and-set with one retry (a concurrent sign-in may rehash the old password). A standing change
+  // since the link was spent (an administrator set a password, disabled the account) wins: the link's
+  // password is refused rather than written over the administrator's.
+  private async store(id: string, stampAtSpend: string | undefined, passwordHash: string): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const account = await this.o.users.findById(id);
-      if (!account)
-        throw new PlatformError("PASSWORD_RESET_TOKEN_INVALID", "The reset link is invalid or has expired");
       try {
-        if (!account.enabled)
+        if (!account?.enabled || account.securityStamp !== stampAtSpend)
           throw new PlatformError("PASSWORD_RESET_TOKEN_INVALID", "The reset link is invalid or has expired");
         await this.o.users.update({ ...account, passwordHash, securityStamp: this.o.newStamp() });
         return;

@@ -78,18 +78,21 @@ export function userAdministrationServiceOf(container: DependencyContainer): Use
  * Ends every sign-in of a user after a standing change, before the caller answers: the account's
  * cached standing is dropped here and on the other instances (counter bump), its sessions deleted
  * (by the store's user index), its refresh tokens revoked, its access tokens denied and its unspent
- * one-time tokens (magic links, password-reset links) revoked. A deleted account's links die with it
- * anyway: they name a username no account has (a new account of that name is another account).
+ * one-time tokens (magic links, password-reset links) revoked: by the account's username, which a
+ * deleted account passes (`username`), so a link mailed just before the delete cannot sign in a new
+ * account of the same name.
  */
-export function signOutEverywhereIn(container: DependencyContainer): (userId: string) => Promise<void> {
-  return async (userId) => {
+export function signOutEverywhereIn(
+  container: DependencyContainer,
+): (userId: string, username?: string) => Promise<void> {
+  return async (userId, username) => {
     await container.resolve(AccountStanding).changed(userId);
     await container.resolve(SessionStore).deleteByUser(userId);
     await container.resolve(TokenService).revokeAllForUser(userId);
     // Links mailed before the change (magic links, password-reset links) die with it.
-    const account = await container.resolve(UserRepository).findById(userId);
-    if (account === undefined) return;
-    for (const tokens of oneTimeTokenServicesOf(container)) await tokens.revokeAllFor(account.username);
+    const name = username ?? (await container.resolve(UserRepository).findById(userId))?.username;
+    if (name === undefined) return;
+    for (const tokens of oneTimeTokenServicesOf(container)) await tokens.revokeAllFor(name);
   };
 }
 

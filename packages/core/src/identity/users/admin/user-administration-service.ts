@@ -40,7 +40,7 @@ export interface UserAdministrationServiceOptions {
    * Ends every sign-in of a user after a standing change: sessions deleted, refresh tokens revoked,
    * access tokens denied, the account's cached standing dropped on every instance.
    */
-  signOutEverywhere: (userId: string) => Promise<unknown>;
+  signOutEverywhere: (userId: string, username?: string) => Promise<unknown>;
   /** Keeps an available administrator: every change that may end one's availability runs through it. */
   guard: AdministratorGuard;
   /** A fresh security stamp (see AccountStanding). */
@@ -179,14 +179,15 @@ export class UserAdministrationService {
     if (id === actor.userId) {
       throw new PlatformError("CONFLICT", "An administrator cannot delete their own account");
     }
-    await this.find(id);
+    const account = await this.find(id);
     const deleted = await this.o.guard.guard(id, async () => {
       // While the account exists: its links are found by its username, its sessions by its id.
       await this.o.signOutEverywhere(id);
       return this.o.users.delete(id);
     });
     if (!deleted) throw new PlatformError("NOT_FOUND", "No such user");
-    await this.o.signOutEverywhere(id);
+    // Again, gone: whatever was issued between the first pass and the delete (a link by username).
+    await this.o.signOutEverywhere(id, account.username);
     this.audit(actor, "user.deleted", "success", { userId: id });
   }
 
