@@ -1,10 +1,16 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { RouteTable } from "../../web/route-table.js";
-import { type ChainRoute, ChainRoutesFilter, declareChainRoutes } from "./chain-route.js";
+import {
+  AuthorizedEntryRoutesFilter,
+  type ChainRoute,
+  ChainRoutesFilter,
+  declareChainRoutes,
+} from "./chain-route.js";
 
 /**
  * Serves `routes` as one chain's entry points do (one table lookup, exact method, canonical path),
- * for tests of a route's handlers: `fellThrough` is true when no route took the request.
+ * for tests of a route's handlers: `fellThrough` is true when no route took the request. Routes for
+ * administrators are served as after a chain's authorization that granted them.
  */
 export function chainRoutesRunner(
   routes: readonly ChainRoute[],
@@ -12,11 +18,14 @@ export function chainRoutesRunner(
   const table = new RouteTable();
   declareChainRoutes(table, "test", "entry", routes);
   const entry = new ChainRoutesFilter("test", table);
+  const authorized = new AuthorizedEntryRoutesFilter();
   return async (exchange) => {
     let fellThrough = false;
-    await entry.filter(exchange, async () => {
-      fellThrough = true;
-    });
+    await entry.filter(exchange, () =>
+      authorized.filter(exchange, async () => {
+        fellThrough = true;
+      }),
+    );
     return { exchange, fellThrough };
   };
 }
@@ -29,5 +38,6 @@ export async function serveRoutes(
 ): Promise<void> {
   const table = new RouteTable();
   declareChainRoutes(table, "test", "entry", routes);
-  await new ChainRoutesFilter("test", table).filter(exchange, next);
+  const authorized = new AuthorizedEntryRoutesFilter();
+  await new ChainRoutesFilter("test", table).filter(exchange, () => authorized.filter(exchange, next));
 }
