@@ -7,7 +7,7 @@ import { Clock, ManualClock } from "../../kernel/clock.js";
 import type { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "../../kernel/logger.js";
 import { createPlatform, type Platform } from "../../kernel/platform.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { ErrorCatalog } from "../../kernel/error-catalog.js";
 import { authzPlugin } from "../authz-plugin.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
@@ -25,6 +25,12 @@ afterEach(async () => {
 });
 
 /** The real PEP: the plugin's manager over the resolver over the in-memory store, with `properties`. */
+/** The status the authz plugin's platform answers `code` with (its plugins contribute the tables). */
+const statusForCode = (code: string): number =>
+  createPlatform({ plugins: [authzPlugin], env: {} })
+    .resolve(ErrorCatalog)
+    .statusOf(code);
+
 async function pep(properties: Record<string, unknown> = {}) {
   const clock = new ManualClock(T0);
   platform = createPlatform({
