@@ -1,18 +1,70 @@
 import { defineConfig } from "vitest/config";
 
+// Tests that start the platform as a process or a server (the demo, the CLI's `start`, HTTP stacks).
+const INTEGRATION = [
+  "test/**/*.test.ts",
+  "packages/cli/src/shutdown.test.ts",
+  "packages/cli/src/start-command.test.ts",
+  "packages/cli/src/start-key-file.test.ts",
+];
+// The MongoDB adapters: against the in-process wire double, and a real server when MONGODB_URI is set.
+const MONGO = [
+  "packages/adapters-mongo/**/*.test.ts",
+  "test/mongo/**/*.test.ts",
+  "packages/cli/src/start-mongo.test.ts",
+];
+// Real headless Chromium.
+const BROWSER = ["test/e2e/**/*.test.ts"];
+// Files that replace a module (vi.mock) and so need a fresh module cache of their own.
+const FRESH_MODULES = ["packages/core/src/identity/password/scrypt-password-hasher.security.test.ts"];
+const ALWAYS_EXCLUDED = ["**/node_modules/**", "**/fixtures/**"];
+
 // Legacy (experimental) decorators: tsyringe's @injectable/@inject. vite 8 compiles TS with oxc.
+// Four projects (`pnpm test:unit|integration|browser|mongo`; `pnpm test` runs them all), see test/README.md.
+// `isolate: false` shares one module cache per worker across files: the core is imported once per
+// worker instead of once per file, the largest part of the suite's time. A file that needs fresh
+// modules goes to FRESH_MODULES (its own isolated project, `unit-isolated`).
 export default defineConfig({
   oxc: { decorator: { legacy: true } },
   test: {
-    include: [
-      "packages/*/src/**/*.test.ts",
-      "packages/*/test-support/**/*.test.ts",
-      "test/**/*.test.ts",
-      "scripts/**/*.test.ts",
-    ],
-    exclude: ["**/node_modules/**", "**/fixtures/**"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "packages/*/test-support/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
+          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...MONGO, ...BROWSER, ...FRESH_MODULES],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "unit-isolated", include: FRESH_MODULES, exclude: ALWAYS_EXCLUDED },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: INTEGRATION,
+          exclude: [...ALWAYS_EXCLUDED, ...MONGO, ...BROWSER],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "mongo", include: MONGO, exclude: ALWAYS_EXCLUDED, isolate: false },
+      },
+      {
+        extends: true,
+        test: { name: "browser", include: BROWSER, exclude: ALWAYS_EXCLUDED, isolate: false },
+      },
+    ],
   },
 });
