@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Tests that start the platform as a process or a server (the demo, the CLI's `start`, HTTP stacks).
@@ -30,6 +31,10 @@ export default defineConfig({
     setupFiles: ["./test/setup.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    // vitest's default is one worker fewer than the cores: a single worker on a 2-core CI machine.
+    // Every core gets one (the main process mostly waits); one value for all projects, which share
+    // one queue.
+    maxWorkers: Math.max(2, availableParallelism()),
     projects: [
       {
         extends: true,
