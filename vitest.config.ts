@@ -68,7 +68,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "browser", include: BROWSER, exclude: ALWAYS_EXCLUDED, isolate: false },
+        test: {
+          name: "browser",
+          include: BROWSER,
+          exclude: ALWAYS_EXCLUDED,
+          isolate: false,
+          // One Chromium for the run; each session opens a context in it (test/e2e/browser-harness.ts).
+          globalSetup: ["./test/e2e/chromium-server.ts"],
+        },
       },
     ],
   },
