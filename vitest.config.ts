@@ -16,15 +16,19 @@ const MONGO = [
 ];
 // Real headless Chromium.
 const BROWSER = ["test/e2e/**/*.test.ts"];
-// Files that replace a module (vi.mock) and so need a fresh module cache of their own.
-const FRESH_MODULES = ["packages/core/src/identity/password/scrypt-password-hasher.security.test.ts"];
+// Files that need a process of their own: one replaces a module (vi.mock), one counts the process's
+// pending timers (another file's leftovers would change the count).
+const OWN_PROCESS = [
+  "packages/core/src/identity/password/scrypt-password-hasher.security.test.ts",
+  "packages/core/src/mfa/adaptive/ai-adaptive-mfa-policy-provider.fallback.test.ts",
+];
 const ALWAYS_EXCLUDED = ["**/node_modules/**", "**/fixtures/**"];
 
 // Legacy (experimental) decorators: tsyringe's @injectable/@inject. vite 8 compiles TS with oxc.
 // Four projects (`pnpm test:unit|integration|browser|mongo`; `pnpm test` runs them all), see test/README.md.
 // `isolate: false` shares one module cache per worker across files: the core is imported once per
 // worker instead of once per file, the largest part of the suite's time. A file that needs fresh
-// modules goes to FRESH_MODULES (its own isolated project, `unit-isolated`).
+// modules (or a process of its own) goes to OWN_PROCESS (its own isolated project, `unit-isolated`).
 export default defineConfig({
   oxc: { decorator: { legacy: true } },
   test: {
@@ -45,13 +49,13 @@ export default defineConfig({
             "packages/*/test-support/**/*.test.ts",
             "scripts/**/*.test.ts",
           ],
-          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...MONGO, ...BROWSER, ...FRESH_MODULES],
+          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...MONGO, ...BROWSER, ...OWN_PROCESS],
           isolate: false,
         },
       },
       {
         extends: true,
-        test: { name: "unit-isolated", include: FRESH_MODULES, exclude: ALWAYS_EXCLUDED },
+        test: { name: "unit-isolated", include: OWN_PROCESS, exclude: ALWAYS_EXCLUDED },
       },
       {
         extends: true,
