@@ -32,7 +32,10 @@ export async function platformInProcess(
 
 /**
  * Runs the real `platform` binary (`node --import tsx packages/cli/src/bin.ts`) with `env` added to
- * this process's environment; `feed` is written to its standard input, each line when it is ready.
+ * this process's environment. The first line of `feed` is written to its standard input at once
+ * (`--password-stdin` reads without a prompt), each later one after the binary has written to stderr
+ * again (it read the previous line and went on): a line that waits for something (the mailed code)
+ * starts waiting only then, however long the binary took to start.
  */
 export function platformBinary(
   args: string[],
@@ -46,11 +49,30 @@ export function platformBinary(
   });
   let stdout = "";
   let stderr = "";
+  let exited = false;
+  let prompted: () => void = () => {};
   child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+    prompted();
+  });
+  const exit = new Promise<number | null>((resolve) =>
+    child.on("exit", (code) => {
+      exited = true;
+      prompted();
+      resolve(code);
+    }),
+  );
+  const nextPrompt = () => new Promise<void>((resolve) => (prompted = resolve));
   (async () => {
-    for (const line of feed) child.stdin.write(`${typeof line === "string" ? line : await line()}\n`);
+    let wroteSince = Promise.resolve();
+    for (const [i, line] of feed.entries()) {
+      if (i > 0) await wroteSince;
+      if (exited) break;
+      wroteSince = nextPrompt();
+      child.stdin.write(`${typeof line === "string" ? line : await line()}\n`);
+    }
     child.stdin.end();
   })();
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+  return exit.then((code) => ({ code, stdout, stderr }));
 }
