@@ -14,6 +14,7 @@ import { FilterChainProxy } from "@platform/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDemoAuthorizationRoutes, registerDemoOrders } from "../../packages/cli/src/demo-authorization.js";
 import { pathVariants } from "./path-variants.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 // Issue #12, item 1: a policy-protected route must not be reachable through another spelling of
 // its path (`DELETE /api/orders/7/` cancelled another user's order). Every protected demo route is
@@ -21,7 +22,7 @@ import { pathVariants } from "./path-variants.js";
 // (`app.request`), through the URL PDP (the demo's database policies) and through static rules.
 
 const PROPERTIES = {
-  "platform.auth.password.scrypt.cost-log2": 14,
+  ...LOW_COST_SCRYPT,
   "platform.auth.mfa.requiredAuthorities": "",
 };
 

@@ -4,6 +4,7 @@ import { FilterChainProxy } from "@platform/core/identity";
 import { Logger } from "@platform/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 const platforms: Platform[] = [];
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function embed(start = true) {
             .build(),
       }),
     ],
-    properties: { "platform.auth.password.scrypt.cost-log2": 14 },
+    properties: { ...LOW_COST_SCRYPT },
     env: {},
     register: (c) => c.registerInstance(Logger, logger),
   });

@@ -15,6 +15,7 @@ import {
 } from "@platform/core";
 import { FilterChainProxy } from "@platform/core/identity";
 import { seedDemoUsers } from "@platform/cli";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 /** A running identity server on an ephemeral port, with helpers for cookie-carrying requests. */
 export interface IdentityTestServer {
@@ -44,7 +45,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
     plugins: [httpPlugin, createIdentityPlugin({ security: options.security }), mfaPlugin, authzPlugin],
     // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
     properties: {
-      "platform.auth.password.scrypt.cost-log2": 14,
+      ...LOW_COST_SCRYPT,
       "platform.auth.mfa.requiredAuthorities": "",
       "platform.auth.mfa.minimumRejectionDelayMs": 0,
       ...options.properties,

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "./identity-test-server.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 let base = "";
 let platform: Platform;
@@ -18,7 +19,7 @@ beforeAll(async () => {
   const demo = await buildDemoPlatform(
     {
       properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
+        ...LOW_COST_SCRYPT,
         // admin signs in without an emailed code here; the MFA tests and the CLI test cover that path.
         "platform.auth.mfa.requiredAuthorities": "",
         "platform.auth.ott.outbox-file": outbox,
