@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { HttpInterceptor } from "../../web/http-interceptor.js";
+import type { PipelineStep, RequestPipelineContributor } from "../../web/request-pipeline.js";
 import { currentAuthentication } from "../../identity/authentication/authentication.js";
 
 /** One `run`: the caller's getter, and whether `fn` is still running (or its promise pending). */
@@ -91,9 +92,38 @@ export class SecurityContextHolder {
     };
   }
 
+  /**
+   * The same as a request pipeline step (authz places it just before `handler`): the caller is
+   * current for the route when `when` says the route may call a protected method.
+   */
+  pipelineStep(when: (exchange: HttpExchange) => boolean): PipelineStep {
+    return {
+      name: "caller-context",
+      around: (exchange, next) => {
+        if (when(exchange)) return this.run(() => currentAuthentication(exchange), () => next(exchange));
+        return this.openScopes > 0 ? this.storage.run(NO_CALLER, () => next(exchange)) : next(exchange);
+      },
+    };
+  }
+
   private close(scope: Scope): void {
     if (!scope.open) return;
     scope.open = false;
     if (--this.openScopes === 0) this.storage.disable();
   }
 }
+
+/**
+ * Authorization's share of the request pipeline: the platform's SecurityContextHolder makes the
+ * caller current just before the route, on requests whose route may call a `@Protectable` service
+ * (the binding tells: not `/health`, the SDK's assets, a 404 or a route with `callerContext: false`).
+ */
+export const callerContextContributor: RequestPipelineContributor = {
+  id: "authz.caller-context",
+  contribute: ({ container, needsCallerContext }) => [
+    {
+      before: "handler",
+      step: container.resolve(SecurityContextHolder).pipelineStep((exchange) => needsCallerContext(exchange)),
+    },
+  ],
+};

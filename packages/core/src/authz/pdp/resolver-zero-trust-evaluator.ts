@@ -2,13 +2,16 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import type { Clock } from "../../kernel/clock.js";
 import type { ZeroTrustActionResolver } from "../zerotrust/zero-trust-action-resolver.js";
 import type { ZeroTrustResolution } from "../zerotrust/zero-trust-resolution.js";
+import { rememberedZeroTrust } from "../zerotrust/zero-trust-request-memo.js";
 import { zeroTrustDenial } from "../zerotrust/zero-trust-response.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
 
 /**
  * The PDP's zero-trust view over the ZeroTrustActionResolver: a hot-path hit costs a Map lookup, and
  * a verdict that denies nothing is cached per resolution object, so an ALLOW caller allocates
  * nothing per request. Denials are computed per request (a CHALLENGE depends on the caller's factors).
+ * A request whose `request` checkpoint resolved its caller already is answered from that resolution.
  */
 export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
   private readonly plain = new WeakMap<ZeroTrustResolution, ZeroTrustVerdict>();
@@ -17,6 +20,12 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
     private readonly resolver: ZeroTrustActionResolver,
     private readonly clock: Clock,
   ) {}
+
+  remembered(authentication: Authentication, exchange: HttpExchange): ZeroTrustVerdict | null | undefined {
+    const resolved = rememberedZeroTrust(exchange, authentication);
+    if (resolved === undefined) return undefined;
+    return this.verdict(this.resolver.reuse({ authentication }, resolved), authentication);
+  }
 
   cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined {
     // The same query object goes to `resolve` on a miss, so sampling draws once per request.

@@ -80,6 +80,19 @@ export class ZeroTrustActionResolver {
 
   /** The answer without touching the store: not evaluated, or a hot-path cache hit; undefined on a miss. */
   resolveCached(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
+    return this.quick(input);
+  }
+
+  /**
+   * The answer for `input` given the resolution this request already made (the `request`
+   * checkpoint's, unsampled): the same rules as `resolve` (disabled, anonymous, sampling, a cached
+   * user BLOCK), then `resolved` instead of a second lookup. Touches neither the store nor the cache.
+   */
+  reuse(input: ZeroTrustResolveInput, resolved: ZeroTrustResolution): ZeroTrustResolution {
+    return this.gate(input) ?? resolved;
+  }
+
+  private quick(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
     const early = this.gate(input);
     if (early !== undefined) return early;
     const hit = this.settings.hotPathEnabled ? this.lookup(input, this.clock.now()) : undefined;
@@ -92,7 +105,7 @@ export class ZeroTrustActionResolver {
     const alreadySampled = this.sampled === input;
     this.sampled = undefined;
     if (!alreadySampled) {
-      const quick = this.resolveCached(input);
+      const quick = this.quick(input);
       this.sampled = undefined;
       if (quick !== undefined) return quick;
     }
