@@ -52,9 +52,7 @@ describe("zero trust once per request", () => {
     const service = demo.platform.resolve(ZeroTrustActionService);
     await service.set(`user:${user!.id}`, "ESCALATE", { source: "admin", reason: "review" });
     try {
-      const { res, resolutions, reads } = await counting(() =>
-        fetch(`${demo.base}/api/orders`, { headers }),
-      );
+      const { res, resolutions, reads } = await counting(() => fetch(`${demo.base}/api/orders`, { headers }));
       expect(res.status).toBe(423);
       expect(((await res.json()) as { code: string }).code).toBe("ZERO_TRUST_REVIEW_REQUIRED");
       expect(resolutions).toBe(1);

@@ -67,7 +67,11 @@ describe("the request pipeline through createHttpApp", () => {
     const platform = await identityPlatform(log);
     const routes = new RouteRegistry();
     routes.add({ method: "GET", path: "/open", handler: () => void log.push("route") ?? { ok: true } });
-    routes.add({ method: "GET", path: "/private/data", handler: () => void log.push("route") ?? { ok: true } });
+    routes.add({
+      method: "GET",
+      path: "/private/data",
+      handler: () => void log.push("route") ?? { ok: true },
+    });
     const { app, pipeline } = createHttpApp({
       platform,
       routes,
@@ -76,9 +80,20 @@ describe("the request pipeline through createHttpApp", () => {
         // The security headers are written by the authentication segment: present once it ran.
         {
           after: "authentication",
-          step: logging(log, "host:after-authentication", (e) => `headers=${e.response.headers.has("x-frame-options")}`),
+          step: logging(
+            log,
+            "host:after-authentication",
+            (e) => `headers=${e.response.headers.has("x-frame-options")}`,
+          ),
         },
-        { before: "firewall", step: logging(log, "host:before-firewall", (e) => `headers=${e.response.headers.has("x-frame-options")}`) },
+        {
+          before: "firewall",
+          step: logging(
+            log,
+            "host:before-firewall",
+            (e) => `headers=${e.response.headers.has("x-frame-options")}`,
+          ),
+        },
       ],
     });
     expect(pipeline.stepNames()).toEqual([

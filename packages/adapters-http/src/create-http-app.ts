@@ -73,7 +73,13 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
 
   const correlationIds = new WeakMap<H3Event, string>();
   const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) =>
-    errorAnswer(translate(error), { correlationId: id, method: event.req.method, path: event.url.pathname, logger, headers });
+    errorAnswer(translate(error), {
+      correlationId: id,
+      method: event.req.method,
+      path: event.url.pathname,
+      logger,
+      headers,
+    });
 
   async function handle(event: H3Event): Promise<Response> {
     const correlationId = ids.id();

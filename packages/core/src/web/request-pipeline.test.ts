@@ -9,7 +9,13 @@ import {
 } from "./request-pipeline.js";
 
 function exchange(): HttpExchange {
-  return new HttpExchange({ method: "GET", url: "/x", headers: {}, remoteAddress: "", readBody: async () => "" });
+  return new HttpExchange({
+    method: "GET",
+    url: "/x",
+    headers: {},
+    remoteAddress: "",
+    readBody: async () => "",
+  });
 }
 
 /** A plain step that logs its name (and may commit). */

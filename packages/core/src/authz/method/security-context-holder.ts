@@ -100,7 +100,11 @@ export class SecurityContextHolder {
     return {
       name: "caller-context",
       around: (exchange, next) => {
-        if (when(exchange)) return this.run(() => currentAuthentication(exchange), () => next(exchange));
+        if (when(exchange))
+          return this.run(
+            () => currentAuthentication(exchange),
+            () => next(exchange),
+          );
         return this.openScopes > 0 ? this.storage.run(NO_CALLER, () => next(exchange)) : next(exchange);
       },
     };

@@ -107,7 +107,8 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       return Promise.resolve(this.decideRequest(authentication, exchange, null));
     // Zero trust once per request: the `request` checkpoint's resolution, when it made one.
     const remembered = zeroTrust.remembered?.(authentication, exchange);
-    if (remembered !== undefined) return Promise.resolve(this.decideRequest(authentication, exchange, remembered));
+    if (remembered !== undefined)
+      return Promise.resolve(this.decideRequest(authentication, exchange, remembered));
     const session = this.o.sessionId?.(exchange);
     if (session instanceof Promise) {
       return session.then(async (sessionId) => {
