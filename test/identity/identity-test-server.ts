@@ -13,7 +13,6 @@ import {
   type SecurityRegistry,
   ServerAddress,
 } from "@platform/core";
-import { FilterChainProxy } from "@platform/core/identity";
 import { seedDemoUsers } from "@platform/cli";
 
 /** A running identity server on an ephemeral port, with helpers for cookie-carrying requests. */
@@ -77,7 +76,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
     handler: async (ex) => ({ token: (await csrfToken(ex)?.value()) ?? null }),
   });
   options.routes?.(routes);
-  const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
+  const { app } = createHttpApp({ platform, routes });
   const server = await serveHttp(app, { port: 0 });
   platform.resolve(ServerAddress).port = server.port;
   return {
