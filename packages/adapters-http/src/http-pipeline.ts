@@ -37,7 +37,8 @@ export function assembleHttpPipeline(
 ): RequestPipeline {
   const assembly = {
     container: platform.container,
-    needsCallerContext: (exchange: HttpExchange) => routes.needsCallerContext(exchange),
+    // Bound, not wrapped: a request runs no extra function to ask it.
+    needsCallerContext: routes.needsCallerContext.bind(routes),
   };
   const contributed = contributedSteps(platform.container, assembly);
   const secured = contributed.some((c) => "at" in c && c.at === "firewall");

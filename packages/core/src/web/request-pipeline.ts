@@ -99,12 +99,22 @@ export class RequestPipeline {
     this.steps = steps;
     this.places = places;
     // One continuation per position, made once: a request allocates none to walk the steps.
-    this.nexts = steps.map((_, index) => (exchange: HttpExchange) => this.runFrom(exchange, index + 1));
+    this.nexts = steps.map((_, index) => (exchange: HttpExchange) => {
+      try {
+        return this.walk(exchange, index + 1);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    });
   }
 
   /** Runs the steps for one exchange; never throws synchronously (a throwing step rejects). */
   run(exchange: HttpExchange): Promise<void> {
-    return this.runFrom(exchange, 0);
+    try {
+      return this.walk(exchange, 0);
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   /** The step names in running order, for diagnostics and tests. */
@@ -115,14 +125,6 @@ export class RequestPipeline {
   /** True when some step sits at `place` as its own (e.g. whether identity's steps are in). */
   has(place: PipelinePlace): boolean {
     return this.places.has(place);
-  }
-
-  private runFrom(exchange: HttpExchange, from: number): Promise<void> {
-    try {
-      return this.walk(exchange, from);
-    } catch (error) {
-      return Promise.reject(error);
-    }
   }
 
   private walk(exchange: HttpExchange, from: number): Promise<void> {

@@ -2,7 +2,10 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import type { Clock } from "../../kernel/clock.js";
 import type { ZeroTrustActionResolver } from "../zerotrust/zero-trust-action-resolver.js";
 import type { ZeroTrustResolution } from "../zerotrust/zero-trust-resolution.js";
-import { rememberedZeroTrust } from "../zerotrust/zero-trust-request-memo.js";
+import {
+  type RememberedZeroTrust,
+  ZERO_TRUST_RESOLUTION_ATTRIBUTE,
+} from "../zerotrust/zero-trust-request-memo.js";
 import { zeroTrustDenial } from "../zerotrust/zero-trust-response.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zero-trust-evaluator.js";
@@ -22,9 +25,12 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
   ) {}
 
   remembered(authentication: Authentication, exchange: HttpExchange): ZeroTrustVerdict | null | undefined {
-    const resolved = rememberedZeroTrust(exchange, authentication);
-    if (resolved === undefined) return undefined;
-    return this.verdict(this.resolver.reuse({ authentication }, resolved), authentication);
+    const remembered = exchange.attributes.get(ZERO_TRUST_RESOLUTION_ATTRIBUTE) as
+      | RememberedZeroTrust
+      | undefined;
+    // Only the caller it was made for: a sign-in during the request is resolved afresh.
+    if (remembered === undefined || remembered.authentication !== authentication) return undefined;
+    return this.verdict(this.resolver.reuse({ authentication }, remembered.resolution), authentication);
   }
 
   cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined {

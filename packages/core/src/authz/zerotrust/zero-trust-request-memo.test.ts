@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { ResolverZeroTrustEvaluator } from "../pdp/resolver-zero-trust-evaluator.js";
 import { ALICE, BOB, sequence, setup } from "./zero-trust.fixture.js";
-import { rememberedZeroTrust, rememberZeroTrust } from "./zero-trust-request-memo.js";
+import { ZeroTrustSubjectStatusCheck } from "./zero-trust-subject-status-check.js";
 
 function exchange(): HttpExchange {
   return new HttpExchange({
@@ -16,26 +16,33 @@ function exchange(): HttpExchange {
 
 // The `request` checkpoint's resolution, kept for the rest of the request (zero trust once per request).
 describe("the request's zero-trust resolution", () => {
-  it("is read back for the same authentication only", async () => {
-    const { resolver } = setup();
+  it("gives the PDP's verdict for the same caller without reading the store again", async () => {
+    const { resolver, service, store, clock, audit } = setup({ "security.zerotrust.hotpath.enabled": false });
+    await service.set("user:u-alice", "ESCALATE", { source: "admin" });
+    const evaluator = new ResolverZeroTrustEvaluator(resolver, clock);
     const ex = exchange();
-    const resolution = await resolver.resolve({ authentication: ALICE, unsampled: true });
-    rememberZeroTrust(ex, ALICE, resolution);
-    expect(rememberedZeroTrust(ex, ALICE)).toBe(resolution);
-    expect(rememberedZeroTrust(ex, BOB)).toBeUndefined();
-    expect(rememberedZeroTrust(exchange(), ALICE)).toBeUndefined();
+    await new ZeroTrustSubjectStatusCheck({ resolver, audit }).check({
+      checkpoint: "request",
+      authentication: ALICE,
+      exchange: ex,
+    });
+    const reads = store.gets.length;
+    expect(evaluator.remembered(ALICE, ex)).toMatchObject({
+      action: "ESCALATE",
+      denial: { code: "ZERO_TRUST_REVIEW_REQUIRED" },
+    });
+    expect(store.gets.length).toBe(reads);
+    // Another caller, or another request: nothing remembered, the PDP resolves as usual.
+    expect(evaluator.remembered(BOB, ex)).toBeUndefined();
+    expect(evaluator.remembered(ALICE, exchange())).toBeUndefined();
   });
 
-  it("gives the PDP's verdict without reading the store again", async () => {
-    const { resolver, service, store, clock } = setup({ "security.zerotrust.hotpath.enabled": false });
-    await service.set("user:u-alice", "ESCALATE", { source: "admin" });
+  it("is kept at the request checkpoint only (a sign-in's resolution is not the request's caller's)", async () => {
+    const { resolver, clock, audit } = setup();
     const ex = exchange();
-    rememberZeroTrust(ex, ALICE, await resolver.resolve({ authentication: ALICE, unsampled: true }));
-    const reads = store.gets.length;
-    const verdict = new ResolverZeroTrustEvaluator(resolver, clock).remembered(ALICE, ex);
-    expect(verdict).toMatchObject({ action: "ESCALATE", denial: { code: "ZERO_TRUST_REVIEW_REQUIRED" } });
-    expect(store.gets.length).toBe(reads);
-    expect(new ResolverZeroTrustEvaluator(resolver, clock).remembered(ALICE, exchange())).toBeUndefined();
+    const check = new ZeroTrustSubjectStatusCheck({ resolver, audit });
+    await check.check({ checkpoint: "sign-in", authentication: ALICE, exchange: ex });
+    expect(new ResolverZeroTrustEvaluator(resolver, clock).remembered(ALICE, ex)).toBeUndefined();
   });
 
   it("still goes through sampling, as a PDP lookup would (the checkpoint's own read is unsampled)", async () => {

@@ -1,36 +1,19 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
-import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustResolution } from "./zero-trust-resolution.js";
 
-const MEMO = "platform.zeroTrust.resolution";
+/**
+ * The exchange attribute holding the zero-trust resolution the `request` checkpoint made for this
+ * request's caller (a RememberedZeroTrust), which the authorization (the PDP, `zeroTrustChecked`
+ * rules) reads instead of resolving again: zero trust is resolved once per request. Written and read
+ * inline, on the hot path, without a helper call.
+ */
+export const ZERO_TRUST_RESOLUTION_ATTRIBUTE = "platform.zeroTrust.resolution";
 
-interface Memo {
+/**
+ * A request's zero-trust resolution and the authentication it was made for: a sign-in during the
+ * request makes another caller, who is resolved afresh.
+ */
+export interface RememberedZeroTrust {
   readonly authentication: Authentication;
   readonly resolution: ZeroTrustResolution;
-}
-
-/**
- * Keeps the zero-trust resolution the `request` checkpoint made for this request's caller, so that
- * the authorization (the PDP, `zeroTrustChecked` rules) reads it instead of resolving again: zero
- * trust is resolved once per request.
- */
-export function rememberZeroTrust(
-  exchange: HttpExchange,
-  authentication: Authentication,
-  resolution: ZeroTrustResolution,
-): void {
-  const memo: Memo = { authentication, resolution };
-  exchange.attributes.set(MEMO, memo);
-}
-
-/**
- * The resolution remembered for this request, if it was made for this very authentication (a
- * sign-in during the request makes another caller: it is resolved afresh).
- */
-export function rememberedZeroTrust(
-  exchange: HttpExchange,
-  authentication: Authentication,
-): ZeroTrustResolution | undefined {
-  const memo = exchange.attributes.get(MEMO) as Memo | undefined;
-  return memo !== undefined && memo.authentication === authentication ? memo.resolution : undefined;
 }

@@ -32,11 +32,15 @@ export class FilterChainProxy implements HttpInterceptor {
    * kept under CHAIN_ATTRIBUTE too.
    */
   select(exchange: HttpExchange): SecurityFilterChain | undefined {
-    const chain = this.chainFor(exchange);
-    if (chain === undefined) return undefined;
-    exchange.attributes.set(CHAIN_ATTRIBUTE, chain.id);
-    exchange.attributes.set(SELECTED_CHAIN, chain);
-    return chain;
+    const chains = this.chains;
+    for (let i = 0; i < chains.length; i++) {
+      const chain = chains[i] as SecurityFilterChain;
+      if (!chain.matcher.matches(exchange)) continue;
+      exchange.attributes.set(CHAIN_ATTRIBUTE, chain.id);
+      exchange.attributes.set(SELECTED_CHAIN, chain);
+      return chain;
+    }
+    return undefined;
   }
 
   async intercept(exchange: HttpExchange, next: () => Promise<void>): Promise<void> {

@@ -4,11 +4,17 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type {
   PipelineContribution,
   PipelineNext,
+  PipelineStep,
   RequestPipelineContributor,
 } from "../../web/request-pipeline.js";
 import { FilterChainProxy, selectedChain } from "./filter-chain-proxy.js";
 import { assertPathAllowed } from "./request-firewall.js";
-import type { SecurityFilterChain } from "./security-filter-chain.js";
+import {
+  AUTHENTICATION_SEGMENT,
+  AUTHORIZATION_SEGMENT,
+  type ChainSegment,
+  ENTRY_SEGMENT,
+} from "./security-filter-chain.js";
 
 /**
  * Identity's share of the request pipeline: the request firewall, the chain selection, and the
@@ -24,8 +30,7 @@ export const identityPipelineContributor: RequestPipelineContributor = {
 
 function identityPipelineSteps(container: DependencyContainer): PipelineContribution[] {
   let proxy: FilterChainProxy | undefined;
-  const proxyOf = (): FilterChainProxy => {
-    if (proxy !== undefined) return proxy;
+  const loadProxy = (): FilterChainProxy => {
     if (!container.isRegistered(FilterChainProxy, true)) {
       throw new PlatformError(
         "CONFIGURATION_INVALID",
@@ -37,32 +42,35 @@ function identityPipelineSteps(container: DependencyContainer): PipelineContribu
   };
   return [
     { at: "firewall", step: { name: "request-firewall", apply: assertPathAllowed } },
-    { at: "chain", step: { name: "select-chain", apply: (exchange) => void proxyOf().select(exchange) } },
-    { at: "authentication", step: { name: "chain-authentication", around: authenticationSegment } },
+    {
+      at: "chain",
+      step: { name: "select-chain", apply: (exchange) => void (proxy ?? loadProxy()).select(exchange) },
+    },
+    { at: "authentication", step: segmentStep("chain-authentication", AUTHENTICATION_SEGMENT) },
     { at: "zero-trust-checkpoint", step: { name: "request-checkpoint", apply: requestCheckpoint } },
-    { at: "entry", step: { name: "chain-entry", around: entrySegment } },
-    { at: "authorization", step: { name: "chain-authorization", around: authorizationSegment } },
+    { at: "entry", step: segmentStep("chain-entry", ENTRY_SEGMENT) },
+    { at: "authorization", step: segmentStep("chain-authorization", AUTHORIZATION_SEGMENT) },
   ];
 }
 
-function authenticationSegment(exchange: HttpExchange, next: PipelineNext): Promise<void> {
-  const chain = selectedChain(exchange);
-  if (chain === undefined || chain.authenticationEnd === 0) return next(exchange);
-  return chain.runSegment(exchange, 0, chain.authenticationEnd, () => next(exchange));
+/**
+ * An around step running one segment of the selected chain (none selected, or an empty segment:
+ * straight on). One function serves the three segments, so a request runs no extra code per segment.
+ */
+function segmentStep(name: string, segment: ChainSegment): PipelineStep {
+  return {
+    name,
+    around: (exchange: HttpExchange, next: PipelineNext): Promise<void> => {
+      const chain = selectedChain(exchange);
+      if (chain === undefined) return next(exchange);
+      const from = chain.bounds[segment] as number;
+      const to = chain.bounds[segment + 1] as number;
+      if (from === to) return next(exchange);
+      return chain.runSegment(exchange, from, to, () => next(exchange));
+    },
+  };
 }
 
 function requestCheckpoint(exchange: HttpExchange): Promise<void> | undefined {
   return selectedChain(exchange)?.check(exchange);
-}
-
-function entrySegment(exchange: HttpExchange, next: PipelineNext): Promise<void> {
-  const chain = selectedChain(exchange);
-  if (chain === undefined || chain.authorizationStart === chain.authenticationEnd) return next(exchange);
-  return chain.runSegment(exchange, chain.authenticationEnd, chain.authorizationStart, () => next(exchange));
-}
-
-function authorizationSegment(exchange: HttpExchange, next: PipelineNext): Promise<void> {
-  const chain: SecurityFilterChain | undefined = selectedChain(exchange);
-  if (chain === undefined || chain.authorizationStart === chain.filters.length) return next(exchange);
-  return chain.runSegment(exchange, chain.authorizationStart, chain.filters.length, () => next(exchange));
 }

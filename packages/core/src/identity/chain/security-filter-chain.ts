@@ -16,6 +16,15 @@ export interface RequestCheckpoint {
   readonly exempt: (exchange: HttpExchange) => boolean;
 }
 
+/** A segment of a chain's filters, an index into `SecurityFilterChain.bounds`. */
+export type ChainSegment = 0 | 1 | 2;
+/** Up to and including the security context: the pipeline's `authentication` place. */
+export const AUTHENTICATION_SEGMENT: ChainSegment = 0;
+/** After the checkpoint, up to the authorization filter: CSRF, processing filters, entry routes (`entry`). */
+export const ENTRY_SEGMENT: ChainSegment = 1;
+/** From the authorization filter on, mounts included (`authorization`). */
+export const AUTHORIZATION_SEGMENT: ChainSegment = 2;
+
 /** Name of the filter that loads the security context: the authentication segment ends with it. */
 const SECURITY_CONTEXT_FILTER = "security-context";
 /** Name of the filter that applies the chain's rules: the authorization segment starts with it. */
@@ -32,6 +41,8 @@ export class SecurityFilterChain {
   readonly authenticationEnd: number;
   /** Start of the authorization segment: the authorization filter (the end when there is none). */
   readonly authorizationStart: number;
+  /** Where the segments start and end: segment `k` runs filters `bounds[k]` to `bounds[k + 1]` (exclusive). */
+  readonly bounds: readonly [number, number, number, number];
 
   constructor(
     /** The chain's id, e.g. `form`, `rest`, `mfa_2`. */
@@ -49,6 +60,7 @@ export class SecurityFilterChain {
     this.authenticationEnd = names.indexOf(SECURITY_CONTEXT_FILTER) + 1;
     const authorization = names.indexOf(AUTHORIZATION_FILTER, this.authenticationEnd);
     this.authorizationStart = authorization === -1 ? filters.length : authorization;
+    this.bounds = [0, this.authenticationEnd, this.authorizationStart, filters.length];
   }
 
   /** True when this chain serves the request. */
