@@ -3,7 +3,6 @@ import { FilterChainProxy } from "@platform/core/identity";
 import type { Logger } from "@platform/core/ports";
 import {
   contributedSteps,
-  type HttpExchange,
   type HttpInterceptor,
   holdResult,
   type PipelineContribution,
@@ -81,7 +80,8 @@ function routeStep(routes: RouteRegistry): PipelineStep {
       }
       exchange.attributes.set(ROUTE_PARAMS_ATTRIBUTE, match.params);
       const result = match.route.handler(exchange);
-      if (result instanceof Promise) return result.then((value) => holdResult(exchange, value));
+      // Bound, not wrapped: no function of ours runs between the handler's promise and holdResult.
+      if (result instanceof Promise) return result.then(holdResult.bind(null, exchange));
       holdResult(exchange, result);
       return undefined;
     },

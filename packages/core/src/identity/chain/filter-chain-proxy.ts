@@ -28,8 +28,8 @@ export class FilterChainProxy implements HttpInterceptor {
   }
 
   /**
-   * Picks the chain for the request and remembers it on the exchange (`selectedChain`); the id is
-   * kept under CHAIN_ATTRIBUTE too.
+   * Picks the chain for the request and remembers it on the exchange (SELECTED_CHAIN_ATTRIBUTE); the
+   * id is kept under CHAIN_ATTRIBUTE too.
    */
   select(exchange: HttpExchange): SecurityFilterChain | undefined {
     const chains = this.chains;
@@ -37,7 +37,7 @@ export class FilterChainProxy implements HttpInterceptor {
       const chain = chains[i] as SecurityFilterChain;
       if (!chain.matcher.matches(exchange)) continue;
       exchange.attributes.set(CHAIN_ATTRIBUTE, chain.id);
-      exchange.attributes.set(SELECTED_CHAIN, chain);
+      exchange.attributes.set(SELECTED_CHAIN_ATTRIBUTE, chain);
       return chain;
     }
     return undefined;
@@ -54,9 +54,8 @@ export class FilterChainProxy implements HttpInterceptor {
 /** The exchange attribute holding the id of the chain serving the request. */
 export const CHAIN_ATTRIBUTE = "platform.chain";
 
-const SELECTED_CHAIN = "platform.chain.selected";
-
-/** The chain FilterChainProxy.select picked for this exchange, if any. */
-export function selectedChain(exchange: HttpExchange): SecurityFilterChain | undefined {
-  return exchange.attributes.get(SELECTED_CHAIN) as SecurityFilterChain | undefined;
-}
+/**
+ * The exchange attribute holding the SecurityFilterChain that `select` picked (the request pipeline's
+ * chain steps read it directly, on the hot path).
+ */
+export const SELECTED_CHAIN_ATTRIBUTE = "platform.chain.selected";

@@ -7,13 +7,14 @@ import type {
   PipelineStep,
   RequestPipelineContributor,
 } from "../../web/request-pipeline.js";
-import { FilterChainProxy, selectedChain } from "./filter-chain-proxy.js";
+import { FilterChainProxy, SELECTED_CHAIN_ATTRIBUTE } from "./filter-chain-proxy.js";
 import { assertPathAllowed } from "./request-firewall.js";
 import {
   AUTHENTICATION_SEGMENT,
   AUTHORIZATION_SEGMENT,
   type ChainSegment,
   ENTRY_SEGMENT,
+  type SecurityFilterChain,
 } from "./security-filter-chain.js";
 
 /**
@@ -61,7 +62,7 @@ function segmentStep(name: string, segment: ChainSegment): PipelineStep {
   return {
     name,
     around: (exchange: HttpExchange, next: PipelineNext): Promise<void> => {
-      const chain = selectedChain(exchange);
+      const chain = exchange.attributes.get(SELECTED_CHAIN_ATTRIBUTE) as SecurityFilterChain | undefined;
       if (chain === undefined) return next(exchange);
       const from = chain.bounds[segment] as number;
       const to = chain.bounds[segment + 1] as number;
@@ -72,5 +73,7 @@ function segmentStep(name: string, segment: ChainSegment): PipelineStep {
 }
 
 function requestCheckpoint(exchange: HttpExchange): Promise<void> | undefined {
-  return selectedChain(exchange)?.check(exchange);
+  return (exchange.attributes.get(SELECTED_CHAIN_ATTRIBUTE) as SecurityFilterChain | undefined)?.check(
+    exchange,
+  );
 }
