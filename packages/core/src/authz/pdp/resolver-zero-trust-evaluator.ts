@@ -30,7 +30,12 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
       | undefined;
     // Only the caller it was made for: a sign-in during the request is resolved afresh.
     if (remembered === undefined || remembered.authentication !== authentication) return undefined;
-    return this.verdict(this.resolver.reuse({ authentication }, remembered.resolution), authentication);
+    // Sampling (`reuse`) can only change the answer below a rate of 1: then a PDP lookup may be skipped.
+    const resolution =
+      this.resolver.settings.samplingRate >= 1
+        ? remembered.resolution
+        : this.resolver.reuse({ authentication }, remembered.resolution);
+    return this.verdict(resolution, authentication);
   }
 
   cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined {

@@ -80,7 +80,11 @@ export class ZeroTrustActionResolver {
 
   /** The answer without touching the store: not evaluated, or a hot-path cache hit; undefined on a miss. */
   resolveCached(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
-    return this.quick(input);
+    const early = this.gate(input);
+    if (early !== undefined) return early;
+    const hit = this.settings.hotPathEnabled ? this.lookup(input, this.clock.now()) : undefined;
+    if (hit === undefined) this.sampled = input;
+    return hit;
   }
 
   /**
@@ -92,20 +96,12 @@ export class ZeroTrustActionResolver {
     return this.gate(input) ?? resolved;
   }
 
-  private quick(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
-    const early = this.gate(input);
-    if (early !== undefined) return early;
-    const hit = this.settings.hotPathEnabled ? this.lookup(input, this.clock.now()) : undefined;
-    if (hit === undefined) this.sampled = input;
-    return hit;
-  }
-
   /** The answer, reading the store on a cache miss. Never rejects. */
   async resolve(input: ZeroTrustResolveInput): Promise<ZeroTrustResolution> {
     const alreadySampled = this.sampled === input;
     this.sampled = undefined;
     if (!alreadySampled) {
-      const quick = this.quick(input);
+      const quick = this.resolveCached(input);
       this.sampled = undefined;
       if (quick !== undefined) return quick;
     }
