@@ -16,7 +16,9 @@ import type { HttpExchange } from "./http-exchange.js";
  * - `authorization`: the chain's rules (static matchers, then the dynamic manager) and what is
  *   mounted after them (`addFilterAfter(..., "authorization")`) (identity);
  * - `handler`: the application route (the HTTP binding); its result is held, not yet committed;
- * - `answer`: commits the route's result as the answer; the binding then writes the exchange out.
+ * - `answer`: once every step ran, the route's held result is committed as the answer (the end of
+ *   the walk, not a step of its own; steps placed before it run first); the binding then writes the
+ *   exchange out.
  */
 export const REQUEST_PIPELINE_PLACES = [
   "firewall",
@@ -117,9 +119,9 @@ export class RequestPipeline {
     }
   }
 
-  /** The step names in running order, for diagnostics and tests. */
+  /** The step names in running order, ending with `answer` (the walk's end), for diagnostics and tests. */
   stepNames(): string[] {
-    return this.steps.map((s) => s.name);
+    return [...this.steps.map((s) => s.name), "answer"];
   }
 
   /** True when some step sits at `place` as its own (e.g. whether identity's steps are in). */
@@ -136,6 +138,9 @@ export class RequestPipeline {
       const pending = step.apply(exchange);
       if (pending !== undefined) return pending.then(() => this.walk(exchange, index + 1));
     }
+    // The answer: every step ran; the result the route held is committed (the binding writes it).
+    const response = exchange.response;
+    if (!response.committed && response.body !== undefined) response.committed = true;
     return DONE;
   }
 }
@@ -172,7 +177,6 @@ function orderSteps(contributions: readonly PipelineContribution[]): {
     if (slot === 1) places.add(place as PipelinePlace);
     known[slot].push(contribution.step);
   }
-  slots.get("answer")![1].push(ANSWER_STEP);
   places.add("answer");
   const steps = REQUEST_PIPELINE_PLACES.flatMap((place) => slots.get(place)!.flat());
   return { steps, places };
@@ -187,15 +191,6 @@ export function holdResult(exchange: HttpExchange, result: unknown): void {
   const response = exchange.response;
   if (!response.committed && result !== undefined) response.body = result as typeof response.body;
 }
-
-/** The `answer` place's own step: commits the held result (the binding writes the exchange). */
-const ANSWER_STEP: PipelineStep = {
-  name: "answer",
-  apply: (exchange) => {
-    const response = exchange.response;
-    if (!response.committed && response.body !== undefined) response.committed = true;
-  },
-};
 
 /** Every contributor's steps, in plugin order, for one binding. */
 export function contributedSteps(
