@@ -124,7 +124,7 @@ export class RequestPipeline {
     return [...this.steps.map((s) => s.name), "answer"];
   }
 
-  /** True when some step sits at `place` as its own (e.g. whether identity's steps are in). */
+  /** True when some step sits at `place` as its own (e.g. whether identity's steps are in); `answer` always. */
   has(place: PipelinePlace): boolean {
     return this.places.has(place);
   }
