@@ -1,4 +1,5 @@
 import { type Platform, PlatformError } from "@platform/core";
+import { ErrorCatalog } from "@platform/core/errors";
 import { IdGenerator, Logger } from "@platform/core/ports";
 import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@platform/core/web";
 import { H3, type H3Event } from "h3";
@@ -64,6 +65,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   routes.bindTo(table);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
+  const errors = platform.resolve(ErrorCatalog);
   // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
   const translate = errorTranslation(platform.container);
   const pipeline = assembleHttpPipeline(platform, routes, options, logger);
@@ -78,6 +80,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       method: event.req.method,
       path: event.url.pathname,
       logger,
+      errors,
       headers,
     });
 
@@ -123,5 +126,5 @@ function bindingOptions(platform: Platform): ExchangeBindingOptions {
   const trust = parseTrustedProxies(trustedProxies);
   // Unreachable: the property's schema already refused an invalid value at start-up.
   if (typeof trust === "string") throw new PlatformError("CONFIGURATION_INVALID", trust);
-  return { maxBodySize, trustedProxies: trust };
+  return { maxBodySize, trustedProxies: trust, errors: platform.resolve(ErrorCatalog) };
 }

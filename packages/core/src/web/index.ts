@@ -4,6 +4,7 @@
 export { canonicalPath } from "./canonical-path.js";
 export { type AntPathPattern, compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "./ant-path-pattern.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./error-response.js";
+export { attachErrorCatalog, errorCatalogOf } from "./exchange-error-catalog.js";
 export { errorTranslation } from "./error-translation.js";
 export {
   type BodyFields,
