@@ -9,8 +9,6 @@ import {
   type Platform,
   type SecurityRegistry,
 } from "@platform/core";
-import { SecurityContextHolder } from "@platform/core/authz";
-import { FilterChainProxy } from "@platform/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDemoAuthorizationRoutes, registerDemoOrders } from "../../packages/cli/src/demo-authorization.js";
 import { pathVariants } from "./path-variants.js";
@@ -128,11 +126,7 @@ async function staticRulesServer(): Promise<Server> {
   addDemoAuthorizationRoutes(routes, platform);
   await platform.start();
   await seedDemoUsers(platform);
-  const { app } = createHttpApp({
-    platform,
-    routes,
-    interceptors: [platform.resolve(FilterChainProxy), platform.resolve(SecurityContextHolder).interceptor()],
-  });
+  const { app } = createHttpApp({ platform, routes });
   return serve(platform, app);
 }
 

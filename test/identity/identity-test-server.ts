@@ -13,7 +13,6 @@ import {
   type SecurityRegistry,
   ServerAddress,
 } from "@platform/core";
-import { FilterChainProxy } from "@platform/core/identity";
 import { seedDemoUsers } from "@platform/cli";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
@@ -78,7 +77,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
     handler: async (ex) => ({ token: (await csrfToken(ex)?.value()) ?? null }),
   });
   options.routes?.(routes);
-  const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
+  const { app } = createHttpApp({ platform, routes });
   const server = await serveHttp(app, { port: 0 });
   platform.resolve(ServerAddress).port = server.port;
   return {

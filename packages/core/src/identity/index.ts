@@ -37,7 +37,7 @@ export {
 } from "./asep/security-error-handling.js";
 export { FilterChainProxy } from "./chain/filter-chain-proxy.js";
 export type { NextFilter, SecurityFilter } from "./chain/security-filter.js";
-export { SecurityFilterChain } from "./chain/security-filter-chain.js";
+export { type RequestCheckpoint, SecurityFilterChain } from "./chain/security-filter-chain.js";
 export type {
   AuthenticationFailureHandler,
   AuthenticationSuccessHandler,

@@ -31,3 +31,16 @@ export {
   type RouteTableMatch,
   type TableRouteHandler,
 } from "./route-table.js";
+export {
+  contributedSteps,
+  holdResult,
+  type PipelineAssembly,
+  type PipelineContribution,
+  type PipelineNext,
+  type PipelinePlace,
+  type PipelineStep,
+  REQUEST_PIPELINE_PLACES,
+  RequestPipeline,
+  RequestPipelineContributor,
+  type StepPlacement,
+} from "./request-pipeline.js";
