@@ -27,7 +27,7 @@ export function canonicalPath(path: string): string {
 }
 
 /**
- * An Ant pattern with its literal text in canonical path form (see canonicalPath): escapes and raw
+ * A path pattern with its literal text in canonical path form (see canonicalPath): escapes and raw
  * bytes as a canonical path has them, trailing slashes removed (`/orders/` means `/orders`); `*`, `?`
  * and `{...}` variables (regexes included) are left exactly as written. Patterns compile from this,
  * so a pattern matches the canonical paths its author meant.

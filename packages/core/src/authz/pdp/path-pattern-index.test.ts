@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileAntPattern } from "../../web/ant-path-pattern.js";
+import { compilePathPattern } from "../../web/path-pattern.js";
 import { PathPatternIndex } from "./path-pattern-index.js";
 
 /** A seeded PRNG so a failure reproduces. */
@@ -15,7 +15,7 @@ function prng(seed: number): () => number {
 }
 
 const SEGMENTS = ["api", "v1", "orders", "users", "admin", "x", "", "a.json", "42"];
-const PATTERN_SEGMENTS = [...SEGMENTS, "*", "**", "{id}", "{id:\\d+}", "*.json", "a?", "or*"];
+const PATTERN_SEGMENTS = [...SEGMENTS, "*", "**", "{id}", "{id:\\d+}", "*.json", "a?", "or*", "{id}.json"];
 const METHODS = ["GET", "POST", "ANY"];
 
 describe("PathPatternIndex", () => {
@@ -44,7 +44,7 @@ describe("PathPatternIndex", () => {
         const expected = targets
           .map((t, i) => ({ ...t, i }))
           .filter(
-            (t) => (t.method === "ANY" || t.method === method) && compileAntPattern(t.pattern).matches(path),
+            (t) => (t.method === "ANY" || t.method === method) && compilePathPattern(t.pattern, "policy").matches(path),
           )
           .sort((a, b) => a.rank - b.rank);
         const found = index.matching(path, method).map((t) => t.value);

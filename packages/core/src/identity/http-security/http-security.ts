@@ -89,7 +89,7 @@ export class AuthorizeHttpRequests {
   readonly rules: AuthorizationRule[] = [];
   private closed = false;
 
-  /** Rules for requests matching any of the Ant patterns (optionally one method) or matchers. */
+  /** Rules for requests matching any of the path patterns (optionally one method) or matchers. */
   requestMatchers(...targets: (string | RequestMatcher)[]): AuthorizedUrl<this>;
   requestMatchers(method: HttpMethod, ...patterns: string[]): AuthorizedUrl<this>;
   requestMatchers(...args: (string | RequestMatcher)[]): AuthorizedUrl<this> {

@@ -1,6 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../kernel/platform-error.js";
-import { compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "./ant-path-pattern.js";
+import { compilePathPattern, MAX_PATH_PATTERN_LENGTH, type PathPattern, splitPath } from "./path-pattern.js";
+
+/** A policy-target pattern (the form that also takes partial-segment wildcards). */
+const compile = (pattern: string): PathPattern => compilePathPattern(pattern, "policy");
+
+/** The decoded variables of a matching path, or undefined. */
+const extract = (pattern: PathPattern, path: string): Record<string, string> | undefined =>
+  pattern.match(splitPath(path)) ?? undefined;
 
 type Row = [pattern: string, path: string, expected: Record<string, string> | false];
 
@@ -85,7 +92,7 @@ const CASES: Row[] = [
   ["/files/{name}.{ext}", "/files/a.tar.gz", { name: "a.tar", ext: "gz" }],
   ["/files/{name}.{ext}", "/files/.gz", false],
   ["/p-{id}", "/p-9", { id: "9" }],
-  ["/u/{name}", "/u/j%20doe", { name: "j%20doe" }],
+  ["/u/{name}", "/u/j%20doe", { name: "j doe" }],
   ["/**/{leaf}", "/a/b/c", { leaf: "c" }],
   ["/{first}/**", "/a/b/c", { first: "a" }],
   ["/{a}/**/{b}/**", "/1/2/3", { a: "1", b: "2" }],
@@ -104,12 +111,12 @@ const CASES: Row[] = [
   ["/**/{id:\\d+}", "/a/b/17", { id: "17" }],
 ];
 
-describe("compileAntPattern", () => {
+describe("compilePathPattern", () => {
   it.each(CASES)("%s against %j", (pattern, path, expected) => {
-    const compiled = compileAntPattern(pattern);
+    const compiled = compile(pattern);
     expect(compiled.pattern).toBe(pattern);
     expect(compiled.matches(path)).toBe(expected !== false);
-    expect(compiled.extract(path)).toEqual(expected === false ? undefined : expected);
+    expect(extract(compiled, path)).toEqual(expected === false ? undefined : expected);
   });
 
   it.each([
@@ -128,11 +135,11 @@ describe("compileAntPattern", () => {
     ["/{id:(}", "invalid regex"],
     ["/{id:(a)\\1}", "backreference"],
     ["/{a:(?<g>x)}{b:(?<g>y)}", "cannot be combined"],
-    [`/${"a".repeat(MAX_ANT_PATTERN_LENGTH)}`, "longer than"],
+    [`/${"a".repeat(MAX_PATH_PATTERN_LENGTH)}`, "longer than"],
   ])("rejects %j (%s)", (pattern, problem) => {
     let thrown: unknown;
     try {
-      compileAntPattern(pattern);
+      compile(pattern);
     } catch (e) {
       thrown = e;
     }
@@ -141,20 +148,27 @@ describe("compileAntPattern", () => {
     expect((thrown as Error).message).toContain(problem);
   });
 
+  it("matches a segment whose escapes are not UTF-8, but hands over no variables for it", () => {
+    const compiled = compile("/u/{name}");
+    expect(compiled.matches("/u/%C3")).toBe(true);
+    expect(extract(compiled, "/u/%C3")).toBeUndefined();
+    expect(extract(compiled, "/u/%C3%A9")).toEqual({ name: "é" });
+  });
+
   it("accepts a pattern of exactly the maximum length", () => {
-    const pattern = `/${"a".repeat(MAX_ANT_PATTERN_LENGTH - 1)}`;
-    expect(compileAntPattern(pattern).matches(pattern)).toBe(true);
+    const pattern = `/${"a".repeat(MAX_PATH_PATTERN_LENGTH - 1)}`;
+    expect(compile(pattern).matches(pattern)).toBe(true);
   });
 
   it("is reusable: one compiled pattern answers many paths", () => {
-    const p = compileAntPattern("/users/{id:\\d+}/**");
-    expect(p.extract("/users/1/a")).toEqual({ id: "1" });
-    expect(p.extract("/users/x/a")).toBeUndefined();
-    expect(p.extract("/users/22")).toEqual({ id: "22" });
+    const p = compile("/users/{id:\\d+}/**");
+    expect(extract(p, "/users/1/a")).toEqual({ id: "1" });
+    expect(extract(p, "/users/x/a")).toBeUndefined();
+    expect(extract(p, "/users/22")).toEqual({ id: "22" });
   });
 });
 
-describe("compileAntPattern against hostile paths", () => {
+describe("compilePathPattern against hostile paths", () => {
   const deep = "/a".repeat(5_000);
 
   // Each of these would backtrack polynomially or exponentially as one naive RegExp.
@@ -167,6 +181,6 @@ describe("compileAntPattern against hostile paths", () => {
     ["/{x}a{y}a{z}b", `/${"a".repeat(20_000)}`, false],
     ["/**/*a*a*b/**", `${"/aaaaaaaaaa".repeat(2_000)}`, false],
   ])("%s answers correctly", { timeout: 2_000 }, (pattern, path, expected) => {
-    expect(compileAntPattern(pattern).matches(path)).toBe(expected);
+    expect(compile(pattern).matches(path)).toBe(expected);
   });
 });
