@@ -4,7 +4,10 @@ import { RouteRegistry } from "./route-registry.js";
 
 /** Route patterns (as hosts may write them) and the policy targets (and static rules) written for them. */
 const PAIRS: Array<[route: string, ant: string]> = [
+  ["/api/orders/{id}", "/api/orders/{id}"],
+  // `:name` as a host may still write it: converted once, the same segments
   ["/api/orders/:id", "/api/orders/{id}"],
+  ["/api/orders/{id:\\d+}", "/api/orders/{id:\\d+}"],
   ["/api/orders", "/api/orders"],
   ["/admin", "/admin"],
   ["/admin/api/**", "/admin/api/**"],
@@ -63,7 +66,7 @@ describe("RouteRegistry and policy targets judge one canonical path", () => {
   }
 
   it("a route parameter decodes to a literal exactly when a policy on that literal matches", () => {
-    const routes = new RouteRegistry().add({ method: "GET", path: "/users/:name", handler: () => "ok" });
+    const routes = new RouteRegistry().add({ method: "GET", path: "/users/{name}", handler: () => "ok" });
     const literal = compilePathPattern("/users/@me", "policy");
     for (const r of REQUESTS.filter((p) => p.startsWith("/users/"))) {
       const path = canonical(r);
@@ -76,7 +79,7 @@ describe("RouteRegistry and policy targets judge one canonical path", () => {
   it("has no trailing-slash leniency of its own: a non-canonical path matches no literal route", () => {
     const routes = new RouteRegistry().add({
       method: "DELETE",
-      path: "/api/orders/:id",
+      path: "/api/orders/{id}",
       handler: () => "ok",
     });
     expect(routes.match("DELETE", "/api/orders/7").kind).toBe("found");

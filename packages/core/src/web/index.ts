@@ -8,6 +8,7 @@ export {
   type PathPatternUse,
   type PathVariables,
   type PatternSegment,
+  routePattern,
   splitPath,
 } from "./path-pattern.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./error-response.js";

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../kernel/platform-error.js";
-import { compilePathPattern, MAX_PATH_PATTERN_LENGTH, type PathPattern, splitPath } from "./path-pattern.js";
+import { compilePathPattern, MAX_PATH_PATTERN_LENGTH, type PathPattern, routePattern, splitPath } from "./path-pattern.js";
+import { antMatcher } from "./request-matcher.js";
 
 /** A policy-target pattern (the form that also takes partial-segment wildcards). */
 const compile = (pattern: string): PathPattern => compilePathPattern(pattern, "policy");
@@ -182,5 +183,71 @@ describe("compilePathPattern against hostile paths", () => {
     ["/**/*a*a*b/**", `${"/aaaaaaaaaa".repeat(2_000)}`, false],
   ])("%s answers correctly", { timeout: 2_000 }, (pattern, path, expected) => {
     expect(compile(pattern).matches(path)).toBe(expected);
+  });
+});
+
+describe("one path language, three places", () => {
+  const refusal = (pattern: string, use: "matcher" | "route"): string => {
+    try {
+      compilePathPattern(pattern, use);
+    } catch (error) {
+      expect(isPlatformError(error)).toBe(true);
+      expect(error).toMatchObject({ code: "CONFIGURATION_INVALID", details: { pattern } });
+      return (error as Error).message;
+    }
+    throw new Error(`'${pattern}' compiled for a ${use}`);
+  };
+
+  it.each(["/static/*.css", "/t?st", "/a**", "/files/{name}.{ext}", "/v{major:\\d+}", "/p-{id}"])(
+    "refuses the partial segment of %s outside policy targets, saying where it is accepted",
+    (pattern) => {
+      for (const use of ["matcher", "route"] as const) {
+        expect(refusal(pattern, use)).toMatch(/has a partial-segment wildcard '.+' at index \d+: .* accepted in policy targets only/);
+      }
+      expect(() => antMatcher(pattern)).toThrow(/accepted in policy targets only/);
+      expect(compilePathPattern(pattern, "policy").segments.some((s) => s.kind === "partial")).toBe(true);
+    },
+  );
+
+  it("converts :name once where routes are written, and nowhere else", () => {
+    expect(routePattern("/users/:id/keys/:key-id")).toBe("/users/{id}/keys/{key-id}");
+    expect(routePattern("/zt/user:42/:x")).toBe("/zt/user:42/{x}");
+    const route = compilePathPattern("/users/:id", "route");
+    expect(route.source).toBe("/users/{id}");
+    expect(route.segments).toEqual(compilePathPattern("/users/{id}", "policy").segments);
+    expect(route.match(splitPath("/users/a%20b"))).toEqual({ id: "a b" });
+    // Elsewhere `:id` is a literal segment, as in any path.
+    expect(compilePathPattern("/users/:id").segments[1]).toEqual({ kind: "literal", text: ":id" });
+    expect(refusal("/users/:1x", "route")).toContain("bad route parameter ':1x'");
+  });
+
+  it("compiles a route and a policy target to the same segments, matching the same canonical paths", () => {
+    const paths = ["/api/orders/7", "/api/orders/%37", "/api/orders/x", "/api/orders", "/api/orders/7/items", "/"];
+    for (const [route, target] of [
+      ["/api/orders/:id", "/api/orders/{id}/"],
+      ["/api/orders/{id:\\d+}", "/%61pi/orders/{id:\\d+}"],
+      ["/api/**", "/api/**"],
+      ["/api/orders/*", "/api/orders/*"],
+    ] as const) {
+      const r = compilePathPattern(route, "route");
+      const t = compilePathPattern(target, "policy");
+      expect(r.segments).toEqual(t.segments);
+      expect(r.source).toBe(t.source);
+      for (const path of paths) expect(r.matches(path), `${route} ${path}`).toBe(t.matches(path));
+    }
+  });
+
+  it("ranks segments for route precedence: literal, then a variable or *, then **", () => {
+    expect(compilePathPattern("/a/b/{c}/*/{d:\\d+}/**", "matcher").specificity).toEqual([0, 0, 1, 1, 1, 2]);
+    expect(compilePathPattern("/a/{x}", "route").shape).toBe(compilePathPattern("/a/*", "route").shape);
+    expect(compilePathPattern("/a/{x:\\d+}", "route").shape).not.toBe(compilePathPattern("/a/{x}", "route").shape);
+  });
+
+  it("hands a route's * and trailing ** over as sent, and only a route's", () => {
+    expect(compilePathPattern("/k/*/x/**", "route").match(splitPath("/k/a%2Fb/x/c/d"))).toEqual({
+      "*": "a%2Fb",
+      "**": "c/d",
+    });
+    expect(compilePathPattern("/k/*/x/**", "matcher").match(splitPath("/k/a%2Fb/x/c/d"))).toEqual({});
   });
 });
