@@ -38,7 +38,11 @@ describe("RouteRegistry", () => {
   });
 
   it("accepts :name as hosts write it and lists, names and matches it as {name}", () => {
-    const routes = new RouteRegistry().add({ method: "GET", path: "/teams/:team/members/:id", handler: () => "ok" });
+    const routes = new RouteRegistry().add({
+      method: "GET",
+      path: "/teams/:team/members/:id",
+      handler: () => "ok",
+    });
     expect(routes.list().map((r) => r.path)).toEqual(["/teams/{team}/members/{id}"]);
     expect(routes.match("GET", "/teams/a%20b/members/7")).toMatchObject({
       kind: "found",
@@ -54,8 +58,14 @@ describe("RouteRegistry", () => {
 
   it("serves {name:regex} routes and refuses partial-segment wildcards (policy targets only)", () => {
     const routes = new RouteRegistry().add(route("GET", "/v/{n:\\d+}")).add(route("GET", "/v/{name}"));
-    expect(routes.match("GET", "/v/12")).toMatchObject({ route: { path: "/v/{n:\\d+}" }, params: { n: "12" } });
-    expect(routes.match("GET", "/v/x")).toMatchObject({ route: { path: "/v/{name}" }, params: { name: "x" } });
+    expect(routes.match("GET", "/v/12")).toMatchObject({
+      route: { path: "/v/{n:\\d+}" },
+      params: { n: "12" },
+    });
+    expect(routes.match("GET", "/v/x")).toMatchObject({
+      route: { path: "/v/{name}" },
+      params: { name: "x" },
+    });
     expect(() => routes.add(route("GET", "/assets/*.js"))).toThrow(/accepted in policy targets only/);
   });
 

@@ -21,7 +21,13 @@ type Token =
   | { readonly kind: "one" }
   | { readonly kind: "star" }
   | { readonly kind: "var"; readonly slot: number }
-  | { readonly kind: "regex"; readonly slot: number; readonly source: string; readonly at: number; readonly groups: number };
+  | {
+      readonly kind: "regex";
+      readonly slot: number;
+      readonly source: string;
+      readonly at: number;
+      readonly groups: number;
+    };
 
 /**
  * Compiles a segment mixing literal text with `?` (one character), `*` (any run), `{name}` (a
@@ -165,10 +171,14 @@ function regexSegment(tokens: readonly Token[], host: PartialSegmentHost): Parti
   if ("reason" in re) {
     const first = tokens.find((t) => t.kind === "regex")!;
     // RE2 reports an offset into the joined source; the segment's first regex is the useful place.
-    return host.refuse("has variable regexes that cannot be combined", first.kind === "regex" ? first.at : 0, {
-      index: 0,
-      reason: re.reason,
-    });
+    return host.refuse(
+      "has variable regexes that cannot be combined",
+      first.kind === "regex" ? first.at : 0,
+      {
+        index: 0,
+        reason: re.reason,
+      },
+    );
   }
   const numbers = groups.map((g) => g.group);
   return {

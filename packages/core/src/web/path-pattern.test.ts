@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../kernel/platform-error.js";
-import { compilePathPattern, MAX_PATH_PATTERN_LENGTH, type PathPattern, routePattern, splitPath } from "./path-pattern.js";
+import {
+  compilePathPattern,
+  MAX_PATH_PATTERN_LENGTH,
+  type PathPattern,
+  routePattern,
+  splitPath,
+} from "./path-pattern.js";
 import { antMatcher } from "./request-matcher.js";
 
 /** A policy-target pattern (the form that also takes partial-segment wildcards). */
@@ -202,7 +208,9 @@ describe("one path language, three places", () => {
     "refuses the partial segment of %s outside policy targets, saying where it is accepted",
     (pattern) => {
       for (const use of ["matcher", "route"] as const) {
-        expect(refusal(pattern, use)).toMatch(/has a partial-segment wildcard '.+' at index \d+: .* accepted in policy targets only/);
+        expect(refusal(pattern, use)).toMatch(
+          /has a partial-segment wildcard '.+' at index \d+: .* accepted in policy targets only/,
+        );
       }
       expect(() => antMatcher(pattern)).toThrow(/accepted in policy targets only/);
       expect(compilePathPattern(pattern, "policy").segments.some((s) => s.kind === "partial")).toBe(true);
@@ -222,7 +230,14 @@ describe("one path language, three places", () => {
   });
 
   it("compiles a route and a policy target to the same segments, matching the same canonical paths", () => {
-    const paths = ["/api/orders/7", "/api/orders/%37", "/api/orders/x", "/api/orders", "/api/orders/7/items", "/"];
+    const paths = [
+      "/api/orders/7",
+      "/api/orders/%37",
+      "/api/orders/x",
+      "/api/orders",
+      "/api/orders/7/items",
+      "/",
+    ];
     for (const [route, target] of [
       ["/api/orders/:id", "/api/orders/{id}/"],
       ["/api/orders/{id:\\d+}", "/%61pi/orders/{id:\\d+}"],
@@ -240,7 +255,9 @@ describe("one path language, three places", () => {
   it("ranks segments for route precedence: literal, then a variable or *, then **", () => {
     expect(compilePathPattern("/a/b/{c}/*/{d:\\d+}/**", "matcher").specificity).toEqual([0, 0, 1, 1, 1, 2]);
     expect(compilePathPattern("/a/{x}", "route").shape).toBe(compilePathPattern("/a/*", "route").shape);
-    expect(compilePathPattern("/a/{x:\\d+}", "route").shape).not.toBe(compilePathPattern("/a/{x}", "route").shape);
+    expect(compilePathPattern("/a/{x:\\d+}", "route").shape).not.toBe(
+      compilePathPattern("/a/{x}", "route").shape,
+    );
   });
 
   it("hands a route's * and trailing ** over as sent, and only a route's", () => {

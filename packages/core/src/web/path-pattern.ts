@@ -101,11 +101,13 @@ let lastParts: readonly string[] = [""];
  * `/%61dmin` is `/admin`). Throws CONFIGURATION_INVALID naming the pattern and the problem.
  */
 export function compilePathPattern(pattern: string, use: PathPatternUse = "matcher"): PathPattern {
-  if (pattern.length > MAX_PATH_PATTERN_LENGTH) fail(pattern, `is longer than ${MAX_PATH_PATTERN_LENGTH} characters`);
+  if (pattern.length > MAX_PATH_PATTERN_LENGTH)
+    fail(pattern, `is longer than ${MAX_PATH_PATTERN_LENGTH} characters`);
   if (!pattern.startsWith("/")) fail(pattern, "must start with '/'");
   const text = canonicalAntPattern(use === "route" ? routePattern(pattern) : pattern);
   // Escaping can lengthen it (a raw `é` is `%C3%A9`); the stored canonical form must compile too.
-  if (text.length > MAX_PATH_PATTERN_LENGTH) fail(pattern, `is longer than ${MAX_PATH_PATTERN_LENGTH} characters`);
+  if (text.length > MAX_PATH_PATTERN_LENGTH)
+    fail(pattern, `is longer than ${MAX_PATH_PATTERN_LENGTH} characters`);
   const names: string[] = [];
   const segments: PatternSegment[] = [];
   const elements: Element[] = [];
@@ -149,7 +151,13 @@ function closingBrace(pattern: string, text: string, open: number): number {
   return fail(pattern, `has an unclosed '{' at index ${open}`);
 }
 
-function parseSegment(pattern: string, raw: string, at: number, use: PathPatternUse, root: boolean): PatternSegment {
+function parseSegment(
+  pattern: string,
+  raw: string,
+  at: number,
+  use: PathPatternUse,
+  root: boolean,
+): PatternSegment {
   if (raw === "**") return { kind: "rest" };
   if (raw === "*") return { kind: "any" };
   if (raw.startsWith("{") && closingBrace(pattern, raw, 0) === raw.length - 1) {
@@ -173,8 +181,10 @@ function parseSegment(pattern: string, raw: string, at: number, use: PathPattern
 /** A route hands `*` and a trailing `**` to its handler, so each is one value. */
 function checkRoute(pattern: string, segments: readonly PatternSegment[]): void {
   const rest = segments.findIndex((s) => s.kind === "rest");
-  if (rest !== -1 && rest !== segments.length - 1) fail(pattern, "has '**' before its last segment (a route's '**' is its tail)");
-  if (segments.filter((s) => s.kind === "any").length > 1) fail(pattern, "has '*' more than once (a route hands its '*' over)");
+  if (rest !== -1 && rest !== segments.length - 1)
+    fail(pattern, "has '**' before its last segment (a route's '**' is its tail)");
+  if (segments.filter((s) => s.kind === "any").length > 1)
+    fail(pattern, "has '*' more than once (a route hands its '*' over)");
 }
 
 function compileElement(
@@ -230,7 +240,8 @@ function compileVariable(
   }
   const regexAt = at + name.length + 2;
   const checked = checkVariableRegex(regex);
-  if ("reason" in checked) failRegex(pattern, `has an invalid regex for variable '${name}'`, regexAt, checked);
+  if ("reason" in checked)
+    failRegex(pattern, `has an invalid regex for variable '${name}'`, regexAt, checked);
   // Compiled as a capture, as inside a segment, so its program size (the regex budget's unit) is one.
   const re = compileSegmentRegex(`((?:${regex}))`);
   if ("reason" in re) failRegex(pattern, `has an invalid regex for variable '${name}'`, regexAt, re);
@@ -272,7 +283,7 @@ class CompiledPathPattern implements PathPattern {
     private readonly names: readonly string[],
     readonly regexProgramSize: number,
     /** A route's: `match` also hands over `*` and a trailing `**`, raw. */
-    private readonly route: boolean,
+    route: boolean,
   ) {
     this.source = `/${segments.map(segmentSource).join("/")}`;
     this.specificity = segments.map((s) => (s.kind === "literal" ? 0 : s.kind === "rest" ? 2 : 1));
@@ -384,11 +395,17 @@ function decode(raw: string): string | undefined {
  */
 function failRegex(pattern: string, problem: string, regexAt: number, found: RegexProblem): never {
   const position = regexAt + found.index;
-  throw new PlatformError("CONFIGURATION_INVALID", `Path pattern '${pattern}' ${problem} at index ${position}: ${found.reason}`, {
-    details: { pattern, position, reason: found.reason },
-  });
+  throw new PlatformError(
+    "CONFIGURATION_INVALID",
+    `Path pattern '${pattern}' ${problem} at index ${position}: ${found.reason}`,
+    {
+      details: { pattern, position, reason: found.reason },
+    },
+  );
 }
 
 function fail(pattern: string, problem: string): never {
-  throw new PlatformError("CONFIGURATION_INVALID", `Path pattern '${pattern}' ${problem}`, { details: { pattern } });
+  throw new PlatformError("CONFIGURATION_INVALID", `Path pattern '${pattern}' ${problem}`, {
+    details: { pattern },
+  });
 }

@@ -49,7 +49,8 @@ export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"):
     );
   }
   const description = `${wanted} ${pattern}`;
-  if (wanted === "ANY") return { description, pattern: compiled, matches: (req) => compiled.matches(req.path) };
+  if (wanted === "ANY")
+    return { description, pattern: compiled, matches: (req) => compiled.matches(req.path) };
   return {
     description,
     pattern: compiled,

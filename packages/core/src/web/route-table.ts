@@ -1,6 +1,12 @@
 import { PlatformError } from "../kernel/platform-error.js";
 import type { HttpExchange, ResponseBody } from "./http-exchange.js";
-import { compareSpecificity, compilePathPattern, type PathPattern, routePattern, splitPath } from "./path-pattern.js";
+import {
+  compareSpecificity,
+  compilePathPattern,
+  type PathPattern,
+  routePattern,
+  splitPath,
+} from "./path-pattern.js";
 
 /** The HTTP methods a route can be registered for (`ANY`: every method, for application routes). */
 export type RouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";

@@ -44,7 +44,9 @@ describe("PathPatternIndex", () => {
         const expected = targets
           .map((t, i) => ({ ...t, i }))
           .filter(
-            (t) => (t.method === "ANY" || t.method === method) && compilePathPattern(t.pattern, "policy").matches(path),
+            (t) =>
+              (t.method === "ANY" || t.method === method) &&
+              compilePathPattern(t.pattern, "policy").matches(path),
           )
           .sort((a, b) => a.rank - b.rank);
         const found = index.matching(path, method).map((t) => t.value);
