@@ -1,3 +1,4 @@
+import { closingBrace } from "./canonical-path.js";
 import { checkVariableRegex, compileSegmentRegex, type RegexProblem } from "./variable-regex.js";
 
 /** A compiled partial segment (policy targets only): wildcards and variables inside one segment. */
@@ -57,6 +58,7 @@ function tokenize(text: string, host: PartialSegmentHost): Token[] {
       tokens.push({ kind: "one" });
     } else if (c === "{") {
       flush();
+      // The path pattern has checked that every brace closes.
       const close = closingBrace(text, i);
       tokens.push(variable(text.slice(i + 1, close), i + 1, host));
       i = close;
@@ -66,17 +68,6 @@ function tokenize(text: string, host: PartialSegmentHost): Token[] {
   }
   flush();
   return tokens;
-}
-
-function closingBrace(text: string, open: number): number {
-  let depth = 0;
-  for (let j = open; j < text.length; j++) {
-    const c = text[j];
-    if (c === "\\") j++;
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return j;
-  }
-  return text.length - 1;
 }
 
 function variable(body: string, at: number, host: PartialSegmentHost): Token {

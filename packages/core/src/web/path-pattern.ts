@@ -1,5 +1,5 @@
 import { PlatformError } from "../kernel/platform-error.js";
-import { canonicalAntPattern } from "./canonical-path.js";
+import { canonicalPathPattern, closingBrace } from "./canonical-path.js";
 import { compilePartialSegment, type PartialSegment } from "./partial-segment.js";
 import { checkVariableRegex, compileSegmentRegex, type RegexProblem } from "./variable-regex.js";
 
@@ -104,7 +104,7 @@ export function compilePathPattern(pattern: string, use: PathPatternUse = "match
   if (pattern.length > MAX_PATH_PATTERN_LENGTH)
     fail(pattern, `is longer than ${MAX_PATH_PATTERN_LENGTH} characters`);
   if (!pattern.startsWith("/")) fail(pattern, "must start with '/'");
-  const text = canonicalAntPattern(use === "route" ? routePattern(pattern) : pattern);
+  const text = canonicalPathPattern(use === "route" ? routePattern(pattern) : pattern);
   // Escaping can lengthen it (a raw `é` is `%C3%A9`); the stored canonical form must compile too.
   if (text.length > MAX_PATH_PATTERN_LENGTH)
     fail(pattern, `is longer than ${MAX_PATH_PATTERN_LENGTH} characters`);
@@ -130,25 +130,17 @@ function segmentTexts(pattern: string, text: string): Array<[string, number]> {
   let start = 1;
   for (let i = 1; i <= text.length; i++) {
     const c = text[i];
-    if (c === "{") i = closingBrace(pattern, text, i);
-    else if (c === "}") fail(pattern, `has an unmatched '}' at index ${i}`);
+    if (c === "{") {
+      const close = closingBrace(text, i);
+      if (close === -1) fail(pattern, `has an unclosed '{' at index ${i}`);
+      i = close;
+    } else if (c === "}") fail(pattern, `has an unmatched '}' at index ${i}`);
     else if (c === undefined || c === "/") {
       out.push([text.slice(start, i), start]);
       start = i + 1;
     }
   }
   return out;
-}
-
-function closingBrace(pattern: string, text: string, open: number): number {
-  let depth = 0;
-  for (let j = open; j < text.length; j++) {
-    const c = text[j];
-    if (c === "\\") j++;
-    else if (c === "{") depth++;
-    else if (c === "}" && --depth === 0) return j;
-  }
-  return fail(pattern, `has an unclosed '{' at index ${open}`);
 }
 
 function parseSegment(
@@ -160,7 +152,7 @@ function parseSegment(
 ): PatternSegment {
   if (raw === "**") return { kind: "rest" };
   if (raw === "*") return { kind: "any" };
-  if (raw.startsWith("{") && closingBrace(pattern, raw, 0) === raw.length - 1) {
+  if (raw.startsWith("{") && closingBrace(raw, 0) === raw.length - 1) {
     const body = raw.slice(1, -1);
     const colon = body.indexOf(":");
     const name = colon === -1 ? body : body.slice(0, colon);

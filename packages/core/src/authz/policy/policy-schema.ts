@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { canonicalAntPattern } from "../../web/canonical-path.js";
+import { canonicalPathPattern } from "../../web/canonical-path.js";
 import { compilePathPattern, MAX_PATH_PATTERN_LENGTH } from "../../web/path-pattern.js";
 import {
   POLICY_EFFECTS,
@@ -91,7 +91,8 @@ const targets = z
   .transform((list) =>
     list.map((t, i) => ({
       ...t,
-      targetIdentifier: t.targetType === "URL" ? canonicalAntPattern(t.targetIdentifier) : t.targetIdentifier,
+      targetIdentifier:
+        t.targetType === "URL" ? canonicalPathPattern(t.targetIdentifier) : t.targetIdentifier,
       targetOrder: t.targetOrder ?? i,
     })),
   );
