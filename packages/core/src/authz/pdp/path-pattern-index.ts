@@ -166,7 +166,7 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
    */
   candidates(path: string): IndexedTarget<T, H>[] {
     const out: IndexedTarget<T, H>[] = [];
-    if (path.charCodeAt(0) === 47) collect(this.root, path, 0, out);
+    if (path.charCodeAt(0) === 47) this.layout().collect(path, out);
     return out;
   }
 
@@ -215,34 +215,6 @@ function literalChild<T, H extends object>(at: TrieNode<T, H>, segment: string):
   const next = node<T, H>();
   at.literal.set(segment, next);
   return next;
-}
-
-/** Gathers every target the trie cannot rule out for the path from `slash` (index of a '/') on. */
-function collect<T, H extends object>(
-  at: TrieNode<T, H>,
-  path: string,
-  slash: number,
-  out: IndexedTarget<T, H>[],
-): void {
-  if (at.deep) for (const t of at.deep) out.push(t);
-  if (slash >= path.length) {
-    if (at.terminal1) {
-      out.push(at.terminal1);
-      if (at.terminal) for (const t of at.terminal) out.push(t);
-    }
-    return;
-  }
-  let end = path.indexOf("/", slash + 1);
-  if (end === -1) end = path.length;
-  const key = at.onlyKey;
-  if (key !== undefined) {
-    if (end - slash - 1 === key.length && path.startsWith(key, slash + 1)) collect(at.only!, path, end, out);
-  } else if (at.literal) {
-    const next = at.literal.get(path.slice(slash + 1, end));
-    if (next) collect(next, path, end, out);
-  }
-  if (at.named && end > slash + 1) collect(at.named, path, end, out);
-  if (at.wild) collect(at.wild, path, end, out);
 }
 
 /** Insertion sort: candidate lists are short (a handful), so this beats Array.prototype.sort. */
