@@ -1,7 +1,10 @@
 import { closingBrace } from "./canonical-path.js";
 import { checkVariableRegex, compileSegmentRegex, type RegexProblem } from "./variable-regex.js";
 
-/** A compiled partial segment (policy targets only): wildcards and variables inside one segment. */
+/**
+ * A compiled partial segment (policy targets only: wildcards and variables inside one segment), or
+ * a whole `{name:regex}` segment, which runs the same way.
+ */
 export interface PartialSegment {
   /** True when the whole segment matches; writes its variables into `caps` (by slot) when given. */
   test(segment: string, caps: Array<string | undefined> | undefined): boolean;

@@ -1,7 +1,7 @@
 import { PlatformError } from "../kernel/platform-error.js";
 import { canonicalPathPattern, closingBrace } from "./canonical-path.js";
 import { compilePartialSegment, type PartialSegment } from "./partial-segment.js";
-import { checkVariableRegex, compileSegmentRegex, type RegexProblem } from "./variable-regex.js";
+import type { RegexProblem } from "./variable-regex.js";
 
 /**
  * Where a pattern is written. The language is one; the places differ only in what they accept:
@@ -185,25 +185,28 @@ function compileElement(
   at: number,
   names: string[],
 ): { test: Element; programSize: number } {
-  switch (segment.kind) {
-    case "rest":
-      return { test: REST, programSize: 0 };
-    case "literal": {
-      const text = segment.text;
-      return { test: (s) => s === text, programSize: 0 };
-    }
-    case "any":
-      return { test: anySegment, programSize: 0 };
-    case "variable":
-      return compileVariable(pattern, segment.name, segment.regex, at, names);
-    case "partial": {
-      const partial: PartialSegment = compilePartialSegment(segment.text, {
-        declare: (name) => declare(pattern, name, names),
-        refuse: (problem, offset, found) => failRegex(pattern, problem, at + offset, found),
-      });
-      return { test: partial.test, programSize: partial.programSize };
-    }
+  if (segment.kind === "rest") return { test: REST, programSize: 0 };
+  if (segment.kind === "any") return { test: anySegment, programSize: 0 };
+  if (segment.kind === "literal") {
+    const text = segment.text;
+    return { test: (s) => s === text, programSize: 0 };
   }
+  if (segment.kind === "variable" && segment.regex === undefined) {
+    const slot = declare(pattern, segment.name, names);
+    const test: SegmentTest = (s, caps) => {
+      if (s === "") return false;
+      if (caps) caps[slot] = s;
+      return true;
+    };
+    return { test, programSize: 0 };
+  }
+  // `{name:regex}` runs as a partial segment's regex does: RE2, anchored on the segment alone, so
+  // `.` or `\D` never crosses '/'.
+  const partial: PartialSegment = compilePartialSegment(segmentSource(segment), {
+    declare: (name) => declare(pattern, name, names),
+    refuse: (problem, offset, found) => failRegex(pattern, problem, at + offset, found),
+  });
+  return { test: partial.test, programSize: partial.programSize };
 }
 
 /** `*`: any segment, captured in the last slot (routes read it as `params["*"]`). */
@@ -211,42 +214,6 @@ const anySegment: SegmentTest = (s, caps) => {
   if (caps) caps[caps.length - 1] = s;
   return true;
 };
-
-function compileVariable(
-  pattern: string,
-  name: string,
-  regex: string | undefined,
-  at: number,
-  names: string[],
-): { test: SegmentTest; programSize: number } {
-  const slot = declare(pattern, name, names);
-  if (regex === undefined) {
-    return {
-      test: (s, caps) => {
-        if (s === "") return false;
-        if (caps) caps[slot] = s;
-        return true;
-      },
-      programSize: 0,
-    };
-  }
-  const regexAt = at + name.length + 2;
-  const checked = checkVariableRegex(regex);
-  if ("reason" in checked)
-    failRegex(pattern, `has an invalid regex for variable '${name}'`, regexAt, checked);
-  // Compiled as a capture, as inside a segment, so its program size (the regex budget's unit) is one.
-  const re = compileSegmentRegex(`((?:${regex}))`);
-  if ("reason" in re) failRegex(pattern, `has an invalid regex for variable '${name}'`, regexAt, re);
-  return {
-    test: (s, caps) => {
-      // Run on the segment alone, so `.` or `\D` in a variable regex never crosses '/'.
-      if (!re.test(s)) return false;
-      if (caps) caps[slot] = s;
-      return true;
-    },
-    programSize: re.programSize,
-  };
-}
 
 function declare(pattern: string, name: string, names: string[]): number {
   if (!VARIABLE_NAME.test(name)) fail(pattern, `has an invalid variable name '${name}'`);
