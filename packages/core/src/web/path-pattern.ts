@@ -48,7 +48,8 @@ export interface PathPattern {
   /** True when the path, split into segments (`splitPath`), matches. */
   test(parts: readonly string[]): boolean;
   /**
-   * The variables of a matching path split into segments, decoded once (`%20` is a space), or null
+   * The whole-segment variables of a matching path split into segments, decoded once (`%20` is a
+   * space; a partial segment's variables only judge, as a policy target's do), or null
    * when it does not match or a variable's escapes are not UTF-8 (a route cannot hand such a value
    * over; `test`, which decides chains and policies, judges the segment as sent).
    */
@@ -201,12 +202,24 @@ function compileElement(
     return { test, programSize: 0 };
   }
   // `{name:regex}` runs as a partial segment's regex does: RE2, anchored on the segment alone, so
-  // `.` or `\D` never crosses '/'.
+  // `.` or `\D` never crosses '/'. Only a whole-segment variable is captured (a partial segment is
+  // a policy target's, which hands no variables over).
+  let slot = -1;
   const partial: PartialSegment = compilePartialSegment(segmentSource(segment), {
-    declare: (name) => declare(pattern, name, names),
+    declare: (name) => {
+      slot = declare(pattern, name, names);
+    },
     refuse: (problem, offset, found) => failRegex(pattern, problem, at + offset, found),
   });
-  return { test: partial.test, programSize: partial.programSize };
+  const test: SegmentTest =
+    segment.kind === "variable"
+      ? (s, caps) => {
+          if (!partial.test(s)) return false;
+          if (caps) caps[slot] = s;
+          return true;
+        }
+      : (s) => partial.test(s);
+  return { test, programSize: partial.programSize };
 }
 
 /** `*`: any segment, captured in the last slot (routes read it as `params["*"]`). */
@@ -266,7 +279,9 @@ class CompiledPathPattern implements PathPattern {
     if (!this.run(parts, caps)) return null;
     const out: PathVariables = {};
     for (let i = 0; i < this.names.length; i++) {
-      const value = decode(caps[i]!);
+      const raw = caps[i];
+      if (raw === undefined) continue; // a partial segment's: judged, not handed over
+      const value = decode(raw);
       if (value === undefined) return null;
       out[this.names[i]!] = value;
     }
