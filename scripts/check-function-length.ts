@@ -1,52 +1,43 @@
-// The `pnpm check:function-length` command: no function in packages/core/src longer than 80 lines,
-// except the ones listed in scripts/function-length-baseline.json, and those may only get shorter.
-//   --prune     rewrite the baseline without the entries now within the limit, lowering shrunk ones
-//   --measure   print every function over the limit as baseline entries (to start a baseline)
-import { writeFileSync } from "node:fs";
+// The `pnpm check:function-length` command: no function longer than 80 lines in any package
+// (packages/*: src, test-support, build, bin) or in scripts/, tests excepted. No baseline.
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import {
-  compareWithBaseline,
+  checkFunctionLengths,
+  type FunctionLengthException,
   formatReport,
   MAX_FUNCTION_LINES,
-  measureCore,
+  measureSources,
   passes,
-  prunedBaseline,
-  readBaseline,
 } from "./function-length.js";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const rootDir = resolve(here, "..");
-const baselinePath = resolve(here, "function-length-baseline.json");
-const args = new Set(process.argv.slice(2).filter((arg) => arg !== "--"));
+/**
+ * TEMPORARY, to be deleted by whoever merges the request-pipeline rewrite (issue 26): these two
+ * functions are being rewritten on another branch, so they are not split here. Once that branch is
+ * merged, empty this list and remove it; the check then has no exception at all.
+ */
+const TEMPORARY_EXCEPTIONS_UNTIL_PIPELINE_MERGE: readonly FunctionLengthException[] = [
+  {
+    file: "packages/adapters-http/src/create-http-app.ts",
+    function: "createHttpApp",
+    reason: "rewritten by the request-pipeline branch of issue 26",
+  },
+  {
+    file: "packages/cli/src/demo-platform.ts",
+    function: "buildDemoPlatform",
+    reason: "rewritten by the request-pipeline branch of issue 26",
+  },
+];
 
-const { files, functions } = measureCore(rootDir);
+const rootDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const { files, functions } = measureSources(rootDir);
+const report = checkFunctionLengths(functions, files.length, TEMPORARY_EXCEPTIONS_UNTIL_PIPELINE_MERGE);
+for (const line of formatReport(report)) console.log(line);
 
-if (args.has("--measure")) {
-  const entries = functions
-    .filter((fn) => fn.lines > MAX_FUNCTION_LINES)
-    .map((fn) => ({ file: fn.file, function: fn.name, lines: fn.lines }));
-  console.log(JSON.stringify({ entries }, null, 2));
+const summary = `${functions.length} functions in ${files.length} files, limit ${MAX_FUNCTION_LINES} lines`;
+if (passes(report)) {
+  console.log(`function length: OK (${summary})`);
 } else {
-  const baseline = readBaseline(baselinePath);
-  const report = compareWithBaseline(functions, baseline, files.length);
-  for (const line of formatReport(report)) console.log(line);
-
-  if (args.has("--prune")) {
-    const pruned = prunedBaseline(report, baseline);
-    writeFileSync(baselinePath, `${JSON.stringify(pruned, null, 2)}\n`);
-    console.log(`function length: baseline now lists ${pruned.entries.length} function(s)`);
-  }
-
-  const summary =
-    `${functions.length} functions in ${files.length} files, limit ${MAX_FUNCTION_LINES} lines, ` +
-    `${baseline.entries.length} baseline entries`;
-  if (passes(report)) {
-    console.log(`function length: OK (${summary})`);
-  } else {
-    console.error(
-      `function length: ${report.newOffenders.length} new offender(s), ${report.grown.length} grown (${summary})`,
-    );
-    process.exitCode = 1;
-  }
+  console.error(`function length: ${report.offenders.length} function(s) over the limit (${summary})`);
+  process.exitCode = 1;
 }

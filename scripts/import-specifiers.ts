@@ -45,108 +45,141 @@ const REGEX_AFTER_WORDS = new Set([
  * them is never taken for an import. Newlines are kept, so offsets and line numbers stay valid.
  */
 export function maskSource(text: string): MaskedSource {
-  const out = text.split("");
-  const strings = new Map<number, string>();
-  const blank = (from: number, to: number) => {
-    for (let k = from; k < to; k++) if (out[k] !== "\n") out[k] = " ";
-  };
-  // Each entry is the brace depth at which a template literal's `${` was opened.
-  const templateStack: number[] = [];
-  let depth = 0;
-  let i = 0;
-  // Last significant character and word, to tell a regex literal from a division.
-  let lastChar = "";
-  let lastWord = "";
+  const masker = new SourceMasker(text);
+  masker.run();
+  return { code: masker.out.join(""), strings: masker.strings };
+}
 
-  const scanTemplate = (from: number): number => {
-    // `from` is just after a backtick or a closing `}` of `${...}`: scan to the next `${` or backtick.
+/** The scanner behind `maskSource`: one pass over the text, blanking as it goes. */
+class SourceMasker {
+  readonly out: string[];
+  readonly strings = new Map<number, string>();
+  /** Each entry is the brace depth at which a template literal's `${` was opened. */
+  private readonly templateStack: number[] = [];
+  private depth = 0;
+  private i = 0;
+  /** Last significant character and word, to tell a regex literal from a division. */
+  private lastChar = "";
+  private lastWord = "";
+
+  constructor(private readonly text: string) {
+    this.out = text.split("");
+  }
+
+  run(): void {
+    const text = this.text;
+    while (this.i < text.length) {
+      const c = text[this.i] as string;
+      const next = text[this.i + 1];
+      if (c === "/" && next === "/") {
+        const end = text.indexOf("\n", this.i);
+        this.blankTo(end === -1 ? text.length : end);
+      } else if (c === "/" && next === "*") {
+        const end = text.indexOf("*/", this.i + 2);
+        this.blankTo(end === -1 ? text.length : end + 2);
+      } else if (c === '"' || c === "'") {
+        this.stringLiteral(c);
+      } else if (c === "`") {
+        this.i = this.scanTemplate(this.i + 1);
+        this.after("`");
+      } else if (c === "}" && this.closesSubstitution()) {
+        this.templateStack.pop();
+        this.depth--;
+        this.i = this.scanTemplate(this.i + 1);
+        this.after("`");
+      } else if (c === "/" && startsRegex(this.lastChar, this.lastWord)) {
+        this.regexLiteral();
+      } else {
+        this.code(c);
+      }
+    }
+  }
+
+  private blank(from: number, to: number): void {
+    for (let k = from; k < to; k++) if (this.out[k] !== "\n") this.out[k] = " ";
+  }
+
+  /** A comment: blanked from the cursor to `stop`, which becomes the cursor. */
+  private blankTo(stop: number): void {
+    this.blank(this.i, stop);
+    this.i = stop;
+  }
+
+  /** Records what was last seen after a literal (which hides the last word). */
+  private after(char: string): void {
+    this.lastChar = char;
+    this.lastWord = "";
+  }
+
+  /** True when a `}` at this depth ends a template literal's `${...}`. */
+  private closesSubstitution(): boolean {
+    const stack = this.templateStack;
+    return stack.length > 0 && stack[stack.length - 1] === this.depth - 1;
+  }
+
+  private stringLiteral(quote: string): void {
+    const text = this.text;
+    let j = this.i + 1;
+    while (j < text.length && text[j] !== quote && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
+    this.strings.set(this.i, text.slice(this.i + 1, j));
+    this.blank(this.i + 1, j);
+    this.i = j + 1;
+    this.after(quote);
+  }
+
+  /** `from` is just after a backtick or a closing `}` of `${...}`: scans to the next `${` or backtick. */
+  private scanTemplate(from: number): number {
+    const text = this.text;
     let j = from;
     while (j < text.length) {
       const c = text[j];
       if (c === "\\") j += 2;
       else if (c === "`") {
-        blank(from, j);
+        this.blank(from, j);
         return j + 1;
       } else if (c === "$" && text[j + 1] === "{") {
-        blank(from, j);
-        templateStack.push(depth);
-        depth++;
+        this.blank(from, j);
+        this.templateStack.push(this.depth);
+        this.depth++;
         return j + 2;
       } else j++;
     }
-    blank(from, text.length);
+    this.blank(from, text.length);
     return text.length;
-  };
-
-  while (i < text.length) {
-    const c = text[i] as string;
-    const next = text[i + 1];
-    if (c === "/" && next === "/") {
-      const end = text.indexOf("\n", i);
-      const stop = end === -1 ? text.length : end;
-      blank(i, stop);
-      i = stop;
-    } else if (c === "/" && next === "*") {
-      const end = text.indexOf("*/", i + 2);
-      const stop = end === -1 ? text.length : end + 2;
-      blank(i, stop);
-      i = stop;
-    } else if (c === '"' || c === "'") {
-      let j = i + 1;
-      while (j < text.length && text[j] !== c && text[j] !== "\n") j += text[j] === "\\" ? 2 : 1;
-      strings.set(i, text.slice(i + 1, j));
-      blank(i + 1, j);
-      i = j + 1;
-      lastChar = c;
-      lastWord = "";
-    } else if (c === "`") {
-      i = scanTemplate(i + 1);
-      lastChar = "`";
-      lastWord = "";
-    } else if (
-      c === "}" &&
-      templateStack.length > 0 &&
-      templateStack[templateStack.length - 1] === depth - 1
-    ) {
-      templateStack.pop();
-      depth--;
-      i = scanTemplate(i + 1);
-      lastChar = "`";
-      lastWord = "";
-    } else if (c === "/" && startsRegex(lastChar, lastWord)) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < text.length && text[j] !== "\n") {
-        const r = text[j];
-        if (r === "\\") j++;
-        else if (r === "[") inClass = true;
-        else if (r === "]") inClass = false;
-        else if (r === "/" && !inClass) break;
-        j++;
-      }
-      blank(i + 1, j);
-      i = j + 1;
-      lastChar = "/";
-      lastWord = "";
-    } else {
-      if (c === "{") depth++;
-      else if (c === "}") depth--;
-      if (IDENT.test(c)) {
-        let j = i;
-        while (j < text.length && IDENT.test(text[j] as string)) j++;
-        lastWord = text.slice(i, j);
-        lastChar = "a";
-        i = j;
-        continue;
-      }
-      if (!/\s/.test(c)) {
-        lastChar = c;
-        lastWord = "";
-      }
-      i++;
-    }
   }
-  return { code: out.join(""), strings };
+
+  private regexLiteral(): void {
+    const text = this.text;
+    let j = this.i + 1;
+    let inClass = false;
+    while (j < text.length && text[j] !== "\n") {
+      const r = text[j];
+      if (r === "\\") j++;
+      else if (r === "[") inClass = true;
+      else if (r === "]") inClass = false;
+      else if (r === "/" && !inClass) break;
+      j++;
+    }
+    this.blank(this.i + 1, j);
+    this.i = j + 1;
+    this.after("/");
+  }
+
+  /** Code outside literals: braces count, words and punctuation are remembered. */
+  private code(c: string): void {
+    if (c === "{") this.depth++;
+    else if (c === "}") this.depth--;
+    if (IDENT.test(c)) {
+      let j = this.i;
+      while (j < this.text.length && IDENT.test(this.text[j] as string)) j++;
+      this.lastWord = this.text.slice(this.i, j);
+      this.lastChar = "a";
+      this.i = j;
+      return;
+    }
+    if (!/\s/.test(c)) this.after(c);
+    this.i++;
+  }
 }
 
 function startsRegex(lastChar: string, lastWord: string): boolean {
@@ -173,94 +206,86 @@ const REQUIRE = /(?<![\w$.])require\s*\(\s*(["'])/g;
  * (`typeof import("x")`, or `import("x").Name` that is not `.then`/`.catch`/`.finally`).
  */
 export function findImports(text: string): ImportRef[] {
-  const { code, strings } = maskSource(text);
+  const masked = maskSource(text);
   const refs: ImportRef[] = [];
-  const stringAt = (quote: number) => strings.get(quote);
-  const endOf = (quote: number) => quote + (stringAt(quote)?.length ?? 0) + 2;
-
-  for (const m of code.matchAll(STATIC_IMPORT)) {
-    const start = m.index;
-    const rest = code.slice(start + 6);
-    const dynamic = /^\s*\(\s*(["'])/.exec(rest);
-    if (dynamic) {
-      const quote = start + 6 + dynamic[0].length - 1;
-      const specifier = stringAt(quote);
-      if (specifier === undefined) continue;
-      const close = /^\s*\)/.exec(code.slice(endOf(quote)));
-      if (!close) continue;
-      const end = endOf(quote) + close[0].length;
-      const before = code.slice(0, start).trimEnd();
-      const after = /^\s*\.\s*([\w$]+)/.exec(code.slice(end));
-      const typeOnly =
-        /(?<![\w$])typeof$/.test(before) ||
-        (after !== null && !/^(then|catch|finally)$/.test(after[1] ?? ""));
-      refs.push({ kind: "dynamic", specifier, line: lineAt(code, start), typeOnly, clause: "", start, end });
-      continue;
-    }
-    const sideEffect = /^\s*(["'])/.exec(rest);
-    if (sideEffect) {
-      const quote = start + 6 + sideEffect[0].length - 1;
-      const specifier = stringAt(quote);
-      if (specifier === undefined) continue;
-      refs.push({
-        kind: "import",
-        specifier,
-        line: lineAt(code, start),
-        typeOnly: false,
-        clause: "",
-        start,
-        end: endOf(quote),
-      });
-      continue;
-    }
-    // `import x = require("y")` is left to the require pattern below.
-    const fromClause = /^\s+(type\s+(?!from\b))?([\w$*{][^;=]*?)\s*\bfrom\s*(["'])/.exec(rest);
-    if (!fromClause) continue;
-    const quote = start + 6 + fromClause[0].length - 1;
-    const specifier = stringAt(quote);
-    if (specifier === undefined) continue;
-    refs.push({
-      kind: "import",
-      specifier,
-      line: lineAt(code, start),
-      typeOnly: fromClause[1] !== undefined,
-      clause: (fromClause[2] ?? "").trim(),
-      start,
-      end: endOf(quote),
-    });
+  for (const m of masked.code.matchAll(STATIC_IMPORT)) {
+    const ref = staticImportAt(masked, m.index);
+    if (ref) refs.push(ref);
   }
-
-  for (const m of code.matchAll(EXPORT_FROM)) {
-    const quote = m.index + m[0].length - 1;
-    const specifier = stringAt(quote);
-    if (specifier === undefined) continue;
-    refs.push({
-      kind: "export",
-      specifier,
-      line: lineAt(code, m.index),
-      typeOnly: m[1] !== undefined,
-      clause: (m[2] ?? "").trim(),
-      start: m.index,
-      end: endOf(quote),
-    });
-  }
-
-  for (const m of code.matchAll(REQUIRE)) {
-    const quote = m.index + m[0].length - 1;
-    const specifier = stringAt(quote);
-    if (specifier === undefined) continue;
-    refs.push({
-      kind: "require",
-      specifier,
-      line: lineAt(code, m.index),
-      typeOnly: false,
-      clause: "",
-      start: m.index,
-      end: endOf(quote),
-    });
-  }
-
+  refs.push(...fromPattern(masked, EXPORT_FROM, "export"), ...fromPattern(masked, REQUIRE, "require"));
   return refs.sort((a, b) => a.start - b.start);
+}
+
+/** Offset just after the closing quote of the string literal whose opening quote is at `quote`. */
+function endOfString({ strings }: MaskedSource, quote: number): number {
+  return quote + (strings.get(quote)?.length ?? 0) + 2;
+}
+
+/** The reference an `import` keyword at `start` begins: dynamic, side-effect or with a clause. */
+function staticImportAt(masked: MaskedSource, start: number): ImportRef | undefined {
+  const { code, strings } = masked;
+  const rest = code.slice(start + 6);
+  const dynamic = /^\s*\(\s*(["'])/.exec(rest);
+  if (dynamic) return dynamicImportAt(masked, start, start + 6 + dynamic[0].length - 1);
+  const sideEffect = /^\s*(["'])/.exec(rest);
+  if (sideEffect) {
+    const quote = start + 6 + sideEffect[0].length - 1;
+    const specifier = strings.get(quote);
+    if (specifier === undefined) return undefined;
+    const end = endOfString(masked, quote);
+    return { kind: "import", specifier, line: lineAt(code, start), typeOnly: false, clause: "", start, end };
+  }
+  // `import x = require("y")` is left to the require pattern.
+  const fromClause = /^\s+(type\s+(?!from\b))?([\w$*{][^;=]*?)\s*\bfrom\s*(["'])/.exec(rest);
+  if (!fromClause) return undefined;
+  const quote = start + 6 + fromClause[0].length - 1;
+  const specifier = strings.get(quote);
+  if (specifier === undefined) return undefined;
+  return {
+    kind: "import",
+    specifier,
+    line: lineAt(code, start),
+    typeOnly: fromClause[1] !== undefined,
+    clause: (fromClause[2] ?? "").trim(),
+    start,
+    end: endOfString(masked, quote),
+  };
+}
+
+/** `import("x")` at `start`, its quote at `quote`; type-only when used as a type. */
+function dynamicImportAt(masked: MaskedSource, start: number, quote: number): ImportRef | undefined {
+  const { code, strings } = masked;
+  const specifier = strings.get(quote);
+  if (specifier === undefined) return undefined;
+  const close = /^\s*\)/.exec(code.slice(endOfString(masked, quote)));
+  if (!close) return undefined;
+  const end = endOfString(masked, quote) + close[0].length;
+  const before = code.slice(0, start).trimEnd();
+  const after = /^\s*\.\s*([\w$]+)/.exec(code.slice(end));
+  const typeOnly =
+    /(?<![\w$])typeof$/.test(before) || (after !== null && !/^(then|catch|finally)$/.test(after[1] ?? ""));
+  return { kind: "dynamic", specifier, line: lineAt(code, start), typeOnly, clause: "", start, end };
+}
+
+/** The references of a pattern whose match ends at the specifier's opening quote (`export … from`, `require(`). */
+function fromPattern(masked: MaskedSource, pattern: RegExp, kind: "export" | "require"): ImportRef[] {
+  const refs: ImportRef[] = [];
+  for (const m of masked.code.matchAll(pattern)) {
+    const quote = m.index + m[0].length - 1;
+    const specifier = masked.strings.get(quote);
+    if (specifier === undefined) continue;
+    const exported = kind === "export";
+    refs.push({
+      kind,
+      specifier,
+      line: lineAt(masked.code, m.index),
+      typeOnly: exported && m[1] !== undefined,
+      clause: exported ? (m[2] ?? "").trim() : "",
+      start: m.index,
+      end: endOfString(masked, quote),
+    });
+  }
+  return refs;
 }
 
 /** One name of a named-import clause: `{ a, type b as c }` gives `a→a` and `b→c` (type-only). */

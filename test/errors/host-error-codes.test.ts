@@ -1,17 +1,16 @@
+import { createPlatform, identityPlugin, type PlatformPlugin } from "@platform/core";
 import {
+  ErrorCatalog,
   type ErrorCodeTable,
   type ErrorCodesOf,
-  errorCodeEntry,
   errorResponse,
   isPlatformError,
   PlatformError,
-  registerErrorCodes,
-  statusForCode,
 } from "@platform/core/errors";
 import { describe, expect, it } from "vitest";
 
 // What docs/errors.md tells a host to write: a table of its own codes, its details types merged into
-// PlatformErrorCodes, and the table registered once before the platform serves requests.
+// PlatformErrorCodes, and the table contributed by a plugin of its own to the platform that answers.
 const SHOP_ERROR_CODES = {
   SHOP_OUT_OF_STOCK: {
     status: 409,
@@ -31,20 +30,24 @@ declare module "@platform/core/errors" {
   interface PlatformErrorCodes extends ErrorCodesOf<typeof SHOP_ERROR_CODES, ShopErrorDetails> {}
 }
 
-registerErrorCodes(SHOP_ERROR_CODES);
+const shopPlugin: PlatformPlugin = { id: "shop", errorCodes: [SHOP_ERROR_CODES] };
+const catalog = createPlatform({ plugins: [shopPlugin], env: {} }).resolve(ErrorCatalog);
 
 describe("a host's own error codes", () => {
-  it("answer with their registered status, details in the body", () => {
+  it("answer with their status on the platform its plugin is installed in, details in the body", () => {
     const error = new PlatformError("SHOP_OUT_OF_STOCK", "Sold out", {
       details: { sku: "A-1", available: 0 },
     });
-    expect(statusForCode("SHOP_OUT_OF_STOCK")).toBe(409);
-    expect(errorResponse(error, "c1")).toEqual({
+    expect(catalog.statusOf("SHOP_OUT_OF_STOCK")).toBe(409);
+    expect(errorResponse(error, "c1", catalog)).toEqual({
       status: 409,
       body: { code: "SHOP_OUT_OF_STOCK", message: "Sold out", sku: "A-1", available: 0 },
       unexpected: false,
     });
-    expect(errorCodeEntry("SHOP_PAYMENT_PROVIDER_DOWN")).toEqual(SHOP_ERROR_CODES.SHOP_PAYMENT_PROVIDER_DOWN);
+    expect(catalog.entry("SHOP_PAYMENT_PROVIDER_DOWN")).toEqual(SHOP_ERROR_CODES.SHOP_PAYMENT_PROVIDER_DOWN);
+    // Another platform of the same process, without the plugin, does not know them.
+    const other = createPlatform({ env: {} }).resolve(ErrorCatalog);
+    expect(errorResponse(error, "c1", other)).toMatchObject({ status: 500, unexpected: true });
   });
 
   it("type their details and refuse unknown codes at compile time", () => {
@@ -54,8 +57,8 @@ describe("a host's own error codes", () => {
     new PlatformError("SHOP_OUT_OF_STOCK", "Sold out", { details: { sku: "A-1" } });
     // @ts-expect-error SHOP_PAYMENT_PROVIDER_DOWN carries no details
     new PlatformError("SHOP_PAYMENT_PROVIDER_DOWN", "Down", { details: { provider: "x" } });
-    // An unregistered code still answers 500, never a success.
-    expect(errorResponse(typo, "c2").status).toBe(500);
+    // A code no plugin contributed still answers 500, never a success.
+    expect(errorResponse(typo, "c2", catalog).status).toBe(500);
   });
 
   it("read typed details after narrowing by code", () => {
@@ -68,10 +71,17 @@ describe("a host's own error codes", () => {
     expect(isPlatformError(caught, "SHOP_PAYMENT_PROVIDER_DOWN")).toBe(false);
   });
 
-  it("cannot take a built-in code's place", () => {
-    expect(() =>
-      registerErrorCodes({ ACCESS_DENIED: { status: 404, meaning: "Hidden.", remedy: "None." } }),
-    ).toThrow(expect.objectContaining({ code: "CONFIGURATION_INVALID" }));
-    expect(statusForCode("ACCESS_DENIED")).toBe(403);
+  it("cannot take a built-in code's place, wherever the host's plugin stands", () => {
+    const hiding: PlatformPlugin = {
+      id: "hiding",
+      errorCodes: [{ ACCESS_DENIED: { status: 404, meaning: "Hidden.", remedy: "None." } }],
+    };
+    for (const plugins of [
+      [hiding, identityPlugin],
+      [identityPlugin, hiding],
+    ])
+      expect(() => createPlatform({ plugins, env: {} })).toThrow(
+        expect.objectContaining({ code: "CONFIGURATION_INVALID" }),
+      );
   });
 });

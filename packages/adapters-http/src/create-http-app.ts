@@ -1,4 +1,5 @@
 import { type Platform, PlatformError } from "@platform/core";
+import { ErrorCatalog } from "@platform/core/errors";
 import { IdGenerator, Logger } from "@platform/core/ports";
 import {
   errorTranslation,
@@ -77,6 +78,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   routes.bindTo(table);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
+  const errors = platform.resolve(ErrorCatalog);
   // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
   const translate = errorTranslation(platform.container);
   const interceptors = securityInterceptors(
@@ -138,6 +140,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
         method: event.req.method,
         path: event.url.pathname,
         logger,
+        errors,
         headers: exchange?.response.headers,
       });
     }
@@ -152,6 +155,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
         method: event.req.method,
         path: event.url.pathname,
         logger,
+        errors,
         headers: error.headers,
       }),
   });
@@ -177,5 +181,5 @@ function bindingOptions(platform: Platform): ExchangeBindingOptions {
   const trust = parseTrustedProxies(trustedProxies);
   // Unreachable: the property's schema already refused an invalid value at start-up.
   if (typeof trust === "string") throw new PlatformError("CONFIGURATION_INVALID", trust);
-  return { maxBodySize, trustedProxies: trust };
+  return { maxBodySize, trustedProxies: trust, errors: platform.resolve(ErrorCatalog) };
 }

@@ -1,5 +1,5 @@
 import { PlatformError } from "@platform/core";
-import type { PlatformErrorCode } from "@platform/core/errors";
+import type { ErrorCatalog, PlatformErrorCode } from "@platform/core/errors";
 import { type Logger } from "@platform/core/ports";
 import { errorResponse } from "@platform/core/web";
 import type { HTTPError } from "h3";
@@ -11,6 +11,8 @@ export interface ErrorAnswerContext {
   method: string;
   path: string;
   logger: Logger;
+  /** The serving platform's error codes: the status of a PlatformError's code comes from here. */
+  errors: ErrorCatalog;
   /** Headers already decided for the response (security headers, Allow, CORS); representation ones are dropped. */
   headers?: Iterable<[string, string]>;
 }
@@ -28,7 +30,7 @@ const DROPPED = new Set([
 ]);
 
 /**
- * Turns any thrown value into the JSON error answer of the core's table (`errorResponse`). An
+ * Turns any thrown value into the JSON error answer of the platform's error catalog (`errorResponse`). An
  * unexpected error answers a generic 500 and is logged as one line with the correlation id, method,
  * path, message and stack; the client only ever sees the code, a safe message and the correlation
  * id. A client that hung up mid-body (CLIENT_ABORTED) is not a server error: at most one debug line,
@@ -36,7 +38,7 @@ const DROPPED = new Set([
  * hold on to); other decided headers (security headers, Allow, CORS) are kept.
  */
 export function errorAnswer(error: unknown, context: ErrorAnswerContext): Response {
-  const answer = errorResponse(error, context.correlationId);
+  const answer = errorResponse(error, context.correlationId, context.errors);
   if (answer.unexpected) logUnexpected(error, context);
   else if (answer.body.code === "CLIENT_ABORTED") logAborted(context);
   const headers = new ResponseHeaders();

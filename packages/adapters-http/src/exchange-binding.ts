@@ -1,4 +1,5 @@
-import { HttpExchange, type ResponseBody, serializeCookie } from "@platform/core/web";
+import type { ErrorCatalog } from "@platform/core/errors";
+import { attachErrorCatalog, HttpExchange, type ResponseBody, serializeCookie } from "@platform/core/web";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
 import { fastResponse, ResponseHeaders } from "./fast-response.js";
 import { forwardedClient } from "./forwarded-client.js";
@@ -14,6 +15,11 @@ export interface ExchangeBindingOptions {
    * so the socket peer is the client.
    */
   trustedProxies?: TrustedProxies;
+  /**
+   * The serving platform's error codes, attached to every exchange so its errors answer with this
+   * platform's statuses (none: the kernel's and web's codes alone).
+   */
+  errors?: ErrorCatalog;
 }
 
 /**
@@ -38,7 +44,7 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     },
     options.trustedProxies ?? NO_TRUSTED_PROXIES,
   );
-  return new HttpExchange({
+  const exchange = new HttpExchange({
     method: request.method,
     url: event.url.pathname + event.url.search,
     rawPath: rawPathOf(event),
@@ -47,6 +53,8 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     secure: (client.protocol ?? getRequestProtocol(event)) === "https",
     readBody: () => readLimitedText(request, options.maxBodySize),
   });
+  if (options.errors) attachErrorCatalog(exchange, options.errors);
+  return exchange;
 }
 
 /**

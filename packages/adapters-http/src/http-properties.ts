@@ -1,4 +1,5 @@
 import { defineProperty, type PlatformPlugin, prop } from "@platform/core";
+import { WEB_ERROR_CODES } from "@platform/core/errors";
 import { RouteTable } from "@platform/core/web";
 import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
@@ -58,6 +59,8 @@ export const HTTP_PROPERTIES = [HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES, HTTP_T
 export const httpPlugin: PlatformPlugin = {
   id: "http",
   properties: HTTP_PROPERTIES,
+  // The binding answers the web model's codes (a malformed request, an unknown route or method).
+  errorCodes: [WEB_ERROR_CODES],
   register(ctx) {
     ctx.registerDefault(RouteTable, { useFactory: () => new RouteTable() });
   },

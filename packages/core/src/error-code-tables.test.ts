@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { authzPlugin } from "./authz/authz-plugin.js";
+import { createDecisionsPlugin } from "./decisions/decisions-plugin.js";
 import { ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
-import { errorCodeEntry } from "./kernel/error-catalog.js";
-import { statusForCode } from "./web/error-codes.js";
+import { identityPlugin } from "./identity/identity-plugin.js";
+import { ErrorCatalog } from "./kernel/error-catalog.js";
+import { createPlatform } from "./kernel/platform.js";
+import { mfaPlugin } from "./mfa/mfa-plugin.js";
 
 const entries = Object.entries(ERROR_CODE_TABLES).flatMap(([module, table]) =>
   Object.entries(table).map(([code, entry]) => ({ module, code, entry })),
@@ -24,12 +28,34 @@ describe("the built-in error code tables", () => {
     }
   });
 
-  it("are what statusForCode and the catalog answer", () => {
+  it("are what the catalog of a platform with every core plugin answers, no more", () => {
+    const platform = createPlatform({
+      plugins: [identityPlugin, mfaPlugin, authzPlugin, createDecisionsPlugin()],
+      env: {},
+    });
+    const catalog = platform.resolve(ErrorCatalog);
     for (const { code, entry } of entries) {
-      expect(statusForCode(code)).toBe(entry.status);
-      expect(errorCodeEntry(code)).toEqual(entry);
+      expect(catalog.statusOf(code)).toBe(entry.status);
+      expect(catalog.entry(code)).toEqual(entry);
     }
-    expect(statusForCode("NO_SUCH_CODE")).toBe(500);
+    expect([...catalog.codes()].sort()).toEqual(entries.map((e) => e.code).sort());
+    expect(catalog.statusOf("NO_SUCH_CODE")).toBe(500);
+  });
+
+  it("are known to a platform only through the plugins that contribute them", () => {
+    const codesOf = (...modules: (keyof typeof ERROR_CODE_TABLES)[]) =>
+      modules.flatMap((m) => Object.keys(ERROR_CODE_TABLES[m])).sort();
+    const known = (plugins: Parameters<typeof createPlatform>[0]) =>
+      [
+        ...createPlatform({ ...plugins, env: {} })
+          .resolve(ErrorCatalog)
+          .codes(),
+      ].sort();
+    expect(known({})).toEqual(codesOf("kernel"));
+    expect(known({ plugins: [identityPlugin] })).toEqual(codesOf("kernel", "web", "identity"));
+    expect(known({ plugins: [identityPlugin, mfaPlugin] })).toEqual(
+      codesOf("kernel", "web", "identity", "mfa"),
+    );
   });
 
   it("flatten to ERROR_STATUS", () => {

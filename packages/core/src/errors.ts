@@ -1,7 +1,7 @@
 // @platform/core/errors: the error class every module throws, its brand check, the code tables (one
 // per module, each code with its status, meaning and remedy), the lookup every binding answers with,
-// and what a host needs to add codes of its own.
-export { errorCodeEntry, registerErrorCodes } from "./kernel/error-catalog.js";
+// and what a host needs to add codes of its own (a plugin's `errorCodes`; a platform's ErrorCatalog).
+export { ErrorCatalog } from "./kernel/error-catalog.js";
 export type {
   ErrorCodeEntry,
   ErrorCodesOf,
@@ -28,5 +28,4 @@ export { type AuthzErrorDetails, AUTHZ_ERROR_CODES } from "./authz/authz-error-c
 export { type PromptsErrorDetails, PROMPTS_ERROR_CODES } from "./prompts/prompts-error-codes.js";
 export { type DecisionsErrorDetails, DECISIONS_ERROR_CODES } from "./decisions/decisions-error-codes.js";
 export { type BuiltInErrorCode, ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
-export { statusForCode } from "./web/error-codes.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./web/error-response.js";

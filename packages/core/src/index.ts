@@ -5,7 +5,7 @@
 // binding's building blocks in /web, contract suites and doubles in /testing.
 // The names-and-kinds snapshot (public-api.test.ts) pins this surface with every other subpath's.
 
-// Registers every module's error codes, so statusForCode knows them all once the root is loaded.
+// Every module's error codes merge into PlatformErrorCodes (types); a platform knows those its plugins contribute.
 import "./error-code-tables.js";
 
 // Start

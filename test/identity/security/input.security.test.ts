@@ -179,7 +179,7 @@ describe("hostile input on every identity endpoint", () => {
     "/api%2flogin",
     "/api\\login",
     "/api/login%00",
-    // `/api/login/` is `/api/login` (one canonical path, decisions.md "Security fixes (wave 2)")
+    // `/api/login/` is `/api/login` ("One canonical path", docs/decisions/http.md)
     "/api/login//",
   ];
   for (const path of TRICKS) {

@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../mfa/mfa-error-codes.js";
@@ -65,5 +64,3 @@ export type AuthzErrorCodes = ErrorCodesOf<typeof AUTHZ_ERROR_CODES, AuthzErrorD
 declare module "../kernel/error-code-table.js" {
   interface PlatformErrorCodes extends AuthzErrorCodes {}
 }
-
-registerErrorCodes(AUTHZ_ERROR_CODES);

@@ -5,6 +5,8 @@ import { Clock } from "../kernel/clock.js";
 import { IdGenerator } from "../kernel/id-generator.js";
 import { Logger } from "../kernel/logger.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
+import { MFA_ERROR_CODES } from "../mfa/mfa-error-codes.js";
+import { AUTHZ_ERROR_CODES } from "./authz-error-codes.js";
 import {
   AUTHZ_PROPERTIES,
   POLICY_REFRESH_INTERVAL,
@@ -41,6 +43,8 @@ import { sessionHandleOf, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.
 export const authzPlugin: PlatformPlugin = {
   id: "authz",
   properties: AUTHZ_PROPERTIES,
+  // A policy's CHALLENGE answers the MFA module's MFA_CHALLENGE_REQUIRED (its step-up challenge).
+  errorCodes: [AUTHZ_ERROR_CODES, MFA_ERROR_CODES],
   includes: [zeroTrustPlugin],
   register(ctx) {
     registerPolicyDefaults(ctx);

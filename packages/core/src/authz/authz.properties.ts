@@ -13,7 +13,7 @@ export const POLICY_COMBINING_ALGORITHM = defineProperty<CombiningAlgorithm>({
     "policy whose condition does not hold is NotApplicable).",
 });
 
-/** What a request no URL policy matches gets: allowed by default; DENY is an opt-in (docs/decisions.md). */
+/** What a request no URL policy matches gets: allowed by default; DENY is an opt-in (docs/decisions/authorization.md). */
 export const POLICY_NO_MATCH_DECISION = defineProperty<"ALLOW" | "DENY">({
   key: "platform.policy.no-match-decision",
   schema: z.enum(["ALLOW", "DENY"]),

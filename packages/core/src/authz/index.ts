@@ -2,7 +2,7 @@
 // zero-trust actions), the default adapters of its ports (the ports themselves are in /ports) and the
 // types of what they take and answer. The PDP's compiled forms, filters and validators stay inside.
 
-// Registers the module's error codes (statusForCode reads them).
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
 import "./authz-error-codes.js";
 
 // Plugging in

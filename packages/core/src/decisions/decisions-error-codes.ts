@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../prompts/prompts-error-codes.js";
@@ -75,5 +74,3 @@ export type DecisionsErrorCodes = ErrorCodesOf<typeof DECISIONS_ERROR_CODES, Dec
 declare module "../kernel/error-code-table.js" {
   interface PlatformErrorCodes extends DecisionsErrorCodes {}
 }
-
-registerErrorCodes(DECISIONS_ERROR_CODES);

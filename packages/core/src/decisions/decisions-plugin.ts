@@ -22,8 +22,8 @@ import { DecisionModel } from "./model/decision-model.js";
 import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
 import { DecisionMaker, FallbackDecisionMaker } from "./pipeline/decision-maker.js";
 import { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
-// Registers the module's error codes (statusForCode reads them).
-import "./decisions-error-codes.js";
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
+import { DECISIONS_ERROR_CODES } from "./decisions-error-codes.js";
 
 /** Options of the decisions plugin. */
 export interface DecisionsPluginOptions {
@@ -46,6 +46,7 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
   return {
     id: "decisions",
     properties: DECISIONS_PROPERTIES,
+    errorCodes: [DECISIONS_ERROR_CODES],
     includes: [decisionsPipelinePlugin],
     register(ctx) {
       const p = ctx.properties;

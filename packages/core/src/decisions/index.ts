@@ -3,7 +3,7 @@
 // inspector, the minimum action floors and the two-layer DecisionEngine that a caller (the event
 // queue) asks for a DecisionRecord. docs/security-decisions.md describes all of it.
 
-// Registers the module's error codes (statusForCode reads them).
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
 import "./decisions-error-codes.js";
 
 // Plugging in

@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../web/web-error-codes.js";
@@ -113,5 +112,3 @@ export type IdentityErrorCodes = ErrorCodesOf<typeof IDENTITY_ERROR_CODES, Ident
 declare module "../kernel/error-code-table.js" {
   interface PlatformErrorCodes extends IdentityErrorCodes {}
 }
-
-registerErrorCodes(IDENTITY_ERROR_CODES);

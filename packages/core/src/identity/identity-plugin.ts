@@ -1,4 +1,6 @@
 import { RouteTable } from "../web/route-table.js";
+import { WEB_ERROR_CODES } from "../web/web-error-codes.js";
+import { IDENTITY_ERROR_CODES } from "./identity-error-codes.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
 import { registerAccountDefaults } from "./register-account-defaults.js";
 import { registerStandingDefaults } from "./users/standing/register-standing-defaults.js";
@@ -7,6 +9,7 @@ import { registerTokenDefaults } from "./tokens/register-token-defaults.js";
 import { registerFilterChains } from "./chain/register-filter-chains.js";
 import { SignInMethod } from "./chain/sign-in-method.js";
 import { SecurityConfiguration, SecurityRegistry } from "./dsl/security-registry.js";
+import { SecurityRegistryMethod } from "./dsl/security-registry-method.js";
 import { formSignInMethod, restSignInMethod } from "./login/password-sign-in-methods.js";
 import { registerOttDefaults } from "./ott/register-ott-defaults.js";
 import { ottSignInMethod } from "./ott/ott-sign-in-method.js";
@@ -23,7 +26,11 @@ import { JWT_PROPERTIES } from "./tokens/jwt-properties.js";
 
 /** Options of the identity module. */
 export interface IdentityPluginOptions {
-  /** The registry DSL: `(r) => r.form().session().rest().oauth2().build()`. */
+  /**
+   * The registry DSL: `(r) => r.form().session().rest().oauth2().build()`. Called when the platform
+   * starts (after every plugin registered), with the methods its plugins contribute (`.mfa()` with
+   * mfaPlugin); an error it throws fails the start.
+   */
   security?: (registry: SecurityRegistry) => SecurityConfiguration;
 }
 
@@ -45,6 +52,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       ...PASSKEY_PROPERTIES,
       PUBLIC_URL,
     ],
+    // Identity's filters also answer the web model's codes (a malformed body, a refused path).
+    errorCodes: [WEB_ERROR_CODES, IDENTITY_ERROR_CODES],
     register(ctx) {
       registerAccountDefaults(ctx);
       registerStandingDefaults(ctx);
@@ -59,9 +68,18 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       for (const method of [formSignInMethod, restSignInMethod, ottSignInMethod, passkeySignInMethod]) {
         ctx.registerMember(SignInMethod, { useValue: method });
       }
-      if (options.security) {
-        const configuration = options.security(new SecurityRegistry());
-        ctx.registerDefault(SecurityConfiguration, { useValue: configuration });
+      const security = options.security;
+      if (security) {
+        // Run once every plugin has registered (at start): the registry has exactly the methods this
+        // platform's plugins contribute, wherever they stand in the list.
+        ctx.registerDefault(SecurityConfiguration, {
+          useFactory: (c) =>
+            security(
+              new SecurityRegistry(
+                c.isRegistered(SecurityRegistryMethod, true) ? c.resolveAll(SecurityRegistryMethod) : [],
+              ),
+            ),
+        });
       }
       ctx.onStart("filter-chains", (c) => registerFilterChains(c, ctx));
     },

@@ -2,22 +2,24 @@
 // ports (for a host to compose or wrap; the ports themselves are in /ports) and the types of what
 // they take and answer. Filters, property definitions and helpers stay inside the module.
 
-// Registers the module's error codes (statusForCode reads them).
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
 import "./identity-error-codes.js";
 
-// Extending the registry DSL and the static rules (how the MFA module adds `.mfa()` and `recentFactor`)
+// Extending the registry DSL and the static rules (how the MFA plugin adds `.mfa()` and `recentFactor`)
 export {
   MethodOptions,
   type MethodKind,
   type SignInMethodKinds,
 } from "./dsl/method-options.js";
-export { extendSecurityRegistry, type StateStep } from "./dsl/security-registry.js";
+export type { StateStep } from "./dsl/security-registry.js";
+export { SecurityRegistryMethod } from "./dsl/security-registry-method.js";
 export {
   type AuthorizationRules,
+  authorizationRules,
   type ContributedRules,
-  contributeAuthorizationRule,
   type StepUpChallenge,
 } from "./http-security/authorization-manager.js";
+export { ContributedRule } from "./http-security/contributed-rule.js";
 export { type ChallengeAnswer, withChallengeAnswer } from "./asep/challenge-answer.js";
 
 // Authentication and the filter chains

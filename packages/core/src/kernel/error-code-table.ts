@@ -28,10 +28,11 @@ export type ErrorCodesOf<
 };
 
 /**
- * Every error code the platform knows, each mapped to the type of its `details`. Each module adds its
- * own table by declaration merging (`declare module "…/kernel/error-code-table.js"`); a host adds its
- * codes the same way through `declare module "@platform/core/errors"` and registers the table with
- * `registerErrorCodes` so their statuses are known at run time (docs/errors.md, "A host's own codes").
+ * Every error code the platform's types know, each mapped to the type of its `details`. Each module
+ * adds its own table by declaration merging (`declare module "…/kernel/error-code-table.js"`); a host
+ * adds its codes the same way through `declare module "@platform/core/errors"`. Types only: which
+ * codes a platform answers with at run time is its ErrorCatalog, the union of its plugins'
+ * `errorCodes` (a host lists its table in a plugin of its own; docs/errors.md, "A host's own codes").
  */
 export interface PlatformErrorCodes extends KernelErrorCodes {}
 

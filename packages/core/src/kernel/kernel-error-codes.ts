@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "./error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable, PlatformErrorDetails } from "./error-code-table.js";
 
 /**
@@ -99,5 +98,3 @@ export type KernelErrorDetails = {
 
 /** The kernel's codes mapped to their details types (merged into PlatformErrorCodes). */
 export type KernelErrorCodes = ErrorCodesOf<typeof KERNEL_ERROR_CODES, KernelErrorDetails>;
-
-registerErrorCodes(KERNEL_ERROR_CODES);

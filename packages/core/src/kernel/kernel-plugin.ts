@@ -4,6 +4,7 @@ import { Clock, SystemClock } from "./clock.js";
 import { EventBus, InProcessEventBus } from "./event-bus.js";
 import { CryptoIdGenerator, IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
+import { KERNEL_ERROR_CODES } from "./kernel-error-codes.js";
 import { JsonLogger, Logger } from "./logger.js";
 import { ServerAddress } from "./server-address.js";
 import { ChangeCounters } from "./coordination/change-counters.js";
@@ -33,11 +34,13 @@ const EmbeddedAuditTrail: InjectionToken<InMemoryAuditSink> = Symbol("platform.k
 
 /**
  * The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog, KeyStore (and the
- * KeyRing over it), DistributedLock and ChangeCounters.
+ * KeyRing over it), DistributedLock and ChangeCounters; and the kernel's error codes, which every
+ * platform knows.
  */
 export const kernelPlugin: PlatformPlugin = {
   id: "kernel",
   properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY, CHANGE_POLL_INTERVAL],
+  errorCodes: [KERNEL_ERROR_CODES],
   register(ctx) {
     ctx.registerDefault(Clock, { useValue: new SystemClock() });
     ctx.registerDefault(IdGenerator, { useValue: new CryptoIdGenerator() });

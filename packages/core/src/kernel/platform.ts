@@ -5,6 +5,7 @@ import {
   instanceCachingFactory,
   Lifecycle,
 } from "tsyringe";
+import { createErrorCatalog, ErrorCatalog } from "./error-catalog.js";
 import { kernelPlugin } from "./kernel-plugin.js";
 import { PlatformError } from "./platform-error.js";
 import type {
@@ -72,8 +73,10 @@ export interface Platform {
 
 /**
  * Builds a platform: a child container of tsyringe's root (the only place the core touches the
- * global container), validated properties, the host's raw registrations, every plugin's defaults,
- * then the overrides: each plugin's in plugin order, the host's last.
+ * global container), validated properties, the error catalog of its plugins' codes, the host's raw
+ * registrations, every plugin's defaults, then the overrides: each plugin's in plugin order, the
+ * host's last. Everything a plugin contributes lands in this platform's container, never in module
+ * state, so two platforms in one process can differ.
  */
 export function createPlatform(options: PlatformOptions = {}): Platform {
   const plugins = withIncludes([kernelPlugin, ...(options.plugins ?? [])]);
@@ -93,6 +96,13 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   );
   const container = rootContainer.createChildContainer();
   container.registerInstance(PlatformProperties, properties);
+  // The codes this platform answers with: its plugins' tables, whatever their order.
+  container.registerInstance(
+    ErrorCatalog,
+    createErrorCatalog(
+      plugins.flatMap((p) => (p.errorCodes ?? []).map((table) => ({ source: p.id, table }))),
+    ),
+  );
   options.register?.(container, properties);
 
   const connectHooks: { name: string; hook: LifecycleHook }[] = [];
@@ -100,7 +110,7 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   const stopHooks: { name: string; hook: LifecycleHook }[] = [];
   const assembly = new Assembly(container);
   for (const plugin of plugins) {
-    plugin.register(
+    plugin.register?.(
       pluginContext(plugin.id, assembly, properties, options.env ?? process.env, {
         connect: connectHooks,
         start: startHooks,

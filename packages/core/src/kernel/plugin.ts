@@ -1,4 +1,5 @@
 import type { DependencyContainer, InjectionToken } from "tsyringe";
+import type { ErrorCodeTable } from "./error-code-table.js";
 import type { PlatformProperties, PropertyDefinition } from "./properties.js";
 
 /** How a default is provided: a ready value, a class (singleton), or a factory (called once). */
@@ -57,11 +58,21 @@ export interface PlatformPlugin {
   /** Property definitions this module reads. */
   readonly properties?: readonly PropertyDefinition[];
   /**
+   * The error codes this module raises, with their statuses: the platform's ErrorCatalog is the
+   * union of its plugins' tables, read before any `register` (so a code is known whatever the plugin
+   * order). A table listed by two plugins is one; a code two tables define differently stops the
+   * platform's creation. A host adds its own codes with a plugin of its own (docs/errors.md).
+   */
+  readonly errorCodes?: readonly ErrorCodeTable[];
+  /**
    * Plugins installed with this one, right after it (`authzPlugin` includes `zeroTrustPlugin`). A
    * plugin the host lists itself (the same object) is installed once, where the host lists it; one
    * included twice, once, after the first plugin that includes it.
    */
   readonly includes?: readonly PlatformPlugin[];
-  /** Registers defaults and hooks; must not resolve ports of plugins registered after it. */
-  register(context: PluginContext): void;
+  /**
+   * Registers defaults, family members and hooks; must not resolve ports of plugins registered after
+   * it. Optional: a plugin may only declare properties or error codes.
+   */
+  register?(context: PluginContext): void;
 }

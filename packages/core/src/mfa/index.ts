@@ -5,11 +5,10 @@
 // The plugin
 export { mfaPlugin } from "./mfa-plugin.js";
 export { MfaFlows } from "./chain/mfa-flows.js";
-// Registers the module's error codes (statusForCode reads them).
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
 import "./mfa-error-codes.js";
-// Contributes `.mfa()` to the registry DSL and the `recentFactor` rule.
+// The types of `.mfa()` (declaration merging on the registry DSL); mfaPlugin contributes the method.
 import "./dsl/mfa-dsl.js";
-import "./step-up/recent-factor.js";
 
 // Step-up: the `recentFactor` rule and the challenge it (or a zero-trust CHALLENGE) answers with
 export { recentFactor } from "./step-up/recent-factor.js";

@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../identity/identity-error-codes.js";
@@ -81,5 +80,3 @@ export type MfaErrorCodes = ErrorCodesOf<typeof MFA_ERROR_CODES, MfaErrorDetails
 declare module "../kernel/error-code-table.js" {
   interface PlatformErrorCodes extends MfaErrorCodes {}
 }
-
-registerErrorCodes(MFA_ERROR_CODES);

@@ -99,9 +99,9 @@ describe("mfaPlugin: MFA is enforced or the start is refused", () => {
   });
 
   it("refuses an `.mfa()` chain without mfaPlugin, naming it", async () => {
-    // A failed start-up hook stops the start with the hook's own code, its cause in the message.
-    expect(await codeOf(start([security]))).toBe("DEPENDENCY_MISSING");
-    await expect(start([security])).rejects.toThrow(/add mfaPlugin/);
+    // `.mfa()` is no method of that platform's registry DSL: the DSL, run at start, fails clearly.
+    expect(await codeOf(start([security]))).toBe("CONFIGURATION_INVALID");
+    await expect(start([security])).rejects.toThrow(/\.mfa\(\) is not in the registry DSL .*add mfaPlugin/);
   });
 
   it("lets a host's method replace a built-in one wherever the host's plugin stands", async () => {

@@ -20,9 +20,11 @@ import {
 } from "./mfa-policy.properties.js";
 import { MFA_PROPERTIES, mfaSettingsFromProperties } from "./mfa.properties.js";
 import { registerMfaDefaults } from "./register-mfa-defaults.js";
-// Loading the plugin contributes `.mfa()` to the registry DSL and the `recentFactor` rule.
-import "./dsl/mfa-dsl.js";
-import "./step-up/recent-factor.js";
+import { MFA_ERROR_CODES } from "./mfa-error-codes.js";
+import { mfaRegistryMethod } from "./dsl/mfa-dsl.js";
+import { recentFactorRule } from "./step-up/recent-factor.js";
+import { SecurityRegistryMethod } from "../identity/dsl/security-registry-method.js";
+import { ContributedRule } from "../identity/http-security/contributed-rule.js";
 
 /**
  * The MFA module: the `.mfa()` sign-in method (primary step, MFA API and pages, escalations), its
@@ -41,7 +43,11 @@ export const mfaPlugin: PlatformPlugin = {
     ...ADAPTIVE_PROPERTIES,
     ...DEVICE_COOKIE_PROPERTIES,
   ],
+  errorCodes: [MFA_ERROR_CODES],
   register(ctx) {
+    // `.mfa()` in this platform's registry DSL and `recentFactor` in its chains' static rules.
+    ctx.registerMember(SecurityRegistryMethod, { useValue: mfaRegistryMethod });
+    ctx.registerMember(ContributedRule, { useValue: recentFactorRule });
     registerMfaDefaults(ctx);
     ctx.registerDefault(MfaFlows, { useFactory: () => new MfaFlows() });
     ctx.registerMember(SignInMethod, {

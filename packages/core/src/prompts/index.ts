@@ -2,7 +2,7 @@
 // the eleven-element bundle hash, the catalog that checks them on read, and the renders of both
 // layouts. The CLI's `platform bundles` commands and `pnpm bundles:update` are built on it.
 
-// Registers the module's error codes (statusForCode reads them).
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
 import "./prompts-error-codes.js";
 
 // Plugging in

@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../authz/authz-error-codes.js";
@@ -64,5 +63,3 @@ export type PromptsErrorCodes = ErrorCodesOf<typeof PROMPTS_ERROR_CODES, Prompts
 declare module "../kernel/error-code-table.js" {
   interface PlatformErrorCodes extends PromptsErrorCodes {}
 }
-
-registerErrorCodes(PROMPTS_ERROR_CODES);

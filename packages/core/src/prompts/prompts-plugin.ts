@@ -2,8 +2,8 @@ import type { PlatformPlugin } from "../kernel/plugin.js";
 import { BundleCatalog } from "./bundle-catalog-token.js";
 import { type BundleCatalogOptions, loadBundleCatalog } from "./manifest/bundle-catalog.js";
 import { PROMPTS_PROPERTIES } from "./prompts.properties.js";
-// Registers the module's error codes (statusForCode reads them).
-import "./prompts-error-codes.js";
+// The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
+import { PROMPTS_ERROR_CODES } from "./prompts-error-codes.js";
 
 /**
  * The prompts module as a plugin: registers the BundleCatalog (default: the build's manifests) and
@@ -14,6 +14,7 @@ export function createPromptsPlugin(options: BundleCatalogOptions = {}): Platfor
   return {
     id: "prompts",
     properties: PROMPTS_PROPERTIES,
+    errorCodes: [PROMPTS_ERROR_CODES],
     register(ctx) {
       ctx.registerDefault(BundleCatalog, { useFactory: () => loadBundleCatalog(options) });
       ctx.onStart("prompts:verify-bundles", (container) => {

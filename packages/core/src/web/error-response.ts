@@ -1,5 +1,5 @@
+import type { ErrorCatalog } from "../kernel/error-catalog.js";
 import { isPlatformError } from "../kernel/platform-error.js";
-import { statusForCode } from "./error-codes.js";
 import type { ErrorBody } from "./wire/error-body.js";
 
 /** The JSON body of every error answer (the wire shape). */
@@ -14,13 +14,14 @@ export interface ErrorResponse {
 
 /**
  * Maps any thrown value to an HTTP answer. A PlatformError keeps its code, message and details and
- * takes its status from the code table; anything else (and any 5xx but 503, whose code would name internals)
+ * takes its status from `catalog`, the serving platform's codes (a code it does not know answers
+ * 500); anything else (and any 5xx but 503, whose code would name internals)
  * becomes a generic 500 INTERNAL_ERROR whose only
  * detail is the correlation id, so no stack trace or internal message ever reaches a client.
  */
-export function errorResponse(error: unknown, correlationId: string): ErrorResponse {
+export function errorResponse(error: unknown, correlationId: string, catalog: ErrorCatalog): ErrorResponse {
   if (isPlatformError(error)) {
-    const status = error.status ?? statusForCode(error.code);
+    const status = catalog.statusOfError(error);
     // 503 is a deliberate "not now" (e.g. ZERO_TRUST_PENDING_ANALYSIS), not an internal failure.
     if (status >= 500 && status !== 503) {
       return {

@@ -12,6 +12,7 @@ export {
   splitPath,
 } from "./path-pattern.js";
 export { type ErrorBody, type ErrorResponse, errorResponse } from "./error-response.js";
+export { attachErrorCatalog, errorCatalogOf } from "./exchange-error-catalog.js";
 export { errorTranslation } from "./error-translation.js";
 export {
   type BodyFields,

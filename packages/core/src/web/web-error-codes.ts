@@ -1,4 +1,3 @@
-import { registerErrorCodes } from "../kernel/error-catalog.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../kernel/kernel-error-codes.js";
@@ -70,5 +69,3 @@ export type WebErrorCodes = ErrorCodesOf<typeof WEB_ERROR_CODES, WebErrorDetails
 declare module "../kernel/error-code-table.js" {
   interface PlatformErrorCodes extends WebErrorCodes {}
 }
-
-registerErrorCodes(WEB_ERROR_CODES);

@@ -45,84 +45,14 @@ export function interceptXhr(scope: typeof globalThis, hooks: InterceptHooks): (
   let active = true;
   const states = new WeakMap<XMLHttpRequest, XhrState>();
   const proto = Native.prototype;
-
-  const release = (xhr: XMLHttpRequest, state: XhrState): void => {
-    state.held = false;
-    state.settled = true;
-    xhr.dispatchEvent(new Event("readystatechange"));
-    for (const type of HELD_EVENTS) xhr.dispatchEvent(new ProgressEvent(type));
-  };
-
-  const resume = async (xhr: XMLHttpRequest, state: XhrState, verdict: ReadVerdict): Promise<void> => {
-    const met = { method: state.method, url: state.url };
-    const opened = state.open;
-    const decision = hooks.retry({ ...met, idempotencyKey: headerOf(state, IDEMPOTENCY_KEY_HEADER) });
-    let completion: Awaited<ReturnType<InterceptHooks["challenge"]>> | undefined;
-    try {
-      if (verdict.verdict.action !== "challenge") throw new Error("not a challenge");
-      completion = await hooks.challenge({
-        ...met,
-        status: verdict.verdict.status,
-        code: verdict.verdict.code,
-        body: verdict.body,
-        authorization: headerOf(state, "Authorization") ?? null,
-        epoch: state.epoch,
-      });
-    } catch {
-      completion = undefined;
-    }
-    // Aborted, or opened again by the application meanwhile: this answer is nobody's any more.
-    if (state.aborted || state.open !== opened) return;
-    if (!completion || !decision.retry) {
-      if (completion) hooks.retrySkipped(met);
-      release(xhr, state);
-      return;
-    }
-    state.held = false;
-    state.settled = true;
-    proto.open.apply(xhr, state.open as Parameters<XMLHttpRequest["open"]>);
-    for (const [name, value] of state.headers) {
-      proto.setRequestHeader.call(xhr, name, retriedHeaderValue(name, value, completion));
-    }
-    proto.send.call(xhr, state.body);
-  };
+  const context: XhrContext = { hooks, proto, isActive: () => active };
 
   class PlatformXMLHttpRequest extends Native {
     constructor() {
       super();
-      const state: XhrState = {
-        open: [],
-        method: "GET",
-        url: "",
-        headers: [],
-        body: null,
-        watch: false,
-        held: false,
-        settled: false,
-        aborted: false,
-        epoch: 0,
-      };
+      const state = freshState();
       states.set(this, state);
-      this.addEventListener("readystatechange", (event) => {
-        if (state.held) event.stopImmediatePropagation();
-        if (this.readyState !== 4 || !active || !state.watch || state.settled || state.held) return;
-        const read = readVerdict(this);
-        if (read.verdict.action === "pass") return;
-        if (read.verdict.action === "blocked") {
-          state.settled = true;
-          const { status, code } = read.verdict;
-          hooks.blocked({ method: state.method, url: state.url, status, code, body: read.body });
-          return;
-        }
-        state.held = true;
-        event.stopImmediatePropagation();
-        void resume(this, state, read);
-      });
-      for (const type of HELD_EVENTS) {
-        this.addEventListener(type, (event) => {
-          if (state.held) event.stopImmediatePropagation();
-        });
-      }
+      watchAnswers(this, state, context);
     }
 
     override open(method: string, url: string | URL, ...rest: unknown[]): void {
@@ -177,6 +107,105 @@ export function interceptXhr(scope: typeof globalThis, hooks: InterceptHooks): (
     active = false;
     if (scope.XMLHttpRequest === PlatformXMLHttpRequest) scope.XMLHttpRequest = Native;
   };
+}
+
+/** What the interceptor's helpers share: the hooks, the native prototype, whether it is installed. */
+interface XhrContext {
+  hooks: InterceptHooks;
+  /** The native `XMLHttpRequest.prototype`: the retry calls its `open`, `setRequestHeader`, `send`. */
+  proto: XMLHttpRequest;
+  isActive(): boolean;
+}
+
+/** The state of an XHR that has not been opened yet. */
+function freshState(): XhrState {
+  return {
+    open: [],
+    method: "GET",
+    url: "",
+    headers: [],
+    body: null,
+    watch: false,
+    held: false,
+    settled: false,
+    aborted: false,
+    epoch: 0,
+  };
+}
+
+/**
+ * Registers the interceptor's own listeners on a new XHR (before any of the application's): a
+ * finished platform answer is either reported as blocked or held back while the challenge runs.
+ */
+function watchAnswers(xhr: XMLHttpRequest, state: XhrState, context: XhrContext): void {
+  xhr.addEventListener("readystatechange", (event) => {
+    if (state.held) event.stopImmediatePropagation();
+    if (xhr.readyState !== 4 || !context.isActive() || !state.watch || state.settled || state.held) return;
+    const read = readVerdict(xhr);
+    if (read.verdict.action === "pass") return;
+    if (read.verdict.action === "blocked") {
+      state.settled = true;
+      const { status, code } = read.verdict;
+      context.hooks.blocked({ method: state.method, url: state.url, status, code, body: read.body });
+      return;
+    }
+    state.held = true;
+    event.stopImmediatePropagation();
+    void resume(xhr, state, read, context);
+  });
+  for (const type of HELD_EVENTS) {
+    xhr.addEventListener(type, (event) => {
+      if (state.held) event.stopImmediatePropagation();
+    });
+  }
+}
+
+/** Dispatches the held events again on the original answer, which now goes to the application. */
+function release(xhr: XMLHttpRequest, state: XhrState): void {
+  state.held = false;
+  state.settled = true;
+  xhr.dispatchEvent(new Event("readystatechange"));
+  for (const type of HELD_EVENTS) xhr.dispatchEvent(new ProgressEvent(type));
+}
+
+/** Runs the challenge for a held answer, then sends the request again or releases the answer. */
+async function resume(
+  xhr: XMLHttpRequest,
+  state: XhrState,
+  verdict: ReadVerdict,
+  { hooks, proto }: XhrContext,
+): Promise<void> {
+  const met = { method: state.method, url: state.url };
+  const opened = state.open;
+  const decision = hooks.retry({ ...met, idempotencyKey: headerOf(state, IDEMPOTENCY_KEY_HEADER) });
+  let completion: Awaited<ReturnType<InterceptHooks["challenge"]>> | undefined;
+  try {
+    if (verdict.verdict.action !== "challenge") throw new Error("not a challenge");
+    completion = await hooks.challenge({
+      ...met,
+      status: verdict.verdict.status,
+      code: verdict.verdict.code,
+      body: verdict.body,
+      authorization: headerOf(state, "Authorization") ?? null,
+      epoch: state.epoch,
+    });
+  } catch {
+    completion = undefined;
+  }
+  // Aborted, or opened again by the application meanwhile: this answer is nobody's any more.
+  if (state.aborted || state.open !== opened) return;
+  if (!completion || !decision.retry) {
+    if (completion) hooks.retrySkipped(met);
+    release(xhr, state);
+    return;
+  }
+  state.held = false;
+  state.settled = true;
+  proto.open.apply(xhr, state.open as Parameters<XMLHttpRequest["open"]>);
+  for (const [name, value] of state.headers) {
+    proto.setRequestHeader.call(xhr, name, retriedHeaderValue(name, value, completion));
+  }
+  proto.send.call(xhr, state.body);
 }
 
 function headerOf(state: XhrState, name: string): string | undefined {

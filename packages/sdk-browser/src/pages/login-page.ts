@@ -6,6 +6,7 @@
 // mediation, a usernameless passkey request waits for autofill (state in `data-conditional`); it is
 // aborted before a form submit and before the modal ceremony of an optional `#passkeySignInButton`,
 // and restarted when that ceremony is cancelled or fails.
+import type { Client } from "../client.js";
 import { PasskeyAutofill } from "./passkey-autofill.js";
 import {
   byId,
@@ -32,6 +33,20 @@ const MESSAGES: Readonly<Record<string, string>> = {
   PASSKEY_UNSUPPORTED: "This browser cannot use passkeys. Use your password.",
   WEBAUTHN_VERIFICATION_FAILED: "That passkey could not be verified.",
 };
+
+/** What the login page's handlers share once the page is wired. */
+interface LoginPage {
+  form: HTMLFormElement;
+  /** A REST primary (`data-mfa-sdk-required="true"`): there is no plain form to fall back on. */
+  rest: boolean;
+  client: Client;
+  buttons: (HTMLButtonElement | undefined)[];
+  /** The status line, created on first use. */
+  statusLine(): PageStatus;
+  /** Shows a failure's message (known codes in plain words). */
+  explain(failure: Failure | undefined): void;
+  autofill: PasskeyAutofill;
+}
 
 whenReady(() => {
   const form = byId("loginForm", HTMLFormElement);
@@ -63,59 +78,75 @@ whenReady(() => {
       void autofill.start();
     },
   );
+  const page: LoginPage = {
+    form,
+    rest,
+    client,
+    buttons: [button, passkeyButton],
+    statusLine,
+    explain,
+    autofill,
+  };
 
-  interceptSubmit(form, () => {
-    const shown = statusLine();
-    runStep({
-      form,
-      buttons: [button, passkeyButton],
-      status: shown,
-      progress: TEXT.signingIn,
-      // A REST primary has no plain form to fall back on: say what happened instead.
-      onUnexpected: rest ? "show" : "submit",
-      async run() {
-        await autofill.stop();
-        const username = fieldValue(form, "username");
-        const password = fieldValue(form, "password");
-        const result = rest
-          ? await client.apiClient.login(username, password)
-          : await client.apiClient.loginForm(username, password);
-        return follow(client, result, shown);
-      },
-      failed(failure: Failure) {
-        shown.error(MESSAGES[failure.code] ?? failure.message);
-        const password = form.elements.namedItem("password");
-        if (password instanceof HTMLInputElement && failure.code === "BAD_CREDENTIALS") {
-          password.value = "";
-          password.focus();
-        }
-        void autofill.start();
-      },
-    });
-  });
-
+  interceptSubmit(form, () => signInWithPassword(page));
   passkeyButton?.addEventListener("click", (event) => {
     event.preventDefault();
-    const shown = statusLine();
-    runStep({
-      form,
-      buttons: [button, passkeyButton],
-      status: shown,
-      progress: TEXT.passkey,
-      // A passkey cannot be posted by the plain form: failures are shown.
-      onUnexpected: "show",
-      async run() {
-        await autofill.stop();
-        const username = fieldValue(form, "username").trim();
-        const result = await client.signInWithPasskey(username ? { username } : {});
-        return result ? follow(client, result, shown) : false;
-      },
-      failed(failure: Failure) {
-        explain(failure);
-        void autofill.start();
-      },
-    });
+    signInWithPasskey(page);
   });
 
   void autofill.start();
 });
+
+/** The form's submit: the primary sign-in through the SDK, then the answer is followed. */
+function signInWithPassword({ form, rest, client, buttons, statusLine, autofill }: LoginPage): void {
+  const shown = statusLine();
+  runStep({
+    form,
+    buttons,
+    status: shown,
+    progress: TEXT.signingIn,
+    // A REST primary has no plain form to fall back on: say what happened instead.
+    onUnexpected: rest ? "show" : "submit",
+    async run() {
+      await autofill.stop();
+      const username = fieldValue(form, "username");
+      const password = fieldValue(form, "password");
+      const result = rest
+        ? await client.apiClient.login(username, password)
+        : await client.apiClient.loginForm(username, password);
+      return follow(client, result, shown);
+    },
+    failed(failure: Failure) {
+      shown.error(MESSAGES[failure.code] ?? failure.message);
+      const password = form.elements.namedItem("password");
+      if (password instanceof HTMLInputElement && failure.code === "BAD_CREDENTIALS") {
+        password.value = "";
+        password.focus();
+      }
+      void autofill.start();
+    },
+  });
+}
+
+/** `#passkeySignInButton`: the modal passkey ceremony (the username, when typed, narrows it). */
+function signInWithPasskey({ form, client, buttons, statusLine, explain, autofill }: LoginPage): void {
+  const shown = statusLine();
+  runStep({
+    form,
+    buttons,
+    status: shown,
+    progress: TEXT.passkey,
+    // A passkey cannot be posted by the plain form: failures are shown.
+    onUnexpected: "show",
+    async run() {
+      await autofill.stop();
+      const username = fieldValue(form, "username").trim();
+      const result = await client.signInWithPasskey(username ? { username } : {});
+      return result ? follow(client, result, shown) : false;
+    },
+    failed(failure: Failure) {
+      explain(failure);
+      void autofill.start();
+    },
+  });
+}

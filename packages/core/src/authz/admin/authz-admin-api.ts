@@ -12,7 +12,7 @@ import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
 
 /**
  * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
- * PAP over HTTP, a deliberate addition: docs/decisions.md), `POST /admin/api/policies/simulate` and
+ * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `POST /admin/api/policies/simulate` and
  * `/admin/api/zerotrust/actions/**`. Each checks ROLE_ADMIN itself.
  */
 export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {

@@ -7,7 +7,7 @@ import { Clock, ManualClock } from "../../kernel/clock.js";
 import type { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { JsonLogger, Logger } from "../../kernel/logger.js";
 import { createPlatform, type Platform } from "../../kernel/platform.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { ErrorCatalog } from "../../kernel/error-catalog.js";
 import { authzPlugin } from "../authz-plugin.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
@@ -25,6 +25,12 @@ afterEach(async () => {
 });
 
 /** The real PEP: the plugin's manager over the resolver over the in-memory store, with `properties`. */
+/** The status the authz plugin's platform answers `code` with (its plugins contribute the tables). */
+const platformStatusOf = (code: string): number =>
+  createPlatform({ plugins: [authzPlugin], env: {} })
+    .resolve(ErrorCatalog)
+    .statusOf(code);
+
 async function pep(properties: Record<string, unknown> = {}) {
   const clock = new ManualClock(T0);
   platform = createPlatform({
@@ -93,7 +99,7 @@ describe("zero trust in the PEP, ENFORCE", () => {
     });
     expect(blocked.details).toBeUndefined(); // an administrator's record names no decision
     expect(blocked.stepUp).toBeUndefined();
-    expect(statusForCode("ZERO_TRUST_BLOCKED")).toBe(403);
+    expect(platformStatusOf("ZERO_TRUST_BLOCKED")).toBe(403);
     await service.clear(ALICE_SUBJECT, { source: "admin" });
     expect((await check(ALICE)).granted).toBe(true);
   });
@@ -102,7 +108,7 @@ describe("zero trust in the PEP, ENFORCE", () => {
     const { check, set } = await pep();
     await set("ESCALATE");
     expect(await check(ALICE)).toMatchObject({ granted: false, code: "ZERO_TRUST_REVIEW_REQUIRED" });
-    expect(statusForCode("ZERO_TRUST_REVIEW_REQUIRED")).toBe(423);
+    expect(platformStatusOf("ZERO_TRUST_REVIEW_REQUIRED")).toBe(423);
   });
 
   it("a hold written by a security decision says what to do and names the decision (issue #25 item 4)", async () => {
@@ -139,7 +145,7 @@ describe("zero trust in the PEP, ENFORCE", () => {
       code: "MFA_CHALLENGE_REQUIRED",
       stepUp: { maxAgeMs: 5_000 },
     });
-    expect(statusForCode("MFA_CHALLENGE_REQUIRED")).toBe(401);
+    expect(platformStatusOf("MFA_CHALLENGE_REQUIRED")).toBe(401);
     expect((await check(aliceWith("otp", T0))).granted).toBe(true);
     expect((await check(aliceWith("hwk", T0 + 1))).granted).toBe(true);
     expect(await check(aliceWith("otp", T0 - 1))).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED" });
@@ -203,7 +209,7 @@ describe("no verdict: security.zerotrust.pending-analysis", () => {
     expect(await check(ALICE)).toMatchObject({ granted: false, code: "ZERO_TRUST_PENDING_ANALYSIS" });
     await set("PENDING_ANALYSIS");
     expect(await check(ALICE)).toMatchObject({ granted: false, code: "ZERO_TRUST_PENDING_ANALYSIS" });
-    expect(statusForCode("ZERO_TRUST_PENDING_ANALYSIS")).toBe(503);
+    expect(platformStatusOf("ZERO_TRUST_PENDING_ANALYSIS")).toBe(503);
     await set("ALLOW");
     expect((await check(ALICE)).granted).toBe(true);
   });

@@ -8,6 +8,11 @@ import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import type { LogFields, Logger } from "../../kernel/logger.js";
 import { errorResponse } from "../../web/error-response.js";
+import { createErrorCatalog } from "../../kernel/error-catalog.js";
+import { KERNEL_ERROR_CODES } from "../../kernel/kernel-error-codes.js";
+import { WEB_ERROR_CODES } from "../../web/web-error-codes.js";
+import { IDENTITY_ERROR_CODES } from "../../identity/identity-error-codes.js";
+import { AUTHZ_ERROR_CODES } from "../authz-error-codes.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { ExpressionCompiler } from "../expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
@@ -111,6 +116,14 @@ export function request(init: {
   return x;
 }
 
+/** The codes a platform with the identity and authz plugins knows, which the fixture answers with. */
+const ADMIN_API_CATALOG = createErrorCatalog(
+  [KERNEL_ERROR_CODES, WEB_ERROR_CODES, IDENTITY_ERROR_CODES, AUTHZ_ERROR_CODES].map((table) => ({
+    source: "fixture",
+    table,
+  })),
+);
+
 /**
  * Test fixture: serves the endpoints' routes as a chain would (a thrown PlatformError becomes its JSON error
  * answer) and reports the answer and how often `next` was called.
@@ -122,7 +135,7 @@ export async function send(filter: PolicyAdminEndpoints, x: HttpExchange) {
       nextCalls++;
     });
   } catch (error) {
-    const answer = errorResponse(error, "test");
+    const answer = errorResponse(error, "test", ADMIN_API_CATALOG);
     if (answer.unexpected) throw error;
     x.json(answer.status, answer.body);
   }

@@ -20,7 +20,7 @@ function installed(plugins: PlatformPlugin[]): string[] {
     ...p,
     register(ctx) {
       order.push(p.id);
-      p.register(ctx);
+      p.register?.(ctx);
     },
     ...(p.includes ? { includes: p.includes.map(spyOf) } : {}),
   });

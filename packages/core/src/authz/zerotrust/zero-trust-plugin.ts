@@ -7,6 +7,8 @@ import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import { EventBus } from "../../kernel/event-bus.js";
 import type { PlatformPlugin, PluginContext } from "../../kernel/plugin.js";
+import { MFA_ERROR_CODES } from "../../mfa/mfa-error-codes.js";
+import { AUTHZ_ERROR_CODES } from "../authz-error-codes.js";
 import { PlatformProperties } from "../../kernel/properties.js";
 import { ZEROTRUST_THRESHOLD_STRICT } from "../../mfa/adaptive/risk-thresholds.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
@@ -35,6 +37,8 @@ import { ZeroTrustRandom } from "./zero-trust-resolution.js";
 export const zeroTrustPlugin: PlatformPlugin = {
   id: "zero-trust",
   properties: ZERO_TRUST_PROPERTIES,
+  // Its codes are in the authz table; a CHALLENGE action answers MFA_CHALLENGE_REQUIRED.
+  errorCodes: [AUTHZ_ERROR_CODES, MFA_ERROR_CODES],
   register(ctx) {
     registerZeroTrustDefaults(ctx);
     let unsubscribe: (() => void) | undefined;

@@ -1,5 +1,6 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { MFA_ERROR_CODES } from "../../mfa/mfa-error-codes.js";
+import { AUTHZ_ERROR_CODES } from "../authz-error-codes.js";
 import type { ZeroTrustAction } from "./zero-trust-action.js";
 import { decisionIdOf } from "./zero-trust-decision-reference.js";
 import type { ZeroTrustResolution } from "./zero-trust-resolution.js";
@@ -11,6 +12,17 @@ export type ZeroTrustDenialCode =
   | "ZERO_TRUST_BLOCKED"
   | "ZERO_TRUST_REVIEW_REQUIRED"
   | "ZERO_TRUST_PENDING_ANALYSIS";
+
+/**
+ * The status of each denial code, from the module's own typed tables (zero trust's plugin contributes
+ * both tables, so the platform's catalog answers the same).
+ */
+const DENIAL_STATUS: Readonly<Record<ZeroTrustDenialCode, number>> = {
+  MFA_CHALLENGE_REQUIRED: MFA_ERROR_CODES.MFA_CHALLENGE_REQUIRED.status,
+  ZERO_TRUST_BLOCKED: AUTHZ_ERROR_CODES.ZERO_TRUST_BLOCKED.status,
+  ZERO_TRUST_REVIEW_REQUIRED: AUTHZ_ERROR_CODES.ZERO_TRUST_REVIEW_REQUIRED.status,
+  ZERO_TRUST_PENDING_ANALYSIS: AUTHZ_ERROR_CODES.ZERO_TRUST_PENDING_ANALYSIS.status,
+};
 
 /** What the PEP answers instead of the route. */
 export interface ZeroTrustDenial {
@@ -125,7 +137,7 @@ function denial(
     record === undefined ? resolution.reason : `${record.source}: ${record.reason ?? "no reason given"}`;
   return Object.freeze({
     code,
-    status: statusForCode(code),
+    status: DENIAL_STATUS[code],
     action,
     ...(code === "MFA_CHALLENGE_REQUIRED" ? { stepUp: true as const } : {}),
     ...(resolution.mode === "SHADOW" ? { shadow: true as const } : {}),

@@ -11,6 +11,7 @@ import type { PlatformPlugin } from "../../kernel/plugin.js";
 import { PlatformProperties } from "../../kernel/properties.js";
 import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import { promptsPlugin } from "../../prompts/prompts-plugin.js";
+import { DECISIONS_ERROR_CODES } from "../decisions-error-codes.js";
 import { RouteTable } from "../../web/route-table.js";
 import { SecurityDecisionsEndpoints } from "../admin/security-decisions-endpoints.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
@@ -40,6 +41,7 @@ import { ModelCallCaps } from "./model-call-caps.js";
 export const decisionsPipelinePlugin: PlatformPlugin = {
   id: "decisions-pipeline",
   properties: DECISION_PIPELINE_PROPERTIES,
+  errorCodes: [DECISIONS_ERROR_CODES],
   includes: [promptsPlugin],
   register(ctx) {
     const settings = decisionPipelineSettings(ctx.properties);

@@ -1,5 +1,6 @@
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { errorResponse } from "../../web/error-response.js";
+import { errorCatalogOf } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { requestedUrl } from "../handlers/redirect-target.js";
@@ -63,7 +64,7 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         exchange.redirect(challenge.browserRedirect);
         return;
       }
-      const answer = errorResponse(error, "");
+      const answer = errorResponse(error, "", errorCatalogOf(exchange));
       if (answer.unexpected) throw error;
       if (answer.status === 401 && (bearer || hasBearerScheme(exchange))) {
         const kind =

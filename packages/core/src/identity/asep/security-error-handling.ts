@@ -1,5 +1,5 @@
 import { PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { errorCatalogOf } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication } from "../authentication/authentication.js";
 
@@ -70,11 +70,11 @@ export const DEFAULT_RESULT_WRITERS: readonly ResultWriter[] = [
   },
   {
     supports: (r) => typeof r === "object" && r !== null,
-    write: (r, c) => c.exchange.json(statusOf(c.error), r as Record<string, unknown>),
+    write: (r, c) => c.exchange.json(statusOf(c), r as Record<string, unknown>),
   },
   {
     supports: (r) => typeof r === "string",
-    write: (r, c) => writeText(c.exchange, statusOf(c.error), r as string),
+    write: (r, c) => writeText(c.exchange, statusOf(c), r as string),
   },
 ];
 
@@ -85,8 +85,8 @@ function writeText(exchange: HttpExchange, status: number, text: string): void {
   exchange.response.committed = true;
 }
 
-function statusOf(error: PlatformError): number {
-  return error.status ?? statusForCode(error.code);
+function statusOf(c: { exchange: HttpExchange; error: PlatformError }): number {
+  return errorCatalogOf(c.exchange).statusOfError(c.error);
 }
 
 /**

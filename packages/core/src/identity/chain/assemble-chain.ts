@@ -24,6 +24,7 @@ import {
   SessionAuthenticationSuccessHandler,
 } from "../handlers/session-handlers.js";
 import { rules } from "../http-security/authorization-manager.js";
+import { ContributedRule } from "../http-security/contributed-rule.js";
 import { AuthorizationFilter } from "../http-security/authorization-filter.js";
 import { HttpSecurity } from "../http-security/http-security.js";
 import { LogoutEndpoint } from "../login/logout-endpoint.js";
@@ -139,6 +140,9 @@ function chainParts(definition: ChainDefinition, method: SignInMethod, deps: Cha
   const http = new HttpSecurity({
     sessionCreationPolicy: oauth2 ? "stateless" : "ifRequired",
     csrf: !oauth2,
+    contributedRules: deps.container?.isRegistered(ContributedRule, true)
+      ? deps.container.resolveAll(ContributedRule)
+      : [],
   });
   if (options.csrfSetting) http.csrf(options.csrfSetting);
   if (options.corsSetting !== undefined) http.cors(options.corsSetting);

@@ -19,8 +19,8 @@ export type HttpCustomizer = (http: HttpSecurity) => void;
 
 /**
  * The registry DSL's methods by kind, each with its options class. Identity declares its own four; a
- * module adds a kind by declaration merging on this interface and `extendSecurityRegistry` (the MFA
- * module adds `mfa`).
+ * module adds a kind by declaration merging on this interface (types), and its plugin contributes the
+ * method at run time as a SecurityRegistryMethod (the MFA module adds `mfa`).
  */
 export interface SignInMethodKinds {
   form: FormLoginOptions;

@@ -1,8 +1,10 @@
 import type { InjectionToken } from "tsyringe";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { FormLoginOptions, RestLoginOptions } from "./form-login-options.js";
-import type { MethodKind, MethodOptions, SignInMethodKinds } from "./method-options.js";
+import type { MethodKind, MethodOptions } from "./method-options.js";
+import { missingContributionPrototype } from "./missing-contribution.js";
 import { OttLoginOptions, PasskeyLoginOptions } from "./ott-options.js";
+import type { SecurityRegistryMethod } from "./security-registry-method.js";
 
 /** How a chain keeps the user signed in: a server session, or stateless JWTs. */
 export type StateKind = "session" | "oauth2";
@@ -60,13 +62,38 @@ export class StateStep {
 }
 
 /**
- * The registry DSL: `.form() .rest() .ott() .passkey()`, and the methods modules contribute
- * (`.mfa()` from the MFA module, see `extendSecurityRegistry`), each followed by `.session()` or
- * `.oauth2()`, ended by `.build()`. Each method becomes its own security filter chain.
+ * The registry DSL: `.form() .rest() .ott() .passkey()`, and the methods the platform's plugins
+ * contribute (`.mfa()` from the MFA plugin, a SecurityRegistryMethod), each followed by `.session()`
+ * or `.oauth2()`, ended by `.build()`. Each method becomes its own security filter chain. A
+ * contributed method is an own property of the registry, so two platforms' registries can differ.
  */
 export class SecurityRegistry {
   private readonly pending: { options: MethodOptions; state?: StateKind }[] = [];
   private built = false;
+
+  /**
+   * `methods`: the contributed methods (refused, CONFIGURATION_INVALID, when two share a name or one
+   * takes the name of identity's own methods).
+   */
+  constructor(methods: readonly SecurityRegistryMethod[] = []) {
+    const added = new Map<string, SecurityRegistryMethod>();
+    for (const method of methods) {
+      const existing = added.get(method.name);
+      if (existing === method) continue;
+      if (existing !== undefined || method.name in this || !/^[a-z][A-Za-z0-9]*$/.test(method.name)) {
+        throw new PlatformError(
+          "CONFIGURATION_INVALID",
+          `The registry DSL cannot take a contributed .${method.name}(): the name is taken or not a method name`,
+        );
+      }
+      added.set(method.name, method);
+      Object.defineProperty(this, method.name, {
+        value: (customizer?: (options: MethodOptions) => void): StateStep =>
+          this.use(method.create(), customizer),
+        enumerable: false,
+      });
+    }
+  }
 
   /** Form login (order 100). */
   form(customizer: (options: FormLoginOptions) => void = () => {}): StateStep {
@@ -86,7 +113,7 @@ export class SecurityRegistry {
   }
   /**
    * Registers a method by its options object, configured by `customizer`: what a contributed DSL
-   * method (`extendSecurityRegistry`) calls.
+   * method (a SecurityRegistryMethod) calls.
    */
   use<T extends MethodOptions>(options: T, customizer: (options: T) => void = () => {}): StateStep {
     return this.add(options, customizer);
@@ -143,47 +170,13 @@ export class SecurityRegistry {
   }
 }
 
-/** Starts a registry. */
-export function securityRegistry(): SecurityRegistry {
-  return new SecurityRegistry();
-}
-
-/** The kinds identity's own DSL methods register; a module's kind must be another. */
-const OWN_KINDS: ReadonlySet<string> = new Set(["form", "rest", "ott", "passkey"]);
-
 /**
- * Adds `registry.<kind>(customizer)` to every SecurityRegistry: a module's DSL method (the MFA module
- * adds `.mfa()`). The module declares the method's type by declaration merging, on
- * `SignInMethodKinds` (`kind: OptionsClass`) and on `SecurityRegistry`
- * (`<kind>(customizer?: (options: OptionsClass) => void): StateStep`), and calls this when it loads.
- * Calling it again for a kind with the same factory is a no-op; another factory, or one of identity's
- * own kinds, is refused. The plugin that assembles the kind's chains is a separate matter: without
- * it the start is refused, naming the options' `contributedBy`.
+ * Starts a registry with identity's own methods and `methods` (what the platform's plugins
+ * contribute; the identity plugin passes its platform's SecurityRegistryMethod family).
  */
-export function extendSecurityRegistry<K extends Exclude<MethodKind, "form" | "rest" | "ott" | "passkey">>(
-  kind: K,
-  create: () => SignInMethodKinds[K],
-): void {
-  const existing = contributed.get(kind);
-  if (existing === create) return;
-  if (OWN_KINDS.has(kind) || existing !== undefined || kind in SecurityRegistry.prototype) {
-    throw new PlatformError(
-      "CONFIGURATION_INVALID",
-      `The registry DSL already has a .${kind}() method; a module cannot contribute it again`,
-    );
-  }
-  contributed.set(kind, create);
-  Object.defineProperty(SecurityRegistry.prototype, kind, {
-    value: function contributedMethod(
-      this: SecurityRegistry,
-      customizer?: (options: SignInMethodKinds[K]) => void,
-    ): StateStep {
-      return this.use(create(), customizer);
-    },
-    writable: false,
-    enumerable: false,
-    configurable: false,
-  });
+export function securityRegistry(methods: readonly SecurityRegistryMethod[] = []): SecurityRegistry {
+  return new SecurityRegistry(methods);
 }
 
-const contributed = new Map<string, () => MethodOptions>();
+// A method no plugin of this platform contributed answers a clear CONFIGURATION_INVALID when called.
+Object.setPrototypeOf(SecurityRegistry.prototype, missingContributionPrototype("the registry DSL"));

@@ -1,6 +1,6 @@
 import type { PlatformError } from "../../kernel/platform-error.js";
 import { failureTypeOf } from "../authentication/failure-type.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { errorCatalogOf } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 
 /**
@@ -8,7 +8,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
  * `code`, with the code's status.
  */
 export function writeFailureJson(exchange: HttpExchange, error: PlatformError): void {
-  const status = error.status ?? statusForCode(error.code);
+  const status = errorCatalogOf(exchange).statusOfError(error);
   const retryAfter = error.details?.retryAfterSeconds;
   if (typeof retryAfter === "number")
     exchange.response.headers.set("retry-after", String(Math.ceil(retryAfter)));

@@ -2,6 +2,8 @@ import type { PlatformErrorCode, PlatformErrorDetails } from "../../kernel/error
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
+import { missingContributionPrototype } from "../dsl/missing-contribution.js";
+import type { ContributedRule } from "./contributed-rule.js";
 
 /** The outcome of an authorization check: an object, not a boolean, so a reason can be audited. */
 export interface AuthorizationDecision {
@@ -67,9 +69,10 @@ const ownRules = {
 };
 
 /**
- * The static rules modules contribute, by name (declaration merging; the MFA module adds
- * `recentFactor`). Each is a function of its arguments returning an AuthorizationManager; it becomes
- * `rules.<name>(...)` and `requestMatchers(...).<name>(...)` in `authorizeHttpRequests`.
+ * The static rules plugins contribute, by name (declaration merging; the MFA module adds
+ * `recentFactor`). Each is a function of its arguments returning an AuthorizationManager; on a
+ * platform whose plugins contribute it (a ContributedRule), it is a method of
+ * `authorizeHttpRequests`' rule builder and of `authorizationRules(...)`.
  */
 // biome-ignore lint/suspicious/noEmptyInterface: filled by declaration merging
 export interface ContributedRules {}
@@ -77,29 +80,26 @@ export interface ContributedRules {}
 /** Every static rule: identity's own and the contributed ones. */
 export type AuthorizationRules = typeof ownRules & ContributedRules;
 
-/** The static rules of `authorizeHttpRequests` (contributed rules are added as their modules load). */
-export const rules: AuthorizationRules = ownRules as AuthorizationRules;
-
-const contributedNames = new Set<string>();
-
-/** The names of the contributed rules, in contribution order (each a method of `AuthorizedUrl`). */
-export function contributedRuleNames(): ReadonlySet<string> {
-  return contributedNames;
-}
+/** Identity's own static rules (`rules.permitAll()`, `rules.hasAnyRole("ADMIN")`), the same on every platform. */
+export const rules: Readonly<typeof ownRules> = Object.freeze(ownRules);
 
 /**
- * Adds a static rule from a module: `rules.<name>` and `AuthorizedUrl.<name>`. The module declares its
- * type on `ContributedRules` and calls this when it loads. The same function again is a no-op; a
- * name already taken is refused.
+ * The static rules of a platform whose plugins contribute `contributed`: identity's own, each
+ * contributed one by its name (refused, CONFIGURATION_INVALID, when two share a name or one takes an
+ * own rule's), and for any other name a method that throws CONFIGURATION_INVALID naming what is missing.
  */
-export function contributeAuthorizationRule<K extends keyof ContributedRules>(
-  name: K,
-  rule: ContributedRules[K],
-): void {
-  const table = rules as unknown as Record<string, unknown>;
-  if (table[name] === rule) return;
-  if (name in table)
-    throw new PlatformError("CONFIGURATION_INVALID", `The static rule ${String(name)} already exists`);
-  table[name] = rule;
-  contributedNames.add(name);
+export function authorizationRules(contributed: readonly ContributedRule[]): AuthorizationRules {
+  const table: Record<string, unknown> = Object.create(MISSING_RULE);
+  Object.assign(table, ownRules);
+  const seen = new Map<string, ContributedRule>();
+  for (const contribution of contributed) {
+    if (seen.get(contribution.name) === contribution) continue;
+    if (seen.has(contribution.name) || contribution.name in table)
+      throw new PlatformError("CONFIGURATION_INVALID", `The static rule ${contribution.name} already exists`);
+    seen.set(contribution.name, contribution);
+    table[contribution.name] = contribution.rule;
+  }
+  return Object.freeze(table) as unknown as AuthorizationRules;
 }
+
+const MISSING_RULE = missingContributionPrototype("the static authorization rules");

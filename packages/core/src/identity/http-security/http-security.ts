@@ -9,10 +9,11 @@ import {
 import type { SecurityFilter } from "../chain/security-filter.js";
 import {
   type AuthorizationManager,
+  type AuthorizationRules,
+  authorizationRules,
   type ContributedRules,
-  contributedRuleNames,
-  rules,
 } from "./authorization-manager.js";
+import type { ContributedRule } from "./contributed-rule.js";
 
 /** When a chain creates and reads the server-side session. */
 export type SessionCreationPolicy = "always" | "ifRequired" | "never" | "stateless";
@@ -88,6 +89,14 @@ export type AuthorizedUrl<R> = OwnAuthorizedUrl<R> & ContributedAuthorizedUrl<R>
 export class AuthorizeHttpRequests {
   readonly rules: AuthorizationRule[] = [];
   private closed = false;
+  private readonly table: AuthorizationRules;
+  private readonly contributed: readonly string[];
+
+  /** `contributed`: the rules the platform's plugins add (each a method of the rule builder). */
+  constructor(contributed: readonly ContributedRule[] = []) {
+    this.table = authorizationRules(contributed);
+    this.contributed = contributed.map((c) => c.name);
+  }
 
   /** Rules for requests matching any of the path patterns (optionally one method) or matchers. */
   requestMatchers(...targets: (string | RequestMatcher)[]): AuthorizedUrl<this>;
@@ -115,6 +124,7 @@ export class AuthorizeHttpRequests {
       this.rules.push({ matcher, manager });
       return this;
     };
+    const rules = this.table;
     const own: OwnAuthorizedUrl<this> = {
       permitAll: () => add(rules.permitAll()),
       denyAll: () => add(rules.denyAll()),
@@ -126,10 +136,11 @@ export class AuthorizeHttpRequests {
       hasAnyAuthority: (...authorities) => add(rules.hasAnyAuthority(...authorities)),
       access: (manager) => add(manager),
     };
-    const url = own as unknown as Record<string, unknown>;
+    // A name no plugin contributed reaches the rule table's own prototype, which throws a clear error.
+    const url = Object.assign(Object.create(Object.getPrototypeOf(rules)) as Record<string, unknown>, own);
     const table = rules as unknown as Record<string, (...args: unknown[]) => AuthorizationManager>;
-    for (const name of contributedRuleNames()) url[name] = (...args: unknown[]) => add(table[name]!(...args));
-    return own as AuthorizedUrl<this>;
+    for (const name of this.contributed) url[name] = (...args: unknown[]) => add(table[name]!(...args));
+    return url as unknown as AuthorizedUrl<this>;
   }
 }
 
@@ -147,11 +158,17 @@ export class HttpSecurity {
   headerSettings: HeaderSettings | false = {};
   logoutSettings: LogoutSettings = { enabled: true };
   readonly addedFilters: AddedFilter[] = [];
-  readonly authorization = new AuthorizeHttpRequests();
+  readonly authorization: AuthorizeHttpRequests;
 
-  constructor(defaults: { sessionCreationPolicy: SessionCreationPolicy; csrf: boolean }) {
+  /** `contributedRules`: the static rules the platform's plugins add (ContributedRule family). */
+  constructor(defaults: {
+    sessionCreationPolicy: SessionCreationPolicy;
+    csrf: boolean;
+    contributedRules?: readonly ContributedRule[];
+  }) {
     this.sessionCreationPolicy = defaults.sessionCreationPolicy;
     this.csrfEnabled = defaults.csrf;
+    this.authorization = new AuthorizeHttpRequests(defaults.contributedRules);
   }
 
   /** Limits the chain to requests matching any of the patterns or matchers. */

@@ -1,5 +1,4 @@
-import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
 import type { ChainRoute } from "../chain/chain-route.js";
@@ -70,15 +69,11 @@ export class LoginProcessing {
       // Inside the try: a refusal at the sign-in checkpoint is answered like any failed sign-in.
       await o.repository.save(exchange, authentication);
     } catch (error) {
-      if (!isClientError(error)) throw error;
+      if (!isClientError(error, exchange)) throw error;
       await o.failureHandler.onFailure(exchange, error, o.context);
       return;
     }
     setCurrentAuthentication(exchange, authentication);
     await o.successHandler.onSuccess(exchange, authentication, o.context);
   }
-}
-
-function isClientError(error: unknown): error is PlatformError {
-  return isPlatformError(error) && (error.status ?? statusForCode(error.code)) < 500;
 }

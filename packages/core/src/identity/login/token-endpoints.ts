@@ -1,5 +1,5 @@
-import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../authentication/authentication.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
@@ -100,7 +100,7 @@ export class TokenEndpoints {
     try {
       await statusCheck({ checkpoint: "token-refresh", authentication: owner, exchange });
     } catch (error) {
-      if (isPlatformError(error) && (error.status ?? statusForCode(error.code)) < 500) {
+      if (isClientError(error, exchange)) {
         await tokens.revoke({ refreshToken });
       }
       throw error;

@@ -1,16 +1,10 @@
 import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
-import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 
 /** Longest username the OTT endpoints accept, as the password login does. */
 export const MAX_OTT_USERNAME_LENGTH = 256;
 /** Longest token value the OTT login accepts (the built-in tokens have 43 characters). */
 export const MAX_OTT_TOKEN_LENGTH = 512;
-
-/** True for a PlatformError with a 4xx status: the failure handler answers it; anything else propagates. */
-export function isClientError(error: unknown): error is PlatformError {
-  return isPlatformError(error) && (error.status ?? statusForCode(error.code)) < 500;
-}
 
 /** Records an audit event; a sink that throws anyway must not change the outcome of a request. */
 export function recordSafely(audit: AuditSink, event: AuditEvent): void {

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ChainRoute } from "../chain/chain-route.js";
 import type { AuthenticationFailureHandler, LoginContext } from "../handlers/authentication-handlers.js";
@@ -10,7 +11,6 @@ import type { OneTimeTokenGenerationSuccessHandler } from "./one-time-token-gene
 import type { OneTimeTokenService } from "./one-time-token-service.js";
 import {
   auditPrincipal,
-  isClientError,
   MAX_OTT_USERNAME_LENGTH,
   recordSafely,
   tooManyAttempts,
@@ -71,7 +71,7 @@ export class OttGenerateEndpoint {
     try {
       username = await this.admit(exchange);
     } catch (error) {
-      if (!isClientError(error)) throw error;
+      if (!isClientError(error, exchange)) throw error;
       await o.failureHandler.onFailure(exchange, error, o.context);
       return;
     }
@@ -114,7 +114,7 @@ export class OttGenerateEndpoint {
         outcome: "failure",
         principal: auditPrincipal(submitted),
         remoteAddress,
-        data: { reason: isClientError(error) ? error.code : "INTERNAL_ERROR" },
+        data: { reason: isClientError(error, exchange) ? error.code : "INTERNAL_ERROR" },
       });
       throw error;
     }

@@ -1,6 +1,7 @@
 import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { AttemptSerializer } from "../authentication/attempt-serializer.js";
 import { type Authentication, setCurrentAuthentication, stampOf } from "../authentication/authentication.js";
@@ -18,7 +19,6 @@ import { usernameKey } from "../users/username-key.js";
 import type { OneTimeTokenService } from "./one-time-token-service.js";
 import {
   auditPrincipal,
-  isClientError,
   MAX_OTT_TOKEN_LENGTH,
   MAX_OTT_USERNAME_LENGTH,
   recordSafely,
@@ -95,7 +95,7 @@ export class OttLoginEndpoint {
       // Inside the try: a refusal at the sign-in checkpoint is answered like any failed sign-in.
       await o.repository.save(exchange, authentication);
     } catch (error) {
-      if (!isClientError(error)) throw error;
+      if (!isClientError(error, exchange)) throw error;
       await o.failureHandler.onFailure(exchange, error, o.context);
       return;
     }
@@ -120,7 +120,7 @@ export class OttLoginEndpoint {
           remoteAddress,
         },
         {
-          reason: isClientError(error) ? error.code : "INTERNAL_ERROR",
+          reason: isClientError(error, exchange) ? error.code : "INTERNAL_ERROR",
         },
       );
       throw error;

@@ -1,4 +1,5 @@
 import { ManualClock } from "../../kernel/clock.js";
+import { servedByIdentity } from "../identity-error-catalog.test-support.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { HttpExchange } from "../../web/http-exchange.js";
@@ -164,13 +165,15 @@ export function request(method: string, url: string, init: RequestInit = {}): Ht
     body = init.raw.body;
     headers["content-type"] = init.raw.contentType;
   }
-  const exchange = new HttpExchange({
-    method,
-    url,
-    headers: { ...headers, ...init.headers },
-    remoteAddress: init.ip ?? CLIENT_IP,
-    readBody: body === undefined ? undefined : async () => body,
-  });
+  const exchange = servedByIdentity(
+    new HttpExchange({
+      method,
+      url,
+      headers: { ...headers, ...init.headers },
+      remoteAddress: init.ip ?? CLIENT_IP,
+      readBody: body === undefined ? undefined : async () => body,
+    }),
+  );
   setCsrfToken(exchange, {
     headerName: "X-CSRF-TOKEN",
     parameterName: "_csrf",

@@ -1,4 +1,5 @@
 import { HttpExchange, type HttpResponseState } from "../../web/http-exchange.js";
+import { servedByIdentity } from "../identity-error-catalog.test-support.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { AsepAttributes } from "../asep/security-error-handling.js";
 import { ExceptionTranslationFilter } from "../asep/exception-translation-filter.js";
@@ -103,14 +104,16 @@ export async function passkeyHttpKit(filterOptions: Partial<PasskeyRoutesOptions
         headers["content-type"] ??= "application/json";
       }
       if (this.csrf && !init.noCsrf && method !== "GET") headers["x-csrf-token"] = this.csrf;
-      const exchange = new HttpExchange({
-        method,
-        url,
-        headers,
-        remoteAddress: "198.51.100.7",
-        secure: init.secure ?? false,
-        readBody: body === undefined ? undefined : async () => body,
-      });
+      const exchange = servedByIdentity(
+        new HttpExchange({
+          method,
+          url,
+          headers,
+          remoteAddress: "198.51.100.7",
+          secure: init.secure ?? false,
+          readBody: body === undefined ? undefined : async () => body,
+        }),
+      );
       const response = await handle(exchange);
       for (const c of response.cookies) {
         if (c.maxAge === 0) this.cookies.delete(c.name);

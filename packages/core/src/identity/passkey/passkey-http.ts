@@ -1,5 +1,4 @@
-import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication } from "../authentication/authentication.js";
 import type { PasskeyUser } from "./passkey-service.js";
@@ -19,9 +18,4 @@ export function requireUser(exchange: HttpExchange): PasskeyUser {
   const authentication = currentAuthentication(exchange);
   if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
   return { userId: authentication.userId, username: authentication.username };
-}
-
-/** True for a PlatformError answering 4xx: the failure handler's business, not the error page's. */
-export function isClientError(error: unknown): error is PlatformError {
-  return isPlatformError(error) && (error.status ?? statusForCode(error.code)) < 500;
 }

@@ -7,7 +7,7 @@ import type {
   AuthenticationSuccessHandler,
   LoginContext,
 } from "../handlers/authentication-handlers.js";
-import { isClientError } from "./passkey-http.js";
+import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { PasskeyService } from "./passkey-service.js";
 import { takeChallengeCookie } from "./webauthn-challenge-cookie.js";
 
@@ -59,7 +59,7 @@ export class PasskeyLoginEndpoint {
       // Inside the try: a refusal at the sign-in checkpoint is answered like any failed sign-in.
       await o.repository.save(exchange, authentication);
     } catch (error) {
-      if (!isClientError(error)) throw error;
+      if (!isClientError(error, exchange)) throw error;
       await o.failureHandler.onFailure(exchange, error, o.context);
       return;
     }

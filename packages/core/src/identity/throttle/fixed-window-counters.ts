@@ -15,7 +15,7 @@ interface Counter<Tag> {
  * step, without an `await` between them.
  *
  * Not a port: each limiter's port decides atomically what to count (the OTT limiter counts two keys or
- * neither), which a database adapter does in its own way (see docs/decisions.md).
+ * neither), which a database adapter does in its own way (see docs/decisions/persistence.md).
  */
 export class FixedWindowCounters<Tag = never> {
   private readonly counters = new Map<string, Counter<Tag>>();

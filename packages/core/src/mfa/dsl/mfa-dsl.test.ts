@@ -1,8 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { securityRegistry } from "../../identity/dsl/security-registry.js";
+import { securityRegistry as registryOf } from "../../identity/dsl/security-registry.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { MfaOptions } from "./mfa-options.js";
-import "./mfa-dsl.js";
+import { mfaRegistryMethod } from "./mfa-dsl.js";
+
+/** A registry with `.mfa()`, as on a platform with mfaPlugin. */
+const securityRegistry = () => registryOf([mfaRegistryMethod]);
 
 function codeAndMessage(run: () => unknown): string {
   try {
@@ -15,12 +18,18 @@ function codeAndMessage(run: () => unknown): string {
 }
 
 describe("the registry DSL's .mfa(), contributed by the MFA module", () => {
+  it("is no method of a registry without the MFA contribution: calling it names mfaPlugin", () => {
+    expect(codeAndMessage(() => registryOf().mfa())).toMatch(
+      /^CONFIGURATION_INVALID: \.mfa\(\) is not in the registry DSL of this platform: .*add mfaPlugin/,
+    );
+  });
+
   it("gives .mfa() the default order 200", () => {
     expect(new MfaOptions().orderValue).toBe(200);
   });
 
   it("builds an MFA flow as its own chain, typeName mfa, mfa_2 and mfa_<name>", () => {
-    const flow = (r: ReturnType<typeof securityRegistry>, name?: string) =>
+    const flow = (r: ReturnType<typeof registryOf>, name?: string) =>
       r.mfa((m) => {
         m.primaryAuthentication((p) => p.formLogin()).ott();
         if (name) m.name(name);

@@ -1,5 +1,5 @@
 import type { StateStep } from "../../identity/dsl/security-registry.js";
-import { extendSecurityRegistry } from "../../identity/dsl/security-registry.js";
+import type { SecurityRegistryMethod } from "../../identity/dsl/security-registry-method.js";
 import { MfaOptions } from "./mfa-options.js";
 
 declare module "../../identity/dsl/method-options.js" {
@@ -15,11 +15,11 @@ declare module "../../identity/dsl/security-registry.js" {
   }
 }
 
-/** A fresh `.mfa()` registration. */
-function createMfaOptions(): MfaOptions {
-  return new MfaOptions();
-}
-
-// `.mfa()` becomes a method of every SecurityRegistry when the MFA module loads (mfa-plugin.ts and
-// the module's index import this file), so a host's `security` callback can call it.
-extendSecurityRegistry("mfa", createMfaOptions);
+/**
+ * `.mfa()` of the registry DSL, which `mfaPlugin` contributes to its platform (the types above are
+ * declaration merging only: on a platform without mfaPlugin, `.mfa()` throws CONFIGURATION_INVALID).
+ */
+export const mfaRegistryMethod: SecurityRegistryMethod = Object.freeze({
+  name: "mfa",
+  create: () => new MfaOptions(),
+});

@@ -2,8 +2,8 @@ import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import { failureTypeOf } from "../../identity/authentication/failure-type.js";
 import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
-import { isPlatformError, type PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import type { PlatformError } from "../../kernel/platform-error.js";
+import { errorCatalogOf, isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { MfaStatusBody } from "../../web/wire/mfa-messages.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
@@ -160,7 +160,7 @@ export class MfaApiEndpoints {
       // Every rejection of an MFA step is answered no sooner than the minimum delay.
       await withMinimumDuration(this.o.runtime.settings.minimumRejectionDelayMs, run);
     } catch (error) {
-      if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) {
+      if (!isClientError(error, exchange)) {
         await this.o.runtime.reportError("SYSTEM", "INTERNAL_ERROR", "An MFA step failed unexpectedly");
         throw error;
       }
@@ -175,7 +175,7 @@ export class MfaApiEndpoints {
       const retry = details.retryAfterSeconds;
       if (typeof retry === "number")
         exchange.response.headers.set("retry-after", String(Math.max(1, Math.ceil(retry))));
-      exchange.json(error.status ?? statusForCode(error.code), {
+      exchange.json(errorCatalogOf(exchange).statusOfError(error), {
         ...details,
         success: false,
         error: error.message,

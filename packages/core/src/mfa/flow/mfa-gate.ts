@@ -2,8 +2,8 @@ import {
   type Authentication,
   setCurrentAuthentication,
 } from "../../identity/authentication/authentication.js";
-import { isPlatformError, type PlatformError } from "../../kernel/platform-error.js";
-import { statusForCode } from "../../web/error-codes.js";
+import type { PlatformError } from "../../kernel/platform-error.js";
+import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import type {
   AuthenticationFailureHandler,
@@ -54,7 +54,7 @@ export class MfaGate {
           pending = await this.check(exchange, authentication);
         } catch (error) {
           // Refused (locked, blocked): answered by the chain's failure handler, nothing saved.
-          if (!isPlatformError(error) || (error.status ?? statusForCode(error.code)) >= 500) throw error;
+          if (!isClientError(error, exchange)) throw error;
           exchange.attributes.set(REFUSED, error);
           return;
         }

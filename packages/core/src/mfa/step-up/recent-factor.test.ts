@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import { challengeAnswerOf } from "../../identity/asep/challenge-answer.js";
-import { rules } from "../../identity/http-security/authorization-manager.js";
+import { authorizationRules } from "../../identity/http-security/authorization-manager.js";
 import { AuthorizeHttpRequests } from "../../identity/http-security/http-security.js";
 import { Clock, ManualClock } from "../../kernel/clock.js";
 import { createPlatform } from "../../kernel/platform.js";
-import { recentFactor } from "./recent-factor.js";
+import { recentFactor, recentFactorRule } from "./recent-factor.js";
 import { stepUpChallenge } from "./step-up-challenge.js";
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -19,9 +19,9 @@ const withFactor = (type: "otp" | "hwk" | "pwd", at: number): Authentication => 
 });
 
 describe("recentFactor, contributed by the MFA module", () => {
-  it("is `rules.recentFactor` and a method of the rule builder", () => {
-    expect(rules.recentFactor).toBe(recentFactor);
-    const authorize = new AuthorizeHttpRequests();
+  it("is the contributed rule `recentFactor`, a method of the rule builder that contribution makes", () => {
+    expect(authorizationRules([recentFactorRule]).recentFactor).toBe(recentFactor);
+    const authorize = new AuthorizeHttpRequests([recentFactorRule]);
     authorize.requestMatchers("/account/**").recentFactor(60_000);
     expect(authorize.rules).toHaveLength(1);
   });

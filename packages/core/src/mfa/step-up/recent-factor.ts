@@ -1,11 +1,11 @@
 import type { DependencyContainer } from "tsyringe";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { ContainerAware } from "../../identity/chain/container-aware.js";
-import {
-  type AuthorizationDecision,
-  type AuthorizationManager,
-  contributeAuthorizationRule,
+import type {
+  AuthorizationDecision,
+  AuthorizationManager,
 } from "../../identity/http-security/authorization-manager.js";
+import type { ContributedRule } from "../../identity/http-security/contributed-rule.js";
 import { Clock } from "../../kernel/clock.js";
 import { stepUpChallenge } from "./step-up-challenge.js";
 
@@ -20,7 +20,7 @@ declare module "../../identity/http-security/authorization-manager.js" {
   }
 }
 
-/** The `recentFactor` rule (also `rules.recentFactor` and `requestMatchers(...).recentFactor`). */
+/** The `recentFactor` rule (`requestMatchers(...).recentFactor` on a platform with mfaPlugin). */
 export function recentFactor(maxAgeMs: number, now?: () => number): AuthorizationManager & ContainerAware {
   let clock: () => number = now ?? Date.now;
   const decide = (granted: boolean, reason: string): AuthorizationDecision => ({ granted, reason });
@@ -42,6 +42,5 @@ export function recentFactor(maxAgeMs: number, now?: () => number): Authorizatio
   };
 }
 
-// `rules.recentFactor` and `.recentFactor(...)` in authorizeHttpRequests exist once the MFA module
-// loads (mfa-plugin.ts and the module's index import this file).
-contributeAuthorizationRule("recentFactor", recentFactor);
+/** `recentFactor` as the static rule `mfaPlugin` contributes to its platform's `authorizeHttpRequests`. */
+export const recentFactorRule: ContributedRule = Object.freeze({ name: "recentFactor", rule: recentFactor });
