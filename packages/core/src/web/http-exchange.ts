@@ -109,8 +109,7 @@ export class HttpExchange {
     const q = init.url.indexOf("?");
     const received = q === -1 ? init.url : init.url.slice(0, q);
     this.path = canonicalPath(received);
-    this.segments =
-      this.path.charCodeAt(0) === 47 || this.path === "" ? splitPath(this.path) : undefined;
+    this.segments = this.path.charCodeAt(0) === 47 || this.path === "" ? splitPath(this.path) : undefined;
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
     this.rawPath = init.rawPath ?? received;

@@ -52,7 +52,12 @@ describe("PathPatternIndex", () => {
         expect(index.first(path, method)?.rank).toBe(expected[0]?.rank);
         // An exchange hands its segments over (split once per request): the same walk, the same answer.
         const parts = splitPath(path);
-        expect(index.matching(path, method, parts).map((t) => t.value).sort()).toEqual(found);
+        expect(
+          index
+            .matching(path, method, parts)
+            .map((t) => t.value)
+            .sort(),
+        ).toEqual(found);
         expect(index.first(path, method, parts)?.rank).toBe(expected[0]?.rank);
       }
     }
