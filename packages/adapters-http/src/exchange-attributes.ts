@@ -3,9 +3,6 @@ import type { HttpExchange } from "@platform/core/web";
 /** Exchange attribute holding the request's correlation id (also sent as X-Correlation-Id). */
 export const CORRELATION_ID_ATTRIBUTE = "correlationId";
 
-/** Exchange attribute holding the matched route's decoded path parameters. */
-export const ROUTE_PARAMS_ATTRIBUTE = "route.params";
-
 /** The correlation id the binding gave this exchange, or undefined outside createHttpApp. */
 export function correlationIdOf(exchange: HttpExchange): string | undefined {
   const value = exchange.attributes.get(CORRELATION_ID_ATTRIBUTE);
@@ -14,6 +11,5 @@ export function correlationIdOf(exchange: HttpExchange): string | undefined {
 
 /** The matched route's path variables (`/users/{id}` → `{ id }`, decoded; `*` and `**` hold the raw segment and rest). */
 export function routeParams(exchange: HttpExchange): Readonly<Record<string, string>> {
-  const value = exchange.attributes.get(ROUTE_PARAMS_ATTRIBUTE);
-  return typeof value === "object" && value !== null ? (value as Record<string, string>) : {};
+  return exchange.match.variables;
 }

@@ -9,7 +9,6 @@ import {
   type PipelineStep,
   RequestPipeline,
 } from "@platform/core/web";
-import { ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
 import type { RouteRegistry } from "./route-registry.js";
 
 /** What the host adds to the platform's request pipeline (createHttpApp's options). */
@@ -78,7 +77,6 @@ function routeStep(routes: RouteRegistry): PipelineStep {
           details: { allow: match.allow },
         });
       }
-      exchange.attributes.set(ROUTE_PARAMS_ATTRIBUTE, match.params);
       const result = match.route.handler(exchange);
       // Bound, not wrapped: no function of ours runs between the handler's promise and holdResult.
       if (result instanceof Promise) return result.then(holdResult.bind(null, exchange));

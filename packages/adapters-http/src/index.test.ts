@@ -10,7 +10,6 @@ describe("@platform/adapters-http public API", () => {
         "HTTP_PROPERTIES",
         "HTTP_TRUSTED_PROXIES",
         "HTTP_TRUST_PROXY",
-        "ROUTE_PARAMS_ATTRIBUTE",
         "RouteRegistry",
         "STATIC_CONTENT_TYPES",
         "correlationIdOf",

@@ -4,7 +4,6 @@ export type { HostPipelineSteps } from "./http-pipeline.js";
 export {
   CORRELATION_ID_ATTRIBUTE,
   correlationIdOf,
-  ROUTE_PARAMS_ATTRIBUTE,
   routeParams,
 } from "./exchange-attributes.js";
 export { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";

@@ -45,9 +45,7 @@ export interface RouteDefinition {
   callerContext?: boolean;
 }
 
-/** Exchange attribute caching an exchange's match (per registry, while no route was added since). */
-const MATCH_ATTRIBUTE = "route.match";
-
+/** An exchange's route match as kept on it (`exchange.match.route`): valid for its registry while no route was added since. */
 interface CachedMatch {
   readonly registry: RouteRegistry;
   readonly size: number;
@@ -91,16 +89,19 @@ export class RouteRegistry {
   }
 
   /**
-   * The match for an exchange's method and canonical path, made once per request: kept in the
-   * exchange's attributes, so a step that asks first (`needsCallerContext`) spares the dispatch a
-   * second lookup.
+   * The match for an exchange's method and canonical path (on its segments, split once), made once
+   * per request: kept on the exchange's match record with the route's variables (`routeParams`), so
+   * a step that asks first (`needsCallerContext`) spares the dispatch a second lookup. A route added
+   * since is seen: the lookup is made again.
    */
   matchExchange(exchange: HttpExchange): RouteMatch {
-    const cached = exchange.attributes.get(MATCH_ATTRIBUTE) as CachedMatch | undefined;
+    const record = exchange.match;
+    const cached = record.route as CachedMatch | undefined;
     if (cached?.registry === this && cached.size === this.definitions.length) return cached.match;
-    const match = this.match(exchange.method, exchange.path);
+    const match = this.lookup(exchange.method, exchange.path, exchange.segments);
     const entry: CachedMatch = { registry: this, size: this.definitions.length, match };
-    exchange.attributes.set(MATCH_ATTRIBUTE, entry);
+    record.route = entry;
+    record.variables = match.kind === "found" ? match.params : {};
     return match;
   }
 
@@ -116,7 +117,11 @@ export class RouteRegistry {
 
   /** Finds the route for a method and canonical path (see the class comment for precedence). */
   match(method: string, path: string): RouteMatch {
-    const match = this.table.match(method, path);
+    return this.lookup(method, path, undefined);
+  }
+
+  private lookup(method: string, path: string, parts: readonly string[] | undefined): RouteMatch {
+    const match = this.table.match(method, path, parts);
     if (match.kind !== "found") return match;
     const route = this.byRoute.get(match.route);
     // A route another registry put in the same table: served as the table holds it.

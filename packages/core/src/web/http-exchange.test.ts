@@ -32,6 +32,16 @@ describe("HttpExchange", () => {
     expect(ex.query.get("next")).toBe("/home");
   });
 
+  it("splits its canonical path into segments once, and none for a path without '/'", () => {
+    const ex = exchange({ url: "/api/%6frders/?q=1" });
+    expect(ex.path).toBe("/api/orders");
+    expect(ex.segments).toEqual(["api", "orders"]);
+    expect(ex.segments).toBe(ex.segments);
+    expect(exchange({ url: "/" }).segments).toEqual([""]);
+    expect(exchange({ url: "*" }).segments).toBeUndefined();
+    expect(ex.match).toEqual({ chain: undefined, route: undefined, variables: {} });
+  });
+
   it("reads headers case-insensitively and cookies from the Cookie header", () => {
     const ex = exchange({
       headers: { "Content-Type": "application/json", Cookie: "SESSION=abc; theme=dark" },

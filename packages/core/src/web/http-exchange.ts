@@ -1,5 +1,6 @@
 import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
 import { canonicalPath } from "./canonical-path.js";
+import { type PathVariables, splitPath } from "./path-pattern.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
 export interface ResponseCookie {
@@ -30,6 +31,23 @@ export interface HttpRequestInit {
   secure?: boolean;
   /** Reads the raw body once; the binding enforces the size limit and throws PAYLOAD_TOO_LARGE. */
   readBody?: () => Promise<string>;
+}
+
+/**
+ * What matching one request found, kept on its exchange (`HttpExchange.match`) so the request is
+ * matched once: the chain step records the chain, the route lookup the route and its variables, and
+ * the later steps (the handler, the entry points) read them here instead of matching again.
+ */
+export interface RequestMatch {
+  /** The security filter chain serving the request (identity's chain step), or undefined: none, or not chosen yet. */
+  chain: { readonly id: string } | undefined;
+  /**
+   * The route lookup's result as the binding that made it keeps it (adapters-http: the match and the
+   * state of the registry it was made in, so a route added meanwhile is seen), or undefined.
+   */
+  route: unknown;
+  /** The matched route's path variables, decoded once (empty until a route is found). */
+  variables: PathVariables;
 }
 
 /** A body the response carries: JSON-serialisable values, text or bytes. */
@@ -63,6 +81,15 @@ export class HttpExchange {
    * matcher, the URL PDP, the exact-path filters and the route table compare.
    */
   readonly path: string;
+  /**
+   * The canonical path split into its segments (splitPath), once, when the exchange is made: what
+   * every matcher on the request path reads (chains, static rules, CSRF exemptions, routes, the PDP's
+   * index). Undefined when the path does not start with `/` (no pattern matches it; the firewall
+   * refuses it).
+   */
+  readonly segments: readonly string[] | undefined;
+  /** What matching found for this request (chain, route, path variables): see RequestMatch. */
+  readonly match: RequestMatch = { chain: undefined, route: undefined, variables: {} };
   /** The path as received before canonicalisation (the request line's, when the binding knows it). */
   readonly rawPath: string;
   readonly query: URLSearchParams;
@@ -82,6 +109,7 @@ export class HttpExchange {
     const q = init.url.indexOf("?");
     const received = q === -1 ? init.url : init.url.slice(0, q);
     this.path = canonicalPath(received);
+    this.segments = this.path.charCodeAt(0) === 47 || this.path === "" ? splitPath(this.path) : undefined;
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
     this.rawPath = init.rawPath ?? received;

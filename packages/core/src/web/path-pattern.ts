@@ -29,7 +29,8 @@ export type PathVariables = Record<string, string>;
 /**
  * A path pattern compiled once into segments: what chain matchers, static authorization rules, the
  * route table and policy targets (and the PDP's trie, built from `segments`) all run. Paths are
- * matched in canonical form (HttpExchange.path), split once into segments (`splitPath`).
+ * matched in canonical form (HttpExchange.path), split once per request into segments
+ * (`HttpExchange.match.segments`).
  */
 export interface PathPattern {
   /** The pattern as written. */
@@ -82,17 +83,12 @@ export function routePattern(path: string): string {
 
 /**
  * Splits a canonical path into its segments exactly: `/` is one empty segment, `/a/` ends with one.
- * The last path split is kept, so the matchers a request meets (chains, rules, routes) split it once.
+ * A request's path is split once, by its exchange (`HttpExchange.match.segments`), and every matcher
+ * it meets (chains, rules, CSRF exemptions, routes, the PDP's index) reads those segments.
  */
 export function splitPath(path: string): readonly string[] {
-  if (path === lastPath) return lastParts;
-  const parts = path === "" ? [""] : path.slice(1).split("/");
-  lastPath = path;
-  lastParts = parts;
-  return parts;
+  return path === "" ? [""] : path.slice(1).split("/");
 }
-let lastPath = "/";
-let lastParts: readonly string[] = [""];
 
 /**
  * Compiles a pattern of the one path language: literal segments, `*` (one segment), `**` (zero or

@@ -39,6 +39,15 @@ describe("antMatcher", () => {
     },
   );
 
+  it("reads the request's segments when it has them (an exchange's, split once), else splits its path", () => {
+    const m = antMatcher("/api/{id}", "GET");
+    expect(m.matches({ method: "GET", path: "/api/7", segments: ["api", "7"] })).toBe(true);
+    // The segments decide: the path text is not split again.
+    expect(m.matches({ method: "GET", path: "/api/7", segments: ["other", "7"] })).toBe(false);
+    expect(m.matches({ method: "GET", path: "/api/7" })).toBe(true);
+    expect(m.matches({ method: "GET", path: "api/7" })).toBe(false);
+  });
+
   it("defaults to ANY and describes itself", () => {
     const m = antMatcher("/api/**");
     expect(m.description).toBe("ANY /api/**");

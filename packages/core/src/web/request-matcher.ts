@@ -8,6 +8,11 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | 
 export interface MatchableRequest {
   method: string;
   path: string;
+  /**
+   * The path split into segments (splitPath), when the caller has them: an HttpExchange's, split
+   * once per request and read by every matcher. Absent, a path matcher splits `path` itself.
+   */
+  readonly segments?: readonly string[] | undefined;
 }
 
 /** Decides whether a request belongs to a rule (a filter chain, an authorization rule, a CSRF exemption). */
@@ -49,13 +54,22 @@ export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"):
     );
   }
   const description = `${wanted} ${pattern}`;
-  if (wanted === "ANY")
-    return { description, pattern: compiled, matches: (req) => compiled.matches(req.path) };
+  // The request's segments when it has them (an exchange's, split once), else its path split here.
+  // Written out in both closures: a helper would be one more call per matcher on the request path.
+  if (wanted === "ANY") {
+    return {
+      description,
+      pattern: compiled,
+      matches: (req) =>
+        req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path),
+    };
+  }
   return {
     description,
     pattern: compiled,
     matches: (req) =>
-      (req.method === wanted || req.method.toUpperCase() === wanted) && compiled.matches(req.path),
+      (req.method === wanted || req.method.toUpperCase() === wanted) &&
+      (req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path)),
   };
 }
 

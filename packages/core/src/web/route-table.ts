@@ -170,8 +170,12 @@ export class RouteTable {
     return this.entries.filter((e) => e.route.chain === undefined).map((e) => e.route);
   }
 
-  /** Finds the application route for a method and a canonical path (see the class comment for precedence). */
-  match(method: string, path: string): RouteTableMatch {
+  /**
+   * Finds the application route for a method and a canonical path (see the class comment for
+   * precedence). `parts` is the path split into segments (an exchange's `segments`, split once per
+   * request); without them the path is split here.
+   */
+  match(method: string, path: string, parts: readonly string[] = splitPath(path)): RouteTableMatch {
     const scope = this.scopes.get("");
     if (!scope) return NOT_FOUND;
     const upper = method.toUpperCase();
@@ -196,7 +200,6 @@ export class RouteTable {
       }
     };
     for (const entry of scope.literal.get(path) ?? NONE) consider(entry, {});
-    const parts = splitPath(path);
     for (const entry of patternsFor(scope, parts)) {
       const params = entry.path.match(parts);
       if (params) consider(entry, params);
@@ -214,12 +217,13 @@ export class RouteTable {
   /**
    * Finds a chain's route for this method and canonical path: a literal path before a pattern, then
    * the most specific pattern; the exact method before `ANY` (a resource that answers 405 itself);
-   * never GET for HEAD. Undefined when the chain has none.
+   * never GET for HEAD. Undefined when the chain has none. `parts` as for `match`.
    */
   matchChain(
     chain: string,
     method: string,
     path: string,
+    parts: readonly string[] = splitPath(path),
   ): { route: Route; params: Record<string, string> } | undefined {
     const scope = this.scopes.get(`#${chain}`);
     if (!scope) return undefined;
@@ -233,7 +237,6 @@ export class RouteTable {
       if (any) return { route: any.route, params: NO_PARAMS };
     }
     let best: { entry: Entry; params: Record<string, string>; rank: number } | undefined;
-    const parts = splitPath(path);
     for (const entry of patternsFor(scope, parts)) {
       const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
       if (rank < 0) continue;

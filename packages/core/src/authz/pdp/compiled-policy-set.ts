@@ -1,4 +1,5 @@
 import { isPlatformError } from "../../kernel/platform-error.js";
+import { splitPath } from "../../web/path-pattern.js";
 import type { CompiledExpression, ExpressionEvaluator } from "../expression/compiled-expression.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
@@ -200,7 +201,7 @@ function findShadowed(
       // compiled segments, whose literals are canonical (`/a/` and `/a` are one target).
       let cover: CompiledPolicy | undefined;
       let coverRank = rank;
-      for (const c of index.candidates(b.pattern.source)) {
+      for (const c of index.candidates(splitPath(b.pattern.source))) {
         if (c.rank < coverRank && covers(c, b)) {
           cover = c.value;
           coverRank = c.rank;

@@ -67,38 +67,36 @@ export class FlatPathTrie<T, H extends object> {
     place(root);
   }
 
-  /** Gathers every target the trie cannot rule out for `path` (which starts with '/'). */
-  collect(path: string, out: IndexedTarget<T, H>[]): void {
-    this.walk(0, path, 0, out);
+  /** Gathers every target the trie cannot rule out for a path split into segments (splitPath). */
+  collect(parts: readonly string[], out: IndexedTarget<T, H>[]): void {
+    this.walk(0, parts, 0, out);
   }
 
-  private walk(n: number, path: string, slash: number, out: IndexedTarget<T, H>[]): void {
+  private walk(n: number, parts: readonly string[], at: number, out: IndexedTarget<T, H>[]): void {
     const targets = this.targets;
     for (let i = this.deepStart[n]!, e = this.deepEnd[n]!; i < e; i++) out.push(targets[i]!);
-    if (slash >= path.length) {
+    if (at >= parts.length) {
       for (let i = this.termStart[n]!, e = this.termEnd[n]!; i < e; i++) out.push(targets[i]!);
       return;
     }
-    let end = path.indexOf("/", slash + 1);
-    if (end === -1) end = path.length;
+    const segment = parts[at]!;
+    const next = at + 1;
     const map = this.litMaps[n];
     if (map !== undefined) {
-      const child = map.get(path.slice(slash + 1, end));
-      if (child !== undefined) this.walk(child, path, end, out);
+      const child = map.get(segment);
+      if (child !== undefined) this.walk(child, parts, next, out);
     } else {
-      const length = end - slash - 1;
       for (let i = this.litStart[n]!, e = i + this.litCount[n]!; i < e; i++) {
-        const key = this.litKeys[i]!;
-        if (key.length === length && path.startsWith(key, slash + 1)) {
-          this.walk(this.litChild[i]!, path, end, out);
+        if (this.litKeys[i] === segment) {
+          this.walk(this.litChild[i]!, parts, next, out);
           break;
         }
       }
     }
     const named = this.named[n]!;
-    if (named >= 0 && end > slash + 1) this.walk(named, path, end, out);
+    if (named >= 0 && segment !== "") this.walk(named, parts, next, out);
     const wild = this.wild[n]!;
-    if (wild >= 0) this.walk(wild, path, end, out);
+    if (wild >= 0) this.walk(wild, parts, next, out);
   }
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compilePathPattern, type PathPattern } from "../../web/path-pattern.js";
+import { compilePathPattern, type PathPattern, splitPath } from "../../web/path-pattern.js";
 import { PathPatternIndex } from "./path-pattern-index.js";
 
 /** A seeded PRNG so a failure reproduces. */
@@ -50,6 +50,15 @@ describe("PathPatternIndex", () => {
         const ranks = index.matching(path, method).map((t) => t.rank);
         expect(ranks).toEqual([...ranks].sort((a, b) => a - b));
         expect(index.first(path, method)?.rank).toBe(expected[0]?.rank);
+        // An exchange hands its segments over (split once per request): the same walk, the same answer.
+        const parts = splitPath(path);
+        expect(
+          index
+            .matching(path, method, parts)
+            .map((t) => t.value)
+            .sort(),
+        ).toEqual(found);
+        expect(index.first(path, method, parts)?.rank).toBe(expected[0]?.rank);
       }
     }
   });
@@ -94,7 +103,7 @@ describe("PathPatternIndex", () => {
     index.add("/admin/**", "ANY", 0, "admin");
     index.add("/api/{id}", "ANY", 1, "var");
     index.add("/api/x", "ANY", 2, "lit");
-    expect(index.candidates("/admin/users/**").map((t) => t.value)).toEqual(["admin"]);
-    expect(index.candidates("/api/{id}").map((t) => t.value)).toEqual(["var"]);
+    expect(index.candidates(splitPath("/admin/users/**")).map((t) => t.value)).toEqual(["admin"]);
+    expect(index.candidates(splitPath("/api/{id}")).map((t) => t.value)).toEqual(["var"]);
   });
 });

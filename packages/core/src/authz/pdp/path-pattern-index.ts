@@ -1,4 +1,9 @@
-import { compilePathPattern, type PathPattern, type PatternSegment } from "../../web/path-pattern.js";
+import {
+  compilePathPattern,
+  type PathPattern,
+  type PatternSegment,
+  splitPath,
+} from "../../web/path-pattern.js";
 import { FlatPathTrie } from "./flat-path-trie.js";
 
 /** No extra fields (the default of the `hot` mixin). */
@@ -133,19 +138,23 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
   }
 
   /**
-   * The targets whose pattern matches `path` and whose method admits `method`, in rank order.
-   * The returned array is reused by the next call: read it before calling again.
+   * The targets whose pattern matches `path` and whose method admits `method`, in rank order. `parts`
+   * is the path split into segments (an exchange's `segments`, split once per request); without them
+   * the path is split here. The returned array is reused by the next call: read it before calling again.
    */
-  matching(path: string, method: string): readonly IndexedTarget<T, H>[] {
+  matching(
+    path: string,
+    method: string,
+    parts: readonly string[] | undefined = segmentsOf(path),
+  ): readonly IndexedTarget<T, H>[] {
     const out = this.scratch;
     out.length = 0;
-    const p = path === "" ? "/" : path;
-    if (p.charCodeAt(0) !== 47) return out;
-    this.layout().collect(p, out);
+    if (parts === undefined) return out;
+    this.layout().collect(parts, out);
     let n = 0;
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.matches(p))) out[n++] = t;
+      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.test(parts))) out[n++] = t;
     }
     out.length = n;
     if (n > 1) sortByRank(out);
@@ -159,31 +168,34 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
   }
 
   /**
-   * Every target the trie cannot rule out for `path`, unconfirmed and unsorted (a fresh array). Fed
-   * a pattern instead of a path, it yields every target that could cover that pattern (literal
-   * segments meet equal literals, wildcards meet wildcards, `**` catches all below): shadow detection
-   * confirms them with `covers`.
+   * Every target the trie cannot rule out for a path split into segments, unconfirmed and unsorted
+   * (a fresh array). Fed a pattern's text split the same way (`splitPath(pattern.source)`), it yields
+   * every target that could cover that pattern (literal segments meet equal literals, wildcards meet
+   * wildcards, `**` catches all below): shadow detection confirms them with `covers`.
    */
-  candidates(path: string): IndexedTarget<T, H>[] {
+  candidates(parts: readonly string[]): IndexedTarget<T, H>[] {
     const out: IndexedTarget<T, H>[] = [];
-    if (path.charCodeAt(0) === 47) this.layout().collect(path, out);
+    this.layout().collect(parts, out);
     return out;
   }
 
   /**
    * The first (lowest-rank) target matching `path` and `method`, or undefined: the FIRST_APPLICABLE
-   * lookup. It confirms candidates in rank order and stops at the first match.
+   * lookup. It confirms candidates in rank order and stops at the first match. `parts` as for `matching`.
    */
-  first(path: string, method: string): IndexedTarget<T, H> | undefined {
+  first(
+    path: string,
+    method: string,
+    parts: readonly string[] | undefined = segmentsOf(path),
+  ): IndexedTarget<T, H> | undefined {
+    if (parts === undefined) return undefined;
     const out = this.scratch;
     out.length = 0;
-    const p = path === "" ? "/" : path;
-    if (p.charCodeAt(0) !== 47) return undefined;
-    this.layout().collect(p, out);
+    this.layout().collect(parts, out);
     if (out.length > 1) sortByRank(out);
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.matches(p))) {
+      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.test(parts))) {
         out.length = 0;
         return t;
       }
@@ -191,6 +203,11 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
     out.length = 0;
     return undefined;
   }
+}
+
+/** A path's segments, or undefined when it does not start with `/` (no target matches it; `` is `/`). */
+function segmentsOf(path: string): readonly string[] | undefined {
+  return path === "" || path.charCodeAt(0) === 47 ? splitPath(path) : undefined;
 }
 
 /** The literal child of `at` for `segment`, created when missing. */

@@ -10,6 +10,11 @@ export interface RequestTarget {
   readonly method: string;
   /** Path without the query string. */
   readonly path: string;
+  /**
+   * The path split into segments (an HttpExchange's, split once per request): the index walks these.
+   * Absent, the path is split for the lookup.
+   */
+  readonly segments?: readonly string[] | undefined;
   readonly remoteAddress: string;
 }
 
@@ -73,7 +78,7 @@ export function decideFirstApplicable(
   ctx: EvaluationContext,
   noMatchGranted: boolean,
 ): EvaluationOutcome {
-  const target = set.index.first(facts.path, facts.method);
+  const target = set.index.first(facts.path, facts.method, facts.segments);
   if (!target) return noMatchGranted ? NO_MATCH_GRANTED : NO_MATCH_DENIED;
   // The target carries the policy's hot fields (PolicyHotFields); the policy is read on errors only.
   const test = target.test;
@@ -107,7 +112,7 @@ export function decideCombined(
   noMatchGranted: boolean,
 ): EvaluationOutcome {
   const algorithm = set.algorithm;
-  const matches = set.index.matching(facts.path, facts.method);
+  const matches = set.index.matching(facts.path, facts.method, facts.segments);
   let sawPermit: CompiledPolicy | undefined;
   let sawDeny: CompiledPolicy | undefined;
   let usedZeroTrust = false;
@@ -159,7 +164,7 @@ export function explainPolicies(
   const seen = new Set<number>();
   const trail: PolicyTrailEntry[] = [];
   let reached = true;
-  for (const target of [...set.index.matching(facts.path, facts.method)]) {
+  for (const target of [...set.index.matching(facts.path, facts.method, facts.segments)]) {
     const policy = target.value;
     if (seen.has(policy.rank)) continue;
     seen.add(policy.rank);

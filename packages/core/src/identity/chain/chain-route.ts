@@ -63,7 +63,7 @@ export class ChainRoutesFilter implements SecurityFilter {
   ) {}
 
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    const match = this.table.matchChain(this.chain, exchange.method, exchange.path);
+    const match = this.table.matchChain(this.chain, exchange.method, exchange.path, exchange.segments);
     if (!match) return next();
     if (match.route.stage === "mounted" || match.route.access === "admin") {
       found.set(exchange, match);

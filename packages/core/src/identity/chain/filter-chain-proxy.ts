@@ -27,17 +27,13 @@ export class FilterChainProxy implements HttpInterceptor {
     return undefined;
   }
 
-  /**
-   * Picks the chain for the request and remembers it on the exchange (SELECTED_CHAIN_ATTRIBUTE); the
-   * id is kept under CHAIN_ATTRIBUTE too.
-   */
+  /** Picks the chain for the request and records it on the exchange (`exchange.match.chain`). */
   select(exchange: HttpExchange): SecurityFilterChain | undefined {
     const chains = this.chains;
     for (let i = 0; i < chains.length; i++) {
       const chain = chains[i] as SecurityFilterChain;
       if (!chain.matcher.matches(exchange)) continue;
-      exchange.attributes.set(CHAIN_ATTRIBUTE, chain.id);
-      exchange.attributes.set(SELECTED_CHAIN_ATTRIBUTE, chain);
+      exchange.match.chain = chain;
       return chain;
     }
     return undefined;
@@ -50,12 +46,3 @@ export class FilterChainProxy implements HttpInterceptor {
     await chain.run(exchange, next);
   }
 }
-
-/** The exchange attribute holding the id of the chain serving the request. */
-export const CHAIN_ATTRIBUTE = "platform.chain";
-
-/**
- * The exchange attribute holding the SecurityFilterChain that `select` picked (the request pipeline's
- * chain steps read it directly, on the hot path).
- */
-export const SELECTED_CHAIN_ATTRIBUTE = "platform.chain.selected";

@@ -7,7 +7,7 @@ import type {
   PipelineStep,
   RequestPipelineContributor,
 } from "../../web/request-pipeline.js";
-import { FilterChainProxy, SELECTED_CHAIN_ATTRIBUTE } from "./filter-chain-proxy.js";
+import { FilterChainProxy } from "./filter-chain-proxy.js";
 import { assertPathAllowed } from "./request-firewall.js";
 import {
   AUTHENTICATION_SEGMENT,
@@ -62,7 +62,7 @@ function segmentStep(name: string, segment: ChainSegment): PipelineStep {
   return {
     name,
     around: (exchange: HttpExchange, next: PipelineNext): Promise<void> => {
-      const chain = exchange.attributes.get(SELECTED_CHAIN_ATTRIBUTE) as SecurityFilterChain | undefined;
+      const chain = exchange.match.chain as SecurityFilterChain | undefined;
       if (chain === undefined) return next(exchange);
       const from = chain.bounds[segment] as number;
       const to = chain.bounds[segment + 1] as number;
@@ -73,7 +73,5 @@ function segmentStep(name: string, segment: ChainSegment): PipelineStep {
 }
 
 function requestCheckpoint(exchange: HttpExchange): Promise<void> | undefined {
-  return (exchange.attributes.get(SELECTED_CHAIN_ATTRIBUTE) as SecurityFilterChain | undefined)?.check(
-    exchange,
-  );
+  return (exchange.match.chain as SecurityFilterChain | undefined)?.check(exchange);
 }
