@@ -1,7 +1,8 @@
-import { type Platform, PlatformError } from "@platform/core";
+import type { Platform } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import { FilterChainProxy } from "@platform/core/identity";
 import { type Logger, UserRepository } from "@platform/core/ports";
-import { type HttpInterceptor } from "@platform/core/web";
+import type { HttpInterceptor } from "@platform/core/web";
 
 /** How createHttpApp installs the security filter-chain proxy. */
 export type SecurityChainsMode = "auto" | false;

@@ -1,33 +1,13 @@
 // @platform/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
-// binding to another framework) builds on: the exchange, its interceptor, the one canonical form of a
-// path, the route table, Ant patterns, cookies, IP ranges and the error answer.
-export { canonicalPath } from "./canonical-path.js";
-export { type AntPathPattern, compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "./ant-path-pattern.js";
-export { type ErrorBody, type ErrorResponse, errorResponse } from "./error-response.js";
-export { attachErrorCatalog, errorCatalogOf } from "./exchange-error-catalog.js";
+// binding to another framework) builds on: the exchange and its interceptor, the route table, Ant
+// patterns, cookies, IP ranges, the page scripts and the error answer. The canonical form of a path,
+// the exchange's internals and the route table's compiled forms stay inside the core.
+export { compileAntPattern } from "./ant-path-pattern.js";
+export { errorResponse } from "./error-response.js";
+export { attachErrorCatalog } from "./exchange-error-catalog.js";
 export { errorTranslation } from "./error-translation.js";
-export {
-  type BodyFields,
-  HttpExchange,
-  type HttpRequestInit,
-  HttpResponseState,
-  MAX_JSON_DEPTH,
-  parseCookieHeader,
-  type ResponseBody,
-  type ResponseCookie,
-  serializeCookie,
-} from "./http-exchange.js";
+export { HttpExchange, type ResponseBody, serializeCookie } from "./http-exchange.js";
 export type { HttpInterceptor } from "./http-interceptor.js";
 export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
 export { PAGE_SCRIPT_PATHS, PAGE_SCRIPTS_PREFIX } from "./page-scripts.js";
-export { ServerAddress } from "../kernel/server-address.js";
-export { RoutePath } from "./route-path.js";
-export {
-  type Route,
-  type RouteAccess,
-  type RouteMethod,
-  type RouteStage,
-  RouteTable,
-  type RouteTableMatch,
-  type TableRouteHandler,
-} from "./route-table.js";
+export { type Route, type RouteAccess, RouteTable } from "./route-table.js";
