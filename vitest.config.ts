@@ -1,18 +1,86 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
+// Tests that start the platform as a process or a server (the demo, the CLI's `start`, HTTP stacks).
+const INTEGRATION = [
+  "test/**/*.test.ts",
+  "packages/cli/src/shutdown.test.ts",
+  "packages/cli/src/start-command.test.ts",
+  "packages/cli/src/start-key-file.test.ts",
+];
+// The MongoDB adapters: against the in-process wire double, and a real server when MONGODB_URI is set.
+const MONGO = [
+  "packages/adapters-mongo/**/*.test.ts",
+  "test/mongo/**/*.test.ts",
+  "packages/cli/src/start-mongo.test.ts",
+];
+// Real headless Chromium.
+const BROWSER = ["test/e2e/**/*.test.ts"];
+// Files that need a process of their own: one replaces a module (vi.mock), one counts the process's
+// pending timers (another file's leftovers would change the count).
+const OWN_PROCESS = [
+  "packages/core/src/identity/password/scrypt-password-hasher.security.test.ts",
+  "packages/core/src/mfa/adaptive/ai-adaptive-mfa-policy-provider.fallback.test.ts",
+];
+const ALWAYS_EXCLUDED = ["**/node_modules/**", "**/fixtures/**"];
+
 // Legacy (experimental) decorators: tsyringe's @injectable/@inject. vite 8 compiles TS with oxc.
+// Four projects (`pnpm test:unit|integration|browser|mongo`; `pnpm test` runs them all), see test/README.md.
+// `isolate: false` shares one module cache per worker across files: the core is imported once per
+// worker instead of once per file, the largest part of the suite's time. A file that needs fresh
+// modules (or a process of its own) goes to OWN_PROCESS (its own isolated project, `unit-isolated`).
 export default defineConfig({
   oxc: { decorator: { legacy: true } },
   test: {
-    include: [
-      "packages/*/src/**/*.test.ts",
-      "packages/*/test-support/**/*.test.ts",
-      "test/**/*.test.ts",
-      "scripts/**/*.test.ts",
-    ],
-    exclude: ["**/node_modules/**", "**/fixtures/**"],
     setupFiles: ["./test/setup.ts"],
     testTimeout: 20_000,
     pool: "forks",
+    // vitest's default is one worker fewer than the cores: a single worker on a 2-core CI machine.
+    // Every core gets one (the main process mostly waits); one value for all projects, which share
+    // one queue.
+    maxWorkers: Math.max(2, availableParallelism()),
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "unit",
+          include: [
+            "packages/*/src/**/*.test.ts",
+            "packages/*/test-support/**/*.test.ts",
+            "scripts/**/*.test.ts",
+          ],
+          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...MONGO, ...BROWSER, ...OWN_PROCESS],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "unit-isolated", include: OWN_PROCESS, exclude: ALWAYS_EXCLUDED },
+      },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: INTEGRATION,
+          exclude: [...ALWAYS_EXCLUDED, ...MONGO, ...BROWSER],
+          isolate: false,
+        },
+      },
+      {
+        extends: true,
+        test: { name: "mongo", include: MONGO, exclude: ALWAYS_EXCLUDED, isolate: false },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: BROWSER,
+          exclude: ALWAYS_EXCLUDED,
+          isolate: false,
+          // One Chromium for the run; each session opens a context in it (test/e2e/browser-harness.ts).
+          globalSetup: ["./test/e2e/chromium-server.ts"],
+        },
+      },
+    ],
   },
 });

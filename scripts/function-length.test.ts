@@ -84,9 +84,7 @@ describe("measureFunctions", () => {
 
 describe("checkFunctionLengths (limit 3 on the fixture)", () => {
   const { files, functions } = measureSources(fixtureRoot);
-  const exception = (name: string) => ({ file: SAMPLE, function: name, reason: "being rewritten" });
-  const check = (exceptions = [] as ReturnType<typeof exception>[]) =>
-    checkFunctionLengths(functions, files.length, exceptions, 3);
+  const check = () => checkFunctionLengths(functions, files.length, 3);
 
   it("fails on every function over the limit, in any package", () => {
     const report = check();
@@ -100,39 +98,5 @@ describe("checkFunctionLengths (limit 3 on the fixture)", () => {
     expect(report.functionsChecked).toBe(16);
     expect(passes(report)).toBe(false);
     expect(formatReport(report, 3)[0]).toBe(`OVER ${SAMPLE}:2 outer: 7 lines (limit 3); split it`);
-  });
-
-  it("lets an excepted function pass while saying so, and names the exceptions that no longer apply", () => {
-    const report = check([
-      exception("outer"),
-      exception("outer > inner"),
-      exception("Store.add"),
-      exception("register"),
-      exception("double"), // 1 line: within the limit
-      exception("removed"), // no such function
-    ]);
-    expect(passes(report)).toBe(true);
-    expect(report.offenders).toEqual([]);
-    expect(report.excepted.map((e) => [e.exception.function, e.now.lines])).toEqual([
-      ["outer", 7],
-      ["outer > inner", 4],
-      ["Store.add", 4],
-      ["register", 10],
-    ]);
-    expect(formatReport(report, 3)).toEqual([
-      `note ${SAMPLE}:2 outer: 7 lines, excepted for now (being rewritten)`,
-      `note ${SAMPLE}:3 outer > inner: 4 lines, excepted for now (being rewritten)`,
-      `note ${SAMPLE}:15 Store.add: 4 lines, excepted for now (being rewritten)`,
-      `note ${SAMPLE}:43 register: 10 lines, excepted for now (being rewritten)`,
-      `note ${SAMPLE} double: 1 lines, within the limit; remove its exception`,
-      `note ${SAMPLE} removed: no longer found; remove its exception`,
-    ]);
-  });
-
-  it("matches exceptions by file as well as name", () => {
-    const other = { file: "packages/core/src/other.ts", function: "outer", reason: "elsewhere" };
-    const report = check([other]);
-    expect(report.offenders.map((fn) => fn.name)).toContain("outer");
-    expect(report.stale.map((s) => s.exception)).toEqual([other]);
   });
 });

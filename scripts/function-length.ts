@@ -28,29 +28,15 @@ export interface FunctionLength {
   lines: number;
 }
 
-/**
- * A function let over the limit for a while, named with the reason. Only the command's clearly
- * temporary list uses it; an exception that no longer applies is reported so it gets removed.
- */
-export interface FunctionLengthException {
-  file: string;
-  function: string;
-  reason: string;
-}
-
-/** What the check found; `offenders` fail it, the rest only inform. */
+/** What the check found; every offender fails it (there is no baseline and no exception). */
 export interface FunctionLengthReport {
   filesChecked: number;
   functionsChecked: number;
-  /** Over the limit and not excepted: each fails the check. */
+  /** Over the limit: each fails the check. */
   offenders: FunctionLength[];
-  /** Over the limit and excepted. */
-  excepted: { exception: FunctionLengthException; now: FunctionLength }[];
-  /** Exceptions whose function is within the limit now, or gone: remove them. */
-  stale: { exception: FunctionLengthException; now: FunctionLength | undefined }[];
 }
 
-/** True when no function is over the limit outside the exceptions. */
+/** True when no function is over the limit. */
 export function passes(report: FunctionLengthReport): boolean {
   return report.offenders.length === 0;
 }
@@ -199,50 +185,22 @@ export function measureSources(rootDir: string): { files: string[]; functions: F
   return { files, functions };
 }
 
-/** Checks measured functions against the limit; an excepted function over it only informs. */
+/** Checks measured functions against the limit. */
 export function checkFunctionLengths(
   functions: readonly FunctionLength[],
   filesChecked: number,
-  exceptions: readonly FunctionLengthException[] = [],
   limit = MAX_FUNCTION_LINES,
 ): FunctionLengthReport {
-  const key = (file: string, name: string) => `${file}\u0000${name}`;
-  const excepted = new Map(exceptions.map((e) => [key(e.file, e.function), e]));
-  const measured = new Map(functions.map((fn) => [key(fn.file, fn.name), fn]));
-  const report: FunctionLengthReport = {
+  return {
     filesChecked,
     functionsChecked: functions.length,
-    offenders: [],
-    excepted: [],
-    stale: [],
+    offenders: functions.filter((fn) => fn.lines > limit),
   };
-  for (const fn of functions) {
-    if (fn.lines <= limit) continue;
-    const exception = excepted.get(key(fn.file, fn.name));
-    if (exception) report.excepted.push({ exception, now: fn });
-    else report.offenders.push(fn);
-  }
-  for (const exception of exceptions) {
-    const now = measured.get(key(exception.file, exception.function));
-    if (!now || now.lines <= limit) report.stale.push({ exception, now });
-  }
-  return report;
 }
 
-/** Human-readable lines for a report: failures first, then the exceptions. */
+/** Human-readable lines for a report: one per offender. */
 export function formatReport(report: FunctionLengthReport, limit = MAX_FUNCTION_LINES): string[] {
-  const out: string[] = [];
-  for (const fn of report.offenders) {
-    out.push(`OVER ${fn.file}:${fn.line} ${fn.name}: ${fn.lines} lines (limit ${limit}); split it`);
-  }
-  for (const { exception, now } of report.excepted) {
-    out.push(
-      `note ${exception.file}:${now.line} ${exception.function}: ${now.lines} lines, excepted for now (${exception.reason})`,
-    );
-  }
-  for (const { exception, now } of report.stale) {
-    const state = now ? `${now.lines} lines, within the limit` : "no longer found";
-    out.push(`note ${exception.file} ${exception.function}: ${state}; remove its exception`);
-  }
-  return out;
+  return report.offenders.map(
+    (fn) => `OVER ${fn.file}:${fn.line} ${fn.name}: ${fn.lines} lines (limit ${limit}); split it`,
+  );
 }

@@ -9,10 +9,9 @@ import {
   type Platform,
   type SecurityRegistry,
 } from "@platform/core";
-import { SecurityContextHolder } from "@platform/core/authz";
-import { FilterChainProxy } from "@platform/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDemoAuthorizationRoutes, registerDemoOrders } from "../../packages/cli/src/demo-authorization.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 import { pathVariants } from "./path-variants.js";
 
 // Issue #12, item 1: a policy-protected route must not be reachable through another spelling of
@@ -21,7 +20,7 @@ import { pathVariants } from "./path-variants.js";
 // (`app.request`), through the URL PDP (the demo's database policies) and through static rules.
 
 const PROPERTIES = {
-  "platform.auth.password.scrypt.cost-log2": 14,
+  ...LOW_COST_SCRYPT,
   "platform.auth.mfa.requiredAuthorities": "",
 };
 
@@ -127,11 +126,7 @@ async function staticRulesServer(): Promise<Server> {
   addDemoAuthorizationRoutes(routes, platform);
   await platform.start();
   await seedDemoUsers(platform);
-  const { app } = createHttpApp({
-    platform,
-    routes,
-    interceptors: [platform.resolve(FilterChainProxy), platform.resolve(SecurityContextHolder).interceptor()],
-  });
+  const { app } = createHttpApp({ platform, routes });
   return serve(platform, app);
 }
 

@@ -4,6 +4,7 @@ import type { Platform } from "@platform/core";
 import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 interface Demo {
   base: string;
@@ -16,7 +17,7 @@ async function startDemo(properties: Record<string, unknown> = {}): Promise<Demo
   const demo = await buildDemoPlatform(
     {
       properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
+        ...LOW_COST_SCRYPT,
         "platform.auth.mfa.requiredAuthorities": "",
         // The AI decisions are test/decisions' subject; here they would decide users at times no test fixes.
         "platform.security.decision.enabled": false,

@@ -2,15 +2,16 @@ import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform } from "@platform/cli";
 import { type Platform, ServerAddress } from "@platform/core";
 import { UserRepository } from "@platform/core/ports";
-import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ScriptedLine } from "../../packages/cli/src/command-line/memory-cli-io.js";
+import { type PlatformRun, platformBinary, platformInProcess } from "./platform-command-runs.js";
 
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+// Most commands run in this process (runCli, as the binary does); the binary itself signs in, sees
+// the credentials gone after logout, and refuses a wrong password (platform-command-runs.ts).
 const dir = mkdtempSync(join(tmpdir(), "platform-cli-"));
 const outbox = join(dir, "outbox.jsonl");
 const credentials = join(dir, "config", "credentials.json");
@@ -21,7 +22,9 @@ let close: () => Promise<void>;
 beforeAll(async () => {
   const demo = await buildDemoPlatform(
     {
-      properties: { "platform.auth.password.scrypt.cost-log2": 14, "platform.auth.ott.outbox-file": outbox },
+      // The default scrypt cost (2^15), as shipped: the suite's one sign-in path at full cost
+      // (the other stacks use LOW_COST_SCRYPT, test/support/low-cost-scrypt.ts).
+      properties: { "platform.auth.ott.outbox-file": outbox },
     },
     {},
   );
@@ -36,31 +39,19 @@ beforeAll(async () => {
 });
 afterAll(() => close());
 
-interface Run {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
+const env = { PLATFORM_CREDENTIALS: credentials };
 
 /**
- * Runs the real `platform` command (as the bin does) with its own credentials file. `feed` writes
- * standard input lines; each may wait for something first (the mailed code).
+ * Runs a `platform` command in this process with its own credentials file. `feed` answers its
+ * prompts; each line may wait for something first (the mailed code).
  */
-function platformCli(args: string[], feed: Array<string | (() => Promise<string>)> = []): Promise<Run> {
-  const child = spawn(process.execPath, ["--import", "tsx", "packages/cli/src/bin.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, PLATFORM_CREDENTIALS: credentials },
-    stdio: ["pipe", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-  (async () => {
-    for (const line of feed) child.stdin.write(`${typeof line === "string" ? line : await line()}\n`);
-    child.stdin.end();
-  })();
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+function platformCli(args: string[], feed: ScriptedLine[] = []): Promise<PlatformRun> {
+  return platformInProcess(args, feed, env);
+}
+
+/** The same through the real binary (stdin piped, credentials on disk shared with the in-process runs). */
+function platformBin(args: string[], feed: ScriptedLine[] = []): Promise<PlatformRun> {
+  return platformBinary(args, feed, env);
 }
 
 /** Waits for the newest MFA code mailed to `username` after `since` lines of the outbox. */
@@ -92,7 +83,7 @@ async function outboxLines(): Promise<Array<{ channel: string; username: string;
 describe("the platform command against a running server", () => {
   it("login (password, then the mailed code typed in), users add/list/disable/enable/unlock/reset-password, logout", async () => {
     const before = (await outboxLines()).length;
-    const login = await platformCli(
+    const login = await platformBin(
       ["login", "--url", base, "--username", "admin", "--password-stdin"],
       ["admin", () => mailedCode("admin", before)],
     );
@@ -141,7 +132,7 @@ describe("the platform command against a running server", () => {
 
     const logout = await platformCli(["logout"]);
     expect(logout.code).toBe(0);
-    const after = await platformCli(["users", "list"]);
+    const after = await platformBin(["users", "list"]);
     expect(after.code).toBe(1);
     expect(after.stderr).toContain("NOT_LOGGED_IN");
   }, 120_000);
@@ -159,7 +150,7 @@ describe("the platform command against a running server", () => {
   }, 60_000);
 
   it("a wrong password exits 1 with BAD_CREDENTIALS and stores nothing", async () => {
-    const login = await platformCli(
+    const login = await platformBin(
       ["login", "--url", base, "--username", "user", "--password-stdin"],
       ["wrong"],
     );

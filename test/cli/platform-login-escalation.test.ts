@@ -1,9 +1,9 @@
-import { spawn } from "node:child_process";
+import { PLATFORM_COMMANDS, runCli } from "@platform/cli";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { memoryCliIo } from "../../packages/cli/src/command-line/memory-cli-io.js";
 import {
   type ApiMfaRequired,
   bindingHeaders,
@@ -18,7 +18,6 @@ const README_ENV = {
   SECURITY_ZEROTRUST_THRESHOLDS_REQUIRED: "0.55",
   SECURITY_ZEROTRUST_THRESHOLDS_STRICT: "0.55",
 };
-const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const credentials = join(mkdtempSync(join(tmpdir(), "platform-cli-esc-")), "credentials.json");
 
 let demo: RunningDemo;
@@ -44,34 +43,18 @@ describe("platform login on a sign-in held for review", () => {
     expect(
       (await fetch(`${demo.base}/api/login`, json("POST", { username: "user", password: "wrong" }))).status,
     ).toBe(401);
-    const child = spawn(
-      process.execPath,
-      [
-        "--import",
-        "tsx",
-        "packages/cli/src/bin.ts",
-        "login",
-        "--url",
-        demo.base,
-        "--username",
-        "user",
-        "--password-stdin",
-      ],
-      {
-        cwd: ROOT,
-        env: { ...process.env, PLATFORM_CREDENTIALS: credentials },
-        stdio: ["pipe", "pipe", "pipe"],
-      },
+    // In this process (runCli, as the binary does): the binary's own stdin and exit are covered in
+    // platform-cli.test.ts.
+    const io = memoryCliIo(["password"], { PLATFORM_CREDENTIALS: credentials });
+    const exit = runCli(
+      ["login", "--url", demo.base, "--username", "user", "--password-stdin"],
+      PLATFORM_COMMANDS,
+      io,
     );
-    let stderr = "";
-    let stdout = "";
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    child.stdout.on("data", (c: Buffer) => (stdout += c.toString()));
-    child.stdin.end("password\n");
-    const exit = new Promise<number | null>((r) => child.on("exit", r));
-    for (let i = 0; i < 300 && !stderr.includes("held for review"); i++)
+    const output = (lines: string[]) => lines.join("\n");
+    for (let i = 0; i < 300 && !output(io.stderr).includes("held for review"); i++)
       await new Promise((r) => setTimeout(r, 100));
-    expect(stderr).toContain("held for review by an administrator");
+    expect(output(io.stderr)).toContain("held for review by an administrator");
 
     const token = await adminToken();
     const list = (await (
@@ -84,7 +67,7 @@ describe("platform login on a sign-in held for review", () => {
     });
     expect(approve.status).toBe(200);
     expect(await exit).toBe(0);
-    expect(stderr).toContain("Approved.");
-    expect(stdout).toContain(`Signed in to ${demo.base} as user`);
+    expect(output(io.stderr)).toContain("Approved.");
+    expect(output(io.stdout)).toContain(`Signed in to ${demo.base} as user`);
   }, 90_000);
 });

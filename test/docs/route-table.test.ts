@@ -6,6 +6,7 @@ import { Logger } from "@platform/core/ports";
 import { type Route, RouteTable } from "@platform/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 const doc = (name: string) => fileURLToPath(new URL(`../../docs/${name}`, import.meta.url));
 /** The docs whose tables name endpoints (`METHOD /path` in a cell, or a method column and a URL column). */
@@ -52,7 +53,7 @@ describe("the route table and the docs", () => {
   beforeAll(async () => {
     const demo = await buildDemoPlatform(
       {
-        properties: { "platform.auth.password.scrypt.cost-log2": 14 },
+        properties: { ...LOW_COST_SCRYPT },
         register: (c) => c.registerInstance(Logger, new CapturingLogger()),
       },
       {},

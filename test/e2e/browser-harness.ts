@@ -1,11 +1,9 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
-import { describe } from "vitest";
+import { existsSync } from "node:fs";
+import { type Browser, type BrowserContext, type CDPSession, chromium, type Page } from "playwright-core";
+import { describe, inject } from "vitest";
+import { CHROMIUM_PATH } from "./chromium-server.js";
 
-/** Debian's Chromium (`apt-get install chromium`): `.ci/run` installs it; never a downloaded browser. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export { CHROMIUM_PATH };
 
 /** True when a real Chromium is installed here. */
 export function chromiumAvailable(): boolean {
@@ -21,38 +19,32 @@ export function describeInBrowser(name: string, body: () => void): void {
   else describe.skip(`${name} (skipped: no Chromium at ${CHROMIUM_PATH}; apt-get install chromium)`, body);
 }
 
-/** A fresh headless Chromium profile, closed and deleted by `close()`. */
+/** A fresh browser context (its own cookies, storage and authenticators) and its first page. */
 export interface BrowserSession {
   context: BrowserContext;
   page: Page;
   close(): Promise<void>;
 }
 
-/** Launches headless Chromium with the flags this machine needs (closed network, root). */
+// The run's one Chromium (chromium-server.ts, the browser project's global setup), connected to once
+// per worker and shared by the files that worker runs.
+let connected: Promise<Browser> | undefined;
+
+function sharedChromium(): Promise<Browser> {
+  const endpoint = inject("chromiumEndpoint");
+  if (!endpoint) throw new Error(`no Chromium at ${CHROMIUM_PATH} (apt-get install chromium)`);
+  connected ??= chromium.connect(endpoint);
+  return connected;
+}
+
+/**
+ * A fresh context (its own cookies, storage and authenticators) in the run's headless Chromium,
+ * and its first page: nothing carries over from another session. `close()` closes the context.
+ */
 export async function launchBrowser(): Promise<BrowserSession> {
-  const profile = mkdtempSync(join(tmpdir(), "platform-e2e-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
-  const page = context.pages()[0] ?? (await context.newPage());
-  return {
-    context,
-    page,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  const context = await (await sharedChromium()).newContext();
+  const page = await context.newPage();
+  return { context, page, close: () => context.close() };
 }
 
 /** A CDP virtual authenticator (platform, resident keys, user verification) on the page. */

@@ -145,8 +145,9 @@ describeInBrowser("passkeys and magic links in a real browser (virtual authentic
     await Promise.all([page.waitForURL(`${base}/login/ott?sent`), page.click("#ottGenerateButton")]);
     let line: { link: string } | undefined;
     for (let i = 0; i < 100 && !line; i++) {
-      if (existsSync(outbox))
-        line = JSON.parse(readFileSync(outbox, "utf8").trim().split("\n").at(-1) ?? "null") ?? undefined;
+      // A whole line only: the file can exist before its first append has landed.
+      const text = existsSync(outbox) ? readFileSync(outbox, "utf8") : "";
+      if (text.endsWith("\n")) line = JSON.parse(text.trim().split("\n").at(-1) ?? "null") ?? undefined;
       if (!line) await new Promise((r) => setTimeout(r, 20));
     }
     expect(line?.link).toMatch(new RegExp(`^${base}/login/ott\\?token=`));

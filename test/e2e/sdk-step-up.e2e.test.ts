@@ -358,15 +358,27 @@ describeInBrowser("SDK step-up interceptor in the page (session, OTT overlay)", 
 
     const log = logRequests(page, "/app/");
     try {
-      const [blocked] = await Promise.all([
-        page.evaluate(() =>
-          fetch("/app/blocked").then(async (r) => {
-            const w = globalThis as unknown as Win;
-            return { status: r.status, code: ((await r.json()) as { code: string }).code, events: w.events };
-          }),
-        ),
-        page.waitForURL(`${base}/blocked-info`),
-      ]);
+      // The SDK starts the redirect before the application reads its answer; the navigation is held
+      // until the page has handed the answer back, or a fast redirect destroys the page's context
+      // under the evaluation (seen on a loaded machine).
+      let release = (): void => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(`${base}/blocked-info`, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const navigated = page.waitForURL(`${base}/blocked-info`);
+      const blocked = await page.evaluate(() =>
+        fetch("/app/blocked").then(async (r) => {
+          const w = globalThis as unknown as Win;
+          return { status: r.status, code: ((await r.json()) as { code: string }).code, events: w.events };
+        }),
+      );
+      release();
+      await navigated;
+      await page.unroute(`${base}/blocked-info`);
       expect(blocked).toMatchObject({ status: 403, code: "AUTHENTICATION_BLOCKED" });
       expect(blocked.events.map((e) => [e.type, (e.detail.blocked as { code: string }).code])).toEqual([
         ["mfa:blocked", "AUTHENTICATION_BLOCKED"],

@@ -4,6 +4,7 @@ import { FilterChainProxy } from "@platform/core/identity";
 import { Logger } from "@platform/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 const platforms: Platform[] = [];
 afterEach(async () => {
@@ -26,7 +27,7 @@ async function embed(start = true) {
             .build(),
       }),
     ],
-    properties: { "platform.auth.password.scrypt.cost-log2": 14 },
+    properties: { ...LOW_COST_SCRYPT },
     env: {},
     register: (c) => c.registerInstance(Logger, logger),
   });
@@ -39,8 +40,21 @@ async function embed(start = true) {
 
 const asJson = { headers: { accept: "application/json" } };
 
-describe("createHttpApp fails closed when security chains are configured", () => {
-  it("installs the chain proxy by default: the README's createHttpApp({ platform }) protects routes", async () => {
+/** A platform with the HTTP binding only (no identity module). */
+async function bare() {
+  const logger = new CapturingLogger();
+  const platform = createPlatform({
+    plugins: [httpPlugin],
+    env: {},
+    register: (c) => c.registerInstance(Logger, logger),
+  });
+  platforms.push(platform);
+  await platform.start();
+  return { platform, logger };
+}
+
+describe("createHttpApp runs the platform's security steps with nothing wired by hand", () => {
+  it("runs the chains by default: the README's createHttpApp({ platform }) protects routes", async () => {
     const { platform, routes } = await embed();
     const { app } = createHttpApp({ platform, routes });
     const res = await app.request("/private", asJson);
@@ -50,18 +64,18 @@ describe("createHttpApp fails closed when security chains are configured", () =>
     expect((await app.request("/private;jsessionid=x", asJson)).status).toBe(400);
   });
 
-  it("does not install it twice when the host lists it", async () => {
+  it("does not run the chains twice when the host still lists the proxy as an interceptor", async () => {
     const { platform, routes } = await embed();
     const proxy = platform.resolve(FilterChainProxy);
-    let runs = 0;
-    const intercept = proxy.intercept.bind(proxy);
-    proxy.intercept = (exchange, next) => {
-      runs++;
-      return intercept(exchange, next);
+    let selections = 0;
+    const select = proxy.select.bind(proxy);
+    proxy.select = (exchange) => {
+      selections++;
+      return select(exchange);
     };
     const { app } = createHttpApp({ platform, routes, interceptors: [proxy] });
     expect((await app.request("/private", asJson)).status).toBe(401);
-    expect(runs).toBe(1);
+    expect(selections).toBe(1);
   });
 
   it("an app built before platform.start() gets the chains once started, and refuses requests before", async () => {
@@ -72,41 +86,23 @@ describe("createHttpApp fails closed when security chains are configured", () =>
     expect((await app.request("/private", asJson)).status).toBe(401);
   });
 
-  it("an explicit opt-out without any other interceptor serves the route and logs a warning", async () => {
-    const { platform, routes, logger } = await embed();
-    const { app } = createHttpApp({ platform, routes, securityChains: false });
+  it("a platform without the identity module has no security steps: it serves routes and logs a warning", async () => {
+    const { platform, logger } = await bare();
+    const routes = new RouteRegistry();
+    routes.add({ method: "GET", path: "/open", handler: () => ({ ok: true }) });
+    const { app, pipeline } = createHttpApp({ platform, routes });
+    expect(pipeline.has("firewall")).toBe(false);
+    expect((await app.request("/open")).status).toBe(200);
     expect(
       logger.entries.some(
         (e) => e.level === "warn" && e.message.includes("every route answers without authentication"),
       ),
     ).toBe(true);
-    expect((await app.request("/private", asJson)).status).toBe(200);
   });
 
-  it("an opt-out with the host's own interceptor logs no warning", async () => {
-    const { platform, routes, logger } = await embed();
-    createHttpApp({
-      platform,
-      routes,
-      securityChains: false,
-      interceptors: [platform.resolve(FilterChainProxy)],
-    });
-    expect(logger.entries.filter((e) => e.message.startsWith("createHttpApp"))).toEqual([]);
-  });
-
-  it("a platform without the identity module gets no proxy and no warning", async () => {
-    const logger = new CapturingLogger();
-    const platform = createPlatform({
-      plugins: [httpPlugin],
-      env: {},
-      register: (c) => c.registerInstance(Logger, logger),
-    });
-    platforms.push(platform);
-    await platform.start();
-    const routes = new RouteRegistry();
-    routes.add({ method: "GET", path: "/open", handler: () => ({ ok: true }) });
-    const { app } = createHttpApp({ platform, routes });
-    expect((await app.request("/open")).status).toBe(200);
+  it("a platform without the identity module but with the host's own interceptor logs no warning", async () => {
+    const { platform, logger } = await bare();
+    createHttpApp({ platform, interceptors: [{ intercept: (_exchange, next) => next() }] });
     expect(logger.entries.filter((e) => e.message.startsWith("createHttpApp"))).toEqual([]);
   });
 });

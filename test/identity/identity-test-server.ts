@@ -13,8 +13,8 @@ import {
   type SecurityRegistry,
   ServerAddress,
 } from "@platform/core";
-import { FilterChainProxy } from "@platform/core/identity";
 import { seedDemoUsers } from "@platform/cli";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 /** A running identity server on an ephemeral port, with helpers for cookie-carrying requests. */
 export interface IdentityTestServer {
@@ -44,7 +44,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
     plugins: [httpPlugin, createIdentityPlugin({ security: options.security }), mfaPlugin, authzPlugin],
     // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
     properties: {
-      "platform.auth.password.scrypt.cost-log2": 14,
+      ...LOW_COST_SCRYPT,
       "platform.auth.mfa.requiredAuthorities": "",
       "platform.auth.mfa.minimumRejectionDelayMs": 0,
       ...options.properties,
@@ -77,7 +77,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
     handler: async (ex) => ({ token: (await csrfToken(ex)?.value()) ?? null }),
   });
   options.routes?.(routes);
-  const { app } = createHttpApp({ platform, routes, interceptors: [platform.resolve(FilterChainProxy)] });
+  const { app } = createHttpApp({ platform, routes });
   const server = await serveHttp(app, { port: 0 });
   platform.resolve(ServerAddress).port = server.port;
   return {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryAuditSink } from "../../packages/core/src/kernel/in-memory-audit-sink.js";
 import { Browser } from "./identity-test-server.js";
+import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 let base = "";
 let platform: Platform;
@@ -19,7 +20,7 @@ beforeAll(async () => {
   const demo = await buildDemoPlatform(
     {
       properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
+        ...LOW_COST_SCRYPT,
         // admin signs in without an emailed code here; the MFA tests and the CLI test cover that path.
         "platform.auth.mfa.requiredAuthorities": "",
         "platform.auth.ott.outbox-file": outbox,

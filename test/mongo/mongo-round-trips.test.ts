@@ -23,8 +23,8 @@ import { TEST_KEK } from "./mongo-test-support.js";
 // answers. docs/mongodb.md "Commands per request" lists the same rows; a change in either shows here.
 //
 // Two things run beside requests on the same client and are kept out of the counts: the audit trail's
-// writer (asynchronous inserts; flushed before each row) and the policy change poller (turned off
-// here, 0). "Warm" rows are measured on the second request of the subject: the zero-trust
+// writer (asynchronous inserts; flushed before each row) and the two pollers, of policies and of the
+// shared change counters (both turned off here, 0: a 2 s tick inside a slow request was counted). "Warm" rows are measured on the second request of the subject: the zero-trust
 // hot path caches each subject's action for `security.zerotrust.store.update-interval-seconds`, and
 // the first request of a subject in each interval adds one `find zero_trust_actions` per subject.
 
@@ -43,6 +43,7 @@ beforeAll(async () => {
       ...TEST_KEK,
       "platform.auth.mfa.requiredAuthorities": MFA_ROLE,
       "platform.policy.refresh-interval": "0",
+      "platform.changes.poll-interval": "0",
     },
     { plugins: [mongoPlugin({ client, dbName: "round_trips" })] },
   );

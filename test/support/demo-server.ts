@@ -4,6 +4,7 @@ import { type Platform, ServerAddress } from "@platform/core";
 import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { expect } from "vitest";
 import { newOutboxFile, outbox, waitForLine } from "../identity/mfa/mfa-test-support.js";
+import { LOW_COST_SCRYPT } from "./low-cost-scrypt.js";
 
 /** The demo (`buildDemoPlatform`) listening on an ephemeral port, with its own outbox file. */
 export interface RunningDemo {
@@ -37,7 +38,7 @@ export async function startDemo(
     {
       ...host,
       properties: {
-        "platform.auth.password.scrypt.cost-log2": 14,
+        ...LOW_COST_SCRYPT,
         "platform.auth.mfa.minimumRejectionDelayMs": 0,
         "platform.auth.ott.outbox-file": outboxFile,
         // Off unless a test turns it on: the AI decisions land off the request path, at times a test

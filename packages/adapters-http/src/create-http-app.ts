@@ -1,29 +1,21 @@
 import type { Platform } from "@platform/core";
 import { PlatformError, ErrorCatalog } from "@platform/core/errors";
 import { IdGenerator, Logger } from "@platform/core/ports";
-import {
-  errorTranslation,
-  type HttpExchange,
-  type HttpInterceptor,
-  type ResponseBody,
-  RouteTable,
-} from "@platform/core/web";
+import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@platform/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
-import { CORRELATION_ID_ATTRIBUTE, ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
+import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";
 import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";
 import { healthRoute } from "./health.js";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
+import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
 import { RouteRegistry } from "./route-registry.js";
 import { sdkAssetsRoute } from "./sdk-assets.js";
-import { type SecurityChainsMode, securityInterceptors } from "./security-interceptor.js";
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
 import { parseTrustedProxies } from "./trusted-proxies.js";
 
-const DONE: Promise<void> = Promise.resolve();
-
 /** Options of createHttpApp. */
-export interface CreateHttpAppOptions {
+export interface CreateHttpAppOptions extends HostPipelineSteps {
   /** A platform with `httpPlugin` installed; its IdGenerator and Logger ports are used per request. */
   platform: Platform;
   /**
@@ -31,8 +23,6 @@ export interface CreateHttpAppOptions {
    * the platform's RouteTable, beside the chains' routes.
    */
   routes?: RouteRegistry;
-  /** Run in order before the route (the security filter-chain proxy is one); the first commit wins. */
-  interceptors?: readonly HttpInterceptor[];
   /** Directories served as static assets (each also registered as a `GET <prefix>/**` route). */
   staticAssets?: readonly StaticAssetsOptions[];
   /**
@@ -42,12 +32,6 @@ export interface CreateHttpAppOptions {
   sdkAssets?: boolean;
   /** Path of the health route (default `/health`). */
   healthPath?: string;
-  /**
-   * `"auto"` (default): when the identity module is installed, the security filter-chain proxy runs
-   * first (unless listed in `interceptors` already), so configured chains are never silently off.
-   * `false` opts out; without any other interceptor a warning is logged at creation.
-   */
-  securityChains?: SecurityChainsMode;
 }
 
 /** The h3 app, the route registry it dispatches through, and the platform's one route table. */
@@ -56,13 +40,16 @@ export interface HttpApp {
   routes: RouteRegistry;
   /** Every route: the app's (a registry's view) and, once the platform started, every chain's. */
   table: RouteTable;
+  /** The steps every request runs (see docs/request-pipeline.md). */
+  pipeline: RequestPipeline;
 }
 
 /**
  * Binds the platform to h3, serving the browser SDK and page scripts the core's pages load (`/js/**`).
- * Every request becomes an HttpExchange with a correlation id (from the
- * IdGenerator port, echoed as X-Correlation-Id), runs the interceptors, each wrapping the rest
- * (one that answers without calling `next` stops there), then the matched route; the exchange is written back as a web Response. 404 and 405
+ * Every request becomes an HttpExchange with a correlation id (from the IdGenerator port, echoed as
+ * X-Correlation-Id) and runs the platform's request pipeline (`assembleHttpPipeline`: the plugins'
+ * steps, so identity's chains protect the routes with nothing wired by hand, the host's steps and
+ * interceptors, then the matched route); the exchange is written back as a web Response. 404 and 405
  * (with Allow) answer JSON, and every error, ours or h3's (a malformed URL, say), goes through the
  * core's `errorResponse` (after the ErrorTranslator family: a database outage answers 503
  * DEPENDENCY_UNAVAILABLE): 4xx with its stable code, anything unexpected a generic 500 logged once
@@ -81,49 +68,21 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const errors = platform.resolve(ErrorCatalog);
   // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
   const translate = errorTranslation(platform.container);
-  const interceptors = securityInterceptors(
-    platform,
-    options.interceptors ?? [],
-    options.securityChains ?? "auto",
-    logger,
-  );
+  const pipeline = assembleHttpPipeline(platform, routes, options, logger);
   routes.add(healthRoute(platform, options.healthPath));
   if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
   for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
 
   const correlationIds = new WeakMap<H3Event, string>();
-
-  async function runRoute(exchange: HttpExchange): Promise<void> {
-    const match = routes.matchExchange(exchange);
-    if (match.kind === "not-found") throw new PlatformError("NOT_FOUND", "Not found");
-    if (match.kind === "method-not-allowed") {
-      exchange.response.headers.set("allow", match.allow.join(", "));
-      throw new PlatformError("METHOD_NOT_ALLOWED", `Method ${exchange.method} is not allowed here`, {
-        details: { allow: match.allow },
-      });
-    }
-    exchange.attributes.set(ROUTE_PARAMS_ATTRIBUTE, match.params);
-    const result = (await match.route.handler(exchange)) as ResponseBody;
-    if (!exchange.response.committed && result !== undefined) {
-      exchange.response.body = result;
-      exchange.response.committed = true;
-    }
-  }
-
-  // Each interceptor wraps the rest: it may answer without calling next, or act around it. `next`
-  // hands back the rest's own promise rather than one more async wrapper per interceptor.
-  function dispatch(exchange: HttpExchange, index = 0): Promise<void> {
-    const interceptor = interceptors[index];
-    if (!interceptor) return runRoute(exchange);
-    return interceptor.intercept(exchange, () => {
-      if (exchange.response.committed) return DONE;
-      try {
-        return dispatch(exchange, index + 1);
-      } catch (error) {
-        return Promise.reject(error);
-      }
+  const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) =>
+    errorAnswer(translate(error), {
+      correlationId: id,
+      method: event.req.method,
+      path: event.url.pathname,
+      logger,
+      errors,
+      headers,
     });
-  }
 
   async function handle(event: H3Event): Promise<Response> {
     const correlationId = ids.id();
@@ -132,17 +91,10 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     try {
       exchange = toExchange(event, binding);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
-      await dispatch(exchange);
+      await pipeline.run(exchange);
       return writeExchange(exchange, { "x-correlation-id": correlationId });
     } catch (error) {
-      return errorAnswer(translate(error), {
-        correlationId,
-        method: event.req.method,
-        path: event.url.pathname,
-        logger,
-        errors,
-        headers: exchange?.response.headers,
-      });
+      return answerError(error, event, correlationId, exchange?.response.headers);
     }
   }
 
@@ -150,17 +102,10 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     // We log unexpected errors ourselves, through the Logger port, exactly once.
     silent: true,
     onError: (error, event) =>
-      errorAnswer(translate(fromH3Error(error)), {
-        correlationId: correlationIds.get(event) ?? ids.id(),
-        method: event.req.method,
-        path: event.url.pathname,
-        logger,
-        errors,
-        headers: error.headers,
-      }),
+      answerError(fromH3Error(error), event, correlationIds.get(event) ?? ids.id(), error.headers),
   });
   app.use((event) => handle(event));
-  return { app, routes, table };
+  return { app, routes, table, pipeline };
 }
 
 function bindingOptions(platform: Platform): ExchangeBindingOptions {

@@ -1,6 +1,6 @@
 // The public face of @platform/adapters-http: named re-exports only.
 export { type CreateHttpAppOptions, createHttpApp, type HttpApp } from "./create-http-app.js";
-export type { SecurityChainsMode } from "./security-interceptor.js";
+export type { HostPipelineSteps } from "./http-pipeline.js";
 export {
   CORRELATION_ID_ATTRIBUTE,
   correlationIdOf,

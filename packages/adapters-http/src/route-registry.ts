@@ -34,8 +34,8 @@ export interface RouteDefinition {
   access?: RouteAccess;
   /**
    * Whether the handler may call `@Protectable` services, and so needs the request's caller current
-   * (default true). False spares the request the async-context tracking of SecurityContextHolder when
-   * its interceptor is given `when: (ex) => routes.needsCallerContext(ex)`; a protected method called
+   * (default true). False spares the request the async-context tracking of SecurityContextHolder (the
+   * request pipeline's `caller-context` step asks `needsCallerContext`); a protected method called
    * from such a route anyway sees no caller and refuses (AUTHENTICATION_REQUIRED).
    */
   callerContext?: boolean;
@@ -85,8 +85,8 @@ export class RouteRegistry {
 
   /**
    * The match for an exchange's method and canonical path, made once per request: kept in the
-   * exchange's attributes, so an interceptor that asks first (`needsCallerContext`) spares the
-   * dispatch a second lookup.
+   * exchange's attributes, so a step that asks first (`needsCallerContext`) spares the dispatch a
+   * second lookup.
    */
   matchExchange(exchange: HttpExchange): RouteMatch {
     const cached = exchange.attributes.get(MATCH_ATTRIBUTE) as CachedMatch | undefined;
@@ -99,8 +99,8 @@ export class RouteRegistry {
 
   /**
    * False when the request's route declares `callerContext: false`, or when no route serves it (it
-   * answers 404 or 405, running no handler); true otherwise. Meant as SecurityContextHolder's
-   * interceptor `when`.
+   * answers 404 or 405, running no handler); true otherwise. The request pipeline's `caller-context`
+   * step (authz) asks it.
    */
   needsCallerContext(exchange: HttpExchange): boolean {
     const match = this.matchExchange(exchange);

@@ -7,13 +7,11 @@ import {
   currentAuthentication,
   type Platform,
 } from "@platform/core";
-import { SecurityContextHolder } from "@platform/core/authz";
 import { decisionsPlugin } from "@platform/core/decisions";
-import { FilterChainProxy } from "@platform/core/identity";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
-import type { HostConfig } from "./host-config.js";
 import { homePage } from "./home-page.js";
+import type { HostConfig } from "./host-config.js";
 
 /** The assembled demo: platform, HTTP app and its routes, before it listens. */
 export interface DemoPlatform {
@@ -96,16 +94,8 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   await platform.start();
   await seedDemoUsers(platform);
   await seedDemoPolicies(platform);
-  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load.
-  const { app } = createHttpApp({
-    platform,
-    routes,
-    // The second makes the request's caller current for method protection (@Protectable services),
-    // on requests whose route may call one (not /health nor the SDK's assets).
-    interceptors: [
-      platform.resolve(FilterChainProxy),
-      platform.resolve(SecurityContextHolder).interceptor({ when: (ex) => routes.needsCallerContext(ex) }),
-    ],
-  });
+  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
+  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
+  const { app } = createHttpApp({ platform, routes });
   return { platform, app, routes };
 }

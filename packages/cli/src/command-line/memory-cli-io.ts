@@ -8,9 +8,15 @@ export interface MemoryCliIo extends CliIo {
   signal(name?: string): void;
 }
 
+/**
+ * One scripted input line: the text, or a function that produces it when the command asks (a code
+ * mailed only after the previous answer).
+ */
+export type ScriptedLine = string | (() => Promise<string>);
+
 /** Creates a MemoryCliIo that answers `readLine` from `input` in order (undefined when exhausted). */
 export function memoryCliIo(
-  input: readonly string[] = [],
+  input: readonly ScriptedLine[] = [],
   env: Record<string, string | undefined> = {},
 ): MemoryCliIo {
   const lines = [...input];
@@ -27,7 +33,8 @@ export function memoryCliIo(
     err: (t) => stderr.push(t),
     readLine: async (prompt) => {
       stderr.push(prompt);
-      return lines.shift();
+      const line = lines.shift();
+      return typeof line === "function" ? line() : line;
     },
     stopSignal: () =>
       new Promise((resolve) => {

@@ -21,7 +21,8 @@ import { MethodAuthorizationManager } from "./method/method-authorization-manage
 import { PolicyMethodAuthorizationManager } from "./method/policy-method-authorization-manager.js";
 import { MethodSecurity } from "./method/method-security.js";
 import { AuthorityPermissionEvaluator, PermissionEvaluator } from "./method/permission-evaluator.js";
-import { SecurityContextHolder } from "./method/security-context-holder.js";
+import { callerContextContributor, SecurityContextHolder } from "./method/security-context-holder.js";
+import { RequestPipelineContributor } from "../web/request-pipeline.js";
 import { DecisionAuditQueue } from "./pdp/decision-audit-queue.js";
 import { DynamicAuthorizationManager } from "./pdp/dynamic-authorization-manager.js";
 import { ResolverZeroTrustEvaluator } from "./pdp/resolver-zero-trust-evaluator.js";
@@ -138,6 +139,8 @@ function registerDecisionDefaults(ctx: PluginContext): void {
   });
   ctx.registerDefault(PermissionEvaluator, { useFactory: () => new AuthorityPermissionEvaluator() });
   ctx.registerDefault(SecurityContextHolder, { useFactory: () => new SecurityContextHolder() });
+  // The caller current for method protection, just before the route (a step of the request pipeline).
+  ctx.registerMember(RequestPipelineContributor, { useValue: callerContextContributor });
   ctx.registerDefault(MethodAuthorizationManager, {
     useFactory: (c) =>
       new PolicyMethodAuthorizationManager({

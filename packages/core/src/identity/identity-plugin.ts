@@ -1,4 +1,6 @@
 import { RouteTable } from "../web/route-table.js";
+import { RequestPipelineContributor } from "../web/request-pipeline.js";
+import { identityPipelineContributor } from "./chain/identity-pipeline-steps.js";
 import { WEB_ERROR_CODES } from "../web/web-error-codes.js";
 import { IDENTITY_ERROR_CODES } from "./identity-error-codes.js";
 import type { PlatformPlugin } from "../kernel/plugin.js";
@@ -38,7 +40,7 @@ export interface IdentityPluginOptions {
  * The identity module: users, password hashing, throttling, sessions, CSRF, tokens and the security
  * filter chains built from the registry DSL. Every port default is registered only where the host
  * registered nothing; the chains are assembled at start (after the token keys are loaded) and
- * exposed as the FilterChainProxy the HTTP binding runs on every request.
+ * exposed as the FilterChainProxy; its steps of the request pipeline run the chains on every request.
  */
 export function createIdentityPlugin(options: IdentityPluginOptions = {}): PlatformPlugin {
   return {
@@ -82,6 +84,8 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
         });
       }
       ctx.onStart("filter-chains", (c) => registerFilterChains(c, ctx));
+      // Its steps of the request pipeline: firewall, chain, authentication, checkpoint, entry, authorization.
+      ctx.registerMember(RequestPipelineContributor, { useValue: identityPipelineContributor });
     },
   };
 }

@@ -1,7 +1,8 @@
 // @platform/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
-// binding to another framework) builds on: the exchange and its interceptor, the route table, Ant
-// patterns, cookies, IP ranges, the page scripts and the error answer. The canonical form of a path,
-// the exchange's internals and the route table's compiled forms stay inside the core.
+// binding to another framework) builds on: the exchange and its interceptor, the request pipeline (its
+// steps, and the family a plugin contributes steps through), the route table, Ant patterns, cookies,
+// IP ranges, the page scripts and the error answer. The canonical form of a path, the exchange's
+// internals, the pipeline's table of places and the route table's compiled forms stay inside the core.
 export { compileAntPattern } from "./ant-path-pattern.js";
 export { errorResponse } from "./error-response.js";
 export { attachErrorCatalog } from "./exchange-error-catalog.js";
@@ -11,3 +12,12 @@ export type { HttpInterceptor } from "./http-interceptor.js";
 export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
 export { PAGE_SCRIPT_PATHS, PAGE_SCRIPTS_PREFIX } from "./page-scripts.js";
 export { type Route, type RouteAccess, RouteTable } from "./route-table.js";
+export {
+  contributedSteps,
+  holdResult,
+  type PipelineAssembly,
+  type PipelineContribution,
+  type PipelineStep,
+  RequestPipeline,
+  RequestPipelineContributor,
+} from "./request-pipeline.js";

@@ -2,16 +2,21 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { HttpInterceptor } from "../../web/http-interceptor.js";
+import type { PipelineStep, RequestPipelineContributor } from "../../web/request-pipeline.js";
 import { currentAuthentication } from "../../identity/authentication/authentication.js";
 
-/** One `run`: the caller's getter, and whether `fn` is still running (or its promise pending). */
+/**
+ * One `run`: whose caller it is (a getter, or the request whose authentication is read), and whether
+ * `fn` is still running (or its promise pending).
+ */
 interface Scope {
-  readonly caller: () => Authentication | undefined;
+  readonly caller: (() => Authentication | undefined) | undefined;
+  readonly exchange: HttpExchange | undefined;
   open: boolean;
 }
 
 /** The scope of a request the interceptor skips: nobody is the caller. */
-const NO_CALLER: Scope = { caller: () => undefined, open: false };
+const NO_CALLER: Scope = { caller: undefined, exchange: undefined, open: false };
 
 /** Options of `SecurityContextHolder.interceptor`. */
 export interface SecurityContextInterceptorOptions {
@@ -39,35 +44,14 @@ export class SecurityContextHolder {
   /** Runs `fn` with `authentication` (or a getter of it) as the current caller. */
   run<T>(authentication: Authentication | undefined | (() => Authentication | undefined), fn: () => T): T {
     const caller = typeof authentication === "function" ? authentication : () => authentication;
-    const scope: Scope = { caller, open: true };
-    this.openScopes++;
-    let result: T;
-    try {
-      result = this.storage.run(scope, fn);
-    } catch (error) {
-      this.close(scope);
-      throw error;
-    }
-    if (!(result instanceof Promise)) {
-      this.close(scope);
-      return result;
-    }
-    return result.then(
-      (value: unknown) => {
-        this.close(scope);
-        return value;
-      },
-      (error: unknown) => {
-        this.close(scope);
-        throw error;
-      },
-    ) as T;
+    return this.scoped({ caller, exchange: undefined, open: true }, fn, undefined);
   }
 
   /** The current caller; undefined outside `run`, after it ended, or for anonymous requests. */
   current(): Authentication | undefined {
     const scope = this.storage.getStore();
-    return scope?.open ? scope.caller() : undefined;
+    if (!scope?.open) return undefined;
+    return scope.exchange !== undefined ? currentAuthentication(scope.exchange) : scope.caller?.();
   }
 
   /** Whether async-context tracking is on now: true exactly while some `run` is open. */
@@ -91,9 +75,65 @@ export class SecurityContextHolder {
     };
   }
 
+  /**
+   * The same as a request pipeline step (authz places it just before `handler`): the caller is
+   * current for the route when `when` says the route may call a protected method.
+   */
+  pipelineStep(when: (exchange: HttpExchange) => boolean): PipelineStep {
+    return {
+      name: "caller-context",
+      // The scope reads the exchange's authentication when asked: no getter made per request.
+      around: (exchange, next) => {
+        if (when(exchange)) return this.scoped({ caller: undefined, exchange, open: true }, next, exchange);
+        return this.openScopes > 0 ? this.storage.run(NO_CALLER, next, exchange) : next(exchange);
+      },
+    };
+  }
+
+  // `fn(arg)` inside `scope`, closing it when `fn` returns or its promise settles.
+  private scoped<A, T>(scope: Scope, fn: (arg: A) => T, arg: A): T {
+    this.openScopes++;
+    let result: T;
+    try {
+      result = this.storage.run(scope, fn, arg);
+    } catch (error) {
+      this.close(scope);
+      throw error;
+    }
+    if (!(result instanceof Promise)) {
+      this.close(scope);
+      return result;
+    }
+    return result.then(
+      (value: unknown) => {
+        this.close(scope);
+        return value;
+      },
+      (error: unknown) => {
+        this.close(scope);
+        throw error;
+      },
+    ) as T;
+  }
+
   private close(scope: Scope): void {
     if (!scope.open) return;
     scope.open = false;
     if (--this.openScopes === 0) this.storage.disable();
   }
 }
+
+/**
+ * Authorization's share of the request pipeline: the platform's SecurityContextHolder makes the
+ * caller current just before the route, on requests whose route may call a `@Protectable` service
+ * (the binding tells: not `/health`, the SDK's assets, a 404 or a route with `callerContext: false`).
+ */
+export const callerContextContributor: RequestPipelineContributor = {
+  id: "authz.caller-context",
+  contribute: ({ container, needsCallerContext }) => [
+    {
+      before: "handler",
+      step: container.resolve(SecurityContextHolder).pipelineStep(needsCallerContext),
+    },
+  ],
+};

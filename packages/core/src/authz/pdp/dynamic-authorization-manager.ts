@@ -105,6 +105,10 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
     const zeroTrust = this.o.zeroTrust;
     if (!authentication || !zeroTrust)
       return Promise.resolve(this.decideRequest(authentication, exchange, null));
+    // Zero trust once per request: the `request` checkpoint's resolution, when it made one.
+    const remembered = zeroTrust.remembered?.(authentication, exchange);
+    if (remembered !== undefined)
+      return Promise.resolve(this.decideRequest(authentication, exchange, remembered));
     const session = this.o.sessionId?.(exchange);
     if (session instanceof Promise) {
       return session.then(async (sessionId) => {

@@ -43,6 +43,8 @@ export function zeroTrustChecked(rule: AuthorizationManager): AuthorizationManag
       if (!attached) return { granted: false, reason: "zeroTrustChecked is not attached" };
       const decision = await rule.check(authentication, exchange);
       if (!decision.granted || authentication === undefined || evaluator === undefined) return decision;
+      const remembered = evaluator.remembered?.(authentication, exchange);
+      if (remembered !== undefined) return refusalOf(remembered) ?? decision;
       const sessionId = await sessionOf?.(exchange);
       const query: ZeroTrustQuery = sessionId ? { authentication, sessionId } : { authentication };
       const cached = evaluator.cached(query);

@@ -1,5 +1,6 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { PlatformErrorCode } from "../../kernel/error-code-table.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 
 /** What zero trust says about one caller, as the PDP needs it. */
@@ -33,6 +34,11 @@ export interface ZeroTrustQuery {
  * request (disabled, anonymous, not sampled).
  */
 export interface ZeroTrustEvaluator {
+  /**
+   * The verdict from the resolution this request already made for this caller (the `request`
+   * checkpoint's), or undefined when there is none: then `cached`/`evaluate` as usual.
+   */
+  remembered?(authentication: Authentication, exchange: HttpExchange): ZeroTrustVerdict | null | undefined;
   cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined;
   evaluate(query: ZeroTrustQuery): Promise<ZeroTrustVerdict | null>;
 }

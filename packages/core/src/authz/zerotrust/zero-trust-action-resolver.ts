@@ -87,6 +87,15 @@ export class ZeroTrustActionResolver {
     return hit;
   }
 
+  /**
+   * The answer for `input` given the resolution this request already made (the `request`
+   * checkpoint's, unsampled): the same rules as `resolve` (disabled, anonymous, sampling, a cached
+   * user BLOCK), then `resolved` instead of a second lookup. Touches neither the store nor the cache.
+   */
+  reuse(input: ZeroTrustResolveInput, resolved: ZeroTrustResolution): ZeroTrustResolution {
+    return this.gate(input) ?? resolved;
+  }
+
   /** The answer, reading the store on a cache miss. Never rejects. */
   async resolve(input: ZeroTrustResolveInput): Promise<ZeroTrustResolution> {
     const alreadySampled = this.sampled === input;

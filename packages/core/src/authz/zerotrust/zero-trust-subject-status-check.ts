@@ -9,6 +9,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
 import { decisionIdOf } from "./zero-trust-decision-reference.js";
+import { type RememberedZeroTrust, ZERO_TRUST_RESOLUTION_ATTRIBUTE } from "./zero-trust-request-memo.js";
 import { zeroTrustDenialMessage } from "./zero-trust-response.js";
 
 /** Checkpoints where the caller's current session counts; a sign-in or a refresh starts from none that does. */
@@ -50,6 +51,11 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
       ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
     });
+    // The request's one resolution: the authorization reads it rather than resolving again.
+    if (checkpoint === "request") {
+      const remembered: RememberedZeroTrust = { authentication, resolution };
+      exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
+    }
     if (resolution.action !== "BLOCK") return;
     const shadow = resolution.mode === "SHADOW";
     const record = resolution.record;

@@ -42,7 +42,7 @@ import {
 } from "./chain-route.js";
 import { attachToContainer } from "./container-aware.js";
 import type { SecurityFilter } from "./security-filter.js";
-import { SecurityFilterChain } from "./security-filter-chain.js";
+import { type RequestCheckpoint, SecurityFilterChain } from "./security-filter-chain.js";
 import type { SignInFilterInput, SignInMethod, SignInPlan } from "./sign-in-method.js";
 
 /** One chain's common parts, before the sign-in method's filters are added. */
@@ -96,7 +96,22 @@ export function assembleChain(
     definition.index,
     http.matcher ?? plan.matcher ?? anyRequest(),
     placed,
+    requestCheckpoint(parts),
   );
+}
+
+/**
+ * The `request` checkpoint: every authenticated request on this chain, whatever its rules, but the
+ * ways out (logout, and token revocation on token chains).
+ */
+function requestCheckpoint(parts: ChainParts): RequestCheckpoint {
+  const { oauth2, logoutUrl, input } = parts;
+  const revokeUrl = oauth2 ? DEFAULT_URLS.tokenRevoke : undefined;
+  return {
+    gate: input.deps.statusCheck,
+    exempt: (exchange) =>
+      exchange.method === "POST" && (exchange.path === logoutUrl || exchange.path === revokeUrl),
+  };
 }
 
 /** The chain's entry points: logout, the sign-in method's routes, the token endpoints, `/api/me`. */
@@ -220,7 +235,7 @@ function formInternals(definition: ChainDefinition): FormLoginInternals {
 
 /** Headers, CORS, exception translation, the security context and CSRF. */
 function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityFilter[] {
-  const { http, stateless, oauth2, plan, input, logoutUrl } = parts;
+  const { http, stateless, oauth2, plan, input } = parts;
   const { deps, repository } = input;
   const filters: SecurityFilter[] = [];
   if (http.headerSettings !== false) filters.push(new SecurityHeadersFilter(http.headerSettings));
@@ -234,17 +249,7 @@ function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityF
       translate: errorTranslation(deps.container),
     }),
   );
-  // The `request` checkpoint: every authenticated request on this chain, whatever its rules, but the
-  // ways out (logout, and token revocation on token chains).
-  const revokeUrl = oauth2 ? DEFAULT_URLS.tokenRevoke : undefined;
-  filters.push(
-    new SecurityContextFilter(repository, deps.tokens, {
-      standing: deps.standing,
-      gate: deps.statusCheck,
-      exempt: (exchange) =>
-        exchange.method === "POST" && (exchange.path === logoutUrl || exchange.path === revokeUrl),
-    }),
-  );
+  filters.push(new SecurityContextFilter(repository, deps.tokens, { standing: deps.standing }));
   if (input.csrfEnabled) filters.push(new BearerAwareCsrfFilter(deps.csrfTokens, http.csrfIgnoring));
   return filters;
 }

@@ -5,6 +5,8 @@ import type { Authentication } from "../authentication/authentication.js";
 import { currentAuthentication } from "../authentication/authentication.js";
 import { user } from "../authentication/authentication.fixture.js";
 import type { SubjectStatusQuery } from "../authentication/subject-status-check.js";
+import { anyRequest } from "../../web/request-matcher.js";
+import { SecurityFilterChain } from "../chain/security-filter-chain.js";
 import { type BearerAuthenticator, SecurityContextFilter } from "./security-context-filter.js";
 import {
   NullSecurityContextRepository,
@@ -36,18 +38,26 @@ function exchange(method: string, url: string, headers: Record<string, string> =
 // The `request` checkpoint: the gate sees every authenticated request, whatever comes after it.
 function run(repository: SecurityContextRepository, refuse: boolean) {
   const asked: SubjectStatusQuery[] = [];
-  const filter = new SecurityContextFilter(repository, bearer, {
-    gate: async (q) => {
-      asked.push(q);
-      if (refuse) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+  // The chain's checkpoint right after its security context (the pipeline's zero-trust-checkpoint place).
+  const chain = new SecurityFilterChain(
+    "c",
+    0,
+    0,
+    anyRequest(),
+    [new SecurityContextFilter(repository, bearer)],
+    {
+      gate: async (q) => {
+        asked.push(q);
+        if (refuse) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+      },
+      exempt: (x) => x.method === "POST" && x.path === "/logout",
     },
-    exempt: (x) => x.method === "POST" && x.path === "/logout",
-  });
+  );
   return {
     asked,
     async through(x: HttpExchange): Promise<boolean> {
       let reached = false;
-      await filter.filter(x, async () => {
+      await chain.run(x, async () => {
         reached = true;
       });
       return reached;
@@ -55,7 +65,7 @@ function run(repository: SecurityContextRepository, refuse: boolean) {
   };
 }
 
-describe("SecurityContextFilter's request checkpoint", () => {
+describe("A chain's request checkpoint, right after its security context", () => {
   it("asks the gate for a session's authentication and stops the request when it refuses", async () => {
     const { asked, through } = run(holding(alice), true);
     const x = exchange("POST", "/webauthn/register/options");

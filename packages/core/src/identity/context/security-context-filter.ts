@@ -1,7 +1,6 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
-import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { bearerTokenOf, hasBearerScheme } from "../login/bearer-token.js";
 import type { AccountStanding } from "../users/standing/account-standing.js";
@@ -14,13 +13,10 @@ export interface BearerAuthenticator {
 
 const BEARER = "platform.bearerAuthenticated";
 
-/** The `request` checkpoint of a chain: the gate, and the requests it never refuses (the chain's logout). */
-export interface RequestStatusCheck {
+/** Options of the SecurityContextFilter. */
+export interface SecurityContextFilterOptions {
   /** Whether the loaded sign-in still stands; a session that does not is ended, a token refused. */
   readonly standing?: AccountStanding;
-  readonly gate: SubjectStatusGate;
-  /** True for a request that is always let through (a blocked user can always sign out). */
-  readonly exempt: (exchange: HttpExchange) => boolean;
 }
 
 /** True when this request was authenticated by a bearer token (CSRF does not apply to it). */
@@ -33,10 +29,9 @@ export function isBearerAuthenticated(exchange: HttpExchange): boolean {
  * (an invalid or expired token answers 401, never falls back to a cookie); otherwise the chain's
  * repository (the session, on session chains) supplies the authentication, if any. A sign-in whose
  * account no longer stands (disabled, deleted, password or authorities changed since) is refused: its
- * token answers 401 INVALID_TOKEN, its session is ended and the request goes on as anonymous. Every request that
- * carries an authentication then passes the `request` checkpoint (when given), whatever the chain and its
- * authorization rules: a refusal (403 ZERO_TRUST_BLOCKED) stops it before any processing filter, page or
- * route runs, except the chain's logout.
+ * token answers 401 INVALID_TOKEN, its session is ended and the request goes on as anonymous. The
+ * `request` checkpoint comes right after this filter (the chain's RequestCheckpoint, the pipeline's
+ * `zero-trust-checkpoint` place), before any processing filter, page or route.
  */
 export class SecurityContextFilter implements SecurityFilter {
   readonly name = "security-context";
@@ -44,12 +39,12 @@ export class SecurityContextFilter implements SecurityFilter {
   constructor(
     private readonly repository: SecurityContextRepository,
     private readonly bearer: BearerAuthenticator | undefined,
-    private readonly status?: RequestStatusCheck,
+    private readonly options: SecurityContextFilterOptions = {},
   ) {}
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     let authentication: Authentication | undefined;
-    const standing = this.status?.standing;
+    const standing = this.options.standing;
     if (this.bearer && hasBearerScheme(exchange)) {
       const token = bearerTokenOf(exchange);
       if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
@@ -67,10 +62,6 @@ export class SecurityContextFilter implements SecurityFilter {
         authentication = undefined;
       }
       setCurrentAuthentication(exchange, authentication);
-    }
-    const status = this.status;
-    if (authentication !== undefined && status !== undefined && !status.exempt(exchange)) {
-      await status.gate({ checkpoint: "request", authentication, exchange });
     }
     await next();
   }

@@ -27,7 +27,7 @@ describe("password hasher properties", () => {
 
   it("refuse values outside their ranges with PROPERTY_INVALID", () => {
     const bad = {
-      "platform.auth.password.scrypt.cost-log2": [13, 21, "15.5"],
+      "platform.auth.password.scrypt.cost-log2": [9, 21, "15.5"],
       "platform.auth.password.scrypt.block-size": [0, 33],
       "platform.auth.password.scrypt.parallelization": [0, 17],
     };
@@ -42,5 +42,23 @@ describe("password hasher properties", () => {
         expect(code, `${key}=${value}`).toBe("PROPERTY_INVALID");
       }
     }
+  });
+
+  it("refuse a cost below 14 without allow-low-cost (CONFIGURATION_INVALID), accept it down to 10 with it", () => {
+    const low = (code: Record<string, unknown>) =>
+      scryptOptionsFromProperties(resolveProperties(PASSWORD_HASHER_PROPERTIES, { env: {}, code }));
+    let code = "accepted";
+    try {
+      low({ "platform.auth.password.scrypt.cost-log2": 13 });
+    } catch (error) {
+      code = isPlatformError(error) ? error.code : String(error);
+    }
+    expect(code).toBe("CONFIGURATION_INVALID");
+    expect(
+      low({
+        "platform.auth.password.scrypt.cost-log2": 10,
+        "platform.auth.password.scrypt.allow-low-cost": true,
+      }).costLog2,
+    ).toBe(10);
   });
 });

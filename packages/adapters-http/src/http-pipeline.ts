@@ -1,0 +1,90 @@
+import type { Platform } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
+import { FilterChainProxy } from "@platform/core/identity";
+import type { Logger } from "@platform/core/ports";
+import {
+  contributedSteps,
+  type HttpInterceptor,
+  holdResult,
+  type PipelineContribution,
+  type PipelineStep,
+  RequestPipeline,
+} from "@platform/core/web";
+import { ROUTE_PARAMS_ATTRIBUTE } from "./exchange-attributes.js";
+import type { RouteRegistry } from "./route-registry.js";
+
+/** What the host adds to the platform's request pipeline (createHttpApp's options). */
+export interface HostPipelineSteps {
+  /** Steps at named places: `{ before: "authorization", step }`, `{ after: "authentication", step }`. */
+  steps?: readonly PipelineContribution[];
+  /** Interceptors: around steps placed before `handler`, in order (after every plugin's). */
+  interceptors?: readonly HttpInterceptor[];
+}
+
+/**
+ * The request pipeline of one HTTP app: every plugin's steps (identity's firewall, chain,
+ * authentication, checkpoint, entry and authorization; authz's caller context), the host's steps,
+ * its interceptors just before the route, and the route itself at `handler`. The platform's own
+ * FilterChainProxy given as an interceptor is dropped: its steps are in the pipeline already. A
+ * pipeline without identity's steps and with nothing from the host logs a warning: every route
+ * answers unprotected.
+ */
+export function assembleHttpPipeline(
+  platform: Platform,
+  routes: RouteRegistry,
+  host: HostPipelineSteps,
+  logger: Logger,
+): RequestPipeline {
+  const assembly = {
+    container: platform.container,
+    // Bound, not wrapped: a request runs no extra function to ask it.
+    needsCallerContext: routes.needsCallerContext.bind(routes),
+  };
+  const contributed = contributedSteps(platform.container, assembly);
+  const secured = contributed.some((c) => "at" in c && c.at === "firewall");
+  const proxy =
+    secured && platform.container.isRegistered(FilterChainProxy, true)
+      ? platform.resolve(FilterChainProxy)
+      : undefined;
+  const interceptors = (host.interceptors ?? []).filter((i) => i !== proxy);
+  const hostSteps = [...(host.steps ?? []), ...interceptors.map(interceptorStep)];
+  if (!secured && hostSteps.length === 0) {
+    logger.warn(
+      "createHttpApp: the platform has no security steps (no identity module) and no interceptor is installed: every route answers without authentication, authorization, CSRF or the request firewall",
+      {},
+    );
+  }
+  return new RequestPipeline([...contributed, ...hostSteps, { at: "handler", step: routeStep(routes) }]);
+}
+
+function interceptorStep(interceptor: HttpInterceptor, index: number): PipelineContribution {
+  const name = (interceptor as { name?: unknown }).name;
+  const step: PipelineStep = {
+    name: typeof name === "string" ? name : `interceptor-${index + 1}`,
+    around: (exchange, next) => interceptor.intercept(exchange, () => next(exchange)),
+  };
+  return { before: "handler", step };
+}
+
+/** The `handler` place: the matched route (404, or 405 with Allow), its result held for the answer. */
+function routeStep(routes: RouteRegistry): PipelineStep {
+  return {
+    name: "route",
+    apply: (exchange) => {
+      const match = routes.matchExchange(exchange);
+      if (match.kind === "not-found") throw new PlatformError("NOT_FOUND", "Not found");
+      if (match.kind === "method-not-allowed") {
+        exchange.response.headers.set("allow", match.allow.join(", "));
+        throw new PlatformError("METHOD_NOT_ALLOWED", `Method ${exchange.method} is not allowed here`, {
+          details: { allow: match.allow },
+        });
+      }
+      exchange.attributes.set(ROUTE_PARAMS_ATTRIBUTE, match.params);
+      const result = match.route.handler(exchange);
+      // Bound, not wrapped: no function of ours runs between the handler's promise and holdResult.
+      if (result instanceof Promise) return result.then(holdResult.bind(null, exchange));
+      holdResult(exchange, result);
+      return undefined;
+    },
+  };
+}

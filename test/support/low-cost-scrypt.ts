@@ -1,0 +1,9 @@
+/**
+ * The scrypt cost the test stacks hash and verify passwords at: N = 2^10, about 1/25 of the
+ * default's work (2^15), accepted only with `allow-low-cost`. Suites sign in hundreds of times;
+ * test/cli/platform-cli.test.ts and the benchmarks keep the default cost.
+ */
+export const LOW_COST_SCRYPT = {
+  "platform.auth.password.scrypt.cost-log2": 10,
+  "platform.auth.password.scrypt.allow-low-cost": true,
+} as const;
