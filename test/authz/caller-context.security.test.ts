@@ -3,7 +3,7 @@ import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
-// The demo's `GET /api/orders/:id` is a @Protectable method (owner or admin) that reads the caller
+// The demo's `GET /api/orders/{id}` is a @Protectable method (owner or admin) that reads the caller
 // from the SecurityContextHolder; its interceptor skips /health (callerContext: false).
 let demo: RunningDemo;
 let headersOf: Record<"user" | "carol", Record<string, string>>;

@@ -100,7 +100,7 @@ describe("the route table and the docs", () => {
   });
 });
 
-/** `METHOD /a/:x/b` and `METHOD /a/{id}/b` alike: every variable segment as `:`, a tail as `**`. */
+/** `METHOD /a/{x}/b` and `METHOD /a/<id>/b` alike: every variable segment as `:`, a tail as `**`. */
 function shape(endpoint: string): string {
   return endpoint.replace(/\/(\{[^}]+\}|<[^>]+>|:[A-Za-z_]\w*|\*)(?=\/|$)/g, "/:").replace(/\/\*\*$/, "/:");
 }

@@ -72,7 +72,7 @@ describe("createHttpApp: hostile and malformed input", () => {
             return { keys: Object.keys(merged) };
           },
         });
-        routes.add({ method: "GET", path: "/echo/:value", handler: (ex) => ({ path: ex.path }) });
+        routes.add({ method: "GET", path: "/echo/{value}", handler: (ex) => ({ path: ex.path }) });
       },
       { properties: { "platform.http.max-body-size": "64KiB" } },
     );

@@ -28,7 +28,7 @@ describe("createHttpApp", () => {
           path: "/items",
           handler: async (ex) => ({ got: (await ex.fields()).name }),
         });
-        routes.add({ method: "GET", path: "/items/:id", handler: (ex) => ({ id: routeParams(ex).id }) });
+        routes.add({ method: "GET", path: "/items/{id}", handler: (ex) => ({ id: routeParams(ex).id }) });
         routes.add({
           method: "GET",
           path: "/blocked",
@@ -222,7 +222,7 @@ describe("createHttpApp", () => {
   it("lists the registered routes, health included", () => {
     const listed = t.routes.list().map((r) => `${r.method} ${r.path}`);
     expect(listed).toContain("GET /health");
-    expect(listed).toContain("GET /items/:id");
+    expect(listed).toContain("GET /items/{id}");
   });
 });
 

@@ -12,7 +12,7 @@ export function correlationIdOf(exchange: HttpExchange): string | undefined {
   return typeof value === "string" ? value : undefined;
 }
 
-/** The matched route's path parameters (`/users/:id` → `{ id }`; `**` holds the raw rest of the path). */
+/** The matched route's path variables (`/users/{id}` → `{ id }`, decoded; `*` and `**` hold the raw segment and rest). */
 export function routeParams(exchange: HttpExchange): Readonly<Record<string, string>> {
   const value = exchange.attributes.get(ROUTE_PARAMS_ATTRIBUTE);
   return typeof value === "object" && value !== null ? (value as Record<string, string>) : {};

@@ -1,10 +1,13 @@
-import { compileAntPattern, HttpExchange } from "@platform/core/web";
+import { compilePathPattern, HttpExchange } from "@platform/core/web";
 import { describe, expect, it } from "vitest";
 import { RouteRegistry } from "./route-registry.js";
 
-/** Route patterns and the Ant patterns (policies, static rules) an author writes for them. */
+/** Route patterns (as hosts may write them) and the policy targets (and static rules) written for them. */
 const PAIRS: Array<[route: string, ant: string]> = [
+  ["/api/orders/{id}", "/api/orders/{id}"],
+  // `:name` as a host may still write it: converted once, the same segments
   ["/api/orders/:id", "/api/orders/{id}"],
+  ["/api/orders/{id:\\d+}", "/api/orders/{id:\\d+}"],
   ["/api/orders", "/api/orders"],
   ["/admin", "/admin"],
   ["/admin/api/**", "/admin/api/**"],
@@ -47,11 +50,14 @@ const REQUESTS = [
 const canonical = (url: string): string =>
   new HttpExchange({ method: "GET", url, headers: {}, remoteAddress: "" }).path;
 
-describe("RouteRegistry and AntPathPattern judge one canonical path", () => {
+describe("RouteRegistry and policy targets judge one canonical path", () => {
   for (const [route, ant] of PAIRS) {
-    it(`route ${route} is served exactly where Ant ${ant} matches`, () => {
+    it(`route ${route} is served exactly where the policy target ${ant} matches`, () => {
       const routes = new RouteRegistry().add({ method: "GET", path: route, handler: () => "ok" });
-      const pattern = compileAntPattern(ant);
+      const pattern = compilePathPattern(ant, "policy");
+      // One language: the route and the target compile to the same segments.
+      expect(compilePathPattern(route, "route").segments).toEqual(pattern.segments);
+      expect(compilePathPattern(ant, "matcher").segments).toEqual(pattern.segments);
       const served = REQUESTS.filter((r) => routes.match("GET", canonical(r)).kind === "found");
       const judged = REQUESTS.filter((r) => pattern.matches(canonical(r)));
       expect(served).toEqual(judged);
@@ -60,8 +66,8 @@ describe("RouteRegistry and AntPathPattern judge one canonical path", () => {
   }
 
   it("a route parameter decodes to a literal exactly when a policy on that literal matches", () => {
-    const routes = new RouteRegistry().add({ method: "GET", path: "/users/:name", handler: () => "ok" });
-    const literal = compileAntPattern("/users/@me");
+    const routes = new RouteRegistry().add({ method: "GET", path: "/users/{name}", handler: () => "ok" });
+    const literal = compilePathPattern("/users/@me", "policy");
     for (const r of REQUESTS.filter((p) => p.startsWith("/users/"))) {
       const path = canonical(r);
       const match = routes.match("GET", path);
@@ -73,7 +79,7 @@ describe("RouteRegistry and AntPathPattern judge one canonical path", () => {
   it("has no trailing-slash leniency of its own: a non-canonical path matches no literal route", () => {
     const routes = new RouteRegistry().add({
       method: "DELETE",
-      path: "/api/orders/:id",
+      path: "/api/orders/{id}",
       handler: () => "ok",
     });
     expect(routes.match("DELETE", "/api/orders/7").kind).toBe("found");

@@ -1,5 +1,5 @@
 import { isPlatformError } from "@platform/core/errors";
-import { HttpExchange } from "@platform/core/web";
+import { HttpExchange, RouteTable } from "@platform/core/web";
 import { describe, expect, it } from "vitest";
 import { type RouteDefinition, RouteRegistry } from "./route-registry.js";
 
@@ -30,10 +30,43 @@ describe("RouteRegistry", () => {
   });
 
   it("refuses the same method and path twice, parameter names aside", () => {
-    const routes = new RouteRegistry().add(route("GET", "/users/:id"));
+    const routes = new RouteRegistry().add(route("GET", "/users/{id}"));
+    expect(thrownCode(() => routes.add(route("GET", "/users/{name}")))).toBe("CONFIGURATION_INVALID");
     expect(thrownCode(() => routes.add(route("GET", "/users/:name")))).toBe("CONFIGURATION_INVALID");
-    expect(thrownCode(() => routes.add(route("POST", "/users/:id")))).toBeUndefined();
-    expect(thrownCode(() => routes.add(route("ANY", "/users/:id")))).toBeUndefined();
+    expect(thrownCode(() => routes.add(route("POST", "/users/{id}")))).toBeUndefined();
+    expect(thrownCode(() => routes.add(route("ANY", "/users/{id}")))).toBeUndefined();
+  });
+
+  it("accepts :name as hosts write it and lists, names and matches it as {name}", () => {
+    const routes = new RouteRegistry().add({
+      method: "GET",
+      path: "/teams/:team/members/:id",
+      handler: () => "ok",
+    });
+    expect(routes.list().map((r) => r.path)).toEqual(["/teams/{team}/members/{id}"]);
+    expect(routes.match("GET", "/teams/a%20b/members/7")).toMatchObject({
+      kind: "found",
+      route: { path: "/teams/{team}/members/{id}" },
+      params: { team: "a b", id: "7" },
+    });
+    const table = new RouteTable();
+    routes.bindTo(table);
+    expect(table.list().map((r) => [r.path, r.name])).toEqual([
+      ["/teams/{team}/members/{id}", "app.GET /teams/{team}/members/{id}"],
+    ]);
+  });
+
+  it("serves {name:regex} routes and refuses partial-segment wildcards (policy targets only)", () => {
+    const routes = new RouteRegistry().add(route("GET", "/v/{n:\\d+}")).add(route("GET", "/v/{name}"));
+    expect(routes.match("GET", "/v/12")).toMatchObject({
+      route: { path: "/v/{n:\\d+}" },
+      params: { n: "12" },
+    });
+    expect(routes.match("GET", "/v/x")).toMatchObject({
+      route: { path: "/v/{name}" },
+      params: { name: "x" },
+    });
+    expect(() => routes.add(route("GET", "/assets/*.js"))).toThrow(/accepted in policy targets only/);
   });
 
   it("refuses malformed patterns", () => {
@@ -47,14 +80,14 @@ describe("RouteRegistry", () => {
   it("matches literal, parameter and tail segments, most specific first", () => {
     const routes = new RouteRegistry()
       .add(route("GET", "/files/**"))
-      .add(route("GET", "/files/:name"))
+      .add(route("GET", "/files/{name}"))
       .add(route("GET", "/files/readme"));
     const found = (path: string) => {
       const m = routes.match("GET", path);
       return m.kind === "found" ? [m.route.path, m.params] : m.kind;
     };
     expect(found("/files/readme")).toEqual(["/files/readme", {}]);
-    expect(found("/files/a%20b")).toEqual(["/files/:name", { name: "a b" }]);
+    expect(found("/files/a%20b")).toEqual(["/files/{name}", { name: "a b" }]);
     expect(found("/files/a/b")).toEqual(["/files/**", { "**": "a/b" }]);
     expect(found("/files")).toEqual(["/files/**", { "**": "" }]);
     // No trailing-slash leniency: paths arrive canonical (HttpExchange.path), matched exactly.
@@ -63,7 +96,7 @@ describe("RouteRegistry", () => {
   });
 
   it("does not match a parameter whose escapes do not decode", () => {
-    const routes = new RouteRegistry().add(route("GET", "/u/:id"));
+    const routes = new RouteRegistry().add(route("GET", "/u/{id}"));
     expect(routes.match("GET", "/u/%E0%A4%A").kind).toBe("not-found");
   });
 
@@ -88,7 +121,7 @@ describe("RouteRegistry", () => {
   });
 
   it("matches an exchange once, until a route is added", () => {
-    const routes = new RouteRegistry().add(route("GET", "/a/:id"));
+    const routes = new RouteRegistry().add(route("GET", "/a/{id}"));
     const ex = new HttpExchange({ method: "GET", url: "/a/7", headers: {}, remoteAddress: "" });
     const first = routes.matchExchange(ex);
     expect(first).toMatchObject({ kind: "found", params: { id: "7" } });
@@ -96,7 +129,7 @@ describe("RouteRegistry", () => {
     routes.add(route("GET", "/a/7"));
     const again = routes.matchExchange(ex);
     expect(again.kind === "found" && again.route.path).toBe("/a/7");
-    expect(new RouteRegistry().add(route("GET", "/a/:id")).matchExchange(ex)).not.toBe(again);
+    expect(new RouteRegistry().add(route("GET", "/a/{id}")).matchExchange(ex)).not.toBe(again);
   });
 
   it("says which requests need the caller context: not a route declaring false, nor an unserved one", () => {

@@ -5,6 +5,7 @@ import {
   type Route,
   type RouteAccess,
   RouteTable,
+  routePattern,
 } from "@platform/core/web";
 import { routeParams } from "./exchange-attributes.js";
 
@@ -18,7 +19,10 @@ export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | 
 // biome-ignore lint/suspicious/noConfusingVoidType: lets `async (exchange) => { ... }` (Promise<void>) be a handler
 export type RouteHandler = (exchange: HttpExchange) => Promise<ResponseBody | void> | ResponseBody | void;
 
-/** One route: method (or ANY), path pattern (`/a/:id`, `/js/**`), handler, and data for scanners. */
+/**
+ * One route: method (or ANY), path pattern (`/a/{id}`, `/js/**`; `/a/:id` is accepted and kept as
+ * `/a/{id}`), handler, and data for scanners.
+ */
 export interface RouteDefinition {
   method: HttpMethod | "ANY";
   path: string;
@@ -61,8 +65,8 @@ export type RouteMatch =
  * `createHttpApp` binds it to the platform's table, so a host's routes, `/health` and `/js/**` sit
  * in the table beside the chains' routes. Before it is bound (or when used alone) it keeps its own
  * table. Routes may be added at any time (the app dispatches through the table, not h3's router).
- * Among the routes that accept the method, the most specific path wins (literal, then `:param`, then
- * `**`); on a tie the exact method beats GET-for-HEAD beats ANY.
+ * Among the routes that accept the method, the most specific path wins (literal, then a variable or
+ * `*`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY.
  */
 export class RouteRegistry {
   private readonly definitions: RouteDefinition[] = [];
@@ -70,9 +74,12 @@ export class RouteRegistry {
   private table = new RouteTable();
   private bound = false;
 
-  /** Adds a route; the same method and path shape twice is a CONFIGURATION_INVALID error. */
+  /**
+   * Adds a route; the same method and path shape twice is a CONFIGURATION_INVALID error. A `:name`
+   * segment is converted to `{name}` here, once: the definition listed and matched holds `{name}`.
+   */
   add(route: RouteDefinition): this {
-    const definition = Object.freeze({ ...route });
+    const definition = Object.freeze({ ...route, path: routePattern(route.path) });
     this.byRoute.set(this.insert(this.table, definition), definition);
     this.definitions.push(definition);
     return this;

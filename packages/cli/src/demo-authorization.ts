@@ -140,13 +140,13 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   });
   routes.add({
     method: "GET",
-    path: "/api/orders/:id",
+    path: "/api/orders/{id}",
     description: "One order (method-protected: owner or admin)",
     handler: (ex) => ({ ...orders().get(orderId(ex)) }),
   });
   routes.add({
     method: "DELETE",
-    path: "/api/orders/:id",
+    path: "/api/orders/{id}",
     description: "Cancel an order (policy 'Orders: cancel')",
     handler: (ex) => {
       if (!orders().cancel(orderId(ex))) throw new PlatformError("NOT_FOUND", "No such order");

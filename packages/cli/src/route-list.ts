@@ -15,8 +15,10 @@ checks the other docs' URL tables against it). How the table works: [architectur
 - **access**: \`public\`, \`authenticated\`, \`admin\` (ROLE_ADMIN, checked by the route itself),
   \`mfa-flow\` (a caller inside an MFA flow), \`reset-link\` (holder of a password-reset link),
   \`chain-rules\` (the chain's rules and policies decide).
-- \`ANY\` rows answer every other method of a resource with 405 and its \`Allow\`; \`*\` is one path
-  segment as sent, \`:name\` one decoded segment, \`**\` the rest of the path.
+- \`ANY\` rows answer every other method of a resource with 405 and its \`Allow\`. Paths are
+  written in the one path language ([architecture.md](architecture.md#path-patterns)): \`{name}\`
+  one decoded segment (\`{name:regex}\` one an RE2 regex matches), \`*\` one segment as sent, \`**\`
+  the rest of the path. A host may still write \`:name\`; it is stored and listed as \`{name}\`.
 `;
 
 function cell(text: string): string {

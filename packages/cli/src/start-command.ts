@@ -47,7 +47,8 @@ export async function startCommand(
   const { demo, server } = await startServing(store, args.port ?? 8080);
   const lines = [`Platform demo listening on ${server.url}`];
   for (const route of demo.routes.list()) {
-    if (route.method !== "GET" || route.path.includes("*") || route.path.includes(":")) continue;
+    // Only literal paths are URLs to open (no `*`, `**` or `{name}`).
+    if (route.method !== "GET" || /[*{]/.test(route.path)) continue;
     lines.push(`  ${route.description ?? route.path}: ${server.url}${route.path === "/" ? "" : route.path}`);
   }
   lines.push(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { canonicalAntPattern, canonicalPath } from "./canonical-path.js";
+import { canonicalPathPattern, canonicalPath } from "./canonical-path.js";
 import { HttpExchange } from "./http-exchange.js";
 
 const PATHS: Array<[input: string, canonical: string]> = [
@@ -138,7 +138,7 @@ describe("canonicalPath", () => {
   });
 });
 
-describe("canonicalAntPattern", () => {
+describe("canonicalPathPattern", () => {
   it.each([
     ["/orders/", "/orders"],
     ["/", "/"],
@@ -153,7 +153,7 @@ describe("canonicalAntPattern", () => {
     ["/a/{x:\\d{2}é?}", "/a/{x:\\d{2}é?}"],
     ["/a/{x", "/a/{x"],
   ])("%j is %j", (input, canonical) => {
-    expect(canonicalAntPattern(input)).toBe(canonical);
-    expect(canonicalAntPattern(canonical)).toBe(canonical);
+    expect(canonicalPathPattern(input)).toBe(canonical);
+    expect(canonicalPathPattern(canonical)).toBe(canonical);
   });
 });

@@ -27,12 +27,12 @@ export function canonicalPath(path: string): string {
 }
 
 /**
- * An Ant pattern with its literal text in canonical path form (see canonicalPath): escapes and raw
+ * A path pattern with its literal text in canonical path form (see canonicalPath): escapes and raw
  * bytes as a canonical path has them, trailing slashes removed (`/orders/` means `/orders`); `*`, `?`
  * and `{...}` variables (regexes included) are left exactly as written. Patterns compile from this,
  * so a pattern matches the canonical paths its author meant.
  */
-export function canonicalAntPattern(pattern: string): string {
+export function canonicalPathPattern(pattern: string): string {
   return isCanonical(pattern, true) ? pattern : canonicalise(pattern, true);
 }
 
@@ -57,8 +57,9 @@ function canonicalise(text: string, pattern: boolean): string {
     if (pattern && c === 123) {
       // A `{name:regex}` variable is copied verbatim: its text is a regex, not a path.
       const close = closingBrace(text, i);
-      out += text.slice(i, close + 1);
-      i = close;
+      const end = close === -1 ? text.length - 1 : close;
+      out += text.slice(i, end + 1);
+      i = end;
     } else if (pattern && (c === 63 || c === 125)) {
       out += text[i];
     } else if (c === PERCENT) {
@@ -82,8 +83,8 @@ function canonicalise(text: string, pattern: boolean): string {
   return out.slice(0, end);
 }
 
-/** The index of the `}` closing the `{` at `open` (nesting and `\` escapes honoured), or the end. */
-function closingBrace(text: string, open: number): number {
+/** The index of the `}` closing the `{` at `open` (nesting and `\` escapes honoured), or -1. */
+export function closingBrace(text: string, open: number): number {
   let depth = 0;
   for (let j = open; j < text.length; j++) {
     const c = text[j];
@@ -91,7 +92,7 @@ function closingBrace(text: string, open: number): number {
     else if (c === "{") depth++;
     else if (c === "}" && --depth === 0) return j;
   }
-  return text.length - 1;
+  return -1;
 }
 
 function hexByte(text: string, at: number): number {

@@ -1,9 +1,10 @@
 // @platform/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
 // binding to another framework) builds on: the exchange and its interceptor, the request pipeline (its
-// steps, and the family a plugin contributes steps through), the route table, Ant patterns, cookies,
-// IP ranges, the page scripts and the error answer. The canonical form of a path, the exchange's
-// internals, the pipeline's table of places and the route table's compiled forms stay inside the core.
-export { compileAntPattern } from "./ant-path-pattern.js";
+// steps, and the family a plugin contributes steps through), the route table, the one path-pattern
+// language (`compilePathPattern`, `routePattern`), cookies, IP ranges, the page scripts and the error
+// answer. The canonical form of a path, the exchange's internals, the pipeline's table of places and the
+// compiled forms of patterns and routes stay inside the core.
+export { compilePathPattern, routePattern } from "./path-pattern.js";
 export { errorResponse } from "./error-response.js";
 export { attachErrorCatalog } from "./exchange-error-catalog.js";
 export { errorTranslation } from "./error-translation.js";

@@ -1,5 +1,5 @@
 import { PlatformError } from "../kernel/platform-error.js";
-import { compileAntPattern } from "./ant-path-pattern.js";
+import { compilePathPattern, type PathPattern } from "./path-pattern.js";
 
 /** An HTTP method a matcher can be restricted to. */
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "TRACE";
@@ -16,6 +16,8 @@ export interface RequestMatcher {
   matches(req: MatchableRequest): boolean;
   /** A human-readable form such as `POST /login` or `ANY /api/**`, for logs and errors. */
   readonly description: string;
+  /** The compiled path pattern of a path matcher (`antMatcher`), so one match can also yield its variables. */
+  readonly pattern?: PathPattern | undefined;
 }
 
 const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
@@ -30,11 +32,12 @@ const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
 ]);
 
 /**
- * Matches requests whose path matches an Ant pattern and, unless `method` is ANY, whose method is
- * `method` (request side compared case-insensitively; HEAD is not GET). Throws CONFIGURATION_INVALID.
+ * Matches requests whose path matches a path pattern (compilePathPattern: `/api/**`, `/users/{id}`;
+ * no partial-segment wildcard) and, unless `method` is ANY, whose method is `method` (request side
+ * compared case-insensitively; HEAD is not GET). Throws CONFIGURATION_INVALID.
  */
 export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"): RequestMatcher {
-  const compiled = compileAntPattern(pattern);
+  const compiled = compilePathPattern(pattern, "matcher");
   const wanted = String(method).toUpperCase();
   if (wanted !== "ANY" && !METHODS.has(wanted)) {
     throw new PlatformError(
@@ -46,9 +49,11 @@ export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"):
     );
   }
   const description = `${wanted} ${pattern}`;
-  if (wanted === "ANY") return { description, matches: (req) => compiled.matches(req.path) };
+  if (wanted === "ANY")
+    return { description, pattern: compiled, matches: (req) => compiled.matches(req.path) };
   return {
     description,
+    pattern: compiled,
     matches: (req) =>
       (req.method === wanted || req.method.toUpperCase() === wanted) && compiled.matches(req.path),
   };

@@ -38,15 +38,19 @@ describe("RouteTable", () => {
     expect(thrownCode(() => table.add(route("POST", "/logout", "form")))).toBe("CONFIGURATION_INVALID");
     expect(thrownCode(() => table.add(route("POST", "/logout", "rest")))).toBeUndefined();
     expect(thrownCode(() => table.add(route("POST", "/logout")))).toBeUndefined();
-    table.add(route("DELETE", "/items/:id", "form"));
+    table.add(route("DELETE", "/items/{id}", "form"));
+    expect(thrownCode(() => table.add(route("DELETE", "/items/{name}", "form")))).toBe(
+      "CONFIGURATION_INVALID",
+    );
     expect(thrownCode(() => table.add(route("DELETE", "/items/:name", "form")))).toBe(
       "CONFIGURATION_INVALID",
     );
+    expect(thrownCode(() => table.add(route("DELETE", "/items/*", "form")))).toBe("CONFIGURATION_INVALID");
   });
 
   it("refuses malformed patterns", () => {
     const table = new RouteTable();
-    for (const bad of ["no-slash", "/a/**/b", "/a/:1x", "/a//b", "/a*"]) {
+    for (const bad of ["no-slash", "/a/**/b", "/a/:1x", "/a//b", "/a*", "/a/{x", "/a/{1x}", "/a/{x:(?=y)}"]) {
       expect(thrownCode(() => table.add(route("GET", bad)))).toBe("CONFIGURATION_INVALID");
     }
   });
@@ -54,7 +58,7 @@ describe("RouteTable", () => {
   it("matches app routes most specific first, HEAD by GET, and reports Allow", () => {
     const table = new RouteTable()
       .add(route("GET", "/files/**"))
-      .add(route("GET", "/files/:name"))
+      .add(route("GET", "/files/{name}"))
       .add(route("GET", "/files/readme"))
       .add(route("POST", "/upload"));
     const found = (method: string, path: string) => {
@@ -63,7 +67,7 @@ describe("RouteTable", () => {
     };
     expect(found("GET", "/files/readme")).toEqual(["/files/readme", {}]);
     expect(found("HEAD", "/files/readme")).toEqual(["/files/readme", {}]);
-    expect(found("GET", "/files/a%20b")).toEqual(["/files/:name", { name: "a b" }]);
+    expect(found("GET", "/files/a%20b")).toEqual(["/files/{name}", { name: "a b" }]);
     expect(found("GET", "/files/a/b")).toEqual(["/files/**", { "**": "a/b" }]);
     expect(found("GET", "/other")).toBe("not-found");
     expect(table.match("GET", "/upload")).toEqual({ kind: "method-not-allowed", allow: ["POST"] });
@@ -85,11 +89,11 @@ describe("RouteTable", () => {
 
   it("matches chain patterns with their parameters, a literal path first", () => {
     const table = new RouteTable()
-      .add(route("POST", "/esc/:id/approve", "mfa"))
+      .add(route("POST", "/esc/{id}/approve", "mfa"))
       .add(route("POST", "/esc/list/approve", "mfa"))
       .add(route("DELETE", "/keys/**", "mfa"));
     expect(table.matchChain("mfa", "POST", "/esc/e%201/approve")).toMatchObject({
-      route: { path: "/esc/:id/approve" },
+      route: { path: "/esc/{id}/approve" },
       params: { id: "e 1" },
     });
     expect(table.matchChain("mfa", "POST", "/esc/list/approve")?.route.path).toBe("/esc/list/approve");
@@ -100,6 +104,43 @@ describe("RouteTable", () => {
     const table = new RouteTable().add(route("GET", "/caf%c3%a9/", "form"));
     expect(table.matchChain("form", "GET", "/caf%C3%A9")).toBeDefined();
     expect(table.matchChain("form", "GET", "/caf%C3%A9/")).toBeUndefined();
+  });
+});
+
+describe("RouteTable: the one path language", () => {
+  it("accepts :name where routes are written and stores and echoes it as {name}", () => {
+    const table = new RouteTable().add(route("GET", "/users/:id/keys/:keyId"));
+    expect(table.list()[0]!.path).toBe("/users/{id}/keys/{keyId}");
+    expect(table.match("GET", "/users/7/keys/k%201")).toMatchObject({
+      kind: "found",
+      route: { path: "/users/{id}/keys/{keyId}" },
+      params: { id: "7", keyId: "k 1" },
+    });
+    // The message of a clash shows the {name} form too.
+    expect(() => table.add(route("GET", "/users/{uid}/keys/{k}"))).toThrow(
+      "Route GET /users/{uid}/keys/{k} is already registered (as test.GET /users/:id/keys/:keyId /users/{id}/keys/{keyId})",
+    );
+  });
+
+  it("matches {name:regex} segments by their RE2 regex, a variable of the same rank as {name}", () => {
+    const table = new RouteTable()
+      .add(route("GET", "/orders/{id:\\d+}"))
+      .add(route("GET", "/orders/{slug:[a-z-]+}"))
+      .add(route("GET", "/orders/latest"));
+    const found = (path: string) => {
+      const m = table.match("GET", path);
+      return m.kind === "found" ? [m.route.path, m.params] : m.kind;
+    };
+    expect(found("/orders/42")).toEqual(["/orders/{id:\\d+}", { id: "42" }]);
+    expect(found("/orders/big-one")).toEqual(["/orders/{slug:[a-z-]+}", { slug: "big-one" }]);
+    expect(found("/orders/latest")).toEqual(["/orders/latest", {}]);
+    expect(found("/orders/X1")).toBe("not-found");
+  });
+
+  it("refuses a partial-segment wildcard with a clear error (policy targets only)", () => {
+    for (const bad of ["/static/*.css", "/t?st", "/files/{name}.{ext}"]) {
+      expect(() => new RouteTable().add(route("GET", bad))).toThrow(/accepted in policy targets only/);
+    }
   });
 });
 

@@ -1,6 +1,12 @@
 import { PlatformError } from "../kernel/platform-error.js";
 import type { HttpExchange, ResponseBody } from "./http-exchange.js";
-import { compareSpecificity, RoutePath, splitPath } from "./route-path.js";
+import {
+  compareSpecificity,
+  compilePathPattern,
+  type PathPattern,
+  routePattern,
+  splitPath,
+} from "./path-pattern.js";
 
 /** The HTTP methods a route can be registered for (`ANY`: every method, for application routes). */
 export type RouteMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";
@@ -25,7 +31,8 @@ export type RouteAccess = "public" | "authenticated" | "admin" | "mfa-flow" | "r
 export type RouteStage = "entry" | "mounted";
 
 /**
- * A route's handler: works on the exchange with the path's parameters (`:name` decoded, `**` raw).
+ * A route's handler: works on the exchange with the path's variables (`{name}` decoded once; `*` and
+ * `**` as sent).
  * A returned object, array, string or bytes is written with status 200 unless the handler committed
  * the exchange itself.
  */
@@ -38,7 +45,11 @@ export type TableRouteHandler = (
 /** One endpoint the platform serves. */
 export interface Route {
   readonly method: RouteMethod;
-  /** Path pattern: literal segments, `:param` segments, `**` last (zero or more segments). */
+  /**
+   * Path pattern in the one path language (see compilePathPattern): literal segments, `{name}` and
+   * `{name:regex}`, `*` at most once, `**` last (zero or more segments). `:name` is accepted and
+   * stored as `{name}`.
+   */
   readonly path: string;
   /** Stable handler name, `<feature>.<endpoint>` (e.g. `identity.me`). */
   readonly name: string;
@@ -64,12 +75,12 @@ export type RouteTableMatch =
 
 interface Entry {
   readonly route: Route;
-  readonly path: RoutePath;
+  readonly path: PathPattern;
 }
 
 /**
  * The routes of one scope (the application, or one chain): literal paths by path; patterns by their
- * first segment when it is literal (`/api/orders/:id` under `api`), the others (`/**`, `/:x`) apart.
+ * first segment when it is literal (`/api/orders/{id}` under `api`), the others (`/**`, `/:x`) apart.
  */
 interface Scope {
   readonly literal: Map<string, Entry[]>;
@@ -81,7 +92,7 @@ const NONE: readonly Entry[] = [];
 
 /** The patterns that may match `parts`, in registration order within each group. */
 function patternsFor(scope: Scope, parts: readonly string[]): readonly Entry[] {
-  const byFirst = parts.length > 0 ? (scope.patternsByFirst.get(parts[0]!) ?? NONE) : NONE;
+  const byFirst = scope.patternsByFirst.get(parts[0]!) ?? NONE;
   if (scope.patternsAnyFirst.length === 0) return byFirst;
   if (byFirst.length === 0) return scope.patternsAnyFirst;
   return [...byFirst, ...scope.patternsAnyFirst];
@@ -98,22 +109,26 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
  * path's first segment (segment compares on a path split once, no regex).
  *
  * Application routes: among those that accept the method, the most specific path wins (literal, then
- * `:param`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY. Chain routes match
+ * a variable or `*`, then `**`); on a tie the exact method beats GET-for-HEAD beats ANY. Chain routes match
  * the exact method only: a request a chain route does not take goes on through the chain as before.
  */
 export class RouteTable {
   private readonly entries: Entry[] = [];
   private readonly scopes = new Map<string, Scope>();
 
-  /** Adds a route; the same method and path shape twice on one chain (or among app routes) is CONFIGURATION_INVALID. */
+  /**
+   * Adds a route; the same method and path shape twice on one chain (or among app routes) is
+   * CONFIGURATION_INVALID. A `:name` segment is stored as `{name}`.
+   */
   add(route: Route): this {
     this.insert(route);
     return this;
   }
 
   /** Adds a route as `add` does and returns it as stored (frozen), the value `list` and `match` hand out. */
-  insert(route: Route): Route {
-    const path = new RoutePath(route.path);
+  insert(written: Route): Route {
+    const route = { ...written, path: routePattern(written.path) };
+    const path = compilePathPattern(route.path, "route");
     const scope = this.scope(route.chain);
     const clash = this.entries.find(
       (e) => e.route.chain === route.chain && e.route.method === route.method && e.path.shape === path.shape,
@@ -126,14 +141,15 @@ export class RouteTable {
         { details: { method: route.method, path: route.path, chain: route.chain, name: route.name } },
       );
     }
-    const entry: Entry = { route: Object.freeze({ ...route }), path };
+    const entry: Entry = { route: Object.freeze(route), path };
     this.entries.push(entry);
-    if (path.literal) {
+    if (path.segments.every((s) => s.kind === "literal")) {
       const list = scope.literal.get(path.shape);
       if (list) list.push(entry);
       else scope.literal.set(path.shape, [entry]);
     } else {
-      const first = path.firstLiteral;
+      const head = path.segments[0]!;
+      const first = head.kind === "literal" ? head.text : undefined;
       if (first === undefined) scope.patternsAnyFirst.push(entry);
       else {
         const list = scope.patternsByFirst.get(first);
@@ -171,7 +187,7 @@ export class RouteTable {
         return;
       }
       const order = best
-        ? compareSpecificity(entry.path.specificity(), best.path.specificity()) || preference - bestPreference
+        ? compareSpecificity(entry.path.specificity, best.path.specificity) || preference - bestPreference
         : -1;
       if (order < 0) {
         best = entry;
@@ -182,7 +198,7 @@ export class RouteTable {
     for (const entry of scope.literal.get(path) ?? NONE) consider(entry, {});
     const parts = splitPath(path);
     for (const entry of patternsFor(scope, parts)) {
-      const params = entry.path.matchParts(parts);
+      const params = entry.path.match(parts);
       if (params) consider(entry, params);
     }
     if (best) return { kind: "found", route: best.route, params: bestParams };
@@ -221,10 +237,10 @@ export class RouteTable {
     for (const entry of patternsFor(scope, parts)) {
       const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
       if (rank < 0) continue;
-      const params = entry.path.matchParts(parts);
+      const params = entry.path.match(parts);
       if (!params) continue;
       const order = best
-        ? compareSpecificity(entry.path.specificity(), best.entry.path.specificity()) || rank - best.rank
+        ? compareSpecificity(entry.path.specificity, best.entry.path.specificity) || rank - best.rank
         : -1;
       if (order < 0) best = { entry, params, rank };
     }

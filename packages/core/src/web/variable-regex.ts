@@ -34,8 +34,6 @@ export interface SegmentRegex {
   readonly programSize: number;
   /** True when the whole text matches. */
   test(text: string): boolean;
-  /** The `[start, end)` offsets of each listed group when the whole text matches, else undefined. */
-  spans(text: string, groups: readonly number[]): Int32Array | undefined;
 }
 
 /**
@@ -71,18 +69,6 @@ export function compileSegmentRegex(source: string): SegmentRegex | RegexProblem
   return {
     programSize: size,
     test: (text) => text.length <= MAX_REGEX_SEGMENT_LENGTH && re.testExact(text),
-    spans(text, groups) {
-      // The capture-tracking engine is slower; the DFA turns most non-matching texts away first.
-      if (text.length > MAX_REGEX_SEGMENT_LENGTH || !re.testExact(text)) return undefined;
-      const m = re.matcher(text);
-      if (!m.matches()) return undefined;
-      const out = new Int32Array(groups.length * 2);
-      groups.forEach((g, i) => {
-        out[i * 2] = m.start(g);
-        out[i * 2 + 1] = m.end(g);
-      });
-      return out;
-    },
   };
 }
 

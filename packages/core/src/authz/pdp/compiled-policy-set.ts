@@ -1,11 +1,10 @@
 import { isPlatformError } from "../../kernel/platform-error.js";
-import { canonicalAntPattern } from "../../web/canonical-path.js";
 import type { CompiledExpression, ExpressionEvaluator } from "../expression/compiled-expression.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
 import type { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { comparePolicies, isExecutable, type Policy, type PolicyEffect } from "../policy/policy.js";
 import type { CombiningAlgorithm } from "./combining-algorithm.js";
-import { PathPatternIndex } from "./path-pattern-index.js";
+import { type IndexedTarget, PathPatternIndex } from "./path-pattern-index.js";
 import type { EvaluationOutcome } from "./policy-evaluation.js";
 import { covers } from "./pattern-coverage.js";
 
@@ -110,17 +109,21 @@ export class CompiledPolicySet {
     executable.sort(comparePolicies);
     const index = new PathPatternIndex<CompiledPolicy, PolicyHotFields>();
     const broken: PolicyNote[] = [];
+    // Each policy's indexed targets (compiled once, by the index), for shadow detection.
+    const targets: IndexedPolicyTarget[][] = [];
     const compiled = executable.map((policy, rank) => {
       const entry = compilePolicy(policy, rank, options);
       if (entry.brokenReason)
         broken.push({ policyId: policy.id, name: policy.name, reason: entry.brokenReason });
+      const own: IndexedPolicyTarget[] = [];
       for (const target of [...policy.targets].sort((a, b) => a.targetOrder - b.targetOrder)) {
         if (target.targetType === "URL")
-          index.add(target.targetIdentifier, target.httpMethod, rank, entry, hotFieldsOf(entry));
+          own.push(index.add(target.targetIdentifier, target.httpMethod, rank, entry, hotFieldsOf(entry)));
       }
+      targets.push(own);
       return entry;
     });
-    const shadowed = options.algorithm === "FIRST_APPLICABLE" ? findShadowed(executable, index) : [];
+    const shadowed = options.algorithm === "FIRST_APPLICABLE" ? findShadowed(executable, targets, index) : [];
     const set = new CompiledPolicySet(index, compiled, options.algorithm);
     return {
       set,
@@ -179,29 +182,26 @@ function withOutcomes(p: Omit<CompiledPolicy, "granted" | "denied">, usedZeroTru
   return { ...p, granted: decision(true), denied: decision(false) };
 }
 
+type IndexedPolicyTarget = IndexedTarget<CompiledPolicy, PolicyHotFields>;
+
 /** Policies all of whose URL targets are covered by targets of earlier (lower-rank) policies. */
 function findShadowed(
   policies: readonly Policy[],
+  targets: readonly (readonly IndexedPolicyTarget[])[],
   index: PathPatternIndex<CompiledPolicy, PolicyHotFields>,
 ): PolicyNote[] {
   const notes: PolicyNote[] = [];
   policies.forEach((policy, rank) => {
     let names: string[] | undefined;
     let urlTargets = 0;
-    for (const target of policy.targets) {
-      if (target.targetType !== "URL") continue;
+    for (const b of targets[rank]!) {
       urlTargets++;
-      // Compared in canonical form, as they match (`/a/` and `/a` are one target).
-      const b = {
-        pattern: canonicalAntPattern(target.targetIdentifier),
-        method: target.httpMethod.toUpperCase(),
-      };
-      // The earliest earlier target that covers this one (candidates come unsorted).
+      // The earliest earlier target that covers this one (candidates come unsorted); compared on
+      // compiled segments, whose literals are canonical (`/a/` and `/a` are one target).
       let cover: CompiledPolicy | undefined;
       let coverRank = rank;
-      for (const c of index.candidates(b.pattern)) {
-        const a = { pattern: canonicalAntPattern(c.pattern.pattern), method: c.method };
-        if (c.rank < coverRank && covers(a, b)) {
+      for (const c of index.candidates(b.pattern.source)) {
+        if (c.rank < coverRank && covers(c, b)) {
           cover = c.value;
           coverRank = c.rank;
         }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compileAntPattern } from "../../web/ant-path-pattern.js";
+import { compilePathPattern, type PathPattern } from "../../web/path-pattern.js";
 import { PathPatternIndex } from "./path-pattern-index.js";
 
 /** A seeded PRNG so a failure reproduces. */
@@ -15,7 +15,7 @@ function prng(seed: number): () => number {
 }
 
 const SEGMENTS = ["api", "v1", "orders", "users", "admin", "x", "", "a.json", "42"];
-const PATTERN_SEGMENTS = [...SEGMENTS, "*", "**", "{id}", "{id:\\d+}", "*.json", "a?", "or*"];
+const PATTERN_SEGMENTS = [...SEGMENTS, "*", "**", "{id}", "{id:\\d+}", "*.json", "a?", "or*", "{id}.json"];
 const METHODS = ["GET", "POST", "ANY"];
 
 describe("PathPatternIndex", () => {
@@ -24,7 +24,7 @@ describe("PathPatternIndex", () => {
     const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)]!;
     for (let round = 0; round < 50; round++) {
       const index = new PathPatternIndex<number>();
-      const targets: { pattern: string; method: string; rank: number }[] = [];
+      const targets: { pattern: PathPattern; method: string; rank: number }[] = [];
       for (let i = 0; i < 40; i++) {
         const depth = 1 + Math.floor(random() * 4);
         let k = 0;
@@ -35,7 +35,7 @@ describe("PathPatternIndex", () => {
         const method = pick(METHODS);
         const rank = Math.floor(random() * 20); // ties: several targets of one rank
         index.add(pattern, method, rank, i);
-        targets.push({ pattern, method, rank });
+        targets.push({ pattern: compilePathPattern(pattern, "policy"), method, rank });
       }
       for (let q = 0; q < 100; q++) {
         const depth = Math.floor(random() * 5);
@@ -43,9 +43,7 @@ describe("PathPatternIndex", () => {
         const method = pick(["GET", "POST"]);
         const expected = targets
           .map((t, i) => ({ ...t, i }))
-          .filter(
-            (t) => (t.method === "ANY" || t.method === method) && compileAntPattern(t.pattern).matches(path),
-          )
+          .filter((t) => (t.method === "ANY" || t.method === method) && t.pattern.matches(path))
           .sort((a, b) => a.rank - b.rank);
         const found = index.matching(path, method).map((t) => t.value);
         expect(found.sort()).toEqual(expected.map((t) => t.i).sort());

@@ -1,5 +1,4 @@
-import { type AntPathPattern, compileAntPattern } from "../../web/ant-path-pattern.js";
-import { canonicalAntPattern } from "../../web/canonical-path.js";
+import { compilePathPattern, type PathPattern, type PatternSegment } from "../../web/path-pattern.js";
 import { FlatPathTrie } from "./flat-path-trie.js";
 
 /** No extra fields (the default of the `hot` mixin). */
@@ -15,15 +14,15 @@ export type IndexedTarget<T, H extends object = NoHotFields> = IndexedTargetBase
 
 /** The index's own fields of a target. */
 export interface IndexedTargetBase<T> {
-  readonly pattern: AntPathPattern;
+  readonly pattern: PathPattern;
   /** Upper-case HTTP method, or `ANY`. */
   readonly method: string;
   /** Evaluation order of the owning policy (0 first). */
   readonly rank: number;
   readonly value: T;
   /**
-   * True when reaching the target in the trie proves the match (only literal, whole-segment `{name}`
-   * and a trailing `**`): its compiled pattern is then not run again.
+   * True when reaching the target in the trie proves the match (only literal, `*`, `{name}` and a
+   * trailing `**` segments): its compiled pattern is then not run again.
    */
   readonly exact: boolean;
 }
@@ -38,7 +37,7 @@ export interface TrieNode<T, H extends object> {
   literal: Map<string, TrieNode<T, H>> | undefined;
   /** Whole-segment `{name}`: any non-empty segment. */
   named: TrieNode<T, H> | undefined;
-  /** Any other wildcard segment (`*`, `a*`, `{id:\\d+}`, `?`): confirmed by the compiled pattern. */
+  /** `*` (any segment, proved by the walk) and the others (`{id:\\d+}`, `a*`, `t?st`: confirmed by the pattern). */
   wild: TrieNode<T, H> | undefined;
   /** The first target ending exactly here, inline (most nodes end one or two); the rest in `terminal`. */
   terminal1: IndexedTarget<T, H> | undefined;
@@ -60,19 +59,20 @@ const node = <T, H extends object>(): TrieNode<T, H> => ({
   deep: undefined,
 });
 
-/** A whole-segment variable without a regex: matches exactly the non-empty segments. */
-const isNamed = (segment: string): boolean => /^\{[A-Za-z][\w-]*\}$/.test(segment);
+/** A variable without a regex: matches exactly the non-empty segments. */
+const isNamed = (s: PatternSegment): boolean => s.kind === "variable" && s.regex === undefined;
 
-/** True for a pattern segment without wildcards or variables. */
-const isLiteral = (segment: string): boolean => !/[*?{]/.test(segment);
+/** True when the trie's walk alone proves the segment (`*` takes the wild branch, which takes any). */
+const isProved = (s: PatternSegment, last: boolean): boolean =>
+  s.kind === "literal" || s.kind === "any" || isNamed(s) || (s.kind === "rest" && last);
 
 /**
- * A path-segment trie over Ant patterns: a lookup walks the request path once and returns only the
- * targets whose literal segments agree with it, so its cost grows with the path's depth and the
- * number of overlapping patterns, not with the number of policies. Targets made only of literals,
- * whole-segment `{name}`s and a trailing `**` are proved by the walk itself; every other candidate
- * is confirmed by its compiled Ant pattern (the one source of Ant semantics). A randomized test
- * holds the index equal to a linear scan of compiled patterns.
+ * A path-segment trie over policy targets, built from their compiled segments (compilePathPattern):
+ * a lookup walks the request path once and returns only the targets whose literal segments agree
+ * with it, so its cost grows with the path's depth and the number of overlapping patterns, not with
+ * the number of policies. Targets made only of literals, `*`, `{name}`s and a trailing `**` are
+ * proved by the walk itself; every other candidate is confirmed by its compiled pattern (the one
+ * source of the path language's semantics). A randomized test holds the index equal to a linear scan.
  */
 export class PathPatternIndex<T, H extends object = NoHotFields> {
   private readonly root: TrieNode<T, H> = node();
@@ -82,30 +82,34 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
   /** Scratch buffer reused by `candidates` (lookups are synchronous, so this is never shared). */
   private readonly scratch: IndexedTarget<T, H>[] = [];
 
-  /** Adds a target; `pattern` must already be valid (compileAntPattern throws otherwise). */
-  add(patternText: string, method: string, rank: number, value: T, hot?: H): IndexedTarget<T, H> {
+  /**
+   * Adds a policy target: a pattern text (compiled for a policy target; CONFIGURATION_INVALID when
+   * malformed) or an already compiled pattern. The trie is keyed by its compiled segments, whose
+   * literals are canonical (`/a/` is `/a`), as the paths it walks.
+   */
+  add(pattern: string | PathPattern, method: string, rank: number, value: T, hot?: H): IndexedTarget<T, H> {
     this.flat = undefined;
-    // The trie walks canonical paths, so it is keyed by the canonical pattern (`/a/` is `/a`).
-    const segments = canonicalAntPattern(patternText).slice(1).split("/");
+    const compiled = typeof pattern === "string" ? compilePathPattern(pattern, "policy") : pattern;
+    const segments = compiled.segments;
     const last = segments.length - 1;
     const target = {
-      pattern: compileAntPattern(patternText),
+      pattern: compiled,
       method: method.toUpperCase(),
       rank,
       value,
-      exact: segments.every((s, i) => isLiteral(s) || isNamed(s) || (s === "**" && i === last)),
+      exact: segments.every((s, i) => isProved(s, i === last)),
       ...hot,
     } as IndexedTarget<T, H>;
     let at = this.root;
     for (const segment of segments) {
-      if (segment === "**") {
+      if (segment.kind === "rest") {
         at.deep ??= [];
         at.deep.push(target);
         this.size++;
         return target;
       }
-      if (isLiteral(segment)) {
-        at = literalChild(at, segment);
+      if (segment.kind === "literal") {
+        at = literalChild(at, segment.text);
       } else if (isNamed(segment)) {
         at.named ??= node();
         at = at.named;
@@ -162,7 +166,7 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
    */
   candidates(path: string): IndexedTarget<T, H>[] {
     const out: IndexedTarget<T, H>[] = [];
-    if (path.charCodeAt(0) === 47) collect(this.root, path, 0, out);
+    if (path.charCodeAt(0) === 47) this.layout().collect(path, out);
     return out;
   }
 
@@ -189,7 +193,6 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
   }
 }
 
-/** Gathers every target the trie cannot rule out for the path from `slash` (index of a '/') on. */
 /** The literal child of `at` for `segment`, created when missing. */
 function literalChild<T, H extends object>(at: TrieNode<T, H>, segment: string): TrieNode<T, H> {
   if (at.literal) {
@@ -212,33 +215,6 @@ function literalChild<T, H extends object>(at: TrieNode<T, H>, segment: string):
   const next = node<T, H>();
   at.literal.set(segment, next);
   return next;
-}
-
-function collect<T, H extends object>(
-  at: TrieNode<T, H>,
-  path: string,
-  slash: number,
-  out: IndexedTarget<T, H>[],
-): void {
-  if (at.deep) for (const t of at.deep) out.push(t);
-  if (slash >= path.length) {
-    if (at.terminal1) {
-      out.push(at.terminal1);
-      if (at.terminal) for (const t of at.terminal) out.push(t);
-    }
-    return;
-  }
-  let end = path.indexOf("/", slash + 1);
-  if (end === -1) end = path.length;
-  const key = at.onlyKey;
-  if (key !== undefined) {
-    if (end - slash - 1 === key.length && path.startsWith(key, slash + 1)) collect(at.only!, path, end, out);
-  } else if (at.literal) {
-    const next = at.literal.get(path.slice(slash + 1, end));
-    if (next) collect(next, path, end, out);
-  }
-  if (at.named && end > slash + 1) collect(at.named, path, end, out);
-  if (at.wild) collect(at.wild, path, end, out);
 }
 
 /** Insertion sort: candidate lists are short (a handful), so this beats Array.prototype.sort. */

@@ -1,5 +1,5 @@
 import { PlatformError } from "../../kernel/platform-error.js";
-import { compileAntPattern } from "../../web/ant-path-pattern.js";
+import { compilePathPattern } from "../../web/path-pattern.js";
 import type { PolicyTarget } from "./policy.js";
 
 /**
@@ -16,7 +16,7 @@ export function regexProgramSizeOf(targets: readonly PolicyTarget[]): number {
   let size = 0;
   for (const t of targets) {
     if (t.targetType === "URL" && t.targetIdentifier.includes("{")) {
-      size += compileAntPattern(t.targetIdentifier).regexProgramSize;
+      size += compilePathPattern(t.targetIdentifier, "policy").regexProgramSize;
     }
   }
   return size;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { compileAntPattern, MAX_ANT_PATTERN_LENGTH } from "../../web/ant-path-pattern.js";
-import { canonicalAntPattern } from "../../web/canonical-path.js";
+import { canonicalPathPattern } from "../../web/canonical-path.js";
+import { compilePathPattern, MAX_PATH_PATTERN_LENGTH } from "../../web/path-pattern.js";
 import {
   POLICY_EFFECTS,
   POLICY_HTTP_METHODS,
@@ -21,7 +21,7 @@ export const POLICY_LIMITS = {
   maxRules: 50,
   maxConditionsPerRule: 20,
   expressionMaxLength: 4_096,
-  targetIdentifierMaxLength: MAX_ANT_PATTERN_LENGTH,
+  targetIdentifierMaxLength: MAX_PATH_PATTERN_LENGTH,
   aiModelMaxLength: 200,
 } as const;
 
@@ -58,12 +58,12 @@ const targetInput = z
     if (t.targetIdentifier.length > POLICY_LIMITS.targetIdentifierMaxLength) return;
     if (t.targetType === "URL") {
       try {
-        compileAntPattern(t.targetIdentifier);
+        compilePathPattern(t.targetIdentifier, "policy");
       } catch (error) {
         ctx.addIssue({
           code: "custom",
           path: ["targetIdentifier"],
-          message: isPlatformError(error) ? error.message : "is not a valid Ant pattern",
+          message: isPlatformError(error) ? error.message : "is not a valid path pattern",
           // A refused `{var:regex}` says where and why (offset into the stored identifier).
           params: isPlatformError(error) ? problemAt(error.details) : undefined,
         });
@@ -91,7 +91,8 @@ const targets = z
   .transform((list) =>
     list.map((t, i) => ({
       ...t,
-      targetIdentifier: t.targetType === "URL" ? canonicalAntPattern(t.targetIdentifier) : t.targetIdentifier,
+      targetIdentifier:
+        t.targetType === "URL" ? canonicalPathPattern(t.targetIdentifier) : t.targetIdentifier,
       targetOrder: t.targetOrder ?? i,
     })),
   );

@@ -4,7 +4,7 @@ export type PolicyEffect = "ALLOW" | "DENY";
 export type PolicySource = "MANUAL" | "AI_GENERATED" | "AI_EVOLVED" | "IMPORTED";
 /** Whether a policy may be enforced: only NOT_REQUIRED and APPROVED ones load. */
 export type ApprovalStatus = "NOT_REQUIRED" | "PENDING" | "APPROVED" | "REJECTED";
-/** URL targets carry Ant patterns; METHOD targets carry method identifiers `<Class>.<method>(<types>)`. */
+/** URL targets carry path patterns (compilePathPattern, policy-target form); METHOD targets carry method identifiers `<Class>.<method>(<types>)`. */
 export type TargetType = "URL" | "METHOD";
 /** An HTTP method of a URL target; ANY matches every method. */
 export type PolicyHttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS" | "ANY";
@@ -12,7 +12,7 @@ export type PolicyHttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELE
 /** One resource a policy applies to: a URL pattern with an HTTP method, or a method identifier. */
 export interface PolicyTarget {
   readonly targetType: TargetType;
-  /** Ant-style URL pattern, or method identifier. */
+  /** URL path pattern (`/api/orders/{id}`, `/static/*.css`), or method identifier. */
   readonly targetIdentifier: string;
   /** URL targets; METHOD targets ignore it (ANY). */
   readonly httpMethod: PolicyHttpMethod;

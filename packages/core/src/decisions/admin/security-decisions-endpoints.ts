@@ -51,7 +51,7 @@ export class SecurityDecisionsEndpoints {
       },
       {
         method: "GET",
-        path: `${SECURITY_DECISIONS_PATH}/:id`,
+        path: `${SECURITY_DECISIONS_PATH}/{id}`,
         name: "decisions.admin.get",
         description: "One AI security decision with its prompts exactly as sent",
         feature: "decisions",

@@ -98,7 +98,7 @@ export class AuthorizeHttpRequests {
     this.contributed = contributed.map((c) => c.name);
   }
 
-  /** Rules for requests matching any of the Ant patterns (optionally one method) or matchers. */
+  /** Rules for requests matching any of the path patterns (optionally one method) or matchers. */
   requestMatchers(...targets: (string | RequestMatcher)[]): AuthorizedUrl<this>;
   requestMatchers(method: HttpMethod, ...patterns: string[]): AuthorizedUrl<this>;
   requestMatchers(...args: (string | RequestMatcher)[]): AuthorizedUrl<this> {
