@@ -1,6 +1,7 @@
-import { type Platform } from "@platform/core";
+import type { Platform } from "@platform/core";
 import { UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser } from "../identity/identity-test-server.js";
 import {
   bearerHeaders,
   NO_MFA_FOR_ADMINS,
@@ -8,7 +9,6 @@ import {
   seedUser,
   startDemo,
 } from "../support/demo-server.js";
-import { Browser } from "../identity/identity-test-server.js";
 
 let demo: RunningDemo;
 let base = "";

@@ -11,8 +11,8 @@ import {
 } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDemoAuthorizationRoutes, registerDemoOrders } from "../../packages/cli/src/demo-authorization.js";
-import { pathVariants } from "./path-variants.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
+import { pathVariants } from "./path-variants.js";
 
 // Issue #12, item 1: a policy-protected route must not be reachable through another spelling of
 // its path (`DELETE /api/orders/7/` cancelled another user's order). Every protected demo route is

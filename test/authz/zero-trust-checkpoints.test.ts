@@ -1,16 +1,8 @@
 import { currentAuthentication } from "@platform/core";
-import { sessionHandle, type ZeroTrustAction, ZeroTrustActionService } from "@platform/core/authz";
+import { type ZeroTrustAction, ZeroTrustActionService } from "@platform/core/authz";
 import { UserRepository } from "@platform/core/ports";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import {
-  assertion,
-  csrfOf,
-  jsonHeaders,
-  localOrigin,
-  registerPasskey,
-  SoftwareAuthenticator,
-  signInWithPassword,
-} from "../identity/passkey-http-support.js";
+import { sessionHandle } from "../../packages/core/src/authz/zerotrust/zero-trust-plugin.js";
 import {
   Browser,
   codeAfter,
@@ -26,6 +18,15 @@ import {
   waitForLine,
   outbox,
 } from "../identity/mfa/mfa-test-support.js";
+import {
+  assertion,
+  csrfOf,
+  jsonHeaders,
+  localOrigin,
+  registerPasskey,
+  SoftwareAuthenticator,
+  signInWithPassword,
+} from "../identity/passkey-http-support.js";
 
 // Identity's checkpoints under zero trust (docs/authorization.md, "Zero trust at sign-in, refresh,
 // step-up and /api/me"): a BLOCKed user is refused everywhere but logout, and everything works again

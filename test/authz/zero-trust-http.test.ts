@@ -1,6 +1,6 @@
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform } from "@platform/cli";
-import { type Platform } from "@platform/core";
+import type { Platform } from "@platform/core";
 import { PasswordHasher, UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";

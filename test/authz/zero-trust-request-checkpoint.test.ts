@@ -1,7 +1,13 @@
-import { type SecurityRegistry } from "@platform/core";
+import type { SecurityRegistry } from "@platform/core";
 import { ZeroTrustActionService } from "@platform/core/authz";
 import { UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  Browser,
+  demoSecurity,
+  type IdentityTestServer,
+  startIdentityServer,
+} from "../identity/mfa/mfa-test-support.js";
 import {
   type CreationOptions,
   credentialsOf,
@@ -11,12 +17,6 @@ import {
   SoftwareAuthenticator,
   signInWithPassword,
 } from "../identity/passkey-http-support.js";
-import {
-  Browser,
-  demoSecurity,
-  type IdentityTestServer,
-  startIdentityServer,
-} from "../identity/mfa/mfa-test-support.js";
 
 // The `request` checkpoint (docs/authorization.md, "Zero trust at identity's checkpoints"): a BLOCKed
 // subject's every authenticated request is refused on every chain, whatever its authorization rules

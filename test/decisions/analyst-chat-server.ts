@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { analysePrompt } from "@platform/core/decisions";
+import { analysePrompt } from "../../packages/core/src/decisions/analyst/offline-analyst.js";
 
 /** A local stand-in of an OpenAI-compatible chat-completions API, answering as the offline analyst. */
 export interface AnalystChatServer {

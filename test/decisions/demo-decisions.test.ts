@@ -1,6 +1,9 @@
 import { DecisionPipeline } from "@platform/core/decisions";
-import type { SecurityDecisionJson, SecurityDecisionListAnswer } from "@platform/core/wire";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type {
+  SecurityDecisionJson,
+  SecurityDecisionListAnswer,
+} from "../../packages/core/src/web/wire/decision-messages.js";
 import {
   bearerHeaders,
   json,

@@ -1,21 +1,19 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPlatform } from "@platform/core";
-import {
-  createDecisionsPlugin,
-  DecisionModel,
-  LayeredDecisionEngine,
-  OpenAiCompatibleModel,
-  selectionFromCatalog,
-} from "@platform/core/decisions";
+import { createDecisionsPlugin } from "@platform/core/decisions";
+import { DecisionModel } from "@platform/core/ports";
 import {
   DEFAULT_BUNDLE_ROOT,
+  readGoldenInputs,
   loadBundleCatalog,
   parsePromptInput,
-  readGoldenInputs,
 } from "@platform/core/prompts";
 import { ManualClock } from "@platform/core/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { selectionFromCatalog } from "../../packages/core/src/decisions/engine/bundle-selection.js";
+import { LayeredDecisionEngine } from "../../packages/core/src/decisions/engine/layered-decision-engine.js";
+import { OpenAiCompatibleModel } from "../../packages/core/src/decisions/openai/openai-compatible-model.js";
 
 // Issue #25 item 7: a hostile or broken endpoint answered 150 MB (the server grew by 600 MB) and
 // redirects were followed. Every answer here comes from a real HTTP server on 127.0.0.1.

@@ -3,18 +3,16 @@ import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
-  analysePrompt,
-  LayeredDecisionEngine,
-  OpenAiCompatibleModel,
-  selectionFromCatalog,
-} from "@platform/core/decisions";
-import {
   DEFAULT_BUNDLE_ROOT,
+  readGoldenInputs,
   loadBundleCatalog,
   parsePromptInput,
-  readGoldenInputs,
 } from "@platform/core/prompts";
 import { ManualClock } from "@platform/core/testing";
+import { analysePrompt } from "../../packages/core/src/decisions/analyst/offline-analyst.js";
+import { selectionFromCatalog } from "../../packages/core/src/decisions/engine/bundle-selection.js";
+import { LayeredDecisionEngine } from "../../packages/core/src/decisions/engine/layered-decision-engine.js";
+import { OpenAiCompatibleModel } from "../../packages/core/src/decisions/openai/openai-compatible-model.js";
 
 const V20 = "2026.09.15-v20";
 const catalog = loadBundleCatalog();

@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { ERROR_CODE_TABLES, type ErrorCodeEntry } from "@platform/core/errors";
 import { describe, expect, it } from "vitest";
+import { ERROR_CODE_TABLES } from "../../packages/core/src/error-code-tables.js";
+import type { ErrorCodeEntry } from "../../packages/core/src/kernel/error-code-table.js";
 
 const page = readFileSync(fileURLToPath(new URL("../../docs/errors.md", import.meta.url)), "utf8");
 const byModule = page.split("\n## The codes, by module\n")[1] ?? "";

@@ -2,18 +2,11 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { httpPlugin } from "@platform/adapters-http";
 import { mongoPlugin } from "@platform/adapters-mongo";
-import {
-  authzPlugin,
-  identityPlugin,
-  kernelPlugin,
-  mfaPlugin,
-  type PlatformPlugin,
-  zeroTrustPlugin,
-} from "@platform/core";
-import { decisionsPlugin } from "@platform/core/decisions";
-import { decisionsPipelinePlugin } from "@platform/core/decisions";
+import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@platform/core";
+import { decisionsPlugin, decisionsPipelinePlugin } from "@platform/core/decisions";
 import { promptsPlugin } from "@platform/core/prompts";
 import { describe, expect, it } from "vitest";
+import { kernelPlugin } from "../../packages/core/src/kernel/kernel-plugin.js";
 
 /** Every plugin the platform ships; a new module adds itself here so its keys are checked. */
 const PLUGINS: PlatformPlugin[] = [

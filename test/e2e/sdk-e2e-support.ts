@@ -5,11 +5,11 @@ import {
   currentAuthentication,
   notMatcher,
   orMatcher,
-  PlatformError,
   type SecurityConfiguration,
   type SecurityRegistry,
 } from "@platform/core";
-import { type HttpExchange } from "@platform/core/web";
+import { PlatformError } from "@platform/core/errors";
+import type { HttpExchange } from "@platform/core/web";
 import type { Frame, Page, Request } from "playwright-core";
 import { expect } from "vitest";
 import type { BuiltSdkFile } from "../../packages/sdk-browser/build/build-sdk.js";

@@ -10,9 +10,10 @@ import {
   zeroTrustPlugin,
 } from "@platform/core";
 import { createDecisionsPlugin } from "@platform/core/decisions";
-import { ERROR_CODE_TABLES, ERROR_STATUS, ErrorCatalog } from "@platform/core/errors";
+import { ErrorCatalog } from "@platform/core/errors";
 import { createPromptsPlugin } from "@platform/core/prompts";
 import { describe, expect, it } from "vitest";
+import { ERROR_CODE_TABLES, ERROR_STATUS } from "../../packages/core/src/error-code-tables.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 

@@ -3,10 +3,10 @@ import {
   ErrorCatalog,
   type ErrorCodeTable,
   type ErrorCodesOf,
-  errorResponse,
   isPlatformError,
   PlatformError,
 } from "@platform/core/errors";
+import { errorResponse } from "@platform/core/web";
 import { describe, expect, it } from "vitest";
 
 // What docs/errors.md tells a host to write: a table of its own codes, its details types merged into

@@ -1,7 +1,6 @@
-import type { Authentication } from "@platform/core";
-import type { AuthenticationFailureHandler } from "@platform/core/identity";
-import type { SecurityContextRepository } from "@platform/core/ports";
+import type { Authentication, AuthenticationFailureHandler } from "@platform/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { SecurityContextRepository } from "../../packages/core/src/identity/context/security-context-repository.js";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 
 /** A host repository: keeps the authentication under a header-named key, no session at all. */

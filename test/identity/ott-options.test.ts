@@ -1,16 +1,16 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CryptoIdGenerator, SystemClock } from "@platform/core";
-import {
-  type AuthenticationFailureHandler,
-  type AuthenticationSuccessHandler,
-  InMemoryOneTimeTokenService,
-  type OneTimeTokenGenerationSuccessHandler,
-} from "@platform/core/identity";
+import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
+import type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+  OneTimeTokenGenerationSuccessHandler,
+} from "@platform/core";
 import { type OneTimeToken, OneTimeTokenService } from "@platform/core/ports";
-import { type HttpExchange } from "@platform/core/web";
+import type { HttpExchange } from "@platform/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemoryOneTimeTokenService } from "../../packages/core/src/identity/ott/in-memory-one-time-token-service.js";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 
 /** A host token service: the built-in in-memory one, counting what passes through it. */

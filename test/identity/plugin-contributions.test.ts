@@ -13,8 +13,9 @@ import {
   PlatformError,
   type PlatformErrorCode,
 } from "@platform/core/errors";
-import { authorizationRules, ContributedRule } from "@platform/core/identity";
+import { ContributedRule } from "@platform/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authorizationRules } from "../../packages/core/src/identity/http-security/authorization-manager.js";
 
 // Two platforms in one process, one with the MFA plugin and a host plugin (an error code of its own),
 // one without: what plugins contribute lands in their platform alone, nothing in module state.

@@ -1,6 +1,7 @@
-import { type Authentication, PlatformError } from "@platform/core";
-import { ConfiguredJwtKeySource, type JwtKeys } from "@platform/core/identity";
+import type { Authentication } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import {
+  type JwtKeys,
   CsrfTokenRepository,
   JwtKeySource,
   Logger,
@@ -8,6 +9,7 @@ import {
   UserRepository,
 } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfiguredJwtKeySource } from "../../packages/core/src/identity/tokens/configured-jwt-key-source.js";
 import {
   Browser,
   demoSecurity,

@@ -1,6 +1,5 @@
 import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
-import { createIdentityPlugin, createPlatform, type Platform } from "@platform/core";
-import type { SecurityFilter } from "@platform/core/identity";
+import { createIdentityPlugin, createPlatform, type Platform, type SecurityFilter } from "@platform/core";
 import type { HttpExchange, PipelineStep } from "@platform/core/web";
 import { afterEach, describe, expect, it } from "vitest";
 

@@ -1,12 +1,13 @@
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform } from "@platform/cli";
-import { InMemoryAuditSink, type Platform, ServerAddress } from "@platform/core";
+import { type Platform, ServerAddress } from "@platform/core";
 import { AuditSink, LoginThrottle, MfaLockouts, UserRepository } from "@platform/core/ports";
 import { readFile, rm } from "node:fs/promises";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { InMemoryAuditSink } from "../../packages/core/src/kernel/in-memory-audit-sink.js";
 import { Browser } from "./identity-test-server.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 

@@ -1,11 +1,5 @@
-import {
-  CryptoIdGenerator,
-  InMemoryAuditSink,
-  type Platform,
-  type PlatformPlugin,
-  SystemClock,
-} from "@platform/core";
-import { InMemorySessionStore, InMemoryUserRepository } from "@platform/core/identity";
+import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
+import type { Platform, PlatformPlugin } from "@platform/core";
 import {
   AuditLog,
   AuditSink,
@@ -15,8 +9,11 @@ import {
   UserRepository,
 } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
+import { InMemorySessionStore } from "../../packages/core/src/identity/session/in-memory-session-store.js";
+import { InMemoryUserRepository } from "../../packages/core/src/identity/users/in-memory-user-repository.js";
+import { InMemoryAuditSink } from "../../packages/core/src/kernel/in-memory-audit-sink.js";
 import { Browser } from "../identity/identity-test-server.js";
+import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
 /**
  * A host plugin listed after identity (what an adapter package is) that replaces three defaults with

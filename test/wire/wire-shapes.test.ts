@@ -1,12 +1,11 @@
+import type { TokenPairAnswer, UserJson } from "@platform/core/wire";
+import { describe, expect, it } from "vitest";
 import type {
-  OttGenerateAnswer,
   PolicyJson,
-  TokenPairAnswer,
-  UserJson,
   ZeroTrustActionJson,
   ZeroTrustClearedAnswer,
-} from "@platform/core/wire";
-import { describe, expect, it } from "vitest";
+} from "../../packages/core/src/web/wire/admin-messages.js";
+import type { OttGenerateAnswer } from "../../packages/core/src/web/wire/ott-messages.js";
 import { readAnswers } from "../golden/answers-file.js";
 
 /** Every key of T, listed: the compiler refuses a list that misses or invents one. */

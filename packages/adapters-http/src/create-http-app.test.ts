@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core";
-import { type HttpExchange, type HttpInterceptor } from "@platform/core/web";
+import { PlatformError } from "@platform/core/errors";
+import type { HttpExchange, HttpInterceptor } from "@platform/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { correlationIdOf, routeParams } from "./exchange-attributes.js";
 import { startTestServer, type TestServer } from "./test-support.js";

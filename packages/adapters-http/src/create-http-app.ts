@@ -1,5 +1,5 @@
-import { type Platform, PlatformError } from "@platform/core";
-import { ErrorCatalog } from "@platform/core/errors";
+import type { Platform } from "@platform/core";
+import { PlatformError, ErrorCatalog } from "@platform/core/errors";
 import { IdGenerator, Logger } from "@platform/core/ports";
 import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@platform/core/web";
 import { H3, type H3Event } from "h3";

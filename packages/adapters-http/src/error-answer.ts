@@ -1,6 +1,5 @@
-import { PlatformError } from "@platform/core";
-import type { ErrorCatalog, PlatformErrorCode } from "@platform/core/errors";
-import { type Logger } from "@platform/core/ports";
+import { PlatformError, type ErrorCatalog, type PlatformErrorCode } from "@platform/core/errors";
+import type { Logger } from "@platform/core/ports";
 import { errorResponse } from "@platform/core/web";
 import type { HTTPError } from "h3";
 import { fastResponse, ResponseHeaders } from "./fast-response.js";

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import { ErrorTranslator } from "@platform/core/ports";
 import { describe, expect, it } from "vitest";
 import { startTestServer } from "./test-support.js";

@@ -1,4 +1,5 @@
-import { type Platform, PlatformError } from "@platform/core";
+import type { Platform } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import { FilterChainProxy } from "@platform/core/identity";
 import type { Logger } from "@platform/core/ports";
 import {

@@ -1,4 +1,4 @@
-import { isPlatformError } from "@platform/core";
+import { isPlatformError } from "@platform/core/errors";
 import { HttpExchange, RouteTable } from "@platform/core/web";
 import { describe, expect, it } from "vitest";
 import { type RouteDefinition, RouteRegistry } from "./route-registry.js";

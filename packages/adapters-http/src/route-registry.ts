@@ -1,5 +1,4 @@
-import { routeParams } from "./exchange-attributes.js";
-import { PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import {
   type HttpExchange,
   type ResponseBody,
@@ -8,6 +7,7 @@ import {
   RouteTable,
   routePattern,
 } from "@platform/core/web";
+import { routeParams } from "./exchange-attributes.js";
 
 /** The HTTP methods a route can be registered for. */
 export type HttpMethod = "GET" | "HEAD" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";

@@ -1,5 +1,5 @@
 import { extname } from "node:path";
-import { PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import { PAGE_SCRIPTS_PREFIX } from "@platform/core/web";
 import { buildPlatformSdk, SDK_MANIFEST_FILE } from "@platform/sdk-browser/build";
 import { routeParams } from "./exchange-attributes.js";

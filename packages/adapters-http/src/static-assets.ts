@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, resolve, sep } from "node:path";
-import { PlatformError } from "@platform/core";
-import { type HttpExchange } from "@platform/core/web";
+import { PlatformError } from "@platform/core/errors";
+import type { HttpExchange } from "@platform/core/web";
 import { routeParams } from "./exchange-attributes.js";
-import { cacheControlFor } from "./static-asset-cache.js";
 import type { RouteDefinition } from "./route-registry.js";
+import { cacheControlFor } from "./static-asset-cache.js";
 
 /** A directory served under a URL prefix, e.g. `{ prefix: "/js", directory: "/abs/path/dist" }`. */
 export interface StaticAssetsOptions {

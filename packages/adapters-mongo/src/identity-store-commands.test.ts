@@ -1,4 +1,4 @@
-import { CryptoIdGenerator } from "@platform/core";
+import { CryptoIdGenerator } from "@platform/core/adapter-kit";
 import { ManualClock } from "@platform/core/testing";
 import type { CommandStartedEvent, Db } from "mongodb";
 import { describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 import { PlatformProperties } from "@platform/core";
-import { mfaSettingsFromProperties } from "@platform/core/mfa";
+import { mfaSettingsFromProperties } from "@platform/core/adapter-kit";
 import {
   Clock,
   EscalationStore,

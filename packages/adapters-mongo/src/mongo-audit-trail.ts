@@ -1,12 +1,5 @@
-import {
-  type AuditEvent,
-  type AuditLog,
-  type AuditQuery,
-  type AuditSink,
-  auditQueryLimit,
-  type Clock,
-  type Logger,
-} from "@platform/core/ports";
+import type { AuditEvent, AuditLog, AuditQuery, AuditSink, Clock, Logger } from "@platform/core/ports";
+import { auditQueryLimit } from "@platform/core/adapter-kit";
 import { type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
 
 /** The `audit_events` collection's document: the event as recorded, plus a Date for the TTL index. */

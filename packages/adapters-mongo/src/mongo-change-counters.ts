@@ -1,4 +1,5 @@
-import { checkTopic, PlatformError } from "@platform/core";
+import { checkTopic } from "@platform/core/adapter-kit";
+import { PlatformError } from "@platform/core/errors";
 import type { ChangeCounters } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";

@@ -1,5 +1,5 @@
-import { checkDecisionHistoryLimit, checkDecisionHistoryRecord } from "@platform/core/decisions";
-import { PlatformError } from "@platform/core";
+import { checkDecisionHistoryLimit, checkDecisionHistoryRecord } from "@platform/core/adapter-kit";
+import { PlatformError } from "@platform/core/errors";
 import type { DecisionHistoryRecord, DecisionHistoryStore } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";

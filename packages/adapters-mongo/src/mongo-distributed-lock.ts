@@ -1,4 +1,4 @@
-import { checkLease } from "@platform/core";
+import { checkLease } from "@platform/core/adapter-kit";
 import type { Clock, DistributedLock, LeaseGrant } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";

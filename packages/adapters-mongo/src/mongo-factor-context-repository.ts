@@ -1,5 +1,5 @@
 import { PlatformError } from "@platform/core/errors";
-import { DEFAULT_FACTOR_CONTEXT_RETENTION_MS } from "@platform/core/mfa";
+import { DEFAULT_FACTOR_CONTEXT_RETENTION_MS } from "@platform/core/adapter-kit";
 import type { Clock, FactorContext, FactorContextRepository } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";

@@ -1,4 +1,4 @@
-import { throttleKeys } from "@platform/core/ports";
+import { throttleKeys } from "@platform/core/adapter-kit";
 import { describeLoginThrottleContract, ManualClock } from "@platform/core/testing";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";

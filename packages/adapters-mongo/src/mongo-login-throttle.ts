@@ -1,14 +1,12 @@
 import { PlatformError } from "@platform/core/errors";
-import {
-  type Clock,
-  LOGIN_THROTTLE_DEFAULTS,
-  type LoginThrottle,
-  type LoginThrottleLimits,
-  type ThrottleKey,
-  type ThrottleVerdict,
-  throttleAccountKey,
-  throttleKeys,
+import type {
+  Clock,
+  LoginThrottle,
+  LoginThrottleLimits,
+  ThrottleKey,
+  ThrottleVerdict,
 } from "@platform/core/ports";
+import { LOGIN_THROTTLE_DEFAULTS, throttleAccountKey, throttleKeys } from "@platform/core/adapter-kit";
 import type { Collection, Db } from "mongodb";
 import {
   blockedFor,

@@ -1,5 +1,5 @@
-import { CryptoIdGenerator } from "@platform/core";
-import { hashOneTimeTokenValue, type IdGenerator } from "@platform/core/ports";
+import { CryptoIdGenerator, hashOneTimeTokenValue } from "@platform/core/adapter-kit";
+import type { IdGenerator } from "@platform/core/ports";
 import { codeOf, describeOneTimeTokenServiceContract, ManualClock } from "@platform/core/testing";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";

@@ -1,15 +1,13 @@
 import { PlatformError } from "@platform/core/errors";
-import {
-  type Clock,
-  type ConsumeOneTimeTokenRequest,
-  type GenerateOneTimeTokenRequest,
-  hashOneTimeTokenValue,
-  type IdGenerator,
-  type OneTimeToken,
-  type OneTimeTokenService,
-  oneTimeToken,
-  usernameKey,
+import type {
+  Clock,
+  ConsumeOneTimeTokenRequest,
+  GenerateOneTimeTokenRequest,
+  IdGenerator,
+  OneTimeToken,
+  OneTimeTokenService,
 } from "@platform/core/ports";
+import { hashOneTimeTokenValue, oneTimeToken, usernameKey } from "@platform/core/adapter-kit";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

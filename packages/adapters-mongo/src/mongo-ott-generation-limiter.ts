@@ -1,15 +1,13 @@
 import { createHash } from "node:crypto";
 import { PlatformError } from "@platform/core/errors";
-import {
-  type Clock,
-  OTT_GENERATION_LIMITS_DEFAULTS,
-  type OttGenerationKey,
-  type OttGenerationLimiter,
-  type OttGenerationLimits,
-  type OttGenerationVerdict,
-  throttleAddressKey,
-  usernameKey,
+import type {
+  Clock,
+  OttGenerationKey,
+  OttGenerationLimiter,
+  OttGenerationLimits,
+  OttGenerationVerdict,
 } from "@platform/core/ports";
+import { OTT_GENERATION_LIMITS_DEFAULTS, throttleAddressKey, usernameKey } from "@platform/core/adapter-kit";
 import type { Collection, Db } from "mongodb";
 import {
   blockedFor,

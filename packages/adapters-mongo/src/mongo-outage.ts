@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import type { ErrorTranslator } from "@platform/core/ports";
 import {
   MongoClientClosedError,

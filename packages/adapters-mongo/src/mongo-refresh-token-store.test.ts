@@ -1,4 +1,5 @@
-import { hashRefreshToken, type NewRefreshTokenRecord } from "@platform/core/ports";
+import { hashRefreshToken } from "@platform/core/adapter-kit";
+import type { NewRefreshTokenRecord } from "@platform/core/ports";
 import { describeRefreshTokenStoreContract, ManualClock } from "@platform/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { countCommands } from "../test-support/command-counter.js";

@@ -1,11 +1,10 @@
-import { networkOf, parseDeviceId } from "@platform/core/mfa";
-import {
-  type Clock,
-  SIGN_IN_HISTORY_LIMITS,
-  type SignInFailure,
-  type SignInHistory,
-  type SignInHistoryStore,
-  type SignInSuccess,
+import { networkOf, parseDeviceId, SIGN_IN_HISTORY_LIMITS } from "@platform/core/adapter-kit";
+import type {
+  Clock,
+  SignInFailure,
+  SignInHistory,
+  SignInHistoryStore,
+  SignInSuccess,
 } from "@platform/core/ports";
 import type { AnyBulkWriteOperation, Collection, Db } from "mongodb";
 

@@ -1,4 +1,4 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core";
+import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
 import { describeUserRepositoryContract } from "@platform/core/testing";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoUserRepository } from "./mongo-user-repository.js";

@@ -1,16 +1,19 @@
-import { checkNewUsername, userAccountFrom } from "@platform/core/identity";
-import { PlatformError } from "@platform/core/errors";
 import {
-  type Clock,
-  type IdGenerator,
-  type NewUserAccount,
-  type UserAccount,
+  checkNewUsername,
+  userAccountFrom,
   USER_LIST_DEFAULT_LIMIT,
   USER_LIST_MAX_LIMIT,
-  type UserListQuery,
-  type UserRepository,
   usernameKey,
   usernameSkeleton,
+} from "@platform/core/adapter-kit";
+import { PlatformError } from "@platform/core/errors";
+import type {
+  Clock,
+  IdGenerator,
+  NewUserAccount,
+  UserAccount,
+  UserListQuery,
+  UserRepository,
 } from "@platform/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";

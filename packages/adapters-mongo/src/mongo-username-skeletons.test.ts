@@ -1,4 +1,4 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core";
+import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
 import { codeOf } from "@platform/core/testing";
 import type { Db } from "mongodb";
 import { expect, it } from "vitest";

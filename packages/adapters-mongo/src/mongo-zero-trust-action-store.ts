@@ -1,4 +1,4 @@
-import { checkZeroTrustListOptions, checkZeroTrustPut } from "@platform/core/authz";
+import { checkZeroTrustListOptions, checkZeroTrustPut } from "@platform/core/adapter-kit";
 import { PlatformError } from "@platform/core/errors";
 import type {
   Clock,

@@ -1,5 +1,6 @@
 import { type RouteRegistry, routeParams } from "@platform/adapters-http";
-import { type Authentication, currentAuthentication, PlatformError, type Platform } from "@platform/core";
+import { type Authentication, currentAuthentication, type Platform } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import { type PolicyCreateInput, PolicyAdministrationService, MethodSecurity } from "@platform/core/authz";
 import { AuditLog } from "@platform/core/ports";
 import type { InjectionToken } from "tsyringe";

@@ -1,4 +1,5 @@
-import { type Authentication, PlatformError } from "@platform/core";
+import type { Authentication } from "@platform/core";
+import { PlatformError } from "@platform/core/errors";
 import { Protectable } from "@platform/core/authz";
 
 /** Who sees every order in `OrderService.list` (others see their own). */

@@ -10,8 +10,8 @@ import {
 import { decisionsPlugin } from "@platform/core/decisions";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
-import type { HostConfig } from "./host-config.js";
 import { homePage } from "./home-page.js";
+import type { HostConfig } from "./host-config.js";
 
 /** The assembled demo: platform, HTTP app and its routes, before it listens. */
 export interface DemoPlatform {

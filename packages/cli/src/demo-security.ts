@@ -1,6 +1,5 @@
 import {
   antMatcher,
-  isPlatformError,
   notMatcher,
   orMatcher,
   type Platform,
@@ -8,6 +7,7 @@ import {
   type SecurityConfiguration,
   type SecurityRegistry,
 } from "@platform/core";
+import { isPlatformError } from "@platform/core/errors";
 import { authorizationAdminApi, dynamicAuthorization, zeroTrustChecked } from "@platform/core/authz";
 import { userAdminApi } from "@platform/core/identity";
 import { PasswordHasher, UserRepository } from "@platform/core/ports";

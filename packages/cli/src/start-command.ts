@@ -1,6 +1,7 @@
 import { serveHttp } from "@platform/adapters-http";
 import { resolve } from "node:path";
-import { isPlatformError, type Platform, PlatformError, ServerAddress } from "@platform/core";
+import { isPlatformError, PlatformError } from "@platform/core/errors";
+import { type Platform, ServerAddress } from "@platform/core";
 import { OTT_OUTBOX_FILE } from "@platform/core/identity";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";

@@ -1,12 +1,15 @@
-// @platform/core/errors: the error class every module throws, its brand check, the code tables (one
-// per module, each code with its status, meaning and remedy), the lookup every binding answers with,
-// and what a host needs to add codes of its own (a plugin's `errorCodes`; a platform's ErrorCatalog).
+// @platform/core/errors: the error class every module throws and its brand check, the code types (the
+// union of every code, the details of each), what a host needs to add codes of its own (a table typed
+// ErrorCodeTable, merged into PlatformErrorCodes with ErrorCodesOf, brought by a plugin's `errorCodes`),
+// a platform's ErrorCatalog, and the web table an HTTP binding contributes. docs/errors.md lists every
+// code; the other modules' tables are contributed by their plugins and stay inside the core.
+// Every module's error codes merge into PlatformErrorCodes (types), so PlatformErrorCode names them all.
+import "./error-code-tables.js";
+
 export { ErrorCatalog } from "./kernel/error-catalog.js";
 export type {
-  ErrorCodeEntry,
   ErrorCodesOf,
   ErrorCodeTable,
-  ErrorDetailsOf,
   PlatformErrorCode,
   PlatformErrorCodes,
   PlatformErrorDetails,
@@ -16,16 +19,4 @@ export {
   PlatformError,
   type PlatformErrorOptions,
 } from "./kernel/platform-error.js";
-export {
-  type KernelErrorDetails,
-  KERNEL_ERROR_CODES,
-  type ValidationIssue,
-} from "./kernel/kernel-error-codes.js";
-export { type WebErrorDetails, WEB_ERROR_CODES } from "./web/web-error-codes.js";
-export { type IdentityErrorDetails, IDENTITY_ERROR_CODES } from "./identity/identity-error-codes.js";
-export { type MfaErrorDetails, MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
-export { type AuthzErrorDetails, AUTHZ_ERROR_CODES } from "./authz/authz-error-codes.js";
-export { type PromptsErrorDetails, PROMPTS_ERROR_CODES } from "./prompts/prompts-error-codes.js";
-export { type DecisionsErrorDetails, DECISIONS_ERROR_CODES } from "./decisions/decisions-error-codes.js";
-export { type BuiltInErrorCode, ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
-export { type ErrorBody, type ErrorResponse, errorResponse } from "./web/error-response.js";
+export { WEB_ERROR_CODES } from "./web/web-error-codes.js";

@@ -1,28 +1,18 @@
-// @platform/core: what a host needs to run the platform. Start it (createPlatform and the plugins),
-// configure it (the security DSL and request matchers, properties), read the caller in a handler
-// (currentAuthentication, the CSRF helpers for its pages) and the error type it throws. Ports are in
-// /ports, each module's services and default adapters in /identity, /mfa and /authz, the HTTP
-// binding's building blocks in /web, contract suites and doubles in /testing.
+// @platform/core: what a host writes code against to run the platform. Start it (createPlatform and the
+// plugins), configure it (the security DSL, its option classes and the types its methods take, request
+// matchers, properties), and read the caller in a handler (currentAuthentication, the CSRF helpers for
+// its pages). Errors are in /errors, ports in /ports, what adapters share with the defaults in
+// /adapter-kit, each module's services and events in /identity, /authz, /prompts and /decisions, the
+// HTTP binding's building blocks in /web, contract suites in /testing. The defaults themselves
+// (in-memory adapters, internal services, state machines) are registered by the plugins, not exported.
 // The names-and-kinds snapshot (public-api.test.ts) pins this surface with every other subpath's.
 
 // Every module's error codes merge into PlatformErrorCodes (types); a platform knows those its plugins contribute.
 import "./error-code-tables.js";
 
 // Start
-export {
-  createPlatform,
-  type Platform,
-  type PlatformOptions,
-  type PlatformState,
-} from "./kernel/platform.js";
-export type {
-  DefaultProvider,
-  LifecycleHook,
-  PlatformPlugin,
-  PluginContext,
-  PortOverrides,
-} from "./kernel/plugin.js";
-export { kernelPlugin } from "./kernel/kernel-plugin.js";
+export { createPlatform, type Platform, type PlatformOptions } from "./kernel/platform.js";
+export type { PlatformPlugin, PluginContext, PortOverrides } from "./kernel/plugin.js";
 export {
   createIdentityPlugin,
   identityPlugin,
@@ -32,14 +22,8 @@ export { mfaPlugin } from "./mfa/mfa-plugin.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
 export { zeroTrustPlugin } from "./authz/zerotrust/zero-trust-plugin.js";
 
-// Configure
-export {
-  type ChainDefinition,
-  SecurityConfiguration,
-  SecurityRegistry,
-  securityRegistry,
-} from "./identity/dsl/security-registry.js";
-export { DEFAULT_URLS } from "./identity/dsl/default-urls.js";
+// Configure: the security DSL, its option classes and the types its methods take
+export { SecurityConfiguration, SecurityRegistry } from "./identity/dsl/security-registry.js";
 export { FormLoginOptions, RestLoginOptions } from "./identity/dsl/form-login-options.js";
 export { MfaOptions } from "./mfa/dsl/mfa-options.js";
 export { OttLoginOptions, PasskeyLoginOptions } from "./identity/dsl/ott-options.js";
@@ -49,6 +33,13 @@ export {
   type AuthorizationManager,
   rules,
 } from "./identity/http-security/authorization-manager.js";
+export type {
+  AuthenticationFailureHandler,
+  AuthenticationSuccessHandler,
+  LoginContext,
+} from "./identity/handlers/authentication-handlers.js";
+export type { OneTimeTokenGenerationSuccessHandler } from "./identity/ott/one-time-token-generation-success-handler.js";
+export type { NextFilter, SecurityFilter } from "./identity/chain/security-filter.js";
 export {
   andMatcher,
   antMatcher,
@@ -64,38 +55,11 @@ export {
   envNameOf,
   PlatformProperties,
   type PropertyDefinition,
-  type PropertySource,
-  type PropertySourcesInit,
   prop,
-  resolveProperties,
 } from "./kernel/properties.js";
 export { ServerAddress } from "./kernel/server-address.js";
 
 // Handle a request
-export {
-  type Authentication,
-  type AuthenticationFactor,
-  type AuthenticationMethod,
-  currentAuthentication,
-} from "./identity/authentication/authentication.js";
+export { type Authentication, currentAuthentication } from "./identity/authentication/authentication.js";
 export { csrfHiddenInput, csrfMetaTags } from "./identity/csrf/csrf-html.js";
 export { type CsrfToken, csrfToken } from "./identity/csrf/csrf-token.js";
-export {
-  isPlatformError,
-  PlatformError,
-  type PlatformErrorDetails,
-  type PlatformErrorOptions,
-} from "./kernel/platform-error.js";
-
-// The kernel's default adapters (the ports themselves are in /ports)
-export { SystemClock } from "./kernel/clock.js";
-export { InProcessEventBus } from "./kernel/event-bus.js";
-export { CryptoIdGenerator } from "./kernel/id-generator.js";
-export { InMemoryAuditSink } from "./kernel/in-memory-audit-sink.js";
-export { InMemoryKeyStore } from "./kernel/keys/in-memory-key-store.js";
-export { InMemoryChangeCounters } from "./kernel/coordination/in-memory-change-counters.js";
-export { InMemoryDistributedLock } from "./kernel/coordination/in-memory-distributed-lock.js";
-// The checks every DistributedLock and ChangeCounters adapter makes, so a database adapter refuses what the default refuses.
-export { checkTopic } from "./kernel/coordination/in-memory-change-counters.js";
-export { checkLease } from "./kernel/coordination/in-memory-distributed-lock.js";
-export { JsonLogger, redact } from "./kernel/logger.js";

@@ -1,7 +1,7 @@
-// @platform/core/testing: contract suites and test doubles for adapters and hosts (imports vitest).
+// @platform/core/testing: the contract suite of every stateful port, for adapters and hosts, and the
+// doubles their tests need (ManualClock, codeOf). It imports vitest.
 export { ManualClock } from "./kernel/clock.js";
 export { codeOf } from "./kernel/error-code.test-support.js";
-export { CountingPasswordHasher } from "./identity/password/counting-password-hasher.js";
 export { describeOneTimeTokenServiceContract } from "./identity/ott/one-time-token-service.contract.js";
 export { describeOttGenerationLimiterContract } from "./identity/ott/ott-generation-limiter.contract.js";
 export { describePasskeyCredentialRepositoryContract } from "./identity/passkey/passkey-credential-repository.contract.js";

@@ -1,20 +1,13 @@
 import "reflect-metadata";
-import { authzPlugin, createPlatform, InMemoryAuditSink, type Platform } from "@platform/core";
-import {
-  type PolicyDecision,
-  ZeroTrustActionService,
-  zeroTrustUserSubject,
-  DecisionAuditQueue,
-} from "@platform/core/authz";
-import {
-  AuditSink,
-  Clock,
-  type Policy,
-  PolicyRetrievalPoint,
-  UrlAuthorizationManager,
-} from "@platform/core/ports";
+import { authzPlugin, createPlatform, type Platform } from "@platform/core";
+import { ZeroTrustActionService, zeroTrustUserSubject } from "@platform/core/authz";
+import { AuditSink, Clock, type Policy, PolicyRetrievalPoint } from "@platform/core/ports";
 import { ManualClock } from "@platform/core/testing";
 import { HttpExchange } from "@platform/core/web";
+import { DecisionAuditQueue } from "../../../packages/core/src/authz/pdp/decision-audit-queue.js";
+import type { PolicyDecision } from "../../../packages/core/src/authz/pdp/policy-decision.js";
+import { UrlAuthorizationManager } from "../../../packages/core/src/authz/pdp/url-authorization-manager.js";
+import { InMemoryAuditSink } from "../../../packages/core/src/kernel/in-memory-audit-sink.js";
 import type { BenchDecision, BenchRequest } from "./bench-types.js";
 import type { PdpBuildOptions, PdpUnderTest } from "./pdp-under-test.js";
 

@@ -1,18 +1,18 @@
 import { performance } from "node:perf_hooks";
 import {
-  LayeredDecisionEngine,
-  OfflineAnalyst,
-  type BundleSelection,
-  selectionFromCatalog,
-} from "@platform/core/decisions";
-import {
   DEFAULT_BUNDLE_ROOT,
-  loadBundleCatalog,
-  type PromptInput,
-  parsePromptInput,
   readGoldenInputs,
+  loadBundleCatalog,
+  parsePromptInput,
 } from "@platform/core/prompts";
 import { ManualClock } from "@platform/core/testing";
+import { OfflineAnalyst } from "../../../packages/core/src/decisions/analyst/offline-analyst.js";
+import {
+  type BundleSelection,
+  selectionFromCatalog,
+} from "../../../packages/core/src/decisions/engine/bundle-selection.js";
+import { LayeredDecisionEngine } from "../../../packages/core/src/decisions/engine/layered-decision-engine.js";
+import type { PromptInput } from "../../../packages/core/src/prompts/input/prompt-input.js";
 
 /** The golden inputs every layout renders (the prompts module's committed fixtures). */
 export const INPUTS = [

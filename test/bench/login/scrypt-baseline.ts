@@ -1,9 +1,9 @@
 import {
   parseScryptHash,
   type ScryptParameters,
-  ScryptPasswordHasher,
   scryptMaxmem,
-} from "@platform/core/identity";
+} from "../../../packages/core/src/identity/password/scrypt-encoded-hash.js";
+import { ScryptPasswordHasher } from "../../../packages/core/src/identity/password/scrypt-password-hasher.js";
 import { closedLoop, type RawRun } from "./closed-loop.js";
 
 /** The scrypt parameters of a stored hash, as the report prints them. */

@@ -1,11 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MessagePort } from "node:worker_threads";
 import type { HostConfig } from "@platform/cli";
-import {
-  InMemoryFactorContextRepository,
-  type MfaSettings,
-  mfaSettingsFromProperties,
-} from "@platform/core/mfa";
+import { mfaSettingsFromProperties } from "@platform/core/adapter-kit";
 import {
   Clock,
   type FactorContext,
@@ -13,6 +9,8 @@ import {
   OneTimeTokenDelivery,
   type OneTimeTokenMessage,
 } from "@platform/core/ports";
+import type { MfaSettings } from "../../../packages/core/src/mfa/mfa.properties.js";
+import { InMemoryFactorContextRepository } from "../../../packages/core/src/mfa/state/in-memory-factor-context-repository.js";
 
 /** What the flow client asks for: the code delivered for its MFA session. */
 export interface CodeSource {

@@ -3,7 +3,7 @@ import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
 import { serveHttp } from "@platform/adapters-http";
 import { buildDemoPlatform, DEMO_USERS } from "@platform/cli";
-import { MfaStateMachine, mfaSettingsFromProperties } from "@platform/core/mfa";
+import { mfaSettingsFromProperties } from "@platform/core/adapter-kit";
 import {
   Clock,
   type FactorContext,
@@ -13,6 +13,7 @@ import {
 } from "@platform/core/ports";
 import { generateMfaCode, hashMfaCode } from "../../../packages/core/src/mfa/codes/mfa-code.js";
 import { newFactorContext } from "../../../packages/core/src/mfa/state/factor-context.js";
+import { MfaStateMachine } from "../../../packages/core/src/mfa/state/mfa-state-machine.js";
 import { startMfaFlow } from "./flow-load.js";
 import type { MemoryChildResult } from "./memory.js";
 

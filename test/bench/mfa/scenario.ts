@@ -1,5 +1,5 @@
 import { DEMO_USERS } from "@platform/cli";
-import type { MfaSettings } from "@platform/core/mfa";
+import type { MfaSettings } from "../../../packages/core/src/mfa/mfa.properties.js";
 import { describeError } from "../login/closed-loop.js";
 import { startDemoServer } from "../login/demo-server.js";
 import type { BenchOptions } from "../login/options.js";

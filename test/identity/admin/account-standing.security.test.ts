@@ -1,8 +1,9 @@
-import { AccountStanding, UserRepository } from "@platform/core/ports";
+import { UserRepository } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AccountStanding } from "../../../packages/core/src/identity/users/standing/account-standing.js";
+import { json, NO_MFA_FOR_ADMINS, type RunningDemo, seedUser, startDemo } from "../../support/demo-server.js";
 import { Browser } from "../identity-test-server.js";
 import { outbox, waitForLine } from "../mfa/mfa-test-support.js";
-import { json, NO_MFA_FOR_ADMINS, type RunningDemo, seedUser, startDemo } from "../../support/demo-server.js";
 
 // Issue #25 item 1 (High): admin2, signed in through the form, was disabled by admin and its session
 // still answered 200 on /api/me and the users API, re-enabled itself, disabled admin and created a

@@ -1,6 +1,4 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core";
-import { InMemoryUserRepository } from "@platform/core/identity";
-import { InMemorySignInHistoryStore } from "@platform/core/mfa";
+import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
 import {
   EventBus,
   type PlatformEvent,
@@ -10,6 +8,8 @@ import {
   UserRepository,
 } from "@platform/core/ports";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { InMemoryUserRepository } from "../../../packages/core/src/identity/users/in-memory-user-repository.js";
+import { InMemorySignInHistoryStore } from "../../../packages/core/src/mfa/adaptive/in-memory-sign-in-history-store.js";
 import {
   Browser,
   codeAfter,

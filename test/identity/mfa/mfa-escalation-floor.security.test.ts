@@ -1,5 +1,5 @@
-import { MfaDecision } from "@platform/core/mfa";
 import {
+  MfaDecision,
   AuditSink,
   type MfaPolicyProvider,
   MfaPolicyProvider as MfaPolicyProviderToken,

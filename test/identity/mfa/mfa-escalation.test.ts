@@ -1,5 +1,8 @@
-import { MfaDecision } from "@platform/core/mfa";
-import { type MfaPolicyProvider, MfaPolicyProvider as MfaPolicyProviderToken } from "@platform/core/ports";
+import {
+  MfaDecision,
+  type MfaPolicyProvider,
+  MfaPolicyProvider as MfaPolicyProviderToken,
+} from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

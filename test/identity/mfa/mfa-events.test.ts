@@ -1,8 +1,8 @@
-import { type InMemoryAuditSink } from "@platform/core";
-import { MfaRuntime, type MfaStateMachineEvent } from "@platform/core/mfa";
-import { AuditSink, Logger, Clock, MfaEventListener } from "@platform/core/ports";
+import { MfaRuntime } from "@platform/core/mfa";
+import { type MfaStateMachineEvent, AuditSink, Logger, Clock, MfaEventListener } from "@platform/core/ports";
 import { ManualClock } from "@platform/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { InMemoryAuditSink } from "../../../packages/core/src/kernel/in-memory-audit-sink.js";
 import {
   type IdentityTestServer,
   newOutboxFile,

@@ -1,6 +1,9 @@
 import { currentAuthentication } from "@platform/core";
-import { MfaDecision } from "@platform/core/mfa";
-import { type MfaPolicyProvider, MfaPolicyProvider as MfaPolicyProviderToken } from "@platform/core/ports";
+import {
+  MfaDecision,
+  type MfaPolicyProvider,
+  MfaPolicyProvider as MfaPolicyProviderToken,
+} from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

@@ -1,5 +1,4 @@
-import { MfaDecision, type MfaPolicyContext } from "@platform/core/mfa";
-import { MfaPolicyProvider } from "@platform/core/ports";
+import { MfaDecision, type MfaPolicyContext, MfaPolicyProvider } from "@platform/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

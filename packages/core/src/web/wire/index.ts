@@ -1,20 +1,14 @@
 // @platform/core/wire: the JSON shapes the server sends and the browser SDK reads, types only. It
 // imports nothing, so the SDK's own program (DOM, no Node) compiles it with `import type` and its
 // bundle carries none of it. Object types are `type` aliases, not interfaces, so a server's JSON
-// writer (`Record<string, unknown>`) takes them as they are.
-export type { ErrorBody } from "./error-body.js";
+// writer (`Record<string, unknown>`) takes them as they are. Only the shapes a client outside the
+// core reads or sends are exported; the others stay beside the handlers that write them.
 export type {
-  AuthenticationAnswer,
   AuthenticationAnswerFields,
   FactorType,
   MfaConfigBody,
-  MfaEscalatedAnswer,
-  MfaRequiredAnswer,
   MfaStatusBody,
-  MfaStepEndpoints,
   PasskeyLoginUrls,
-  SignInFailureAnswer,
-  SignInSuccessAnswer,
 } from "./mfa-messages.js";
 export type {
   AuthenticationCredentialJson,
@@ -26,25 +20,5 @@ export type {
   PublicKeyRequestOptionsJson,
   RegistrationCredentialJson,
 } from "./passkey-messages.js";
-export type {
-  NewUserBody,
-  PolicyJson,
-  PolicyRuleJson,
-  PolicyTargetJson,
-  UserJson,
-  ZeroTrustActionBody,
-  ZeroTrustActionJson,
-  ZeroTrustClearedAnswer,
-} from "./admin-messages.js";
-export type {
-  SecurityDecisionJson,
-  SecurityDecisionListAnswer,
-  SecurityDecisionSummaryJson,
-} from "./decision-messages.js";
-export type { OttGenerateAnswer, OttGenerateBody, OttLoginBody } from "./ott-messages.js";
-export type {
-  TokenPairAnswer,
-  TokenRefreshBody,
-  TokenRevokeBody,
-  TokenRevokedAnswer,
-} from "./token-messages.js";
+export type { NewUserBody, UserJson } from "./admin-messages.js";
+export type { TokenPairAnswer, TokenRefreshBody } from "./token-messages.js";
