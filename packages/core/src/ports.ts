@@ -23,6 +23,7 @@ export { type UserListQuery, UserRepository } from "./identity/users/user-reposi
 export { AccountUnlockHook } from "./identity/users/admin/account-unlock-hook.js";
 export { PasswordResetTokenService } from "./identity/users/admin/password-reset-tokens.js";
 export { PasswordHasher } from "./identity/password/password-hasher.js";
+export { AccountStanding } from "./identity/users/standing/account-standing.js";
 export { LogoutHook } from "./identity/login/logout-hook.js";
 export { SignInFailureHook } from "./identity/authentication/sign-in-failure-hook.js";
 export { PrimaryAuthenticator } from "./identity/login/primary-authenticator.js";
@@ -76,6 +77,7 @@ export { JwtKeySource } from "./identity/tokens/jwt-key-source.js";
 export type { JwtKeys } from "./identity/tokens/jwt-keys.js";
 
 // mfa
+export { type DeviceCookieSource, DeviceCookies } from "./mfa/device/device-cookies.js";
 export type { FactorContext } from "./mfa/state/factor-context.js";
 export { FactorContextRepository } from "./mfa/state/factor-context-repository.js";
 export { MfaLockouts } from "./mfa/flow/mfa-lockouts.js";
@@ -103,6 +105,12 @@ export {
 export type { NewPolicy, Policy, PolicyChanges } from "./authz/policy/policy.js";
 export { type PolicyFilter, PolicyRepository } from "./authz/policy/policy-repository.js";
 export { PolicyRetrievalPoint } from "./authz/policy/policy-retrieval-point.js";
+// The PDP a host may replace (`anyRequest().access(dynamicAuthorization())` delegates to it).
+export type { CombiningAlgorithm } from "./authz/pdp/combining-algorithm.js";
+export type { PolicySetReport } from "./authz/pdp/compiled-policy-set.js";
+export type { PolicyDecision, PolicyTrailEntry } from "./authz/pdp/policy-decision.js";
+export type { RequestFacts } from "./authz/pdp/policy-evaluation.js";
+export { UrlAuthorizationManager } from "./authz/pdp/url-authorization-manager.js";
 export {
   type PolicyChange,
   PolicyChangeListener,
