@@ -293,3 +293,39 @@ describe("a zero-trust BLOCK at identity's checkpoints", () => {
     },
   );
 });
+
+describe("a held account cannot change its credentials (the `credential` checkpoint)", () => {
+  it("an unmet CHALLENGE or an ESCALATE refuses passkey registration and deletion; the list still answers; lifting it lets the user enrol", async () => {
+    const subject = await subjectOf("user");
+    const owner = new Browser(s.url);
+    const headers = jsonHeaders(await signInWithPassword(owner, "user", "password"));
+    const listed = async () => {
+      const res = await owner.fetch("/webauthn/credentials", { headers });
+      expect(res.status).toBe(200);
+      return (await res.json()) as { id: string }[];
+    };
+    const before = await listed();
+    expect(before.length).toBeGreaterThan(0);
+    const thief = new SoftwareAuthenticator(localOrigin(s));
+
+    for (const [action, status, code] of [
+      ["CHALLENGE", 401, "MFA_CHALLENGE_REQUIRED"],
+      ["ESCALATE", 423, "ZERO_TRUST_REVIEW_REQUIRED"],
+    ] as const) {
+      await put(subject, action);
+      const options = await owner.postJson("/webauthn/register/options", {}, headers);
+      expect(options.status, action).toBe(status);
+      expect(await options.json()).toMatchObject({ code });
+      const stored = await owner.postJson("/webauthn/register", { response: { rawId: "x" } }, headers);
+      expect(stored.status, action).toBe(status);
+      const removed = await owner.fetch(`/webauthn/register/${before[0]!.id}`, { method: "DELETE", headers });
+      expect(removed.status, action).toBe(status);
+      expect(await listed()).toEqual(before);
+      await lift(subject);
+    }
+
+    // Lifted: the same session enrols a passkey again.
+    expect((await registerPasskey(owner, thief, headers)).status).toBe(201);
+    expect((await listed()).length).toBe(before.length + 1);
+  });
+});

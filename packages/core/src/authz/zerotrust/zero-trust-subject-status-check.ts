@@ -10,10 +10,16 @@ import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
 import { decisionIdOf } from "./zero-trust-decision-reference.js";
 import { type RememberedZeroTrust, ZERO_TRUST_RESOLUTION_ATTRIBUTE } from "./zero-trust-request-memo.js";
-import { zeroTrustDenialMessage } from "./zero-trust-response.js";
+import { zeroTrustDenial, zeroTrustDenialMessage } from "./zero-trust-response.js";
+import type { ZeroTrustResolution } from "./zero-trust-resolution.js";
 
 /** Checkpoints where the caller's current session counts; a sign-in or a refresh starts from none that does. */
-const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["step-up", "me", "request"]);
+const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set([
+  "step-up",
+  "me",
+  "request",
+  "credential",
+]);
 
 /** Options of the ZeroTrustSubjectStatusCheck. */
 export interface ZeroTrustSubjectStatusCheckOptions {
@@ -32,7 +38,10 @@ export interface ZeroTrustSubjectStatusCheckOptions {
  * token endpoint revokes its family), no step-up starts or completes, `/api/me` does not answer, and no
  * authenticated request but logout goes past the security context (`request`, on every chain).
  * CHALLENGE, ESCALATE and PENDING_ANALYSIS never refuse here: they are answered on the protected URLs,
- * and signing in, refreshing and stepping up are how a client gets to satisfy a CHALLENGE. Sampling
+ * and signing in, refreshing and stepping up are how a client gets to satisfy a CHALLENGE. The one
+ * exception is `credential` (adding or removing a passkey): there an unmet CHALLENGE refuses with
+ * MFA_CHALLENGE_REQUIRED and an ESCALATE with ZERO_TRUST_REVIEW_REQUIRED, so a held account cannot
+ * enrol the factor that would clear its own CHALLENGE (a stolen password plus the thief's passkey). Sampling
  * never skips a checkpoint; a store outage lets the user through unless this process still holds the
  * user's BLOCK (stale-if-error). SHADOW mode audits what it would have refused and lets it through.
  */
@@ -56,6 +65,7 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
       const remembered: RememberedZeroTrust = { authentication, resolution };
       exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
     }
+    if (checkpoint === "credential") this.refuseHeldCredentialChange(resolution, authentication);
     if (resolution.action !== "BLOCK") return;
     const shadow = resolution.mode === "SHADOW";
     const record = resolution.record;
@@ -84,6 +94,22 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
       "ZERO_TRUST_BLOCKED",
       zeroTrustDenialMessage("ZERO_TRUST_BLOCKED", decisionId),
       decisionId === undefined ? {} : { details: { decisionId } },
+    );
+  }
+
+  /** At `credential`: an unmet CHALLENGE or an ESCALATE refuses (in ENFORCE mode), as the PDP would. */
+  private refuseHeldCredentialChange(
+    resolution: ZeroTrustResolution,
+    authentication: SubjectStatusQuery["authentication"],
+  ): void {
+    if (resolution.mode === "SHADOW") return;
+    if (resolution.action !== "CHALLENGE" && resolution.action !== "ESCALATE") return;
+    const denial = zeroTrustDenial(resolution, authentication, this.o.resolver.settings);
+    if (!denial) return;
+    throw new PlatformError(
+      denial.code,
+      denial.message,
+      denial.decisionId === undefined ? {} : { details: { decisionId: denial.decisionId } },
     );
   }
 }

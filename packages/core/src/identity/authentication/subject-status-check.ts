@@ -6,11 +6,13 @@ import type { Authentication } from "./authentication.js";
  * Where identity asks whether a known user may go on: `sign-in` (every method, after the credentials
  * are verified and before a session or token exists), `token-refresh` (before the refresh token is
  * spent), `step-up` (when one starts and before it upgrades the session or issues a token), `me`
- * (`GET /api/me`) and `request` (every request that carries a session or bearer authentication, on
- * every chain, as soon as the security context is loaded). Logout is never checked: whoever is refused
- * can always sign out.
+ * (`GET /api/me`), `request` (every request that carries a session or bearer authentication, on
+ * every chain, as soon as the security context is loaded) and `credential` (before a signed-in user
+ * adds or removes a credential: passkey registration options, registration and deletion; a held
+ * account must not enrol the factor that would clear its own hold). Logout is never checked: whoever
+ * is refused can always sign out.
  */
-export type SubjectCheckpoint = "sign-in" | "token-refresh" | "step-up" | "me" | "request";
+export type SubjectCheckpoint = "sign-in" | "token-refresh" | "step-up" | "me" | "request" | "credential";
 
 /** What a SubjectStatusCheck is asked. */
 export interface SubjectStatusQuery {

@@ -1,3 +1,4 @@
+import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import { PAGE_SCRIPT_PATHS } from "../../web/page-scripts.js";
 import { DEFAULT_URLS } from "../dsl/default-urls.js";
 import type { ChainRoute } from "../chain/chain-route.js";
@@ -32,6 +33,8 @@ export interface PasskeyRoutesOptions {
   successHandler: AuthenticationSuccessHandler;
   failureHandler: AuthenticationFailureHandler;
   context: LoginContext;
+  /** Asked at the `credential` checkpoint before a passkey is added or removed (the chain's gate). */
+  statusCheck?: SubjectStatusGate;
   /** `POST`, assertion options (default `/webauthn/authenticate/options`). */
   assertionOptionsEndpoint?: string;
   /** `POST`, passkey sign-in (default `/login/webauthn`). */
@@ -69,7 +72,7 @@ export function createPasskeyRoutes(options: PasskeyRoutesOptions): ChainRoute[]
       failureHandler: options.failureHandler,
       context: options.context,
     }).routes(),
-    ...new PasskeyManagementEndpoints(urls, options.service).routes(),
+    ...new PasskeyManagementEndpoints(urls, options.service, options.statusCheck).routes(),
   ];
   if (options.showPage ?? true) {
     const page = new PasskeyPage(urls.pageUrl, {

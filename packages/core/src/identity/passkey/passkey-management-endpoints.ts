@@ -5,10 +5,12 @@ import type {
   PasskeyRegisteredAnswer,
   PublicKeyCreationOptionsJson,
 } from "../../web/wire/passkey-messages.js";
+import { currentAuthentication } from "../authentication/authentication.js";
+import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { ChainRoute } from "../chain/chain-route.js";
 import type { PasskeyCredential } from "./passkey-credential.js";
 import { noStoreJson, requireUser } from "./passkey-http.js";
-import type { PasskeyService } from "./passkey-service.js";
+import type { PasskeyService, PasskeyUser } from "./passkey-service.js";
 import { setChallengeCookie, takeChallengeCookie } from "./webauthn-challenge-cookie.js";
 
 /** URLs of the passkey management endpoints. */
@@ -48,6 +50,8 @@ export class PasskeyManagementEndpoints {
   constructor(
     private readonly urls: PasskeyManagementUrls,
     private readonly service: PasskeyService,
+    /** Asked at the `credential` checkpoint before a passkey is added or removed (zero trust is one). */
+    private readonly statusCheck?: SubjectStatusGate,
   ) {}
 
   /**
@@ -94,7 +98,7 @@ export class PasskeyManagementEndpoints {
   }
 
   private async registrationOptions(exchange: HttpExchange): Promise<void> {
-    const user = requireUser(exchange);
+    const user = await this.changingUser(exchange);
     const issued = await this.service.registrationOptions(user);
     setChallengeCookie(exchange, issued.challengeId, this.service.challengeTtlMs);
     const options: PublicKeyCreationOptionsJson = issued.options;
@@ -102,7 +106,7 @@ export class PasskeyManagementEndpoints {
   }
 
   private async register(exchange: HttpExchange): Promise<void> {
-    const user = requireUser(exchange);
+    const user = await this.changingUser(exchange);
     const challengeId = takeChallengeCookie(exchange);
     const body = await exchange.fields(["json"]);
     // A bare RegistrationResponseJSON carries `rawId`; otherwise the body wraps it as `response`.
@@ -116,6 +120,16 @@ export class PasskeyManagementEndpoints {
     noStoreJson(exchange, 201, { ...answer });
   }
 
+  /** The signed-in user about to change their credentials, once every status check lets them. */
+  private async changingUser(exchange: HttpExchange): Promise<PasskeyUser> {
+    const user = requireUser(exchange);
+    const authentication = currentAuthentication(exchange);
+    if (this.statusCheck && authentication) {
+      await this.statusCheck({ checkpoint: "credential", authentication, exchange });
+    }
+    return user;
+  }
+
   private async list(exchange: HttpExchange): Promise<void> {
     const user = requireUser(exchange);
     const credentials = await this.service.listCredentials(user.userId);
@@ -123,7 +137,7 @@ export class PasskeyManagementEndpoints {
   }
 
   private async delete(exchange: HttpExchange, id: string): Promise<void> {
-    const user = requireUser(exchange);
+    const user = await this.changingUser(exchange);
     if (id === "" || id.includes("/")) throw new PlatformError("NOT_FOUND", "No such passkey");
     await this.service.deleteCredential(user, id);
     exchange.response.status = 204;

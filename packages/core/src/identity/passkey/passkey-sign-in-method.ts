@@ -21,6 +21,7 @@ export const passkeySignInMethod: SignInMethod = {
           successHandler: i.successHandler,
           failureHandler: i.failureHandler,
           context: i.context,
+          statusCheck: i.deps.statusCheck,
           assertionOptionsEndpoint:
             options.assertionOptionsEndpointValue ?? DEFAULT_URLS.passkeyAssertionOptions,
           loginProcessingUrl: i.processingUrl,
