@@ -268,3 +268,19 @@ describe("one path language, three places", () => {
     expect(compilePathPattern("/k/*/x/**", "matcher").match(splitPath("/k/a%2Fb/x/c/d"))).toEqual({});
   });
 });
+
+describe("a {name:regex} judges the decoded segment (outside review)", () => {
+  it("validates what the handler receives: an escaped '<' is refused, an escaped letter is a letter", () => {
+    const route = compilePathPattern("/x/{n:[^<>]+}", "route");
+    expect(route.match(splitPath("/x/%3Cscript%3E"))).toBeNull();
+    expect(route.match(splitPath("/x/a%20b"))).toEqual({ n: "a b" });
+    const letters = compilePathPattern("/api/greek/{a:\\pL+}", "policy");
+    expect(letters.matches("/api/greek/%C3%A9")).toBe(true);
+    expect(letters.matches("/api/greek/abc")).toBe(true);
+    expect(letters.matches("/api/greek/a1")).toBe(false);
+    const spaced = compilePathPattern("/api/sp/{a:[a-z ]+}", "policy");
+    expect(spaced.matches("/api/sp/a%20b")).toBe(true);
+    const partial = compilePathPattern("/files/{name:[a-z ]+}.txt", "policy");
+    expect(partial.matches("/files/a%20b.txt")).toBe(true);
+  });
+});

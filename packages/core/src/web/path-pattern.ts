@@ -207,14 +207,17 @@ function compileElement(
     },
     refuse: (problem, offset, found) => failRegex(pattern, problem, at + offset, found),
   });
+  // The regex judges the decoded text a handler receives (`%3C` is `<`, `%C3%A9` is `é`), so a
+  // variable's regex validates what reaches the code and `\pL` means letters; a segment whose escapes
+  // are not UTF-8 (refused by the HTTP binding before matching) is judged as sent.
   const test: SegmentTest =
     segment.kind === "variable"
       ? (s, caps) => {
-          if (!partial.test(s)) return false;
+          if (!partial.test(decode(s) ?? s)) return false;
           if (caps) caps[slot] = s;
           return true;
         }
-      : (s) => partial.test(s);
+      : (s) => partial.test(decode(s) ?? s);
   return { test, programSize: partial.programSize };
 }
 

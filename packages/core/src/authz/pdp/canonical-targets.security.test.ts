@@ -64,4 +64,21 @@ describe("URL targets are judged in canonical form", () => {
       }),
     ).toThrow(expect.objectContaining({ code: "VALIDATION_FAILED" }));
   });
+
+  it("a DENY on a regex target covers the escaped spellings of what it names (outside review)", async () => {
+    const { manager } = await pdpWith([
+      urlPolicy("letters", "DENY", 1, "/api/greek/{a:\\pL+}", ["true"]),
+      urlPolicy("spaced", "DENY", 2, "/api/sp/{a:[a-z ]+}", ["true"]),
+      urlPolicy("rest", "ALLOW", 3, "/**", ["permitAll"]),
+    ]);
+    for (const [url, policy] of [
+      ["/api/greek/abc", "letters"],
+      ["/api/greek/%C3%A9", "letters"],
+      ["/api/sp/a%20b", "spaced"],
+      ["/api/greek/a1", "rest"],
+    ] as const) {
+      const decision = await manager.check(alice, request("GET", url));
+      expect(decision, url).toMatchObject({ policyName: policy, granted: policy === "rest" });
+    }
+  });
 });
