@@ -77,14 +77,14 @@ describe("checkDependencyRules on fixture trees", () => {
       file: "packages/adapters-mongo/src/index.ts",
       line: 2,
       rule: RULES.adapterCrossImport,
-      detail: /"@platform\/adapters-http"/,
+      detail: /"@keyward\/adapters-http"/,
     },
     {
       name: "adapter-core-internal",
       file: "packages/adapters-mongo/src/index.ts",
       line: 2,
       rule: RULES.adapterCoreInternal,
-      detail: /"@platform\/core\/src\/identity\/in-memory-users\.js", not a subpath the core exports/,
+      detail: /"@keyward\/core\/src\/identity\/in-memory-users\.js", not a subpath the core exports/,
     },
     {
       name: "adapter-imports-test-support",

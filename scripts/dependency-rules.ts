@@ -57,10 +57,10 @@ const CORE_FORBIDDEN_MODULES = [
   "srvx",
   "express",
   "fastify",
-  "@platform/cli",
-  "@platform/sdk-browser",
+  "@keyward/cli",
+  "@keyward/sdk-browser",
 ];
-const ADAPTER_PREFIX = "@platform/adapters-";
+const ADAPTER_PREFIX = "@keyward/adapters-";
 /**
  * The core's modules, lowest first: each may import itself and the ones before it, never one after
  * it (type-only imports included). Files directly under `packages/core/src` (the subpath entry
@@ -133,11 +133,11 @@ interface SourceFile {
   file: string;
   rel: string;
   text: string;
-  /** `@platform/core` and its exported subpaths, or undefined when the core has no package.json. */
+  /** `@keyward/core` and its exported subpaths, or undefined when the core has no package.json. */
   coreSubpaths: ReadonlySet<string> | undefined;
 }
 
-/** `@platform/core` plus every subpath of the core's `exports` (undefined without a package.json). */
+/** `@keyward/core` plus every subpath of the core's `exports` (undefined without a package.json). */
 function publicCoreSubpaths(root: string): ReadonlySet<string> | undefined {
   let exports: unknown;
   try {
@@ -145,9 +145,9 @@ function publicCoreSubpaths(root: string): ReadonlySet<string> | undefined {
   } catch {
     return undefined;
   }
-  if (exports === null || typeof exports !== "object") return new Set(["@platform/core"]);
+  if (exports === null || typeof exports !== "object") return new Set(["@keyward/core"]);
   return new Set(
-    Object.keys(exports).map((k) => (k === "." ? "@platform/core" : `@platform/core/${k.slice(2)}`)),
+    Object.keys(exports).map((k) => (k === "." ? "@keyward/core" : `@keyward/core/${k.slice(2)}`)),
   );
 }
 
@@ -174,16 +174,16 @@ function checkFile(src: SourceFile): Violation[] {
     }
     found.push(...checkGlobalContainer(src, imports));
   } else if (src.pkg.startsWith("adapters-")) {
-    const own = `@platform/${src.pkg}`;
+    const own = `@keyward/${src.pkg}`;
     const pkgRoot = join(src.root, "packages", src.pkg);
     for (const ref of imports) {
       const s = ref.specifier;
-      if ((s.startsWith(ADAPTER_PREFIX) && !isModule(s, own)) || isModule(s, "@platform/cli")) {
+      if ((s.startsWith(ADAPTER_PREFIX) && !isModule(s, own)) || isModule(s, "@keyward/cli")) {
         report(ref, RULES.adapterCrossImport, `imports "${s}"`);
       }
       if (escapes(src.file, s, pkgRoot))
         report(ref, RULES.adapterRelativeEscape, `"${s}" leaves packages/${src.pkg}`);
-      if (isModule(s, "@platform/core") && src.coreSubpaths && !src.coreSubpaths.has(s)) {
+      if (isModule(s, "@keyward/core") && src.coreSubpaths && !src.coreSubpaths.has(s)) {
         report(ref, RULES.adapterCoreInternal, `imports "${s}", not a subpath the core exports`);
       }
       const shipped = src.dir === "src" && !TEST_FILE.test(src.file);
@@ -198,12 +198,12 @@ function checkFile(src: SourceFile): Violation[] {
     const pkgRoot = join(src.root, "packages", "sdk-browser");
     for (const ref of imports) {
       const s = ref.specifier;
-      if (isModule(s, "@platform/core") && !ref.typeOnly) {
+      if (isModule(s, "@keyward/core") && !ref.typeOnly) {
         report(ref, RULES.sdkBrowserValueImport, `value import of "${s}": use \`import type\``);
       } else if (
-        s.startsWith("@platform/") &&
-        !isModule(s, "@platform/core") &&
-        !isModule(s, "@platform/sdk-browser")
+        s.startsWith("@keyward/") &&
+        !isModule(s, "@keyward/core") &&
+        !isModule(s, "@keyward/sdk-browser")
       ) {
         report(ref, RULES.sdkBrowserValueImport, `imports "${s}": server code in the browser bundle`);
       }

@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import ts from "typescript";
 
 /**
- * The most names (values and types together, each counted once per subpath) `@platform/core` may
+ * The most names (values and types together, each counted once per subpath) `@keyward/core` may
  * export across its subpaths: half of the 665 of issue 26's baseline (340 values, 325 types).
  */
 export const MAX_PUBLIC_NAMES = 332;

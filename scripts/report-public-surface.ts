@@ -1,4 +1,4 @@
-// The `pnpm report:surface` command: what @platform/core exports, by the TypeScript compiler over its
+// The `pnpm report:surface` command: what @keyward/core exports, by the TypeScript compiler over its
 // package.json `exports` (values and types per subpath, a name counted once per subpath), and the names
 // exported from more than one subpath. `--list` prints every name. Fails (exit 1) when a name is
 // exported twice or the total passes MAX_PUBLIC_NAMES; CI runs it as a step.

@@ -15,7 +15,7 @@ import {
   manifestFor,
   manifestText,
   readGoldenInputs,
-} from "@platform/core/prompts";
+} from "@keyward/core/prompts";
 
 function writeIfChanged(path: string, text: string): boolean {
   let old: string | undefined;

@@ -1,4 +1,4 @@
 // Every test file gets reflect-metadata before tsyringe, as a composition root would.
 import "reflect-metadata";
 // Every module's error code table, registered as the package root registers them for a host.
-import "@platform/core/errors";
+import "@keyward/core/errors";

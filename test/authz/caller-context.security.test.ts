@@ -1,5 +1,5 @@
-import { SecurityContextHolder } from "@platform/core/authz";
-import { PasswordHasher, UserRepository } from "@platform/core/ports";
+import { SecurityContextHolder } from "@keyward/core/authz";
+import { PasswordHasher, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 

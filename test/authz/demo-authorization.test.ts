@@ -1,5 +1,5 @@
-import type { Platform } from "@platform/core";
-import { UserRepository } from "@platform/core/ports";
+import type { Platform } from "@keyward/core";
+import { UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
 import {

@@ -1,4 +1,4 @@
-import { compilePathPattern, RouteTable } from "@platform/core/web";
+import { compilePathPattern, RouteTable } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { FlatPathTrie } from "../../packages/core/src/authz/pdp/flat-path-trie.js";
 import { FilterChainProxy } from "../../packages/core/src/identity/chain/filter-chain-proxy.js";

@@ -1,6 +1,6 @@
 import { request } from "node:http";
-import { createHttpApp, type HttpApp, httpPlugin, RouteRegistry, serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform, seedDemoUsers } from "@platform/cli";
+import { createHttpApp, type HttpApp, httpPlugin, RouteRegistry, serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform, seedDemoUsers } from "@keyward/cli";
 import {
   authzPlugin,
   createIdentityPlugin,
@@ -8,7 +8,7 @@ import {
   createPlatform,
   type Platform,
   type SecurityRegistry,
-} from "@platform/core";
+} from "@keyward/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addDemoAuthorizationRoutes, registerDemoOrders } from "../../packages/cli/src/demo-authorization.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";

@@ -1,6 +1,6 @@
-import { currentAuthentication } from "@platform/core";
-import { type ZeroTrustAction, ZeroTrustActionService } from "@platform/core/authz";
-import { UserRepository } from "@platform/core/ports";
+import { currentAuthentication } from "@keyward/core";
+import { type ZeroTrustAction, ZeroTrustActionService } from "@keyward/core/authz";
+import { UserRepository } from "@keyward/core/ports";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { sessionHandle } from "../../packages/core/src/authz/zerotrust/zero-trust-plugin.js";
 import {

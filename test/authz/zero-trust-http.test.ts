@@ -1,7 +1,7 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import type { Platform } from "@platform/core";
-import { PasswordHasher, UserRepository } from "@platform/core/ports";
+import { serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform } from "@keyward/cli";
+import type { Platform } from "@keyward/core";
+import { PasswordHasher, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";

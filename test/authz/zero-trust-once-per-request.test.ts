@@ -1,5 +1,5 @@
-import { ZeroTrustActionService } from "@platform/core/authz";
-import { UserRepository, ZeroTrustActionStore } from "@platform/core/ports";
+import { ZeroTrustActionService } from "@keyward/core/authz";
+import { UserRepository, ZeroTrustActionStore } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ZeroTrustActionResolver } from "../../packages/core/src/authz/zerotrust/zero-trust-action-resolver.js";
 import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";

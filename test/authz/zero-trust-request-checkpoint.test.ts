@@ -1,6 +1,6 @@
-import type { SecurityRegistry } from "@platform/core";
-import { ZeroTrustActionService } from "@platform/core/authz";
-import { UserRepository } from "@platform/core/ports";
+import type { SecurityRegistry } from "@keyward/core";
+import { ZeroTrustActionService } from "@keyward/core/authz";
+import { UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

@@ -1,6 +1,6 @@
-import { type ZeroTrustAction, ZeroTrustActionService } from "@platform/core/authz";
-import { SIGN_IN_COMPLETED_EVENT, type SignInCompletedPayload } from "@platform/core/identity";
-import { EventBus, UserRepository } from "@platform/core/ports";
+import { type ZeroTrustAction, ZeroTrustActionService } from "@keyward/core/authz";
+import { SIGN_IN_COMPLETED_EVENT, type SignInCompletedPayload } from "@keyward/core/identity";
+import { EventBus, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import {
   assertion,

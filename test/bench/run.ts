@@ -12,7 +12,7 @@ import { type BenchResults, renderReport, SCENARIO } from "./login/report.js";
 import { describeScryptHash, runScryptBaseline } from "./login/scrypt-baseline.js";
 import { type RunSummary, summarise } from "./login/stats.js";
 import { renderMfaReport } from "./mfa/report.js";
-import { buildPlatformSdk, SDK_GZIP_BUDGET_BYTES } from "@platform/sdk-browser/build";
+import { buildPlatformSdk, SDK_GZIP_BUDGET_BYTES } from "@keyward/sdk-browser/build";
 import { type MfaResults, mfaFailed, runMfaBench } from "./mfa/scenario.js";
 
 /**

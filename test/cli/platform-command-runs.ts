@@ -1,7 +1,7 @@
 // Two ways a test runs the `platform` command: in this process (runCli over the same commands the
 // binary runs, with scripted input; fast) and as the real binary under tsx (a child process with
 // piped standard input, about 3 s of CPU each: kept for what only the binary does).
-import { PLATFORM_COMMANDS, runCli } from "@platform/cli";
+import { PLATFORM_COMMANDS, runCli } from "@keyward/cli";
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { memoryCliIo, type ScriptedLine } from "../../packages/cli/src/command-line/memory-cli-io.js";

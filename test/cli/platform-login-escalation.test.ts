@@ -1,4 +1,4 @@
-import { PLATFORM_COMMANDS, runCli } from "@platform/cli";
+import { PLATFORM_COMMANDS, runCli } from "@keyward/cli";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-import { DecisionPipeline } from "@platform/core/decisions";
+import { DecisionPipeline } from "@keyward/core/decisions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type {
   SecurityDecisionJson,

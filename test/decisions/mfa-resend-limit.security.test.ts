@@ -1,5 +1,5 @@
-import { DecisionPipeline } from "@platform/core/decisions";
-import { DecisionHistoryStore, UserRepository } from "@platform/core/ports";
+import { DecisionPipeline } from "@keyward/core/decisions";
+import { DecisionHistoryStore, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { outbox } from "../identity/mfa/mfa-test-support.js";
 import {

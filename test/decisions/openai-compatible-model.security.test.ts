@@ -1,15 +1,15 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPlatform } from "@platform/core";
-import { createDecisionsPlugin } from "@platform/core/decisions";
-import { DecisionModel } from "@platform/core/ports";
+import { createPlatform } from "@keyward/core";
+import { createDecisionsPlugin } from "@keyward/core/decisions";
+import { DecisionModel } from "@keyward/core/ports";
 import {
   DEFAULT_BUNDLE_ROOT,
   readGoldenInputs,
   loadBundleCatalog,
   parsePromptInput,
-} from "@platform/core/prompts";
-import { ManualClock } from "@platform/core/testing";
+} from "@keyward/core/prompts";
+import { ManualClock } from "@keyward/core/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { selectionFromCatalog } from "../../packages/core/src/decisions/engine/bundle-selection.js";
 import { LayeredDecisionEngine } from "../../packages/core/src/decisions/engine/layered-decision-engine.js";

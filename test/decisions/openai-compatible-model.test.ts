@@ -7,8 +7,8 @@ import {
   readGoldenInputs,
   loadBundleCatalog,
   parsePromptInput,
-} from "@platform/core/prompts";
-import { ManualClock } from "@platform/core/testing";
+} from "@keyward/core/prompts";
+import { ManualClock } from "@keyward/core/testing";
 import { analysePrompt } from "../../packages/core/src/decisions/analyst/offline-analyst.js";
 import { selectionFromCatalog } from "../../packages/core/src/decisions/engine/bundle-selection.js";
 import { LayeredDecisionEngine } from "../../packages/core/src/decisions/engine/layered-decision-engine.js";

@@ -1,4 +1,4 @@
-import { AuditLog } from "@platform/core/ports";
+import { AuditLog } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { httpPlugin } from "@platform/adapters-http";
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@platform/core";
-import { decisionsPlugin, decisionsPipelinePlugin } from "@platform/core/decisions";
-import { promptsPlugin } from "@platform/core/prompts";
+import { httpPlugin } from "@keyward/adapters-http";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@keyward/core";
+import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
+import { promptsPlugin } from "@keyward/core/prompts";
 import { describe, expect, it } from "vitest";
 import { kernelPlugin } from "../../packages/core/src/kernel/kernel-plugin.js";
 

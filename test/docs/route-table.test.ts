@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { API_MFA_PREFIX, buildDemoPlatform, routeListMarkdown } from "@platform/cli";
-import type { Platform } from "@platform/core";
-import { Logger } from "@platform/core/ports";
-import { type Route, RouteTable } from "@platform/core/web";
+import { API_MFA_PREFIX, buildDemoPlatform, routeListMarkdown } from "@keyward/cli";
+import type { Platform } from "@keyward/core";
+import { Logger } from "@keyward/core/ports";
+import { type Route, RouteTable } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";

@@ -1,4 +1,4 @@
-import type { RouteRegistry } from "@platform/adapters-http";
+import type { RouteRegistry } from "@keyward/adapters-http";
 import {
   antMatcher,
   csrfMetaTags,
@@ -7,9 +7,9 @@ import {
   orMatcher,
   type SecurityConfiguration,
   type SecurityRegistry,
-} from "@platform/core";
-import { PlatformError } from "@platform/core/errors";
-import type { HttpExchange } from "@platform/core/web";
+} from "@keyward/core";
+import { PlatformError } from "@keyward/core/errors";
+import type { HttpExchange } from "@keyward/core/web";
 import type { Frame, Page, Request } from "playwright-core";
 import { expect } from "vitest";
 import type { BuiltSdkFile } from "../../packages/sdk-browser/build/build-sdk.js";

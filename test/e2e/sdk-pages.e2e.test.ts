@@ -1,6 +1,6 @@
-import type { RouteRegistry } from "@platform/adapters-http";
-import { csrfHiddenInput, csrfMetaTags } from "@platform/core";
-import type { HttpExchange } from "@platform/core/web";
+import type { RouteRegistry } from "@keyward/adapters-http";
+import { csrfHiddenInput, csrfMetaTags } from "@keyward/core";
+import type { HttpExchange } from "@keyward/core/web";
 import type { Page, Request } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { type BuiltSdkFile, buildPlatformSdk } from "../../packages/sdk-browser/build/build-sdk.js";

@@ -1,5 +1,5 @@
-import { Clock } from "@platform/core/ports";
-import { ManualClock } from "@platform/core/testing";
+import { Clock } from "@keyward/core/ports";
+import { ManualClock } from "@keyward/core/testing";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { buildPlatformSdk } from "../../packages/sdk-browser/build/build-sdk.js";

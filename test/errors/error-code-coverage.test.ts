@@ -8,10 +8,10 @@ import {
   mfaPlugin,
   type PlatformPlugin,
   zeroTrustPlugin,
-} from "@platform/core";
-import { createDecisionsPlugin } from "@platform/core/decisions";
-import { ErrorCatalog } from "@platform/core/errors";
-import { createPromptsPlugin } from "@platform/core/prompts";
+} from "@keyward/core";
+import { createDecisionsPlugin } from "@keyward/core/decisions";
+import { ErrorCatalog } from "@keyward/core/errors";
+import { createPromptsPlugin } from "@keyward/core/prompts";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODE_TABLES, ERROR_STATUS } from "../../packages/core/src/error-code-tables.js";
 

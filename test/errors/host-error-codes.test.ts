@@ -1,12 +1,12 @@
-import { createPlatform, identityPlugin, type PlatformPlugin } from "@platform/core";
+import { createPlatform, identityPlugin, type PlatformPlugin } from "@keyward/core";
 import {
   ErrorCatalog,
   type ErrorCodeTable,
   type ErrorCodesOf,
   isPlatformError,
   PlatformError,
-} from "@platform/core/errors";
-import { errorResponse } from "@platform/core/web";
+} from "@keyward/core/errors";
+import { errorResponse } from "@keyward/core/web";
 import { describe, expect, it } from "vitest";
 
 // What docs/errors.md tells a host to write: a table of its own codes, its details types merged into
@@ -26,7 +26,7 @@ const SHOP_ERROR_CODES = {
 
 type ShopErrorDetails = { SHOP_OUT_OF_STOCK: { sku: string; available: number } };
 
-declare module "@platform/core/errors" {
+declare module "@keyward/core/errors" {
   interface PlatformErrorCodes extends ErrorCodesOf<typeof SHOP_ERROR_CODES, ShopErrorDetails> {}
 }
 

@@ -1,7 +1,7 @@
 import { writeFileSync } from "node:fs";
-import { DEMO_USERS } from "@platform/cli";
-import { ManualClock } from "@platform/core/testing";
-import { Clock, OneTimeTokenDelivery } from "@platform/core/ports";
+import { DEMO_USERS } from "@keyward/cli";
+import { ManualClock } from "@keyward/core/testing";
+import { Clock, OneTimeTokenDelivery } from "@keyward/core/ports";
 import { SoftwareAuthenticator } from "../../packages/core/src/identity/passkey/software-authenticator.test-support.js";
 import { startDemo, type RunningDemo } from "../support/demo-server.js";
 import { CookieJar, send } from "./golden-client.js";

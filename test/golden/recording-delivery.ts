@@ -1,4 +1,4 @@
-import type { OneTimeTokenDelivery, OneTimeTokenMessage } from "@platform/core/ports";
+import type { OneTimeTokenDelivery, OneTimeTokenMessage } from "@keyward/core/ports";
 
 /** How long a delivery may take after the answer that caused it (it is normally there already). */
 const DELIVERY_WAIT_MS = 5_000;

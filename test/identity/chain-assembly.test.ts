@@ -1,5 +1,5 @@
-import { FilterChainProxy } from "@platform/core/identity";
-import { RouteTable } from "@platform/core/web";
+import { FilterChainProxy } from "@keyward/core/identity";
+import { RouteTable } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 

@@ -1,4 +1,4 @@
-import type { AuthenticationSuccessHandler, SecurityFilter } from "@platform/core";
+import type { AuthenticationSuccessHandler, SecurityFilter } from "@keyward/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";
 

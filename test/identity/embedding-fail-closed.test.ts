@@ -1,7 +1,7 @@
-import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
-import { createIdentityPlugin, createPlatform, type Platform } from "@platform/core";
-import { FilterChainProxy } from "@platform/core/identity";
-import { Logger } from "@platform/core/ports";
+import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http";
+import { createIdentityPlugin, createPlatform, type Platform } from "@keyward/core";
+import { FilterChainProxy } from "@keyward/core/identity";
+import { Logger } from "@keyward/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";

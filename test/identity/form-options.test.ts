@@ -1,4 +1,4 @@
-import type { Authentication, AuthenticationFailureHandler } from "@platform/core";
+import type { Authentication, AuthenticationFailureHandler } from "@keyward/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SecurityContextRepository } from "../../packages/core/src/identity/context/security-context-repository.js";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";

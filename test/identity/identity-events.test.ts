@@ -1,10 +1,10 @@
-import { EventBus } from "@platform/core/ports";
+import { EventBus } from "@keyward/core/ports";
 import {
   ACCESS_DENIED_EVENT,
   type AccessDeniedPayload,
   SIGN_IN_COMPLETED_EVENT,
   type SignInCompletedPayload,
-} from "@platform/core/identity";
+} from "@keyward/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

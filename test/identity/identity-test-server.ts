@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { createHttpApp, httpPlugin, RouteRegistry, serveHttp } from "@platform/adapters-http";
+import { createHttpApp, httpPlugin, RouteRegistry, serveHttp } from "@keyward/adapters-http";
 import {
   authzPlugin,
   createIdentityPlugin,
@@ -12,8 +12,8 @@ import {
   type SecurityConfiguration,
   type SecurityRegistry,
   ServerAddress,
-} from "@platform/core";
-import { seedDemoUsers } from "@platform/cli";
+} from "@keyward/core";
+import { seedDemoUsers } from "@keyward/cli";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 /** A running identity server on an ephemeral port, with helpers for cookie-carrying requests. */
@@ -195,4 +195,4 @@ export class Browser {
 }
 
 /** The demo's two chains: form+session for pages (and /api/me), REST+JWT for /api/**. */
-export { demoSecurity } from "@platform/cli";
+export { demoSecurity } from "@keyward/cli";

@@ -1,14 +1,14 @@
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
+import { CryptoIdGenerator, SystemClock } from "@keyward/core/adapter-kit";
 import type {
   AuthenticationFailureHandler,
   AuthenticationSuccessHandler,
   OneTimeTokenGenerationSuccessHandler,
-} from "@platform/core";
-import { type OneTimeToken, OneTimeTokenService } from "@platform/core/ports";
-import type { HttpExchange } from "@platform/core/web";
+} from "@keyward/core";
+import { type OneTimeToken, OneTimeTokenService } from "@keyward/core/ports";
+import type { HttpExchange } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryOneTimeTokenService } from "../../packages/core/src/identity/ott/in-memory-one-time-token-service.js";
 import { Browser, type IdentityTestServer, startIdentityServer } from "./identity-test-server.js";

@@ -1,4 +1,4 @@
-import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
+import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http";
 import {
   createIdentityPlugin,
   createPlatform,
@@ -6,14 +6,14 @@ import {
   type Platform,
   type PlatformPlugin,
   type SecurityRegistry,
-} from "@platform/core";
+} from "@keyward/core";
 import {
   ErrorCatalog,
   type ErrorCodeTable,
   PlatformError,
   type PlatformErrorCode,
-} from "@platform/core/errors";
-import { ContributedRule } from "@platform/core/identity";
+} from "@keyward/core/errors";
+import { ContributedRule } from "@keyward/core/identity";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { authorizationRules } from "../../packages/core/src/identity/http-security/authorization-manager.js";
 
@@ -96,7 +96,7 @@ describe("two platforms with different plugins in one process", () => {
     expect(withMfa.seen.mfa).toBe("no error");
     expect(without.seen.mfa).toBe(
       "CONFIGURATION_INVALID: .mfa() is not in the registry DSL of this platform: no installed plugin " +
-        "contributes it; add mfaPlugin (from @platform/core) to the platform's plugins",
+        "contributes it; add mfaPlugin (from @keyward/core) to the platform's plugins",
     );
   });
 

@@ -1,5 +1,5 @@
-import type { Authentication } from "@platform/core";
-import { PlatformError } from "@platform/core/errors";
+import type { Authentication } from "@keyward/core";
+import { PlatformError } from "@keyward/core/errors";
 import {
   type JwtKeys,
   CsrfTokenRepository,
@@ -7,7 +7,7 @@ import {
   Logger,
   PrimaryAuthenticator,
   UserRepository,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfiguredJwtKeySource } from "../../packages/core/src/identity/tokens/configured-jwt-key-source.js";
 import {

@@ -1,6 +1,6 @@
-import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
-import { createIdentityPlugin, createPlatform, type Platform, type SecurityFilter } from "@platform/core";
-import type { HttpExchange, PipelineStep } from "@platform/core/web";
+import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http";
+import { createIdentityPlugin, createPlatform, type Platform, type SecurityFilter } from "@keyward/core";
+import type { HttpExchange, PipelineStep } from "@keyward/core/web";
 import { afterEach, describe, expect, it } from "vitest";
 
 const platforms: Platform[] = [];

@@ -1,7 +1,7 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import { type Platform, ServerAddress } from "@platform/core";
-import { AuditSink, LoginThrottle, MfaLockouts, UserRepository } from "@platform/core/ports";
+import { serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform } from "@keyward/cli";
+import { type Platform, ServerAddress } from "@keyward/core";
+import { AuditSink, LoginThrottle, MfaLockouts, UserRepository } from "@keyward/core/ports";
 import { readFile, rm } from "node:fs/promises";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";

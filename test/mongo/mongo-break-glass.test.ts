@@ -1,8 +1,8 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { PLATFORM_COMMANDS, runCli } from "@platform/cli";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
+import { PLATFORM_COMMANDS, runCli } from "@keyward/cli";
 import { memoryCliIo } from "../../packages/cli/src/command-line/memory-cli-io.js";
-import { AuditLog, UserRepository, ZeroTrustActionStore } from "@platform/core/ports";
+import { AuditLog, UserRepository, ZeroTrustActionStore } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 

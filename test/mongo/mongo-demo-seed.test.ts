@@ -1,6 +1,6 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { DEMO_USERS } from "@platform/cli";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
+import { DEMO_USERS } from "@keyward/cli";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_KEK } from "./mongo-test-support.js";

@@ -1,5 +1,5 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll } from "vitest";
 import { describeLastAdministrator } from "../identity/admin/last-administrator-scenarios.js";
 import { NO_MFA_FOR_ADMINS, startDemo } from "../support/demo-server.js";

@@ -1,5 +1,5 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import {
   EscalationStore,
   FactorContextRepository,
@@ -8,7 +8,7 @@ import {
   SignInHistoryStore,
   UserRepository,
   ZeroTrustActionStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

@@ -1,6 +1,6 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { PasswordHasher, UserRepository } from "@platform/core/ports";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
+import { PasswordHasher, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TEST_KEK } from "./mongo-test-support.js";
 import { Browser } from "../identity/identity-test-server.js";

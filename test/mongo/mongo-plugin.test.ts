@@ -1,6 +1,6 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { AuditSink, PasswordHasher, SessionStore, UserRepository } from "@platform/core/ports";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
+import { AuditSink, PasswordHasher, SessionStore, UserRepository } from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";

@@ -1,11 +1,11 @@
-import { mongoPlugin } from "@platform/adapters-mongo";
+import { mongoPlugin } from "@keyward/adapters-mongo";
 import {
   type CommandCounter,
   countCommands,
   startWireDouble,
   type WireDouble,
-} from "@platform/adapters-mongo/testing";
-import { AuditLog, PasswordHasher, UserRepository } from "@platform/core/ports";
+} from "@keyward/adapters-mongo/testing";
+import { AuditLog, PasswordHasher, UserRepository } from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";

@@ -3,10 +3,10 @@ import {
   type MongoMigration,
   mongoPlugin,
   type UserDocument,
-} from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
-import { createPlatform, type Platform, type PlatformPlugin } from "@platform/core";
-import { Logger } from "@platform/core/ports";
+} from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
+import { createPlatform, type Platform, type PlatformPlugin } from "@keyward/core";
+import { Logger } from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 

@@ -1,6 +1,6 @@
 import { createServer } from "node:net";
-import { mongoPlugin } from "@platform/adapters-mongo";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { mongoPlugin } from "@keyward/adapters-mongo";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
 import {

@@ -1,5 +1,5 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
-import type { Platform, PlatformPlugin } from "@platform/core";
+import { CryptoIdGenerator, SystemClock } from "@keyward/core/adapter-kit";
+import type { Platform, PlatformPlugin } from "@keyward/core";
 import {
   AuditLog,
   AuditSink,
@@ -7,7 +7,7 @@ import {
   PasswordHasher,
   SessionStore,
   UserRepository,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { InMemorySessionStore } from "../../packages/core/src/identity/session/in-memory-session-store.js";
 import { InMemoryUserRepository } from "../../packages/core/src/identity/users/in-memory-user-repository.js";

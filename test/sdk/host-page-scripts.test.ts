@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { createHttpApp, httpPlugin, serveHttp } from "@platform/adapters-http";
+import { createHttpApp, httpPlugin, serveHttp } from "@keyward/adapters-http";
 import {
   createIdentityPlugin,
   createPlatform,
@@ -7,8 +7,8 @@ import {
   type Platform,
   type SecurityConfiguration,
   type SecurityRegistry,
-} from "@platform/core";
-import { PAGE_SCRIPT_PATHS } from "@platform/core/web";
+} from "@keyward/core";
+import { PAGE_SCRIPT_PATHS } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SDK_PAGE_SCRIPTS } from "../../packages/sdk-browser/build/build-sdk.js";
 

@@ -1,7 +1,7 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform, type HostConfig } from "@platform/cli";
-import { type Platform, ServerAddress } from "@platform/core";
-import { PasswordHasher, UserRepository } from "@platform/core/ports";
+import { serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform, type HostConfig } from "@keyward/cli";
+import { type Platform, ServerAddress } from "@keyward/core";
+import { PasswordHasher, UserRepository } from "@keyward/core/ports";
 import { expect } from "vitest";
 import { newOutboxFile, outbox, waitForLine } from "../identity/mfa/mfa-test-support.js";
 import { LOW_COST_SCRYPT } from "./low-cost-scrypt.js";

@@ -1,4 +1,4 @@
-import type { TokenPairAnswer, UserJson } from "@platform/core/wire";
+import type { TokenPairAnswer, UserJson } from "@keyward/core/wire";
 import { describe, expect, it } from "vitest";
 import type {
   PolicyJson,

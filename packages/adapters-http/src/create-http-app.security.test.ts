@@ -1,5 +1,5 @@
 import { request as httpRequest } from "node:http";
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { rawRequest, startTestServer, type TestServer } from "./test-support.js";

@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core/errors";
-import type { HttpExchange, HttpInterceptor } from "@platform/core/web";
+import { PlatformError } from "@keyward/core/errors";
+import type { HttpExchange, HttpInterceptor } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { correlationIdOf, routeParams } from "./exchange-attributes.js";
 import { startTestServer, type TestServer } from "./test-support.js";
@@ -228,7 +228,7 @@ describe("createHttpApp", () => {
 
 describe("createHttpApp without httpPlugin", () => {
   it("refuses with CONFIGURATION_INVALID", async () => {
-    const { createPlatform } = await import("@platform/core");
+    const { createPlatform } = await import("@keyward/core");
     const { createHttpApp } = await import("./create-http-app.js");
     const platform = createPlatform({ env: {} });
     expect(() => createHttpApp({ platform })).toThrow(/httpPlugin/);

@@ -1,7 +1,7 @@
-import type { Platform } from "@platform/core";
-import { PlatformError, ErrorCatalog } from "@platform/core/errors";
-import { IdGenerator, Logger } from "@platform/core/ports";
-import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@platform/core/web";
+import type { Platform } from "@keyward/core";
+import { PlatformError, ErrorCatalog } from "@keyward/core/errors";
+import { IdGenerator, Logger } from "@keyward/core/ports";
+import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@keyward/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";

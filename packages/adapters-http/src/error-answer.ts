@@ -1,6 +1,6 @@
-import { PlatformError, type ErrorCatalog, type PlatformErrorCode } from "@platform/core/errors";
-import type { Logger } from "@platform/core/ports";
-import { errorResponse } from "@platform/core/web";
+import { PlatformError, type ErrorCatalog, type PlatformErrorCode } from "@keyward/core/errors";
+import type { Logger } from "@keyward/core/ports";
+import { errorResponse } from "@keyward/core/web";
 import type { HTTPError } from "h3";
 import { fastResponse, ResponseHeaders } from "./fast-response.js";
 

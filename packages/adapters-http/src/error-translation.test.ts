@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core/errors";
-import { ErrorTranslator } from "@platform/core/ports";
+import { PlatformError } from "@keyward/core/errors";
+import { ErrorTranslator } from "@keyward/core/ports";
 import { describe, expect, it } from "vitest";
 import { startTestServer } from "./test-support.js";
 

@@ -1,4 +1,4 @@
-import type { HttpExchange } from "@platform/core/web";
+import type { HttpExchange } from "@keyward/core/web";
 
 /** Exchange attribute holding the request's correlation id (also sent as X-Correlation-Id). */
 export const CORRELATION_ID_ATTRIBUTE = "correlationId";

@@ -1,4 +1,4 @@
-import { HttpExchange } from "@platform/core/web";
+import { HttpExchange } from "@keyward/core/web";
 import { type H3Event, mockEvent } from "h3";
 import { describe, expect, it } from "vitest";
 import { toExchange, writeExchange } from "./exchange-binding.js";

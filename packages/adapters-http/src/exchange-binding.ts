@@ -1,5 +1,5 @@
-import type { ErrorCatalog } from "@platform/core/errors";
-import { attachErrorCatalog, HttpExchange, type ResponseBody, serializeCookie } from "@platform/core/web";
+import type { ErrorCatalog } from "@keyward/core/errors";
+import { attachErrorCatalog, HttpExchange, type ResponseBody, serializeCookie } from "@keyward/core/web";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
 import { fastResponse, ResponseHeaders } from "./fast-response.js";
 import { forwardedClient } from "./forwarded-client.js";

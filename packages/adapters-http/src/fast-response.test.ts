@@ -1,5 +1,5 @@
 import net from "node:net";
-import { createPlatform } from "@platform/core";
+import { createPlatform } from "@keyward/core";
 import { describe, expect, it } from "vitest";
 import { createHttpApp } from "./create-http-app.js";
 import { fastResponse, ResponseHeaders } from "./fast-response.js";

@@ -1,4 +1,4 @@
-import { parseIpRange } from "@platform/core/web";
+import { parseIpRange } from "@keyward/core/web";
 import { isTrustedProxyAddress, MAX_PROXY_HOPS, type TrustedProxies } from "./trusted-proxies.js";
 
 /** What the forwarded-header walk reads from a request. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HealthIndicator } from "@platform/core/ports";
+import { HealthIndicator } from "@keyward/core/ports";
 import { startTestServer, type TestServer } from "./test-support.js";
 
 describe("health route", () => {

@@ -1,5 +1,5 @@
-import type { Platform } from "@platform/core";
-import { type DependencyHealth, HealthIndicator } from "@platform/core/ports";
+import type { Platform } from "@keyward/core";
+import { type DependencyHealth, HealthIndicator } from "@keyward/core/ports";
 import type { RouteDefinition } from "./route-registry.js";
 
 /**

@@ -1,7 +1,7 @@
-import type { Platform } from "@platform/core";
-import { PlatformError } from "@platform/core/errors";
-import { FilterChainProxy } from "@platform/core/identity";
-import type { Logger } from "@platform/core/ports";
+import type { Platform } from "@keyward/core";
+import { PlatformError } from "@keyward/core/errors";
+import { FilterChainProxy } from "@keyward/core/identity";
+import type { Logger } from "@keyward/core/ports";
 import {
   contributedSteps,
   type HttpInterceptor,
@@ -9,7 +9,7 @@ import {
   type PipelineContribution,
   type PipelineStep,
   RequestPipeline,
-} from "@platform/core/web";
+} from "@keyward/core/web";
 import type { RouteRegistry } from "./route-registry.js";
 
 /** What the host adds to the platform's request pipeline (createHttpApp's options). */

@@ -1,4 +1,4 @@
-import { createPlatform } from "@platform/core";
+import { createPlatform } from "@keyward/core";
 import { describe, expect, it } from "vitest";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUST_PROXY, HTTP_TRUSTED_PROXIES, httpPlugin } from "./http-properties.js";
 

@@ -1,6 +1,6 @@
-import { defineProperty, type PlatformPlugin, prop } from "@platform/core";
-import { WEB_ERROR_CODES } from "@platform/core/errors";
-import { RouteTable } from "@platform/core/web";
+import { defineProperty, type PlatformPlugin, prop } from "@keyward/core";
+import { WEB_ERROR_CODES } from "@keyward/core/errors";
+import { RouteTable } from "@keyward/core/web";
 import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Largest request body the binding reads, in bytes (`1mb`, `64KiB` or bytes); larger bodies answer 413. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as api from "./index.js";
 
-describe("@platform/adapters-http public API", () => {
+describe("@keyward/adapters-http public API", () => {
   it("exports exactly these names", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [

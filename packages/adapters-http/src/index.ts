@@ -1,4 +1,4 @@
-// The public face of @platform/adapters-http: named re-exports only.
+// The public face of @keyward/adapters-http: named re-exports only.
 export { type CreateHttpAppOptions, createHttpApp, type HttpApp } from "./create-http-app.js";
 export type { HostPipelineSteps } from "./http-pipeline.js";
 export {

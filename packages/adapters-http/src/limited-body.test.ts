@@ -1,4 +1,4 @@
-import { isPlatformError } from "@platform/core/errors";
+import { isPlatformError } from "@keyward/core/errors";
 import { describe, expect, it } from "vitest";
 import { readLimitedText } from "./limited-body.js";
 

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 
 /** The part of a request the body reader needs: its headers and its byte stream. */
 export interface BodySource {

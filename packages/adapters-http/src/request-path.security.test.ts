@@ -1,4 +1,4 @@
-import type { HttpInterceptor } from "@platform/core/web";
+import type { HttpInterceptor } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rawGet, rawRequest, startTestServer, type TestServer } from "./test-support.js";
 

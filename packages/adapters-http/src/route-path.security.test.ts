@@ -1,4 +1,4 @@
-import { compilePathPattern, HttpExchange } from "@platform/core/web";
+import { compilePathPattern, HttpExchange } from "@keyward/core/web";
 import { describe, expect, it } from "vitest";
 import { RouteRegistry } from "./route-registry.js";
 

@@ -1,5 +1,5 @@
-import { isPlatformError } from "@platform/core/errors";
-import { HttpExchange, RouteTable } from "@platform/core/web";
+import { isPlatformError } from "@keyward/core/errors";
+import { HttpExchange, RouteTable } from "@keyward/core/web";
 import { describe, expect, it } from "vitest";
 import { type RouteDefinition, RouteRegistry } from "./route-registry.js";
 

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import {
   type HttpExchange,
   type ResponseBody,
@@ -6,7 +6,7 @@ import {
   type RouteAccess,
   RouteTable,
   routePattern,
-} from "@platform/core/web";
+} from "@keyward/core/web";
 import { routeParams } from "./exchange-attributes.js";
 
 /** The HTTP methods a route can be registered for. */

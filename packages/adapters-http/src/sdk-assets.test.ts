@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { buildPlatformSdk, type SdkManifest } from "@platform/sdk-browser/build";
+import { buildPlatformSdk, type SdkManifest } from "@keyward/sdk-browser/build";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./test-support.js";
 

@@ -1,7 +1,7 @@
 import { extname } from "node:path";
-import { PlatformError } from "@platform/core/errors";
-import { PAGE_SCRIPTS_PREFIX } from "@platform/core/web";
-import { buildPlatformSdk, SDK_MANIFEST_FILE } from "@platform/sdk-browser/build";
+import { PlatformError } from "@keyward/core/errors";
+import { PAGE_SCRIPTS_PREFIX } from "@keyward/core/web";
+import { buildPlatformSdk, SDK_MANIFEST_FILE } from "@keyward/sdk-browser/build";
 import { routeParams } from "./exchange-attributes.js";
 import type { RouteDefinition } from "./route-registry.js";
 import { sendAsset, STATIC_CONTENT_TYPES } from "./static-assets.js";

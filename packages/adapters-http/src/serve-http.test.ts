@@ -1,4 +1,4 @@
-import { createPlatform } from "@platform/core";
+import { createPlatform } from "@keyward/core";
 import { describe, expect, it } from "vitest";
 import { createHttpApp } from "./create-http-app.js";
 import { httpPlugin } from "./http-properties.js";

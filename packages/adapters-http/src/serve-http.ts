@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import { type H3, serve } from "h3";
 
 /** Where and how to listen. */

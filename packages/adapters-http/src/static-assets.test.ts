@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { isPlatformError } from "@platform/core/errors";
+import { isPlatformError } from "@keyward/core/errors";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { staticAssetsRoute } from "./static-assets.js";
 import { rawGet, rawRequest, startTestServer, type TestServer } from "./test-support.js";

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import { readFile, realpath, stat } from "node:fs/promises";
 import { extname, isAbsolute, join, resolve, sep } from "node:path";
-import { PlatformError } from "@platform/core/errors";
-import type { HttpExchange } from "@platform/core/web";
+import { PlatformError } from "@keyward/core/errors";
+import type { HttpExchange } from "@keyward/core/web";
 import { routeParams } from "./exchange-attributes.js";
 import type { RouteDefinition } from "./route-registry.js";
 import { cacheControlFor } from "./static-asset-cache.js";

@@ -1,7 +1,7 @@
 // Test-only helpers (not exported from the package): a started platform served on an ephemeral port.
 import { connect } from "node:net";
-import { createPlatform, type Platform } from "@platform/core";
-import { type LogFields, Logger } from "@platform/core/ports";
+import { createPlatform, type Platform } from "@keyward/core";
+import { type LogFields, Logger } from "@keyward/core/ports";
 import { createHttpApp, type CreateHttpAppOptions, type HttpApp } from "./create-http-app.js";
 import { httpPlugin } from "./http-properties.js";
 import { type HttpServerHandle, serveHttp } from "./serve-http.js";

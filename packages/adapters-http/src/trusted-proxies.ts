@@ -1,4 +1,4 @@
-import { type IpRange, ipRangeContains, parseIpRange } from "@platform/core/web";
+import { type IpRange, ipRangeContains, parseIpRange } from "@keyward/core/web";
 
 /**
  * Which peers may tell us the client's address (X-Forwarded-For) and scheme (X-Forwarded-Proto):

@@ -1,6 +1,6 @@
 import "reflect-metadata";
-import { createPlatform, type Platform } from "@platform/core";
-import { ChangeCounters, DistributedLock } from "@platform/core/ports";
+import { createPlatform, type Platform } from "@keyward/core";
+import { ChangeCounters, DistributedLock } from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWireDouble, type WireDouble } from "../test-support/index.js";

@@ -1,4 +1,4 @@
-import { ChangeCounters, Clock, DistributedLock } from "@platform/core/ports";
+import { ChangeCounters, Clock, DistributedLock } from "@keyward/core/ports";
 import { MongoChangeCounters } from "./mongo-change-counters.js";
 import { MongoDistributedLock } from "./mongo-distributed-lock.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";

@@ -1,4 +1,4 @@
-import { DecisionHistoryStore } from "@platform/core/ports";
+import { DecisionHistoryStore } from "@keyward/core/ports";
 import { MongoDecisionHistoryStore } from "./mongo-decision-history-store.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
 

@@ -1,6 +1,6 @@
-import type { PlatformProperties } from "@platform/core";
-import { LOGIN_THROTTLE_DEFAULTS, OTT_GENERATION_LIMITS_DEFAULTS } from "@platform/core/adapter-kit";
-import type { LoginThrottleLimits, OttGenerationLimits } from "@platform/core/ports";
+import type { PlatformProperties } from "@keyward/core";
+import { LOGIN_THROTTLE_DEFAULTS, OTT_GENERATION_LIMITS_DEFAULTS } from "@keyward/core/adapter-kit";
+import type { LoginThrottleLimits, OttGenerationLimits } from "@keyward/core/ports";
 import { MONGO_ONE_TIME_TOKEN_DEFAULTS } from "./mongo-one-time-token-service.js";
 
 /**

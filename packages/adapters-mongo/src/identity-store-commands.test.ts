@@ -1,5 +1,5 @@
-import { CryptoIdGenerator } from "@platform/core/adapter-kit";
-import { ManualClock } from "@platform/core/testing";
+import { CryptoIdGenerator } from "@keyward/core/adapter-kit";
+import { ManualClock } from "@keyward/core/testing";
 import type { CommandStartedEvent, Db } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

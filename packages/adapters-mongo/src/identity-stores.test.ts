@@ -1,5 +1,5 @@
 import "reflect-metadata";
-import { createIdentityPlugin, createPlatform, type Platform } from "@platform/core";
+import { createIdentityPlugin, createPlatform, type Platform } from "@keyward/core";
 import {
   LoginThrottle,
   OneTimeTokenService,
@@ -7,7 +7,7 @@ import {
   PasskeyCredentialRepository,
   PasswordResetTokenService,
   WebAuthnChallengeStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import type { InjectionToken } from "tsyringe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

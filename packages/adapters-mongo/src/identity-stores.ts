@@ -1,4 +1,4 @@
-import { PlatformProperties } from "@platform/core";
+import { PlatformProperties } from "@keyward/core";
 import {
   Clock,
   IdGenerator,
@@ -10,7 +10,7 @@ import {
   SessionStore,
   UserRepository,
   WebAuthnChallengeStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import {
   ottGenerationLimitsOf,
   ottTokenTtlOf,

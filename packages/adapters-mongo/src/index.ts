@@ -1,4 +1,4 @@
-// @platform/adapters-mongo: MongoDB stores for @platform/core's stateful ports (issue 16, in progress).
+// @keyward/adapters-mongo: MongoDB stores for @keyward/core's stateful ports (issue 16, in progress).
 export { type MigrationReport, MONGO_MIGRATIONS, type MongoMigration } from "./mongo-migrations.js";
 export { type MongoPluginOptions, mongoPlugin } from "./mongo-plugin.js";
 export { MONGO_PROPERTIES, MONGO_URI } from "./mongo-properties.js";

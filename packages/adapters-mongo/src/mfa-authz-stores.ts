@@ -1,5 +1,5 @@
-import { PlatformProperties } from "@platform/core";
-import { mfaSettingsFromProperties } from "@platform/core/adapter-kit";
+import { PlatformProperties } from "@keyward/core";
+import { mfaSettingsFromProperties } from "@keyward/core/adapter-kit";
 import {
   Clock,
   EscalationStore,
@@ -9,7 +9,7 @@ import {
   PolicyRepository,
   SignInHistoryStore,
   ZeroTrustActionStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { DependencyContainer } from "tsyringe";
 import { MongoEscalationStore } from "./mongo-escalation-store.js";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";

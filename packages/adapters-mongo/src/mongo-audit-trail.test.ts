@@ -1,5 +1,5 @@
-import type { LogFields, Logger } from "@platform/core/ports";
-import { describeAuditLogContract, ManualClock } from "@platform/core/testing";
+import type { LogFields, Logger } from "@keyward/core/ports";
+import { describeAuditLogContract, ManualClock } from "@keyward/core/testing";
 import type { CommandStartedEvent } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,5 +1,5 @@
-import type { AuditEvent, AuditLog, AuditQuery, AuditSink, Clock, Logger } from "@platform/core/ports";
-import { auditQueryLimit } from "@platform/core/adapter-kit";
+import type { AuditEvent, AuditLog, AuditQuery, AuditSink, Clock, Logger } from "@keyward/core/ports";
+import { auditQueryLimit } from "@keyward/core/adapter-kit";
 import { type Collection, type Db, type Filter, MongoBulkWriteError } from "mongodb";
 
 /** The `audit_events` collection's document: the event as recorded, plus a Date for the TTL index. */

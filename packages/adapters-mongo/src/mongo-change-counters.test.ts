@@ -1,4 +1,4 @@
-import { describeChangeCountersContract } from "@platform/core/testing";
+import { describeChangeCountersContract } from "@keyward/core/testing";
 import { type Db, MongoServerError } from "mongodb";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { countCommands } from "../test-support/command-counter.js";

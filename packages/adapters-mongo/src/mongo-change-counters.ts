@@ -1,6 +1,6 @@
-import { checkTopic } from "@platform/core/adapter-kit";
-import { PlatformError } from "@platform/core/errors";
-import type { ChangeCounters } from "@platform/core/ports";
+import { checkTopic } from "@keyward/core/adapter-kit";
+import { PlatformError } from "@keyward/core/errors";
+import type { ChangeCounters } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

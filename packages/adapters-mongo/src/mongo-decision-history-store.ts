@@ -1,6 +1,6 @@
-import { checkDecisionHistoryLimit, checkDecisionHistoryRecord } from "@platform/core/adapter-kit";
-import { PlatformError } from "@platform/core/errors";
-import type { DecisionHistoryRecord, DecisionHistoryStore } from "@platform/core/ports";
+import { checkDecisionHistoryLimit, checkDecisionHistoryRecord } from "@keyward/core/adapter-kit";
+import { PlatformError } from "@keyward/core/errors";
+import type { DecisionHistoryRecord, DecisionHistoryStore } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,4 +1,4 @@
-import { describeDistributedLockContract, ManualClock } from "@platform/core/testing";
+import { describeDistributedLockContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { countCommands } from "../test-support/command-counter.js";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,5 +1,5 @@
-import { checkLease } from "@platform/core/adapter-kit";
-import type { Clock, DistributedLock, LeaseGrant } from "@platform/core/ports";
+import { checkLease } from "@keyward/core/adapter-kit";
+import type { Clock, DistributedLock, LeaseGrant } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,5 +1,5 @@
-import type { Escalation } from "@platform/core/ports";
-import { describeEscalationStoreContract, ManualClock } from "@platform/core/testing";
+import type { Escalation } from "@keyward/core/ports";
+import { describeEscalationStoreContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { countCommands } from "../test-support/command-counter.js";

@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core/errors";
-import type { Clock, Escalation, EscalationStatus, EscalationStore } from "@platform/core/ports";
+import { PlatformError } from "@keyward/core/errors";
+import type { Clock, Escalation, EscalationStatus, EscalationStore } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,5 +1,5 @@
-import type { FactorContext } from "@platform/core/ports";
-import { describeFactorContextRepositoryContract, ManualClock } from "@platform/core/testing";
+import type { FactorContext } from "@keyward/core/ports";
+import { describeFactorContextRepositoryContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { countCommands } from "../test-support/command-counter.js";

@@ -1,6 +1,6 @@
-import { PlatformError } from "@platform/core/errors";
-import { DEFAULT_FACTOR_CONTEXT_RETENTION_MS } from "@platform/core/adapter-kit";
-import type { Clock, FactorContext, FactorContextRepository } from "@platform/core/ports";
+import { PlatformError } from "@keyward/core/errors";
+import { DEFAULT_FACTOR_CONTEXT_RETENTION_MS } from "@keyward/core/adapter-kit";
+import type { Clock, FactorContext, FactorContextRepository } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

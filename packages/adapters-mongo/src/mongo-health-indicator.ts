@@ -1,4 +1,4 @@
-import type { DependencyHealth, HealthIndicator } from "@platform/core/ports";
+import type { DependencyHealth, HealthIndicator } from "@keyward/core/ports";
 import type { MongoClient, TopologyDescription, TopologyDescriptionChangedEvent } from "mongodb";
 import { MONGO_DEPENDENCY } from "./mongo-outage.js";
 

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import { type Db, MongoServerError } from "mongodb";
 import { DUPLICATE_KEY } from "./mongo-errors.js";
 

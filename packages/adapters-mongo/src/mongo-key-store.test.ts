@@ -1,5 +1,5 @@
-import type { StoredKey } from "@platform/core/ports";
-import { describeKeyStoreContract } from "@platform/core/testing";
+import type { StoredKey } from "@keyward/core/ports";
+import { describeKeyStoreContract } from "@keyward/core/testing";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoKeyStore } from "./mongo-key-store.js";

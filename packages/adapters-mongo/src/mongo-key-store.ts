@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core/errors";
-import type { KeyStore, StoredKey } from "@platform/core/ports";
+import { PlatformError } from "@keyward/core/errors";
+import type { KeyStore, StoredKey } from "@keyward/core/ports";
 import type { Collection, Db, MongoServerError } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,5 +1,5 @@
-import { throttleKeys } from "@platform/core/adapter-kit";
-import { describeLoginThrottleContract, ManualClock } from "@platform/core/testing";
+import { throttleKeys } from "@keyward/core/adapter-kit";
+import { describeLoginThrottleContract, ManualClock } from "@keyward/core/testing";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,12 +1,12 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   LoginThrottle,
   LoginThrottleLimits,
   ThrottleKey,
   ThrottleVerdict,
-} from "@platform/core/ports";
-import { LOGIN_THROTTLE_DEFAULTS, throttleAccountKey, throttleKeys } from "@platform/core/adapter-kit";
+} from "@keyward/core/ports";
+import { LOGIN_THROTTLE_DEFAULTS, throttleAccountKey, throttleKeys } from "@keyward/core/adapter-kit";
 import type { Collection, Db } from "mongodb";
 import {
   blockedFor,

@@ -1,4 +1,4 @@
-import { describeMfaLockoutsContract, ManualClock } from "@platform/core/testing";
+import { describeMfaLockoutsContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { countCommands } from "../test-support/command-counter.js";

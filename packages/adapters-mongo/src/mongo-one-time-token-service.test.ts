@@ -1,6 +1,6 @@
-import { CryptoIdGenerator, hashOneTimeTokenValue } from "@platform/core/adapter-kit";
-import type { IdGenerator } from "@platform/core/ports";
-import { codeOf, describeOneTimeTokenServiceContract, ManualClock } from "@platform/core/testing";
+import { CryptoIdGenerator, hashOneTimeTokenValue } from "@keyward/core/adapter-kit";
+import type { IdGenerator } from "@keyward/core/ports";
+import { codeOf, describeOneTimeTokenServiceContract, ManualClock } from "@keyward/core/testing";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   ConsumeOneTimeTokenRequest,
@@ -6,8 +6,8 @@ import type {
   IdGenerator,
   OneTimeToken,
   OneTimeTokenService,
-} from "@platform/core/ports";
-import { hashOneTimeTokenValue, oneTimeToken, usernameKey } from "@platform/core/adapter-kit";
+} from "@keyward/core/ports";
+import { hashOneTimeTokenValue, oneTimeToken, usernameKey } from "@keyward/core/adapter-kit";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,4 +1,4 @@
-import { describeOttGenerationLimiterContract, ManualClock } from "@platform/core/testing";
+import { describeOttGenerationLimiterContract, ManualClock } from "@keyward/core/testing";
 import type { Db } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   OttGenerationKey,
   OttGenerationLimiter,
   OttGenerationLimits,
   OttGenerationVerdict,
-} from "@platform/core/ports";
-import { OTT_GENERATION_LIMITS_DEFAULTS, throttleAddressKey, usernameKey } from "@platform/core/adapter-kit";
+} from "@keyward/core/ports";
+import { OTT_GENERATION_LIMITS_DEFAULTS, throttleAddressKey, usernameKey } from "@keyward/core/adapter-kit";
 import type { Collection, Db } from "mongodb";
 import {
   blockedFor,

@@ -1,5 +1,5 @@
-import { PlatformError } from "@platform/core/errors";
-import type { ErrorTranslator } from "@platform/core/ports";
+import { PlatformError } from "@keyward/core/errors";
+import type { ErrorTranslator } from "@keyward/core/ports";
 import {
   MongoClientClosedError,
   MongoError,

@@ -1,11 +1,11 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   NewPasskeyCredential,
   PasskeyCredential,
   PasskeyCredentialRepository,
   PasskeyDeviceType,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

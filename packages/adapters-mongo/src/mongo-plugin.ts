@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { PlatformPlugin } from "@platform/core";
-import { Clock, ErrorTranslator, HealthIndicator, Logger } from "@platform/core/ports";
+import type { PlatformPlugin } from "@keyward/core";
+import { Clock, ErrorTranslator, HealthIndicator, Logger } from "@keyward/core/ports";
 import { type Db, MongoClient } from "mongodb";
 import type { DependencyContainer } from "tsyringe";
 import { coordinationStores } from "./coordination-stores.js";

@@ -1,4 +1,4 @@
-import type { NewPolicy, Policy } from "@platform/core/ports";
+import type { NewPolicy, Policy } from "@keyward/core/ports";
 
 /** Lower-case copies of what `findAll({ text })` searches, kept beside the policy. */
 export interface PolicySearchKeys {

@@ -1,5 +1,5 @@
-import type { NewPolicy } from "@platform/core/ports";
-import { describePolicyRepositoryContract, ManualClock } from "@platform/core/testing";
+import type { NewPolicy } from "@keyward/core/ports";
+import { describePolicyRepositoryContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { countCommands } from "../test-support/command-counter.js";

@@ -1,4 +1,4 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   IdGenerator,
@@ -7,7 +7,7 @@ import type {
   PolicyChanges,
   PolicyFilter,
   PolicyRepository,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { Collection, Db, Filter } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 import {

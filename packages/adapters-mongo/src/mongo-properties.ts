@@ -1,4 +1,4 @@
-import { defineProperty, prop } from "@platform/core";
+import { defineProperty, prop } from "@keyward/core";
 
 /**
  * The connection string a composition root (the CLI's demo) hands to `mongoPlugin({ uri })`; empty:

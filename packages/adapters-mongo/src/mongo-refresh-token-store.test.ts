@@ -1,6 +1,6 @@
-import { hashRefreshToken } from "@platform/core/adapter-kit";
-import type { NewRefreshTokenRecord } from "@platform/core/ports";
-import { describeRefreshTokenStoreContract, ManualClock } from "@platform/core/testing";
+import { hashRefreshToken } from "@keyward/core/adapter-kit";
+import type { NewRefreshTokenRecord } from "@keyward/core/ports";
+import { describeRefreshTokenStoreContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it, onTestFinished } from "vitest";
 import { countCommands } from "../test-support/command-counter.js";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   NewRefreshTokenRecord,
@@ -8,7 +8,7 @@ import type {
   RefreshTokenRotation,
   RefreshTokenStatus,
   RefreshTokenStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

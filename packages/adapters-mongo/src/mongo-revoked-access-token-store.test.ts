@@ -1,4 +1,4 @@
-import { describeRevokedAccessTokenStoreContract, ManualClock } from "@platform/core/testing";
+import { describeRevokedAccessTokenStoreContract, ManualClock } from "@keyward/core/testing";
 import type { CommandStartedEvent } from "mongodb";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

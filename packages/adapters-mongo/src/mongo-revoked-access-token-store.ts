@@ -1,4 +1,4 @@
-import type { Clock, RevokedAccessTokenStore } from "@platform/core/ports";
+import type { Clock, RevokedAccessTokenStore } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,4 +1,4 @@
-import { describeSessionStoreContract, ManualClock } from "@platform/core/testing";
+import { describeSessionStoreContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoSessionStore } from "./mongo-session-store.js";

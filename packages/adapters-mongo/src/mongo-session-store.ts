@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Clock, SessionRecord, SessionStore, SessionSummary } from "@platform/core/ports";
+import type { Clock, SessionRecord, SessionStore, SessionSummary } from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 
 /**

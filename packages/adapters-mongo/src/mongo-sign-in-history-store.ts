@@ -1,11 +1,11 @@
-import { networkOf, parseDeviceId, SIGN_IN_HISTORY_LIMITS } from "@platform/core/adapter-kit";
+import { networkOf, parseDeviceId, SIGN_IN_HISTORY_LIMITS } from "@keyward/core/adapter-kit";
 import type {
   Clock,
   SignInFailure,
   SignInHistory,
   SignInHistoryStore,
   SignInSuccess,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { AnyBulkWriteOperation, Collection, Db } from "mongodb";
 
 /** The `sign_in_history` collection's document: one per user, `_id` = the user id. */

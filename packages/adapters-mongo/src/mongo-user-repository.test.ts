@@ -1,5 +1,5 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
-import { describeUserRepositoryContract } from "@platform/core/testing";
+import { CryptoIdGenerator, SystemClock } from "@keyward/core/adapter-kit";
+import { describeUserRepositoryContract } from "@keyward/core/testing";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoUserRepository } from "./mongo-user-repository.js";
 

@@ -5,8 +5,8 @@ import {
   USER_LIST_MAX_LIMIT,
   usernameKey,
   usernameSkeleton,
-} from "@platform/core/adapter-kit";
-import { PlatformError } from "@platform/core/errors";
+} from "@keyward/core/adapter-kit";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   IdGenerator,
@@ -14,7 +14,7 @@ import type {
   UserAccount,
   UserListQuery,
   UserRepository,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,5 +1,5 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
-import { codeOf } from "@platform/core/testing";
+import { CryptoIdGenerator, SystemClock } from "@keyward/core/adapter-kit";
+import { codeOf } from "@keyward/core/testing";
 import type { Db } from "mongodb";
 import { expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";

@@ -1,4 +1,4 @@
-import { usernameSkeleton } from "@platform/core/adapter-kit";
+import { usernameSkeleton } from "@keyward/core/adapter-kit";
 import type { Db } from "mongodb";
 import type { MigrationReport, MongoMigration } from "./mongo-migrations.js";
 import type { UserDocument } from "./mongo-user-repository.js";

@@ -1,4 +1,4 @@
-import { describeWebAuthnChallengeStoreContract, ManualClock } from "@platform/core/testing";
+import { describeWebAuthnChallengeStoreContract, ManualClock } from "@keyward/core/testing";
 import { describe, expect, it } from "vitest";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoWebAuthnChallengeStore } from "./mongo-webauthn-challenge-store.js";

@@ -1,10 +1,10 @@
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   WebAuthnChallenge,
   WebAuthnChallengePurpose,
   WebAuthnChallengeStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { Collection, Db } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -1,12 +1,12 @@
-import { checkZeroTrustListOptions, checkZeroTrustPut } from "@platform/core/adapter-kit";
-import { PlatformError } from "@platform/core/errors";
+import { checkZeroTrustListOptions, checkZeroTrustPut } from "@keyward/core/adapter-kit";
+import { PlatformError } from "@keyward/core/errors";
 import type {
   Clock,
   ZeroTrustActionListOptions,
   ZeroTrustActionRecord,
   ZeroTrustActionRecordInput,
   ZeroTrustActionStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { Collection, Db, Filter } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 

@@ -6,7 +6,7 @@ import {
   Logger,
   RefreshTokenStore,
   RevokedAccessTokenStore,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { InjectionToken } from "tsyringe";
 import { MongoAuditTrail } from "./mongo-audit-trail.js";
 import { MongoKeyStore } from "./mongo-key-store.js";

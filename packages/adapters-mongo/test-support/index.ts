@@ -1,4 +1,4 @@
-// `@platform/adapters-mongo/testing`: what tests of Mongo-backed code use. Not shipped code: the
+// `@keyward/adapters-mongo/testing`: what tests of Mongo-backed code use. Not shipped code: the
 // wire double is a TEST DOUBLE, not a database (see wire-double/README.md).
 export type { MongoTarget } from "./conformance/mongo-target.js";
 export { openDoubleTarget, openServerTarget } from "./conformance/mongo-target.js";

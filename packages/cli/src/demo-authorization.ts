@@ -1,8 +1,8 @@
-import { type RouteRegistry, routeParams } from "@platform/adapters-http";
-import { type Authentication, currentAuthentication, type Platform } from "@platform/core";
-import { PlatformError } from "@platform/core/errors";
-import { type PolicyCreateInput, PolicyAdministrationService, MethodSecurity } from "@platform/core/authz";
-import { AuditLog } from "@platform/core/ports";
+import { type RouteRegistry, routeParams } from "@keyward/adapters-http";
+import { type Authentication, currentAuthentication, type Platform } from "@keyward/core";
+import { PlatformError } from "@keyward/core/errors";
+import { type PolicyCreateInput, PolicyAdministrationService, MethodSecurity } from "@keyward/core/authz";
+import { AuditLog } from "@keyward/core/ports";
 import type { InjectionToken } from "tsyringe";
 import { OrderService } from "./demo-orders.js";
 

@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { dirname } from "node:path";
-import { PlatformError } from "@platform/core/errors";
+import { PlatformError } from "@keyward/core/errors";
 
 /** A new random key-encryption key, in memory only (`base64url:` and 32 random bytes). */
 export function newDemoKeyEncryptionKey(): string {

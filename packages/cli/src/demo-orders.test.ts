@@ -1,4 +1,4 @@
-import type { Authentication } from "@platform/core";
+import type { Authentication } from "@keyward/core";
 import { describe, expect, it } from "vitest";
 import { OrderService } from "./demo-orders.js";
 

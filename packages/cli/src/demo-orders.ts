@@ -1,6 +1,6 @@
-import type { Authentication } from "@platform/core";
-import { PlatformError } from "@platform/core/errors";
-import { Protectable } from "@platform/core/authz";
+import type { Authentication } from "@keyward/core";
+import { PlatformError } from "@keyward/core/errors";
+import { Protectable } from "@keyward/core/authz";
 
 /** Who sees every order in `OrderService.list` (others see their own). */
 export const ORDERS_ADMIN_AUTHORITY = "ROLE_ADMIN";

@@ -1,4 +1,4 @@
-import { createHttpApp, httpPlugin, RouteRegistry } from "@platform/adapters-http";
+import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http";
 import {
   authzPlugin,
   createIdentityPlugin,
@@ -6,8 +6,8 @@ import {
   createPlatform,
   currentAuthentication,
   type Platform,
-} from "@platform/core";
-import { decisionsPlugin } from "@platform/core/decisions";
+} from "@keyward/core";
+import { decisionsPlugin } from "@keyward/core/decisions";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import { homePage } from "./home-page.js";

@@ -6,11 +6,11 @@ import {
   rules,
   type SecurityConfiguration,
   type SecurityRegistry,
-} from "@platform/core";
-import { isPlatformError } from "@platform/core/errors";
-import { authorizationAdminApi, dynamicAuthorization, zeroTrustChecked } from "@platform/core/authz";
-import { userAdminApi } from "@platform/core/identity";
-import { PasswordHasher, UserRepository } from "@platform/core/ports";
+} from "@keyward/core";
+import { isPlatformError } from "@keyward/core/errors";
+import { authorizationAdminApi, dynamicAuthorization, zeroTrustChecked } from "@keyward/core/authz";
+import { userAdminApi } from "@keyward/core/identity";
+import { PasswordHasher, UserRepository } from "@keyward/core/ports";
 
 /** The demo's users, printed at start. */
 export const DEMO_USERS = [

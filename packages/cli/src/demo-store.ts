@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
-import { describeMongoUri, MONGO_URI, mongoPlugin } from "@platform/adapters-mongo";
-import { envNameOf } from "@platform/core";
+import { describeMongoUri, MONGO_URI, mongoPlugin } from "@keyward/adapters-mongo";
+import { envNameOf } from "@keyward/core";
 import {
   assertDemoKeyFileWritable,
   newDemoKeyEncryptionKey,

@@ -1,5 +1,5 @@
-import { type Authentication, csrfHiddenInput, csrfMetaTags } from "@platform/core";
-import { type HttpExchange, PAGE_SCRIPT_PATHS } from "@platform/core/web";
+import { type Authentication, csrfHiddenInput, csrfMetaTags } from "@keyward/core";
+import { type HttpExchange, PAGE_SCRIPT_PATHS } from "@keyward/core/web";
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {

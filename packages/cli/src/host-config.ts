@@ -1,7 +1,7 @@
 import { extname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Platform, PlatformPlugin, PlatformProperties, PortOverrides } from "@platform/core";
-import type { RouteRegistry } from "@platform/adapters-http";
+import type { Platform, PlatformPlugin, PlatformProperties, PortOverrides } from "@keyward/core";
+import type { RouteRegistry } from "@keyward/adapters-http";
 import type { DependencyContainer } from "tsyringe";
 
 /** What a host configuration module exports (default export, or a function returning it). */

@@ -1,4 +1,4 @@
-import type { Route } from "@platform/core/web";
+import type { Route } from "@keyward/core/web";
 
 const HEADER = `# Routes
 

@@ -1,8 +1,8 @@
-import { serveHttp } from "@platform/adapters-http";
+import { serveHttp } from "@keyward/adapters-http";
 import { resolve } from "node:path";
-import { isPlatformError, PlatformError } from "@platform/core/errors";
-import { type Platform, ServerAddress } from "@platform/core";
-import { OTT_OUTBOX_FILE } from "@platform/core/identity";
+import { isPlatformError, PlatformError } from "@keyward/core/errors";
+import { type Platform, ServerAddress } from "@keyward/core";
+import { OTT_OUTBOX_FILE } from "@keyward/core/identity";
 import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
 import { DEMO_KEK_FILE, type DemoStore, demoStore } from "./demo-store.js";

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEK_FILE } from "./demo-store.js";
 import { startCommand } from "./start-command.js";

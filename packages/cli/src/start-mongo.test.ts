@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { startWireDouble, type WireDouble } from "@platform/adapters-mongo/testing";
+import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 
 // `platform start --mongo-uri …` as a user runs it: the real command through tsx.

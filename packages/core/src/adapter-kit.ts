@@ -1,4 +1,4 @@
-// @platform/core/adapter-kit: what an adapter of the ports (adapters-mongo, or a host's own store)
+// @keyward/core/adapter-kit: what an adapter of the ports (adapters-mongo, or a host's own store)
 // shares with the in-memory defaults, so that every store keys, hashes, limits and refuses the same
 // way: storage keys, token hashes, list limits and defaults, the checks a store makes before it writes
 // or reads, and the kernel's real Clock and IdGenerator for an adapter built outside a platform. The

@@ -1,4 +1,4 @@
-// @platform/core/errors: the error class every module throws and its brand check, the code types (the
+// @keyward/core/errors: the error class every module throws and its brand check, the code types (the
 // union of every code, the details of each), what a host needs to add codes of its own (a table typed
 // ErrorCodeTable, merged into PlatformErrorCodes with ErrorCodesOf, brought by a plugin's `errorCodes`),
 // a platform's ErrorCatalog, and the web table an HTTP binding contributes. docs/errors.md lists every

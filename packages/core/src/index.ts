@@ -1,4 +1,4 @@
-// @platform/core: what a host writes code against to run the platform. Start it (createPlatform and the
+// @keyward/core: what a host writes code against to run the platform. Start it (createPlatform and the
 // plugins), configure it (the security DSL, its option classes and the types its methods take, request
 // matchers, properties), and read the caller in a handler (currentAuthentication, the CSRF helpers for
 // its pages). Errors are in /errors, ports in /ports, what adapters share with the defaults in

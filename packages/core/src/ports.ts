@@ -1,4 +1,4 @@
-// @platform/core/ports: the ports a host or an adapter package implements, replaces or resolves, each
+// @keyward/core/ports: the ports a host or an adapter package implements, replaces or resolves, each
 // an interface and a DI token of the same name, with the record and query types their methods name.
 // Nothing else: no implementation of ours (a test checks it holds no class), no helper (what adapters
 // share with the defaults is in /adapter-kit), and no seam between the core's own modules (those ports'

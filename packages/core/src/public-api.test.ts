@@ -15,18 +15,18 @@ import * as web from "./web/index.js";
 import * as wire from "./web/wire/index.js";
 
 const SUBPATHS = [
-  ["@platform/core", root],
-  ["@platform/core/ports", ports],
-  ["@platform/core/adapter-kit", adapterKit],
-  ["@platform/core/web", web],
-  ["@platform/core/wire", wire],
-  ["@platform/core/identity", identity],
-  ["@platform/core/mfa", mfa],
-  ["@platform/core/authz", authz],
-  ["@platform/core/prompts", prompts],
-  ["@platform/core/decisions", decisions],
-  ["@platform/core/errors", errors],
-  ["@platform/core/testing", testing],
+  ["@keyward/core", root],
+  ["@keyward/core/ports", ports],
+  ["@keyward/core/adapter-kit", adapterKit],
+  ["@keyward/core/web", web],
+  ["@keyward/core/wire", wire],
+  ["@keyward/core/identity", identity],
+  ["@keyward/core/mfa", mfa],
+  ["@keyward/core/authz", authz],
+  ["@keyward/core/prompts", prompts],
+  ["@keyward/core/decisions", decisions],
+  ["@keyward/core/errors", errors],
+  ["@keyward/core/testing", testing],
 ] as const;
 
 /** `name: kind` for every value a module exports (types are erased and cannot be listed here). */
@@ -85,13 +85,13 @@ function namesBySubpath(): [string, EntryNames][] {
     exports: Record<string, string>;
   };
   return Object.entries(manifest.exports).map(([subpath, file]) => [
-    `@platform/core${subpath.slice(1)}`,
+    `@keyward/core${subpath.slice(1)}`,
     entryNames(new URL(`../${file}`, import.meta.url).pathname),
   ]);
 }
 
 // Every change to what a subpath exports shows in review as a change of this snapshot.
-describe("@platform/core subpaths: names and kinds", () => {
+describe("@keyward/core subpaths: names and kinds", () => {
   it.each(SUBPATHS)("%s", (_name, mod) => {
     expect(surface(mod as Record<string, unknown>)).toMatchSnapshot();
   });
@@ -108,7 +108,7 @@ describe("@platform/core subpaths: names and kinds", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
       exports: Record<string, string>;
     };
-    const exported = Object.keys(manifest.exports).map((key) => `@platform/core${key.slice(1)}`);
+    const exported = Object.keys(manifest.exports).map((key) => `@keyward/core${key.slice(1)}`);
     expect(exported.sort()).toEqual(SUBPATHS.map(([name]) => name).sort());
   });
 
@@ -125,7 +125,7 @@ describe("@platform/core subpaths: names and kinds", () => {
       /^InMemory/,
     ];
     for (const [name, mod] of SUBPATHS) {
-      if (name === "@platform/core/testing") continue;
+      if (name === "@keyward/core/testing") continue;
       const leaked = Object.keys(mod).filter((key) => internal.some((pattern) => pattern.test(key)));
       expect({ name, leaked }).toEqual({ name, leaked: [] });
     }
@@ -142,7 +142,7 @@ describe("@platform/core subpaths: names and kinds", () => {
   });
 });
 
-describe("@platform/core subpaths: one home per name, a bounded surface", () => {
+describe("@keyward/core subpaths: one home per name, a bounded surface", () => {
   const subpaths = namesBySubpath();
 
   it("every entry point lists its names one by one (no `export *`), so the counts below are exact", () => {

@@ -1,4 +1,4 @@
-// @platform/core/testing: the contract suite of every stateful port, for adapters and hosts, and the
+// @keyward/core/testing: the contract suite of every stateful port, for adapters and hosts, and the
 // doubles their tests need (ManualClock, codeOf). It imports vitest.
 export { ManualClock } from "./kernel/clock.js";
 export { codeOf } from "./kernel/error-code.test-support.js";

@@ -42,7 +42,7 @@ export interface BuiltSdk {
 
 /** The IIFE served to pages: defines `window.PlatformMFA`. */
 export const SDK_IIFE_FILE = "platform-mfa-sdk.js";
-/** The ES module build with the same API as `@platform/sdk-browser`. */
+/** The ES module build with the same API as `@keyward/sdk-browser`. */
 export const SDK_ESM_FILE = "platform-mfa-sdk.esm.js";
 /**
  * The page scripts of the core's pages (`/js/<name>`), each an IIFE, by entry. The four of the MFA page

@@ -6,7 +6,7 @@ import type {
   PasskeyLoginUrls,
   FactorType as WireFactorType,
   PublicKeyRequestOptionsJson as WirePublicKeyRequestOptionsJson,
-} from "@platform/core/wire";
+} from "@keyward/core/wire";
 
 /** Where the SDK keeps tokens: in memory only (default), or in the browser's local or session storage. */
 export type TokenPersistence = "memory" | "localStorage" | "sessionStorage";

@@ -1,9 +1,9 @@
 import "reflect-metadata";
-import { authzPlugin, createPlatform, type Platform } from "@platform/core";
-import { ZeroTrustActionService, zeroTrustUserSubject } from "@platform/core/authz";
-import { AuditSink, Clock, type Policy, PolicyRetrievalPoint } from "@platform/core/ports";
-import { ManualClock } from "@platform/core/testing";
-import { HttpExchange } from "@platform/core/web";
+import { authzPlugin, createPlatform, type Platform } from "@keyward/core";
+import { ZeroTrustActionService, zeroTrustUserSubject } from "@keyward/core/authz";
+import { AuditSink, Clock, type Policy, PolicyRetrievalPoint } from "@keyward/core/ports";
+import { ManualClock } from "@keyward/core/testing";
+import { HttpExchange } from "@keyward/core/web";
 import { DecisionAuditQueue } from "../../../packages/core/src/authz/pdp/decision-audit-queue.js";
 import type { PolicyDecision } from "../../../packages/core/src/authz/pdp/policy-decision.js";
 import { UrlAuthorizationManager } from "../../../packages/core/src/authz/pdp/url-authorization-manager.js";

@@ -4,8 +4,8 @@ import {
   readGoldenInputs,
   loadBundleCatalog,
   parsePromptInput,
-} from "@platform/core/prompts";
-import { ManualClock } from "@platform/core/testing";
+} from "@keyward/core/prompts";
+import { ManualClock } from "@keyward/core/testing";
 import { OfflineAnalyst } from "../../../packages/core/src/decisions/analyst/offline-analyst.js";
 import {
   type BundleSelection,

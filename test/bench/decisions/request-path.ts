@@ -1,8 +1,8 @@
 import { performance } from "node:perf_hooks";
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform } from "@platform/cli";
-import { DecisionPipeline } from "@platform/core/decisions";
-import { ServerAddress } from "@platform/core";
+import { serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform } from "@keyward/cli";
+import { DecisionPipeline } from "@keyward/core/decisions";
+import { ServerAddress } from "@keyward/core";
 
 /** One demo server for the request-path measurement. */
 interface Demo {

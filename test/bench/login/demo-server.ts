@@ -1,6 +1,6 @@
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform, type HostConfig } from "@platform/cli";
-import { UserRepository } from "@platform/core/ports";
+import { serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform, type HostConfig } from "@keyward/cli";
+import { UserRepository } from "@keyward/core/ports";
 import { DEMO_CREDENTIALS } from "./http-load.js";
 
 /** The demo server, listening on 127.0.0.1, and what the benchmark needs from it. */

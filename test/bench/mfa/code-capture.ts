@@ -1,14 +1,14 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MessagePort } from "node:worker_threads";
-import type { HostConfig } from "@platform/cli";
-import { mfaSettingsFromProperties } from "@platform/core/adapter-kit";
+import type { HostConfig } from "@keyward/cli";
+import { mfaSettingsFromProperties } from "@keyward/core/adapter-kit";
 import {
   Clock,
   type FactorContext,
   FactorContextRepository,
   OneTimeTokenDelivery,
   type OneTimeTokenMessage,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import type { MfaSettings } from "../../../packages/core/src/mfa/mfa.properties.js";
 import { InMemoryFactorContextRepository } from "../../../packages/core/src/mfa/state/in-memory-factor-context-repository.js";
 

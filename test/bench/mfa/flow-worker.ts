@@ -1,4 +1,4 @@
-// The worker is its own entry point: tsyringe (through @platform/core) needs the Reflect polyfill.
+// The worker is its own entry point: tsyringe (through @keyward/core) needs the Reflect polyfill.
 import "reflect-metadata";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { describeError } from "../login/closed-loop.js";

@@ -1,16 +1,16 @@
 import "reflect-metadata";
 import { createHash } from "node:crypto";
 import { performance } from "node:perf_hooks";
-import { serveHttp } from "@platform/adapters-http";
-import { buildDemoPlatform, DEMO_USERS } from "@platform/cli";
-import { mfaSettingsFromProperties } from "@platform/core/adapter-kit";
+import { serveHttp } from "@keyward/adapters-http";
+import { buildDemoPlatform, DEMO_USERS } from "@keyward/cli";
+import { mfaSettingsFromProperties } from "@keyward/core/adapter-kit";
 import {
   Clock,
   type FactorContext,
   FactorContextRepository,
   IdGenerator,
   OneTimeTokenDelivery,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { generateMfaCode, hashMfaCode } from "../../../packages/core/src/mfa/codes/mfa-code.js";
 import { newFactorContext } from "../../../packages/core/src/mfa/state/factor-context.js";
 import { MfaStateMachine } from "../../../packages/core/src/mfa/state/mfa-state-machine.js";

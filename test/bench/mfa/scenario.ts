@@ -1,4 +1,4 @@
-import { DEMO_USERS } from "@platform/cli";
+import { DEMO_USERS } from "@keyward/cli";
 import type { MfaSettings } from "../../../packages/core/src/mfa/mfa.properties.js";
 import { describeError } from "../login/closed-loop.js";
 import { startDemoServer } from "../login/demo-server.js";

@@ -1,4 +1,4 @@
-import { UserRepository } from "@platform/core/ports";
+import { UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AccountStanding } from "../../../packages/core/src/identity/users/standing/account-standing.js";
 import { json, NO_MFA_FOR_ADMINS, type RunningDemo, seedUser, startDemo } from "../../support/demo-server.js";

@@ -1,4 +1,4 @@
-import { UserRepository } from "@platform/core/ports";
+import { UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, type RunningDemo, seedUser } from "../../support/demo-server.js";
 

@@ -1,4 +1,4 @@
-import { CryptoIdGenerator, SystemClock } from "@platform/core/adapter-kit";
+import { CryptoIdGenerator, SystemClock } from "@keyward/core/adapter-kit";
 import {
   EventBus,
   type PlatformEvent,
@@ -6,7 +6,7 @@ import {
   type RiskAssessment,
   SignInHistoryStore,
   UserRepository,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { InMemoryUserRepository } from "../../../packages/core/src/identity/users/in-memory-user-repository.js";
 import { InMemorySignInHistoryStore } from "../../../packages/core/src/mfa/adaptive/in-memory-sign-in-history-store.js";

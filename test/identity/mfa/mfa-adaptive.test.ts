@@ -1,4 +1,4 @@
-import { EventBus, type PlatformEvent, RiskAnalyzer, type RiskAssessment } from "@platform/core/ports";
+import { EventBus, type PlatformEvent, RiskAnalyzer, type RiskAssessment } from "@keyward/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   Browser,

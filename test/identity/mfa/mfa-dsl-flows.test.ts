@@ -1,5 +1,5 @@
-import type { RouteRegistry } from "@platform/adapters-http";
-import { antMatcher, currentAuthentication, notMatcher, type SecurityRegistry } from "@platform/core";
+import type { RouteRegistry } from "@keyward/adapters-http";
+import { antMatcher, currentAuthentication, notMatcher, type SecurityRegistry } from "@keyward/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeJwt } from "../security/security-test-support.js";
 import {

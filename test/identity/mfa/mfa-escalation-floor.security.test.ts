@@ -3,7 +3,7 @@ import {
   AuditSink,
   type MfaPolicyProvider,
   MfaPolicyProvider as MfaPolicyProviderToken,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiMfaRequired,

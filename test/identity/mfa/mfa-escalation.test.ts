@@ -2,7 +2,7 @@ import {
   MfaDecision,
   type MfaPolicyProvider,
   MfaPolicyProvider as MfaPolicyProviderToken,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

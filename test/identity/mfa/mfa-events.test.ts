@@ -1,6 +1,6 @@
-import { MfaRuntime } from "@platform/core/mfa";
-import { type MfaStateMachineEvent, AuditSink, Logger, Clock, MfaEventListener } from "@platform/core/ports";
-import { ManualClock } from "@platform/core/testing";
+import { MfaRuntime } from "@keyward/core/mfa";
+import { type MfaStateMachineEvent, AuditSink, Logger, Clock, MfaEventListener } from "@keyward/core/ports";
+import { ManualClock } from "@keyward/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { InMemoryAuditSink } from "../../../packages/core/src/kernel/in-memory-audit-sink.js";
 import {

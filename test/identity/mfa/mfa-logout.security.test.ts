@@ -1,9 +1,9 @@
-import { currentAuthentication } from "@platform/core";
+import { currentAuthentication } from "@keyward/core";
 import {
   MfaDecision,
   type MfaPolicyProvider,
   MfaPolicyProvider as MfaPolicyProviderToken,
-} from "@platform/core/ports";
+} from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

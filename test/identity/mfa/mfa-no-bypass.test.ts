@@ -1,4 +1,4 @@
-import { API_MFA_PREFIX } from "@platform/cli";
+import { API_MFA_PREFIX } from "@keyward/cli";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   assertion,

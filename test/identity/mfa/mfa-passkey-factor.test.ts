@@ -1,4 +1,4 @@
-import { PasskeyCredentialRepository, UserRepository } from "@platform/core/ports";
+import { PasskeyCredentialRepository, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   jsonHeaders,

@@ -1,4 +1,4 @@
-import { MfaDecision, type MfaPolicyContext, MfaPolicyProvider } from "@platform/core/ports";
+import { MfaDecision, type MfaPolicyContext, MfaPolicyProvider } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

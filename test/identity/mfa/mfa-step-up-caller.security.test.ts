@@ -1,4 +1,4 @@
-import { currentAuthentication } from "@platform/core";
+import { currentAuthentication } from "@keyward/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

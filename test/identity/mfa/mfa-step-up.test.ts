@@ -1,6 +1,6 @@
-import { currentAuthentication } from "@platform/core";
-import { Clock } from "@platform/core/ports";
-import { ManualClock } from "@platform/core/testing";
+import { currentAuthentication } from "@keyward/core";
+import { Clock } from "@keyward/core/ports";
+import { ManualClock } from "@keyward/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   Browser,

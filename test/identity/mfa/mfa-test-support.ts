@@ -7,7 +7,7 @@ import {
   orMatcher,
   type SecurityConfiguration,
   type SecurityRegistry,
-} from "@platform/core";
+} from "@keyward/core";
 import { expect } from "vitest";
 import {
   Browser,

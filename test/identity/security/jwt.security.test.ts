@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
-import { Clock } from "@platform/core/ports";
-import { ManualClock } from "@platform/core/testing";
+import { Clock } from "@keyward/core/ports";
+import { ManualClock } from "@keyward/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoSecurity, type IdentityTestServer, startIdentityServer } from "../identity-test-server.js";
 import {

@@ -6,7 +6,7 @@ import {
   notMatcher,
   type SecurityConfiguration,
   type SecurityRegistry,
-} from "@platform/core";
+} from "@keyward/core";
 import { expect } from "vitest";
 import { Browser } from "../identity-test-server.js";
 

@@ -1,5 +1,5 @@
-import { Clock } from "@platform/core/ports";
-import { ManualClock } from "@platform/core/testing";
+import { Clock } from "@keyward/core/ports";
+import { ManualClock } from "@keyward/core/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type IdentityTestServer, startIdentityServer } from "../identity-test-server.js";
 import { getWithBearer, guardedDemoSecurity, JSON_HEADERS, restLogin } from "./security-test-support.js";

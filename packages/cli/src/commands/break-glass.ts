@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
 import { resolve } from "node:path";
-import { MONGO_URI, mongoPlugin } from "@platform/adapters-mongo";
-import { createPlatform, envNameOf, identityPlugin, mfaPlugin, zeroTrustPlugin } from "@platform/core";
-import { restoreAdministrator } from "@platform/core/identity";
+import { MONGO_URI, mongoPlugin } from "@keyward/adapters-mongo";
+import { createPlatform, envNameOf, identityPlugin, mfaPlugin, zeroTrustPlugin } from "@keyward/core";
+import { restoreAdministrator } from "@keyward/core/identity";
 import { type CliCommand, CliFailure, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
 import { DEMO_KEK_FILE } from "../demo-store.js";
 

@@ -1,7 +1,7 @@
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { DEFAULT_BUNDLE_ROOT } from "@platform/core/prompts";
+import { DEFAULT_BUNDLE_ROOT } from "@keyward/core/prompts";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryCliIo } from "../command-line/memory-cli-io.js";
 import { runCli } from "../command-line/run-cli.js";

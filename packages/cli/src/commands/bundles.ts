@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import type { BundleCatalog, CatalogEntry } from "@platform/core/prompts";
+import type { BundleCatalog, CatalogEntry } from "@keyward/core/prompts";
 import {
   type CliCommand,
   CliFailure,
@@ -18,7 +18,7 @@ const ROOT_OPTION: OptionSpec = {
 
 // Loaded on use: the prompts module brings the tokenizer's tables, which no other command needs.
 async function catalog(input: CommandInput): Promise<BundleCatalog> {
-  const { loadBundleCatalog } = await import("@platform/core/prompts");
+  const { loadBundleCatalog } = await import("@keyward/core/prompts");
   return loadBundleCatalog(
     typeof input.options.root === "string" ? { root: resolve(input.options.root) } : {},
   );
@@ -138,7 +138,7 @@ const renderCommand: CliCommand = {
     const profile = bundle.budgets.find((p) => p.name === profileName);
     if (!profile)
       throw new CliUsageError(`--profile must be one of ${bundle.budgets.map((p) => p.name).join(", ")}`);
-    const { parsePromptInput } = await import("@platform/core/prompts");
+    const { parsePromptInput } = await import("@keyward/core/prompts");
     const render = bundle.render(parsePromptInput(readInput(input.options.input)), profile);
     if (input.json) {
       input.io.out(

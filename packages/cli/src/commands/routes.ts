@@ -1,5 +1,5 @@
-import { Logger } from "@platform/core/ports";
-import { RouteTable } from "@platform/core/web";
+import { Logger } from "@keyward/core/ports";
+import { RouteTable } from "@keyward/core/web";
 import { type CliCommand, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
 import { buildDemoPlatform } from "../demo-platform.js";
 import { routeListMarkdown, routeListText } from "../route-list.js";

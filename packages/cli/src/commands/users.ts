@@ -1,4 +1,4 @@
-import type { NewUserBody, UserJson } from "@platform/core/wire";
+import type { NewUserBody, UserJson } from "@keyward/core/wire";
 import {
   type CliCommand,
   CliFailure,

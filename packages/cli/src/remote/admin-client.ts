@@ -1,4 +1,4 @@
-import type { TokenPairAnswer, TokenRefreshBody } from "@platform/core/wire";
+import type { TokenPairAnswer, TokenRefreshBody } from "@keyward/core/wire";
 import { CliFailure } from "../command-line/cli-command.js";
 import { type CredentialsFile, normaliseServerUrl, type ServerCredentials } from "./credentials-file.js";
 import { readServerAnswer, type ServerAnswer } from "./read-server-answer.js";

@@ -1,4 +1,4 @@
-// @platform/core/authz: what a host writes against dynamic authorization beyond the DSL: the admin API
+// @keyward/core/authz: what a host writes against dynamic authorization beyond the DSL: the admin API
 // it mounts and the rules it names in its chains (`dynamicAuthorization()`, `zeroTrustChecked()`), the
 // services it calls (the PAP, method protection with `@Protectable`, zero-trust actions) with the types
 // of what they take, and the event zero trust publishes. The plugins are in the root, the ports in

@@ -1,4 +1,4 @@
-// @platform/core/decisions: what a host writes against the security-decision pipeline: its plugins
+// @keyward/core/decisions: what a host writes against the security-decision pipeline: its plugins
 // (the model side and the pipeline), the pipeline it submits events to
 // (`platform.resolve(DecisionPipeline).submit(event)`) with the event's type, and the alert it
 // publishes. The DecisionModel port a host may bring is in /ports with the decision history and the

@@ -1,4 +1,4 @@
-// @platform/core/identity: what a host writes against the identity module beyond the DSL (which is in
+// @keyward/core/identity: what a host writes against the identity module beyond the DSL (which is in
 // the root): the extension points a plugin fills (DSL methods, static rules), the services a host
 // calls, and the events identity publishes. The default adapters of its ports, its filters, handlers,
 // property definitions and helpers are registered by the identity plugin and stay inside the module

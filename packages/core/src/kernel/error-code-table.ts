@@ -30,7 +30,7 @@ export type ErrorCodesOf<
 /**
  * Every error code the platform's types know, each mapped to the type of its `details`. Each module
  * adds its own table by declaration merging (`declare module "…/kernel/error-code-table.js"`); a host
- * adds its codes the same way through `declare module "@platform/core/errors"`. Types only: which
+ * adds its codes the same way through `declare module "@keyward/core/errors"`. Types only: which
  * codes a platform answers with at run time is its ErrorCatalog, the union of its plugins'
  * `errorCodes` (a host lists its table in a plugin of its own; docs/errors.md, "A host's own codes").
  */

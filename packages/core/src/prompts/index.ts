@@ -1,4 +1,4 @@
-// @platform/core/prompts: the security-decision prompt bundles this build runs and what the tools
+// @keyward/core/prompts: the security-decision prompt bundles this build runs and what the tools
 // that maintain them need: the plugin and the catalog it serves (checked on read), the bundle root,
 // and the manifest and golden-render writers that `pnpm bundles:update` and the CLI's
 // `platform bundles` commands are built on (the catalog read from a folder, the prompt input parsed from

@@ -1,4 +1,4 @@
-// @platform/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
+// @keyward/core/web: the framework-free HTTP model an HTTP binding (adapters-http, or a host's own
 // binding to another framework) builds on: the exchange and its interceptor, the request pipeline (its
 // steps, and the family a plugin contributes steps through), the route table, the one path-pattern
 // language (`compilePathPattern`, `routePattern`), cookies, IP ranges, the page scripts and the error

@@ -6,7 +6,7 @@ import type {
   PublicKeyCredentialDescriptorJson,
   PublicKeyRequestOptionsJson,
   RegistrationCredentialJson,
-} from "@platform/core/wire";
+} from "@keyward/core/wire";
 import { fromBase64url, toBase64url } from "../base64url.js";
 
 /** A failed request of the page: the server's message, with its status and platform code. */

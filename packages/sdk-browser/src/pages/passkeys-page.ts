@@ -13,7 +13,7 @@ import type {
   PasskeyRegistrationBody,
   PublicKeyCreationOptionsJson,
   PublicKeyRequestOptionsJson,
-} from "@platform/core/wire";
+} from "@keyward/core/wire";
 import { isLocalUrl } from "../local-redirect.js";
 import {
   assertionJson,

@@ -75,7 +75,7 @@ export abstract class MethodOptions {
 
   /**
    * The plugin to name when no installed plugin assembles this kind (`mfaPlugin (from
-   * @platform/core)`); undefined for identity's own kinds.
+   * @keyward/core)`); undefined for identity's own kinds.
    */
   get contributedBy(): string | undefined {
     return undefined;

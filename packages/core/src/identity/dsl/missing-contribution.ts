@@ -14,8 +14,8 @@ const METHOD_NAME = /^[a-z][A-Za-z0-9]*$/;
  * identity imports nothing above it). A host's own methods get the generic message.
  */
 const KNOWN_CONTRIBUTORS: Readonly<Record<string, string>> = Object.freeze({
-  mfa: "mfaPlugin (from @platform/core)",
-  recentFactor: "mfaPlugin (from @platform/core)",
+  mfa: "mfaPlugin (from @keyward/core)",
+  recentFactor: "mfaPlugin (from @keyward/core)",
 });
 
 /**

@@ -179,7 +179,7 @@ describe("contributed rules and step-up challenges: identity's generic hooks", (
     expect(codeAndMessage(() => url.alwaysStepUp!())).toMatch(
       /^CONFIGURATION_INVALID: \.alwaysStepUp\(\) is not in the static authorization rules of this platform/,
     );
-    expect(codeAndMessage(() => url.recentFactor!())).toMatch(/add mfaPlugin \(from @platform\/core\)/);
+    expect(codeAndMessage(() => url.recentFactor!())).toMatch(/add mfaPlugin \(from @keyward\/core\)/);
     expect(url.toJSON).toBeUndefined();
   });
 

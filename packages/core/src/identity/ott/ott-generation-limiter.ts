@@ -38,7 +38,7 @@ export const OTT_GENERATION_LIMITS_DEFAULTS: Readonly<OttGenerationLimits> = Obj
  * whoever knows a username can use up its budget and keep that user from getting new links for a
  * window (not from signing in otherwise); the per-address counter bounds how many users one address
  * can do this to. A blocked request is not counted, so hammering does not prolong a block.
- * The `describeOttGenerationLimiterContract` suite (`@platform/core/testing`) pins this for every adapter.
+ * The `describeOttGenerationLimiterContract` suite (`@keyward/core/testing`) pins this for every adapter.
  */
 export interface OttGenerationLimiter {
   /** Counts the request on both counters and allows it, or refuses it without counting. Atomic. */

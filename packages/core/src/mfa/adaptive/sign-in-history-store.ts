@@ -26,7 +26,7 @@ export interface SignInFailure {
  *   when the policy is consulted, or an attacker holding the password would make his device and
  *   network "known" just by reaching the challenge.
  *
- * The `describeSignInHistoryStoreContract` suite (`@platform/core/testing`) pins the semantics, with
+ * The `describeSignInHistoryStoreContract` suite (`@keyward/core/testing`) pins the semantics, with
  * the limits of `SIGN_IN_HISTORY_LIMITS`, for every adapter.
  */
 export interface SignInHistoryStore {

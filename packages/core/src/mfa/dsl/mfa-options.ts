@@ -121,7 +121,7 @@ export class MfaOptions extends MethodOptions {
 
   /** A `.mfa()` chain needs the MFA plugin to assemble it. */
   override get contributedBy(): string {
-    return "mfaPlugin (from @platform/core)";
+    return "mfaPlugin (from @keyward/core)";
   }
   /** Configures the primary step (step order 0). */
   primaryAuthentication(customizer: (primary: PrimaryAuthenticationOptions) => void): this {

@@ -3,7 +3,7 @@ import type { InjectionToken } from "tsyringe";
 /**
  * Users locked out of sign-in after too many failed MFA attempts (`accountLockoutDurationMs`),
  * enforced at the next primary login on every chain. The `describeMfaLockoutsContract` suite
- * (`@platform/core/testing`) pins the semantics for every adapter.
+ * (`@keyward/core/testing`) pins the semantics for every adapter.
  */
 export interface MfaLockouts {
   /** Locks the user until `until` (epoch ms); an earlier end never shortens a lock that lasts longer. */

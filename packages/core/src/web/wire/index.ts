@@ -1,4 +1,4 @@
-// @platform/core/wire: the JSON shapes the server sends and the browser SDK reads, types only. It
+// @keyward/core/wire: the JSON shapes the server sends and the browser SDK reads, types only. It
 // imports nothing, so the SDK's own program (DOM, no Node) compiles it with `import type` and its
 // bundle carries none of it. Object types are `type` aliases, not interfaces, so a server's JSON
 // writer (`Record<string, unknown>`) takes them as they are. Only the shapes a client outside the
