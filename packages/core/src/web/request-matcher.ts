@@ -39,7 +39,8 @@ const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
 /**
  * Matches requests whose path matches a path pattern (compilePathPattern: `/api/**`, `/users/{id}`;
  * no partial-segment wildcard) and, unless `method` is ANY, whose method is `method` (request side
- * compared case-insensitively; HEAD is not GET). Throws CONFIGURATION_INVALID.
+ * compared case-insensitively; a GET matcher also takes HEAD, which the GET route answers). Throws
+ * CONFIGURATION_INVALID.
  */
 export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"): RequestMatcher {
   const compiled = compilePathPattern(pattern, "matcher");
@@ -64,11 +65,14 @@ export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"):
         req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path),
     };
   }
+  // HEAD is answered by the GET route (h3 and the route table), so a GET matcher covers HEAD too:
+  // a rule written for GET must not leave the same handler open under HEAD.
+  const head = wanted === "GET";
   return {
     description,
     pattern: compiled,
     matches: (req) =>
-      (req.method === wanted || req.method.toUpperCase() === wanted) &&
+      (req.method === wanted || req.method.toUpperCase() === wanted || (head && req.method === "HEAD")) &&
       (req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path)),
   };
 }

@@ -82,3 +82,27 @@ describe("URL targets are judged in canonical form", () => {
     }
   });
 });
+
+// HEAD is answered by the GET route, so a GET target must judge it too (wave 3 session 3: a GET-only
+// DENY left the same handler open under HEAD, its status and headers readable).
+describe("a GET target covers HEAD", () => {
+  it("a GET DENY refuses HEAD; a HEAD target does not cover GET; other methods stay apart", async () => {
+    const { manager } = await pdpWith([
+      urlPolicy("no-reports", "DENY", 1, "/reports/{id}", ["true"], { method: "GET" }),
+      urlPolicy("head-only", "DENY", 2, "/probe", ["true"], { method: "HEAD" }),
+      urlPolicy("rest", "ALLOW", 3, "/**", ["permitAll"]),
+    ]);
+    for (const [method, url, granted, policy] of [
+      ["GET", "/reports/7", false, "no-reports"],
+      ["HEAD", "/reports/7", false, "no-reports"],
+      ["POST", "/reports/7", true, "rest"],
+      ["HEAD", "/probe", false, "head-only"],
+      ["GET", "/probe", true, "rest"],
+    ] as const) {
+      expect(await manager.check(alice, request(method, url)), `${method} ${url}`).toMatchObject({
+        granted,
+        policyName: policy,
+      });
+    }
+  });
+});

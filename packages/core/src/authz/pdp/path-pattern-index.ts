@@ -154,7 +154,7 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
     let n = 0;
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.test(parts))) out[n++] = t;
+      if (admits(t.method, method) && (t.exact || t.pattern.test(parts))) out[n++] = t;
     }
     out.length = n;
     if (n > 1) sortByRank(out);
@@ -195,7 +195,7 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
     if (out.length > 1) sortByRank(out);
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if ((t.method === "ANY" || t.method === method) && (t.exact || t.pattern.test(parts))) {
+      if (admits(t.method, method) && (t.exact || t.pattern.test(parts))) {
         out.length = 0;
         return t;
       }
@@ -245,4 +245,12 @@ function sortByRank<T, H extends object>(a: IndexedTarget<T, H>[]): void {
     }
     a[j + 1] = x;
   }
+}
+
+/**
+ * Whether a target's method admits the request's: `ANY` every method, `GET` also HEAD (the GET route
+ * answers HEAD, so a GET policy must cover it), any other only itself.
+ */
+function admits(targetMethod: string, method: string): boolean {
+  return targetMethod === method || targetMethod === "ANY" || (targetMethod === "GET" && method === "HEAD");
 }
