@@ -12,9 +12,10 @@ import {
 } from "./mounted-platform.js";
 
 describeMountedPlatform("Express (at the root)", async ({ http }) => {
-  // docs/mounting.md, "Express": the same lines.
+  // docs/mounting.md, "Express": the recipe's lines, to "end of recipe" (test/docs/mounting-recipes.test.ts).
   const app = express();
   app.use(toNodeListener(http.app));
+  // end of recipe
   const server = createServer(app); // what app.listen(port) does
   return { base: await listenLocally(server), close: () => closeServer(server) };
 });

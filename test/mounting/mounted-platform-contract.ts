@@ -1,6 +1,22 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type MountedPlatform, rawRequest, restLogin, startMountedPlatform } from "./mounted-platform.js";
 
+/** Paths that try to reach `/api/data` around the `/api/**` chain's matcher. */
+const HOSTILE_PATHS = [
+  "/api/../api/data",
+  "/x/../api/data",
+  "/%61pi/data",
+  "/api/%2e%2e/api/data",
+  "//api/data",
+  "/api//data",
+  "/api/data;jsessionid=1",
+  "/API/data",
+  "/api/data/",
+  "/api/data%00",
+  "/api%2fdata",
+  "/./api/data",
+];
+
 /** A host with the platform mounted and listening: its base URL and how to stop it. */
 export interface RunningHost {
   base: string;
@@ -72,6 +88,16 @@ export function describeMountedPlatform(host: string, mount: MountInHost): void 
       expect(JSON.parse(malformed.body)).toMatchObject({ code: "MALFORMED_JSON" });
       const missing = await rawRequest(running.base, "/api/login", { method: "POST", headers: json });
       expect(missing.status).toBe(400);
+    });
+
+    it("never serves the protected route to a hostile path without a token", async () => {
+      // 400 REQUEST_REJECTED, 401 (the chain matched the canonical path) or 404; never the route.
+      // Hono's node server resolves dot segments before the platform sees the path: 401 there.
+      for (const path of HOSTILE_PATHS) {
+        const res = await rawRequest(running.base, path, { headers: { accept: "application/json" } });
+        expect([400, 401, 404], path).toContain(res.status);
+        expect(res.body, path).not.toMatch(/"user"/);
+      }
     });
 
     it("sees the socket peer and ignores X-Forwarded-For from an untrusted client", async () => {

@@ -4,7 +4,8 @@ import { describeMountedPlatform } from "./mounted-platform-contract.js";
 import { closeServer, listenLocally } from "./mounted-platform.js";
 
 describeMountedPlatform("Node's http.createServer", async ({ http }) => {
-  // docs/mounting.md, "Node's http": the same lines.
+  // docs/mounting.md, "Node's `http`": the recipe's lines, to "end of recipe" (test/docs/mounting-recipes.test.ts).
   const server = createServer(toNodeListener(http.app));
+  // end of recipe
   return { base: await listenLocally(server), close: () => closeServer(server) };
 });
