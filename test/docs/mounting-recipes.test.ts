@@ -9,16 +9,19 @@ const doc = readFileSync(join(root, "docs", "mounting.md"), "utf8");
 const MARKER = /^\s*\/\/ docs\/mounting\.md, "([^"]+)": the recipe's lines/;
 const END = /^\s*\/\/ end of recipe/;
 
-/** The lines a test file marks as its recipe (between the marker comment and "end of recipe"), trimmed. */
-function recipeOf(file: string): { section: string; lines: string[] } {
+/** Every recipe a test file marks (lines between a marker comment and "end of recipe"), trimmed. */
+function recipesOf(file: string): { section: string; lines: string[] }[] {
   const lines = readFileSync(join(root, file), "utf8").split("\n");
-  const start = lines.findIndex((line) => MARKER.test(line));
-  const end = lines.findIndex((line, i) => i > start && END.test(line));
-  if (start < 0 || end < 0) throw new Error(`${file}: no recipe markers`);
-  return {
-    section: MARKER.exec(lines[start]!)![1]!,
-    lines: lines.slice(start + 1, end).map((l) => l.trim()),
-  };
+  const recipes: { section: string; lines: string[] }[] = [];
+  lines.forEach((line, start) => {
+    const marker = MARKER.exec(line);
+    if (!marker) return;
+    const end = lines.findIndex((l, i) => i > start && END.test(l));
+    if (end < 0) throw new Error(`${file}: recipe "${marker[1]}" has no end marker`);
+    recipes.push({ section: marker[1]!, lines: lines.slice(start + 1, end).map((l) => l.trim()) });
+  });
+  if (recipes.length === 0) throw new Error(`${file}: no recipe markers`);
+  return recipes;
 }
 
 /** The first ```ts block under `## section`, trimmed lines. */
@@ -39,10 +42,11 @@ describe("docs/mounting.md recipes are the tested lines", () => {
     "test/mounting/express-mount.test.ts",
     "test/mounting/hono-mount.test.ts",
   ])("%s", (file) => {
-    const recipe = recipeOf(file);
-    expect(recipe.lines.length).toBeGreaterThan(0);
-    const block = docBlock(recipe.section);
-    for (const line of recipe.lines) expect(block, `${recipe.section}: ${line}`).toContain(line);
+    for (const recipe of recipesOf(file)) {
+      expect(recipe.lines.length).toBeGreaterThan(0);
+      const block = docBlock(recipe.section);
+      for (const line of recipe.lines) expect(block, `${recipe.section}: ${line}`).toContain(line);
+    }
   });
 
   it("is linked from the README", () => {

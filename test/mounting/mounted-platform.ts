@@ -38,9 +38,10 @@ export class RecordingLogger implements Logger {
   }
 }
 
-/** Starts the platform with the properties given (trusted proxies, say) and creates its h3 app. */
+/** Starts the platform with the properties (trusted proxies, say) and routes given, and creates its h3 app. */
 export async function startMountedPlatform(
   properties: Record<string, unknown> = {},
+  moreRoutes?: (routes: RouteRegistry) => void,
 ): Promise<MountedPlatform> {
   const log = new RecordingLogger();
   const platform = createPlatform({
@@ -75,6 +76,7 @@ export async function startMountedPlatform(
     path: "/api/data",
     handler: (ex) => ({ user: currentAuthentication(ex)?.username ?? null }),
   });
+  moreRoutes?.(routes);
   return { platform, http: createHttpApp({ platform, routes }), log };
 }
 
