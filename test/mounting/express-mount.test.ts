@@ -41,6 +41,12 @@ describe("Express mounting mistakes answer a clear configuration error, never a 
     parsing = createServer(parsingApp);
     parsingBase = await listenLocally(parsing);
     const app = express();
+    // A host middleware's headers: kept, except where the platform sets the same header.
+    app.use((_req, res, next) => {
+      res.setHeader("x-host", "kept");
+      res.setHeader("content-security-policy", "default-src *");
+      next();
+    });
     // Wrong: a prefix mount (Express strips /auth from the URL the platform sees).
     app.use("/auth", toNodeListener(mounted.http.app));
     // Right: a host route before the platform is the host's (and outside the platform's chains).
@@ -76,6 +82,12 @@ describe("Express mounting mistakes answer a clear configuration error, never a 
     expect(res.status).toBe(500);
     expect(JSON.parse(res.body)).toMatchObject({ code: "INTERNAL_ERROR" });
     expect(mounted.log.errors().join("\n")).toMatch(/mounted under the prefix "\/auth"/);
+  });
+
+  it("keeps a host middleware's headers, but the platform's own (its CSP) win", async () => {
+    const page = await rawRequest(base, "/login", { headers: { accept: "text/html" } });
+    expect(page.headers["x-host"]).toBe("kept");
+    expect(page.headers["content-security-policy"]).toMatch(/^default-src 'self'/);
   });
 
   it("serves host routes placed before the platform; routes after it are never reached", async () => {

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type MountedPlatform, rawRequest, restLogin, startMountedPlatform } from "./mounted-platform.js";
+import {
+  cookiesOf,
+  type MountedPlatform,
+  rawRequest,
+  restLogin,
+  startMountedPlatform,
+} from "./mounted-platform.js";
 
 /** Paths that try to reach `/api/data` around the `/api/**` chain's matcher. */
 const HOSTILE_PATHS = [
@@ -57,6 +63,30 @@ export function describeMountedPlatform(host: string, mount: MountInHost): void 
       const without = await fetch(`${running.base}/api/data`, { headers: { accept: "application/json" } });
       expect(without.status).toBe(401);
       expect(await without.json()).toMatchObject({ code: "AUTHENTICATION_REQUIRED" });
+    });
+
+    it("signs in with the login page's form and CSRF token, keeping every cookie through the host", async () => {
+      const page = await rawRequest(running.base, "/login", { headers: { accept: "text/html" } });
+      expect(page.status).toBe(200);
+      const csrf = /<meta name="_csrf" content="([\w-]+)">/.exec(page.body)?.[1] ?? "";
+      let cookie = cookiesOf(page);
+      const login = await rawRequest(running.base, "/login", {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", cookie },
+        body: new URLSearchParams({ username: "alice", password: "wonderland", _csrf: csrf }).toString(),
+      });
+      expect(login.status).toBe(302);
+      expect([login.headers["set-cookie"] ?? []].flat().length).toBeGreaterThan(0);
+      cookie = cookiesOf(login, cookie);
+      const me = await rawRequest(running.base, "/account/me", {
+        headers: { accept: "application/json", cookie },
+      });
+      expect(me.status).toBe(200);
+      expect(JSON.parse(me.body)).toEqual({ user: "alice" });
+      const anonymous = await rawRequest(running.base, "/account/me", {
+        headers: { accept: "application/json" },
+      });
+      expect(anonymous.status).toBe(401);
     });
 
     it("refuses a form POST without a CSRF token (403)", async () => {

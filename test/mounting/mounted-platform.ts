@@ -7,7 +7,8 @@ import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 /**
  * The platform every mounting test (and docs/mounting.md) mounts in a host: a form chain with a
- * session for `/login` and `/logout` (CSRF on), a REST chain with bearer tokens for `/api/**` where
+ * session for `/login`, `/logout` and `/account/**` (CSRF on; `GET /account/me` needs a signed-in
+ * caller and answers who), a REST chain with bearer tokens for `/api/**` where
  * every route needs a signed-in caller, one user (`alice` / `wonderland`), a public route
  * `GET /hello` that answers the client address the platform sees, and a protected route
  * `GET /api/data` that answers who called.
@@ -50,7 +51,15 @@ export async function startMountedPlatform(
       createIdentityPlugin({
         security: (r) =>
           r
-            .form((f) => f.rawHttp((h) => h.securityMatcher("/login", "/logout")))
+            .form((f) =>
+              f.rawHttp((h) =>
+                h
+                  .securityMatcher("/login", "/logout", "/account/**")
+                  .authorizeHttpRequests((a) =>
+                    a.requestMatchers("/account/**").authenticated().anyRequest().permitAll(),
+                  ),
+              ),
+            )
             .session()
             .rest((x) =>
               x.rawHttp((h) =>
@@ -71,6 +80,11 @@ export async function startMountedPlatform(
   await users.create({ username: "alice", passwordHash, authorities: ["ROLE_USER"] });
   const routes = new RouteRegistry();
   routes.add({ method: "GET", path: "/hello", handler: (ex) => ({ client: ex.remoteAddress }) });
+  routes.add({
+    method: "GET",
+    path: "/account/me",
+    handler: (ex) => ({ user: currentAuthentication(ex)?.username ?? null }),
+  });
   routes.add({
     method: "GET",
     path: "/api/data",
@@ -146,4 +160,15 @@ export function rawRequest(
     req.on("error", reject);
     req.end(init.body);
   });
+}
+
+/** The `name=value` pairs of an answer's Set-Cookie headers, as a Cookie header sends them back. */
+export function cookiesOf(answer: RawAnswer, before = ""): string {
+  const jar = new Map<string, string>();
+  for (const pair of before.split("; ").filter(Boolean)) jar.set(pair.slice(0, pair.indexOf("=")), pair);
+  for (const line of [answer.headers["set-cookie"] ?? []].flat()) {
+    const pair = line.split(";")[0]!.trim();
+    jar.set(pair.slice(0, pair.indexOf("=")), pair);
+  }
+  return [...jar.values()].join("; ");
 }
