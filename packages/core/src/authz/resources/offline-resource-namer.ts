@@ -315,7 +315,8 @@ function methodName(identifier: string): string {
   const tail = join === -1 ? [] : rest.slice(join);
   if (object[0] === "all") object = object.slice(1);
   if (object.length === 0) object = subject;
-  const last = object.at(-1)!;
+  const last = object.at(-1);
+  if (last === undefined) return [verb, tailPhrase(tail)].filter((t) => t !== "").join(" ");
   const thing = many
     ? phrase([...object.slice(0, -1), pluralOf(last)])
     : isPlural(last)
