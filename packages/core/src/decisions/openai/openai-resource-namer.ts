@@ -94,7 +94,7 @@ export class OpenAiResourceNamer implements ResourceNamer {
         model: this.#model,
         messages: [
           { role: "system", content: SYSTEM_PROMPT },
-          { role: "user", content: JSON.stringify({ resources: batch.map(describe) }) },
+          { role: "user", content: JSON.stringify({ resources: batch.map(factsOf) }) },
         ],
         temperature: 0,
         max_tokens: Math.min(4_000, 120 * batch.length + 100),
@@ -112,7 +112,7 @@ export class OpenAiResourceNamer implements ResourceNamer {
 }
 
 /** What the model is told of one resource. */
-function describe(resource: ScannedResource, index: number): Record<string, unknown> {
+function factsOf(resource: ScannedResource, index: number): Record<string, unknown> {
   return resource.resourceType === "URL"
     ? {
         index,
