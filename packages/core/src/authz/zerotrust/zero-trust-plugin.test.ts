@@ -43,15 +43,18 @@ describe("zeroTrustPlugin", () => {
       "adaptive-properties",
       "authz",
       "zero-trust",
+      "authz.resources.scanning",
     ]);
     expect(installed([adaptiveProperties, zeroTrustPlugin, authzPlugin])).toEqual([
       "adaptive-properties",
       "zero-trust",
       "authz",
+      "authz.resources.scanning",
     ]);
     expect(installed([adaptiveProperties, authzPlugin, zeroTrustPlugin])).toEqual([
       "adaptive-properties",
       "authz",
+      "authz.resources.scanning",
       "zero-trust",
     ]);
   });
