@@ -108,3 +108,5 @@ export {
   MongoDistributedLock,
   type MongoDistributedLockOptions,
 } from "./mongo-distributed-lock.js";
+// Read-only checks for `platform doctor`: reachable, schema version, missing indexes.
+export { inspectMongoStore, type MongoInspection, type PlannedMongoIndex } from "./mongo-inspection.js";
