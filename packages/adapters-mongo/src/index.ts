@@ -109,4 +109,9 @@ export {
   type MongoDistributedLockOptions,
 } from "./mongo-distributed-lock.js";
 // Read-only checks for `platform doctor`: reachable, schema version, missing indexes.
-export { inspectMongoStore, type MongoInspection, type PlannedMongoIndex } from "./mongo-inspection.js";
+export {
+  inspectMongoStore,
+  type MongoInspection,
+  type MongoInspectionOptions,
+  type PlannedMongoIndex,
+} from "./mongo-inspection.js";

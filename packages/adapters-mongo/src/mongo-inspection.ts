@@ -1,11 +1,13 @@
 import type { Db } from "mongodb";
 import { MongoClient } from "mongodb";
 import type { DependencyContainer } from "tsyringe";
+import { usernameKey } from "@keyward/core/adapter-kit";
 import { MONGO_MIGRATIONS } from "./mongo-migrations.js";
 import { META_COLLECTION, type MetaDocument } from "./mongo-schema.js";
 import type { MongoStore } from "./mongo-store-registration.js";
 import { MONGO_STORES } from "./mongo-stores.js";
 import { dbNameOf, describeMongoUri } from "./mongo-uri.js";
+import type { UserDocument } from "./mongo-user-repository.js";
 
 /** One index a store creates at start, by collection and name. */
 export interface PlannedMongoIndex {
@@ -25,6 +27,16 @@ export interface MongoInspection {
   latestSchemaVersion: number;
   /** The indexes this build's stores create that the database lacks. */
   missingIndexes: PlannedMongoIndex[];
+  /** The stored password hashes of the asked usernames that exist (to check for known passwords). */
+  passwordHashes: Record<string, string>;
+}
+
+/** What else `inspectMongoStore` reads. */
+export interface MongoInspectionOptions {
+  /** Server selection and connection timeout (default 3000 ms). */
+  timeoutMs?: number;
+  /** Usernames whose password hashes to read (the demo's users, say). */
+  usernames?: readonly string[];
 }
 
 /**
@@ -37,8 +49,9 @@ export interface MongoInspection {
 export async function inspectMongoStore(
   uri: string,
   container: DependencyContainer,
-  timeoutMs = 3000,
+  options: MongoInspectionOptions = {},
 ): Promise<MongoInspection> {
+  const timeoutMs = options.timeoutMs ?? 3000;
   const dbName = dbNameOf(uri);
   const latestSchemaVersion = MONGO_MIGRATIONS.length;
   const target = describeMongoUri(uri, dbName);
@@ -52,10 +65,11 @@ export async function inspectMongoStore(
     const present = await presentIndexes(db, new Set(planned.map((p) => p.collection)));
     const missingIndexes = planned.filter((p) => !present.has(`${p.collection}/${p.index}`));
     const schemaVersion = typeof meta?.version === "number" ? meta.version : 0;
-    return { target, reachable: true, schemaVersion, latestSchemaVersion, missingIndexes };
+    const passwordHashes = await passwordHashesOf(db, options.usernames ?? []);
+    return { target, reachable: true, schemaVersion, latestSchemaVersion, missingIndexes, passwordHashes };
   } catch (error) {
     const reason = error instanceof Error ? error.name : "unknown error";
-    return { target, reachable: false, reason, latestSchemaVersion, missingIndexes: [] };
+    return { target, reachable: false, reason, latestSchemaVersion, missingIndexes: [], passwordHashes: {} };
   } finally {
     await client.close().catch(() => undefined);
   }
@@ -117,4 +131,15 @@ async function presentIndexes(db: Db, collections: ReadonlySet<string>): Promise
       present.add(`${name}/${index.name}`);
   }
   return present;
+}
+
+async function passwordHashesOf(db: Db, usernames: readonly string[]): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  if (usernames.length === 0) return out;
+  const users = db.collection<UserDocument>("users");
+  for (const username of usernames) {
+    const doc = await users.findOne({ usernameKey: usernameKey(username) }, { projection: { passwordHash: 1 } });
+    if (typeof doc?.passwordHash === "string") out[username] = doc.passwordHash;
+  }
+  return out;
 }

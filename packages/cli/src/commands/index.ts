@@ -1,6 +1,7 @@
 import type { CliCommand } from "../command-line/cli-command.js";
 import { breakGlassCommand } from "./break-glass.js";
 import { bundlesCommands } from "./bundles.js";
+import { doctorCommand } from "./doctor.js";
 import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { routesCliCommand } from "./routes.js";
@@ -20,4 +21,5 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   ...bundlesCommands,
   breakGlassCommand,
   ...keysCommands,
+  doctorCommand,
 ];
