@@ -138,7 +138,10 @@ async function passwordHashesOf(db: Db, usernames: readonly string[]): Promise<R
   if (usernames.length === 0) return out;
   const users = db.collection<UserDocument>("users");
   for (const username of usernames) {
-    const doc = await users.findOne({ usernameKey: usernameKey(username) }, { projection: { passwordHash: 1 } });
+    const doc = await users.findOne(
+      { usernameKey: usernameKey(username) },
+      { projection: { passwordHash: 1 } },
+    );
     if (typeof doc?.passwordHash === "string") out[username] = doc.passwordHash;
   }
   return out;

@@ -16,7 +16,7 @@ const HEALTHY = {
   PLATFORM_HTTP_TRUSTED_PROXIES: "10.0.0.0/8",
   PLATFORM_AUTH_JWT_ISSUER: "https://id.example.com",
   PLATFORM_AUTH_JWT_ALGORITHM: "HS256",
-  PLATFORM_AUTH_JWT_SECRET: "base64url:" + Buffer.alloc(32, 7).toString("base64url"),
+  PLATFORM_AUTH_JWT_SECRET: `base64url:${Buffer.alloc(32, 7).toString("base64url")}`,
   PLATFORM_AUTH_DEVICE_COOKIE_SECRET: SECRET,
 };
 
