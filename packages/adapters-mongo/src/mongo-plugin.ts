@@ -3,28 +3,15 @@ import type { PlatformPlugin } from "@keyward/core";
 import { Clock, ErrorTranslator, HealthIndicator, Logger } from "@keyward/core/ports";
 import { type Db, MongoClient } from "mongodb";
 import type { DependencyContainer } from "tsyringe";
-import { coordinationStores } from "./coordination-stores.js";
-import { decisionStores } from "./decision-stores.js";
-import { identityStores } from "./identity-stores.js";
-import { mfaAuthzStores } from "./mfa-authz-stores.js";
 import { MongoHealthIndicator } from "./mongo-health-indicator.js";
 import { collectionRecordingDb, indexConflictError } from "./mongo-index-conflicts.js";
 import { MONGO_MIGRATIONS, type MongoMigration } from "./mongo-migrations.js";
 import { isMongoOutage, mongoErrorTranslator, mongoUnavailable } from "./mongo-outage.js";
 import { MONGO_PROPERTIES } from "./mongo-properties.js";
 import { migrateSchema } from "./mongo-schema.js";
-import type { MongoStore, MongoStoreRegistration } from "./mongo-store-registration.js";
+import type { MongoStore } from "./mongo-store-registration.js";
+import { MONGO_STORES as STORES } from "./mongo-stores.js";
 import { dbNameOf, describeMongoUri, ownedClientOptions } from "./mongo-uri.js";
-import { tokenStores } from "./token-stores.js";
-
-/** Every port mongoPlugin replaces, by module. */
-const STORES: readonly MongoStoreRegistration[] = [
-  ...identityStores,
-  ...tokenStores,
-  ...mfaAuthzStores,
-  ...decisionStores,
-  ...coordinationStores,
-];
 
 /** Where mongoPlugin keeps its data: a connection string, or a client the host owns. */
 export type MongoPluginOptions = (

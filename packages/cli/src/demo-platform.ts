@@ -6,6 +6,7 @@ import {
   createPlatform,
   currentAuthentication,
   type Platform,
+  type PlatformPlugin,
 } from "@keyward/core";
 import { decisionsPlugin } from "@keyward/core/decisions";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
@@ -27,16 +28,7 @@ export interface DemoPlatform {
  */
 export async function buildDemoPlatform(host: HostConfig = {}, env = process.env): Promise<DemoPlatform> {
   const platform = createPlatform({
-    plugins: [
-      httpPlugin,
-      createIdentityPlugin({ security: demoSecurity }),
-      mfaPlugin,
-      authzPlugin,
-      // The AI security decisions (the built-in analyst unless configured): events off the request
-      // path decide zero-trust actions; platform.security.decision.enabled=false switches it off.
-      decisionsPlugin,
-      ...(host.plugins ?? []),
-    ],
+    plugins: demoPlugins(host),
     properties: host.properties,
     env,
     register: host.register,
@@ -98,4 +90,18 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   // steps protect every request: identity's chains, and authz's caller for @Protectable services.
   const { app } = createHttpApp({ platform, routes });
   return { platform, app, routes };
+}
+
+/** The demo's modules, then the host configuration's plugins (also what `platform doctor` judges against). */
+export function demoPlugins(host: HostConfig): PlatformPlugin[] {
+  return [
+    httpPlugin,
+    createIdentityPlugin({ security: demoSecurity }),
+    mfaPlugin,
+    authzPlugin,
+    // The AI security decisions (the built-in analyst unless configured): events off the request
+    // path decide zero-trust actions; platform.security.decision.enabled=false switches it off.
+    decisionsPlugin,
+    ...(host.plugins ?? []),
+  ];
 }

@@ -1,13 +1,9 @@
-import { readFileSync } from "node:fs";
 import { hostname, userInfo } from "node:os";
-import { resolve } from "node:path";
 import { MONGO_URI, mongoPlugin } from "@keyward/adapters-mongo";
 import { createPlatform, envNameOf, identityPlugin, mfaPlugin, zeroTrustPlugin } from "@keyward/core";
 import { restoreAdministrator } from "@keyward/core/identity";
-import { type CliCommand, CliFailure, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
-import { DEMO_KEK_FILE } from "../demo-store.js";
-
-const KEK_KEY = "platform.keys.encryption-key";
+import { type CliCommand, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
+import { KEK_KEY, KEY_FILE_OPTION, operatorKeyEncryptionKey } from "../keys/key-encryption-key-option.js";
 
 /**
  * `platform break-glass --mongo-uri <uri> --username <name>`: when no administrator is available (all
@@ -23,11 +19,7 @@ export const breakGlassCommand: CliCommand = {
   options: [
     { name: "mongo-uri", value: "<uri>", description: "The store (default: $PLATFORM_MONGO_URI)" },
     { name: "username", value: "<name>", description: "The account to make an available administrator" },
-    {
-      name: "key-file",
-      value: "<file>",
-      description: `The key-encryption key, when $${envNameOf(KEK_KEY)} is not set (default ${DEMO_KEK_FILE})`,
-    },
+    KEY_FILE_OPTION,
   ],
   async run({ options, positionals, io, json }) {
     if (positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${positionals[0]}`);
@@ -36,7 +28,7 @@ export const breakGlassCommand: CliCommand = {
     if (!uri)
       throw new CliUsageError("break-glass needs --mongo-uri (or PLATFORM_MONGO_URI): the store to repair");
     if (!username) throw new CliUsageError("break-glass needs --username <name>");
-    const key = io.env[envNameOf(KEK_KEY)] || readKey(stringOption(options["key-file"]) ?? DEMO_KEK_FILE);
+    const key = operatorKeyEncryptionKey(io.env, options["key-file"]);
     const platform = createPlatform({
       env: {},
       properties: { [KEK_KEY]: key },
@@ -61,19 +53,6 @@ export const breakGlassCommand: CliCommand = {
 
 function stringOption(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
-}
-
-function readKey(file: string): string {
-  try {
-    const key = readFileSync(resolve(file), "utf8").trim();
-    if (key !== "") return key;
-  } catch {
-    // Reported below, without the file's content.
-  }
-  throw new CliFailure(
-    `No key-encryption key: set ${envNameOf(KEK_KEY)} or pass --key-file (${file} could not be read)`,
-    "KEY_ENCRYPTION_KEY_MISSING",
-  );
 }
 
 function safeLogin(): string {

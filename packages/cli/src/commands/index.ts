@@ -1,6 +1,8 @@
 import type { CliCommand } from "../command-line/cli-command.js";
 import { breakGlassCommand } from "./break-glass.js";
 import { bundlesCommands } from "./bundles.js";
+import { doctorCommand } from "./doctor.js";
+import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
@@ -18,4 +20,6 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   ...usersCommands,
   ...bundlesCommands,
   breakGlassCommand,
+  ...keysCommands,
+  doctorCommand,
 ];

@@ -17,6 +17,8 @@ export { ContributedRule } from "./http-security/contributed-rule.js";
 export { FilterChainProxy } from "./chain/filter-chain-proxy.js";
 export { userAdminApi } from "./users/admin/user-admin-api.js";
 export { restoreAdministrator } from "./users/admin/restore-administrator.js";
+// `platform keys list | rotate`: the key ring as an operator sees it (never the material)
+export { KeyRingAdmin } from "./tokens/key-ring-admin.js";
 export { OTT_OUTBOX_FILE } from "./ott/ott.properties.js";
 
 // Events identity publishes (not awaited): a completed primary sign-in, a denied request, passkeys

@@ -40,6 +40,12 @@ export interface JwtKeys {
   /** The public key as a JWK with `kid`, `alg` and `use: "sig"`, for a JWKS route; undefined for HS256. */
   publicJwk(): JWK | undefined;
   /**
+   * Every public key that may still verify an unexpired token (the active one and those a rotation
+   * retired), as JWKs with `kid`, `alg` and `use: "sig"`, for the JWKS route. Absent: `publicJwk()`
+   * alone. Empty for HS256.
+   */
+  publicJwks?(): Promise<JWK[]>;
+  /**
    * Another key this platform still accepts, by kid: a key a rotation retired, or a newer one another
    * instance made. Absent: tokens naming any kid but `kid` are refused.
    */

@@ -3,8 +3,12 @@ import { Clock } from "../../kernel/clock.js";
 import { IdGenerator } from "../../kernel/id-generator.js";
 import { KeyRing } from "../../kernel/keys/key-ring.js";
 import { Logger } from "../../kernel/logger.js";
+import { ServerAddress } from "../../kernel/server-address.js";
+import { RouteTable } from "../../web/route-table.js";
+import { publicUrlOf } from "../public-url.properties.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { ConfiguredJwtKeySource } from "./configured-jwt-key-source.js";
+import { discoveryRoutes } from "./discovery-routes.js";
 import { InMemoryRefreshTokenStore } from "./in-memory-refresh-token-store.js";
 import { InMemoryRevokedAccessTokenStore } from "./in-memory-revoked-token-store.js";
 import { JwtKeySource } from "./jwt-key-source.js";
@@ -15,7 +19,8 @@ import { TokenService } from "./token-service.js";
 
 /**
  * The token defaults (refresh-token and revoked-token stores, the JWT key source) and, at start, the
- * TokenService on the loaded keys (unless the host registered one).
+ * TokenService on the loaded keys (unless the host registered one) and the discovery routes that
+ * publish them (the JWK set and the RFC 8414 metadata; a host's own TokenService publishes its own).
  */
 export function registerTokenDefaults(ctx: PluginContext): void {
   const { properties } = ctx;
@@ -56,5 +61,9 @@ export function registerTokenDefaults(ctx: PluginContext): void {
         audit: c.resolve(AuditSink),
       }),
     );
+    if (!c.isRegistered(RouteTable, true)) return;
+    const table = c.resolve(RouteTable);
+    const publicUrl = publicUrlOf(properties, c.resolve(ServerAddress));
+    for (const route of discoveryRoutes({ keys, issuer: jwt.issuer, publicUrl })) table.add(route);
   });
 }

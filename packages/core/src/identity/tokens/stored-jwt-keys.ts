@@ -33,7 +33,7 @@ export interface StoredJwtKeysOptions {
 export class StoredJwtKeys implements JwtKeys {
   private current!: JwtKeys;
   /** Every key this instance accepts, with the time a retired one stops verifying. */
-  private verifiers = new Map<string, { key: CryptoKey; until: number }>();
+  private verifiers = new Map<string, { key: CryptoKey; until: number; jwk: JWK | undefined }>();
   private loadedAt = Number.NEGATIVE_INFINITY;
   private activeCreatedAt = 0;
   private loading: Promise<void> | undefined;
@@ -66,6 +66,18 @@ export class StoredJwtKeys implements JwtKeys {
 
   publicJwk(): JWK | undefined {
     return this.current.publicJwk();
+  }
+
+  /**
+   * The public keys that may still verify: the active key and every retired key before its
+   * `verifyUntil`. Reads the ring again when the last read is older than JWT_UNKNOWN_KID_RELOAD_MS, so
+   * a key another instance rotated in is published within seconds, and a retired key leaves the set
+   * as soon as its last token has expired.
+   */
+  async publicJwks(): Promise<JWK[]> {
+    if (this.o.now() - this.loadedAt >= JWT_UNKNOWN_KID_RELOAD_MS) await this.reload();
+    const now = this.o.now();
+    return [...this.verifiers.values()].flatMap((v) => (v.jwk && now < v.until ? [v.jwk] : []));
   }
 
   async verificationKeyFor(kid: string): Promise<CryptoKey | undefined> {
@@ -114,12 +126,21 @@ export class StoredJwtKeys implements JwtKeys {
       active = undefined;
     }
     active ??= await this.o.ring.active(JWT_SIGNING_KEY_PURPOSE, () => this.make());
-    const verifiers = new Map<string, { key: CryptoKey; until: number }>();
+    const verifiers = new Map<string, { key: CryptoKey; until: number; jwk: JWK | undefined }>();
     const current = await this.keysOf(active);
-    verifiers.set(current.kid, { key: current.verificationKey, until: Number.POSITIVE_INFINITY });
+    verifiers.set(current.kid, {
+      key: current.verificationKey,
+      until: Number.POSITIVE_INFINITY,
+      jwk: current.publicJwk(),
+    });
     for (const key of ring) {
       if (key.kid === current.kid || key.algorithm !== this.o.algorithm) continue;
-      verifiers.set(key.kid, { key: (await this.keysOf(key)).verificationKey, until: key.verifyUntil ?? 0 });
+      const keys = await this.keysOf(key);
+      verifiers.set(key.kid, {
+        key: keys.verificationKey,
+        until: key.verifyUntil ?? 0,
+        jwk: keys.publicJwk(),
+      });
     }
     this.current = current;
     this.activeCreatedAt = active.createdAt;

@@ -1,0 +1,15 @@
+import { coordinationStores } from "./coordination-stores.js";
+import { decisionStores } from "./decision-stores.js";
+import { identityStores } from "./identity-stores.js";
+import { mfaAuthzStores } from "./mfa-authz-stores.js";
+import type { MongoStoreRegistration } from "./mongo-store-registration.js";
+import { tokenStores } from "./token-stores.js";
+
+/** Every port mongoPlugin replaces, by module (also what `inspectMongoStore` expects indexes of). */
+export const MONGO_STORES: readonly MongoStoreRegistration[] = [
+  ...identityStores,
+  ...tokenStores,
+  ...mfaAuthzStores,
+  ...decisionStores,
+  ...coordinationStores,
+];
