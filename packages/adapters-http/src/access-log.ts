@@ -1,7 +1,4 @@
-import { currentAuthentication, defineProperty, prop } from "@keyward/core";
-import type { Logger } from "@keyward/core/ports";
-import type { HttpExchange, RouteTable } from "@keyward/core/web";
-import type { RouteRegistry } from "./route-registry.js";
+import { defineProperty, prop } from "@keyward/core";
 
 /** Whether the binding writes one access line per request (default true). */
 export const HTTP_ACCESS_LOG_ENABLED = defineProperty({
@@ -19,77 +16,32 @@ export const ACCESS_LOG_MESSAGE = "http.access";
 const MAX_LOGGED_PATH = 256;
 
 /**
- * One access line per answered request, at info, through the platform's Logger: `method`, `path`
- * (the canonical path: never the query string, where secrets travel), `route` (the route table's
- * name, bounded; absent for a 404), `status`, `durationMs`, `correlationId` and `userId` (when the
- * request was authenticated or signed in). Never a header, a cookie, a token or a body. Requests
- * refused early (firewall 400, 401/403, 404, 429) and errors are logged alike. Cheap by design: one
- * fields object per request, no closure; the Logger makes it one JSON line.
+ * The fields of one access line: `method`, `path` (the canonical path: never the query string,
+ * where secrets travel; absent when the request could not be parsed), `route` (the route table's
+ * name; absent for none), `status`, `durationMs`, `correlationId`, and `userId` when the request
+ * was authenticated or signed in. Never a header, a cookie, a token or a body.
  */
-export class AccessLog {
-  constructor(
-    private readonly logger: Logger,
-    private readonly routes: RouteRegistry,
-    private readonly table: RouteTable,
-  ) {}
-
-  /**
-   * Logs a request that became an exchange. `startedAt` is a `performance.now()` reading taken when
-   * the request arrived; a broken logger never changes the answer.
-   */
-  exchange(exchange: HttpExchange, status: number, startedAt: number, correlationId: string): void {
-    try {
-      this.logger.info(ACCESS_LOG_MESSAGE, {
-        method: exchange.method,
-        path: loggedPath(exchange.path),
-        route: this.routeName(exchange),
-        status,
-        durationMs: elapsedMs(startedAt),
-        correlationId,
-        userId: currentAuthentication(exchange)?.userId,
-      });
-    } catch {
-      // Logging never changes an answer.
-    }
-  }
-
-  /**
-   * Logs a request that failed before it became an exchange (a URL the binding could not parse): no
-   * path, since only the unparsed form exists, and the method only when it is a plain token.
-   */
-  unparsed(method: string, status: number, startedAt: number | undefined, correlationId: string): void {
-    try {
-      this.logger.info(ACCESS_LOG_MESSAGE, {
-        method: /^[A-Z]{1,16}$/.test(method) ? method : "-",
-        status,
-        durationMs: startedAt === undefined ? undefined : elapsedMs(startedAt),
-        correlationId,
-      });
-    } catch {
-      // As above.
-    }
-  }
-
-  /** The route's table name: the chain's entry route, else the application route; undefined for none. */
-  private routeName(exchange: HttpExchange): string | undefined {
-    const chain = exchange.match.chain;
-    if (chain !== undefined) {
-      const entry = this.table.matchChain(chain.id, exchange.method, exchange.path, exchange.segments);
-      if (entry !== undefined) return entry.route.name;
-    }
-    if (exchange.segments === undefined) return undefined;
-    const match = this.routes.matchExchange(exchange);
-    if (match.kind !== "found") return undefined;
-    // The name the table holds (RouteRegistry's default for an unnamed route).
-    return match.route.name ?? `app.${match.route.method} ${match.route.path}`;
-  }
+export interface AccessLine {
+  method: string;
+  path: string | undefined;
+  route: string | undefined;
+  status: number;
+  durationMs: number;
+  correlationId: string;
+  userId: string | undefined;
 }
 
-function loggedPath(path: string): string {
+/** The path as an access line carries it: at most 256 characters (JSON escapes the rest). */
+export function loggedPath(path: string): string {
   return path.length <= MAX_LOGGED_PATH ? path : `${path.slice(0, MAX_LOGGED_PATH)}…`;
 }
 
-/** Milliseconds since `startedAt`, to the hundredth. */
-export function elapsedMs(startedAt: number): number {
-  return Math.round((performance.now() - startedAt) * 100) / 100;
+/** A request method as logged: a plain upper-case token of at most 16 letters, else `-`. */
+export function loggedMethod(method: string): string {
+  if (method.length === 0 || method.length > 16) return "-";
+  for (let i = 0; i < method.length; i++) {
+    const c = method.charCodeAt(i);
+    if (c < 65 || c > 90) return "-";
+  }
+  return method;
 }

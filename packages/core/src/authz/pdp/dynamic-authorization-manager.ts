@@ -58,6 +58,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
   private again = false;
   private lastReport: PolicySetReport | undefined;
   private readonly scratch: { -readonly [K in keyof EvaluationContext]: EvaluationContext[K] };
+  private readonly counts = { granted: 0, denied: 0 };
 
   constructor(private readonly o: DynamicAuthorizationManagerOptions) {
     this.current = CompiledPolicySet.empty(o.algorithm);
@@ -88,6 +89,11 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       this.rebuilding = undefined;
     });
     return this.rebuilding;
+  }
+
+  /** How many requests were granted and denied since start (the metrics endpoint reads it). */
+  decisionCounts(): { readonly granted: number; readonly denied: number } {
+    return { granted: this.counts.granted, denied: this.counts.denied };
   }
 
   /** The report of the last completed build. */
@@ -150,6 +156,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
         audited: true,
         ...(denial.stepUp ? { stepUp: stepUpChallenge(denial.stepUp.maxAgeMs, denial.decisionId) } : {}),
       };
+      this.counts.denied++;
       this.auditDenied(authentication, request, decision, verdict);
       return decision;
     }
@@ -180,7 +187,11 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       }
     }
     // Decisions are shared, frozen objects (built with the policy set): nothing allocated here.
-    if (!outcome.decision.granted) this.auditDenied(authentication, request, outcome.decision, verdict);
+    if (outcome.decision.granted) this.counts.granted++;
+    else {
+      this.counts.denied++;
+      this.auditDenied(authentication, request, outcome.decision, verdict);
+    }
     return outcome.decision;
   }
 
