@@ -1,6 +1,6 @@
 import { ACCESS_LOG_MESSAGE } from "@keyward/adapters-http";
 import type { PlatformPlugin } from "@keyward/core";
-import { Logger, type LogFields } from "@keyward/core/ports";
+import { AuditLog, Logger, type LogFields } from "@keyward/core/ports";
 import { type IncomingHttpHeaders, request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Browser } from "../identity/identity-test-server.js";
@@ -23,7 +23,10 @@ class LineLogger implements Logger {
 const JSON_ACCEPT = { accept: "application/json" } as const;
 
 /** A GET through node:http, which sends the path exactly as given. */
-function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: IncomingHttpHeaders }> {
+function rawGet(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: IncomingHttpHeaders }> {
   return new Promise((resolve, reject) => {
     const { hostname, port, pathname } = new URL(url.replace("%2e%2e", "dots"));
     const path = pathname.replace("dots", "%2e%2e");
@@ -44,7 +47,10 @@ async function signInWithPassword(b: Browser, username: string, password: string
 }
 
 const logger = new LineLogger();
-const capture: PlatformPlugin = { id: "test-log", register: (ctx) => ctx.override(Logger, { useValue: logger }) };
+const capture: PlatformPlugin = {
+  id: "test-log",
+  register: (ctx) => ctx.override(Logger, { useValue: logger }),
+};
 const access = () => logger.lines.filter((l) => l.message === ACCESS_LOG_MESSAGE);
 const lastAccess = () => access().at(-1)?.fields;
 
@@ -74,7 +80,10 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
   });
 
   it("logs a bearer request with the route name and the user id, never the token", async () => {
-    const login = await fetch(`${demo.base}/api/login`, json("POST", { username: "user", password: "password" }));
+    const login = await fetch(
+      `${demo.base}/api/login`,
+      json("POST", { username: "user", password: "password" }),
+    );
     expect(login.status).toBe(200);
     const { accessToken } = (await login.json()) as { accessToken: string };
     const me = await fetch(`${demo.base}/api/me`, { headers: { authorization: `Bearer ${accessToken}` } });
@@ -84,7 +93,9 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     expect(typeof line?.route).toBe("string");
     expect(typeof line?.userId).toBe("string");
     expect(logger.lines.some((l) => l.line.includes(accessToken))).toBe(false);
-    const forged = await fetch(`${demo.base}/api/me`, { headers: { authorization: "Bearer forged.token.value" } });
+    const forged = await fetch(`${demo.base}/api/me`, {
+      headers: { authorization: "Bearer forged.token.value" },
+    });
     expect(forged.status).toBe(401);
     expect(lastAccess()).toMatchObject({ path: "/api/me", status: 401, userId: undefined });
     expect(logger.lines.some((l) => l.line.includes("forged.token.value"))).toBe(false);
@@ -102,7 +113,10 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     expect(refused.status).toBe(403);
     expect((await refused.json()).code).toBe("ACCESS_DENIED");
 
-    const failed = await fetch(`${demo.base}/api/login`, json("POST", { username: "user", password: "wrong" }));
+    const failed = await fetch(
+      `${demo.base}/api/login`,
+      json("POST", { username: "user", password: "wrong" }),
+    );
     expect(failed.status).toBe(401);
     const admin = new Browser(demo.base);
     await signInWithPassword(admin, "admin", "admin");
@@ -113,8 +127,23 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     expect(sample(text, 'keyward_sign_ins_total{method="rest",outcome="failure"}')).toBe(1);
     expect(sample(text, 'keyward_policy_decisions_total{outcome="granted"}')).toBeGreaterThan(0);
     // The firewall's refusal is counted under the route its canonical path names (bounded names only).
-    const refusals = text.split("\n").filter((l) => l.startsWith("keyward_http_requests_total{") && l.includes('status="400"'));
+    const refusals = text
+      .split("\n")
+      .filter((l) => l.startsWith("keyward_http_requests_total{") && l.includes('status="400"'));
     expect(refusals.length).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain("%2e");
+  });
+
+  it("a policy denial's audit event carries the request's id, as its answer and access line do", async () => {
+    const user = new Browser(demo.base);
+    await signInWithPassword(user, "user", "password");
+    const res = await user.fetch("/admin", {
+      headers: { ...JSON_ACCEPT, "x-correlation-id": "trace-denied-1" },
+    });
+    expect(res.status).toBe(403);
+    expect(res.headers.get("x-request-id")).toBe("trace-denied-1");
+    const denied = await demo.platform.resolve(AuditLog).query({ type: "authz.denied" });
+    expect(denied.at(-1)).toMatchObject({ principal: "user", correlationId: "trace-denied-1" });
+    expect(lastAccess()).toMatchObject({ status: 403, correlationId: "trace-denied-1" });
   });
 });

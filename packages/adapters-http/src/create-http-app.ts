@@ -106,7 +106,10 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       exchange = toExchange(event, binding);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await pipeline.run(exchange);
-      response = writeExchange(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
+      response = writeExchange(exchange, {
+        "x-correlation-id": correlationId,
+        "x-request-id": correlationId,
+      });
     } catch (error) {
       response = answerError(error, event, correlationId, exchange?.response.headers);
     }

@@ -23,7 +23,13 @@ function sameSeries(a: string, b: string): boolean {
   const split = (s: string) => {
     const brace = s.indexOf("{");
     if (brace === -1) return { name: s, labels: [] as string[] };
-    return { name: s.slice(0, brace), labels: s.slice(brace + 1, -1).split(",").sort() };
+    return {
+      name: s.slice(0, brace),
+      labels: s
+        .slice(brace + 1, -1)
+        .split(",")
+        .sort(),
+    };
   };
   const x = split(a);
   const y = split(b);
@@ -37,7 +43,12 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
 
   beforeAll(async () => {
     t = await startTestServer((app) => {
-      app.routes.add({ method: "GET", path: "/items/{id}", name: "test.item", handler: () => ({ ok: true }) });
+      app.routes.add({
+        method: "GET",
+        path: "/items/{id}",
+        name: "test.item",
+        handler: () => ({ ok: true }),
+      });
     });
   });
   afterAll(() => t.close());
@@ -59,7 +70,9 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
   });
 
   it("echoes the id on error answers too (404), in the header and the body, and logs the refused request", async () => {
-    const res = await t.fetch("/nowhere", { headers: { traceparent: `00-${"ab".repeat(16)}-${"cd".repeat(8)}-01` } });
+    const res = await t.fetch("/nowhere", {
+      headers: { traceparent: `00-${"ab".repeat(16)}-${"cd".repeat(8)}-01` },
+    });
     expect(res.status).toBe(404);
     expect(res.headers.get("x-request-id")).toBe("ab".repeat(16));
     const line = accessLines(t).at(-1);
@@ -69,7 +82,10 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
 
   it("replaces a hostile id with a new one: never echoed, never logged", async () => {
     for (const hostile of ["x".repeat(65), "caf\u00e9", "a b", "a;b=c", '"quoted"']) {
-      const answer = await rawRequest(t.server.port, Buffer.from(rawGet("/health", { "X-Request-Id": hostile }), "utf8"));
+      const answer = await rawRequest(
+        t.server.port,
+        Buffer.from(rawGet("/health", { "X-Request-Id": hostile }), "utf8"),
+      );
       expect(answer.status).toBe(200);
       expect(answer.headers["x-request-id"]).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
       expect(answer.headers["x-request-id"]).not.toBe(hostile);
@@ -85,11 +101,15 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
     await t.fetch("/items/9?access_token=s3cr3t-value&password=hunter2");
     const line = accessLines(t).at(-1);
     expect(line?.fields.path).toBe("/items/9");
-    expect(t.logger.entries.some((e) => e.line.includes("s3cr3t-value") || e.line.includes("hunter2"))).toBe(false);
+    expect(t.logger.entries.some((e) => e.line.includes("s3cr3t-value") || e.line.includes("hunter2"))).toBe(
+      false,
+    );
   });
 
   it("never logs a header: Authorization and Cookie values stay out of every line", async () => {
-    await t.fetch("/items/1", { headers: { authorization: "Bearer tok-SECRET-1", cookie: "SESSION=sess-SECRET-2" } });
+    await t.fetch("/items/1", {
+      headers: { authorization: "Bearer tok-SECRET-1", cookie: "SESSION=sess-SECRET-2" },
+    });
     const text = t.logger.entries.map((e) => e.line).join("\n");
     expect(text).not.toContain("tok-SECRET-1");
     expect(text).not.toContain("sess-SECRET-2");
@@ -113,11 +133,17 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
     const text = await res.text();
     const before = sample(text, "keyward_http_requests_total", { route: "test.item", status: "200" }) ?? 0;
     expect(before).toBeGreaterThanOrEqual(2);
-    expect(sample(text, "keyward_http_requests_total", { route: "none", status: "404" })).toBeGreaterThanOrEqual(1);
-    expect(sample(text, "keyward_http_request_duration_seconds_count", { route: "test.item" })).toBeGreaterThanOrEqual(2);
+    expect(
+      sample(text, "keyward_http_requests_total", { route: "none", status: "404" }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      sample(text, "keyward_http_request_duration_seconds_count", { route: "test.item" }),
+    ).toBeGreaterThanOrEqual(2);
     await t.fetch("/items/3");
     const after = await (await t.fetch("/metrics")).text();
-    expect(sample(after, "keyward_http_requests_total", { route: "test.item", status: "200" })).toBe(before + 1);
+    expect(sample(after, "keyward_http_requests_total", { route: "test.item", status: "200" })).toBe(
+      before + 1,
+    );
     // Raw paths never become labels (bounded cardinality).
     expect(after).not.toContain("/items/3");
   });
@@ -135,7 +161,9 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
     expect(sample(text, "keyward_sign_ins_total", { method: "rest", outcome: "success" })).toBe(1);
     expect(sample(text, "keyward_sign_ins_total", { method: "form", outcome: "failure" })).toBe(1);
     expect(sample(text, "keyward_sign_ins_total", { method: "other", outcome: "failure" })).toBe(1);
-    expect(sample(text, "keyward_mfa_factor_verifications_total", { factor: "ott", outcome: "success" })).toBe(1);
+    expect(
+      sample(text, "keyward_mfa_factor_verifications_total", { factor: "ott", outcome: "success" }),
+    ).toBe(1);
     expect(sample(text, "keyward_mfa_flows_ended_total", { state: "MFA_SUCCESSFUL" })).toBe(1);
   });
 
@@ -191,7 +219,9 @@ describe("metrics and access log settings", () => {
       const textA = await (await a.fetch("/metrics")).text();
       const textB = await (await b.fetch("/metrics")).text();
       expect(sample(textA, "keyward_http_requests_total", { route: "http.health", status: "200" })).toBe(3);
-      expect(sample(textB, "keyward_http_requests_total", { route: "http.health", status: "200" })).toBeUndefined();
+      expect(
+        sample(textB, "keyward_http_requests_total", { route: "http.health", status: "200" }),
+      ).toBeUndefined();
     } finally {
       await a.close();
       await b.close();
@@ -199,7 +229,9 @@ describe("metrics and access log settings", () => {
   });
 
   it("loopback audience: a client that is not loopback (named by a trusted proxy) gets 404 NOT_FOUND", async () => {
-    const t = await startTestServer(() => {}, { properties: { "platform.http.trusted-proxies": "loopback" } });
+    const t = await startTestServer(() => {}, {
+      properties: { "platform.http.trusted-proxies": "loopback" },
+    });
     try {
       const res = await t.fetch("/metrics", { headers: { "x-forwarded-for": "203.0.113.9" } });
       expect(res.status).toBe(404);
@@ -211,7 +243,9 @@ describe("metrics and access log settings", () => {
   });
 
   it("the path is configurable; metrics and the access log can be turned off", async () => {
-    const moved = await startTestServer(() => {}, { properties: { "platform.http.metrics.path": "/ops/prom" } });
+    const moved = await startTestServer(() => {}, {
+      properties: { "platform.http.metrics.path": "/ops/prom" },
+    });
     const off = await startTestServer(() => {}, {
       properties: { "platform.http.metrics.enabled": false, "platform.http.access-log.enabled": false },
     });
@@ -230,11 +264,17 @@ describe("metrics and access log settings", () => {
   it("a bearer audience without a long enough token, or without the identity codes, stops createHttpApp", async () => {
     await expect(
       startTestServer(() => {}, {
-        properties: { "platform.http.metrics.audience": "bearer", "platform.http.metrics.bearer-token": "short" },
+        properties: {
+          "platform.http.metrics.audience": "bearer",
+          "platform.http.metrics.bearer-token": "short",
+        },
       }),
     ).rejects.toMatchObject({ code: "CONFIGURATION_INVALID" });
     const error = await startTestServer(() => {}, {
-      properties: { "platform.http.metrics.audience": "bearer", "platform.http.metrics.bearer-token": "t".repeat(40) },
+      properties: {
+        "platform.http.metrics.audience": "bearer",
+        "platform.http.metrics.bearer-token": "t".repeat(40),
+      },
     }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: "CONFIGURATION_INVALID" });
     expect(String((error as Error).message)).not.toContain("t".repeat(40));

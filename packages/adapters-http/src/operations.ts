@@ -73,7 +73,10 @@ function configuredMetricsRoute(platform: Platform, metrics: PlatformMetrics) {
     );
   }
   const catalog = platform.resolve(ErrorCatalog);
-  if (audience !== "loopback" && (catalog.entry("AUTHENTICATION_REQUIRED") === undefined || catalog.entry("ACCESS_DENIED") === undefined)) {
+  if (
+    audience !== "loopback" &&
+    (catalog.entry("AUTHENTICATION_REQUIRED") === undefined || catalog.entry("ACCESS_DENIED") === undefined)
+  ) {
     throw new PlatformError(
       "CONFIGURATION_INVALID",
       `${HTTP_METRICS_AUDIENCE.key}=${audience} needs the identity module (its 401 and 403 codes)`,

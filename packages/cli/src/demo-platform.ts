@@ -18,6 +18,8 @@ export interface DemoPlatform {
   platform: Platform;
   app: ReturnType<typeof createHttpApp>["app"];
   routes: RouteRegistry;
+  /** `/health/ready`'s view of a graceful shutdown: `beginShutdown()` when one starts. */
+  readiness: ReturnType<typeof createHttpApp>["readiness"];
 }
 
 /**
@@ -96,6 +98,6 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   await seedDemoPolicies(platform);
   // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
   // steps protect every request: identity's chains, and authz's caller for @Protectable services.
-  const { app } = createHttpApp({ platform, routes });
-  return { platform, app, routes };
+  const { app, readiness } = createHttpApp({ platform, routes });
+  return { platform, app, routes, readiness };
 }

@@ -11,17 +11,16 @@ export const HTTP_METRICS_ENABLED = defineProperty({
   key: "platform.http.metrics.enabled",
   schema: prop.bool(),
   default: true,
-  description: "Prometheus metrics: counted per platform and served at platform.http.metrics.path; false: neither.",
+  description:
+    "Prometheus metrics: counted per platform and served at platform.http.metrics.path; false: neither.",
 });
 
 /** Path of the metrics endpoint (default `/metrics`): a literal path, a route in the route table. */
 export const HTTP_METRICS_PATH = defineProperty({
   key: "platform.http.metrics.path",
-  schema: prop
-    .string()
-    .refine((path) => /^(\/[A-Za-z0-9._~-]+)+$/.test(path), {
-      message: "must be a literal path such as /metrics (segments of A-Z a-z 0-9 . _ ~ -)",
-    }),
+  schema: prop.string().refine((path) => /^(\/[A-Za-z0-9._~-]+)+$/.test(path), {
+    message: "must be a literal path such as /metrics (segments of A-Z a-z 0-9 . _ ~ -)",
+  }),
   default: "/metrics",
   description: "Path of the Prometheus metrics endpoint (a literal path).",
 });
@@ -35,13 +34,12 @@ export const HTTP_METRICS_PATH = defineProperty({
 export const HTTP_METRICS_AUDIENCE = defineProperty<MetricsAudience>({
   key: "platform.http.metrics.audience",
   // A word, never a secret: the property error may show it.
-  schema: prop
-    .string()
-    .refine((v) => (METRICS_AUDIENCES as readonly string[]).includes(v), {
-      message: `must be one of ${METRICS_AUDIENCES.join(", ")}`,
-    }) as unknown as PropertyDefinition<MetricsAudience>["schema"],
+  schema: prop.string().refine((v) => (METRICS_AUDIENCES as readonly string[]).includes(v), {
+    message: `must be one of ${METRICS_AUDIENCES.join(", ")}`,
+  }) as unknown as PropertyDefinition<MetricsAudience>["schema"],
   default: "loopback",
-  description: "Who reads the metrics: loopback (client address is loopback; else 404), admin (ROLE_ADMIN; 401/403), bearer (the shared token; 401).",
+  description:
+    "Who reads the metrics: loopback (client address is loopback; else 404), admin (ROLE_ADMIN; 401/403), bearer (the shared token; 401).",
 });
 
 /**
@@ -52,7 +50,8 @@ export const HTTP_METRICS_BEARER_TOKEN = defineProperty({
   key: "platform.http.metrics.bearer-token",
   schema: prop.text(),
   default: "",
-  description: "The shared token a scraper sends as `Authorization: Bearer <token>` when the audience is bearer (at least 32 characters). Secret: never log it.",
+  description:
+    "The shared token a scraper sends as `Authorization: Bearer <token>` when the audience is bearer (at least 32 characters). Secret: never log it.",
 });
 
 /** Every property of the metrics endpoint. */

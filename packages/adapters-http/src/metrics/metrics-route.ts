@@ -55,12 +55,14 @@ export function metricsRoute(options: MetricsRouteOptions): RouteDefinition {
 
 function admit(exchange: HttpExchange, audience: MetricsAudience, expected: Buffer): void {
   if (audience === "loopback") {
-    if (!isTrustedProxyAddress(LOOPBACK, exchange.remoteAddress)) throw new PlatformError("NOT_FOUND", "Not found");
+    if (!isTrustedProxyAddress(LOOPBACK, exchange.remoteAddress))
+      throw new PlatformError("NOT_FOUND", "Not found");
     return;
   }
   if (audience === "admin") {
     const caller = currentAuthentication(exchange);
-    if (caller === undefined) throw new PlatformError("AUTHENTICATION_REQUIRED", "Sign in to read the metrics");
+    if (caller === undefined)
+      throw new PlatformError("AUTHENTICATION_REQUIRED", "Sign in to read the metrics");
     if (!caller.authorities.includes(ADMIN_AUTHORITY))
       throw new PlatformError("ACCESS_DENIED", "Only administrators read the metrics");
     return;

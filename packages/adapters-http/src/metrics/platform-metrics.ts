@@ -15,7 +15,10 @@ export const NO_ROUTE = "none";
 const SIGN_IN_METHODS = new Set(["form", "rest", "ott", "passkey", "mfa", "bearer"]);
 
 /** The MFA challenge states whose verification a state change reports, by factor. */
-const FACTOR_OF_STATE: Readonly<Record<string, string>> = { OTT_CHALLENGE: "ott", PASSKEY_CHALLENGE: "passkey" };
+const FACTOR_OF_STATE: Readonly<Record<string, string>> = {
+  OTT_CHALLENGE: "ott",
+  PASSKEY_CHALLENGE: "passkey",
+};
 
 /** The MFA flow states that end a flow (a bounded label set). */
 const FLOW_END_STATES = new Set([
@@ -123,7 +126,9 @@ export class PlatformMetrics {
 
   /** Counts one request answered DEPENDENCY_UNAVAILABLE, by the dependency its error names. */
   dependencyError(dependency: string): void {
-    this.dependencyErrors.inc({ dependency: /^[a-z][a-z0-9-]{0,31}$/.test(dependency) ? dependency : "other" });
+    this.dependencyErrors.inc({
+      dependency: /^[a-z][a-z0-9-]{0,31}$/.test(dependency) ? dependency : "other",
+    });
   }
 
   /** Reads the policy decision point's and the decision pipeline's own counters when scraped. */
@@ -152,7 +157,8 @@ export class PlatformMetrics {
     if (data === undefined) return;
     const { fromState, toState, event } = data;
     const factor = typeof fromState === "string" ? FACTOR_OF_STATE[fromState] : undefined;
-    if (factor !== undefined && event === "FACTOR_VERIFIED_SUCCESS") this.factors.inc({ factor, outcome: "success" });
+    if (factor !== undefined && event === "FACTOR_VERIFIED_SUCCESS")
+      this.factors.inc({ factor, outcome: "success" });
     if (factor !== undefined && event === "FACTOR_VERIFICATION_FAILED")
       this.factors.inc({ factor, outcome: "failure" });
     if (typeof toState === "string" && FLOW_END_STATES.has(toState)) this.flows.inc({ state: toState });

@@ -123,7 +123,9 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   options.overrides?.({ override: (token, provider) => assembly.queueOverride(token, provider) }, properties);
   assembly.applyOverrides();
   // Audit listeners (metrics) hear every event beside the effective sink.
-  tapAuditSink(container, assembly.providerOf(AuditSink), (token, provider) => assembly.register(token, provider));
+  tapAuditSink(container, assembly.providerOf(AuditSink), (token, provider) =>
+    assembly.register(token, provider),
+  );
 
   let state: PlatformState = "created";
   return {

@@ -3,6 +3,7 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { correlated } from "../../identity/events/correlated.js";
 import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
 import type { EvaluationContext } from "../expression/evaluation-context.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
@@ -264,6 +265,8 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       outcome: "denied",
       principal: authentication?.username,
       remoteAddress: facts.remoteAddress,
+      // The request's id when `facts` is the request's exchange (the simulator's facts have none).
+      ...("attributes" in facts ? correlated(facts as Pick<HttpExchange, "attributes">) : {}),
       data: {
         uri: facts.path,
         action: facts.method,
