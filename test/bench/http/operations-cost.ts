@@ -30,7 +30,10 @@ async function app(properties: Record<string, unknown>) {
     },
     {},
   );
-  return { demo, fetch: (demo.app as unknown as { fetch(r: Request): Promise<Response> }).fetch.bind(demo.app) };
+  return {
+    demo,
+    fetch: (demo.app as unknown as { fetch(r: Request): Promise<Response> }).fetch.bind(demo.app),
+  };
 }
 
 async function run(fetch: (r: Request) => Promise<Response>, n: number): Promise<number> {
@@ -43,15 +46,20 @@ async function run(fetch: (r: Request) => Promise<Response>, n: number): Promise
   return (used.user + used.system) / n;
 }
 
-const apps = await Promise.all(Object.entries(CONFIGS).map(async ([name, p]) => ({ name, ...(await app(p)) })));
+const apps = await Promise.all(
+  Object.entries(CONFIGS).map(async ([name, p]) => ({ name, ...(await app(p)) })),
+);
 for (const a of apps) await run(a.fetch, 2000); // warm-up
 const results = new Map<string, number[]>(apps.map((a) => [a.name, []]));
-for (let r = 0; r < rounds; r++) for (const a of apps) results.get(a.name)?.push(await run(a.fetch, requests));
+for (let r = 0; r < rounds; r++)
+  for (const a of apps) results.get(a.name)?.push(await run(a.fetch, requests));
 const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)] ?? 0;
 const base = median(results.get("off") ?? []);
 process.stdout.write(`operations-cost: ${rounds} rounds of ${requests} GET /health, median CPU µs/request\n`);
 for (const [name, xs] of results) {
   const m = median(xs);
-  process.stdout.write(`  ${name.padEnd(20)} ${m.toFixed(1)} µs (${(m - base >= 0 ? "+" : "") + (m - base).toFixed(1)} µs; rounds ${xs.map((x) => x.toFixed(1)).join(", ")})\n`);
+  process.stdout.write(
+    `  ${name.padEnd(20)} ${m.toFixed(1)} µs (${(m - base >= 0 ? "+" : "") + (m - base).toFixed(1)} µs; rounds ${xs.map((x) => x.toFixed(1)).join(", ")})\n`,
+  );
 }
 for (const a of apps) await a.demo.platform.stop();

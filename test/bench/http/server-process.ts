@@ -33,7 +33,9 @@ export async function startServerProcess(kind: "bare" | "demo"): Promise<ServerP
     );
     child.once("exit", (code) => {
       const tail = readFileSync(logFile, "utf8").split("\n").slice(-5).join("\n");
-      reject(new Error(`${kind} server exited (${code}) before listening; its log (${logFile}) ends:\n${tail}`));
+      reject(
+        new Error(`${kind} server exited (${code}) before listening; its log (${logFile}) ends:\n${tail}`),
+      );
     });
   });
   const reply = (key: string, send: unknown): Promise<unknown> =>
