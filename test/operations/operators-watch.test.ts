@@ -105,13 +105,13 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     // A browser without a session is sent to the sign-in page; a JSON client gets the 401.
     const anonymous = await fetch(`${demo.base}/metrics`, { headers: JSON_ACCEPT });
     expect(anonymous.status).toBe(401);
-    expect((await anonymous.json()).code).toBe("AUTHENTICATION_REQUIRED");
+    expect(((await anonymous.json()) as { code: string }).code).toBe("AUTHENTICATION_REQUIRED");
 
     const user = new Browser(demo.base);
     await signInWithPassword(user, "user", "password");
     const refused = await user.fetch("/metrics", { headers: JSON_ACCEPT });
     expect(refused.status).toBe(403);
-    expect((await refused.json()).code).toBe("ACCESS_DENIED");
+    expect(((await refused.json()) as { code: string }).code).toBe("ACCESS_DENIED");
 
     const failed = await fetch(
       `${demo.base}/api/login`,

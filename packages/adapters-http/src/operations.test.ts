@@ -203,7 +203,9 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
       expect(down.status).toBe(503);
       expect(await down.json()).toEqual({ status: "DOWN", reasons: ["dependency-down:mongodb"] });
       await created.platform.stop();
-      expect((await (await created.fetch("/health/ready")).json()).reasons).toContain("stopped");
+      expect(
+        ((await (await created.fetch("/health/ready")).json()) as { reasons: string[] }).reasons,
+      ).toContain("stopped");
     } finally {
       await created.server.close(true);
     }
@@ -235,7 +237,7 @@ describe("metrics and access log settings", () => {
     try {
       const res = await t.fetch("/metrics", { headers: { "x-forwarded-for": "203.0.113.9" } });
       expect(res.status).toBe(404);
-      expect((await res.json()).code).toBe("NOT_FOUND");
+      expect(((await res.json()) as { code: string }).code).toBe("NOT_FOUND");
       expect((await t.fetch("/metrics")).status).toBe(200);
     } finally {
       await t.close();
