@@ -55,6 +55,35 @@ describe("AuditListener: every recorded audit event is heard beside the effectiv
     expect(heard).toHaveLength(1);
   });
 
+  it("the resolved sink keeps its identity: a host still holds its own object", () => {
+    const heard: AuditEvent[] = [];
+    const stored: AuditEvent[] = [];
+    const sink = { record: (event: AuditEvent) => stored.push(event), extra: () => stored.length };
+    const p = createPlatform({
+      env: {},
+      plugins: [listening(heard)],
+      overrides: (o) => o.override(AuditSink, { useValue: sink }),
+    });
+    expect(p.resolve(AuditSink)).toBe(sink);
+    p.resolve(AuditSink).record({ type: "a.b" });
+    expect(sink.extra()).toBe(1);
+    expect(heard).toHaveLength(1);
+  });
+
+  it("a frozen sink is wrapped instead, and still stores every event", () => {
+    const heard: AuditEvent[] = [];
+    const stored: AuditEvent[] = [];
+    const sink = Object.freeze({ record: (event: AuditEvent) => void stored.push(event) });
+    const p = createPlatform({
+      env: {},
+      plugins: [listening(heard)],
+      overrides: (o) => o.override(AuditSink, { useValue: sink }),
+    });
+    p.resolve(AuditSink).record({ type: "a.b" });
+    expect(stored).toHaveLength(1);
+    expect(heard).toHaveLength(1);
+  });
+
   it("without listeners the sink is the one registered (nothing wraps it)", () => {
     const sink = { record: () => {} };
     const p = createPlatform({ env: {}, overrides: (o) => o.override(AuditSink, { useValue: sink }) });

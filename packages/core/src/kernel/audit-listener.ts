@@ -20,35 +20,38 @@ export const AuditListener: InjectionToken<AuditListener> = Symbol.for("platform
 /** The effective sink behind the fan-out, when listeners are tapped (kernel-internal). */
 const TappedAuditSink: InjectionToken<AuditSink> = Symbol("platform.kernel.TappedAuditSink");
 
-/** Records into the effective sink, then tells every listener; neither can fail the caller. */
-class AuditFanOut implements AuditSink {
-  constructor(
-    readonly inner: AuditSink,
-    private readonly listeners: readonly AuditListener[],
-  ) {}
-
-  record(event: AuditEvent): void {
-    this.inner.record(event);
-    for (const listener of this.listeners) {
+/**
+ * The effective sink, its `record` now also telling every listener (neither can fail the caller).
+ * The sink keeps its identity (a host that resolves AuditSink still holds its own object, the
+ * embedded audit log still reads the sink it writes): `record` is replaced on the instance; a
+ * frozen sink gets a wrapper instead.
+ */
+function listenedTo(sink: AuditSink, listeners: readonly AuditListener[]): AuditSink {
+  const store = sink.record.bind(sink);
+  const record = (event: AuditEvent): void => {
+    store(event);
+    for (const listener of listeners) {
       try {
         listener.heard(event);
       } catch {
         // A listener's failure changes nothing recorded.
       }
     }
+  };
+  try {
+    Object.defineProperty(sink, "record", { value: record, configurable: true, writable: true });
+    return sink;
+  } catch {
+    return { record };
   }
-}
-
-/** The sink that stores the events: `sink` itself, or the one behind the listeners' fan-out. */
-export function storingAuditSink(sink: AuditSink): AuditSink {
-  return sink instanceof AuditFanOut ? sink.inner : sink;
 }
 
 /**
  * Once every default and override is registered: when the AuditListener family has members, the
- * AuditSink token resolves to a fan-out over the effective sink (`provider`, the last one registered
- * for AuditSink; undefined when the host registered it outside the plugins, then it is resolved
- * now). Without listeners nothing changes, so a platform without them pays nothing.
+ * AuditSink token resolves to the effective sink (`provider`, the last one registered for AuditSink;
+ * undefined when the host registered it outside the plugins, then it is resolved now) with every
+ * recorded event also told to the listeners. Without listeners nothing changes, so a platform
+ * without them pays nothing.
  */
 export function tapAuditSink(
   container: DependencyContainer,
@@ -59,7 +62,7 @@ export function tapAuditSink(
   register(TappedAuditSink, provider ?? { useValue: container.resolve(AuditSink) });
   container.register(AuditSink, {
     useFactory: instanceCachingFactory(
-      (c) => new AuditFanOut(c.resolve(TappedAuditSink), c.resolveAll(AuditListener)),
+      (c) => listenedTo(c.resolve(TappedAuditSink), c.resolveAll(AuditListener)),
     ),
   });
 }

@@ -1,5 +1,4 @@
 import { AuditLog, UnreadableAuditLog } from "./audit-log.js";
-import { storingAuditSink } from "./audit-listener.js";
 import { AuditSink } from "./audit-sink.js";
 import { Clock, SystemClock } from "./clock.js";
 import { EventBus, InProcessEventBus } from "./event-bus.js";
@@ -87,7 +86,7 @@ export const kernelPlugin: PlatformPlugin = {
     ctx.registerDefault(AuditLog, {
       useFactory: (c) => {
         const trail = c.resolve(EmbeddedAuditTrail);
-        return storingAuditSink(c.resolve(AuditSink)) === trail ? trail : new UnreadableAuditLog();
+        return c.resolve(AuditSink) === trail ? trail : new UnreadableAuditLog();
       },
     });
   },
