@@ -174,6 +174,17 @@ describe("what operators watch: correlation id, access log, metrics, liveness an
     expect(await (await t.fetch("/health")).json()).toEqual({ status: "UP", state: "started" });
   });
 
+  it("the new routes take no input: a query is ignored, other methods answer 405, a body is never read", async () => {
+    const ready = await t.fetch(`/health/ready?reasons=${"%3Cscript%3E".repeat(500)}`);
+    expect(await ready.json()).toEqual({ status: "UP" });
+    for (const path of ["/health/live", "/health/ready", "/metrics"]) {
+      const res = await t.fetch(path, { method: "POST", body: "x".repeat(2_000_000) });
+      expect([405, 413]).toContain(res.status);
+      expect(res.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._-]{1,64}$/);
+    }
+    expect((await t.fetch("/metrics/extra")).status).toBe(404);
+  });
+
   it("/health/ready answers 200 when started, 503 shutting-down once a graceful shutdown began", async () => {
     const own = await startTestServer();
     try {
