@@ -61,8 +61,8 @@ export function tapAuditSink(
   if (!container.isRegistered(AuditListener, false)) return;
   register(TappedAuditSink, provider ?? { useValue: container.resolve(AuditSink) });
   container.register(AuditSink, {
-    useFactory: instanceCachingFactory(
-      (c) => listenedTo(c.resolve(TappedAuditSink), c.resolveAll(AuditListener)),
+    useFactory: instanceCachingFactory((c) =>
+      listenedTo(c.resolve(TappedAuditSink), c.resolveAll(AuditListener)),
     ),
   });
 }
