@@ -45,7 +45,7 @@ const COOKIE_KINDS: Record<string, string[]> = {
  * Headers whose value is volatile and unrelated to other values: recorded as one fixed placeholder
  * (presence counts, and one more or fewer does not renumber the rest of the flow).
  */
-const OPAQUE_HEADERS = new Set(["x-correlation-id"]);
+const OPAQUE_HEADERS = new Set(["x-correlation-id", "x-request-id"]);
 
 /** Shortest value replaced wherever it occurs; shorter ones (MFA codes) only as a whole value. */
 const MIN_SUBSTRING_LENGTH = 12;

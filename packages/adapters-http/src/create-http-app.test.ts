@@ -2,6 +2,7 @@ import { PlatformError } from "@keyward/core/errors";
 import type { HttpExchange, HttpInterceptor } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { correlationIdOf, routeParams } from "./exchange-attributes.js";
+import { ACCESS_LOG_MESSAGE } from "./access-log.js";
 import { startTestServer, type TestServer } from "./test-support.js";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -179,8 +180,14 @@ describe("createHttpApp", () => {
     expect(res.headers.get("x-correlation-id")).toBe(body.correlationId);
     expect(text).not.toContain("secret database detail");
     expect(text).not.toMatch(/at .*\.ts/);
-    expect(t.logger.entries).toHaveLength(1);
-    const entry = t.logger.entries[0]!;
+    // One error line, and the request's access line with the same correlation id.
+    const [entry, ...others] = t.logger.entries.filter((e) => e.message !== ACCESS_LOG_MESSAGE);
+    expect(others).toHaveLength(0);
+    expect(t.logger.entries.find((e) => e.message === ACCESS_LOG_MESSAGE)?.fields).toMatchObject({
+      status: 500,
+      correlationId: body.correlationId,
+    });
+    if (entry === undefined) throw new Error("no error line");
     expect(entry.level).toBe("error");
     expect(entry.fields).toMatchObject({
       correlationId: body.correlationId,

@@ -4,11 +4,14 @@ import { IdGenerator, Logger } from "@keyward/core/ports";
 import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@keyward/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
+import { incomingCorrelationId } from "./correlation-id.js";
 import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";
 import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";
 import { healthRoute } from "./health.js";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
+import { httpOperations } from "./operations.js";
+import type { HttpReadiness } from "./readiness.js";
 import { RouteRegistry } from "./route-registry.js";
 import { sdkAssetsRoute } from "./sdk-assets.js";
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
@@ -42,12 +45,15 @@ export interface HttpApp {
   table: RouteTable;
   /** The steps every request runs (see docs/request-pipeline.md). */
   pipeline: RequestPipeline;
+  /** Call `readiness.beginShutdown()` when a graceful shutdown starts: `/health/ready` answers 503 from then on. */
+  readiness: HttpReadiness;
 }
 
 /**
  * Binds the platform to h3, serving the browser SDK and page scripts the core's pages load (`/js/**`).
- * Every request becomes an HttpExchange with a correlation id (from the IdGenerator port, echoed as
- * X-Correlation-Id) and runs the platform's request pipeline (`assembleHttpPipeline`: the plugins'
+ * Every request becomes an HttpExchange with a correlation id (the caller's when well-formed, see
+ * incomingCorrelationId; else from the IdGenerator port; echoed as X-Request-Id and X-Correlation-Id,
+ * errors included) and runs the platform's request pipeline (`assembleHttpPipeline`: the plugins'
  * steps, so identity's chains protect the routes with nothing wired by hand, the host's steps and
  * interceptors, then the matched route); the exchange is written back as a web Response. 404 and 405
  * (with Allow) answer JSON, and every error, ours or h3's (a malformed URL, say), goes through the
@@ -70,12 +76,16 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const translate = errorTranslation(platform.container);
   const pipeline = assembleHttpPipeline(platform, routes, options, logger);
   routes.add(healthRoute(platform, options.healthPath));
+  // Liveness, readiness, metrics; the access log and request metrics (docs/operations.md).
+  const { observer, readiness } = httpOperations(platform, routes, table, logger, options.healthPath);
   if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
   for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
 
   const correlationIds = new WeakMap<H3Event, string>();
-  const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) =>
-    errorAnswer(translate(error), {
+  const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) => {
+    const translated = translate(error);
+    observer?.failed(translated);
+    return errorAnswer(translated, {
       correlationId: id,
       method: event.req.method,
       path: event.url.pathname,
@@ -83,29 +93,45 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       errors,
       headers,
     });
+  };
 
   async function handle(event: H3Event): Promise<Response> {
-    const correlationId = ids.id();
+    const startedAt = performance.now();
+    // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one.
+    const correlationId = incomingCorrelationId(event.req.headers) ?? ids.id();
     correlationIds.set(event, correlationId);
     let exchange: HttpExchange | undefined;
+    let response: Response;
     try {
       exchange = toExchange(event, binding);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await pipeline.run(exchange);
-      return writeExchange(exchange, { "x-correlation-id": correlationId });
+      response = writeExchange(exchange, {
+        "x-correlation-id": correlationId,
+        "x-request-id": correlationId,
+      });
     } catch (error) {
-      return answerError(error, event, correlationId, exchange?.response.headers);
+      response = answerError(error, event, correlationId, exchange?.response.headers);
     }
+    if (exchange !== undefined) observer?.answered(exchange, response.status, startedAt, correlationId);
+    else observer?.unparsed(event.req.method, response.status, startedAt, correlationId);
+    return response;
   }
 
   const app = new H3({
     // We log unexpected errors ourselves, through the Logger port, exactly once.
     silent: true,
-    onError: (error, event) =>
-      answerError(fromH3Error(error), event, correlationIds.get(event) ?? ids.id(), error.headers),
+    onError: (error, event) => {
+      const seen = correlationIds.get(event);
+      const id = seen ?? ids.id();
+      const response = answerError(fromH3Error(error), event, id, error.headers);
+      // A request `handle` never saw (h3 refused it first) still gets its access line.
+      if (seen === undefined) observer?.unparsed(event.req.method, response.status, undefined, id);
+      return response;
+    },
   });
   app.use((event) => handle(event));
-  return { app, routes, table, pipeline };
+  return { app, routes, table, pipeline, readiness };
 }
 
 function bindingOptions(platform: Platform): ExchangeBindingOptions {

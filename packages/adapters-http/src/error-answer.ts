@@ -45,6 +45,7 @@ export function errorAnswer(error: unknown, context: ErrorAnswerContext): Respon
     if (!DROPPED.has(name.toLowerCase())) headers.set(name, value);
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("x-correlation-id", context.correlationId);
+  headers.set("x-request-id", context.correlationId);
   // An oversized body may still be arriving (or be half read): close rather than parse its rest as a request.
   // An aborted one left the connection unusable; the answer cannot be delivered anyway.
   if (answer.status === 413 || answer.body.code === "CLIENT_ABORTED") headers.set("connection", "close");

@@ -1,6 +1,10 @@
 import { defineProperty, type PlatformPlugin, prop } from "@keyward/core";
 import { WEB_ERROR_CODES } from "@keyward/core/errors";
+import { AuditListener } from "@keyward/core/ports";
 import { RouteTable } from "@keyward/core/web";
+import { HTTP_ACCESS_LOG_ENABLED } from "./access-log.js";
+import { HTTP_METRICS_ENABLED, HTTP_METRICS_PROPERTIES } from "./metrics/metrics-properties.js";
+import { PLATFORM_METRICS, PlatformMetrics } from "./metrics/platform-metrics.js";
 import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Largest request body the binding reads, in bytes (`1mb`, `64KiB` or bytes); larger bodies answer 413. */
@@ -50,11 +54,18 @@ export const HTTP_TRUST_PROXY = defineProperty({
 });
 
 /** Every property the HTTP binding reads. */
-export const HTTP_PROPERTIES = [HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES, HTTP_TRUST_PROXY] as const;
+export const HTTP_PROPERTIES = [
+  HTTP_MAX_BODY_SIZE,
+  HTTP_TRUSTED_PROXIES,
+  HTTP_TRUST_PROXY,
+  HTTP_ACCESS_LOG_ENABLED,
+  ...HTTP_METRICS_PROPERTIES,
+] as const;
 
 /**
  * The HTTP binding as a platform module: it declares the `platform.http.*` properties and, unless a
- * plugin did, the platform's RouteTable (createHttpApp serves it).
+ * plugin did, the platform's RouteTable (createHttpApp serves it); with metrics enabled, this
+ * platform's PlatformMetrics (a registry of its own), which hears the audit trail.
  */
 export const httpPlugin: PlatformPlugin = {
   id: "http",
@@ -63,5 +74,10 @@ export const httpPlugin: PlatformPlugin = {
   errorCodes: [WEB_ERROR_CODES],
   register(ctx) {
     ctx.registerDefault(RouteTable, { useFactory: () => new RouteTable() });
+    if (!ctx.properties.get(HTTP_METRICS_ENABLED)) return;
+    ctx.registerDefault(PLATFORM_METRICS, { useFactory: () => new PlatformMetrics() });
+    ctx.registerMember(AuditListener, {
+      useFactory: (c) => (c.resolve(PLATFORM_METRICS) as PlatformMetrics).auditListener,
+    });
   },
 };

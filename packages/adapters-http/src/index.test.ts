@@ -5,8 +5,14 @@ describe("@keyward/adapters-http public API", () => {
   it("exports exactly these names", () => {
     expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
       [
+        "ACCESS_LOG_MESSAGE",
         "CORRELATION_ID_ATTRIBUTE",
+        "HTTP_ACCESS_LOG_ENABLED",
         "HTTP_MAX_BODY_SIZE",
+        "HTTP_METRICS_AUDIENCE",
+        "HTTP_METRICS_BEARER_TOKEN",
+        "HTTP_METRICS_ENABLED",
+        "HTTP_METRICS_PATH",
         "HTTP_PROPERTIES",
         "HTTP_TRUSTED_PROXIES",
         "HTTP_TRUST_PROXY",
@@ -16,6 +22,7 @@ describe("@keyward/adapters-http public API", () => {
         "createHttpApp",
         "healthRoute",
         "httpPlugin",
+        "incomingCorrelationId",
         "parseTrustedProxies",
         "readLimitedText",
         "routeParams",

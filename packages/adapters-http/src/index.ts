@@ -1,5 +1,7 @@
 // The public face of @keyward/adapters-http: named re-exports only.
+export { ACCESS_LOG_MESSAGE, HTTP_ACCESS_LOG_ENABLED } from "./access-log.js";
 export { type CreateHttpAppOptions, createHttpApp, type HttpApp } from "./create-http-app.js";
+export { incomingCorrelationId } from "./correlation-id.js";
 export type { HostPipelineSteps } from "./http-pipeline.js";
 export {
   CORRELATION_ID_ATTRIBUTE,
@@ -17,6 +19,14 @@ export {
 } from "./http-properties.js";
 export { type BodySource, readLimitedText } from "./limited-body.js";
 export { type NodeListener, toNodeListener } from "./node-listener.js";
+export {
+  HTTP_METRICS_AUDIENCE,
+  HTTP_METRICS_BEARER_TOKEN,
+  HTTP_METRICS_ENABLED,
+  HTTP_METRICS_PATH,
+  type MetricsAudience,
+} from "./metrics/metrics-properties.js";
+export type { HttpReadiness } from "./readiness.js";
 export {
   type HttpMethod,
   type RouteDefinition,

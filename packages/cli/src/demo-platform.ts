@@ -19,6 +19,8 @@ export interface DemoPlatform {
   platform: Platform;
   app: ReturnType<typeof createHttpApp>["app"];
   routes: RouteRegistry;
+  /** `/health/ready`'s view of a graceful shutdown: `beginShutdown()` when one starts. */
+  readiness: ReturnType<typeof createHttpApp>["readiness"];
 }
 
 /**
@@ -88,8 +90,8 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   await seedDemoPolicies(platform);
   // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
   // steps protect every request: identity's chains, and authz's caller for @Protectable services.
-  const { app } = createHttpApp({ platform, routes });
-  return { platform, app, routes };
+  const { app, readiness } = createHttpApp({ platform, routes });
+  return { platform, app, routes, readiness };
 }
 
 /** The demo's modules, then the host configuration's plugins (also what `platform doctor` judges against). */

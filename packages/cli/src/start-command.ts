@@ -66,6 +66,8 @@ export async function startCommand(
     url: server.url,
     port: server.port,
     async close(options = {}) {
+      // From now on `/health/ready` answers 503 shutting-down to whoever still asks.
+      demo.readiness.beginShutdown();
       const grace = new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, options.graceMs ?? 10_000);
         timer.unref();

@@ -6,6 +6,7 @@
 
 // kernel
 export { type AuditEvent, AuditSink } from "./kernel/audit-sink.js";
+export { AuditListener } from "./kernel/audit-listener.js";
 export { AuditLog, type AuditQuery } from "./kernel/audit-log.js";
 export { Clock } from "./kernel/clock.js";
 export { ErrorTranslator } from "./kernel/error-translator.js";

@@ -1,4 +1,7 @@
 import { type ChildProcess, fork } from "node:child_process";
+import { closeSync, openSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 /** A bench server running in its own Node process. */
@@ -13,18 +16,27 @@ export interface ServerProcess {
 }
 
 /**
- * Forks `server-child.ts` (`bare` or `demo`) under tsx, dropping its log lines on stdout and keeping
- * stderr.
+ * Forks `server-child.ts` (`bare` or `demo`) under tsx, dropping its stdout and writing its stderr
+ * (the JSON log: one access line per request, as in production) to a file in the temporary
+ * directory, whose last lines a failed start shows.
  */
 export async function startServerProcess(kind: "bare" | "demo"): Promise<ServerProcess> {
   const entry = fileURLToPath(new URL("./server-child.ts", import.meta.url));
   const execArgv = ["--import", "tsx"];
-  const child = fork(entry, [kind], { execArgv, stdio: ["ignore", "ignore", "inherit", "ipc"] });
+  const logFile = join(tmpdir(), `bench-http-${kind}-${process.pid}.log`);
+  const log = openSync(logFile, "w");
+  const child = fork(entry, [kind], { execArgv, stdio: ["ignore", "ignore", log, "ipc"] });
+  closeSync(log);
   const port = await new Promise<number>((resolve, reject) => {
     child.once("message", (m: { port?: unknown }) =>
       typeof m.port === "number" ? resolve(m.port) : reject(new Error(`${kind} server: bad hello`)),
     );
-    child.once("exit", (code) => reject(new Error(`${kind} server exited (${code}) before listening`)));
+    child.once("exit", (code) => {
+      const tail = readFileSync(logFile, "utf8").split("\n").slice(-5).join("\n");
+      reject(
+        new Error(`${kind} server exited (${code}) before listening; its log (${logFile}) ends:\n${tail}`),
+      );
+    });
   });
   const reply = (key: string, send: unknown): Promise<unknown> =>
     new Promise((resolve) => {

@@ -20,10 +20,26 @@ export const Logger: InjectionToken<Logger> = Symbol.for("platform.Logger");
 
 const REDACT = /pass(word)?|secret|token|authorization|cookie|credential|key/i;
 
+/** Field names already judged (names come from code, so few); bounded so hostile names cannot grow it. */
+const SECRET_NAMES = new Map<string, boolean>();
+
+function isSecretName(name: string): boolean {
+  let secret = SECRET_NAMES.get(name);
+  if (secret === undefined) {
+    secret = REDACT.test(name);
+    if (SECRET_NAMES.size < 1024) SECRET_NAMES.set(name, secret);
+  }
+  return secret;
+}
+
 /** Replaces values of secret-looking fields, so a careless caller cannot log a password. */
 export function redact(fields: LogFields): LogFields {
-  const out: LogFields = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = REDACT.test(k) ? "[redacted]" : v;
+  return redactInto({}, fields);
+}
+
+/** Copies `fields` into `out`, secret-looking ones redacted (one object, as `redact` without the copy). */
+function redactInto(out: LogFields, fields: LogFields): LogFields {
+  for (const k of Object.keys(fields)) out[k] = isSecretName(k) ? "[redacted]" : fields[k];
   return out;
 }
 
@@ -45,7 +61,8 @@ export class JsonLogger implements Logger {
   private emit(level: string, message: string, fields: LogFields): void {
     let line: string;
     try {
-      line = JSON.stringify({ time: new Date(this.now()).toISOString(), level, message, ...redact(fields) });
+      // One object per line (an access line per request goes through here).
+      line = JSON.stringify(redactInto({ time: new Date(this.now()).toISOString(), level, message }, fields));
     } catch {
       line = JSON.stringify({ time: new Date(this.now()).toISOString(), level, message });
     }

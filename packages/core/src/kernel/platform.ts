@@ -5,6 +5,8 @@ import {
   instanceCachingFactory,
   Lifecycle,
 } from "tsyringe";
+import { tapAuditSink } from "./audit-listener.js";
+import { AuditSink } from "./audit-sink.js";
 import { createErrorCatalog, ErrorCatalog } from "./error-catalog.js";
 import { kernelPlugin } from "./kernel-plugin.js";
 import { PlatformError } from "./platform-error.js";
@@ -120,6 +122,10 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
   }
   options.overrides?.({ override: (token, provider) => assembly.queueOverride(token, provider) }, properties);
   assembly.applyOverrides();
+  // Audit listeners (metrics) hear every event beside the effective sink.
+  tapAuditSink(container, assembly.providerOf(AuditSink), (token, provider) =>
+    assembly.register(token, provider),
+  );
 
   let state: PlatformState = "created";
   return {
@@ -161,6 +167,7 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
 class Assembly {
   private readonly families = new Set<InjectionToken<unknown>>();
   private readonly overrides: { token: InjectionToken<never>; provider: DefaultProvider<never> }[] = [];
+  private readonly providers = new Map<InjectionToken<unknown>, DefaultProvider<unknown>>();
 
   constructor(readonly container: DependencyContainer) {}
 
@@ -194,7 +201,13 @@ class Assembly {
     this.overrides.length = 0;
   }
 
-  private register<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void {
+  /** The last provider registered for `token` through the plugins or overrides, if any. */
+  providerOf<T>(token: InjectionToken<T>): DefaultProvider<T> | undefined {
+    return this.providers.get(token) as DefaultProvider<T> | undefined;
+  }
+
+  register<T>(token: InjectionToken<T>, provider: DefaultProvider<T>): void {
+    this.providers.set(token, provider as DefaultProvider<unknown>);
     const c = this.container;
     if ("useValue" in provider) c.register(token, { useValue: provider.useValue });
     else if ("useClass" in provider)

@@ -5,6 +5,7 @@
 // answer. The canonical form of a path, the exchange's internals, the pipeline's table of places and the
 // compiled forms of patterns and routes stay inside the core.
 export { compilePathPattern, routePattern } from "./path-pattern.js";
+export { correlationIdOf } from "./correlation-id.js";
 export { errorResponse } from "./error-response.js";
 export { attachErrorCatalog } from "./exchange-error-catalog.js";
 export { errorTranslation } from "./error-translation.js";

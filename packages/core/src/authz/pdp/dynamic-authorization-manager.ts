@@ -3,6 +3,7 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { correlated } from "../../identity/events/correlated.js";
 import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
 import type { EvaluationContext } from "../expression/evaluation-context.js";
 import type { ExpressionCompiler } from "../expression/expression-compiler.js";
@@ -58,6 +59,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
   private again = false;
   private lastReport: PolicySetReport | undefined;
   private readonly scratch: { -readonly [K in keyof EvaluationContext]: EvaluationContext[K] };
+  private readonly counts = { granted: 0, denied: 0 };
 
   constructor(private readonly o: DynamicAuthorizationManagerOptions) {
     this.current = CompiledPolicySet.empty(o.algorithm);
@@ -88,6 +90,11 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       this.rebuilding = undefined;
     });
     return this.rebuilding;
+  }
+
+  /** How many requests were granted and denied since start (the metrics endpoint reads it). */
+  decisionCounts(): { readonly granted: number; readonly denied: number } {
+    return { granted: this.counts.granted, denied: this.counts.denied };
   }
 
   /** The report of the last completed build. */
@@ -150,6 +157,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
         audited: true,
         ...(denial.stepUp ? { stepUp: stepUpChallenge(denial.stepUp.maxAgeMs, denial.decisionId) } : {}),
       };
+      this.counts.denied++;
       this.auditDenied(authentication, request, decision, verdict);
       return decision;
     }
@@ -180,7 +188,11 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       }
     }
     // Decisions are shared, frozen objects (built with the policy set): nothing allocated here.
-    if (!outcome.decision.granted) this.auditDenied(authentication, request, outcome.decision, verdict);
+    if (outcome.decision.granted) this.counts.granted++;
+    else {
+      this.counts.denied++;
+      this.auditDenied(authentication, request, outcome.decision, verdict);
+    }
     return outcome.decision;
   }
 
@@ -253,6 +265,8 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       outcome: "denied",
       principal: authentication?.username,
       remoteAddress: facts.remoteAddress,
+      // The request's id when `facts` is the request's exchange (the simulator's facts have none).
+      ...("attributes" in facts ? correlated(facts as Pick<HttpExchange, "attributes">) : {}),
       data: {
         uri: facts.path,
         action: facts.method,

@@ -24,6 +24,8 @@ export interface UrlAuthorizationManager extends AuthorizationManager {
     facts: RequestFacts,
     zeroTrustAction: ZeroTrustAction | undefined,
   ): { decision: PolicyDecision; trail: PolicyTrailEntry[]; algorithm: CombiningAlgorithm };
+  /** Optional: how many requests `check` (or `decide`) granted and denied since start (metrics read it). */
+  decisionCounts?(): { readonly granted: number; readonly denied: number };
 }
 
 /** DI token of the URL authorization manager (registered by the authorization plugin). */

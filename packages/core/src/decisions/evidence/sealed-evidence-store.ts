@@ -35,6 +35,8 @@ export interface EvidencePackage {
   /** The package's id (the decision's id). */
   readonly id: string;
   readonly eventId: string;
+  /** The correlation id of the request whose signal asked for the decision, when there was one. */
+  readonly correlationId?: string;
   /** When it was captured, epoch milliseconds. */
   readonly at: number;
   /** The system and user prompts, exactly as sent, in the order they were sent. */

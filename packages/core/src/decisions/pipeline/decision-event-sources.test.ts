@@ -110,6 +110,25 @@ describe("DecisionEventSources", () => {
     ]);
   });
 
+  it("carries the signalling request's correlation id into the event, and drops a malformed one", async () => {
+    sources.subscribe();
+    await bus.publish(SIGN_IN_COMPLETED_EVENT, { userId: "u1", method: "rest", correlationId: "req-7" });
+    await bus.publish(SIGN_IN_COMPLETED_EVENT, { userId: "u2", method: "rest", correlationId: "bad\r\nid" });
+    for (let i = 0; i < 3; i++)
+      await bus.publish(ACCESS_DENIED_EVENT, {
+        userId: "u3",
+        method: "GET",
+        path: "/x",
+        code: "ACCESS_DENIED",
+        correlationId: `d-${i}`,
+      });
+    expect(submitted.map((e) => [e.userId, e.correlationId])).toEqual([
+      ["u1", "req-7"],
+      ["u2", undefined],
+      ["u3", "d-2"],
+    ]);
+  });
+
   it("makes one REPEATED_DENIALS event of threshold denials of a user within the window", async () => {
     sources.subscribe();
     const deny = (userId: string | undefined, code = "ACCESS_DENIED") =>

@@ -68,6 +68,7 @@ export class DecisionEventSources {
       userId: p.userId,
       ...(typeof p.username === "string" ? { username: p.username } : {}),
       remoteAddress: text(p.remoteAddress),
+      ...correlationOf(p),
       ...(method === undefined ? {} : { detail: { signInMethod: method.slice(0, 32) } }),
     });
   }
@@ -87,6 +88,7 @@ export class DecisionEventSources {
       remoteAddress: text(p.remoteAddress),
       method: text(p.method),
       target: text(p.path),
+      ...correlationOf(p),
       detail: { denials: count, windowSeconds: Math.round(this.o.denialsWindowMs / 1000) },
     });
   }
@@ -130,4 +132,10 @@ export class DecisionEventSources {
 
 function text(v: unknown): string | undefined {
   return typeof v === "string" && v !== "" ? v.slice(0, 512) : undefined;
+}
+
+/** The signal's correlation id, when it is a short safe string (it came from a request), as a spread. */
+function correlationOf(payload: { correlationId?: unknown }): { correlationId?: string } {
+  const id = payload.correlationId;
+  return typeof id === "string" && /^[A-Za-z0-9._-]{1,64}$/.test(id) ? { correlationId: id } : {};
 }

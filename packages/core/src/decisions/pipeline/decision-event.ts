@@ -33,6 +33,8 @@ export interface DecisionEvent {
   readonly method?: string;
   readonly target?: string;
   readonly device?: string;
+  /** The correlation id of the request that signalled, when it came from one (see correlationIdOf). */
+  readonly correlationId?: string;
   /** Counts and codes of the signal (numbers and enum-like words only, never free text). */
   readonly detail?: Readonly<Record<string, string | number | boolean>>;
 }

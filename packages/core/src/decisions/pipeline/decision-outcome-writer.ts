@@ -95,6 +95,7 @@ export class DecisionOutcomeWriter {
       this.o.evidence.put({
         id: decisionId,
         eventId: event.id,
+        ...(event.correlationId === undefined ? {} : { correlationId: event.correlationId }),
         at,
         prompts: outcome.prompts,
         input: decided.input,
@@ -108,6 +109,7 @@ export class DecisionOutcomeWriter {
       type: DECISIONS_AUDIT.made,
       outcome: failedWrites.length === 0 ? "success" : "failure",
       principal: account.username,
+      ...(event.correlationId === undefined ? {} : { correlationId: event.correlationId }),
       data: {
         decisionId,
         eventId: event.id,

@@ -14,6 +14,15 @@ import { DECISION_PIPELINE_SOURCE } from "./decisions-audit.js";
 // 0.4 (EXTERNAL_NETWORK, NEW_ACCOUNT): CHALLENGE, decided in L2 (L1 knows too few facts).
 
 describe("DecisionPipeline: an outcome lands everywhere", () => {
+  it("keeps the signalling request's correlation id on the evidence and the decision.made audit event", async () => {
+    const f = await pipelineFixture();
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { correlationId: "edge-123" }));
+    await f.pipeline.idle();
+    const [made] = f.auditOf("decision.made");
+    expect(made?.correlationId).toBe("edge-123");
+    expect((await f.evidence.get(made!.data!.decisionId as string))?.correlationId).toBe("edge-123");
+  });
+
   it("writes the action for the user and the session, the audit record, the history and the evidence", async () => {
     const f = await pipelineFixture();
     expect(f.pipeline.submit(f.event("SIGN_IN_COMPLETED", { sessionHandle: "h-1", device: "dev-1" }))).toBe(

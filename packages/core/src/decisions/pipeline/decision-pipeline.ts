@@ -42,6 +42,9 @@ export interface DecisionPipelineStats {
   readonly decided: number;
   readonly failed: number;
   readonly timedOut: number;
+  /** Events waiting on the queue now, and decisions running now (the queue depth). */
+  readonly queued: number;
+  readonly running: number;
   /** Model calls counted against the caps in the current clock minute and UTC day. */
   readonly modelCalls: { readonly minute: number; readonly day: number };
 }
@@ -138,6 +141,8 @@ export class DecisionPipeline {
       dropped: { ...this.counts.dropped },
       fellBack: { ...this.counts.fellBack },
       timedOut: q.timedOut,
+      queued: q.waiting,
+      running: q.running,
       modelCalls: this.p.caps.counts(),
     };
   }

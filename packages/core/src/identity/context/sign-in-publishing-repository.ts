@@ -1,6 +1,7 @@
 import type { EventBus } from "../../kernel/event-bus.js";
 import { publishWithoutWaiting, SIGN_IN_COMPLETED_EVENT } from "../events/identity-events.js";
 import type { SecurityContextRepository } from "./security-context-repository.js";
+import { correlated } from "../events/correlated.js";
 
 /**
  * Wraps a chain's own repository (innermost, under the MFA gate and the `sign-in` checkpoint) so that
@@ -25,6 +26,7 @@ export function signInPublishingRepository(
         username: authentication.username,
         method: authentication.method,
         ...(exchange.remoteAddress ? { remoteAddress: exchange.remoteAddress } : {}),
+        ...correlated(exchange),
       });
     },
   };

@@ -14,6 +14,8 @@ export interface SignInCompletedPayload {
   /** `form`, `rest`, `ott`, `passkey`, or `mfa` (a flow that verified a second factor). */
   readonly method: string;
   readonly remoteAddress?: string;
+  /** The request's correlation id (see correlationIdOf), when a binding gave it one. */
+  readonly correlationId?: string;
 }
 
 /** Published (not awaited) when a chain's authorization rules deny a request (static or dynamic). */
@@ -28,6 +30,8 @@ export interface AccessDeniedPayload {
   readonly remoteAddress?: string;
   /** The error code the caller is answered with (`ACCESS_DENIED`, `ZERO_TRUST_BLOCKED`, ...). */
   readonly code: string;
+  /** The request's correlation id (see correlationIdOf), when a binding gave it one. */
+  readonly correlationId?: string;
 }
 
 /**

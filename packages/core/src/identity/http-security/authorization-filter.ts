@@ -4,6 +4,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { correlated } from "../events/correlated.js";
 import { ACCESS_DENIED_EVENT, publishWithoutWaiting } from "../events/identity-events.js";
 import type { AuthorizationRule } from "./http-security.js";
 
@@ -46,6 +47,7 @@ export class AuthorizationFilter implements SecurityFilter {
             outcome: "denied",
             principal: authentication?.username,
             remoteAddress: exchange.remoteAddress,
+            ...correlated(exchange),
             data: {
               path: exchange.path,
               method: exchange.method,
@@ -59,6 +61,7 @@ export class AuthorizationFilter implements SecurityFilter {
           path: exchange.path,
           ...(exchange.remoteAddress ? { remoteAddress: exchange.remoteAddress } : {}),
           code: authentication ? (decision.code ?? "ACCESS_DENIED") : "AUTHENTICATION_REQUIRED",
+          ...correlated(exchange),
         });
         if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
         if (decision.stepUp) {

@@ -1,0 +1,166 @@
+import type { AuditEvent, AuditListener } from "@keyward/core/ports";
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { type OperationalSources, registerSourceCollectors } from "./source-collectors.js";
+
+/** DI key of a platform's PlatformMetrics (registered by httpPlugin when metrics are enabled). */
+export const PLATFORM_METRICS: symbol = Symbol.for("platform.http.PlatformMetrics");
+
+/** Seconds buckets of the request latency histogram: 1 ms to 5 s. */
+const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+/** The route label of a request no route served (404, a refused unparsable request). */
+export const NO_ROUTE = "none";
+
+/** Sign-in methods counted by name; any other audited method counts as `other` (bounded labels). */
+const SIGN_IN_METHODS = new Set(["form", "rest", "ott", "passkey", "mfa", "bearer"]);
+
+/** The MFA challenge states whose verification a state change reports, by factor. */
+const FACTOR_OF_STATE: Readonly<Record<string, string>> = {
+  OTT_CHALLENGE: "ott",
+  PASSKEY_CHALLENGE: "passkey",
+};
+
+/** The MFA flow states that end a flow (a bounded label set). */
+const FLOW_END_STATES = new Set([
+  "MFA_SUCCESSFUL",
+  "MFA_NOT_REQUIRED",
+  "MFA_FAILED_TERMINAL",
+  "MFA_CANCELLED",
+  "MFA_TIMEOUT",
+  "MFA_SESSION_EXPIRED",
+  "MFA_ACCOUNT_LOCKED",
+  "MFA_SYSTEM_ERROR",
+]);
+
+type CounterChild = ReturnType<Counter<string>["labels"]>;
+type HistogramChild = ReturnType<Histogram<string>["labels"]>;
+
+/**
+ * One platform's Prometheus metrics, in a registry of its own (never prom-client's global one, so
+ * two platforms in one process count apart). Requests are counted by the binding (`request`); sign-ins,
+ * MFA outcomes and store outages come from the audit trail (`auditListener`, one tap); policy
+ * decisions and the decision pipeline's queue are read from their own counters when scraped.
+ * Every label is bounded: route names from the route table, statuses, method and outcome words.
+ */
+export class PlatformMetrics {
+  /** This platform's registry: what the metrics endpoint serves. */
+  readonly registry = new Registry();
+  /** Hears the audit events that count (a member of the AuditListener family). */
+  readonly auditListener: AuditListener = { id: "http-metrics", heard: (event) => this.heard(event) };
+  private readonly requests: Counter<"route" | "status">;
+  private readonly latency: Histogram<"route">;
+  private readonly signIns: Counter<"method" | "outcome">;
+  private readonly factors: Counter<"factor" | "outcome">;
+  private readonly flows: Counter<"state">;
+  private readonly dependencyErrors: Counter<"dependency">;
+  // Children cached per label values: a request allocates no label object once its route was seen.
+  private readonly requestChildren = new Map<string, Map<number, CounterChild>>();
+  private readonly latencyChildren = new Map<string, HistogramChild>();
+
+  constructor() {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: "keyward_http_requests_total",
+      help: "HTTP requests answered, by route name (none: no route) and status.",
+      labelNames: ["route", "status"],
+      registers,
+    });
+    this.latency = new Histogram({
+      name: "keyward_http_request_duration_seconds",
+      help: "Time from a request's arrival to its answer, by route name.",
+      labelNames: ["route"],
+      buckets: LATENCY_BUCKETS,
+      registers,
+    });
+    this.signIns = new Counter({
+      name: "keyward_sign_ins_total",
+      help: "Sign-in attempts by method (form, rest, ott, passkey, other) and outcome (success, failure, throttled).",
+      labelNames: ["method", "outcome"],
+      registers,
+    });
+    this.factors = new Counter({
+      name: "keyward_mfa_factor_verifications_total",
+      help: "Second factors presented in MFA flows, by factor (ott, passkey) and outcome (success, failure).",
+      labelNames: ["factor", "outcome"],
+      registers,
+    });
+    this.flows = new Counter({
+      name: "keyward_mfa_flows_ended_total",
+      help: "MFA flows that reached a terminal state, by state.",
+      labelNames: ["state"],
+      registers,
+    });
+    this.dependencyErrors = new Counter({
+      name: "keyward_dependency_errors_total",
+      help: "Requests answered 503 DEPENDENCY_UNAVAILABLE because a store was unreachable, by dependency.",
+      labelNames: ["dependency"],
+      registers,
+    });
+    new Gauge({
+      name: "keyward_metrics_info",
+      help: "Always 1: this platform's metrics are served.",
+      registers,
+    }).set(1);
+  }
+
+  /** Counts one answered request: its route name (NO_ROUTE for none), status and duration in seconds. */
+  request(route: string, status: number, seconds: number): void {
+    let byStatus = this.requestChildren.get(route);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      this.requestChildren.set(route, byStatus);
+    }
+    let counter = byStatus.get(status);
+    if (counter === undefined) {
+      counter = this.requests.labels(route, String(status));
+      byStatus.set(status, counter);
+    }
+    counter.inc();
+    let histogram = this.latencyChildren.get(route);
+    if (histogram === undefined) {
+      histogram = this.latency.labels(route);
+      this.latencyChildren.set(route, histogram);
+    }
+    histogram.observe(seconds);
+  }
+
+  /** Counts one request answered DEPENDENCY_UNAVAILABLE, by the dependency its error names. */
+  dependencyError(dependency: string): void {
+    this.dependencyErrors.inc({
+      dependency: /^[a-z][a-z0-9-]{0,31}$/.test(dependency) ? dependency : "other",
+    });
+  }
+
+  /** Reads the policy decision point's and the decision pipeline's own counters when scraped. */
+  readFrom(sources: OperationalSources): void {
+    registerSourceCollectors(this.registry, sources);
+  }
+
+  /** The text exposition of every metric (Prometheus text format 0.0.4). */
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  private heard(event: AuditEvent): void {
+    const type = event.type;
+    if (type.startsWith("auth.login.")) this.signIn(type.slice(11), event.data?.method);
+    else if (type === "mfa.event.StateChangeEvent") this.mfaState(event.data);
+  }
+
+  private signIn(outcome: string, method: unknown): void {
+    if (outcome !== "success" && outcome !== "failure" && outcome !== "throttled") return;
+    const name = typeof method === "string" && SIGN_IN_METHODS.has(method) ? method : "other";
+    this.signIns.inc({ method: name, outcome });
+  }
+
+  private mfaState(data: Record<string, unknown> | undefined): void {
+    if (data === undefined) return;
+    const { fromState, toState, event } = data;
+    const factor = typeof fromState === "string" ? FACTOR_OF_STATE[fromState] : undefined;
+    if (factor !== undefined && event === "FACTOR_VERIFIED_SUCCESS")
+      this.factors.inc({ factor, outcome: "success" });
+    if (factor !== undefined && event === "FACTOR_VERIFICATION_FAILED")
+      this.factors.inc({ factor, outcome: "failure" });
+    if (typeof toState === "string" && FLOW_END_STATES.has(toState)) this.flows.inc({ state: toState });
+  }
+}
