@@ -9,6 +9,10 @@
 
 // Every module's error codes merge into PlatformErrorCodes (types); a platform knows those its plugins contribute.
 import "./error-code-tables.js";
+// The types of `.mfa()` and of the `recentFactor` rule (declaration merging), which mfaPlugin (exported
+// here) contributes: imported here too, since a declaration file keeps only the imports its types name.
+import "./mfa/dsl/mfa-dsl.js";
+import "./mfa/step-up/recent-factor.js";
 
 // Start
 export { createPlatform, type Platform, type PlatformOptions } from "./kernel/platform.js";
