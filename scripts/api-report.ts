@@ -73,7 +73,9 @@ function declarationLines(checker: ts.TypeChecker, exported: ts.Symbol, at: ts.N
     const ctor = checker
       .getSignaturesOfType(checker.getTypeOfSymbolAtLocation(s, at), ts.SignatureKind.Construct)
       .map((sig) => `new ${checker.signatureToString(sig, at, FLAGS)}`);
-    lines.push(`class ${name} ${membersOf(checker, checker.getDeclaredTypeOfSymbol(s), at)}${ctor.length ? ` ${ctor.join("; ")}` : ""}`);
+    lines.push(
+      `class ${name} ${membersOf(checker, checker.getDeclaredTypeOfSymbol(s), at)}${ctor.length ? ` ${ctor.join("; ")}` : ""}`,
+    );
   } else if (s.flags & ts.SymbolFlags.Function) {
     const type = checker.getTypeOfSymbolAtLocation(s, at);
     for (const sig of checker.getSignaturesOfType(type, ts.SignatureKind.Call))
@@ -85,8 +87,12 @@ function declarationLines(checker: ts.TypeChecker, exported: ts.Symbol, at: ts.N
     lines.push(`interface ${name} ${membersOf(checker, checker.getDeclaredTypeOfSymbol(s), at)}`);
   } else if (s.flags & ts.SymbolFlags.TypeAlias) {
     const declaration = s.declarations?.find(ts.isTypeAliasDeclaration);
-    const shown = declaration ? declaration.type.getText() : checker.typeToString(checker.getDeclaredTypeOfSymbol(s), at, FLAGS);
-    const params = declaration?.typeParameters ? `<${declaration.typeParameters.map((p) => p.getText()).join(", ")}>` : "";
+    const shown = declaration
+      ? declaration.type.getText()
+      : checker.typeToString(checker.getDeclaredTypeOfSymbol(s), at, FLAGS);
+    const params = declaration?.typeParameters
+      ? `<${declaration.typeParameters.map((p) => p.getText()).join(", ")}>`
+      : "";
     lines.push(`type ${name}${params} = ${shown}`);
   }
   if (lines.length === 0) lines.push(`unknown ${name}`);

@@ -24,7 +24,9 @@ for (const folder of FOLDERS) {
   const report = reports.get(`@keyward/${folder}`) ?? "";
   if (process.argv.includes("--write")) writeFileSync(file, report);
   else if (readOr(file) !== report)
-    problems.push(`docs/api/${folder}.api.md differs from the code: review and run pnpm report:surface --write`);
+    problems.push(
+      `docs/api/${folder}.api.md differs from the code: review and run pnpm report:surface --write`,
+    );
 }
 if (problems.length === 0) {
   console.log("public surface: OK");
