@@ -19,6 +19,7 @@ export interface PackedPackage {
     dependencies?: Record<string, string>;
     peerDependencies?: Record<string, string>;
     peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+    exports?: Record<string, unknown>;
   };
 }
 
