@@ -36,7 +36,7 @@ export function importerResolutions(
   importer: string,
 ): Map<string, { specifier: string; version: string }> {
   const lines = lockfile.split("\n");
-  const start = lines.findIndex((l) => l === `  ${importer}:`);
+  const start = lines.indexOf(`  ${importer}:`);
   if (start < 0) throw new Error(`no importer ${importer} in the workspace lockfile`);
   const found = new Map<string, { specifier: string; version: string }>();
   let name: string | undefined;
