@@ -124,6 +124,12 @@ describe("the packed packages, installed together outside the workspace", () => 
     });
   }, 60_000);
 
+  it("the published `platform` command runs under plain node", () => {
+    expect(run(join(dir, "app", "node_modules", ".bin", "platform"), ["--help"], join(dir, "app"))).toContain(
+      "Usage: platform <command>",
+    );
+  }, 60_000);
+
   // Run with skipLibCheck off (the user's tsconfig has it on): that also checks our declarations, which
   // skipLibCheck would hide. An error is ours when it is in the consumer file or in a @keyward package;
   // third-party declarations are not ours to fix (h3 2.0.8's have two under lib DOM).
