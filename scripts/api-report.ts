@@ -99,13 +99,17 @@ function declarationLines(checker: ts.TypeChecker, exported: ts.Symbol, at: ts.N
   return lines.map(oneLine);
 }
 
-/** The API report of packages: per package, per subpath, every export with its type, as Markdown. */
-export function apiReports(packages: ReportedPackage[]): Map<string, string> {
-  const entries = packages.map((p) => ({ ...p, subpaths: sourceEntryPoints(p.dir) }));
-  const program = ts.createProgram(
-    entries.flatMap((e) => e.subpaths.map(([, file]) => file)),
+/** One program over every published entry point of `packages` (shared with the surface count). */
+export function apiProgram(packages: ReportedPackage[]): ts.Program {
+  return ts.createProgram(
+    packages.flatMap((p) => sourceEntryPoints(p.dir).map(([, file]) => file)),
     OPTIONS,
   );
+}
+
+/** The API report of packages: per package, per subpath, every export with its type, as Markdown. */
+export function apiReports(packages: ReportedPackage[], program = apiProgram(packages)): Map<string, string> {
+  const entries = packages.map((p) => ({ ...p, subpaths: sourceEntryPoints(p.dir) }));
   const checker = program.getTypeChecker();
   const reports = new Map<string, string>();
   for (const e of entries) {

@@ -8,17 +8,19 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { apiReports } from "./api-report.js";
+import { apiProgram, apiReports } from "./api-report.js";
 import { formatSurfaceReport, measurePublicSurface, surfaceProblems } from "./public-surface.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const coreDir = join(root, "packages", "core");
 const FOLDERS = ["core", "adapters-http", "adapters-mongo", "sdk-browser", "cli"];
-const surface = measurePublicSurface(coreDir);
+const reported = FOLDERS.map((f) => ({ name: `@keyward/${f}`, dir: join(root, "packages", f) }));
+const program = apiProgram(reported);
+const surface = measurePublicSurface(coreDir, program);
 for (const line of formatSurfaceReport(surface, process.argv.includes("--list"))) console.log(line);
 
 const problems = surfaceProblems(surface);
-const reports = apiReports(FOLDERS.map((f) => ({ name: `@keyward/${f}`, dir: join(root, "packages", f) })));
+const reports = apiReports(reported, program);
 for (const folder of FOLDERS) {
   const file = join(root, "docs", "api", `${folder}.api.md`);
   const report = reports.get(`@keyward/${folder}`) ?? "";
