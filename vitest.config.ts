@@ -33,6 +33,8 @@ export default defineConfig({
   oxc: { decorator: { legacy: true } },
   test: {
     setupFiles: ["./test/setup.ts"],
+    // The browser SDK's prebuilt files, written from the sources once per run (the apps serve them).
+    globalSetup: ["./test/support/sdk-assets-setup.ts"],
     testTimeout: 20_000,
     pool: "forks",
     // vitest's default is one worker fewer than the cores: a single worker on a 2-core CI machine.
@@ -78,7 +80,7 @@ export default defineConfig({
           exclude: ALWAYS_EXCLUDED,
           isolate: false,
           // One Chromium for the run; each session opens a context in it (test/e2e/browser-harness.ts).
-          globalSetup: ["./test/e2e/chromium-server.ts"],
+          globalSetup: ["./test/support/sdk-assets-setup.ts", "./test/e2e/chromium-server.ts"],
         },
       },
     ],

@@ -63,13 +63,18 @@ function surfaceOf(checker: ts.TypeChecker, subpath: string, source: ts.SourceFi
   return { subpath, values: values.sort(), types: types.sort() };
 }
 
-/** Measures the surface of the package in `packageDir` (its package.json `exports`) with the compiler. */
-export function measurePublicSurface(packageDir: string): PublicSurface {
+/**
+ * Measures the surface of the package in `packageDir` (its package.json `exports`) with the compiler,
+ * in `program` when given (one that holds its entry points), else in one of its own.
+ */
+export function measurePublicSurface(packageDir: string, given?: ts.Program): PublicSurface {
   const entries = entryPoints(packageDir);
-  const program = ts.createProgram(
-    entries.map(([, file]) => file),
-    COMPILER_OPTIONS,
-  );
+  const program =
+    given ??
+    ts.createProgram(
+      entries.map(([, file]) => file),
+      COMPILER_OPTIONS,
+    );
   const checker = program.getTypeChecker();
   const subpaths = entries.map(([subpath, file]) => {
     const source = program.getSourceFile(file);

@@ -83,5 +83,10 @@ export function fastResponse(
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
   }
-  return new FastResponse(body, { status, headers }) as Response;
+  // The body type as srvx declares it: BodyInit of the program's lib, whose DOM version takes only
+  // ArrayBuffer-backed views (TS2345 for a Uint8Array<ArrayBufferLike> in a consumer with lib DOM).
+  return new FastResponse(body as ConstructorParameters<typeof FastResponse>[0], {
+    status,
+    headers,
+  }) as Response;
 }

@@ -8,6 +8,14 @@ import { KERNEL_ERROR_CODES } from "./kernel/kernel-error-codes.js";
 import { MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
 import { PROMPTS_ERROR_CODES } from "./prompts/prompts-error-codes.js";
 import { WEB_ERROR_CODES } from "./web/web-error-codes.js";
+// The same modules by side effect: a declaration file keeps these (it drops the named imports above,
+// whose types it inlines), so a consumer's program loads each table's merge into PlatformErrorCodes.
+import "./authz/authz-error-codes.js";
+import "./decisions/decisions-error-codes.js";
+import "./identity/identity-error-codes.js";
+import "./mfa/mfa-error-codes.js";
+import "./prompts/prompts-error-codes.js";
+import "./web/web-error-codes.js";
 
 /** Every built-in code table by module; docs/errors.md shows them in this order (a test keeps it equal). */
 export const ERROR_CODE_TABLES = Object.freeze({

@@ -5,10 +5,14 @@
 // /adapter-kit, each module's services and events in /identity, /authz, /prompts and /decisions, the
 // HTTP binding's building blocks in /web, contract suites in /testing. The defaults themselves
 // (in-memory adapters, internal services, state machines) are registered by the plugins, not exported.
-// The names-and-kinds snapshot (public-api.test.ts) pins this surface with every other subpath's.
+// The API report (docs/api/core.api.md, compared by `pnpm report:surface`) pins this surface with every other subpath's.
 
 // Every module's error codes merge into PlatformErrorCodes (types); a platform knows those its plugins contribute.
 import "./error-code-tables.js";
+// The types of `.mfa()` and of the `recentFactor` rule (declaration merging), which mfaPlugin (exported
+// here) contributes: imported here too, since a declaration file keeps only the imports its types name.
+import "./mfa/dsl/mfa-dsl.js";
+import "./mfa/step-up/recent-factor.js";
 
 // Start
 export { createPlatform, type Platform, type PlatformOptions } from "./kernel/platform.js";

@@ -29,13 +29,6 @@ const SUBPATHS = [
   ["@keyward/core/testing", testing],
 ] as const;
 
-/** `name: kind` for every value a module exports (types are erased and cannot be listed here). */
-function surface(mod: Record<string, unknown>): string[] {
-  return Object.keys(mod)
-    .sort()
-    .map((name) => `${name}: ${kindOf(mod[name])}`);
-}
-
 function kindOf(value: unknown): string {
   if (typeof value === "function") {
     return /^class[\s{]/.test(Function.prototype.toString.call(value)) ? "class" : "function";
@@ -90,12 +83,9 @@ function namesBySubpath(): [string, EntryNames][] {
   ]);
 }
 
-// Every change to what a subpath exports shows in review as a change of this snapshot.
-describe("@keyward/core subpaths: names and kinds", () => {
-  it.each(SUBPATHS)("%s", (_name, mod) => {
-    expect(surface(mod as Record<string, unknown>)).toMatchSnapshot();
-  });
-
+// What a subpath exports, with its type, is pinned by docs/api/core.api.md (`pnpm report:surface`
+// compares it with the code in CI); these check the rules the report does not show.
+describe("@keyward/core subpaths: what they may export", () => {
   it("every port token in /ports is a symbol named after its port (`platform.<Name>`)", () => {
     const tokens = Object.entries(ports).filter(([, v]) => typeof v === "symbol");
     expect(tokens.length).toBeGreaterThan(30);
@@ -104,7 +94,7 @@ describe("@keyward/core subpaths: names and kinds", () => {
     }
   });
 
-  it("snapshots every subpath package.json exports, and no other", () => {
+  it("lists every subpath package.json exports, and no other", () => {
     const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
       exports: Record<string, string>;
     };

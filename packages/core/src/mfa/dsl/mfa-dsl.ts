@@ -1,4 +1,3 @@
-import type { StateStep } from "../../identity/dsl/security-registry.js";
 import type { SecurityRegistryMethod } from "../../identity/dsl/security-registry-method.js";
 import { MfaOptions } from "./mfa-options.js";
 
@@ -11,7 +10,10 @@ declare module "../../identity/dsl/method-options.js" {
 declare module "../../identity/dsl/security-registry.js" {
   interface SecurityRegistry {
     /** An MFA flow (order 200); its chain needs `mfaPlugin` installed after the identity plugin. */
-    mfa(customizer?: (options: MfaOptions) => void): StateStep;
+    // StateStep through import(): a declaration file drops an import only an augmentation uses.
+    mfa(
+      customizer?: (options: MfaOptions) => void,
+    ): import("../../identity/dsl/security-registry.js").StateStep;
   }
 }
 

@@ -3,11 +3,20 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { GoldenInputs } from "../bundles/element-sources.js";
 
+// Built (dist/prompts/manifest/), `pnpm build` copies the repository's prompt-bundles/ into dist/, which
+// the package ships; from the sources (src/ has none), the repository's own directory.
+const PACKAGED_BUNDLE_ROOT = new URL("../../prompt-bundles", import.meta.url);
+
 /**
- * The repository's `prompt-bundles/` directory: the manifests, their schema, the golden inputs and
- * renders. It plays the part of a classpath: the build ships it beside the code.
+ * The `prompt-bundles/` directory: the manifests, their schema, the golden inputs and renders. It
+ * plays the part of a classpath: the build ships it beside the code (the package's dist/), and the
+ * workspace reads the repository's.
  */
-export const DEFAULT_BUNDLE_ROOT = fileURLToPath(new URL("../../../../../prompt-bundles", import.meta.url));
+export const DEFAULT_BUNDLE_ROOT = fileURLToPath(
+  existsSync(PACKAGED_BUNDLE_ROOT)
+    ? PACKAGED_BUNDLE_ROOT
+    : new URL("../../../../../prompt-bundles", import.meta.url),
+);
 
 /** The directory of a prompt key's manifests under `root`. */
 export function manifestDirectory(root: string, promptKey: string): string {
