@@ -9,6 +9,8 @@ import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchan
 import { healthRoute } from "./health.js";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
+import { HTTP_OPENAPI_ENABLED, REST_DOCS_PATH } from "./openapi/openapi-properties.js";
+import { openApiRoutes } from "./openapi/openapi-routes.js";
 import { RouteRegistry } from "./route-registry.js";
 import { sdkAssetsRoute } from "./sdk-assets.js";
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
@@ -72,6 +74,9 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   routes.add(healthRoute(platform, options.healthPath));
   if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
   for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
+  if (platform.properties.get(HTTP_OPENAPI_ENABLED)) {
+    for (const route of openApiRoutes(platform, platform.properties.get(REST_DOCS_PATH))) routes.add(route);
+  }
 
   const correlationIds = new WeakMap<H3Event, string>();
   const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) =>

@@ -1,6 +1,7 @@
 import { defineProperty, type PlatformPlugin, prop } from "@keyward/core";
 import { WEB_ERROR_CODES } from "@keyward/core/errors";
 import { RouteTable } from "@keyward/core/web";
+import { HTTP_OPENAPI_ENABLED, REST_DOCS_PATH } from "./openapi/openapi-properties.js";
 import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Largest request body the binding reads, in bytes (`1mb`, `64KiB` or bytes); larger bodies answer 413. */
@@ -50,7 +51,13 @@ export const HTTP_TRUST_PROXY = defineProperty({
 });
 
 /** Every property the HTTP binding reads. */
-export const HTTP_PROPERTIES = [HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES, HTTP_TRUST_PROXY] as const;
+export const HTTP_PROPERTIES = [
+  HTTP_MAX_BODY_SIZE,
+  HTTP_TRUSTED_PROXIES,
+  HTTP_TRUST_PROXY,
+  HTTP_OPENAPI_ENABLED,
+  REST_DOCS_PATH,
+] as const;
 
 /**
  * The HTTP binding as a platform module: it declares the `platform.http.*` properties and, unless a

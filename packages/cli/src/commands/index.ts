@@ -2,6 +2,7 @@ import type { CliCommand } from "../command-line/cli-command.js";
 import { breakGlassCommand } from "./break-glass.js";
 import { bundlesCommands } from "./bundles.js";
 import { loginCommand, logoutCommand } from "./login.js";
+import { openApiCliCommand } from "./openapi.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
@@ -13,6 +14,7 @@ import { usersCommands } from "./users.js";
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
   routesCliCommand,
+  openApiCliCommand,
   loginCommand,
   logoutCommand,
   ...usersCommands,

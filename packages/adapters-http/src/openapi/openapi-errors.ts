@@ -1,0 +1,83 @@
+import type { ErrorCatalog } from "@keyward/core/errors";
+import type { Route, RouteContract } from "@keyward/core/web";
+
+/** The methods that change state: a chain that checks CSRF refuses them without the token. */
+const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE", "ANY"]);
+
+/** What every error answer's JSON is (`web/wire/error-body.ts`): a stable code, a safe message. */
+export const ERROR_BODY_SCHEMA = {
+  type: "object",
+  required: ["code", "message"],
+  properties: {
+    code: { type: "string", pattern: "^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$" },
+    message: { type: "string" },
+    correlationId: { type: "string", description: "Also in the X-Correlation-Id header and the log line" },
+  },
+  additionalProperties: true,
+} as const;
+
+/**
+ * The error codes a route can answer: its contract's own, and those its facts bring (documented
+ * decision `openapi-error-answers` in docs/decisions/http.md):
+ * - access `authenticated`, `admin`, `chain-rules`: AUTHENTICATION_REQUIRED; `admin` and
+ *   `chain-rules` also ACCESS_DENIED; `mfa-flow`: MFA_SESSION_REQUIRED;
+ * - a state-changing method on a chain: CSRF_TOKEN_INVALID (when the chain checks CSRF);
+ * - a body: MALFORMED_JSON, MALFORMED_BODY, UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE;
+ * - every route: INTERNAL_ERROR (anything unexpected).
+ * Codes this platform's catalog does not hold are left out (its tables are the truth).
+ */
+export function errorCodesOf(
+  route: Route,
+  contract: RouteContract | undefined,
+  catalog: ErrorCatalog,
+): string[] {
+  const codes = new Set<string>(contract?.errors ?? []);
+  if (route.access !== "public" && route.access !== "reset-link" && route.access !== "mfa-flow") {
+    codes.add("AUTHENTICATION_REQUIRED");
+  }
+  if (route.access === "admin" || route.access === "chain-rules") codes.add("ACCESS_DENIED");
+  if (route.access === "mfa-flow") codes.add("MFA_SESSION_REQUIRED");
+  if (route.chain !== undefined && UNSAFE.has(route.method)) codes.add("CSRF_TOKEN_INVALID");
+  if (contract?.body) {
+    for (const code of ["MALFORMED_JSON", "MALFORMED_BODY", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"]) {
+      codes.add(code);
+    }
+  }
+  codes.add("INTERNAL_ERROR");
+  return [...codes].filter((code) => catalog.entry(code) !== undefined);
+}
+
+/** An OpenAPI response object. */
+export type ResponseObject = { description: string; [key: string]: unknown };
+
+/**
+ * The error responses of a route by status, from the error tables: one response per status, its
+ * body the error body with `code` one of the codes answering that status. A 5xx other than 503 hides
+ * its code behind INTERNAL_ERROR (docs/errors.md), so it documents that code alone.
+ */
+export function errorResponses(codes: readonly string[], catalog: ErrorCatalog): Map<number, ResponseObject> {
+  const byStatus = new Map<number, Set<string>>();
+  for (const code of codes) {
+    const status = catalog.statusOf(code);
+    const shown = status >= 500 && status !== 503 ? "INTERNAL_ERROR" : code;
+    const set = byStatus.get(status) ?? new Set<string>();
+    set.add(shown);
+    byStatus.set(status, set);
+  }
+  const out = new Map<number, ResponseObject>();
+  for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
+    const shown = [...byStatus.get(status)!].sort();
+    out.set(status, {
+      description: shown.map((code) => `\`${code}\`: ${catalog.entry(code)?.meaning ?? ""}`).join("\n\n"),
+      content: {
+        "application/json": {
+          schema: {
+            ...ERROR_BODY_SCHEMA,
+            properties: { ...ERROR_BODY_SCHEMA.properties, code: { type: "string", enum: shown } },
+          },
+        },
+      },
+    });
+  }
+  return out;
+}
