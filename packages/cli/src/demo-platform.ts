@@ -9,6 +9,7 @@ import {
 } from "@keyward/core";
 import { decisionsPlugin } from "@keyward/core/decisions";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
+import { DEMO_CONTRACTS } from "./demo-contracts.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import { homePage } from "./home-page.js";
 import type { HostConfig } from "./host-config.js";
@@ -48,6 +49,8 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     path: "/",
     handler: async (ex) => ex.html(200, await homePage(ex, currentAuthentication(ex))),
     description: "Home page",
+    name: "app.home",
+    meta: { contract: DEMO_CONTRACTS.home },
   });
   const security = (ex: Parameters<typeof currentAuthentication>[0]) => {
     const who = currentAuthentication(ex);
@@ -61,12 +64,16 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     method: "GET",
     path: "/account/security",
     handler: security,
+    name: "account.security",
+    meta: { contract: DEMO_CONTRACTS.security },
     description: "Step-up (session)",
   });
   routes.add({
     method: "GET",
     path: "/api/account/security",
     handler: security,
+    name: "account.security-api",
+    meta: { contract: DEMO_CONTRACTS.security },
     description: "Step-up (bearer)",
   });
   // POST twins for the SDK's step-up interceptor: a non-idempotent request is sent again only with an
@@ -80,12 +87,16 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     method: "POST",
     path: "/account/security",
     handler: change,
+    name: "account.security-change",
+    meta: { contract: DEMO_CONTRACTS.securityChange },
     description: "Step-up POST (session)",
   });
   routes.add({
     method: "POST",
     path: "/api/account/security",
     handler: change,
+    name: "account.security-change-api",
+    meta: { contract: DEMO_CONTRACTS.securityChange },
     description: "Step-up POST (bearer)",
   });
   registerDemoOrders(platform);

@@ -101,7 +101,12 @@ const SECURITY_SCHEMES = {
 function placeRoutes(routes: readonly Route[]): Placed[] {
   const placed: Placed[] = [];
   const seen = new Set<string>();
-  const put = (route: Route, method: string, path: ReturnType<typeof openApiPath>) => {
+  // One template per path shape: `/a/{userId}` and `/a/{segment}` would be two paths OpenAPI calls identical.
+  const byShape = new Map<string, ReturnType<typeof openApiPath>>();
+  const put = (route: Route, method: string, written: ReturnType<typeof openApiPath>) => {
+    const shape = written.template.replace(/\{[^}]*\}/g, "{}");
+    const path = byShape.get(shape) ?? written;
+    byShape.set(shape, path);
     const key = `${method} ${path.template}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -216,12 +221,37 @@ function responses(
     }
     out.set(status, response);
   }
-  for (const [status, response] of errorResponses(errorCodesOf(route, contract, catalog), catalog)) {
-    if (!out.has(String(status))) out.set(String(status), response);
+  const routeErrors = contract?.errorSchema ? jsonSchema(contract.errorSchema, "output") : undefined;
+  for (const [status, response] of errorResponses(
+    errorCodesOf(route, contract, catalog),
+    catalog,
+    routeErrors,
+  )) {
+    const own = out.get(String(status));
+    out.set(String(status), own ? merged(own, response) : response);
+  }
+  if (route.access !== "public" && route.access !== "reset-link" && !out.has("302")) {
+    out.set("302", {
+      description: "A browser without a sign-in is sent to the sign-in page (on a chain that has one)",
+      headers: { location: { description: "The sign-in page", schema: { type: "string" } } },
+    });
   }
   if (!contract)
     out.set("default", { description: `Not declared (the route names no contract): ${route.description}` });
   return Object.fromEntries([...out].sort(([a], [b]) => cmp(a, b)));
+}
+
+/**
+ * The route's own answer and the error answers of one status as one response: both bodies by media
+ * type (an HTML form page and a JSON error), `anyOf` where both are JSON.
+ */
+function merged(own: ResponseObject, error: ResponseObject): ResponseObject {
+  const content = { ...((own.content as Record<string, { schema: unknown }>) ?? {}) };
+  for (const [media, body] of Object.entries(error.content as Record<string, { schema: unknown }>)) {
+    const mine = content[media];
+    content[media] = mine ? { schema: { anyOf: [mine.schema, body.schema] } } : body;
+  }
+  return { ...own, description: `${own.description}\n\n${error.description}`, content };
 }
 
 /** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), without its `$schema`. */

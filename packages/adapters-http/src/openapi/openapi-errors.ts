@@ -4,6 +4,15 @@ import type { Route, RouteContract } from "@keyward/core/web";
 /** The methods that change state: a chain that checks CSRF refuses them without the token. */
 const UNSAFE = new Set(["POST", "PUT", "PATCH", "DELETE", "ANY"]);
 
+/** What the chain's rules, policies and zero trust can answer on a guarded route. */
+const GUARDED = [
+  "ACCESS_DENIED",
+  "MFA_CHALLENGE_REQUIRED",
+  "ZERO_TRUST_BLOCKED",
+  "ZERO_TRUST_REVIEW_REQUIRED",
+  "ZERO_TRUST_PENDING_ANALYSIS",
+];
+
 /** What every error answer's JSON is (`web/wire/error-body.ts`): a stable code, a safe message. */
 export const ERROR_BODY_SCHEMA = {
   type: "object",
@@ -20,8 +29,10 @@ export const ERROR_BODY_SCHEMA = {
  * The error codes a route can answer: its contract's own, and those its facts bring (documented
  * decision `openapi-error-answers` in docs/decisions/http.md):
  * - access `authenticated`, `admin`, `chain-rules`: AUTHENTICATION_REQUIRED; `admin` and
- *   `chain-rules` also ACCESS_DENIED; `mfa-flow`: MFA_SESSION_REQUIRED;
- * - a state-changing method on a chain: CSRF_TOKEN_INVALID (when the chain checks CSRF);
+ *   `chain-rules` also what rules, policies and zero trust answer (ACCESS_DENIED,
+ *   MFA_CHALLENGE_REQUIRED, ZERO_TRUST_*); `mfa-flow`: MFA_SESSION_REQUIRED;
+ * - a state-changing method: CSRF_TOKEN_INVALID (when the chain that serves it checks CSRF);
+ * - a chain's route or a `chain-rules` route: INVALID_TOKEN, TOKEN_EXPIRED (a bad bearer token);
  * - a body: MALFORMED_JSON, MALFORMED_BODY, UNSUPPORTED_MEDIA_TYPE, PAYLOAD_TOO_LARGE;
  * - every route: INTERNAL_ERROR (anything unexpected).
  * Codes this platform's catalog does not hold are left out (its tables are the truth).
@@ -35,9 +46,18 @@ export function errorCodesOf(
   if (route.access !== "public" && route.access !== "reset-link" && route.access !== "mfa-flow") {
     codes.add("AUTHENTICATION_REQUIRED");
   }
-  if (route.access === "admin" || route.access === "chain-rules") codes.add("ACCESS_DENIED");
+  if (route.access === "admin" || route.access === "chain-rules") {
+    // The chain's rules and policies: refusal, a second factor (step-up or a policy's CHALLENGE), zero trust.
+    for (const code of GUARDED) codes.add(code);
+  }
   if (route.access === "mfa-flow") codes.add("MFA_SESSION_REQUIRED");
-  if (route.chain !== undefined && UNSAFE.has(route.method)) codes.add("CSRF_TOKEN_INVALID");
+  // A session chain checks CSRF on every state-changing request, application routes' included.
+  if (UNSAFE.has(route.method)) codes.add("CSRF_TOKEN_INVALID");
+  // A bearer token that is presented and bad is refused wherever a chain reads tokens.
+  if (route.chain !== undefined || route.access === "chain-rules") {
+    codes.add("INVALID_TOKEN");
+    codes.add("TOKEN_EXPIRED");
+  }
   if (contract?.body) {
     for (const code of ["MALFORMED_JSON", "MALFORMED_BODY", "UNSUPPORTED_MEDIA_TYPE", "PAYLOAD_TOO_LARGE"]) {
       codes.add(code);
@@ -55,7 +75,11 @@ export type ResponseObject = { description: string; [key: string]: unknown };
  * body the error body with `code` one of the codes answering that status. A 5xx other than 503 hides
  * its code behind INTERNAL_ERROR (docs/errors.md), so it documents that code alone.
  */
-export function errorResponses(codes: readonly string[], catalog: ErrorCatalog): Map<number, ResponseObject> {
+export function errorResponses(
+  codes: readonly string[],
+  catalog: ErrorCatalog,
+  routeErrorSchema?: Record<string, unknown>,
+): Map<number, ResponseObject> {
   const byStatus = new Map<number, Set<string>>();
   for (const code of codes) {
     const status = catalog.statusOf(code);
@@ -67,16 +91,15 @@ export function errorResponses(codes: readonly string[], catalog: ErrorCatalog):
   const out = new Map<number, ResponseObject>();
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const shown = [...byStatus.get(status)!].sort();
+    const errorBody = {
+      ...ERROR_BODY_SCHEMA,
+      properties: { ...ERROR_BODY_SCHEMA.properties, code: { type: "string", enum: shown } },
+    };
+    // A route with answers of its own shape (sign-in steps) may still answer the error body (a filter's).
+    const schema = routeErrorSchema ? { anyOf: [routeErrorSchema, errorBody] } : errorBody;
     out.set(status, {
       description: shown.map((code) => `\`${code}\`: ${catalog.entry(code)?.meaning ?? ""}`).join("\n\n"),
-      content: {
-        "application/json": {
-          schema: {
-            ...ERROR_BODY_SCHEMA,
-            properties: { ...ERROR_BODY_SCHEMA.properties, code: { type: "string", enum: shown } },
-          },
-        },
-      },
+      content: { "application/json": { schema } },
     });
   }
   return out;

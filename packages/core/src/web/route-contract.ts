@@ -43,4 +43,9 @@ export interface RouteContract {
    * oversized body, CSRF) are added by the document builder from the route's facts.
    */
   readonly errors?: readonly string[];
+  /**
+   * The body of the route's error answers when it is not the error body (`{ code, message }`): the
+   * sign-in endpoints answer `{ success: false, error, failureType, code }`.
+   */
+  readonly errorSchema?: ZodType;
 }

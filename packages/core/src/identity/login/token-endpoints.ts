@@ -6,6 +6,7 @@ import type { SubjectStatusGate } from "../authentication/subject-status-check.j
 import type { ChainRoute } from "../chain/chain-route.js";
 import { bearerTokenOf } from "./bearer-token.js";
 import { optionalToken, type TokenRevoker } from "./logout-endpoint.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /** Rotates a refresh token into a new pair (the token service of `.oauth2()`). */
 export interface TokenRefresher {
@@ -43,6 +44,7 @@ export class TokenEndpoints {
         ...common,
         path: this.options.refreshUrl,
         name: "identity.token-refresh",
+        meta: { contract: IDENTITY_CONTRACTS.refresh },
         description: "Rotates a refresh token into a new access/refresh pair",
         handler: (exchange) => this.refresh(exchange),
       },
@@ -50,6 +52,7 @@ export class TokenEndpoints {
         ...common,
         path: this.options.revokeUrl,
         name: "identity.token-revoke",
+        meta: { contract: IDENTITY_CONTRACTS.revoke },
         description: "Revokes a refresh token's family and the presented access token",
         handler: (exchange) => this.revoke(exchange),
       },
