@@ -7,8 +7,6 @@ import { USER_LIST_MAX_LIMIT } from "../user-repository.js";
 import {
   AuthoritiesBody,
   CreateUserBody,
-  MAX_USER_QUERY_LENGTH,
-  MAX_USERNAME_LENGTH,
   ResetPasswordBody,
   USER_ADMIN_CONTRACTS as C,
   UserListQuery,
