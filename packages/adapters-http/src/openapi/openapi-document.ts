@@ -38,6 +38,8 @@ const MEDIA = {
 /** One operation before it is written: the route, its method and its OpenAPI path. */
 interface Placed {
   route: Route;
+  /** The chains that serve this method and path (several chains may declare one route, `/api/me`). */
+  chains: string[];
   method: string;
   template: string;
   parameters: PathParameter[];
@@ -55,12 +57,13 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
   const placed = placeRoutes(options.routes);
   const ids = operationIds(placed);
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const template of [...new Set(placed.map((p) => p.template))].sort()) {
+  const byPath = new Map<string, Placed[]>();
+  for (const p of placed) byPath.set(p.template, [...(byPath.get(p.template) ?? []), p]);
+  for (const template of [...byPath.keys()].sort(cmp)) {
     const item: Record<string, unknown> = {};
     for (const method of METHODS) {
-      const here = placed.filter((p) => p.template === template && p.method === method.toUpperCase());
-      if (here.length === 0) continue;
-      item[method] = operation(here, ids.get(here[0]!)!, options.catalog);
+      const here = byPath.get(template)!.find((p) => p.method === method.toUpperCase());
+      if (here) item[method] = operation(here, ids.get(here)!, options.catalog);
     }
     paths[template] = item;
   }
@@ -100,7 +103,7 @@ const SECURITY_SCHEMES = {
 /** Every route placed at its OpenAPI path and method(s). */
 function placeRoutes(routes: readonly Route[]): Placed[] {
   const placed: Placed[] = [];
-  const seen = new Set<string>();
+  const seen = new Map<string, Placed>();
   // One template per path shape: `/a/{userId}` and `/a/{segment}` would be two paths OpenAPI calls identical.
   const byShape = new Map<string, ReturnType<typeof openApiPath>>();
   const put = (route: Route, method: string, written: ReturnType<typeof openApiPath>) => {
@@ -108,9 +111,20 @@ function placeRoutes(routes: readonly Route[]): Placed[] {
     const path = byShape.get(shape) ?? written;
     byShape.set(shape, path);
     const key = `${method} ${path.template}`;
-    if (seen.has(key)) return;
-    seen.add(key);
-    placed.push({ route, method, template: path.template, parameters: path.parameters });
+    const known = seen.get(key);
+    if (known) {
+      if (route.chain !== undefined && !known.chains.includes(route.chain)) known.chains.push(route.chain);
+      return;
+    }
+    const entry: Placed = {
+      route,
+      chains: route.chain === undefined ? [] : [route.chain],
+      method,
+      template: path.template,
+      parameters: path.parameters,
+    };
+    seen.set(key, entry);
+    placed.push(entry);
   };
   for (const route of routes) {
     if (route.method !== "ANY") put(route, route.method, openApiPath(route.path, contractOf(route)));
@@ -139,14 +153,9 @@ function operationIds(placed: readonly Placed[]): Map<Placed, string> {
   return ids;
 }
 
-function operation(
-  here: readonly Placed[],
-  operationId: string,
-  catalog: ErrorCatalog,
-): Record<string, unknown> {
-  const { route, method, parameters } = here[0]!;
+function operation(here: Placed, operationId: string, catalog: ErrorCatalog): Record<string, unknown> {
+  const { route, method, parameters, chains } = here;
   const contract = contractOf(route);
-  const chains = [...new Set(here.map((p) => p.route.chain).filter((c) => c !== undefined))];
   const other = route.method === "ANY" && method !== "ANY";
   const op: Record<string, unknown> = {
     operationId,
