@@ -62,7 +62,10 @@ const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 /** A schema's validator, compiled once. */
 function compiled(schema: Schema): ReturnType<typeof ajv.compile> {
   let validate = validators.get(schema);
-  if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+  if (!validate) {
+    validate = ajv.compile(schema);
+    validators.set(schema, validate);
+  }
   return validate;
 }
 
@@ -72,7 +75,7 @@ async function check(
   caller: Caller,
   init: RequestInit = {},
   path = concrete(d.path),
-): Promise<number> {
+): Promise<{ status: number; text: string }> {
   const headers = new Headers(init.headers);
   if (caller === "bearer") for (const [k, v] of Object.entries(bearer)) headers.set(k, v);
   if (caller === "session" && !["GET", "HEAD"].includes(d.method)) headers.set("x-csrf-token", session.csrf);

@@ -52,6 +52,21 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     name: "app.home",
     meta: { contract: DEMO_CONTRACTS.home },
   });
+  addAccountSecurityRoutes(routes);
+  registerDemoOrders(platform);
+  addDemoAuthorizationRoutes(routes, platform);
+  host.routes?.(routes, platform);
+  await platform.start();
+  await seedDemoUsers(platform);
+  await seedDemoPolicies(platform);
+  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
+  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
+  const { app } = createHttpApp({ platform, routes });
+  return { platform, app, routes };
+}
+
+/** The demo's step-up routes: the account's security settings, for a session and for a bearer token. */
+function addAccountSecurityRoutes(routes: RouteRegistry): void {
   const security = (ex: Parameters<typeof currentAuthentication>[0]) => {
     const who = currentAuthentication(ex);
     return {
@@ -99,14 +114,4 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     meta: { contract: DEMO_CONTRACTS.securityChange },
     description: "Step-up POST (bearer)",
   });
-  registerDemoOrders(platform);
-  addDemoAuthorizationRoutes(routes, platform);
-  host.routes?.(routes, platform);
-  await platform.start();
-  await seedDemoUsers(platform);
-  await seedDemoPolicies(platform);
-  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
-  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
-  const { app } = createHttpApp({ platform, routes });
-  return { platform, app, routes };
 }
