@@ -25,7 +25,7 @@ const SAMPLE: Record<string, string> = { path: "platform-mfa.js" };
 const ENDS_SIGN_IN = /^(identity\.logout|identity\.token-revoke|mfa\.cancel)/;
 
 let demo: RunningDemo;
-let document: { paths: Record<string, Record<string, Operation>> };
+let document: { paths: Record<string, Record<string, Operation>>; components: Schema };
 let session: { b: Browser; csrf: string };
 let bearer: Record<string, string>;
 const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: false });
@@ -63,7 +63,8 @@ const validators = new WeakMap<Schema, ReturnType<typeof ajv.compile>>();
 function compiled(schema: Schema): ReturnType<typeof ajv.compile> {
   let validate = validators.get(schema);
   if (!validate) {
-    validate = ajv.compile(schema);
+    // The document's components travel along, so `#/components/schemas/ErrorBody` resolves.
+    validate = ajv.compile({ ...schema, components: document.components });
     validators.set(schema, validate);
   }
   return validate;

@@ -1,7 +1,13 @@
 import type { ErrorCatalog } from "@keyward/core/errors";
 import type { Route, RouteContract } from "@keyward/core/web";
 import type { ZodType } from "zod";
-import { errorCodesOf, errorResponses, type ResponseObject } from "./openapi-errors.js";
+import {
+  ERROR_BODY_SCHEMA,
+  errorCodeTable,
+  errorCodesOf,
+  errorResponses,
+  type ResponseObject,
+} from "./openapi-errors.js";
 import { openApiPath, type PathParameter } from "./openapi-paths.js";
 
 /** An OpenAPI 3.1 document as plain JSON. */
@@ -75,7 +81,11 @@ export function buildOpenApiDocument(options: OpenApiOptions): OpenApiDocument {
       description: "Every endpoint of the platform's route table (generated; see docs/openapi.md).",
     },
     paths,
-    components: { securitySchemes: SECURITY_SCHEMES },
+    components: { schemas: { ErrorBody: ERROR_BODY_SCHEMA }, securitySchemes: SECURITY_SCHEMES },
+    "x-keyward-error-codes": errorCodeTable(
+      placed.flatMap((p) => errorCodesOf(p.route, contractOf(p.route), options.catalog)),
+      options.catalog,
+    ),
   };
 }
 
@@ -265,13 +275,21 @@ function merged(own: ResponseObject, error: ResponseObject): ResponseObject {
 
 /** A zod schema as JSON Schema 2020-12 (OpenAPI 3.1's dialect), without its `$schema`. */
 function jsonSchema(schema: ZodType, io: "input" | "output"): Record<string, unknown> {
+  const cache = io === "input" ? INPUT_SCHEMAS : OUTPUT_SCHEMAS;
+  const known = cache.get(schema);
+  if (known) return known;
   const { $schema: _dialect, ...rest } = schema.toJSONSchema({
     target: "draft-2020-12",
     io,
     unrepresentable: "any",
   });
-  return rest as Record<string, unknown>;
+  cache.set(schema, rest);
+  return rest;
 }
+
+/** Converted schemas, once per zod schema (contracts share them: the sign-in answers, a user, a policy). */
+const INPUT_SCHEMAS = new WeakMap<ZodType, Record<string, unknown>>();
+const OUTPUT_SCHEMAS = new WeakMap<ZodType, Record<string, unknown>>();
 
 function contractOf(route: Route): RouteContract | undefined {
   return route.meta?.contract as RouteContract | undefined;

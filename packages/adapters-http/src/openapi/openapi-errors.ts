@@ -67,6 +67,27 @@ export function errorCodesOf(
   return [...codes].filter((code) => catalog.entry(code) !== undefined);
 }
 
+/** Where the document keeps the error body's schema. */
+export const ERROR_BODY_REF = "#/components/schemas/ErrorBody";
+
+/**
+ * The codes the document names, each with its status, meaning and remedy from the error tables (the
+ * document's `x-keyward-error-codes`; responses name codes only, so each meaning is written once).
+ */
+export function errorCodeTable(
+  codes: Iterable<string>,
+  catalog: ErrorCatalog,
+): Record<string, { status: number; meaning: string; remedy: string }> {
+  const table: Record<string, { status: number; meaning: string; remedy: string }> = {};
+  for (const code of [...new Set(codes)].sort()) {
+    const entry = catalog.entry(code);
+    // A 5xx other than 503 is answered as INTERNAL_ERROR: its own code never reaches a client.
+    if (entry && entry.status >= 500 && entry.status !== 503 && code !== "INTERNAL_ERROR") continue;
+    if (entry) table[code] = { status: entry.status, meaning: entry.meaning, remedy: entry.remedy };
+  }
+  return table;
+}
+
 /** An OpenAPI response object. */
 export type ResponseObject = { description: string; [key: string]: unknown };
 
@@ -91,14 +112,12 @@ export function errorResponses(
   const out = new Map<number, ResponseObject>();
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const shown = [...byStatus.get(status)!].sort();
-    const errorBody = {
-      ...ERROR_BODY_SCHEMA,
-      properties: { ...ERROR_BODY_SCHEMA.properties, code: { type: "string", enum: shown } },
-    };
+    // The body is the shared ErrorBody (components) narrowed to this status's codes.
+    const errorBody = { $ref: ERROR_BODY_REF, properties: { code: { enum: shown } } };
     // A route with answers of its own shape (sign-in steps) may still answer the error body (a filter's).
     const schema = routeErrorSchema ? { anyOf: [routeErrorSchema, errorBody] } : errorBody;
     out.set(status, {
-      description: shown.map((code) => `\`${code}\`: ${catalog.entry(code)?.meaning ?? ""}`).join("\n\n"),
+      description: `Error ${shown.map((code) => `\`${code}\``).join(", ")} (meaning and remedy: \`x-keyward-error-codes\`)`,
       content: { "application/json": { schema } },
     });
   }

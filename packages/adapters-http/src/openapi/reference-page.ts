@@ -57,6 +57,7 @@ export function renderReferencePage(document: OpenApiDocument, documentUrl: stri
     `<p>Generated from the route table. The machine-readable document: <a href="${esc(documentUrl)}">${esc(documentUrl)}</a> (OpenAPI ${esc(document.openapi)}).</p>`,
     `<nav><h2>Routes</h2><ul>${toc}</ul></nav>`,
     sections,
+    errorCodesSection(document),
     "</body></html>",
   ].join("\n");
 }
@@ -115,4 +116,19 @@ function schemaBlock(schema: unknown): string {
     return "";
   }
   return `<pre>${esc(JSON.stringify(schema, null, 2))}</pre>`;
+}
+
+/** The error codes the document names, with status, meaning and remedy (anchors `#error-<CODE>`). */
+function errorCodesSection(document: OpenApiDocument): string {
+  const table = (document["x-keyward-error-codes"] ?? {}) as Record<
+    string,
+    { status: number; meaning: string; remedy: string }
+  >;
+  const rows = Object.entries(table)
+    .map(
+      ([code, e]) =>
+        `<tr id="error-${esc(code)}"><td><code>${esc(code)}</code></td><td>${e.status}</td><td>${esc(e.meaning)}</td><td>${esc(e.remedy)}</td></tr>`,
+    )
+    .join("");
+  return `<section id="error-codes"><h2>Error codes</h2><p>Every error answer is <code>{ code, message, correlationId? }</code>.</p><table><tr><th>code</th><th>status</th><th>meaning</th><th>remedy</th></tr>${rows}</table></section>`;
 }
