@@ -24,7 +24,7 @@ interface Rendered {
  * The platform's document, built from its route table on first use and again only when routes were
  * added since (the table grows; it never changes a route in place).
  */
-function documentSource(platform: Pick<Platform, "resolve">, docsPath: string): () => Rendered {
+function documentSource(platform: Pick<Platform, "resolve">): () => Rendered {
   let rendered: Rendered | undefined;
   return () => {
     const routes = platform.resolve(RouteTable).list();
@@ -33,7 +33,6 @@ function documentSource(platform: Pick<Platform, "resolve">, docsPath: string): 
       routes,
       catalog: platform.resolve(ErrorCatalog),
     });
-    document["x-keyward-reference-page"] = docsPath;
     const json = JSON.stringify(document);
     const html = renderReferencePage(document, OPENAPI_PATH);
     rendered = { size: routes.length, json, html, etagJson: etag(json), etagHtml: etag(html) };
@@ -63,7 +62,7 @@ function notModified(exchange: HttpExchange, tag: string): boolean {
  * when asked, host routes included.
  */
 export function openApiRoutes(platform: Pick<Platform, "resolve">, docsPath: string): RouteDefinition[] {
-  const source = documentSource(platform, docsPath);
+  const source = documentSource(platform);
   const common = { feature: "http", access: "public", callerContext: false } as const;
   return [
     {
