@@ -2,8 +2,8 @@ import { z } from "zod";
 import { htmlAnswer, jsonAnswer, pathParam, redirectAnswer } from "../web/contract-parts.js";
 import type { RouteContract } from "../web/route-contract.js";
 
-/** Longest refresh token the token endpoints read. */
-export const MAX_REFRESH_TOKEN_LENGTH = 512;
+/** Longest refresh token the token endpoints read (the token service's limit too). */
+const MAX_REFRESH_TOKEN_LENGTH = 512;
 
 /** A finished sign-in (`SignInSuccessAnswer`); token fields on `.oauth2()` chains. */
 const SignInSuccess = z.looseObject({

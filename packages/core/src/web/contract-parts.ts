@@ -1,4 +1,4 @@
-import { z } from "zod";
+import type { z } from "zod";
 import type { RouteContract } from "./route-contract.js";
 
 /** An answer of a RouteContract (one status). */
@@ -21,16 +21,13 @@ export function redirectAnswer(description: string): ContractAnswer {
 
 /** A page route's contract (GET and HEAD): 200 with the page, or a redirect where the page says so. */
 export function pageContract(description: string, redirect?: string): RouteContract {
-  const responses: Record<number, ContractAnswer> = { 200: htmlAnswer(description) };
+  const responses: Record<number, ContractAnswer> = { 200: htmlAnswer(description || "The page") };
   if (redirect) responses[302] = redirectAnswer(redirect);
   return { responses };
 }
 
 /** The contract of a resource's `ANY` route: every other method answers 405 with `Allow`. */
 export const OTHER_METHODS_CONTRACT: RouteContract = { responses: {}, errors: ["METHOD_NOT_ALLOWED"] };
-
-/** `{ success: true }` and anything a handler adds. */
-export const successSchema = z.looseObject({ success: z.literal(true) });
 
 /** A `*` path segment's name and meaning, for `pathParams`. */
 export function pathParam(name: string, description: string): { name: string; description: string } {
