@@ -1,4 +1,5 @@
 import type { Platform } from "@keyward/core";
+import { REST_DOCS_PATH } from "@keyward/core/authz";
 import { PlatformError, ErrorCatalog } from "@keyward/core/errors";
 import { IdGenerator, Logger } from "@keyward/core/ports";
 import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@keyward/core/web";
@@ -12,6 +13,8 @@ import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
 import { httpOperations } from "./operations.js";
 import type { HttpReadiness } from "./readiness.js";
+import { HTTP_OPENAPI_ENABLED } from "./openapi/openapi-properties.js";
+import { openApiRoutes } from "./openapi/openapi-routes.js";
 import { RouteRegistry } from "./route-registry.js";
 import { sdkAssetsRoute } from "./sdk-assets.js";
 import { type StaticAssetsOptions, staticAssetsRoute } from "./static-assets.js";
@@ -80,6 +83,9 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const { observer, readiness } = httpOperations(platform, routes, table, logger, options.healthPath);
   if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
   for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
+  if (platform.properties.get(HTTP_OPENAPI_ENABLED)) {
+    for (const route of openApiRoutes(platform, platform.properties.get(REST_DOCS_PATH))) routes.add(route);
+  }
 
   const correlationIds = new WeakMap<H3Event, string>();
   const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) => {

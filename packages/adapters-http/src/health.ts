@@ -1,5 +1,7 @@
 import type { Platform } from "@keyward/core";
 import { type DependencyHealth, HealthIndicator } from "@keyward/core/ports";
+import type { RouteContract } from "@keyward/core/web";
+import { z } from "zod";
 import type { RouteDefinition } from "./route-registry.js";
 
 /**
@@ -17,7 +19,7 @@ export function healthRoute(
     method: "GET",
     path,
     description: "Liveness and readiness of the platform",
-    meta: { kind: "health" },
+    meta: { kind: "health", contract: HEALTH_CONTRACT },
     name: "http.health",
     feature: "http",
     access: "public",
@@ -43,6 +45,19 @@ export function healthRoute(
     },
   };
 }
+
+const HEALTH_CONTRACT = {
+  responses: {
+    200: {
+      description: "UP: started, every dependency up",
+      schema: z.looseObject({ status: z.literal("UP"), state: z.string() }),
+    },
+    503: {
+      description: "DOWN: not started, stopping, or a dependency down (named in `dependencies`)",
+      schema: z.looseObject({ status: z.literal("DOWN") }),
+    },
+  },
+} satisfies RouteContract;
 
 /** An indicator's report; one that throws counts as DOWN (its error is not shown). */
 function healthOf(indicator: HealthIndicator): DependencyHealth {

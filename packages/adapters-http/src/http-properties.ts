@@ -5,6 +5,7 @@ import { RouteTable } from "@keyward/core/web";
 import { HTTP_ACCESS_LOG_ENABLED } from "./access-log.js";
 import { HTTP_METRICS_ENABLED, HTTP_METRICS_PROPERTIES } from "./metrics/metrics-properties.js";
 import { PLATFORM_METRICS, PlatformMetrics } from "./metrics/platform-metrics.js";
+import { HTTP_OPENAPI_ENABLED } from "./openapi/openapi-properties.js";
 import { MAX_PROXY_HOPS, parseTrustedProxies } from "./trusted-proxies.js";
 
 /** Largest request body the binding reads, in bytes (`1mb`, `64KiB` or bytes); larger bodies answer 413. */
@@ -60,6 +61,7 @@ export const HTTP_PROPERTIES = [
   HTTP_TRUST_PROXY,
   HTTP_ACCESS_LOG_ENABLED,
   ...HTTP_METRICS_PROPERTIES,
+  HTTP_OPENAPI_ENABLED,
 ] as const;
 
 /**

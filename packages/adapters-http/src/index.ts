@@ -17,6 +17,14 @@ export {
   HTTP_TRUSTED_PROXIES,
   httpPlugin,
 } from "./http-properties.js";
+export {
+  buildOpenApiDocument,
+  type OpenApiDocument,
+  type OpenApiOptions,
+} from "./openapi/openapi-document.js";
+export { HTTP_OPENAPI_ENABLED } from "./openapi/openapi-properties.js";
+export { OPENAPI_PATH } from "./openapi/openapi-routes.js";
+export { renderReferencePage, routeAnchor } from "./openapi/reference-page.js";
 export { type BodySource, readLimitedText } from "./limited-body.js";
 export { type NodeListener, toNodeListener } from "./node-listener.js";
 export {

@@ -1,6 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, extname, join } from "node:path";
+import type { RouteContract } from "@keyward/core/web";
 import { PlatformError } from "@keyward/core/errors";
 import { PAGE_SCRIPTS_PREFIX } from "@keyward/core/web";
 import { routeParams } from "./exchange-attributes.js";
@@ -61,7 +62,22 @@ export function sdkAssetsRoute(): RouteDefinition {
     method: "GET",
     path: `${PAGE_SCRIPTS_PREFIX}/**`,
     description: "The browser SDK and the page scripts",
-    meta: { kind: "sdk-assets" },
+    meta: {
+      kind: "sdk-assets",
+      contract: {
+        pathParams: [
+          {
+            name: "path",
+            description: "The script's name (`platform-mfa.js`, a page script, `manifest.json`)",
+          },
+        ],
+        responses: {
+          200: { description: "The script (`manifest.json`: JSON)", media: "javascript" },
+          304: { description: "Not modified (ETag)", media: "none" },
+        },
+        errors: ["NOT_FOUND"],
+      } satisfies RouteContract,
+    },
     name: "http.sdk-assets",
     feature: "http",
     access: "public",

@@ -5,6 +5,7 @@ import { type PolicyCreateInput, PolicyAdministrationService, MethodSecurity } f
 import { AuditLog } from "@keyward/core/ports";
 import type { InjectionToken } from "tsyringe";
 import { OrderService } from "./demo-orders.js";
+import { DEMO_CONTRACTS } from "./demo-contracts.js";
 
 /** DI token of the demo's method-protected OrderService. */
 export const OrderServiceToken: InjectionToken<OrderService> = Symbol.for("demo.OrderService");
@@ -91,6 +92,8 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "GET",
     path: "/admin",
+    name: "admin.page",
+    meta: { contract: { responses: { 200: { description: "The admin page", media: "html" } } } },
     description: "Admin area (policy 'Admin area')",
     handler: (ex) =>
       ex.html(
@@ -102,6 +105,8 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "GET",
     path: "/admin/api/audit",
+    name: "admin.audit",
+    meta: { contract: DEMO_CONTRACTS.audit },
     description: "The 100 most recent audit records (AuditLog), optionally ?type=",
     handler: async (ex) => {
       const type = ex.query.get("type");
@@ -113,6 +118,8 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "GET",
     path: "/api/orders",
+    name: "orders.list",
+    meta: { contract: DEMO_CONTRACTS.list },
     description: "List the caller's orders (ROLE_ADMIN: every order)",
     handler: (ex) => {
       const who = currentAuthentication(ex);
@@ -123,6 +130,8 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "POST",
     path: "/api/orders",
+    name: "orders.place",
+    meta: { contract: DEMO_CONTRACTS.place },
     description: "Place an order",
     handler: async (ex) => {
       const who = currentAuthentication(ex);
@@ -141,12 +150,16 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
   routes.add({
     method: "GET",
     path: "/api/orders/{id}",
+    name: "orders.get",
+    meta: { contract: DEMO_CONTRACTS.get },
     description: "One order (method-protected: owner or admin)",
     handler: (ex) => ({ ...orders().get(orderId(ex)) }),
   });
   routes.add({
     method: "DELETE",
     path: "/api/orders/{id}",
+    name: "orders.cancel",
+    meta: { contract: DEMO_CONTRACTS.cancel },
     description: "Cancel an order (policy 'Orders: cancel')",
     handler: (ex) => {
       if (!orders().cancel(orderId(ex))) throw new PlatformError("NOT_FOUND", "No such order");

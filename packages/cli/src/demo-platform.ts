@@ -10,6 +10,7 @@ import {
 } from "@keyward/core";
 import { decisionsPlugin } from "@keyward/core/decisions";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
+import { DEMO_CONTRACTS } from "./demo-contracts.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import { homePage } from "./home-page.js";
 import type { HostConfig } from "./host-config.js";
@@ -42,7 +43,24 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     path: "/",
     handler: async (ex) => ex.html(200, await homePage(ex, currentAuthentication(ex))),
     description: "Home page",
+    name: "app.home",
+    meta: { contract: DEMO_CONTRACTS.home },
   });
+  addAccountSecurityRoutes(routes);
+  registerDemoOrders(platform);
+  addDemoAuthorizationRoutes(routes, platform);
+  host.routes?.(routes, platform);
+  await platform.start();
+  await seedDemoUsers(platform);
+  await seedDemoPolicies(platform);
+  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
+  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
+  const { app, readiness } = createHttpApp({ platform, routes });
+  return { platform, app, routes, readiness };
+}
+
+/** The demo's step-up routes: the account's security settings, for a session and for a bearer token. */
+function addAccountSecurityRoutes(routes: RouteRegistry): void {
   const security = (ex: Parameters<typeof currentAuthentication>[0]) => {
     const who = currentAuthentication(ex);
     return {
@@ -55,12 +73,16 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     method: "GET",
     path: "/account/security",
     handler: security,
+    name: "account.security",
+    meta: { contract: DEMO_CONTRACTS.security },
     description: "Step-up (session)",
   });
   routes.add({
     method: "GET",
     path: "/api/account/security",
     handler: security,
+    name: "account.security-api",
+    meta: { contract: DEMO_CONTRACTS.security },
     description: "Step-up (bearer)",
   });
   // POST twins for the SDK's step-up interceptor: a non-idempotent request is sent again only with an
@@ -74,24 +96,18 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
     method: "POST",
     path: "/account/security",
     handler: change,
+    name: "account.security-change",
+    meta: { contract: DEMO_CONTRACTS.securityChange },
     description: "Step-up POST (session)",
   });
   routes.add({
     method: "POST",
     path: "/api/account/security",
     handler: change,
+    name: "account.security-change-api",
+    meta: { contract: DEMO_CONTRACTS.securityChange },
     description: "Step-up POST (bearer)",
   });
-  registerDemoOrders(platform);
-  addDemoAuthorizationRoutes(routes, platform);
-  host.routes?.(routes, platform);
-  await platform.start();
-  await seedDemoUsers(platform);
-  await seedDemoPolicies(platform);
-  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
-  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
-  const { app, readiness } = createHttpApp({ platform, routes });
-  return { platform, app, routes, readiness };
 }
 
 /** The demo's modules, then the host configuration's plugins (also what `platform doctor` judges against). */

@@ -19,7 +19,7 @@ function ask(
   });
   const exchange = new HttpExchange({ method: "GET", url: "/metrics", headers, remoteAddress });
   return Promise.resolve()
-    .then(() => route.handler(exchange, {}))
+    .then(() => route.handler(exchange))
     .then(
       (body) => ({ ok: true as const, body, exchange }),
       (error: unknown) => ({

@@ -4,6 +4,7 @@ import { bundlesCommands } from "./bundles.js";
 import { doctorCommand } from "./doctor.js";
 import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
+import { openApiCliCommand } from "./openapi.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
@@ -15,6 +16,7 @@ import { usersCommands } from "./users.js";
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
   routesCliCommand,
+  openApiCliCommand,
   loginCommand,
   logoutCommand,
   ...usersCommands,

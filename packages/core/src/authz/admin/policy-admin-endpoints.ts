@@ -9,6 +9,7 @@ import {
   type PolicyAdministrationService,
 } from "../policy/policy-administration-service.js";
 import type { PolicyFilter } from "../policy/policy-repository.js";
+import { POLICY_ADMIN_CONTRACTS as C } from "./authz-admin-contracts.js";
 import { parsePolicyCreate, parsePolicyUpdate } from "../policy/policy-schema.js";
 
 /** Options of the PolicyAdminEndpoints. */
@@ -79,20 +80,26 @@ export class PolicyAdminEndpoints {
           GET: {
             name: "authz.policies.list",
             description: "Lists policies (source, approvalStatus, isActive, targetType, q)",
+            contract: C.list,
           },
-          POST: { name: "authz.policies.create", description: "Creates a policy (pending approval)" },
+          POST: {
+            name: "authz.policies.create",
+            description: "Creates a policy (pending approval)",
+            contract: C.create,
+          },
         },
         { name: "authz.policies.collection" },
       ),
       ...resourceRoutes(
         { ...resource, path: `${base}/*`, handler: (x, p) => this.handle(x, { kind: "item", id: p["*"]! }) },
         {
-          GET: { name: "authz.policies.get", description: "Reads one policy" },
+          GET: { name: "authz.policies.get", description: "Reads one policy", contract: C.get },
           PUT: {
             name: "authz.policies.update",
             description: "Updates a policy (compare-and-set on version)",
+            contract: C.update,
           },
-          DELETE: { name: "authz.policies.delete", description: "Deletes a policy" },
+          DELETE: { name: "authz.policies.delete", description: "Deletes a policy", contract: C.delete },
         },
         { name: "authz.policies.item" },
       ),
@@ -105,7 +112,13 @@ export class PolicyAdminEndpoints {
             path: `${base}/*/${action}`,
             handler: (x, p) => this.handle(x, { kind: "action", id: p["*"]!, action }),
           },
-          { POST: { name: `authz.policies.${action}`, description: `${ACTION_VERBS[action]} a policy` } },
+          {
+            POST: {
+              name: `authz.policies.${action}`,
+              description: `${ACTION_VERBS[action]} a policy`,
+              contract: action === "reject" ? C.reject : C.action,
+            },
+          },
           { name: `authz.policies.${action}.other` },
         ),
       );

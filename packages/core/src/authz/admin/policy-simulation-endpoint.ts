@@ -2,6 +2,8 @@ import { z } from "zod";
 import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
 import { isPathAllowed } from "../../identity/chain/request-firewall.js";
 import { type ChainRoute, resourceRoutes } from "../../identity/chain/chain-route.js";
+import { jsonAnswer } from "../../web/contract-parts.js";
+import { SIMULATION_ANSWER } from "./authz-admin-contracts.js";
 import type { UserRepository } from "../../identity/users/user-repository.js";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
@@ -65,6 +67,11 @@ export class PolicySimulationEndpoint {
         POST: {
           name: "authz.policies.simulate",
           description: "What the loaded URL policies decide for a subject and a request, with the trail",
+          contract: {
+            body: { schema: SimulationRequest, media: ["json"] },
+            responses: { 200: jsonAnswer("The decision and its trail", SIMULATION_ANSWER) },
+            errors: ["VALIDATION_FAILED", "NOT_FOUND"],
+          },
         },
       },
       { name: "authz.policies.simulate.other" },

@@ -1,5 +1,7 @@
 import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
 import type { ChainRoute } from "../../identity/chain/chain-route.js";
+import type { RouteContract } from "../../web/route-contract.js";
+import { ZERO_TRUST_ADMIN_CONTRACTS as C } from "./authz-admin-contracts.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
@@ -53,23 +55,31 @@ export class ZeroTrustAdminEndpoints {
       path: string,
       name: string,
       description: string,
+      contract: RouteContract,
     ): ChainRoute => ({
       method,
       path,
       name: `authz.zerotrust.${name}`,
       description,
+      meta: { contract },
       feature,
       access: "admin",
       handler: (exchange, params) =>
         params["*"] === undefined ? this.collection(exchange) : this.subject(exchange, params["*"]),
     });
     return [
-      route("GET", base, "list", "Lists live zero-trust actions, newest first (limit, action)"),
-      route("PUT", base, "set-without-subject", "Refused: 400 VALIDATION_FAILED (no subject)"),
-      route("DELETE", base, "clear-without-subject", "Refused: 400 VALIDATION_FAILED (no subject)"),
-      route("GET", `${base}/*`, "get", "Reads the action on one subject"),
-      route("PUT", `${base}/*`, "set", "Sets an action (BLOCK, ESCALATE, ...) on a subject"),
-      route("DELETE", `${base}/*`, "clear", "Clears the action on a subject"),
+      route("GET", base, "list", "Lists live zero-trust actions, newest first (limit, action)", C.list),
+      route("PUT", base, "set-without-subject", "Refused: 400 VALIDATION_FAILED (no subject)", C.refused),
+      route(
+        "DELETE",
+        base,
+        "clear-without-subject",
+        "Refused: 400 VALIDATION_FAILED (no subject)",
+        C.refused,
+      ),
+      route("GET", `${base}/*`, "get", "Reads the action on one subject", C.get),
+      route("PUT", `${base}/*`, "set", "Sets an action (BLOCK, ESCALATE, ...) on a subject", C.set),
+      route("DELETE", `${base}/*`, "clear", "Clears the action on a subject", C.clear),
     ];
   }
 

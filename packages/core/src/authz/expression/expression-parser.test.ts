@@ -19,7 +19,7 @@ function shape(node: ExpressionNode): string {
 }
 
 /** The position and reason of the error parsing `source` throws. */
-export function parseFailure(source: string): { position: number; reason: string } {
+function parseFailure(source: string): { position: number; reason: string } {
   try {
     parseExpression(source);
   } catch (error) {

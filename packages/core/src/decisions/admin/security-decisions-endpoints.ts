@@ -9,6 +9,7 @@ import { EVIDENCE_RECENT_MAX_LIMIT, type SealedEvidenceStore } from "../evidence
 import { DECISIONS_AUDIT } from "../pipeline/decisions-audit.js";
 import { parseSecurityDecisionQuery, type SecurityDecisionQuery } from "./security-decision-query.js";
 import { decisionDetailOf, decisionSummaryOf } from "./security-decision-view.js";
+import { DECISIONS_CONTRACTS } from "./security-decisions-contracts.js";
 
 /** Where the security-decisions admin API lives. */
 export const SECURITY_DECISIONS_PATH = "/platform/admin/api/security-decisions";
@@ -44,6 +45,7 @@ export class SecurityDecisionsEndpoints {
         method: "GET",
         path: SECURITY_DECISIONS_PATH,
         name: "decisions.admin.list",
+        meta: { contract: DECISIONS_CONTRACTS.list },
         description: "Recent AI security decisions, newest first (user, action, layer, since, until, limit)",
         feature: "decisions",
         access: "admin",
@@ -53,6 +55,7 @@ export class SecurityDecisionsEndpoints {
         method: "GET",
         path: `${SECURITY_DECISIONS_PATH}/{id}`,
         name: "decisions.admin.get",
+        meta: { contract: DECISIONS_CONTRACTS.get },
         description: "One AI security decision with its prompts exactly as sent",
         feature: "decisions",
         access: "admin",

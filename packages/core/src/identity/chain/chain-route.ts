@@ -1,6 +1,8 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { DependencyContainer } from "tsyringe";
 import type { HttpExchange, ResponseBody } from "../../web/http-exchange.js";
+import { OTHER_METHODS_CONTRACT, pageContract } from "../../web/contract-parts.js";
+import type { RouteContract } from "../../web/route-contract.js";
 import type { Route, RouteMethod, RouteStage, RouteTable } from "../../web/route-table.js";
 import type { ContainerAware } from "./container-aware.js";
 import type { NextFilter, SecurityFilter } from "./security-filter.js";
@@ -138,11 +140,17 @@ export function routeMount(options: {
   };
 }
 
-/** A page's routes: the same handler for `GET` and `HEAD` (chain routes match the exact method). */
+/**
+ * A page's routes: the same handler for `GET` and `HEAD` (chain routes match the exact method). Its
+ * OpenAPI contract is an HTML page unless the route names one in `meta.contract`.
+ */
 export function pageRoutes(route: Omit<ChainRoute, "method">): ChainRoute[] {
+  const meta = route.meta?.contract
+    ? route.meta
+    : { ...route.meta, contract: pageContract(route.description) };
   return [
-    { ...route, method: "GET" },
-    { ...route, method: "HEAD" },
+    { ...route, meta, method: "GET" },
+    { ...route, meta, method: "HEAD" },
   ];
 }
 
@@ -152,19 +160,27 @@ export function pageRoutes(route: Omit<ChainRoute, "method">): ChainRoute[] {
  */
 export function resourceRoutes(
   resource: Pick<ChainRoute, "path" | "feature" | "access" | "handler">,
-  methods: Partial<Record<Exclude<RouteMethod, "ANY">, { name: string; description: string }>>,
+  methods: Partial<
+    Record<Exclude<RouteMethod, "ANY">, { name: string; description: string; contract?: RouteContract }>
+  >,
   otherMethods: { name: string },
 ): ChainRoute[] {
   const routes: ChainRoute[] = [];
-  for (const [method, { name, description }] of Object.entries(methods)) {
-    routes.push({ ...resource, method: method as RouteMethod, name, description });
+  for (const [method, { name, description, contract }] of Object.entries(methods)) {
+    const meta = contract ? { meta: { contract } } : {};
+    routes.push({ ...resource, ...meta, method: method as RouteMethod, name, description });
   }
   const allowed = Object.keys(methods).join(", ");
   routes.push({
     ...resource,
     method: "ANY",
     name: otherMethods.name,
+    meta: { contract: { ...OTHER_METHODS_CONTRACT, pathParams: contractOf(routes[0])?.pathParams } },
     description: `Any other method: 405 METHOD_NOT_ALLOWED (Allow: ${allowed})`,
   });
   return routes;
+}
+
+function contractOf(route: ChainRoute | undefined): RouteContract | undefined {
+  return route?.meta?.contract as RouteContract | undefined;
 }

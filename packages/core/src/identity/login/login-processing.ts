@@ -8,6 +8,7 @@ import type {
   AuthenticationSuccessHandler,
   LoginContext,
 } from "../handlers/authentication-handlers.js";
+import { passwordBody, signInContract } from "../identity-contracts.js";
 import type { PrimaryAuthenticator } from "./primary-authenticator.js";
 
 /** Options of a username/password processing endpoint (form or REST). */
@@ -47,6 +48,7 @@ export class LoginProcessing {
         path: o.url,
         name: o.name,
         description: `Signs in with a username and password (${o.accept.join(" or ")} body)`,
+        meta: { contract: signInContract(passwordBody(o.usernameParameter, o.passwordParameter), o.accept) },
         feature: o.feature,
         access: "public",
         handler: (exchange) => this.handle(exchange),

@@ -6,6 +6,7 @@ import type { ChainRoute } from "../chain/chain-route.js";
 import { isBearerAuthenticated } from "../context/security-context-filter.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import { bearerTokenOf } from "./bearer-token.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /** Revokes a client's tokens at logout (the token service of `.oauth2()` chains). */
 export interface TokenRevoker {
@@ -41,6 +42,7 @@ export class LogoutEndpoint {
         method: "POST",
         path: this.options.url,
         name: "identity.logout",
+        meta: { contract: IDENTITY_CONTRACTS.logout },
         description: "Signs the caller out: clears the context, revokes tokens, ends pending flows",
         feature: "identity",
         access: "public",

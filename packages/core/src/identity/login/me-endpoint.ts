@@ -3,6 +3,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication } from "../authentication/authentication.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { ChainRoute } from "../chain/chain-route.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /**
  * `GET <url>` (default `/api/me`): who am I — the user id (the one the zero-trust admin API names as
@@ -23,6 +24,7 @@ export class MeEndpoint {
         method: "GET",
         path: this.url,
         name: "identity.me",
+        meta: { contract: IDENTITY_CONTRACTS.me },
         description: "Who am I: id, username, authorities, how and when the caller signed in",
         feature: "identity",
         access: "authenticated",

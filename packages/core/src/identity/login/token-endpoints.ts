@@ -6,6 +6,7 @@ import type { SubjectStatusGate } from "../authentication/subject-status-check.j
 import type { ChainRoute } from "../chain/chain-route.js";
 import { bearerTokenOf } from "./bearer-token.js";
 import { optionalToken, type TokenRevoker } from "./logout-endpoint.js";
+import { IDENTITY_CONTRACTS, TokenRefreshBody } from "../identity-contracts.js";
 
 /** Rotates a refresh token into a new pair (the token service of `.oauth2()`). */
 export interface TokenRefresher {
@@ -43,6 +44,7 @@ export class TokenEndpoints {
         ...common,
         path: this.options.refreshUrl,
         name: "identity.token-refresh",
+        meta: { contract: IDENTITY_CONTRACTS.refresh },
         description: "Rotates a refresh token into a new access/refresh pair",
         handler: (exchange) => this.refresh(exchange),
       },
@@ -50,6 +52,7 @@ export class TokenEndpoints {
         ...common,
         path: this.options.revokeUrl,
         name: "identity.token-revoke",
+        meta: { contract: IDENTITY_CONTRACTS.revoke },
         description: "Revokes a refresh token's family and the presented access token",
         handler: (exchange) => this.revoke(exchange),
       },
@@ -59,12 +62,14 @@ export class TokenEndpoints {
   /** `POST <refreshUrl>` `{ refreshToken }`: a new pair. */
   async refresh(exchange: HttpExchange): Promise<void> {
     const { tokens } = this.options;
-    const refreshToken = await this.refreshTokenField(exchange);
-    if (typeof refreshToken !== "string" || refreshToken.length === 0 || refreshToken.length > 512) {
+    // The documented body schema is the check (a string of 1 to 512 characters).
+    const parsed = TokenRefreshBody.safeParse({ refreshToken: await this.refreshTokenField(exchange) });
+    if (!parsed.success) {
       throw new PlatformError("VALIDATION_FAILED", "refreshToken is required", {
         details: { fields: ["refreshToken"] },
       });
     }
+    const { refreshToken } = parsed.data;
     await this.checkOwner(exchange, refreshToken);
     const pair = await tokens.refresh(refreshToken);
     exchange.json(200, { success: true, ...pair });

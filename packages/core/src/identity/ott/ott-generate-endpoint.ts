@@ -16,6 +16,7 @@ import {
   tooManyAttempts,
 } from "./ott-endpoint-support.js";
 import type { OttGenerationLimiter } from "./ott-generation-limiter.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /** Options of the OttGenerateEndpoint. */
 export interface OttGenerateEndpointOptions {
@@ -55,6 +56,7 @@ export class OttGenerateEndpoint {
         method: "POST",
         path: this.options.url,
         name: "identity.ott.generate",
+        meta: { contract: IDENTITY_CONTRACTS.ottGenerate },
         description: "Asks for a one-time sign-in link for a username (same answer for unknown ones)",
         feature: "identity.ott",
         access: "public",

@@ -24,6 +24,7 @@ import {
   recordSafely,
   tooManyAttempts,
 } from "./ott-endpoint-support.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /** Options of the OttLoginEndpoint. */
 export interface OttLoginEndpointOptions {
@@ -78,6 +79,7 @@ export class OttLoginEndpoint {
         method: "POST",
         path: this.options.url,
         name: "identity.ott.login",
+        meta: { contract: IDENTITY_CONTRACTS.ottLogin },
         description: "Signs in with a one-time token (and optionally its username)",
         feature: "identity.ott",
         access: "public",

@@ -4,6 +4,7 @@ import type { ChainRoute } from "../chain/chain-route.js";
 import { noStoreJson } from "./passkey-http.js";
 import type { PasskeyService } from "./passkey-service.js";
 import { setChallengeCookie } from "./webauthn-challenge-cookie.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /**
  * `POST <url>` (default `/webauthn/authenticate/options`), body empty or JSON `{ username? }`: answers
@@ -23,6 +24,7 @@ export class PasskeyAssertionOptionsEndpoint {
         method: "POST",
         path: this.url,
         name: "identity.passkey.assertion-options",
+        meta: { contract: IDENTITY_CONTRACTS.passkeyOptions },
         description: "WebAuthn assertion options for a passkey sign-in; sets the challenge cookie",
         feature: "identity.passkey",
         access: "public",

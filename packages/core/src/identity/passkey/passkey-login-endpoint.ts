@@ -10,6 +10,7 @@ import type {
 import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { PasskeyService } from "./passkey-service.js";
 import { takeChallengeCookie } from "./webauthn-challenge-cookie.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /** Options of the passkey sign-in processing endpoint. */
 export interface PasskeyLoginEndpointOptions {
@@ -38,6 +39,7 @@ export class PasskeyLoginEndpoint {
         method: "POST",
         path: this.options.url,
         name: "identity.passkey.login",
+        meta: { contract: IDENTITY_CONTRACTS.passkeyLogin },
         description: "Signs in with a passkey assertion (AuthenticationResponseJSON)",
         feature: "identity.passkey",
         access: "public",

@@ -12,6 +12,7 @@ import type { PasskeyCredential } from "./passkey-credential.js";
 import { noStoreJson, requireUser } from "./passkey-http.js";
 import type { PasskeyService, PasskeyUser } from "./passkey-service.js";
 import { setChallengeCookie, takeChallengeCookie } from "./webauthn-challenge-cookie.js";
+import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
 /** URLs of the passkey management endpoints. */
 export interface PasskeyManagementUrls {
@@ -67,6 +68,7 @@ export class PasskeyManagementEndpoints {
         method: "POST",
         path: u.registrationOptionsUrl,
         name: "identity.passkey.registration-options",
+        meta: { contract: IDENTITY_CONTRACTS.registrationOptions },
         description: "WebAuthn creation options for the signed-in user; sets the challenge cookie",
         handler: (exchange) => this.registrationOptions(exchange),
       },
@@ -75,6 +77,7 @@ export class PasskeyManagementEndpoints {
         method: "POST",
         path: u.registrationUrl,
         name: "identity.passkey.register",
+        meta: { contract: IDENTITY_CONTRACTS.register },
         description: "Stores a new passkey for the signed-in user",
         handler: (exchange) => this.register(exchange),
       },
@@ -83,6 +86,7 @@ export class PasskeyManagementEndpoints {
         method: "GET",
         path: u.credentialsUrl,
         name: "identity.passkey.credentials",
+        meta: { contract: IDENTITY_CONTRACTS.credentials },
         description: "Lists the signed-in user's passkeys",
         handler: (exchange) => this.list(exchange),
       },
@@ -91,6 +95,7 @@ export class PasskeyManagementEndpoints {
         method: "DELETE",
         path: `${u.registrationUrl}/**`,
         name: "identity.passkey.delete",
+        meta: { contract: IDENTITY_CONTRACTS.deletePasskey },
         description: "Deletes one of the signed-in user's passkeys",
         handler: (exchange, params) => this.delete(exchange, params["**"] ?? ""),
       },

@@ -5,6 +5,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { Escalation } from "./escalation.js";
 import type { EscalationPoll, EscalationService } from "./escalation-service.js";
+import { MFA_CONTRACTS } from "../mfa-contracts.js";
 
 /** Options of the EscalationAdminEndpoints. */
 export interface EscalationAdminEndpointsOptions {
@@ -35,6 +36,7 @@ export class EscalationAdminEndpoints {
         method: "GET",
         path: this.basePath,
         name: "mfa.escalation.list",
+        meta: { contract: MFA_CONTRACTS.escalationList },
         description: "Pending escalated sign-ins, for administrators",
         handler: (exchange) => this.list(exchange),
       },
@@ -43,6 +45,7 @@ export class EscalationAdminEndpoints {
         method: "POST",
         path: `${this.basePath}/*/approve`,
         name: "mfa.escalation.approve",
+        meta: { contract: MFA_CONTRACTS.escalationDecide },
         description: "Approves an escalated sign-in (not one's own)",
         handler: (exchange, params) => this.decide(exchange, params["*"]!, "approve"),
       },
@@ -51,6 +54,7 @@ export class EscalationAdminEndpoints {
         method: "POST",
         path: `${this.basePath}/*/reject`,
         name: "mfa.escalation.reject",
+        meta: { contract: MFA_CONTRACTS.escalationDecide },
         description: "Rejects an escalated sign-in",
         handler: (exchange, params) => this.decide(exchange, params["*"]!, "reject"),
       },
@@ -119,6 +123,7 @@ export class EscalationStatusEndpoint {
     const route = {
       path: this.statusUrl,
       name: "mfa.escalation.status",
+      meta: { contract: MFA_CONTRACTS.escalationStatus },
       description: "The held client's poll of its escalated sign-in",
       feature: "mfa.escalation",
       access: "mfa-flow",

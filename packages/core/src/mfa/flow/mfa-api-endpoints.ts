@@ -15,6 +15,16 @@ import { answersMfaJson, completeFlow, nextStepUrl, writeMfaStep } from "./mfa-a
 import { assertStepUpCaller, completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
+import type { RouteContract } from "../../web/route-contract.js";
+import { MFA_CONTRACTS } from "../mfa-contracts.js";
+
+/** The contracts of the flow's steps, by route name (`mfa.<name>`). */
+const STEP_CONTRACTS: Record<string, RouteContract> = {
+  "select-factor": MFA_CONTRACTS.selectFactor,
+  "ott-generate-code": MFA_CONTRACTS.generateCode,
+  "ott-verify-code": MFA_CONTRACTS.verifyCode,
+  cancel: MFA_CONTRACTS.cancel,
+};
 
 /**
  * The MFA endpoints of one flow: `GET config`, `GET status`, `POST select-factor`,
@@ -46,6 +56,7 @@ export class MfaApiEndpoints {
       path,
       name: `mfa.${name}`,
       description,
+      meta: { contract: STEP_CONTRACTS[name] },
       feature: "mfa",
       access: "mfa-flow",
       handler: (exchange) => this.guard(exchange, () => run(exchange)),
@@ -55,6 +66,7 @@ export class MfaApiEndpoints {
         method: "GET",
         path: urls.config,
         name: "mfa.config",
+        meta: { contract: MFA_CONTRACTS.config },
         description: "The flow's URLs, factors and required factor count, for the SDK",
         feature: "mfa",
         access: "public",
@@ -64,6 +76,7 @@ export class MfaApiEndpoints {
         method: "GET",
         path: urls.status,
         name: "mfa.status",
+        meta: { contract: MFA_CONTRACTS.status },
         description: "The caller's MFA flow: state, factors done and missing, next step",
         feature: "mfa",
         access: "mfa-flow",

@@ -10,6 +10,7 @@ import { completeFlow, writeMfaStep } from "./mfa-answers.js";
 import { assertStepUpCaller, completeStepUp, type StepUpCompletion } from "./mfa-step-up.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
+import { MFA_CONTRACTS } from "../mfa-contracts.js";
 
 /**
  * The passkey as a second factor: `POST <passkeyAssertionOptions>` issues assertion options for the
@@ -40,6 +41,7 @@ export class MfaPasskeyEndpoints {
         ...common,
         path: urls.passkeyAssertionOptions,
         name: "mfa.passkey-assertion-options",
+        meta: { contract: MFA_CONTRACTS.passkeyOptions },
         description: "Passkey assertion options for the flow's user (passkey as a second factor)",
         handler: (exchange) => this.o.guard(exchange, () => this.options(exchange)),
       },
@@ -47,6 +49,7 @@ export class MfaPasskeyEndpoints {
         ...common,
         path: urls.passkeyLoginProcessing,
         name: "mfa.passkey-verify",
+        meta: { contract: MFA_CONTRACTS.passkeyVerify },
         description: "Verifies the flow user's passkey assertion",
         handler: (exchange) => this.o.guard(exchange, () => this.verify(exchange)),
       },

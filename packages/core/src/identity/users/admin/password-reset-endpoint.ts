@@ -2,6 +2,7 @@ import type { AuditSink } from "../../../kernel/audit-sink.js";
 import { isPlatformError, PlatformError } from "../../../kernel/platform-error.js";
 import type { HttpExchange } from "../../../web/http-exchange.js";
 import { type ChainRoute, resourceRoutes } from "../../chain/chain-route.js";
+import { IDENTITY_CONTRACTS } from "../../identity-contracts.js";
 import { csrfHiddenInput, csrfMetaTags } from "../../csrf/csrf-html.js";
 import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import type { PasswordHasher } from "../../password/password-hasher.js";
@@ -48,14 +49,20 @@ export class PasswordResetEndpoint {
     return resourceRoutes(
       { path: this.path, feature, access: "reset-link", handler: (exchange) => this.handle(exchange) },
       {
-        GET: { name: "identity.password-reset.page", description: "The password-reset form of a reset link" },
+        GET: {
+          name: "identity.password-reset.page",
+          description: "The password-reset form of a reset link",
+          contract: IDENTITY_CONTRACTS.resetPage,
+        },
         HEAD: {
           name: "identity.password-reset.page",
           description: "The password-reset form of a reset link",
+          contract: IDENTITY_CONTRACTS.resetPage,
         },
         POST: {
           name: "identity.password-reset.submit",
           description: "Sets a new password with a reset link's token",
+          contract: IDENTITY_CONTRACTS.resetSubmit,
         },
       },
       { name: "identity.password-reset.other" },

@@ -1,19 +1,22 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { PlatformError } from "../../../kernel/platform-error.js";
 import type { HttpExchange } from "../../../web/http-exchange.js";
 import { type Authentication, currentAuthentication } from "../../authentication/authentication.js";
 import { type ChainRoute, resourceRoutes } from "../../chain/chain-route.js";
 import { USER_LIST_MAX_LIMIT } from "../user-repository.js";
+import {
+  AuthoritiesBody,
+  CreateUserBody,
+  ResetPasswordBody,
+  USER_ADMIN_CONTRACTS as C,
+  UserListQuery,
+} from "./user-admin-contracts.js";
 import type { UserAdministrationService, UserView } from "./user-administration-service.js";
 
 /** Where the users admin API lives. */
 export const USER_ADMIN_BASE_PATH = "/admin/api/users";
 /** Longest user id looked up; longer ones are refused before the store sees them. */
 export const MAX_USER_ID_LENGTH = 128;
-/** Longest username accepted on create. */
-export const MAX_USERNAME_LENGTH = 128;
-/** Longest `q` search text. */
-export const MAX_USER_QUERY_LENGTH = 128;
 
 const USER_ID = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_USER_ID_LENGTH}}$`);
 const ACTIONS = ["disable", "enable", "unlock", "reset-password"] as const;
@@ -28,29 +31,6 @@ const ACTION_DESCRIPTIONS: Record<Action, string> = {
   unlock: "Unlocks a user locked out by failed sign-ins",
   "reset-password": "Sets a password, or mails a single-use reset link",
 };
-
-const CreateBody = z.strictObject({
-  username: z.string().min(1).max(MAX_USERNAME_LENGTH),
-  password: z.string().optional(),
-  authorities: z.array(z.string()).optional(),
-  enabled: z.boolean().optional(),
-});
-const AuthoritiesBody = z.strictObject({ authorities: z.array(z.string().max(64)).max(64) });
-const ResetBody = z.union([
-  z.strictObject({ password: z.string() }),
-  z.strictObject({ sendLink: z.literal(true) }),
-]);
-const ListQuery = z.strictObject({
-  q: z.string().max(MAX_USER_QUERY_LENGTH).optional(),
-  offset: z
-    .string()
-    .regex(/^\d{1,9}$/, "must be a non-negative integer")
-    .optional(),
-  limit: z
-    .string()
-    .regex(/^\d{1,3}$/, `must be 1 to ${USER_LIST_MAX_LIMIT}`)
-    .optional(),
-});
 
 type Route =
   | { kind: "collection" }
@@ -78,16 +58,24 @@ export class UserAdminEndpoints {
       ...resourceRoutes(
         { ...resource, path: base, handler: (x) => this.handle(x, { kind: "collection" }) },
         {
-          GET: { name: "identity.users.list", description: "Lists users (q, offset, limit)" },
-          POST: { name: "identity.users.create", description: "Creates a user" },
+          GET: {
+            name: "identity.users.list",
+            description: "Lists users (q, offset, limit)",
+            contract: C.list,
+          },
+          POST: { name: "identity.users.create", description: "Creates a user", contract: C.create },
         },
         { name: "identity.users.collection" },
       ),
       ...resourceRoutes(
         { ...resource, path: `${base}/*`, handler: (x, p) => this.handle(x, { kind: "item", id: p["*"]! }) },
         {
-          GET: { name: "identity.users.get", description: "Reads one user" },
-          DELETE: { name: "identity.users.delete", description: "Deletes a user and ends their sign-ins" },
+          GET: { name: "identity.users.get", description: "Reads one user", contract: C.get },
+          DELETE: {
+            name: "identity.users.delete",
+            description: "Deletes a user and ends their sign-ins",
+            contract: C.delete,
+          },
         },
         { name: "identity.users.item" },
       ),
@@ -101,6 +89,7 @@ export class UserAdminEndpoints {
           PUT: {
             name: "identity.users.authorities",
             description: "Replaces a user's authorities and ends their sign-ins",
+            contract: C.authorities,
           },
         },
         { name: "identity.users.authorities.other" },
@@ -114,7 +103,13 @@ export class UserAdminEndpoints {
             path: `${base}/*/${action}`,
             handler: (x, p) => this.handle(x, { kind: "action", id: p["*"]!, action }),
           },
-          { POST: { name: `identity.users.${action}`, description: ACTION_DESCRIPTIONS[action] } },
+          {
+            POST: {
+              name: `identity.users.${action}`,
+              description: ACTION_DESCRIPTIONS[action],
+              contract: action === "reset-password" ? C["reset-password"] : C.action,
+            },
+          },
           { name: `identity.users.${action}.other` },
         ),
       );
@@ -155,7 +150,7 @@ export class UserAdminEndpoints {
   private async collection(exchange: HttpExchange, admin: Authentication): Promise<void> {
     allow(exchange, ["GET", "POST"]);
     if (exchange.method === "GET") {
-      const query = parse(ListQuery, single(exchange.query));
+      const query = parse(UserListQuery, single(exchange.query));
       const limit = query.limit === undefined ? undefined : Number(query.limit);
       if (limit !== undefined && (limit < 1 || limit > USER_LIST_MAX_LIMIT)) {
         throw invalid("limit", `must be 1 to ${USER_LIST_MAX_LIMIT}`);
@@ -167,7 +162,7 @@ export class UserAdminEndpoints {
       exchange.json(200, users.map(view));
       return;
     }
-    const body = parse(CreateBody, await exchange.fields(["json"]));
+    const body = parse(CreateUserBody, await exchange.fields(["json"]));
     const created = await this.service.create(body, admin);
     exchange.response.headers.set("location", `${USER_ADMIN_BASE_PATH}/${encodeURIComponent(created.id)}`);
     exchange.json(201, view(created));
@@ -180,7 +175,7 @@ export class UserAdminEndpoints {
     action: Action,
   ): Promise<UserView> {
     if (action === "reset-password") {
-      const body = parse(ResetBody, await exchange.fields(["json"]));
+      const body = parse(ResetPasswordBody, await exchange.fields(["json"]));
       return "password" in body
         ? this.service.setPassword(id, body.password, admin)
         : this.service.sendResetLink(id, admin);
