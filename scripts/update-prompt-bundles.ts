@@ -5,17 +5,15 @@ import "reflect-metadata";
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
+// The maintainers' writers are not public API: this script reads them from the core's sources.
+import { BUILD_BUNDLES, DEFAULT_BUNDLE_ROOT } from "@keyward/core/prompts";
+import { goldenRenderFile, goldenRenders } from "../packages/core/src/prompts/bundles/element-sources.js";
 import {
-  BUILD_BUNDLES,
-  DEFAULT_BUNDLE_ROOT,
   goldenRenderDirectory,
-  goldenRenderFile,
-  goldenRenders,
   manifestDirectory,
-  manifestFor,
-  manifestText,
   readGoldenInputs,
-} from "@keyward/core/prompts";
+} from "../packages/core/src/prompts/manifest/bundle-root.js";
+import { manifestFor, manifestText } from "../packages/core/src/prompts/manifest/manifest-writer.js";
 
 function writeIfChanged(path: string, text: string): boolean {
   let old: string | undefined;

@@ -3,12 +3,8 @@ import type { AddressInfo } from "node:net";
 import { createPlatform } from "@keyward/core";
 import { createDecisionsPlugin } from "@keyward/core/decisions";
 import { DecisionModel } from "@keyward/core/ports";
-import {
-  DEFAULT_BUNDLE_ROOT,
-  readGoldenInputs,
-  loadBundleCatalog,
-  parsePromptInput,
-} from "@keyward/core/prompts";
+import { DEFAULT_BUNDLE_ROOT, loadBundleCatalog, parsePromptInput } from "@keyward/core/prompts";
+import { readGoldenInputs } from "../../packages/core/src/prompts/manifest/bundle-root.js";
 import { ManualClock } from "@keyward/core/testing";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { selectionFromCatalog } from "../../packages/core/src/decisions/engine/bundle-selection.js";

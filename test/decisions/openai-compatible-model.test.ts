@@ -2,12 +2,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { inspect } from "node:util";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import {
-  DEFAULT_BUNDLE_ROOT,
-  readGoldenInputs,
-  loadBundleCatalog,
-  parsePromptInput,
-} from "@keyward/core/prompts";
+import { DEFAULT_BUNDLE_ROOT, loadBundleCatalog, parsePromptInput } from "@keyward/core/prompts";
+import { readGoldenInputs } from "../../packages/core/src/prompts/manifest/bundle-root.js";
 import { ManualClock } from "@keyward/core/testing";
 import { analysePrompt } from "../../packages/core/src/decisions/analyst/offline-analyst.js";
 import { selectionFromCatalog } from "../../packages/core/src/decisions/engine/bundle-selection.js";

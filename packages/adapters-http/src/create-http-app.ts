@@ -1,8 +1,13 @@
 import type { Platform } from "@keyward/core";
-import { REST_DOCS_PATH } from "@keyward/core/authz";
 import { PlatformError, ErrorCatalog } from "@keyward/core/errors";
 import { IdGenerator, Logger } from "@keyward/core/ports";
-import { errorTranslation, type HttpExchange, type RequestPipeline, RouteTable } from "@keyward/core/web";
+import {
+  errorTranslation,
+  type HttpExchange,
+  REST_DOCS_PATH,
+  type RequestPipeline,
+  RouteTable,
+} from "@keyward/core/web";
 import { H3, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { incomingCorrelationId } from "./correlation-id.js";

@@ -1,7 +1,7 @@
 import { defineProperty, type PlatformPlugin, prop } from "@keyward/core";
 import { WEB_ERROR_CODES } from "@keyward/core/errors";
 import { AuditListener } from "@keyward/core/ports";
-import { RouteTable } from "@keyward/core/web";
+import { REST_DOCS_PATH, RouteTable } from "@keyward/core/web";
 import { HTTP_ACCESS_LOG_ENABLED } from "./access-log.js";
 import { HTTP_METRICS_ENABLED, HTTP_METRICS_PROPERTIES } from "./metrics/metrics-properties.js";
 import { PLATFORM_METRICS, PlatformMetrics } from "./metrics/platform-metrics.js";
@@ -62,6 +62,7 @@ export const HTTP_PROPERTIES = [
   HTTP_ACCESS_LOG_ENABLED,
   ...HTTP_METRICS_PROPERTIES,
   HTTP_OPENAPI_ENABLED,
+  REST_DOCS_PATH,
 ] as const;
 
 /**

@@ -1,10 +1,5 @@
 import { performance } from "node:perf_hooks";
-import {
-  DEFAULT_BUNDLE_ROOT,
-  readGoldenInputs,
-  loadBundleCatalog,
-  parsePromptInput,
-} from "@keyward/core/prompts";
+import { DEFAULT_BUNDLE_ROOT, loadBundleCatalog, parsePromptInput } from "@keyward/core/prompts";
 import { ManualClock } from "@keyward/core/testing";
 import { OfflineAnalyst } from "../../../packages/core/src/decisions/analyst/offline-analyst.js";
 import {
@@ -13,6 +8,7 @@ import {
 } from "../../../packages/core/src/decisions/engine/bundle-selection.js";
 import { LayeredDecisionEngine } from "../../../packages/core/src/decisions/engine/layered-decision-engine.js";
 import type { PromptInput } from "../../../packages/core/src/prompts/input/prompt-input.js";
+import { readGoldenInputs } from "../../../packages/core/src/prompts/manifest/bundle-root.js";
 
 /** The golden inputs every layout renders (the prompts module's committed fixtures). */
 export const INPUTS = [

@@ -51,20 +51,6 @@ export const POLICY_REFRESH_INTERVAL = defineProperty<number>({
     "changed policies (0: never, for a single instance). Changes made here reload at once.",
 });
 
-/**
- * Where the REST reference page is served (the spec's property): URL resources link to
- * `<path>#<route name>`, one anchor per route. Declared once, here; the HTTP binding serves the page.
- */
-export const REST_DOCS_PATH = defineProperty<string>({
-  key: "platform.iam.admin.rest-docs-path",
-  schema: prop.string().refine((path) => /^\/[A-Za-z0-9._~/-]*$/.test(path) && !path.includes("//"), {
-    message: "must be an absolute literal path such as /docs/index.html",
-  }),
-  default: "/docs/index.html",
-  description:
-    "Path of the REST reference page (one anchor per route name); URL resources' apiDocsUrl is <path>#<route name>.",
-});
-
 /** Which namer proposes managed resources' names after a scan. */
 export const RESOURCES_NAMER = defineProperty<"offline" | "openai">({
   key: "platform.authz.resources.namer",
@@ -81,7 +67,6 @@ export const AUTHZ_PROPERTIES = [
   POLICY_NO_MATCH_DECISION,
   POLICY_TIME_ZONE,
   POLICY_REFRESH_INTERVAL,
-  REST_DOCS_PATH,
   RESOURCES_NAMER,
 ] as const;
 

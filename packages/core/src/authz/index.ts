@@ -17,9 +17,6 @@ export { zeroTrustChecked } from "./pdp/zero-trust-checked.js";
 export { PolicyAdministrationService } from "./policy/policy-administration-service.js";
 export type { PolicyCreateInput, PolicyUpdateInput } from "./policy/policy-schema.js";
 
-// The REST reference page's path (URL resources link to its anchors; the HTTP binding serves it)
-export { REST_DOCS_PATH } from "./authz.properties.js";
-
 // Method protection
 export { MethodSecurity } from "./method/method-security.js";
 export { Protectable, type ProtectableOptions } from "./method/protectable.js";

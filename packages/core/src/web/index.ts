@@ -13,6 +13,7 @@ export { HttpExchange, type ResponseBody, serializeCookie } from "./http-exchang
 export type { HttpInterceptor } from "./http-interceptor.js";
 export { type IpRange, ipRangeContains, parseIpRange } from "./ip-range.js";
 export { PAGE_SCRIPT_PATHS, PAGE_SCRIPTS_PREFIX } from "./page-scripts.js";
+export { REST_DOCS_PATH } from "./rest-docs.properties.js";
 export type { RouteContract } from "./route-contract.js";
 export { type Route, type RouteAccess, RouteTable } from "./route-table.js";
 export {

@@ -2,7 +2,8 @@ import { Logger } from "../../kernel/logger.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { PlatformPlugin, PluginContext } from "../../kernel/plugin.js";
 import { RouteTable } from "../../web/route-table.js";
-import { REST_DOCS_PATH, RESOURCES_NAMER } from "../authz.properties.js";
+import { REST_DOCS_PATH } from "../../web/rest-docs.properties.js";
+import { RESOURCES_NAMER } from "../authz.properties.js";
 import { MethodSecurity } from "../method/method-security.js";
 import { BatchedResourceNaming } from "./batched-resource-naming.js";
 import { MethodResourceScanner } from "./method-resource-scanner.js";
@@ -21,7 +22,10 @@ const DECISION_MODEL_BASE_URL_KEY = "platform.security.decision.model.base-url";
  * before the sync runs are seen.
  */
 export function registerResourceScanners(ctx: Pick<PluginContext, "registerMember" | "properties">): void {
-  const restDocsPath = ctx.properties.get(REST_DOCS_PATH);
+  // The HTTP binding declares the page's path; without it, the spec's default.
+  const restDocsPath = ctx.properties.declares(REST_DOCS_PATH.key)
+    ? ctx.properties.get(REST_DOCS_PATH)
+    : REST_DOCS_PATH.default;
   ctx.registerMember(ResourceScanner, {
     useFactory: (c) => new RouteResourceScanner({ routes: c.resolve(RouteTable), restDocsPath }),
   });
