@@ -58,10 +58,10 @@ describe("the resource scanners over the demo platform", () => {
       resourceIdentifier: "/api/orders/{id}",
       resourceType: "URL",
       httpMethod: "DELETE",
-      friendlyName: "app.DELETE /api/orders/{id}",
+      friendlyName: "orders.cancel",
       description: "URL: [DELETE] /api/orders/{id}",
       serviceOwner: "app",
-      apiDocsUrl: "/docs/index.html#app.DELETE%20%2Fapi%2Forders%2F%7Bid%7D",
+      apiDocsUrl: "/docs/index.html#orders.cancel",
       availableContextVariables: '["id"]',
     });
   });

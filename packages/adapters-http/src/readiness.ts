@@ -1,5 +1,7 @@
 import type { Platform } from "@keyward/core";
 import { HealthIndicator } from "@keyward/core/ports";
+import type { RouteContract } from "@keyward/core/web";
+import { z } from "zod";
 import type { RouteDefinition } from "./route-registry.js";
 
 /**
@@ -26,7 +28,7 @@ export function livenessRoute(base = "/health"): RouteDefinition {
     method: "GET",
     path: `${base}/live`,
     description: "Liveness: the process answers",
-    meta: { kind: "health" },
+    meta: { kind: "health", contract: LIVE_CONTRACT },
     name: "http.health.live",
     feature: "http",
     access: "public",
@@ -55,7 +57,7 @@ export function readinessRoute(
     method: "GET",
     path: `${base}/ready`,
     description: "Readiness: started, not shutting down, every store reachable",
-    meta: { kind: "health" },
+    meta: { kind: "health", contract: READY_CONTRACT },
     name: "http.health.ready",
     feature: "http",
     access: "public",
@@ -92,3 +94,25 @@ function notReadyReasons(
   }
   return reasons;
 }
+
+/** `/health/live`'s one answer. */
+const LIVE_CONTRACT = {
+  responses: {
+    200: { description: "UP: the process answers", schema: z.object({ status: z.literal("UP") }) },
+  },
+} satisfies RouteContract;
+
+/** `/health/ready`'s answers: UP, or DOWN with its reasons. */
+const READY_CONTRACT = {
+  responses: {
+    200: {
+      description: "UP: started, keys loaded, stores reachable",
+      schema: z.object({ status: z.literal("UP") }),
+    },
+    503: {
+      description:
+        "DOWN: `not-started`, `stopped`, `shutting-down` or `dependency-down:<name>`, each reason listed",
+      schema: z.object({ status: z.literal("DOWN"), reasons: z.array(z.string()) }),
+    },
+  },
+} satisfies RouteContract;

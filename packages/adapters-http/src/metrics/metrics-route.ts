@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { currentAuthentication } from "@keyward/core";
 import { PlatformError } from "@keyward/core/errors";
-import type { HttpExchange } from "@keyward/core/web";
+import type { HttpExchange, RouteContract } from "@keyward/core/web";
 import type { RouteDefinition } from "../route-registry.js";
 import { isTrustedProxyAddress, parseTrustedProxies, type TrustedProxies } from "../trusted-proxies.js";
 import type { MetricsAudience } from "./metrics-properties.js";
@@ -39,7 +39,7 @@ export function metricsRoute(options: MetricsRouteOptions): RouteDefinition {
     method: "GET",
     path: options.path,
     description: `Prometheus metrics of this platform (audience: ${audience})`,
-    meta: { kind: "metrics", audience },
+    meta: { kind: "metrics", audience, contract: METRICS_CONTRACT },
     name: "http.metrics",
     feature: "http",
     access: audience === "admin" ? "admin" : "public",
@@ -82,3 +82,9 @@ export function bearerMatches(header: string | undefined, expected: Buffer): boo
   const same = given.length === expected.length;
   return timingSafeEqual(same ? given : expected, expected) && same;
 }
+
+/** The metrics route's answer; a caller outside the audience gets 404, 401 or 403 (by audience). */
+const METRICS_CONTRACT = {
+  responses: { 200: { description: "The metrics, Prometheus text format 0.0.4", media: "text" } },
+  errors: ["NOT_FOUND", "AUTHENTICATION_REQUIRED", "ACCESS_DENIED"],
+} satisfies RouteContract;

@@ -39,6 +39,7 @@ const MEDIA = {
   form: "application/x-www-form-urlencoded",
   html: "text/html",
   javascript: "text/javascript",
+  text: "text/plain",
 } as const;
 
 /** One operation before it is written: the route, its method and its OpenAPI path. */

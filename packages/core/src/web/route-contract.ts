@@ -31,7 +31,7 @@ export interface RouteContract {
       {
         readonly description: string;
         readonly schema?: ZodType;
-        readonly media?: "json" | "html" | "javascript" | "none";
+        readonly media?: "json" | "html" | "javascript" | "text" | "none";
         /** Response headers the answer carries, with what each holds (`location`, `allow`, `set-cookie`). */
         readonly headers?: Readonly<Record<string, string>>;
       }

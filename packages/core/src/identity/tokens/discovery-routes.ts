@@ -1,4 +1,6 @@
 import type { JWK } from "jose";
+import { z } from "zod";
+import type { RouteContract } from "../../web/route-contract.js";
 import type { Route } from "../../web/route-table.js";
 import type { JwtKeys } from "./jwt-keys.js";
 
@@ -35,6 +37,7 @@ export function discoveryRoutes(o: DiscoveryRoutesOptions): Route[] {
     description: "Authorization-server metadata (RFC 8414): issuer, JWK set, access-token signing algorithm",
     feature: "identity",
     access: "public",
+    meta: { contract: METADATA_CONTRACT },
     handler: (exchange) => {
       exchange.response.headers.set("cache-control", "public, max-age=300");
       exchange.json(200, authorizationServerMetadata(o, asymmetric));
@@ -48,6 +51,7 @@ export function discoveryRoutes(o: DiscoveryRoutesOptions): Route[] {
     description: "The public keys that verify our access tokens (JWK set, RFC 7517), across key rotations",
     feature: "identity",
     access: "public",
+    meta: { contract: JWKS_CONTRACT },
     handler: async (exchange) => {
       // Short: after a rotation, a consumer behind an HTTP cache learns the new key within a minute.
       exchange.response.headers.set("cache-control", "public, max-age=60");
@@ -96,3 +100,36 @@ function authorizationServerMetadata(
     access_token_signing_alg_values_supported: [o.keys.algorithm],
   };
 }
+
+/** The JWK set: public members only. */
+const JWKS_CONTRACT = {
+  responses: {
+    200: {
+      description: "The JWK set (RFC 7517) of every key that may still verify an access token",
+      schema: z.object({
+        keys: z.array(
+          z.looseObject({
+            kty: z.string(),
+            kid: z.string(),
+            alg: z.string().optional(),
+            use: z.string().optional(),
+          }),
+        ),
+      }),
+    },
+  },
+} satisfies RouteContract;
+
+/** The RFC 8414 metadata: what is true of us, nothing more. */
+const METADATA_CONTRACT = {
+  responses: {
+    200: {
+      description: "Authorization-server metadata (RFC 8414)",
+      schema: z.looseObject({
+        issuer: z.string(),
+        jwks_uri: z.string().optional(),
+        response_types_supported: z.array(z.string()),
+      }),
+    },
+  },
+} satisfies RouteContract;
