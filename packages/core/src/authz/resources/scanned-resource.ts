@@ -1,3 +1,5 @@
+import type { InjectionToken } from "tsyringe";
+
 /**
  * What a resource scanner finds and what the naming step adds: the contract between the scanners
  * (routes, `@Protectable` methods), the naming service and the managed-resource sync (issue 28).
@@ -58,3 +60,20 @@ export interface ResourceName {
 export interface ResourceNaming {
   nameAll(resources: readonly ScannedResource[]): Promise<readonly ResourceName[]>;
 }
+
+/**
+ * DI token of the ResourceScanner family: a plugin adds a scanner with
+ * `ctx.registerMember(ResourceScanner, { useFactory: (c) => new MyScanner(...) })` (one member per
+ * scanner, each with its own `name`); the resources plugin's start-up sync runs every member, in
+ * registration order, after the policies load (`resources-sync` start hook). A scanner that throws
+ * is logged and audited and its resources are left as they were (none is marked vanished).
+ */
+export const ResourceScanner: InjectionToken<ResourceScanner> = Symbol.for("platform.ResourceScanner");
+
+/**
+ * DI token of the optional ResourceNaming port: a plugin registers one with
+ * `ctx.registerDefault(ResourceNaming, ...)` (a host replaces it with `override`). When one is
+ * registered, the sync hands it the new resources (and those still carrying their scanner's name)
+ * in the background after start-up; when none is, the scanners' names stay.
+ */
+export const ResourceNaming: InjectionToken<ResourceNaming> = Symbol.for("platform.ResourceNaming");
