@@ -9,7 +9,7 @@ const url = (path: string, httpMethod: NewManagedResource["httpMethod"], extra: 
     resourceIdentifier: path,
     resourceType: "URL",
     httpMethod,
-    friendlyName: "listOrders",
+    friendlyName: "list",
     description: `URL: [${httpMethod}] ${path}`,
     serviceOwner: "orders",
     status: "NEEDS_DEFINITION",
@@ -145,7 +145,7 @@ export function describeManagedResourceRepositoryContract(
       created.friendlyName = "changed";
       created.editedFields.push("description");
       const again = await store.findAll();
-      expect(again[0]).toMatchObject({ friendlyName: "listOrders", editedFields: [] });
+      expect(again[0]).toMatchObject({ friendlyName: "list", editedFields: [] });
     });
 
     describe("list", () => {
