@@ -9,7 +9,6 @@ import {
   resourceKeyOf,
 } from "./managed-resource.js";
 import {
-
   type ManagedResourceFilter,
   type ManagedResourcePage,
   type ManagedResourceRepository,
@@ -77,7 +76,9 @@ export class InMemoryManagedResourceRepository implements ManagedResourceReposit
           (filter.resourceType === undefined || r.resourceType === filter.resourceType) &&
           (filter.serviceOwner === undefined || r.serviceOwner === filter.serviceOwner) &&
           (!text ||
-            [r.resourceIdentifier, r.friendlyName, r.description].some((f) => f.toLowerCase().includes(text))),
+            [r.resourceIdentifier, r.friendlyName, r.description].some((f) =>
+              f.toLowerCase().includes(text),
+            )),
       )
       .sort(compareResources);
     return {
@@ -86,7 +87,11 @@ export class InMemoryManagedResourceRepository implements ManagedResourceReposit
     };
   }
 
-  async update(id: string, expectedVersion: number, changes: ManagedResourceChanges): Promise<ManagedResource> {
+  async update(
+    id: string,
+    expectedVersion: number,
+    changes: ManagedResourceChanges,
+  ): Promise<ManagedResource> {
     const current = this.byId.get(id);
     if (!current) throw new PlatformError("NOT_FOUND", "No such resource");
     if (current.version !== expectedVersion) throw conflict("version", "The resource changed meanwhile");
@@ -97,7 +102,11 @@ export class InMemoryManagedResourceRepository implements ManagedResourceReposit
       if (value === null) delete next[field];
       else next[field] = value;
     }
-    const stored = { ...next, updatedAt: this.o.clock.now(), version: current.version + 1 } as ManagedResource;
+    const stored = {
+      ...next,
+      updatedAt: this.o.clock.now(),
+      version: current.version + 1,
+    } as ManagedResource;
     this.byId.set(id, stored);
     return structuredClone(stored);
   }
@@ -107,4 +116,3 @@ export class InMemoryManagedResourceRepository implements ManagedResourceReposit
 function conflict(reason: "duplicate" | "version", message: string): PlatformError {
   return new PlatformError("CONFLICT", message, { details: { reason } });
 }
-

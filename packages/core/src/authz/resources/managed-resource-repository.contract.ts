@@ -4,7 +4,11 @@ import { codeOf } from "../../kernel/error-code.test-support.js";
 import type { NewManagedResource } from "./managed-resource.js";
 import type { ManagedResourceRepository } from "./managed-resource-repository.js";
 
-const url = (path: string, httpMethod: NewManagedResource["httpMethod"], extra: Partial<NewManagedResource> = {}) =>
+const url = (
+  path: string,
+  httpMethod: NewManagedResource["httpMethod"],
+  extra: Partial<NewManagedResource> = {},
+) =>
   ({
     resourceIdentifier: path,
     resourceType: "URL",
@@ -59,7 +63,12 @@ export function describeManagedResourceRepositoryContract(
     it("creates with a fresh id, version 1 and timestamps, and finds it by id and by key", async () => {
       const { store } = await setup();
       const created = await store.create(url("/api/orders", "GET"));
-      expect(created).toMatchObject({ ...url("/api/orders", "GET"), version: 1, createdAt: 70_000, updatedAt: 70_000 });
+      expect(created).toMatchObject({
+        ...url("/api/orders", "GET"),
+        version: 1,
+        createdAt: 70_000,
+        updatedAt: 70_000,
+      });
       expect(typeof created.id).toBe("string");
       expect(await store.findById(created.id)).toEqual(created);
       expect(
@@ -78,7 +87,9 @@ export function describeManagedResourceRepositoryContract(
       const any = await store.create(url("/api/any", undefined));
       expect(any.httpMethod).toBe("ANY");
       expect(await store.findByKey({ resourceType: "URL", resourceIdentifier: "/api/any" })).toEqual(any);
-      expect(await store.findByKey({ resourceType: "METHOD", resourceIdentifier: "OrderService.get(string)" })).toEqual(m);
+      expect(
+        await store.findByKey({ resourceType: "METHOD", resourceIdentifier: "OrderService.get(string)" }),
+      ).toEqual(m);
     });
 
     it("refuses a second resource with the same type, identifier and method (CONFLICT duplicate)", async () => {
@@ -101,14 +112,25 @@ export function describeManagedResourceRepositoryContract(
       const { clock, store } = await setup();
       const created = await store.create(url("/api/orders", "GET", { missingSince: 1 }));
       clock.advance(5);
-      const permission = { id: "p-1", name: "orders.list", description: "List", createdAt: 70_005, createdBy: "admin" };
+      const permission = {
+        id: "p-1",
+        name: "orders.list",
+        description: "List",
+        createdAt: 70_005,
+        createdBy: "admin",
+      };
       const updated = await store.update(created.id, 1, {
         status: "PERMISSION_CREATED",
         permission,
         missingSince: null,
         editedFields: ["friendlyName"],
       });
-      expect(updated).toMatchObject({ status: "PERMISSION_CREATED", permission, version: 2, updatedAt: 70_005 });
+      expect(updated).toMatchObject({
+        status: "PERMISSION_CREATED",
+        permission,
+        version: 2,
+        updatedAt: 70_005,
+      });
       expect(updated.createdAt).toBe(70_000);
       expect("missingSince" in updated).toBe(false);
       expect(await store.findById(created.id)).toEqual(updated);
@@ -126,7 +148,9 @@ export function describeManagedResourceRepositoryContract(
       expect(await rejection(Promise.reject(lost.reason))).toEqual({ code: "CONFLICT", reason: "version" });
       const now = await store.findById(created.id);
       expect(now?.version).toBe(2);
-      const winner = (results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ friendlyName: string }>).value;
+      const winner = (
+        results.find((r) => r.status === "fulfilled") as PromiseFulfilledResult<{ friendlyName: string }>
+      ).value;
       expect(now?.friendlyName).toBe(winner.friendlyName);
     });
 
@@ -141,7 +165,10 @@ export function describeManagedResourceRepositoryContract(
 
     it("hands out copies: mutating a returned record changes nothing stored", async () => {
       const { store } = await setup();
-      const created = (await store.create(url("/api/orders", "GET"))) as { friendlyName: string; editedFields: string[] };
+      const created = (await store.create(url("/api/orders", "GET"))) as unknown as {
+        friendlyName: string;
+        editedFields: string[];
+      };
       created.friendlyName = "changed";
       created.editedFields.push("description");
       const again = await store.findAll();
@@ -150,7 +177,9 @@ export function describeManagedResourceRepositoryContract(
 
     describe("list", () => {
       const seed = async (store: ManagedResourceRepository) => {
-        await store.create(url("/api/orders/{id}", "DELETE", { friendlyName: "Cancel an order", status: "EXCLUDED" }));
+        await store.create(
+          url("/api/orders/{id}", "DELETE", { friendlyName: "Cancel an order", status: "EXCLUDED" }),
+        );
         await store.create(url("/api/orders", "GET", { description: "Lists ORDERS (.*)" }));
         await store.create(url("/api/customers", "GET", { serviceOwner: "customers" }));
         await store.create(method("OrderService.get(string)", { status: "PERMISSION_CREATED" }));

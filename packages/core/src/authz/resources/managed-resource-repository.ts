@@ -45,7 +45,10 @@ export interface ManagedResourceRepository {
   /** Every resource, in list order (the sync and the policy reconciliation read them all). */
   findAll(): Promise<ManagedResource[]>;
   /** The matching resources from `offset`, at most `limit` (default and maximum MANAGED_RESOURCE_MAX_PAGE). */
-  list(filter: ManagedResourceFilter, page?: { offset?: number; limit?: number }): Promise<ManagedResourcePage>;
+  list(
+    filter: ManagedResourceFilter,
+    page?: { offset?: number; limit?: number },
+  ): Promise<ManagedResourcePage>;
   /**
    * Compare-and-set: applies `changes` only if the stored version equals `expectedVersion`, bumps
    * the version and sets updatedAt (a `null` removes the field). CONFLICT (`version`) when stale.

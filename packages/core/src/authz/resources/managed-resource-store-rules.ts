@@ -21,7 +21,10 @@ export function compareResources(a: ResourceKey, b: ResourceKey): number {
 const cmp = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** The page `list` serves: offset >= 0 (default 0), limit 0..MANAGED_RESOURCE_MAX_PAGE (default the max). */
-export function checkResourcePage(page: { offset?: number; limit?: number }): { offset: number; limit: number } {
+export function checkResourcePage(page: { offset?: number; limit?: number }): {
+  offset: number;
+  limit: number;
+} {
   const offset = page.offset ?? 0;
   const limit = page.limit ?? MANAGED_RESOURCE_MAX_PAGE;
   if (!Number.isSafeInteger(offset) || offset < 0) throw invalidPage("offset", "must be an integer >= 0");

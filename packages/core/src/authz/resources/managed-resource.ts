@@ -55,14 +55,13 @@ export interface ManagedResource extends ScannedResource {
 export type NewManagedResource = Omit<ManagedResource, "id" | "createdAt" | "updatedAt" | "version">;
 
 /**
- * What an update may change; `null` removes an optional field (`missingSince`). The identity of a
+ * What an update may change; `null` removes an optional field (`missingSince`, a scanned field the code dropped). The identity of a
  * resource (type, identifier, method) never changes: a moved route is a new resource.
  */
 export type ManagedResourceChanges = {
-  readonly [K in Exclude<
-    keyof NewManagedResource,
-    "resourceType" | "resourceIdentifier" | "httpMethod"
-  >]?: NewManagedResource[K] | (K extends "missingSince" | "permission" ? null : never);
+  readonly [K in Exclude<keyof NewManagedResource, "resourceType" | "resourceIdentifier" | "httpMethod">]?:
+    | NewManagedResource[K]
+    | (undefined extends NewManagedResource[K] ? null : never);
 };
 
 /** The identity of a resource: type, identifier and (URL only) HTTP method. */
