@@ -9,7 +9,12 @@ import { ROOT } from "../policy/policy.fixture.js";
 import { ManagedResourceRepository } from "./managed-resource-repository.js";
 import { ManagedResourceService } from "./managed-resource-service.js";
 import { targeting } from "./resources.fixture.js";
-import { type ResourceName, ResourceNaming, ResourceScanner, type ScannedResource } from "./scanned-resource.js";
+import {
+  type ResourceName,
+  ResourceNaming,
+  ResourceScanner,
+  type ScannedResource,
+} from "./scanned-resource.js";
 
 const found: ScannedResource[] = [
   {
@@ -64,7 +69,10 @@ describe("resourcesPlugin", () => {
     expect(resource).toMatchObject({ status: "NEEDS_DEFINITION", friendlyName: "listOrders", named: false });
     naming.release();
     await platform.stop();
-    expect(await repository.findById(resource!.id)).toMatchObject({ friendlyName: "List orders", named: true });
+    expect(await repository.findById(resource!.id)).toMatchObject({
+      friendlyName: "List orders",
+      named: true,
+    });
 
     const service = platform.resolve(ManagedResourceService);
     await service.define(resource!.id, {}, ROOT);
