@@ -1,7 +1,7 @@
 import { serveHttp } from "@keyward/adapters-http";
 import { buildDemoPlatform } from "@keyward/cli";
 import { type Platform, ServerAddress } from "@keyward/core";
-import { UserRepository } from "@keyward/core/ports";
+import { ManagedResourceRepository, UserRepository } from "@keyward/core/ports";
 import { mkdtempSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -130,6 +130,8 @@ describe("the platform command against a running server", () => {
     expect((await platformCli(["users", "add"])).code).toBe(2);
     expect((await platformCli(["users", "disable", "nobody-here"])).code).toBe(1);
 
+    await resourcesThroughTheCli();
+
     const logout = await platformCli(["logout"]);
     expect(logout.code).toBe(0);
     const after = await platformBin(["users", "list"]);
@@ -146,6 +148,8 @@ describe("the platform command against a running server", () => {
     const list = await platformCli(["users", "list"]);
     expect(list.code).toBe(1);
     expect(list.stderr).toContain("ACCESS_DENIED");
+    const resources = await platformCli(["resources", "list"]);
+    expect([resources.code, resources.stderr]).toEqual([1, expect.stringContaining("ACCESS_DENIED")]);
     await platformCli(["logout"]);
   }, 60_000);
 
@@ -160,3 +164,51 @@ describe("the platform command against a running server", () => {
     expect(list.stderr).toContain("NOT_LOGGED_IN");
   }, 60_000);
 });
+
+/**
+ * `platform resources list | show | define | exclude | restore` as the signed-in admin, on a
+ * resource of the demo's store (by the demo's scanners once they are registered; seeded otherwise).
+ */
+async function resourcesThroughTheCli(): Promise<void> {
+  const store = platform.resolve(ManagedResourceRepository);
+  const key = {
+    resourceType: "URL",
+    resourceIdentifier: "/api/cli-probe/{id}",
+    httpMethod: "DELETE",
+  } as const;
+  const probe =
+    (await store.findByKey(key)) ??
+    (await store.create({
+      ...key,
+      friendlyName: "deleteProbe",
+      description: "URL: [DELETE] /api/cli-probe/{id}",
+      serviceOwner: "cli-test",
+      status: "NEEDS_DEFINITION",
+      editedFields: [],
+      named: false,
+    }));
+  const listed = await platformCli(["resources", "list", "--owner", "cli-test", "--json"]);
+  expect(listed.code).toBe(0);
+  expect(JSON.parse(listed.stdout)).toMatchObject({ ok: true, total: 1, items: [{ id: probe.id }] });
+  const table = await platformCli(["resources", "list", "--query", "CLI-PROBE"]);
+  expect(table.stdout).toContain(`NEEDS_DEFINITION   DELETE /api/cli-probe/{id}`);
+  expect((await platformCli(["resources", "exclude", probe.id])).stdout).toContain("EXCLUDED");
+  const illegal = await platformCli(["resources", "define", probe.id]);
+  expect([illegal.code, illegal.stderr]).toEqual([1, expect.stringContaining("ILLEGAL_STATE_TRANSITION")]);
+  expect((await platformCli(["resources", "restore", probe.id])).stdout).toContain("NEEDS_DEFINITION");
+  const defined = await platformCli([
+    "resources",
+    "define",
+    probe.id,
+    "--name",
+    "Delete a probe",
+    "--version",
+    "3",
+  ]);
+  expect(defined.stdout).toContain("PERMISSION_CREATED");
+  const shown = await platformCli(["resources", "show", probe.id]);
+  expect(shown.stdout).toContain("permission:  Delete a probe");
+  expect(shown.stdout).toContain("connected policies: none");
+  expect((await platformCli(["resources", "show", "no such id"])).code).toBe(2);
+  expect((await platformCli(["resources", "list", "--limit", "500"])).stderr).toContain("VALIDATION_FAILED");
+}

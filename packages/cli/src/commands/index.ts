@@ -2,13 +2,14 @@ import type { CliCommand } from "../command-line/cli-command.js";
 import { breakGlassCommand } from "./break-glass.js";
 import { bundlesCommands } from "./bundles.js";
 import { loginCommand, logoutCommand } from "./login.js";
+import { resourcesCommands } from "./resources.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
 
 /**
  * Every subcommand of `platform`. Local commands need no server (`start`, `bundles ...`); admin commands act
- * through a running server's admin API with the caller's own identity (`login`, `users ...`).
+ * through a running server's admin API with the caller's own identity (`login`, `users ...`, `resources ...`).
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
@@ -16,6 +17,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   loginCommand,
   logoutCommand,
   ...usersCommands,
+  ...resourcesCommands,
   ...bundlesCommands,
   breakGlassCommand,
 ];
