@@ -16,26 +16,32 @@ beforeAll(async () => {
 });
 afterAll(() => demo.close());
 
-// The demo's route scanner enters it on start; until one is registered, the test enters it as the
-// sync would (NEEDS_DEFINITION, the scanner's fields).
+// The demo's route scanner entered it on start.
 async function placeOrdersResource(): Promise<{ id: string }> {
-  const store = platform.resolve(ManagedResourceRepository);
   const key = { resourceType: "URL", resourceIdentifier: "/api/orders", httpMethod: "POST" } as const;
-  return (
-    (await store.findByKey(key)) ??
-    (await store.create({
-      ...key,
-      friendlyName: "placeOrder",
-      description: "URL: [POST] /api/orders",
-      serviceOwner: "orders",
-      status: "NEEDS_DEFINITION",
-      editedFields: [],
-      named: false,
-    }))
-  );
+  const found = await platform.resolve(ManagedResourceRepository).findByKey(key);
+  if (!found) throw new Error("POST /api/orders is not a managed resource");
+  return found;
 }
 
 describe("managed resources on the demo", () => {
+  it("holds the demo's routes and OrderService's protected method from the first start, not the platform's own", async () => {
+    const all = await platform.resolve(ManagedResourceRepository).findAll();
+    const keys = all.map((r) => `${r.resourceType} ${r.httpMethod ?? "-"} ${r.resourceIdentifier}`);
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        "URL GET /api/orders",
+        "URL POST /api/orders",
+        "URL GET /api/orders/{id}",
+        "URL DELETE /api/orders/{id}",
+        "METHOD - OrderService.get(string)",
+      ]),
+    );
+    // The platform's own endpoints (sign-in, the admin APIs) are not managed; the demo's /admin/api/audit is its own route.
+    expect(keys.filter((k) => /\/api\/login|\/admin\/api\/(resources|policies|users)/.test(k))).toEqual([]);
+    expect(all.every((r) => r.status === "NEEDS_DEFINITION" && r.missingSince === undefined)).toBe(true);
+  });
+
   it("an administrator defines a resource and connects it with a policy (the README's curl steps)", async () => {
     const { id } = await placeOrdersResource();
     const admin = await bearerHeaders(base, "admin", "admin");

@@ -167,31 +167,17 @@ describe("the platform command against a running server", () => {
 
 /**
  * `platform resources list | show | define | exclude | restore` as the signed-in admin, on a
- * resource of the demo's store (by the demo's scanners once they are registered; seeded otherwise).
+ * resource the demo's route scanner entered at start.
  */
 async function resourcesThroughTheCli(): Promise<void> {
-  const store = platform.resolve(ManagedResourceRepository);
-  const key = {
-    resourceType: "URL",
-    resourceIdentifier: "/api/cli-probe/{id}",
-    httpMethod: "DELETE",
-  } as const;
-  const probe =
-    (await store.findByKey(key)) ??
-    (await store.create({
-      ...key,
-      friendlyName: "deleteProbe",
-      description: "URL: [DELETE] /api/cli-probe/{id}",
-      serviceOwner: "cli-test",
-      status: "NEEDS_DEFINITION",
-      editedFields: [],
-      named: false,
-    }));
-  const listed = await platformCli(["resources", "list", "--owner", "cli-test", "--json"]);
+  const key = { resourceType: "URL", resourceIdentifier: "/api/orders/{id}", httpMethod: "GET" } as const;
+  const probe = await platform.resolve(ManagedResourceRepository).findByKey(key);
+  if (!probe) throw new Error("the demo's GET /api/orders/{id} is not a managed resource");
+  const listed = await platformCli(["resources", "list", "--owner", probe.serviceOwner, "--type", "URL", "--json"]);
   expect(listed.code).toBe(0);
-  expect(JSON.parse(listed.stdout)).toMatchObject({ ok: true, total: 1, items: [{ id: probe.id }] });
-  const table = await platformCli(["resources", "list", "--query", "CLI-PROBE"]);
-  expect(table.stdout).toContain(`NEEDS_DEFINITION   DELETE /api/cli-probe/{id}`);
+  expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toContain(probe.id);
+  const table = await platformCli(["resources", "list", "--query", "API/ORDERS/{ID}", "--status", "NEEDS_DEFINITION"]);
+  expect(table.stdout).toContain("NEEDS_DEFINITION   GET /api/orders/{id}");
   expect((await platformCli(["resources", "exclude", probe.id])).stdout).toContain("EXCLUDED");
   const illegal = await platformCli(["resources", "define", probe.id]);
   expect([illegal.code, illegal.stderr]).toEqual([1, expect.stringContaining("ILLEGAL_STATE_TRANSITION")]);

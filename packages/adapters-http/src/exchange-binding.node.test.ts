@@ -50,4 +50,12 @@ describe("toExchange on Node", () => {
       await server.close(true);
     }
   });
+
+  it("refuses a request under an Express mount path (req.baseUrl), which the platform cannot serve", () => {
+    const node = { url: "/login", rawHeaders: [], baseUrl: "/auth" };
+    const event = { req: { runtime: { node: { req: node } } } } as unknown as Parameters<
+      typeof toExchange
+    >[0];
+    expect(() => toExchange(event, { maxBodySize: 1024 })).toThrow(/mounted under the prefix "\/auth"/);
+  });
 });

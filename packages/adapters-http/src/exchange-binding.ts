@@ -1,4 +1,4 @@
-import type { ErrorCatalog } from "@keyward/core/errors";
+import { type ErrorCatalog, PlatformError } from "@keyward/core/errors";
 import { attachErrorCatalog, HttpExchange, type ResponseBody, serializeCookie } from "@keyward/core/web";
 import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
 import { fastResponse, ResponseHeaders } from "./fast-response.js";
@@ -34,6 +34,7 @@ export interface ExchangeBindingOptions {
  * read at most once, with the size limit enforced while streaming.
  */
 export function toExchange(event: H3Event, options: ExchangeBindingOptions): HttpExchange {
+  refusePrefixMount(event);
   const headers = requestHeaders(event);
   const request = event.req;
   const client = forwardedClient(
@@ -88,10 +89,32 @@ function trimWhitespace(value: string): string {
   return EDGE_WHITESPACE.test(value) ? value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "") : value;
 }
 
+/** What the binding reads of Node's IncomingMessage (`baseUrl`: Express's mount path). */
+interface NodeRequestFields {
+  url?: unknown;
+  rawHeaders?: unknown;
+  baseUrl?: unknown;
+}
+
 /** Node's IncomingMessage behind an h3 event, when the runtime is Node. */
-function nodeRequestOf(event: H3Event): { url?: unknown; rawHeaders?: unknown } | undefined {
-  return (event.req as { runtime?: { node?: { req?: { url?: unknown; rawHeaders?: unknown } } } }).runtime
-    ?.node?.req;
+function nodeRequestOf(event: H3Event): NodeRequestFields | undefined {
+  return (event.req as { runtime?: { node?: { req?: NodeRequestFields } } }).runtime?.node?.req;
+}
+
+/**
+ * Refuses a request that reached the platform under an Express mount path (`app.use("/auth", …)`
+ * strips `/auth` from the URL and keeps it in `req.baseUrl`): the platform's pages, redirects,
+ * scripts and cookies name root paths, so under a prefix they would point outside it. A
+ * configuration error, logged with the remedy (docs/mounting.md), never a half-working mount.
+ */
+function refusePrefixMount(event: H3Event): void {
+  const baseUrl = nodeRequestOf(event)?.baseUrl;
+  if (typeof baseUrl === "string" && baseUrl !== "") {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `The platform is mounted under the prefix "${baseUrl.slice(0, 64)}", which it does not support: mount it at the root (app.use(listener)); see docs/mounting.md`,
+    );
+  }
 }
 
 const NULL_BODY_STATUS = new Set([101, 103, 204, 205, 304]);

@@ -22,6 +22,7 @@ describe("@keyward/adapters-http public API", () => {
         "serveHttp",
         "staticAssetsRoute",
         "toExchange",
+        "toNodeListener",
         "writeExchange",
       ]
     `);

@@ -16,6 +16,7 @@ export {
   httpPlugin,
 } from "./http-properties.js";
 export { type BodySource, readLimitedText } from "./limited-body.js";
+export { type NodeListener, toNodeListener } from "./node-listener.js";
 export {
   type HttpMethod,
   type RouteDefinition,

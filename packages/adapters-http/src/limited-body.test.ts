@@ -85,6 +85,26 @@ describe("readLimitedText", () => {
     expect(failure).toMatchObject({ code: "CLIENT_ABORTED", cause: aborted });
   });
 
+  it("refuses a body the host already read (CONFIGURATION_INVALID naming the remedy), never '' or an abort", async () => {
+    const request = new Request("http://h/", { method: "POST", body: "{}" });
+    await request.text(); // a body parser mounted before the platform
+    const used = await readLimitedText(request, 100).catch((error: unknown) => error);
+    expect(used).toMatchObject({ code: "CONFIGURATION_INVALID" });
+    expect(String((used as Error).message)).toMatch(/before any body parser/);
+    const locked = streamOf([bytes("{}")]);
+    locked.getReader(); // a reader the host still holds
+    expect(await codeOf(readLimitedText({ headers: new Headers(), body: locked }, 100))).toBe(
+      "CONFIGURATION_INVALID",
+    );
+    // srvx's Node request over a drained IncomingMessage: a stream that fails with the fetch standard's TypeError.
+    const unusable = new TypeError("Body is unusable: Body has already been read");
+    const drained = new ReadableStream<Uint8Array>({ start: (c) => c.error(unusable) });
+    const failure = await readLimitedText({ headers: new Headers(), body: drained }, 100).catch(
+      (error: unknown) => error,
+    );
+    expect(failure).toMatchObject({ code: "CONFIGURATION_INVALID", cause: unusable });
+  });
+
   it("keeps a multi-byte character split across chunks", async () => {
     const euro = bytes("€");
     const source = { headers: new Headers(), body: streamOf([euro.slice(0, 1), euro.slice(1)]) };

@@ -1,9 +1,11 @@
 import { PlatformError } from "@keyward/core/errors";
 
-/** The part of a request the body reader needs: its headers and its byte stream. */
+/** The part of a request the body reader needs: its headers, its byte stream and whether it was read. */
 export interface BodySource {
   readonly headers: Headers;
   readonly body: ReadableStream<Uint8Array> | null;
+  /** True when someone read the body before (a web Request's `bodyUsed`). */
+  readonly bodyUsed?: boolean;
 }
 
 const DIGITS = /^\d+$/;
@@ -14,14 +16,20 @@ const DIGITS = /^\d+$/;
  * too, so an absent or lying Content-Length cannot get past it. Throws PAYLOAD_TOO_LARGE (413),
  * MALFORMED_BODY (400) when the bytes are not valid UTF-8 (no silent U+FFFD replacement), or
  * CLIENT_ABORTED when the stream fails mid-body: the request's bytes come from the client, so a
- * failing read is the client hanging up (Node's `aborted` ECONNRESET), never a server error.
+ * failing read is the client hanging up (Node's `aborted` ECONNRESET), never a server error. A body
+ * the host already read (a body parser mounted in front of the platform: the Request is `bodyUsed`,
+ * its stream locked, or srvx's Node request answers "Body is unusable", a TypeError as the fetch
+ * standard has it) is CONFIGURATION_INVALID, logged with the remedy: never an empty body, a hang or
+ * an abort.
  */
 export async function readLimitedText(source: BodySource, limit: number): Promise<string> {
   const declared = source.headers.get("content-length");
   if (declared !== null && DIGITS.test(declared.trim()) && Number(declared.trim()) > limit) {
     throw tooLarge(limit);
   }
+  if (source.bodyUsed === true) throw alreadyRead();
   if (!source.body) return "";
+  if (source.body.locked) throw alreadyRead();
   const reader = source.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -47,6 +55,7 @@ async function readChunk<T>(reader: { read(): Promise<T> }): Promise<T> {
   try {
     return await reader.read();
   } catch (cause) {
+    if (cause instanceof TypeError) throw alreadyRead(cause);
     throw new PlatformError(
       "CLIENT_ABORTED",
       "The client closed the connection before the body was complete",
@@ -55,6 +64,15 @@ async function readChunk<T>(reader: { read(): Promise<T> }): Promise<T> {
       },
     );
   }
+}
+
+/** The host read the body before the platform could: a mounting mistake, said plainly in the log. */
+function alreadyRead(cause?: unknown): PlatformError {
+  return new PlatformError(
+    "CONFIGURATION_INVALID",
+    "The request body was already read before the platform got it: mount the platform before any body parser (express.json(), express.urlencoded(), a validator); see docs/mounting.md",
+    { cause },
+  );
 }
 
 function tooLarge(limit: number): PlatformError {

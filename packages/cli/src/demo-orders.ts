@@ -37,7 +37,12 @@ export class OrderService {
   }
 
   /** One order; the caller must own it, be an admin, or be granted by a METHOD policy. */
-  @Protectable({ ownerField: "owner", parameterTypes: ["string"] })
+  @Protectable({
+    ownerField: "owner",
+    parameterTypes: ["string"],
+    returnType: "DemoOrder",
+    source: "packages/cli/src/demo-orders.ts",
+  })
   get(id: string): DemoOrder {
     const order = this.orders.get(id);
     if (!order) throw new PlatformError("NOT_FOUND", "No such order");

@@ -119,6 +119,8 @@ export {
   type PolicyChangeType,
 } from "./authz/policy/policy-change-listener.js";
 export { PermissionEvaluator } from "./authz/method/permission-evaluator.js";
+// The namer of scanned resources a host may bring (the offline and OpenAI-compatible ones are built in).
+export { ResourceNamer } from "./authz/resources/resource-namer.js";
 export {
   type ZeroTrustActionListOptions,
   type ZeroTrustActionRecord,

@@ -51,12 +51,38 @@ export const POLICY_REFRESH_INTERVAL = defineProperty<number>({
     "changed policies (0: never, for a single instance). Changes made here reload at once.",
 });
 
-/** Every property of the PDP, for the plugin's list. */
+/**
+ * Where the REST reference page is served (the spec's property): URL resources link to
+ * `<path>#<route name>`, one anchor per route. Declared once, here; the HTTP binding serves the page.
+ */
+export const REST_DOCS_PATH = defineProperty<string>({
+  key: "platform.iam.admin.rest-docs-path",
+  schema: prop.string().refine((path) => /^\/[A-Za-z0-9._~/-]*$/.test(path) && !path.includes("//"), {
+    message: "must be an absolute literal path such as /docs/index.html",
+  }),
+  default: "/docs/index.html",
+  description:
+    "Path of the REST reference page (one anchor per route name); URL resources' apiDocsUrl is <path>#<route name>.",
+});
+
+/** Which namer proposes managed resources' names after a scan. */
+export const RESOURCES_NAMER = defineProperty<"offline" | "openai">({
+  key: "platform.authz.resources.namer",
+  schema: z.enum(["offline", "openai"]),
+  default: "offline",
+  description:
+    "Who names scanned resources: offline (built-in rules from the method and path) or openai (the " +
+    "decision model's OpenAI-compatible endpoint, platform.security.decision.model.*; needs the decisions plugin).",
+});
+
+/** Every property of the PDP and of resource scanning, for the plugin's list. */
 export const AUTHZ_PROPERTIES = [
   POLICY_COMBINING_ALGORITHM,
   POLICY_NO_MATCH_DECISION,
   POLICY_TIME_ZONE,
   POLICY_REFRESH_INTERVAL,
+  REST_DOCS_PATH,
+  RESOURCES_NAMER,
 ] as const;
 
 function isTimeZone(zone: string): boolean {

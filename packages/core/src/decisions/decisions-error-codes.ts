@@ -49,6 +49,13 @@ export const DECISIONS_ERROR_CODES = {
     remedy:
       "Operator: check what answers at the base URL, or raise `platform.security.decision.model.max-answer-size`.",
   },
+  RESOURCE_NAMER_FAILED: {
+    status: 502,
+    meaning:
+      "The OpenAI-compatible resource namer's endpoint refused the call (`status`) or answered no valid list of names (`problem`); the batch is retried once, then takes the offline names. Logged, never answered to a client.",
+    remedy:
+      "Operator: check the endpoint at `platform.security.decision.model.base-url` and its model, or set `platform.authz.resources.namer` to offline.",
+  },
   DECISION_BUNDLE_UNSUPPORTED: {
     status: 500,
     meaning:
@@ -65,6 +72,7 @@ export type DecisionsErrorDetails = {
   DECISION_MODEL_MALFORMED: { problem: string };
   MODEL_REDIRECT_REFUSED: { status: number };
   MODEL_ANSWER_TOO_LARGE: { limitBytes: number; declaredBytes?: number };
+  RESOURCE_NAMER_FAILED: { problem: string; status?: number };
   DECISION_BUNDLE_UNSUPPORTED: { version: string; element: "B5" | "B6" | "B8"; issues: readonly string[] };
 };
 

@@ -1,5 +1,7 @@
+import { RESOURCES_NAMER } from "../authz/authz.properties.js";
+import { ResourceNamer } from "../authz/resources/resource-namer.js";
 import { Clock } from "../kernel/clock.js";
-import type { PlatformPlugin } from "../kernel/plugin.js";
+import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
 import { OfflineAnalyst } from "./analyst/offline-analyst.js";
 import {
   DECISION_ESCALATION_CONFIDENCE,
@@ -20,6 +22,7 @@ import { inProcessDecisionMaker } from "./engine/in-process-decision-maker.js";
 import { LayeredDecisionEngine } from "./engine/layered-decision-engine.js";
 import { DecisionModel } from "./model/decision-model.js";
 import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
+import { OpenAiResourceNamer } from "./openai/openai-resource-namer.js";
 import { DecisionMaker, FallbackDecisionMaker } from "./pipeline/decision-maker.js";
 import { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
 // The module's error codes merge into PlatformErrorCodes (types); its plugin contributes the table.
@@ -63,6 +66,7 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
                 maxAnswerBytes: p.get(DECISION_MODEL_MAX_ANSWER_SIZE),
               }),
       });
+      registerResourceNamer(ctx, options);
       ctx.registerDefault(DecisionEngine, {
         useFactory: (c) =>
           new LayeredDecisionEngine({
@@ -85,6 +89,25 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
       });
     },
   };
+}
+
+/**
+ * With `platform.authz.resources.namer=openai` (the authz plugin's property), the ResourceNamer is the
+ * OpenAI-compatible one on the decision model's endpoint settings (base URL, model, key variable,
+ * answer-size cap), as an override so it replaces the offline default whatever the plugin order.
+ */
+function registerResourceNamer(ctx: PluginContext, options: DecisionsPluginOptions): void {
+  const p = ctx.properties;
+  if (!p.declares(RESOURCES_NAMER.key) || p.get(RESOURCES_NAMER) !== "openai") return;
+  ctx.override(ResourceNamer, {
+    useFactory: () =>
+      new OpenAiResourceNamer({
+        baseUrl: p.get(DECISION_MODEL_BASE_URL),
+        model: p.get(DECISION_MODEL_NAME),
+        apiKey: (options.env ?? ctx.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
+        maxAnswerBytes: p.get(DECISION_MODEL_MAX_ANSWER_SIZE),
+      }),
+  });
 }
 
 /** The decisions plugin with the API key read from the platform's environment. */

@@ -14,6 +14,8 @@ const AsyncFunction = (async () => {}).constructor;
  * (sync or awaited) before the caller sees it. Other members pass through untouched.
  */
 export class MethodSecurity {
+  private readonly classes = new Set<abstract new (...args: never[]) => object>();
+
   constructor(
     private readonly manager: MethodAuthorizationManager,
     private readonly context: SecurityContextHolder,
@@ -23,6 +25,7 @@ export class MethodSecurity {
   protect<T extends object>(instance: T): T {
     const methods = protectableMethodsOf(instance);
     if (methods.size === 0) return instance;
+    this.classes.add(instance.constructor as new (...args: never[]) => object);
     const wrappers = new Map<PropertyKey, { fn: unknown; wrapper: (...args: unknown[]) => unknown }>();
     return new Proxy(instance, {
       get: (target, key) => {
@@ -50,9 +53,19 @@ export class MethodSecurity {
     token: InjectionToken<T>,
     implementation: new (...args: never[]) => T,
   ): void {
+    this.classes.add(implementation);
     container.register(token, {
       useFactory: instanceCachingFactory((c) => this.protect(c.resolve(implementation as InjectionToken<T>))),
     });
+  }
+
+  /**
+   * The classes registered for method security: each `register`ed implementation (from registration,
+   * before any instance exists) and the class of each instance `protect` wrapped, in first-seen order,
+   * once each. The method resource scanner reads their `@Protectable` methods.
+   */
+  protectedClasses(): readonly (abstract new (...args: never[]) => object)[] {
+    return [...this.classes];
   }
 
   private wrap(

@@ -18,11 +18,12 @@ import { ResourceNaming, ResourceScanner } from "./scanned-resource.js";
  * Managed resources: the store (in memory by default), the lifecycle service behind
  * `/admin/api/resources`, the reconciliation that follows policy changes (a `PolicyChangeListener`
  * member), and the start-up sync that runs every `ResourceScanner` member after the policies load,
- * then names new resources through `ResourceNaming` (when one is registered) in the background.
+ * then names new resources through `ResourceNaming` (when one is registered) in the background
+ * (`stop()` waits for it at most 5 s).
  * Included by `authzPlugin`, right after it.
  */
 export const resourcesPlugin: PlatformPlugin = {
-  id: "authz-resources",
+  id: "authz.resources",
   register(ctx) {
     ctx.registerDefault(ManagedResourceRepository, {
       useFactory: (c) =>
@@ -59,11 +60,24 @@ export const resourcesPlugin: PlatformPlugin = {
       await syncAtStart(c);
       naming = nameInBackground(c);
     });
+    // A slow namer (a model, up to its 120 s budget) must not hold shutdown: wait a little, then go.
     ctx.onStop("resources-naming", async () => {
-      await naming;
+      if (naming) await settledWithin(naming, NAMING_STOP_WAIT_MS);
     });
   },
 };
+
+/** How long `stop()` waits for a background naming still running. */
+const NAMING_STOP_WAIT_MS = 5_000;
+
+function settledWithin(work: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const elapsed = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms);
+    timer.unref?.();
+  });
+  return Promise.race([work, elapsed]).finally(() => clearTimeout(timer));
+}
 
 // Resource management is not on the request path: a failing sync is logged, and start-up goes on.
 async function syncAtStart(c: DependencyContainer): Promise<void> {

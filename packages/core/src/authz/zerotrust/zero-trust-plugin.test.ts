@@ -39,23 +39,25 @@ function installed(plugins: PlatformPlugin[]): string[] {
 
 describe("zeroTrustPlugin", () => {
   it("is included by authzPlugin, right after it, and installed once when the host lists it too", () => {
-    // authzPlugin also includes the managed resources (authz-resources), after zero trust.
     expect(installed([adaptiveProperties, authzPlugin])).toEqual([
       "adaptive-properties",
       "authz",
       "zero-trust",
-      "authz-resources",
+      "authz.resources.scanning",
+      "authz.resources",
     ]);
     expect(installed([adaptiveProperties, zeroTrustPlugin, authzPlugin])).toEqual([
       "adaptive-properties",
       "zero-trust",
       "authz",
-      "authz-resources",
+      "authz.resources.scanning",
+      "authz.resources",
     ]);
     expect(installed([adaptiveProperties, authzPlugin, zeroTrustPlugin])).toEqual([
       "adaptive-properties",
       "authz",
-      "authz-resources",
+      "authz.resources.scanning",
+      "authz.resources",
       "zero-trust",
     ]);
   });
