@@ -173,28 +173,49 @@ async function resourcesThroughTheCli(): Promise<void> {
   const key = { resourceType: "URL", resourceIdentifier: "/api/orders/{id}", httpMethod: "GET" } as const;
   const probe = await platform.resolve(ManagedResourceRepository).findByKey(key);
   if (!probe) throw new Error("the demo's GET /api/orders/{id} is not a managed resource");
-  const listed = await platformCli(["resources", "list", "--owner", probe.serviceOwner, "--type", "URL", "--json"]);
+  const listed = await platformCli([
+    "resources",
+    "list",
+    "--owner",
+    probe.serviceOwner,
+    "--type",
+    "URL",
+    "--json",
+  ]);
   expect(listed.code).toBe(0);
   expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toContain(probe.id);
-  const table = await platformCli(["resources", "list", "--query", "API/ORDERS/{ID}", "--status", "NEEDS_DEFINITION"]);
+  const table = await platformCli([
+    "resources",
+    "list",
+    "--query",
+    "API/ORDERS/{ID}",
+    "--status",
+    "NEEDS_DEFINITION",
+  ]);
   expect(table.stdout).toContain("NEEDS_DEFINITION   GET /api/orders/{id}");
   expect((await platformCli(["resources", "exclude", probe.id])).stdout).toContain("EXCLUDED");
   const illegal = await platformCli(["resources", "define", probe.id]);
   expect([illegal.code, illegal.stderr]).toEqual([1, expect.stringContaining("ILLEGAL_STATE_TRANSITION")]);
   expect((await platformCli(["resources", "restore", probe.id])).stdout).toContain("NEEDS_DEFINITION");
+  // Named at start (background), then excluded and restored: two versions past what was read above.
+  const version = String(probe.version + 2);
   const defined = await platformCli([
     "resources",
     "define",
     probe.id,
     "--name",
-    "Delete a probe",
+    "Read an order",
     "--version",
-    "3",
+    version,
   ]);
   expect(defined.stdout).toContain("PERMISSION_CREATED");
   const shown = await platformCli(["resources", "show", probe.id]);
-  expect(shown.stdout).toContain("permission:  Delete a probe");
+  expect(shown.stdout).toContain("permission:  Read an order");
   expect(shown.stdout).toContain("connected policies: none");
+  // The demo's "Orders: signed-in users" (`/api/orders/**`, ANY) covers it without naming it.
+  expect(shown.stdout).toMatch(
+    /impact:\n {2}Orders: signed-in users \[.*\] broader via ANY \/api\/orders\/\*\*/,
+  );
   expect((await platformCli(["resources", "show", "no such id"])).code).toBe(2);
   expect((await platformCli(["resources", "list", "--limit", "500"])).stderr).toContain("VALIDATION_FAILED");
 }
