@@ -1,7 +1,7 @@
 import { serveHttp } from "@keyward/adapters-http";
 import { buildDemoPlatform } from "@keyward/cli";
 import { type Platform, ServerAddress } from "@keyward/core";
-import { UserRepository } from "@keyward/core/ports";
+import { ManagedResourceRepository, UserRepository } from "@keyward/core/ports";
 import { mkdtempSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -130,6 +130,8 @@ describe("the platform command against a running server", () => {
     expect((await platformCli(["users", "add"])).code).toBe(2);
     expect((await platformCli(["users", "disable", "nobody-here"])).code).toBe(1);
 
+    await resourcesThroughTheCli();
+
     const logout = await platformCli(["logout"]);
     expect(logout.code).toBe(0);
     const after = await platformBin(["users", "list"]);
@@ -146,6 +148,8 @@ describe("the platform command against a running server", () => {
     const list = await platformCli(["users", "list"]);
     expect(list.code).toBe(1);
     expect(list.stderr).toContain("ACCESS_DENIED");
+    const resources = await platformCli(["resources", "list"]);
+    expect([resources.code, resources.stderr]).toEqual([1, expect.stringContaining("ACCESS_DENIED")]);
     await platformCli(["logout"]);
   }, 60_000);
 
@@ -160,3 +164,58 @@ describe("the platform command against a running server", () => {
     expect(list.stderr).toContain("NOT_LOGGED_IN");
   }, 60_000);
 });
+
+/**
+ * `platform resources list | show | define | exclude | restore` as the signed-in admin, on a
+ * resource the demo's route scanner entered at start.
+ */
+async function resourcesThroughTheCli(): Promise<void> {
+  const key = { resourceType: "URL", resourceIdentifier: "/api/orders/{id}", httpMethod: "GET" } as const;
+  const probe = await platform.resolve(ManagedResourceRepository).findByKey(key);
+  if (!probe) throw new Error("the demo's GET /api/orders/{id} is not a managed resource");
+  const listed = await platformCli([
+    "resources",
+    "list",
+    "--owner",
+    probe.serviceOwner,
+    "--type",
+    "URL",
+    "--json",
+  ]);
+  expect(listed.code).toBe(0);
+  expect(JSON.parse(listed.stdout).items.map((r: { id: string }) => r.id)).toContain(probe.id);
+  const table = await platformCli([
+    "resources",
+    "list",
+    "--query",
+    "API/ORDERS/{ID}",
+    "--status",
+    "NEEDS_DEFINITION",
+  ]);
+  expect(table.stdout).toContain("NEEDS_DEFINITION   GET /api/orders/{id}");
+  expect((await platformCli(["resources", "exclude", probe.id])).stdout).toContain("EXCLUDED");
+  const illegal = await platformCli(["resources", "define", probe.id]);
+  expect([illegal.code, illegal.stderr]).toEqual([1, expect.stringContaining("ILLEGAL_STATE_TRANSITION")]);
+  expect((await platformCli(["resources", "restore", probe.id])).stdout).toContain("NEEDS_DEFINITION");
+  // Named at start (background), then excluded and restored: two versions past what was read above.
+  const version = String(probe.version + 2);
+  const defined = await platformCli([
+    "resources",
+    "define",
+    probe.id,
+    "--name",
+    "Read an order",
+    "--version",
+    version,
+  ]);
+  expect(defined.stdout).toContain("PERMISSION_CREATED");
+  const shown = await platformCli(["resources", "show", probe.id]);
+  expect(shown.stdout).toContain("permission:  Read an order");
+  expect(shown.stdout).toContain("connected policies: none");
+  // The demo's "Orders: signed-in users" (`/api/orders/**`, ANY) covers it without naming it.
+  expect(shown.stdout).toMatch(
+    /impact:\n {2}Orders: signed-in users \[.*\] broader via ANY \/api\/orders\/\*\*/,
+  );
+  expect((await platformCli(["resources", "show", "no such id"])).code).toBe(2);
+  expect((await platformCli(["resources", "list", "--limit", "500"])).stderr).toContain("VALIDATION_FAILED");
+}

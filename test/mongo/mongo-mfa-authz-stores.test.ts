@@ -4,6 +4,7 @@ import {
   EscalationStore,
   FactorContextRepository,
   MfaLockouts,
+  ManagedResourceRepository,
   PolicyRepository,
   SignInHistoryStore,
   UserRepository,
@@ -53,6 +54,7 @@ describe("mongoPlugin: the MFA and authorization stores", () => {
       nameOf(p.resolve(SignInHistoryStore)),
       nameOf(p.resolve(PolicyRepository)),
       nameOf(p.resolve(ZeroTrustActionStore)),
+      nameOf(p.resolve(ManagedResourceRepository)),
     ]).toEqual([
       "MongoMfaLockouts",
       "MongoFactorContextRepository",
@@ -60,6 +62,7 @@ describe("mongoPlugin: the MFA and authorization stores", () => {
       "MongoSignInHistoryStore",
       "MongoPolicyRepository",
       "MongoZeroTrustActionStore",
+      "MongoManagedResourceRepository",
     ]);
     const db = client.db(dbName);
     const indexNames = async (collection: string) =>
@@ -69,6 +72,7 @@ describe("mongoPlugin: the MFA and authorization stores", () => {
     expect(await indexNames("mfa_escalations")).toEqual(["_id_", "keepUntil_ttl", "status_createdAt"]);
     expect(await indexNames("zero_trust_actions")).toContain("at_desc");
     expect(await indexNames("policies")).toContain("priority_createdSeq");
+    expect(await indexNames("managed_resources")).toEqual(["_id_", "resource_key", "status"]);
   });
 
   it("seeds the demo policies once and shows both instances the same ones", async () => {

@@ -5,6 +5,7 @@ import {
   EscalationStore,
   FactorContextRepository,
   IdGenerator,
+  ManagedResourceRepository,
   MfaLockouts,
   PolicyRepository,
   SignInHistoryStore,
@@ -13,6 +14,7 @@ import {
 import type { DependencyContainer } from "tsyringe";
 import { MongoEscalationStore } from "./mongo-escalation-store.js";
 import { MongoFactorContextRepository } from "./mongo-factor-context-repository.js";
+import { MongoManagedResourceRepository } from "./mongo-managed-resource-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
 import { MongoPolicyRepository } from "./mongo-policy-repository.js";
 import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
@@ -20,7 +22,7 @@ import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registrat
 import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
 
 /** The MFA and authorization modules' stores on MongoDB: lockouts, factor contexts, escalations,
- * sign-in history, policies, zero-trust actions. */
+ * sign-in history, policies, zero-trust actions, managed resources. */
 export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
   mongoStore(MfaLockouts, (db, c) => new MongoMfaLockouts({ db, clock: c.resolve(Clock) })),
   mongoStore(
@@ -35,6 +37,11 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
     (db, c) => new MongoPolicyRepository({ db, clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
   ),
   mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
+  mongoStore(
+    ManagedResourceRepository,
+    (db, c) =>
+      new MongoManagedResourceRepository({ db, clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
+  ),
 ];
 
 // As the MFA module keeps its in-memory flows: three session timeouts after the last write (the

@@ -50,12 +50,13 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   registerDemoOrders(platform);
   addDemoAuthorizationRoutes(routes, platform);
   host.routes?.(routes, platform);
+  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
+  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
+  // Made before start: its routes join the route table, which the start-up resource sync scans.
+  const { app, readiness } = createHttpApp({ platform, routes });
   await platform.start();
   await seedDemoUsers(platform);
   await seedDemoPolicies(platform);
-  // createHttpApp serves the browser SDK and the page scripts (`/js/**`) the pages load. The plugins'
-  // steps protect every request: identity's chains, and authz's caller for @Protectable services.
-  const { app, readiness } = createHttpApp({ platform, routes });
   return { platform, app, routes, readiness };
 }
 

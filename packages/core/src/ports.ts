@@ -106,6 +106,8 @@ export {
 export type { NewPolicy, Policy, PolicyChanges } from "./authz/policy/policy.js";
 export { type PolicyFilter, PolicyRepository } from "./authz/policy/policy-repository.js";
 export { PolicyRetrievalPoint } from "./authz/policy/policy-retrieval-point.js";
+// Its record, filter and page types are reached through its methods' signatures (the surface cap).
+export { ManagedResourceRepository } from "./authz/resources/managed-resource-repository.js";
 // The PDP a host may replace (`anyRequest().access(dynamicAuthorization())` delegates to it).
 export type { CombiningAlgorithm } from "./authz/pdp/combining-algorithm.js";
 export type { PolicySetReport } from "./authz/pdp/compiled-policy-set.js";

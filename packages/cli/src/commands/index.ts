@@ -5,13 +5,14 @@ import { doctorCommand } from "./doctor.js";
 import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { openApiCliCommand } from "./openapi.js";
+import { resourcesCommands } from "./resources.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
 import { usersCommands } from "./users.js";
 
 /**
  * Every subcommand of `platform`. Local commands need no server (`start`, `bundles ...`); admin commands act
- * through a running server's admin API with the caller's own identity (`login`, `users ...`).
+ * through a running server's admin API with the caller's own identity (`login`, `users ...`, `resources ...`).
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
@@ -20,6 +21,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   loginCommand,
   logoutCommand,
   ...usersCommands,
+  ...resourcesCommands,
   ...bundlesCommands,
   breakGlassCommand,
   ...keysCommands,

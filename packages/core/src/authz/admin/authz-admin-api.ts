@@ -8,12 +8,14 @@ import { PolicyAdministrationService } from "../policy/policy-administration-ser
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
 import { AUTHZ_ADMIN_FEATURE, PolicyAdminEndpoints } from "./policy-admin-endpoints.js";
 import { PolicySimulationEndpoint } from "./policy-simulation-endpoint.js";
+import { ManagedResourceService } from "../resources/managed-resource-service.js";
+import { ResourceAdminEndpoints } from "./resource-admin-endpoints.js";
 import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
 
 /**
  * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
- * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `POST /admin/api/policies/simulate` and
- * `/admin/api/zerotrust/actions/**`. Each checks ROLE_ADMIN itself.
+ * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `POST /admin/api/policies/simulate`,
+ * `/admin/api/zerotrust/actions/**` and `/admin/api/resources/**`. Each checks ROLE_ADMIN itself.
  */
 export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
   const simulation = new PolicySimulationEndpoint({
@@ -30,6 +32,7 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
     ...simulation.routes(AUTHZ_ADMIN_FEATURE),
     ...policies.routes(),
     ...zeroTrust.routes(AUTHZ_ADMIN_FEATURE),
+    ...new ResourceAdminEndpoints({ service: container.resolve(ManagedResourceService) }).routes(),
   ];
 }
 

@@ -128,7 +128,7 @@ const ADMIN_API_CATALOG = createErrorCatalog(
  * Test fixture: serves the endpoints' routes as a chain would (a thrown PlatformError becomes its JSON error
  * answer) and reports the answer and how often `next` was called.
  */
-export async function send(filter: PolicyAdminEndpoints, x: HttpExchange) {
+export async function send(filter: Pick<PolicyAdminEndpoints, "routes">, x: HttpExchange) {
   let nextCalls = 0;
   try {
     await serveRoutes(filter.routes(), x, async () => {
