@@ -3,7 +3,9 @@ import { type Authentication, currentAuthentication } from "../../identity/authe
 import { type ChainRoute, resourceRoutes } from "../../identity/chain/chain-route.js";
 import { hasControlCharacter } from "../../identity/chain/request-firewall.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { jsonAnswer, pathParam } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { RouteContract } from "../../web/route-contract.js";
 import { RESOURCE_STATUSES, RESOURCE_TYPES } from "../resources/managed-resource.js";
 import { MANAGED_RESOURCE_MAX_PAGE } from "../resources/managed-resource-repository.js";
 import type { ManagedResourceService, ResourceDetail } from "../resources/managed-resource-service.js";
@@ -52,6 +54,63 @@ const DefineBody = z.strictObject({
 });
 const MoveBody = z.strictObject({ version: version.optional() });
 
+// What the API answers: a resource with its permission and policy views, or a page of resources.
+const ResourceJson = z.looseObject({
+  id: z.string(),
+  resourceIdentifier: z.string(),
+  resourceType: z.enum(RESOURCE_TYPES),
+  status: z.enum(RESOURCE_STATUSES),
+  friendlyName: z.string(),
+  description: z.string(),
+  version: z.number().int(),
+});
+const ResourceDetailJson = ResourceJson.extend({
+  connectedPolicies: z.array(z.looseObject({})),
+  impact: z.looseObject({}),
+});
+const RESOURCE_ID_PARAM = [pathParam("resourceId", "The managed resource's id (letters, digits, `-`, `_`)")];
+const ONE_RESOURCE = jsonAnswer(
+  "The resource with its permission, connected policies and impact",
+  ResourceDetailJson,
+);
+const MOVE_ERRORS = ["VALIDATION_FAILED", "NOT_FOUND", "CONFLICT", "ILLEGAL_STATE_TRANSITION"];
+
+/** The managed-resource admin API's contracts (its OpenAPI operations). */
+const CONTRACTS = {
+  list: {
+    query: ListQuery,
+    responses: {
+      200: jsonAnswer(
+        "A page of resources",
+        z.strictObject({
+          items: z.array(ResourceJson),
+          total: z.number().int(),
+          offset: z.number(),
+          limit: z.number(),
+        }),
+      ),
+    },
+    errors: ["VALIDATION_FAILED"],
+  },
+  get: {
+    pathParams: RESOURCE_ID_PARAM,
+    responses: { 200: ONE_RESOURCE },
+    errors: ["VALIDATION_FAILED", "NOT_FOUND"],
+  },
+  define: {
+    pathParams: RESOURCE_ID_PARAM,
+    body: { schema: DefineBody, media: ["json"] },
+    responses: { 200: ONE_RESOURCE },
+    errors: MOVE_ERRORS,
+  },
+  move: {
+    pathParams: RESOURCE_ID_PARAM,
+    body: { schema: MoveBody, media: ["json"] },
+    responses: { 200: ONE_RESOURCE },
+    errors: MOVE_ERRORS,
+  },
+} as const satisfies Record<string, RouteContract>;
+
 const VERBS: Record<ResourceAction, string> = {
   define: "Defines a resource as a permission (NEEDS_DEFINITION to PERMISSION_CREATED)",
   exclude: "Excludes a resource from authorization management (NEEDS_DEFINITION to EXCLUDED)",
@@ -83,6 +142,7 @@ export class ResourceAdminEndpoints {
           GET: {
             name: "authz.resources.list",
             description: "Lists managed resources (status, type, serviceOwner, q, offset, limit)",
+            contract: CONTRACTS.list,
           },
         },
         { name: "authz.resources.collection" },
@@ -93,6 +153,7 @@ export class ResourceAdminEndpoints {
           GET: {
             name: "authz.resources.get",
             description: "Reads a managed resource with its policies and impact",
+            contract: CONTRACTS.get,
           },
         },
         { name: "authz.resources.item" },
@@ -102,7 +163,13 @@ export class ResourceAdminEndpoints {
       routes.push(
         ...resourceRoutes(
           { ...common, path: `${base}/*/${action}`, handler: (x, p) => this.act(x, p["*"]!, action) },
-          { POST: { name: `authz.resources.${action}`, description: VERBS[action] } },
+          {
+            POST: {
+              name: `authz.resources.${action}`,
+              description: VERBS[action],
+              contract: action === "define" ? CONTRACTS.define : CONTRACTS.move,
+            },
+          },
           { name: `authz.resources.${action}.other` },
         ),
       );
