@@ -104,7 +104,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     onError: (error, event) =>
       answerError(fromH3Error(error), event, correlationIds.get(event) ?? ids.id(), error.headers),
   });
-  app.use((event) => handle(event));
+  app.use(handle);
   return { app, routes, table, pipeline };
 }
 

@@ -36,8 +36,11 @@ export function canonicalPathPattern(pattern: string): string {
   return isCanonical(pattern, true) ? pattern : canonicalise(pattern, true);
 }
 
-/** The fast path: a string that needs no rewriting (the common case for every request). */
-function isCanonical(text: string, pattern: boolean): boolean {
+/**
+ * The fast path: a string that needs no rewriting (the common case for every request). Internal to
+ * the web model (HttpExchange inlines canonicalPath's test with it).
+ */
+export function isCanonical(text: string, pattern: boolean): boolean {
   const len = text.length;
   if (len > 1 && text.charCodeAt(len - 1) === SLASH) return false;
   for (let i = 0; i < len; i++) {

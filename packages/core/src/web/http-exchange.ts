@@ -1,5 +1,7 @@
 import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
-import { canonicalPath } from "./canonical-path.js";
+import type { ErrorCatalog } from "../kernel/error-catalog.js";
+import { canonicalPath, isCanonical } from "./canonical-path.js";
+import { ERROR_CATALOG_ATTRIBUTE } from "./exchange-error-catalog.js";
 import { type PathVariables, splitPath } from "./path-pattern.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
@@ -31,6 +33,11 @@ export interface HttpRequestInit {
   secure?: boolean;
   /** Reads the raw body once; the binding enforces the size limit and throws PAYLOAD_TOO_LARGE. */
   readBody?: () => Promise<string>;
+  /**
+   * The error codes of the platform serving the request (its bindings pass `platform.resolve(ErrorCatalog)`),
+   * so the request's errors answer with that platform's statuses; none: the kernel's and web's codes.
+   */
+  errors?: ErrorCatalog;
 }
 
 /**
@@ -53,14 +60,17 @@ export interface RequestMatch {
 /** A body the response carries: JSON-serialisable values, text or bytes. */
 export type ResponseBody = string | Uint8Array | Record<string, unknown> | unknown[] | undefined;
 
-/** The response half of an exchange, written by the security runtime or a route. */
-export class HttpResponseState {
-  status = 200;
-  readonly headers = new Map<string, string>();
-  readonly cookies: ResponseCookie[] = [];
-  body: ResponseBody = undefined;
+/**
+ * The response half of an exchange, written by the security runtime or a route. A plain object the
+ * exchange makes in its constructor (a class's field initialiser would be one more function per request).
+ */
+export interface HttpResponseState {
+  status: number;
+  readonly headers: Map<string, string>;
+  readonly cookies: ResponseCookie[];
+  body: ResponseBody;
   /** True once something decided the response; later filters must not overwrite it. */
-  committed = false;
+  committed: boolean;
 }
 
 /** Fields of a parsed body: form or JSON objects flattened to their first-level values. */
@@ -89,26 +99,35 @@ export class HttpExchange {
    */
   readonly segments: readonly string[] | undefined;
   /** What matching found for this request (chain, route, path variables): see RequestMatch. */
-  readonly match: RequestMatch = { chain: undefined, route: undefined, variables: {} };
+  readonly match: RequestMatch;
   /** The path as received before canonicalisation (the request line's, when the binding knows it). */
   readonly rawPath: string;
   readonly query: URLSearchParams;
   readonly remoteAddress: string;
   readonly secure: boolean;
-  readonly response = new HttpResponseState();
+  readonly response: HttpResponseState;
   /** Request-scoped values (authentication, CSRF token, correlation id, ...). */
-  readonly attributes = new Map<string, unknown>();
+  readonly attributes: Map<string, unknown>;
   private readonly headerMap: Map<string, string>;
   private cookieMap: Map<string, string> | undefined;
   private readonly readBodyOnce: (() => Promise<string>) | undefined;
   private bodyText: Promise<string> | undefined;
   private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
 
+  // Every field is set here, none by an initialiser: `new` runs this one function of ours.
   constructor(init: HttpRequestInit) {
+    this.match = { chain: undefined, route: undefined, variables: {} };
+    this.response = { status: 200, headers: new Map(), cookies: [], body: undefined, committed: false };
+    this.attributes = new Map();
+    if (init.errors !== undefined) this.attributes.set(ERROR_CATALOG_ATTRIBUTE, init.errors);
+    this.cookieMap = undefined;
+    this.bodyText = undefined;
+    this.parsed = undefined;
     this.method = init.method.toUpperCase();
     const q = init.url.indexOf("?");
     const received = q === -1 ? init.url : init.url.slice(0, q);
-    this.path = canonicalPath(received);
+    // canonicalPath, its fast path inline: a received path is nearly always canonical already.
+    this.path = isCanonical(received, false) ? received : canonicalPath(received);
     this.segments = this.path.charCodeAt(0) === 47 || this.path === "" ? splitPath(this.path) : undefined;
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.

@@ -101,22 +101,31 @@ export class RequestPipeline {
     this.steps = steps;
     this.places = places;
     // One continuation per position, made once: a request allocates none to walk the steps.
-    this.nexts = steps.map((_, index) => (exchange: HttpExchange) => {
-      try {
-        return this.walk(exchange, index + 1);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    });
+    this.nexts = steps.map((_, index) => (exchange: HttpExchange) => this.run(exchange, index + 1));
   }
 
-  /** Runs the steps for one exchange; never throws synchronously (a throwing step rejects). */
-  run(exchange: HttpExchange): Promise<void> {
+  /**
+   * Runs the steps for one exchange (from step `from`, 0 unless a continuation resumes the walk);
+   * never throws synchronously (a throwing step rejects). The walk is this one function: a step
+   * that returns a promise resumes it through its position's continuation, an around step gets it.
+   */
+  run(exchange: HttpExchange, from = 0): Promise<void> {
+    const steps = this.steps;
     try {
-      return this.walk(exchange, 0);
+      for (let index = from; index < steps.length; index++) {
+        if (exchange.response.committed) return DONE;
+        const step = steps[index] as PipelineStep;
+        if (step.around !== undefined) return step.around(exchange, this.nexts[index] as PipelineNext);
+        const pending = step.apply(exchange);
+        if (pending !== undefined) return pending.then((this.nexts[index] as PipelineNext).bind(undefined, exchange));
+      }
     } catch (error) {
       return Promise.reject(error);
     }
+    // The answer: every step ran; the result the route held is committed (the binding writes it).
+    const response = exchange.response;
+    if (!response.committed && response.body !== undefined) response.committed = true;
+    return DONE;
   }
 
   /** The step names in running order, ending with `answer` (the walk's end), for diagnostics and tests. */
@@ -129,20 +138,6 @@ export class RequestPipeline {
     return this.places.has(place);
   }
 
-  private walk(exchange: HttpExchange, from: number): Promise<void> {
-    const steps = this.steps;
-    for (let index = from; index < steps.length; index++) {
-      if (exchange.response.committed) return DONE;
-      const step = steps[index] as PipelineStep;
-      if (step.around !== undefined) return step.around(exchange, this.nexts[index] as PipelineNext);
-      const pending = step.apply(exchange);
-      if (pending !== undefined) return pending.then(() => this.walk(exchange, index + 1));
-    }
-    // The answer: every step ran; the result the route held is committed (the binding writes it).
-    const response = exchange.response;
-    if (!response.committed && response.body !== undefined) response.committed = true;
-    return DONE;
-  }
 }
 
 function placeOf(contribution: StepPlacement): { place: string; slot: 0 | 1 | 2 } {
