@@ -85,36 +85,37 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
  * host's own) build one from their native event and write the response state back.
  */
 export class HttpExchange {
-  readonly method: string;
+  declare readonly method: string;
   /**
    * The canonical path (see canonicalPath: `/a/` is `/a`, `/%61` is `/a`): the one string every
    * matcher, the URL PDP, the exact-path filters and the route table compare.
    */
-  readonly path: string;
+  declare readonly path: string;
   /**
    * The canonical path split into its segments (splitPath), once, when the exchange is made: what
    * every matcher on the request path reads (chains, static rules, CSRF exemptions, routes, the PDP's
    * index). Undefined when the path does not start with `/` (no pattern matches it; the firewall
    * refuses it).
    */
-  readonly segments: readonly string[] | undefined;
+  declare readonly segments: readonly string[] | undefined;
   /** What matching found for this request (chain, route, path variables): see RequestMatch. */
-  readonly match: RequestMatch;
+  declare readonly match: RequestMatch;
   /** The path as received before canonicalisation (the request line's, when the binding knows it). */
-  readonly rawPath: string;
-  readonly query: URLSearchParams;
-  readonly remoteAddress: string;
-  readonly secure: boolean;
-  readonly response: HttpResponseState;
+  declare readonly rawPath: string;
+  declare readonly query: URLSearchParams;
+  declare readonly remoteAddress: string;
+  declare readonly secure: boolean;
+  declare readonly response: HttpResponseState;
   /** Request-scoped values (authentication, CSRF token, correlation id, ...). */
-  readonly attributes: Map<string, unknown>;
-  private readonly headerMap: Map<string, string>;
-  private cookieMap: Map<string, string> | undefined;
-  private readonly readBodyOnce: (() => Promise<string>) | undefined;
-  private bodyText: Promise<string> | undefined;
-  private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
+  declare readonly attributes: Map<string, unknown>;
+  private declare readonly headerMap: Map<string, string>;
+  private declare cookieMap: Map<string, string> | undefined;
+  private declare readonly readBodyOnce: (() => Promise<string>) | undefined;
+  private declare bodyText: Promise<string> | undefined;
+  private declare parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
 
-  // Every field is set here, none by an initialiser: `new` runs this one function of ours.
+  // Every field is declared above and set here, none by an initialiser (`declare`: no field
+  // definitions either): `new` runs this one function of ours.
   constructor(init: HttpRequestInit) {
     this.match = { chain: undefined, route: undefined, variables: {} };
     this.response = { status: 200, headers: new Map(), cookies: [], body: undefined, committed: false };
@@ -152,7 +153,12 @@ export class HttpExchange {
 
   /** A request cookie, or undefined. */
   cookie(name: string): string | undefined {
-    this.cookieMap ??= parseCookieHeader(this.header("cookie"));
+    if (this.cookieMap === undefined) {
+      const header = this.headerMap.get("cookie");
+      // No Cookie header (API callers): nothing to parse, nothing kept.
+      if (header === undefined) return undefined;
+      this.cookieMap = parseCookieHeader(header);
+    }
     return this.cookieMap.get(name);
   }
 

@@ -82,7 +82,23 @@ export class ZeroTrustActionResolver {
   resolveCached(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
     const early = this.gate(input);
     if (early !== undefined) return early;
-    const hit = this.settings.hotPathEnabled ? this.lookup(input, this.clock.now()) : undefined;
+    if (!this.settings.hotPathEnabled) {
+      this.sampled = input;
+      return undefined;
+    }
+    // The hot-path cache read (`lookup`), inline: every authenticated request passes here.
+    const now = this.clock.now();
+    const user = this.users.get(input.authentication!.userId);
+    let hit: ZeroTrustResolution | undefined;
+    if (user !== undefined && now < user.until) {
+      const sessionId = this.settings.sessionTrackingEnabled ? input.sessionId : undefined;
+      if (sessionId === undefined || user.record?.action === "BLOCK") hit = user.resolution;
+      else {
+        const session = this.sessions.get(sessionId);
+        if (session !== undefined && now < session.until)
+          hit = session.record === undefined ? user.resolution : session.resolution;
+      }
+    }
     if (hit === undefined) this.sampled = input;
     return hit;
   }
@@ -138,16 +154,6 @@ export class ZeroTrustActionResolver {
       return this.notSampled;
     }
     return undefined;
-  }
-
-  private lookup(input: ZeroTrustResolveInput, now: number): ZeroTrustResolution | undefined {
-    const user = this.users.get(input.authentication!.userId);
-    if (user === undefined || now >= user.until) return undefined;
-    const sessionId = this.settings.sessionTrackingEnabled ? input.sessionId : undefined;
-    if (sessionId === undefined || user.record?.action === "BLOCK") return user.resolution;
-    const session = this.sessions.get(sessionId);
-    if (session === undefined || now >= session.until) return undefined;
-    return session.record === undefined ? user.resolution : session.resolution;
   }
 
   private async load(input: ZeroTrustResolveInput): Promise<ZeroTrustResolution> {

@@ -33,7 +33,13 @@ export class AuthorizationFilter implements SecurityFilter {
   ) {}
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    const rule = this.rules.find((r) => r.matcher.matches(exchange));
+    let rule: AuthorizationRule | undefined;
+    for (const r of this.rules) {
+      if (r.matcher.matches(exchange)) {
+        rule = r;
+        break;
+      }
+    }
     if (rule) {
       const authentication = currentAuthentication(exchange);
       const decision = await rule.manager.check(authentication, exchange);
