@@ -1,6 +1,6 @@
 import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
 import type { ErrorCatalog } from "../kernel/error-catalog.js";
-import { canonicalPath, isCanonical } from "./canonical-path.js";
+import { CANONICAL_RAW, canonicalPath } from "./canonical-path.js";
 import { ERROR_CATALOG_ATTRIBUTE } from "./exchange-error-catalog.js";
 import { type PathVariables, splitPath } from "./path-pattern.js";
 
@@ -127,9 +127,18 @@ export class HttpExchange {
     this.method = init.method.toUpperCase();
     const q = init.url.indexOf("?");
     const received = q === -1 ? init.url : init.url.slice(0, q);
-    // canonicalPath, its fast path inline: a received path is nearly always canonical already.
-    this.path = isCanonical(received, false) ? received : canonicalPath(received);
-    this.segments = this.path.charCodeAt(0) === 47 || this.path === "" ? splitPath(this.path) : undefined;
+    // canonicalPath's fast path (isCanonical), inline: a received path is nearly always canonical
+    // already (no trailing slash, every byte one that stands raw).
+    let canonical = !(received.length > 1 && received.charCodeAt(received.length - 1) === 47);
+    for (let i = 0; canonical && i < received.length; i++) {
+      const c = received.charCodeAt(i);
+      canonical = c === 47 || (c < 128 && CANONICAL_RAW[c] === 1);
+    }
+    const path = canonical ? received : canonicalPath(received);
+    this.path = path;
+    // splitPath, inline.
+    this.segments =
+      path === "" ? [""] : path.charCodeAt(0) === 47 ? path.slice(1).split("/") : undefined;
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
     this.rawPath = init.rawPath ?? received;

@@ -25,19 +25,32 @@ export interface RequestMatcher {
   readonly pattern?: PathPattern | undefined;
 }
 
-/**
- * Path-only matchers (antMatcher with method ANY) and their compiled pattern: an orMatcher, and the
- * chain selection, test such a member's pattern inline instead of calling its closure.
- */
-const PATH_ONLY = new WeakMap<RequestMatcher, PathPattern>();
+/** What an antMatcher tests: its compiled pattern and its method (undefined: ANY). */
+export interface PlainMatcher {
+  readonly pattern: PathPattern;
+  /** The upper-case method; GET also takes HEAD. Undefined: any method. */
+  readonly method: string | undefined;
+}
 
 /**
- * The pattern of a path-only matcher (antMatcher with method ANY), whose `matches(req)` is exactly
- * `req.segments !== undefined ? pattern.test(req.segments) : pattern.matches(req.path)`; undefined for
- * any other matcher. Internal to the core (the chain selection reads it).
+ * antMatchers and what they test: an orMatcher, the chain selection and the authorization filter
+ * test such a matcher's pattern and method inline instead of calling its closure.
  */
+const PLAIN = new WeakMap<RequestMatcher, PlainMatcher>();
+
+/**
+ * The pattern and method of an antMatcher, whose `matches(req)` is exactly: the method admits the
+ * request's (plainMethodAdmits), and `req.segments !== undefined ? pattern.test(req.segments) :
+ * pattern.matches(req.path)`; undefined for any other matcher. Internal to the core.
+ */
+export function plainMatcher(matcher: RequestMatcher): PlainMatcher | undefined {
+  return PLAIN.get(matcher);
+}
+
+/** The path-only pattern of an antMatcher with method ANY (see plainMatcher), else undefined. */
 export function pathOnlyPattern(matcher: RequestMatcher): PathPattern | undefined {
-  return PATH_ONLY.get(matcher);
+  const plain = PLAIN.get(matcher);
+  return plain !== undefined && plain.method === undefined ? plain.pattern : undefined;
 }
 
 const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
@@ -79,19 +92,21 @@ export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"):
       matches: (req) =>
         req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path),
     };
-    PATH_ONLY.set(matcher, compiled);
+    PLAIN.set(matcher, { pattern: compiled, method: undefined });
     return matcher;
   }
   // HEAD is answered by the GET route (h3 and the route table), so a GET matcher covers HEAD too:
   // a rule written for GET must not leave the same handler open under HEAD.
   const head = wanted === "GET";
-  return {
+  const matcher: RequestMatcher = {
     description,
     pattern: compiled,
     matches: (req) =>
       (req.method === wanted || req.method.toUpperCase() === wanted || (head && req.method === "HEAD")) &&
       (req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path)),
   };
+  PLAIN.set(matcher, { pattern: compiled, method: wanted });
+  return matcher;
 }
 
 const ANY_REQUEST: RequestMatcher = Object.freeze({ description: "any request", matches: () => true });
@@ -104,21 +119,26 @@ export function anyRequest(): RequestMatcher {
 /** Matches when at least one matcher does; needs at least one, so an empty list never opens access. */
 export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
   const list = nonEmpty("orMatcher", matchers);
-  const paths = list.map(pathOnlyPattern);
+  const plains = list.map(plainMatcher);
   return {
     description: joinDescriptions(list, "or"),
-    // A loop, not `some` with a callback, and a path-only member's pattern tested here: one
-    // function of ours per request, not one per member.
+    // A loop, not `some` with a callback, and an antMatcher member's method and pattern tested
+    // here: one function of ours per request, not one per member.
     matches: (req) => {
       const segments = req.segments;
       for (let i = 0; i < list.length; i++) {
-        const path = paths[i];
+        const plain = plains[i];
+        if (plain === undefined) {
+          if ((list[i] as RequestMatcher).matches(req)) return true;
+          continue;
+        }
+        const method = plain.method;
         if (
-          path === undefined
-            ? (list[i] as RequestMatcher).matches(req)
-            : segments !== undefined
-              ? path.test(segments)
-              : path.matches(req.path)
+          (method === undefined ||
+            req.method === method ||
+            req.method.toUpperCase() === method ||
+            (method === "GET" && req.method === "HEAD")) &&
+          (segments !== undefined ? plain.pattern.test(segments) : plain.pattern.matches(req.path))
         )
           return true;
       }

@@ -80,8 +80,17 @@ export class ZeroTrustActionResolver {
 
   /** The answer without touching the store: not evaluated, or a hot-path cache hit; undefined on a miss. */
   resolveCached(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
-    const early = this.gate(input);
-    if (early !== undefined) return early;
+    const settings = this.settings;
+    // `gate` answers nothing (and draws no sample) for a caller when zero trust is on and sampling
+    // cannot skip the request: told here without the call.
+    if (
+      !settings.enabled ||
+      input.authentication === undefined ||
+      (settings.samplingRate < 1 && input.unsampled !== true)
+    ) {
+      const early = this.gate(input);
+      if (early !== undefined) return early;
+    }
     if (!this.settings.hotPathEnabled) {
       this.sampled = input;
       return undefined;

@@ -7,6 +7,7 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
+import type { ZeroTrustResolveInput } from "./zero-trust-resolution.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
 import { decisionIdOf } from "./zero-trust-decision-reference.js";
 import { type RememberedZeroTrust, ZERO_TRUST_RESOLUTION_ATTRIBUTE } from "./zero-trust-request-memo.js";
@@ -54,12 +55,14 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
     const sessionId = SESSION_CHECKPOINTS.has(checkpoint)
       ? await this.o.sessionHandle?.(exchange)
       : undefined;
-    const resolution = await this.o.resolver.resolve({
+    const input: ZeroTrustResolveInput = {
       authentication,
       unsampled: true,
       ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
-    });
+    };
+    // A hot-path hit answers without `resolve` (its own first step); a miss goes on to the store.
+    const resolution = this.o.resolver.resolveCached(input) ?? (await this.o.resolver.resolve(input));
     // The request's one resolution: the authorization reads it rather than resolving again.
     if (checkpoint === "request") {
       const remembered: RememberedZeroTrust = { authentication, resolution };
