@@ -92,6 +92,8 @@ const PLACES: ReadonlySet<string> = new Set(REQUEST_PIPELINE_PLACES);
  * it). An unknown place, or a step after `answer`, is a CONFIGURATION_INVALID error.
  */
 export class RequestPipeline {
+  /** Runs the steps for one exchange; never throws synchronously (a throwing step rejects). */
+  readonly run: (exchange: HttpExchange) => Promise<void>;
   private readonly steps: readonly PipelineStep[];
   private readonly nexts: readonly PipelineNext[];
   private readonly places: ReadonlySet<PipelinePlace>;
@@ -100,16 +102,18 @@ export class RequestPipeline {
     const { steps, places } = orderSteps(contributions);
     this.steps = steps;
     this.places = places;
-    // One continuation per position, made once: a request allocates none to walk the steps.
-    this.nexts = steps.map((_, index) => (exchange: HttpExchange) => this.run(exchange, index + 1));
+    // One continuation per position, made once (a request allocates none to walk the steps), and
+    // `run` itself: each is the walk bound to where it starts, so no function of ours sits between.
+    this.nexts = steps.map((_, index) => this.walk.bind(this, index + 1));
+    this.run = this.walk.bind(this, 0);
   }
 
   /**
-   * Runs the steps for one exchange (from step `from`, 0 unless a continuation resumes the walk);
-   * never throws synchronously (a throwing step rejects). The walk is this one function: a step
-   * that returns a promise resumes it through its position's continuation, an around step gets it.
+   * Runs the steps from step `from` for one exchange; never throws synchronously (a throwing step
+   * rejects). The walk is this one function: a step that returns a promise resumes it through its
+   * position's continuation, an around step gets that continuation as its `next`.
    */
-  run(exchange: HttpExchange, from = 0): Promise<void> {
+  private walk(from: number, exchange: HttpExchange): Promise<void> {
     const steps = this.steps;
     try {
       for (let index = from; index < steps.length; index++) {

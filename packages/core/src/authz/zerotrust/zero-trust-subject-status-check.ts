@@ -27,7 +27,10 @@ export interface ZeroTrustSubjectStatusCheckOptions {
   resolver: ZeroTrustActionResolver;
   /** Receives `zerotrust.checkpoint.denied` (ENFORCE) or `zerotrust.checkpoint.shadow` (SHADOW). */
   audit: AuditSink;
-  /** The request's session handle (looked up as `session:<handle>`); absent: user records only. */
+  /**
+   * The request's session handle (looked up as `session:<handle>`); absent: user records only. A
+   * session is a cookie (sessionHandleOf): it is asked only when the request carries a Cookie header.
+   */
   sessionHandle?: (exchange: HttpExchange) => Promise<string | undefined> | undefined;
 }
 
@@ -52,9 +55,10 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
   constructor(private readonly o: ZeroTrustSubjectStatusCheckOptions) {}
 
   async check({ checkpoint, authentication, exchange }: SubjectStatusQuery): Promise<void> {
-    const sessionId = SESSION_CHECKPOINTS.has(checkpoint)
-      ? await this.o.sessionHandle?.(exchange)
-      : undefined;
+    const sessionId =
+      SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
+        ? await this.o.sessionHandle?.(exchange)
+        : undefined;
     const input: ZeroTrustResolveInput = {
       authentication,
       unsampled: true,

@@ -2,7 +2,10 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { EventBus } from "../../kernel/event-bus.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { type PlainMatcher, plainMatcher } from "../../web/request-matcher.js";
+import { anyRequest, type PlainMatcher, plainMatcher } from "../../web/request-matcher.js";
+
+/** anyRequest()'s place in the authorization filter's per-rule table: every request. */
+const ANY = 1;
 import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { ACCESS_DENIED_EVENT, publishWithoutWaiting } from "../events/identity-events.js";
@@ -32,11 +35,14 @@ export class AuthorizationFilter implements SecurityFilter {
     /** Where each denial is published (ACCESS_DENIED_EVENT, not awaited); none when absent. */
     private readonly events?: EventBus,
   ) {
-    this.plains = rules.map((r) => plainMatcher(r.matcher));
+    this.plains = rules.map((r) => (r.matcher === anyRequest() ? ANY : plainMatcher(r.matcher)));
   }
 
-  /** Per rule, its matcher's method and pattern when it is an antMatcher (tested inline), else undefined. */
-  private readonly plains: readonly (PlainMatcher | undefined)[];
+  /**
+   * Per rule, its matcher's method and pattern when it is an antMatcher, ANY for anyRequest() (both
+   * tested inline), else undefined.
+   */
+  private readonly plains: readonly (PlainMatcher | typeof ANY | undefined)[];
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
@@ -51,11 +57,12 @@ export class AuthorizationFilter implements SecurityFilter {
       const hit =
         plain === undefined
           ? r.matcher.matches(exchange)
-          : (plain.method === undefined ||
+          : plain === ANY ||
+            ((plain.method === undefined ||
               plain.method === method ||
               (plain.method === "GET" && method === "HEAD")) &&
-            segments !== undefined &&
-            plain.pattern.test(segments);
+              segments !== undefined &&
+              plain.pattern.test(segments));
       if (hit) {
         rule = r;
         break;
