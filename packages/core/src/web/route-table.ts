@@ -76,6 +76,8 @@ export type RouteTableMatch =
 interface Entry {
   readonly route: Route;
   readonly path: PathPattern;
+  /** How many segments every path it matches has; -1 when it has a `**` (any count). */
+  readonly segmentCount: number;
 }
 
 /**
@@ -137,7 +139,8 @@ export class RouteTable {
         { details: { method: route.method, path: route.path, chain: route.chain, name: route.name } },
       );
     }
-    const entry: Entry = { route: Object.freeze(route), path };
+    const segmentCount = path.segments.some((s) => s.kind === "rest") ? -1 : path.segments.length;
+    const entry: Entry = { route: Object.freeze(route), path, segmentCount };
     this.entries.push(entry);
     if (path.segments.every((s) => s.kind === "literal")) {
       const list = scope.literal.get(path.shape);
@@ -188,7 +191,10 @@ export class RouteTable {
     const count = literal.length + patterns.length;
     for (let i = 0; i < count; i++) {
       const entry = (i < literal.length ? literal[i] : patterns[i - literal.length]) as Entry;
-      const params = i < literal.length ? {} : entry.path.match(parts);
+      const fromPattern = i >= literal.length;
+      // A pattern of another length cannot match: told without asking it.
+      if (fromPattern && entry.segmentCount !== -1 && entry.segmentCount !== parts.length) continue;
+      const params = fromPattern ? entry.path.match(parts) : {};
       if (params === null) continue;
       // On equal specificity: the exact method, then GET for HEAD, then ANY; another method is refused.
       const routeMethod = entry.route.method;
@@ -243,7 +249,7 @@ export class RouteTable {
     let best: { entry: Entry; params: Record<string, string>; rank: number } | undefined;
     for (const entry of scope.patternsByFirst.get(parts[0]!) ?? scope.patternsAnyFirst) {
       const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
-      if (rank < 0) continue;
+      if (rank < 0 || (entry.segmentCount !== -1 && entry.segmentCount !== parts.length)) continue;
       const params = entry.path.match(parts);
       if (!params) continue;
       const order = best

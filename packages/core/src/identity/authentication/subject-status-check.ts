@@ -71,6 +71,23 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
   };
 }
 
+/**
+ * The gate at one checkpoint, resolved once: the members that judge it; a lone member whose check is
+ * an async function is the gate itself (its check, bound), so the checkpoint runs no function of the
+ * gate's own (the chains' `request` checkpoint: every authenticated request).
+ */
+export function subjectStatusGateAt(
+  checks: readonly SubjectStatusCheck[],
+  checkpoint: SubjectCheckpoint,
+): SubjectStatusGate {
+  const asked = checks.filter((m) => m.checkpoints === undefined || m.checkpoints.includes(checkpoint));
+  const only = asked[0];
+  if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction) {
+    return only.check.bind(only);
+  }
+  return subjectStatusGate(asked);
+}
+
 async function askEach(members: readonly SubjectStatusCheck[], query: SubjectStatusQuery): Promise<void> {
   for (const member of members) await member.check(query);
 }

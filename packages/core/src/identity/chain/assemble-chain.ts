@@ -110,7 +110,7 @@ function requestCheckpoint(parts: ChainParts): RequestCheckpoint {
   const exemptPosts = new Set<string>();
   if (logoutUrl !== undefined) exemptPosts.add(logoutUrl);
   if (revokeUrl !== undefined) exemptPosts.add(revokeUrl);
-  return { gate: input.deps.statusCheck, exemptPosts };
+  return { gate: input.deps.requestStatusCheck ?? input.deps.statusCheck, exemptPosts };
 }
 
 /** The chain's entry points: logout, the sign-in method's routes, the token endpoints, `/api/me`. */

@@ -1,8 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import type { PathPattern } from "../../web/path-pattern.js";
-import { pathOnlyPattern } from "../../web/request-matcher.js";
 import type {
   PipelineContribution,
   PipelineNext,
@@ -34,8 +32,6 @@ export const identityPipelineContributor: RequestPipelineContributor = {
 
 function identityPipelineSteps(container: DependencyContainer): PipelineContribution[] {
   let proxy: FilterChainProxy | undefined;
-  // Per chain, its matcher's pattern when it is path-only (pathOnlyPattern): tested inline.
-  let patterns: readonly (PathPattern | undefined)[] = [];
   const loadProxy = (): FilterChainProxy => {
     if (!container.isRegistered(FilterChainProxy, true)) {
       throw new PlatformError(
@@ -44,30 +40,13 @@ function identityPipelineSteps(container: DependencyContainer): PipelineContribu
       );
     }
     proxy = container.resolve(FilterChainProxy);
-    patterns = proxy.chains.map((chain) => pathOnlyPattern(chain.matcher));
     return proxy;
   };
   return [
     { at: "firewall", step: { name: "request-firewall", apply: assertPathAllowed } },
     {
       at: "chain",
-      step: {
-        name: "select-chain",
-        // FilterChainProxy.select, inline (it runs on every request): the first chain that matches.
-        apply: (exchange) => {
-          const chains = (proxy ?? loadProxy()).chains;
-          const segments = exchange.segments;
-          for (let i = 0; i < chains.length; i++) {
-            const chain = chains[i] as SecurityFilterChain;
-            const path = patterns[i];
-            // A path-only matcher on an exchange with no segments (a path not starting with `/`) is false.
-            if (path !== undefined ? segments === undefined || !path.test(segments) : !chain.matcher.matches(exchange))
-              continue;
-            exchange.match.chain = chain;
-            return;
-          }
-        },
-      },
+      step: { name: "select-chain", apply: (exchange) => void (proxy ?? loadProxy()).select(exchange) },
     },
     { at: "authentication", step: segmentStep("chain-authentication", AUTHENTICATION_SEGMENT) },
     { at: "zero-trust-checkpoint", step: { name: "request-checkpoint", apply: requestCheckpoint } },

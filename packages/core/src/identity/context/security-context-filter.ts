@@ -1,6 +1,6 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
+import { type Authentication, AUTHENTICATION_ATTRIBUTE } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { BEARER_SCHEME, BEARER_TOKEN } from "../login/bearer-token.js";
 import type { AccountStanding } from "../users/standing/account-standing.js";
@@ -54,7 +54,8 @@ export class SecurityContextFilter implements SecurityFilter {
       if (standing !== undefined && !(await standing.holds(authentication))) {
         throw new PlatformError("INVALID_TOKEN", "Invalid access token");
       }
-      setCurrentAuthentication(exchange, authentication);
+      // setCurrentAuthentication, inline (every request).
+      exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
       exchange.attributes.set(BEARER, true);
     } else {
       authentication = await this.repository.load(exchange);
@@ -63,7 +64,8 @@ export class SecurityContextFilter implements SecurityFilter {
         await this.repository.clear(exchange);
         authentication = undefined;
       }
-      setCurrentAuthentication(exchange, authentication);
+      if (authentication !== undefined) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
+      else exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
     }
     await next();
   }
