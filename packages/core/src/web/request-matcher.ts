@@ -38,6 +38,9 @@ export interface PlainMatcher {
  */
 const PLAIN = new WeakMap<RequestMatcher, PlainMatcher>();
 
+/** notMatchers and the matcher each negates: an orMatcher applies the negation itself. */
+const NEGATED = new WeakMap<RequestMatcher, RequestMatcher>();
+
 /**
  * The pattern and method of an antMatcher, whose `matches(req)` is exactly: the method admits the
  * request's (plainMethodAdmits), and `req.segments !== undefined ? pattern.test(req.segments) :
@@ -120,16 +123,18 @@ export function anyRequest(): RequestMatcher {
 export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
   const list = nonEmpty("orMatcher", matchers);
   const plains = list.map(plainMatcher);
+  const inverses = list.map((m) => NEGATED.get(m));
   return {
     description: joinDescriptions(list, "or"),
-    // A loop, not `some` with a callback, and an antMatcher member's method and pattern tested
-    // here: one function of ours per request, not one per member.
+    // A loop, not `some` with a callback; an antMatcher member's method and pattern, and a notMatcher
+    // member's negation, are applied here: one function of ours per request, not one per member.
     matches: (req) => {
       const segments = req.segments;
       for (let i = 0; i < list.length; i++) {
         const plain = plains[i];
         if (plain === undefined) {
-          if ((list[i] as RequestMatcher).matches(req)) return true;
+          const negated = inverses[i];
+          if (negated !== undefined ? !negated.matches(req) : (list[i] as RequestMatcher).matches(req)) return true;
           continue;
         }
         const method = plain.method;
@@ -161,7 +166,9 @@ export function andMatcher(...matchers: RequestMatcher[]): RequestMatcher {
 
 /** Matches exactly the requests `matcher` does not. */
 export function notMatcher(matcher: RequestMatcher): RequestMatcher {
-  return { description: `not ${matcher.description}`, matches: (req) => !matcher.matches(req) };
+  const negation: RequestMatcher = { description: `not ${matcher.description}`, matches: (req) => !matcher.matches(req) };
+  NEGATED.set(negation, matcher);
+  return negation;
 }
 
 function nonEmpty(helper: string, matchers: RequestMatcher[]): readonly RequestMatcher[] {
