@@ -61,7 +61,11 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     trust.kind === "none" || peer === ""
       ? undefined
       : forwardedClient(
-          { peer, forwardedFor: headers["x-forwarded-for"] ?? null, forwardedProto: headers["x-forwarded-proto"] ?? null },
+          {
+            peer,
+            forwardedFor: headers["x-forwarded-for"] ?? null,
+            forwardedProto: headers["x-forwarded-proto"] ?? null,
+          },
           trust,
         );
   const line = node?.url;
@@ -103,16 +107,21 @@ export function writeExchange(
   let cookies: string[] | undefined;
   for (const [name, value] of state.headers) {
     const lower = name.toLowerCase();
-    const clean = VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
+    const clean =
+      VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
     if (lower === "set-cookie") cookies = [clean];
     else values.set(lower, clean);
   }
-  for (const cookie of state.cookies) (cookies ??= []).push(checked("set-cookie", serializeCookie(cookie)));
+  for (const cookie of state.cookies) {
+    cookies ??= [];
+    cookies.push(checked("set-cookie", serializeCookie(cookie)));
+  }
   if (extraHeaders) {
     for (const name in extraHeaders) {
       const value = extraHeaders[name] as string;
       const lower = name.toLowerCase();
-      const clean = VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
+      const clean =
+        VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
       if (lower === "set-cookie") cookies = [clean];
       else values.set(lower, clean);
     }

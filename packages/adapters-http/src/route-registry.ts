@@ -103,7 +103,11 @@ export class RouteRegistry {
     const match: RouteMatch =
       found.kind !== "found"
         ? found
-        : { kind: "found", route: this.byRoute.get(found.route) ?? appDefinition(found.route), params: found.params };
+        : {
+            kind: "found",
+            route: this.byRoute.get(found.route) ?? appDefinition(found.route),
+            params: found.params,
+          };
     const entry: CachedMatch = { registry: this, size: this.definitions.length, match };
     record.route = entry;
     record.variables = match.kind === "found" ? match.params : {};

@@ -119,7 +119,8 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
     handler: (ex) => {
       const who = currentAuthentication(ex);
       if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-      return (service ??= platform.resolve(OrderServiceToken)).list(who);
+      service ??= platform.resolve(OrderServiceToken);
+      return service.list(who);
     },
   });
   routes.add({

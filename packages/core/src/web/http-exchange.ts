@@ -2,7 +2,7 @@ import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
 import type { ErrorCatalog } from "../kernel/error-catalog.js";
 import { CANONICAL_RAW, canonicalPath } from "./canonical-path.js";
 import { ERROR_CATALOG_ATTRIBUTE } from "./exchange-error-catalog.js";
-import { type PathVariables, splitPath } from "./path-pattern.js";
+import type { PathVariables } from "./path-pattern.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
 export interface ResponseCookie {
@@ -108,11 +108,11 @@ export class HttpExchange {
   declare readonly response: HttpResponseState;
   /** Request-scoped values (authentication, CSRF token, correlation id, ...). */
   declare readonly attributes: Map<string, unknown>;
-  private declare readonly headerMap: Map<string, string>;
-  private declare cookieMap: Map<string, string> | undefined;
-  private declare readonly readBodyOnce: (() => Promise<string>) | undefined;
-  private declare bodyText: Promise<string> | undefined;
-  private declare parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
+  declare private readonly headerMap: Map<string, string>;
+  declare private cookieMap: Map<string, string> | undefined;
+  declare private readonly readBodyOnce: (() => Promise<string>) | undefined;
+  declare private bodyText: Promise<string> | undefined;
+  declare private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
 
   // Every field is declared above and set here, none by an initialiser (`declare`: no field
   // definitions either): `new` runs this one function of ours.
@@ -137,8 +137,7 @@ export class HttpExchange {
     const path = canonical ? received : canonicalPath(received);
     this.path = path;
     // splitPath, inline.
-    this.segments =
-      path === "" ? [""] : path.charCodeAt(0) === 47 ? path.slice(1).split("/") : undefined;
+    this.segments = path === "" ? [""] : path.charCodeAt(0) === 47 ? path.slice(1).split("/") : undefined;
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
     this.rawPath = init.rawPath ?? received;

@@ -134,7 +134,8 @@ export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
         const plain = plains[i];
         if (plain === undefined) {
           const negated = inverses[i];
-          if (negated !== undefined ? !negated.matches(req) : (list[i] as RequestMatcher).matches(req)) return true;
+          if (negated !== undefined ? !negated.matches(req) : (list[i] as RequestMatcher).matches(req))
+            return true;
           continue;
         }
         const method = plain.method;
@@ -166,7 +167,10 @@ export function andMatcher(...matchers: RequestMatcher[]): RequestMatcher {
 
 /** Matches exactly the requests `matcher` does not. */
 export function notMatcher(matcher: RequestMatcher): RequestMatcher {
-  const negation: RequestMatcher = { description: `not ${matcher.description}`, matches: (req) => !matcher.matches(req) };
+  const negation: RequestMatcher = {
+    description: `not ${matcher.description}`,
+    matches: (req) => !matcher.matches(req),
+  };
   NEGATED.set(negation, matcher);
   return negation;
 }

@@ -121,7 +121,8 @@ export class RequestPipeline {
         const step = steps[index] as PipelineStep;
         if (step.around !== undefined) return step.around(exchange, this.nexts[index] as PipelineNext);
         const pending = step.apply(exchange);
-        if (pending !== undefined) return pending.then((this.nexts[index] as PipelineNext).bind(undefined, exchange));
+        if (pending !== undefined)
+          return pending.then((this.nexts[index] as PipelineNext).bind(undefined, exchange));
       }
     } catch (error) {
       return Promise.reject(error);
@@ -141,7 +142,6 @@ export class RequestPipeline {
   has(place: PipelinePlace): boolean {
     return this.places.has(place);
   }
-
 }
 
 function placeOf(contribution: StepPlacement): { place: string; slot: 0 | 1 | 2 } {

@@ -199,7 +199,13 @@ export class RouteTable {
       // On equal specificity: the exact method, then GET for HEAD, then ANY; another method is refused.
       const routeMethod = entry.route.method;
       const preference =
-        routeMethod === upper ? 0 : upper === "HEAD" && routeMethod === "GET" ? 1 : routeMethod === "ANY" ? 2 : -1;
+        routeMethod === upper
+          ? 0
+          : upper === "HEAD" && routeMethod === "GET"
+            ? 1
+            : routeMethod === "ANY"
+              ? 2
+              : -1;
       if (preference < 0) {
         if (seen) seen.push(entry);
         else seen = [entry];

@@ -192,7 +192,8 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
     const out = this.scratch;
     out.length = 0;
     // layout() and admits(), inline: this is the FIRST_APPLICABLE lookup of every request.
-    (this.flat ??= new FlatPathTrie(this.root)).collect(parts, out);
+    this.flat ??= new FlatPathTrie(this.root);
+    this.flat.collect(parts, out);
     if (out.length > 1) sortByRank(out);
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;

@@ -36,7 +36,8 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
         ? remembered.resolution
         : this.resolver.reuse({ authentication }, remembered.resolution);
     // The usual answer, inline: an evaluated ALLOW denies nothing, its verdict is cached per resolution.
-    const plain = resolution.evaluated && resolution.action === "ALLOW" ? this.plain.get(resolution) : undefined;
+    const plain =
+      resolution.evaluated && resolution.action === "ALLOW" ? this.plain.get(resolution) : undefined;
     return plain ?? this.verdict(resolution, authentication);
   }
 

@@ -89,7 +89,9 @@ describe("ZeroTrustSubjectStatusCheck", () => {
     });
     await s.service.set(`session:${SESSION}`, "BLOCK", { source: "admin" });
     const exchange = request({ authorization: "Bearer t" });
-    await expect(check.check({ checkpoint: "request", authentication: ALICE, exchange })).resolves.toBeUndefined();
+    await expect(
+      check.check({ checkpoint: "request", authentication: ALICE, exchange }),
+    ).resolves.toBeUndefined();
     expect(asked).toBe(0);
     await expect(
       check.check({ checkpoint: "request", authentication: ALICE, exchange: request() }),

@@ -66,7 +66,8 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
       byCheckpoint.set(query.checkpoint, asked);
     }
     const only = asked[0];
-    if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction) return only.check(query);
+    if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction)
+      return only.check(query);
     return askEach(asked, query);
   };
 }

@@ -42,7 +42,9 @@ export class FilterChainProxy implements HttpInterceptor {
       const path = this.patterns[i];
       // A path-only matcher, inline (no closure call); on an exchange without segments (a path not
       // starting with `/`) it is false, as the matcher itself would answer.
-      if (path !== undefined ? segments === undefined || !path.test(segments) : !chain.matcher.matches(exchange))
+      if (
+        path !== undefined ? segments === undefined || !path.test(segments) : !chain.matcher.matches(exchange)
+      )
         continue;
       exchange.match.chain = chain;
       return chain;

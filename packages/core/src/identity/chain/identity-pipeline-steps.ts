@@ -66,7 +66,12 @@ function segmentStep(name: string, segment: ChainSegment): PipelineStep {
     around: (exchange: HttpExchange, next: PipelineNext): Promise<void> => {
       const chain = exchange.match.chain as SecurityFilterChain | undefined;
       if (chain === undefined) return next(exchange);
-      return chain.runSegment(exchange, chain.bounds[segment] as number, chain.bounds[segment + 1] as number, next);
+      return chain.runSegment(
+        exchange,
+        chain.bounds[segment] as number,
+        chain.bounds[segment + 1] as number,
+        next,
+      );
     },
   };
 }

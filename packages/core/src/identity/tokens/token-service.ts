@@ -152,7 +152,8 @@ export class TokenService {
     // The token carries factor types only; their times are approximated by auth_time. A loop, not
     // `map` with a callback: this runs on every bearer request.
     const factors: BearerAuthentication["factors"][number][] = [];
-    for (const type of claims.amr) factors.push({ type, at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000 });
+    for (const type of claims.amr)
+      factors.push({ type, at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000 });
     return {
       userId: claims.sub,
       username: claims.preferred_username,

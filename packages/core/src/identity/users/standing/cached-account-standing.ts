@@ -44,7 +44,9 @@ export class CachedAccountStanding implements AccountStanding {
     // A fresh cached entry, inline (every authenticated request); otherwise `entry` reads the account.
     const cached = this.entries.get(authentication.userId);
     const entry =
-      cached !== undefined && this.o.clock.now() < cached.until ? cached : await this.entry(authentication.userId);
+      cached !== undefined && this.o.clock.now() < cached.until
+        ? cached
+        : await this.entry(authentication.userId);
     return entry.enabled && (entry.stamp ?? "") === (authentication.securityStamp ?? "");
   }
 
