@@ -141,7 +141,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
       return response;
     },
   });
-  app.use((event) => handle(event));
+  app.use(handle);
   return { app, routes, table, pipeline, readiness };
 }
 

@@ -51,18 +51,25 @@ export class ResponseHeaders {
   }
 }
 
-/** Names already checked: the same few names recur on every answer. Bounded, so odd names cannot grow it. */
-const VALID_NAMES = new Set<string>();
+/**
+ * Lower-case names already checked: the same few names recur on every answer. Bounded, so odd names
+ * cannot grow it. writeExchange reads it inline, as `checked` does.
+ */
+export const VALID_HEADER_NAMES = new Set<string>();
 const MAX_VALID_NAMES = 512;
-/** A value that needs neither trimming nor refusing: the usual case, told by one test. */
-const NEEDS_WORK = /^[\t\n\r ]|[\t\n\r ]$|[\0\r\n]/;
+/** A value that needs trimming or refusing (the usual one needs neither), told by one test. */
+export const HEADER_VALUE_NEEDS_WORK = /^[\t\n\r ]|[\t\n\r ]$|[\0\r\n]/;
 
-function checked(name: string, value: string): string {
-  if (!VALID_NAMES.has(name)) {
+/**
+ * A header's value as the web `Headers` would keep it (outer whitespace trimmed), for a lower-case
+ * name; a TypeError for an invalid name or value.
+ */
+export function checked(name: string, value: string): string {
+  if (!VALID_HEADER_NAMES.has(name)) {
     if (!TOKEN.test(name)) throw new TypeError(`Invalid header name: "${name}"`);
-    if (VALID_NAMES.size < MAX_VALID_NAMES) VALID_NAMES.add(name);
+    if (VALID_HEADER_NAMES.size < MAX_VALID_NAMES) VALID_HEADER_NAMES.add(name);
   }
-  if (!NEEDS_WORK.test(value)) return value;
+  if (!HEADER_VALUE_NEEDS_WORK.test(value)) return value;
   const trimmed = value.replace(OUTER_WHITESPACE, "");
   if (FORBIDDEN_IN_VALUE.test(trimmed)) throw new TypeError(`Invalid header value for "${name}"`);
   return trimmed;

@@ -81,7 +81,9 @@ function routeStep(routes: RouteRegistry): PipelineStep {
       const result = match.route.handler(exchange);
       // Bound, not wrapped: no function of ours runs between the handler's promise and holdResult.
       if (result instanceof Promise) return result.then(holdResult.bind(null, exchange));
-      holdResult(exchange, result);
+      // holdResult, inline for a synchronous handler.
+      const response = exchange.response;
+      if (!response.committed && result !== undefined) response.body = result as typeof response.body;
       return undefined;
     },
   };

@@ -98,7 +98,16 @@ export class RouteRegistry {
     const record = exchange.match;
     const cached = record.route as CachedMatch | undefined;
     if (cached?.registry === this && cached.size === this.definitions.length) return cached.match;
-    const match = this.lookup(exchange.method, exchange.path, exchange.segments);
+    // `lookup`, inline (this runs on every request).
+    const found = this.table.match(exchange.method, exchange.path, exchange.segments);
+    const match: RouteMatch =
+      found.kind !== "found"
+        ? found
+        : {
+            kind: "found",
+            route: this.byRoute.get(found.route) ?? appDefinition(found.route),
+            params: found.params,
+          };
     const entry: CachedMatch = { registry: this, size: this.definitions.length, match };
     record.route = entry;
     record.variables = match.kind === "found" ? match.params : {};

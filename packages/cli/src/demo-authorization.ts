@@ -88,7 +88,9 @@ export function registerDemoOrders(platform: Platform): void {
 
 /** The demo's routes behind dynamic authorization: the admin page, audit view and the orders API. */
 export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Platform): void {
-  const orders = () => platform.resolve(OrderServiceToken);
+  // Resolved at the first request that needs it (registered before start, built after), then kept.
+  let service: OrderService | undefined;
+  const orders = (): OrderService => (service ??= platform.resolve(OrderServiceToken));
   routes.add({
     method: "GET",
     path: "/admin",
@@ -124,7 +126,8 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
     handler: (ex) => {
       const who = currentAuthentication(ex);
       if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-      return orders().list(who);
+      service ??= platform.resolve(OrderServiceToken);
+      return service.list(who);
     },
   });
   routes.add({

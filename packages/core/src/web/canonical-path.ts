@@ -4,6 +4,8 @@
  * (always an escape), `/` (a separator, so `%2F` stays data) or `\` (a separator to WHATWG).
  */
 const RAW = new Uint8Array(128);
+/** RAW, for HttpExchange's inline fast path (1: the byte stands raw in a canonical path). Internal to the web model. */
+export const CANONICAL_RAW: Readonly<Uint8Array> = RAW;
 for (let c = 0x21; c < 0x7f; c++) RAW[c] = 1;
 for (const ch of '"#%/<>?\\`{}') RAW[ch.charCodeAt(0)] = 0;
 

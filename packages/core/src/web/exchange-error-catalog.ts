@@ -4,8 +4,11 @@ import { isPlatformError, type PlatformError } from "../kernel/platform-error.js
 import type { HttpExchange } from "./http-exchange.js";
 import { WEB_ERROR_CODES } from "./web-error-codes.js";
 
-/** Exchange attribute holding the ErrorCatalog of the platform serving the request. */
-const ERROR_CATALOG_ATTRIBUTE = "platform.errorCatalog";
+/**
+ * Exchange attribute holding the ErrorCatalog of the platform serving the request (set from
+ * `HttpRequestInit.errors` when the exchange is made, or by attachErrorCatalog). Internal to the web model.
+ */
+export const ERROR_CATALOG_ATTRIBUTE = "platform.errorCatalog";
 
 /**
  * What an exchange no platform's binding made answers with (a unit test's, a binding that attached
@@ -17,9 +20,9 @@ const BARE_EXCHANGE_CATALOG: ErrorCatalog = createErrorCatalog([
 ]);
 
 /**
- * Gives the exchange the error catalog of the platform that serves it: an HTTP binding calls this
- * once per request (`platform.resolve(ErrorCatalog)`), so every error the request answers takes its
- * status from that platform's plugins' codes, not from another platform's in the same process.
+ * Gives the exchange the error catalog of the platform that serves it (a binding may instead pass it
+ * as `HttpRequestInit.errors`), so every error the request answers takes its status from that
+ * platform's plugins' codes, not from another platform's in the same process.
  */
 export function attachErrorCatalog(exchange: HttpExchange, catalog: ErrorCatalog): void {
   exchange.attributes.set(ERROR_CATALOG_ATTRIBUTE, catalog);

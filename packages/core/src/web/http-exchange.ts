@@ -1,6 +1,8 @@
 import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
-import { canonicalPath } from "./canonical-path.js";
-import { type PathVariables, splitPath } from "./path-pattern.js";
+import type { ErrorCatalog } from "../kernel/error-catalog.js";
+import { CANONICAL_RAW, canonicalPath } from "./canonical-path.js";
+import { ERROR_CATALOG_ATTRIBUTE } from "./exchange-error-catalog.js";
+import type { PathVariables } from "./path-pattern.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
 export interface ResponseCookie {
@@ -31,6 +33,11 @@ export interface HttpRequestInit {
   secure?: boolean;
   /** Reads the raw body once; the binding enforces the size limit and throws PAYLOAD_TOO_LARGE. */
   readBody?: () => Promise<string>;
+  /**
+   * The error codes of the platform serving the request (its bindings pass `platform.resolve(ErrorCatalog)`),
+   * so the request's errors answer with that platform's statuses; none: the kernel's and web's codes.
+   */
+  errors?: ErrorCatalog;
 }
 
 /**
@@ -53,14 +60,17 @@ export interface RequestMatch {
 /** A body the response carries: JSON-serialisable values, text or bytes. */
 export type ResponseBody = string | Uint8Array | Record<string, unknown> | unknown[] | undefined;
 
-/** The response half of an exchange, written by the security runtime or a route. */
-export class HttpResponseState {
-  status = 200;
-  readonly headers = new Map<string, string>();
-  readonly cookies: ResponseCookie[] = [];
-  body: ResponseBody = undefined;
+/**
+ * The response half of an exchange, written by the security runtime or a route. A plain object the
+ * exchange makes in its constructor (a class's field initialiser would be one more function per request).
+ */
+export interface HttpResponseState {
+  status: number;
+  readonly headers: Map<string, string>;
+  readonly cookies: ResponseCookie[];
+  body: ResponseBody;
   /** True once something decided the response; later filters must not overwrite it. */
-  committed = false;
+  committed: boolean;
 }
 
 /** Fields of a parsed body: form or JSON objects flattened to their first-level values. */
@@ -75,41 +85,59 @@ const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
  * host's own) build one from their native event and write the response state back.
  */
 export class HttpExchange {
-  readonly method: string;
+  declare readonly method: string;
   /**
    * The canonical path (see canonicalPath: `/a/` is `/a`, `/%61` is `/a`): the one string every
    * matcher, the URL PDP, the exact-path filters and the route table compare.
    */
-  readonly path: string;
+  declare readonly path: string;
   /**
    * The canonical path split into its segments (splitPath), once, when the exchange is made: what
    * every matcher on the request path reads (chains, static rules, CSRF exemptions, routes, the PDP's
    * index). Undefined when the path does not start with `/` (no pattern matches it; the firewall
    * refuses it).
    */
-  readonly segments: readonly string[] | undefined;
+  declare readonly segments: readonly string[] | undefined;
   /** What matching found for this request (chain, route, path variables): see RequestMatch. */
-  readonly match: RequestMatch = { chain: undefined, route: undefined, variables: {} };
+  declare readonly match: RequestMatch;
   /** The path as received before canonicalisation (the request line's, when the binding knows it). */
-  readonly rawPath: string;
-  readonly query: URLSearchParams;
-  readonly remoteAddress: string;
-  readonly secure: boolean;
-  readonly response = new HttpResponseState();
+  declare readonly rawPath: string;
+  declare readonly query: URLSearchParams;
+  declare readonly remoteAddress: string;
+  declare readonly secure: boolean;
+  declare readonly response: HttpResponseState;
   /** Request-scoped values (authentication, CSRF token, correlation id, ...). */
-  readonly attributes = new Map<string, unknown>();
-  private readonly headerMap: Map<string, string>;
-  private cookieMap: Map<string, string> | undefined;
-  private readonly readBodyOnce: (() => Promise<string>) | undefined;
-  private bodyText: Promise<string> | undefined;
-  private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
+  declare readonly attributes: Map<string, unknown>;
+  declare private readonly headerMap: Map<string, string>;
+  declare private cookieMap: Map<string, string> | undefined;
+  declare private readonly readBodyOnce: (() => Promise<string>) | undefined;
+  declare private bodyText: Promise<string> | undefined;
+  declare private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
 
+  // Every field is declared above and set here, none by an initialiser (`declare`: no field
+  // definitions either): `new` runs this one function of ours.
   constructor(init: HttpRequestInit) {
+    this.match = { chain: undefined, route: undefined, variables: {} };
+    this.response = { status: 200, headers: new Map(), cookies: [], body: undefined, committed: false };
+    this.attributes = new Map();
+    if (init.errors !== undefined) this.attributes.set(ERROR_CATALOG_ATTRIBUTE, init.errors);
+    this.cookieMap = undefined;
+    this.bodyText = undefined;
+    this.parsed = undefined;
     this.method = init.method.toUpperCase();
     const q = init.url.indexOf("?");
     const received = q === -1 ? init.url : init.url.slice(0, q);
-    this.path = canonicalPath(received);
-    this.segments = this.path.charCodeAt(0) === 47 || this.path === "" ? splitPath(this.path) : undefined;
+    // canonicalPath's fast path (isCanonical), inline: a received path is nearly always canonical
+    // already (no trailing slash, every byte one that stands raw).
+    let canonical = !(received.length > 1 && received.charCodeAt(received.length - 1) === 47);
+    for (let i = 0; canonical && i < received.length; i++) {
+      const c = received.charCodeAt(i);
+      canonical = c === 47 || (c < 128 && CANONICAL_RAW[c] === 1);
+    }
+    const path = canonical ? received : canonicalPath(received);
+    this.path = path;
+    // splitPath, inline.
+    this.segments = path === "" ? [""] : path.charCodeAt(0) === 47 ? path.slice(1).split("/") : undefined;
     this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
     this.rawPath = init.rawPath ?? received;
@@ -133,7 +161,12 @@ export class HttpExchange {
 
   /** A request cookie, or undefined. */
   cookie(name: string): string | undefined {
-    this.cookieMap ??= parseCookieHeader(this.header("cookie"));
+    if (this.cookieMap === undefined) {
+      const header = this.headerMap.get("cookie");
+      // No Cookie header (API callers): nothing to parse, nothing kept.
+      if (header === undefined) return undefined;
+      this.cookieMap = parseCookieHeader(header);
+    }
     return this.cookieMap.get(name);
   }
 

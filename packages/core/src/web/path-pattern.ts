@@ -67,7 +67,11 @@ const ROUTE_PARAMETER = /^:([A-Za-z][\w-]*)$/;
 type SegmentTest = (segment: string, caps: Array<string | undefined> | undefined) => boolean;
 /** The `**` marker among the tests. */
 const REST = 0;
-type Element = SegmentTest | typeof REST;
+/**
+ * One compiled segment: `**` (REST), a literal segment as its text (compared inline by the walk, no
+ * function call per segment), or a test.
+ */
+type Element = SegmentTest | string | typeof REST;
 
 /**
  * `:name` route segments written as `{name}` (`/users/:id` is `/users/{id}`); every other segment as
@@ -184,10 +188,7 @@ function compileElement(
 ): { test: Element; programSize: number } {
   if (segment.kind === "rest") return { test: REST, programSize: 0 };
   if (segment.kind === "any") return { test: anySegment, programSize: 0 };
-  if (segment.kind === "literal") {
-    const text = segment.text;
-    return { test: (s) => s === text, programSize: 0 };
-  }
+  if (segment.kind === "literal") return { test: segment.text, programSize: 0 };
   if (segment.kind === "variable" && segment.regex === undefined) {
     const slot = declare(pattern, segment.name, names);
     const test: SegmentTest = (s, caps) => {
@@ -265,17 +266,13 @@ class CompiledPathPattern implements PathPattern {
   }
 
   matches(path: string): boolean {
-    return path.charCodeAt(0) === 47 || path === "" ? this.run(splitPath(path), undefined) : false;
-  }
-
-  test(parts: readonly string[]): boolean {
-    return this.run(parts, undefined);
+    return path.charCodeAt(0) === 47 || path === "" ? this.test(splitPath(path), undefined) : false;
   }
 
   match(parts: readonly string[]): PathVariables | null {
     // One slot per name, then `*`'s.
     const caps: Array<string | undefined> = new Array(this.names.length + 1);
-    if (!this.run(parts, caps)) return null;
+    if (!this.test(parts, caps)) return null;
     const out: PathVariables = {};
     for (let i = 0; i < this.names.length; i++) {
       const raw = caps[i];
@@ -289,7 +286,11 @@ class CompiledPathPattern implements PathPattern {
     return out;
   }
 
-  private run(parts: readonly string[], caps: Array<string | undefined> | undefined): boolean {
+  /**
+   * True when the segments match. The walk itself (no inner helper: matchers call this on every
+   * request); `caps`, for `match`, receives the variables' raw text.
+   */
+  test(parts: readonly string[], caps?: Array<string | undefined>): boolean {
     const els = this.elements;
     if (this.fixedLength >= 0 && parts.length !== this.fixedLength) return false;
     let ei = 0;
@@ -306,7 +307,7 @@ class CompiledPathPattern implements PathPattern {
           ei++;
           continue;
         }
-        if (pi < parts.length && el(parts[pi]!, caps)) {
+        if (pi < parts.length && (typeof el === "string" ? el === parts[pi] : el(parts[pi]!, caps))) {
           pi++;
           ei++;
           continue;

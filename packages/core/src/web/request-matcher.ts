@@ -25,6 +25,37 @@ export interface RequestMatcher {
   readonly pattern?: PathPattern | undefined;
 }
 
+/** What an antMatcher tests: its compiled pattern and its method (undefined: ANY). */
+export interface PlainMatcher {
+  readonly pattern: PathPattern;
+  /** The upper-case method; GET also takes HEAD. Undefined: any method. */
+  readonly method: string | undefined;
+}
+
+/**
+ * antMatchers and what they test: an orMatcher, the chain selection and the authorization filter
+ * test such a matcher's pattern and method inline instead of calling its closure.
+ */
+const PLAIN = new WeakMap<RequestMatcher, PlainMatcher>();
+
+/** notMatchers and the matcher each negates: an orMatcher applies the negation itself. */
+const NEGATED = new WeakMap<RequestMatcher, RequestMatcher>();
+
+/**
+ * The pattern and method of an antMatcher, whose `matches(req)` is exactly: the method admits the
+ * request's (plainMethodAdmits), and `req.segments !== undefined ? pattern.test(req.segments) :
+ * pattern.matches(req.path)`; undefined for any other matcher. Internal to the core.
+ */
+export function plainMatcher(matcher: RequestMatcher): PlainMatcher | undefined {
+  return PLAIN.get(matcher);
+}
+
+/** The path-only pattern of an antMatcher with method ANY (see plainMatcher), else undefined. */
+export function pathOnlyPattern(matcher: RequestMatcher): PathPattern | undefined {
+  const plain = PLAIN.get(matcher);
+  return plain !== undefined && plain.method === undefined ? plain.pattern : undefined;
+}
+
 const METHODS: ReadonlySet<string> = new Set<HttpMethod>([
   "GET",
   "HEAD",
@@ -58,23 +89,27 @@ export function antMatcher(pattern: string, method: HttpMethod | "ANY" = "ANY"):
   // The request's segments when it has them (an exchange's, split once), else its path split here.
   // Written out in both closures: a helper would be one more call per matcher on the request path.
   if (wanted === "ANY") {
-    return {
+    const matcher: RequestMatcher = {
       description,
       pattern: compiled,
       matches: (req) =>
         req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path),
     };
+    PLAIN.set(matcher, { pattern: compiled, method: undefined });
+    return matcher;
   }
   // HEAD is answered by the GET route (h3 and the route table), so a GET matcher covers HEAD too:
   // a rule written for GET must not leave the same handler open under HEAD.
   const head = wanted === "GET";
-  return {
+  const matcher: RequestMatcher = {
     description,
     pattern: compiled,
     matches: (req) =>
       (req.method === wanted || req.method.toUpperCase() === wanted || (head && req.method === "HEAD")) &&
       (req.segments !== undefined ? compiled.test(req.segments) : compiled.matches(req.path)),
   };
+  PLAIN.set(matcher, { pattern: compiled, method: wanted });
+  return matcher;
 }
 
 const ANY_REQUEST: RequestMatcher = Object.freeze({ description: "any request", matches: () => true });
@@ -87,9 +122,34 @@ export function anyRequest(): RequestMatcher {
 /** Matches when at least one matcher does; needs at least one, so an empty list never opens access. */
 export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
   const list = nonEmpty("orMatcher", matchers);
+  const plains = list.map(plainMatcher);
+  const inverses = list.map((m) => NEGATED.get(m));
   return {
     description: joinDescriptions(list, "or"),
-    matches: (req) => list.some((m) => m.matches(req)),
+    // A loop, not `some` with a callback; an antMatcher member's method and pattern, and a notMatcher
+    // member's negation, are applied here: one function of ours per request, not one per member.
+    matches: (req) => {
+      const segments = req.segments;
+      for (let i = 0; i < list.length; i++) {
+        const plain = plains[i];
+        if (plain === undefined) {
+          const negated = inverses[i];
+          if (negated !== undefined ? !negated.matches(req) : (list[i] as RequestMatcher).matches(req))
+            return true;
+          continue;
+        }
+        const method = plain.method;
+        if (
+          (method === undefined ||
+            req.method === method ||
+            req.method.toUpperCase() === method ||
+            (method === "GET" && req.method === "HEAD")) &&
+          (segments !== undefined ? plain.pattern.test(segments) : plain.pattern.matches(req.path))
+        )
+          return true;
+      }
+      return false;
+    },
   };
 }
 
@@ -98,13 +158,21 @@ export function andMatcher(...matchers: RequestMatcher[]): RequestMatcher {
   const list = nonEmpty("andMatcher", matchers);
   return {
     description: joinDescriptions(list, "and"),
-    matches: (req) => list.every((m) => m.matches(req)),
+    matches: (req) => {
+      for (let i = 0; i < list.length; i++) if (!(list[i] as RequestMatcher).matches(req)) return false;
+      return true;
+    },
   };
 }
 
 /** Matches exactly the requests `matcher` does not. */
 export function notMatcher(matcher: RequestMatcher): RequestMatcher {
-  return { description: `not ${matcher.description}`, matches: (req) => !matcher.matches(req) };
+  const negation: RequestMatcher = {
+    description: `not ${matcher.description}`,
+    matches: (req) => !matcher.matches(req),
+  };
+  NEGATED.set(negation, matcher);
+  return negation;
 }
 
 function nonEmpty(helper: string, matchers: RequestMatcher[]): readonly RequestMatcher[] {

@@ -92,6 +92,8 @@ const PLACES: ReadonlySet<string> = new Set(REQUEST_PIPELINE_PLACES);
  * it). An unknown place, or a step after `answer`, is a CONFIGURATION_INVALID error.
  */
 export class RequestPipeline {
+  /** Runs the steps for one exchange; never throws synchronously (a throwing step rejects). */
+  readonly run: (exchange: HttpExchange) => Promise<void>;
   private readonly steps: readonly PipelineStep[];
   private readonly nexts: readonly PipelineNext[];
   private readonly places: ReadonlySet<PipelinePlace>;
@@ -100,23 +102,35 @@ export class RequestPipeline {
     const { steps, places } = orderSteps(contributions);
     this.steps = steps;
     this.places = places;
-    // One continuation per position, made once: a request allocates none to walk the steps.
-    this.nexts = steps.map((_, index) => (exchange: HttpExchange) => {
-      try {
-        return this.walk(exchange, index + 1);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    });
+    // One continuation per position, made once (a request allocates none to walk the steps), and
+    // `run` itself: each is the walk bound to where it starts, so no function of ours sits between.
+    this.nexts = steps.map((_, index) => this.walk.bind(this, index + 1));
+    this.run = this.walk.bind(this, 0);
   }
 
-  /** Runs the steps for one exchange; never throws synchronously (a throwing step rejects). */
-  run(exchange: HttpExchange): Promise<void> {
+  /**
+   * Runs the steps from step `from` for one exchange; never throws synchronously (a throwing step
+   * rejects). The walk is this one function: a step that returns a promise resumes it through its
+   * position's continuation, an around step gets that continuation as its `next`.
+   */
+  private walk(from: number, exchange: HttpExchange): Promise<void> {
+    const steps = this.steps;
     try {
-      return this.walk(exchange, 0);
+      for (let index = from; index < steps.length; index++) {
+        if (exchange.response.committed) return DONE;
+        const step = steps[index] as PipelineStep;
+        if (step.around !== undefined) return step.around(exchange, this.nexts[index] as PipelineNext);
+        const pending = step.apply(exchange);
+        if (pending !== undefined)
+          return pending.then((this.nexts[index] as PipelineNext).bind(undefined, exchange));
+      }
     } catch (error) {
       return Promise.reject(error);
     }
+    // The answer: every step ran; the result the route held is committed (the binding writes it).
+    const response = exchange.response;
+    if (!response.committed && response.body !== undefined) response.committed = true;
+    return DONE;
   }
 
   /** The step names in running order, ending with `answer` (the walk's end), for diagnostics and tests. */
@@ -127,21 +141,6 @@ export class RequestPipeline {
   /** True when some step sits at `place` as its own (e.g. whether identity's steps are in); `answer` always. */
   has(place: PipelinePlace): boolean {
     return this.places.has(place);
-  }
-
-  private walk(exchange: HttpExchange, from: number): Promise<void> {
-    const steps = this.steps;
-    for (let index = from; index < steps.length; index++) {
-      if (exchange.response.committed) return DONE;
-      const step = steps[index] as PipelineStep;
-      if (step.around !== undefined) return step.around(exchange, this.nexts[index] as PipelineNext);
-      const pending = step.apply(exchange);
-      if (pending !== undefined) return pending.then(() => this.walk(exchange, index + 1));
-    }
-    // The answer: every step ran; the result the route held is committed (the binding writes it).
-    const response = exchange.response;
-    if (!response.committed && response.body !== undefined) response.committed = true;
-    return DONE;
   }
 }
 

@@ -76,11 +76,17 @@ export type RouteTableMatch =
 interface Entry {
   readonly route: Route;
   readonly path: PathPattern;
+  /** How many segments every path it matches has; -1 when it has a `**` (any count). */
+  readonly segmentCount: number;
 }
 
 /**
- * The routes of one scope (the application, or one chain): literal paths by path; patterns by their
- * first segment when it is literal (`/api/orders/{id}` under `api`), the others (`/**`, `/:x`) apart.
+ * The routes of one scope (the application, or one chain): literal paths by path; the patterns that
+ * may match a path, by its first segment: those whose first segment is that literal
+ * (`/api/orders/{id}` under `api`) together with those whose first segment is not literal (`/**`,
+ * `/:x`), which are also kept apart for any other first segment. Each list is in registration
+ * order, so a lookup reads one list. (Whether a first-literal pattern comes before a first-variable
+ * one does not matter: their specificities differ at the first segment, so they never tie.)
  */
 interface Scope {
   readonly literal: Map<string, Entry[]>;
@@ -89,14 +95,6 @@ interface Scope {
 }
 
 const NONE: readonly Entry[] = [];
-
-/** The patterns that may match `parts`, in registration order within each group. */
-function patternsFor(scope: Scope, parts: readonly string[]): readonly Entry[] {
-  const byFirst = scope.patternsByFirst.get(parts[0]!) ?? NONE;
-  if (scope.patternsAnyFirst.length === 0) return byFirst;
-  if (byFirst.length === 0) return scope.patternsAnyFirst;
-  return [...byFirst, ...scope.patternsAnyFirst];
-}
 
 const NOT_FOUND: RouteTableMatch = { kind: "not-found" };
 const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, string>;
@@ -141,7 +139,8 @@ export class RouteTable {
         { details: { method: route.method, path: route.path, chain: route.chain, name: route.name } },
       );
     }
-    const entry: Entry = { route: Object.freeze(route), path };
+    const segmentCount = path.segments.some((s) => s.kind === "rest") ? -1 : path.segments.length;
+    const entry: Entry = { route: Object.freeze(route), path, segmentCount };
     this.entries.push(entry);
     if (path.segments.every((s) => s.kind === "literal")) {
       const list = scope.literal.get(path.shape);
@@ -150,11 +149,13 @@ export class RouteTable {
     } else {
       const head = path.segments[0]!;
       const first = head.kind === "literal" ? head.text : undefined;
-      if (first === undefined) scope.patternsAnyFirst.push(entry);
-      else {
+      if (first === undefined) {
+        scope.patternsAnyFirst.push(entry);
+        for (const list of scope.patternsByFirst.values()) list.push(entry);
+      } else {
         const list = scope.patternsByFirst.get(first);
         if (list) list.push(entry);
-        else scope.patternsByFirst.set(first, [entry]);
+        else scope.patternsByFirst.set(first, [entry, ...scope.patternsAnyFirst]);
       }
     }
     return entry.route;
@@ -183,12 +184,32 @@ export class RouteTable {
     let bestParams: Record<string, string> = NO_PARAMS;
     let bestPreference = 0;
     let seen: Entry[] | undefined;
-    const consider = (entry: Entry, params: Record<string, string>): void => {
-      const preference = methodPreference(entry.route.method, upper);
+    // The literal routes of the path, then the patterns that may match it, in one loop (no helper
+    // per candidate: this runs on every request).
+    const literal = scope.literal.get(path) ?? NONE;
+    const patterns = scope.patternsByFirst.get(parts[0]!) ?? scope.patternsAnyFirst;
+    const count = literal.length + patterns.length;
+    for (let i = 0; i < count; i++) {
+      const entry = (i < literal.length ? literal[i] : patterns[i - literal.length]) as Entry;
+      const fromPattern = i >= literal.length;
+      // A pattern of another length cannot match: told without asking it.
+      if (fromPattern && entry.segmentCount !== -1 && entry.segmentCount !== parts.length) continue;
+      const params = fromPattern ? entry.path.match(parts) : {};
+      if (params === null) continue;
+      // On equal specificity: the exact method, then GET for HEAD, then ANY; another method is refused.
+      const routeMethod = entry.route.method;
+      const preference =
+        routeMethod === upper
+          ? 0
+          : upper === "HEAD" && routeMethod === "GET"
+            ? 1
+            : routeMethod === "ANY"
+              ? 2
+              : -1;
       if (preference < 0) {
         if (seen) seen.push(entry);
         else seen = [entry];
-        return;
+        continue;
       }
       const order = best
         ? compareSpecificity(entry.path.specificity, best.path.specificity) || preference - bestPreference
@@ -198,11 +219,6 @@ export class RouteTable {
         bestParams = params;
         bestPreference = preference;
       }
-    };
-    for (const entry of scope.literal.get(path) ?? NONE) consider(entry, {});
-    for (const entry of patternsFor(scope, parts)) {
-      const params = entry.path.match(parts);
-      if (params) consider(entry, params);
     }
     if (best) return { kind: "found", route: best.route, params: bestParams };
     if (!seen) return NOT_FOUND;
@@ -237,9 +253,9 @@ export class RouteTable {
       if (any) return { route: any.route, params: NO_PARAMS };
     }
     let best: { entry: Entry; params: Record<string, string>; rank: number } | undefined;
-    for (const entry of patternsFor(scope, parts)) {
+    for (const entry of scope.patternsByFirst.get(parts[0]!) ?? scope.patternsAnyFirst) {
       const rank = entry.route.method === method ? 0 : entry.route.method === "ANY" ? 1 : -1;
-      if (rank < 0) continue;
+      if (rank < 0 || (entry.segmentCount !== -1 && entry.segmentCount !== parts.length)) continue;
       const params = entry.path.match(parts);
       if (!params) continue;
       const order = best
@@ -259,11 +275,4 @@ export class RouteTable {
     }
     return scope;
   }
-}
-
-/** Method preference on equal specificity: the exact method, then GET for HEAD, then ANY; -1 refuses. */
-function methodPreference(routeMethod: string, method: string): number {
-  if (routeMethod === method) return 0;
-  if (method === "HEAD" && routeMethod === "GET") return 1;
-  return routeMethod === "ANY" ? 2 : -1;
 }

@@ -83,9 +83,26 @@ export class SecurityContextHolder {
     return {
       name: "caller-context",
       // The scope reads the exchange's authentication when asked: no getter made per request.
+      // `scoped` and `close`, inline (this runs on every request that may reach a protected method):
+      // `next` always answers a promise, and the scope closes when it settles.
       around: (exchange, next) => {
-        if (when(exchange)) return this.scoped({ caller: undefined, exchange, open: true }, next, exchange);
-        return this.openScopes > 0 ? this.storage.run(NO_CALLER, next, exchange) : next(exchange);
+        if (!when(exchange)) {
+          return this.openScopes > 0 ? this.storage.run(NO_CALLER, next, exchange) : next(exchange);
+        }
+        const scope: Scope = { caller: undefined, exchange, open: true };
+        this.openScopes++;
+        let result: Promise<void>;
+        try {
+          result = this.storage.run(scope, next, exchange);
+        } catch (error) {
+          this.close(scope);
+          throw error;
+        }
+        return result.finally(() => {
+          if (!scope.open) return;
+          scope.open = false;
+          if (--this.openScopes === 0) this.storage.disable();
+        });
       },
     };
   }

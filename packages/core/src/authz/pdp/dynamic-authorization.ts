@@ -14,8 +14,7 @@ import { UrlAuthorizationManager } from "./url-authorization-manager.js";
  * authorization plugin fails start-up with DEPENDENCY_MISSING instead of allowing everything.
  */
 export function dynamicAuthorization(): AuthorizationManager & ContainerAware {
-  let manager: UrlAuthorizationManager | undefined;
-  return {
+  const self: AuthorizationManager & ContainerAware = {
     attach(container: DependencyContainer): void {
       if (!container.isRegistered(UrlAuthorizationManager, true)) {
         throw new PlatformError(
@@ -23,14 +22,14 @@ export function dynamicAuthorization(): AuthorizationManager & ContainerAware {
           "anyRequest().access(dynamicAuthorization()) needs the authorization plugin (authzPlugin) in the platform",
         );
       }
-      manager = container.resolve(UrlAuthorizationManager);
+      const manager = container.resolve(UrlAuthorizationManager);
+      // Once attached, `check` is the manager's own (bound): a request runs no wrapper of ours.
+      self.check = manager.check.bind(manager);
     },
-    check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision> {
-      if (!manager) {
-        // Never attached: fail closed rather than let a misassembled chain allow everything.
-        return Promise.resolve({ granted: false, reason: "dynamic authorization is not attached" });
-      }
-      return manager.check(authentication, exchange);
+    check(_authentication: Authentication | undefined, _exchange: HttpExchange): Promise<PolicyDecision> {
+      // Never attached: fail closed rather than let a misassembled chain allow everything.
+      return Promise.resolve({ granted: false, reason: "dynamic authorization is not attached" });
     },
   };
+  return self;
 }

@@ -67,12 +67,12 @@ export class FlatPathTrie<T, H extends object> {
     place(root);
   }
 
-  /** Gathers every target the trie cannot rule out for a path split into segments (splitPath). */
-  collect(parts: readonly string[], out: IndexedTarget<T, H>[]): void {
-    this.walk(0, parts, 0, out);
-  }
-
-  private walk(n: number, parts: readonly string[], at: number, out: IndexedTarget<T, H>[]): void {
+  /**
+   * Gathers every target the trie cannot rule out for a path split into segments (splitPath). Called
+   * with the parts and `out`; it recurses on itself from node `n` at segment `at` (one function per
+   * request, not a front and a walk).
+   */
+  collect(parts: readonly string[], out: IndexedTarget<T, H>[], n = 0, at = 0): void {
     const targets = this.targets;
     for (let i = this.deepStart[n]!, e = this.deepEnd[n]!; i < e; i++) out.push(targets[i]!);
     if (at >= parts.length) {
@@ -84,19 +84,19 @@ export class FlatPathTrie<T, H extends object> {
     const map = this.litMaps[n];
     if (map !== undefined) {
       const child = map.get(segment);
-      if (child !== undefined) this.walk(child, parts, next, out);
+      if (child !== undefined) this.collect(parts, out, child, next);
     } else {
       for (let i = this.litStart[n]!, e = i + this.litCount[n]!; i < e; i++) {
         if (this.litKeys[i] === segment) {
-          this.walk(this.litChild[i]!, parts, next, out);
+          this.collect(parts, out, this.litChild[i]!, next);
           break;
         }
       }
     }
     const named = this.named[n]!;
-    if (named >= 0 && segment !== "") this.walk(named, parts, next, out);
+    if (named >= 0 && segment !== "") this.collect(parts, out, named, next);
     const wild = this.wild[n]!;
-    if (wild >= 0) this.walk(wild, parts, next, out);
+    if (wild >= 0) this.collect(parts, out, wild, next);
   }
 }
 

@@ -191,11 +191,17 @@ export class PathPatternIndex<T, H extends object = NoHotFields> {
     if (parts === undefined) return undefined;
     const out = this.scratch;
     out.length = 0;
-    this.layout().collect(parts, out);
+    // layout() and admits(), inline: this is the FIRST_APPLICABLE lookup of every request.
+    this.flat ??= new FlatPathTrie(this.root);
+    this.flat.collect(parts, out);
     if (out.length > 1) sortByRank(out);
     for (let i = 0; i < out.length; i++) {
       const t = out[i]!;
-      if (admits(t.method, method) && (t.exact || t.pattern.test(parts))) {
+      const m = t.method;
+      if (
+        (m === method || m === "ANY" || (m === "GET" && method === "HEAD")) &&
+        (t.exact || t.pattern.test(parts))
+      ) {
         out.length = 0;
         return t;
       }

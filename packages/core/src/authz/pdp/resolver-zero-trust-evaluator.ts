@@ -35,7 +35,10 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
       this.resolver.settings.samplingRate >= 1
         ? remembered.resolution
         : this.resolver.reuse({ authentication }, remembered.resolution);
-    return this.verdict(resolution, authentication);
+    // The usual answer, inline: an evaluated ALLOW denies nothing, its verdict is cached per resolution.
+    const plain =
+      resolution.evaluated && resolution.action === "ALLOW" ? this.plain.get(resolution) : undefined;
+    return plain ?? this.verdict(resolution, authentication);
   }
 
   cached(query: ZeroTrustQuery): ZeroTrustVerdict | null | undefined {
@@ -50,7 +53,11 @@ export class ResolverZeroTrustEvaluator implements ZeroTrustEvaluator {
 
   private verdict(resolution: ZeroTrustResolution, authentication: Authentication): ZeroTrustVerdict | null {
     if (!resolution.evaluated) return null;
-    const denial = zeroTrustDenial(resolution, authentication, this.resolver.settings);
+    // An ALLOW denies nothing (zeroTrustDenial's first case), asked without a call.
+    const denial =
+      resolution.action === "ALLOW"
+        ? undefined
+        : zeroTrustDenial(resolution, authentication, this.resolver.settings);
     if (!denial) {
       let verdict = this.plain.get(resolution);
       if (!verdict) {

@@ -80,9 +80,34 @@ export class ZeroTrustActionResolver {
 
   /** The answer without touching the store: not evaluated, or a hot-path cache hit; undefined on a miss. */
   resolveCached(input: ZeroTrustResolveInput): ZeroTrustResolution | undefined {
-    const early = this.gate(input);
-    if (early !== undefined) return early;
-    const hit = this.settings.hotPathEnabled ? this.lookup(input, this.clock.now()) : undefined;
+    const settings = this.settings;
+    // `gate` answers nothing (and draws no sample) for a caller when zero trust is on and sampling
+    // cannot skip the request: told here without the call.
+    if (
+      !settings.enabled ||
+      input.authentication === undefined ||
+      (settings.samplingRate < 1 && input.unsampled !== true)
+    ) {
+      const early = this.gate(input);
+      if (early !== undefined) return early;
+    }
+    if (!this.settings.hotPathEnabled) {
+      this.sampled = input;
+      return undefined;
+    }
+    // The hot-path cache read (`lookup`), inline: every authenticated request passes here.
+    const now = this.clock.now();
+    const user = this.users.get(input.authentication!.userId);
+    let hit: ZeroTrustResolution | undefined;
+    if (user !== undefined && now < user.until) {
+      const sessionId = this.settings.sessionTrackingEnabled ? input.sessionId : undefined;
+      if (sessionId === undefined || user.record?.action === "BLOCK") hit = user.resolution;
+      else {
+        const session = this.sessions.get(sessionId);
+        if (session !== undefined && now < session.until)
+          hit = session.record === undefined ? user.resolution : session.resolution;
+      }
+    }
     if (hit === undefined) this.sampled = input;
     return hit;
   }
@@ -138,16 +163,6 @@ export class ZeroTrustActionResolver {
       return this.notSampled;
     }
     return undefined;
-  }
-
-  private lookup(input: ZeroTrustResolveInput, now: number): ZeroTrustResolution | undefined {
-    const user = this.users.get(input.authentication!.userId);
-    if (user === undefined || now >= user.until) return undefined;
-    const sessionId = this.settings.sessionTrackingEnabled ? input.sessionId : undefined;
-    if (sessionId === undefined || user.record?.action === "BLOCK") return user.resolution;
-    const session = this.sessions.get(sessionId);
-    if (session === undefined || now >= session.until) return undefined;
-    return session.record === undefined ? user.resolution : session.resolution;
   }
 
   private async load(input: ZeroTrustResolveInput): Promise<ZeroTrustResolution> {

@@ -8,11 +8,12 @@ import { ZeroTrustSubjectStatusCheck } from "./zero-trust-subject-status-check.j
 const CHECKPOINTS: readonly SubjectCheckpoint[] = ["sign-in", "token-refresh", "step-up", "me", "request"];
 const SESSION = "h-1";
 
-function request(): HttpExchange {
+/** A request with a session cookie (sessions are cookies: the handle is asked only when there is one). */
+function request(headers: Record<string, string> = { cookie: "PLATFORM_SESSION=s-1" }): HttpExchange {
   return new HttpExchange({
     method: "POST",
     url: "/login",
-    headers: {},
+    headers,
     remoteAddress: "203.0.113.9",
     readBody: async () => "",
   });
@@ -73,6 +74,29 @@ describe("ZeroTrustSubjectStatusCheck", () => {
     await expect(at("request")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
     await expect(at("sign-in")).resolves.toBeUndefined();
     await expect(at("token-refresh")).resolves.toBeUndefined();
+  });
+
+  it("asks no session handle of a request without a Cookie header (an API caller has no session)", async () => {
+    const s = setup({});
+    let asked = 0;
+    const check = new ZeroTrustSubjectStatusCheck({
+      resolver: s.resolver,
+      audit: s.audit,
+      sessionHandle: () => {
+        asked++;
+        return Promise.resolve(SESSION);
+      },
+    });
+    await s.service.set(`session:${SESSION}`, "BLOCK", { source: "admin" });
+    const exchange = request({ authorization: "Bearer t" });
+    await expect(
+      check.check({ checkpoint: "request", authentication: ALICE, exchange }),
+    ).resolves.toBeUndefined();
+    expect(asked).toBe(0);
+    await expect(
+      check.check({ checkpoint: "request", authentication: ALICE, exchange: request() }),
+    ).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    expect(asked).toBe(1);
   });
 
   it("a user BLOCK beats the session's ALLOW (the resolver's precedence)", async () => {

@@ -7,6 +7,7 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ZeroTrustActionResolver } from "./zero-trust-action-resolver.js";
+import type { ZeroTrustResolveInput } from "./zero-trust-resolution.js";
 import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
 import { decisionIdOf } from "./zero-trust-decision-reference.js";
 import { type RememberedZeroTrust, ZERO_TRUST_RESOLUTION_ATTRIBUTE } from "./zero-trust-request-memo.js";
@@ -26,7 +27,10 @@ export interface ZeroTrustSubjectStatusCheckOptions {
   resolver: ZeroTrustActionResolver;
   /** Receives `zerotrust.checkpoint.denied` (ENFORCE) or `zerotrust.checkpoint.shadow` (SHADOW). */
   audit: AuditSink;
-  /** The request's session handle (looked up as `session:<handle>`); absent: user records only. */
+  /**
+   * The request's session handle (looked up as `session:<handle>`); absent: user records only. A
+   * session is a cookie (sessionHandleOf): it is asked only when the request carries a Cookie header.
+   */
   sessionHandle?: (exchange: HttpExchange) => Promise<string | undefined> | undefined;
 }
 
@@ -51,15 +55,18 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
   constructor(private readonly o: ZeroTrustSubjectStatusCheckOptions) {}
 
   async check({ checkpoint, authentication, exchange }: SubjectStatusQuery): Promise<void> {
-    const sessionId = SESSION_CHECKPOINTS.has(checkpoint)
-      ? await this.o.sessionHandle?.(exchange)
-      : undefined;
-    const resolution = await this.o.resolver.resolve({
+    const sessionId =
+      SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
+        ? await this.o.sessionHandle?.(exchange)
+        : undefined;
+    const input: ZeroTrustResolveInput = {
       authentication,
       unsampled: true,
       ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
-    });
+    };
+    // A hot-path hit answers without `resolve` (its own first step); a miss goes on to the store.
+    const resolution = this.o.resolver.resolveCached(input) ?? (await this.o.resolver.resolve(input));
     // The request's one resolution: the authorization reads it rather than resolving again.
     if (checkpoint === "request") {
       const remembered: RememberedZeroTrust = { authentication, resolution };

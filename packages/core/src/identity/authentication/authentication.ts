@@ -25,7 +25,12 @@ export interface Authentication {
   readonly securityStamp?: string | undefined;
 }
 
-const AUTHENTICATION = "platform.authentication";
+/**
+ * The exchange attribute holding the request's authentication (currentAuthentication). Internal to
+ * identity: the security-context filter sets it inline, on every request.
+ */
+export const AUTHENTICATION_ATTRIBUTE = "platform.authentication";
+const AUTHENTICATION = AUTHENTICATION_ATTRIBUTE;
 
 /** The authentication of this request, if any (set by the context-loading filter or a login). */
 export function currentAuthentication(exchange: HttpExchange): Authentication | undefined {

@@ -32,6 +32,11 @@ export interface SubjectStatusQuery {
 export interface SubjectStatusCheck {
   /** A literal name, for diagnostics. */
   readonly id: string;
+  /**
+   * The checkpoints this member judges (absent: every one); the gate asks it at those only, so a
+   * member with nothing to say about `request` costs that checkpoint (every request) nothing.
+   */
+  readonly checkpoints?: readonly SubjectCheckpoint[];
   check(query: SubjectStatusQuery): Promise<void>;
 }
 
@@ -40,16 +45,52 @@ export const SubjectStatusCheck: InjectionToken<SubjectStatusCheck> = Symbol.for
   "platform.SubjectStatusCheck",
 );
 
+const AsyncFunction = (async () => {}).constructor;
+
 /** Asks every check; resolves when all let the user go on, rejects with the first refusal. */
 export type SubjectStatusGate = (query: SubjectStatusQuery) => Promise<void>;
 
-/** The gate over `checks`; with none it lets everyone through without a promise chain of its own. */
+/**
+ * The gate over `checks`: at each checkpoint, the members that judge it (`checkpoints`), in order;
+ * with none it lets everyone through without a promise chain of its own, and a lone member whose
+ * check is an async function (it cannot throw synchronously) is asked directly.
+ */
 export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): SubjectStatusGate {
   const members = [...checks];
   if (members.length === 0) return async () => {};
-  return async (query) => {
-    for (const member of members) await member.check(query);
+  const byCheckpoint = new Map<SubjectCheckpoint, readonly SubjectStatusCheck[]>();
+  return (query) => {
+    let asked = byCheckpoint.get(query.checkpoint);
+    if (asked === undefined) {
+      asked = members.filter((m) => m.checkpoints === undefined || m.checkpoints.includes(query.checkpoint));
+      byCheckpoint.set(query.checkpoint, asked);
+    }
+    const only = asked[0];
+    if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction)
+      return only.check(query);
+    return askEach(asked, query);
   };
+}
+
+/**
+ * The gate at one checkpoint, resolved once: the members that judge it; a lone member whose check is
+ * an async function is the gate itself (its check, bound), so the checkpoint runs no function of the
+ * gate's own (the chains' `request` checkpoint: every authenticated request).
+ */
+export function subjectStatusGateAt(
+  checks: readonly SubjectStatusCheck[],
+  checkpoint: SubjectCheckpoint,
+): SubjectStatusGate {
+  const asked = checks.filter((m) => m.checkpoints === undefined || m.checkpoints.includes(checkpoint));
+  const only = asked[0];
+  if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction) {
+    return only.check.bind(only);
+  }
+  return subjectStatusGate(asked);
+}
+
+async function askEach(members: readonly SubjectStatusCheck[], query: SubjectStatusQuery): Promise<void> {
+  for (const member of members) await member.check(query);
 }
 
 /** The members registered in `container` (none when the family is empty: `resolveAll` would throw). */

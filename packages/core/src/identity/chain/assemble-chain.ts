@@ -107,11 +107,10 @@ export function assembleChain(
 function requestCheckpoint(parts: ChainParts): RequestCheckpoint {
   const { oauth2, logoutUrl, input } = parts;
   const revokeUrl = oauth2 ? DEFAULT_URLS.tokenRevoke : undefined;
-  return {
-    gate: input.deps.statusCheck,
-    exempt: (exchange) =>
-      exchange.method === "POST" && (exchange.path === logoutUrl || exchange.path === revokeUrl),
-  };
+  const exemptPosts = new Set<string>();
+  if (logoutUrl !== undefined) exemptPosts.add(logoutUrl);
+  if (revokeUrl !== undefined) exemptPosts.add(revokeUrl);
+  return { gate: input.deps.requestStatusCheck ?? input.deps.statusCheck, exemptPosts };
 }
 
 /** The chain's entry points: logout, the sign-in method's routes, the token endpoints, `/api/me`. */

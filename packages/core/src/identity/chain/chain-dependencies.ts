@@ -57,6 +57,11 @@ export interface ChainDependencies {
   clock: Clock;
   /** The SubjectStatusCheck family at the sign-in, refresh, step-up and `/api/me` checkpoints. */
   statusCheck: SubjectStatusGate;
+  /**
+   * The same family at the `request` checkpoint only (subjectStatusGateAt), which every
+   * authenticated request passes; absent: `statusCheck`.
+   */
+  requestStatusCheck?: SubjectStatusGate;
   /** Whether a loaded sign-in still stands (account enabled, same security stamp), on every request. */
   standing: AccountStanding;
   /** The LogoutHook family (features' parts of a logout), read at logout time. */

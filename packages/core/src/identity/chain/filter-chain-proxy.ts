@@ -1,5 +1,7 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { HttpInterceptor } from "../../web/http-interceptor.js";
+import type { PathPattern } from "../../web/path-pattern.js";
+import { pathOnlyPattern } from "../../web/request-matcher.js";
 import { assertPathAllowed } from "./request-firewall.js";
 import { type SecurityFilterChain, sortChains } from "./security-filter-chain.js";
 
@@ -13,8 +15,12 @@ import { type SecurityFilterChain, sortChains } from "./security-filter-chain.js
 export class FilterChainProxy implements HttpInterceptor {
   readonly chains: readonly SecurityFilterChain[];
 
+  /** Per chain, its matcher's pattern when it is path-only (pathOnlyPattern): `select` tests it inline. */
+  private readonly patterns: readonly (PathPattern | undefined)[];
+
   constructor(chains: readonly SecurityFilterChain[]) {
     this.chains = sortChains(chains);
+    this.patterns = this.chains.map((chain) => pathOnlyPattern(chain.matcher));
   }
 
   /** The chain that would serve this request, if any. */
@@ -30,9 +36,16 @@ export class FilterChainProxy implements HttpInterceptor {
   /** Picks the chain for the request and records it on the exchange (`exchange.match.chain`). */
   select(exchange: HttpExchange): SecurityFilterChain | undefined {
     const chains = this.chains;
+    const segments = exchange.segments;
     for (let i = 0; i < chains.length; i++) {
       const chain = chains[i] as SecurityFilterChain;
-      if (!chain.matcher.matches(exchange)) continue;
+      const path = this.patterns[i];
+      // A path-only matcher, inline (no closure call); on an exchange without segments (a path not
+      // starting with `/`) it is false, as the matcher itself would answer.
+      if (
+        path !== undefined ? segments === undefined || !path.test(segments) : !chain.matcher.matches(exchange)
+      )
+        continue;
       exchange.match.chain = chain;
       return chain;
     }

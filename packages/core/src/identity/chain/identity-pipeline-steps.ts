@@ -7,6 +7,7 @@ import type {
   PipelineStep,
   RequestPipelineContributor,
 } from "../../web/request-pipeline.js";
+import { currentAuthentication } from "../authentication/authentication.js";
 import { FilterChainProxy } from "./filter-chain-proxy.js";
 import { assertPathAllowed } from "./request-firewall.js";
 import {
@@ -56,7 +57,8 @@ function identityPipelineSteps(container: DependencyContainer): PipelineContribu
 
 /**
  * An around step running one segment of the selected chain (none selected, or an empty segment:
- * straight on). One function serves the three segments, so a request runs no extra code per segment.
+ * straight on). One function serves the three segments, so a request runs no extra code per segment;
+ * the pipeline's continuation is the segment's last step as it is (no closure per request).
  */
 function segmentStep(name: string, segment: ChainSegment): PipelineStep {
   return {
@@ -64,14 +66,22 @@ function segmentStep(name: string, segment: ChainSegment): PipelineStep {
     around: (exchange: HttpExchange, next: PipelineNext): Promise<void> => {
       const chain = exchange.match.chain as SecurityFilterChain | undefined;
       if (chain === undefined) return next(exchange);
-      const from = chain.bounds[segment] as number;
-      const to = chain.bounds[segment + 1] as number;
-      if (from === to) return next(exchange);
-      return chain.runSegment(exchange, from, to, () => next(exchange));
+      return chain.runSegment(
+        exchange,
+        chain.bounds[segment] as number,
+        chain.bounds[segment + 1] as number,
+        next,
+      );
     },
   };
 }
 
+/** The chain's `request` checkpoint (SecurityFilterChain.check, inline: it runs on every request). */
 function requestCheckpoint(exchange: HttpExchange): Promise<void> | undefined {
-  return (exchange.match.chain as SecurityFilterChain | undefined)?.check(exchange);
+  const checkpoint = (exchange.match.chain as SecurityFilterChain | undefined)?.checkpoint;
+  if (checkpoint === undefined) return undefined;
+  const authentication = currentAuthentication(exchange);
+  if (authentication === undefined) return undefined;
+  if (exchange.method === "POST" && checkpoint.exemptPosts.has(exchange.path)) return undefined;
+  return checkpoint.gate({ checkpoint: "request", authentication, exchange });
 }

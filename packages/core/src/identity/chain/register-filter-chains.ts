@@ -5,7 +5,11 @@ import { Clock } from "../../kernel/clock.js";
 import { EventBus } from "../../kernel/event-bus.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { PluginContext } from "../../kernel/plugin.js";
-import { subjectStatusChecksOf, subjectStatusGate } from "../authentication/subject-status-check.js";
+import {
+  subjectStatusChecksOf,
+  subjectStatusGate,
+  subjectStatusGateAt,
+} from "../authentication/subject-status-check.js";
 import { SecurityContextRepository } from "../context/security-context-repository.js";
 import { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
 import { type ChainDefinition, SecurityConfiguration } from "../dsl/security-registry.js";
@@ -60,7 +64,9 @@ function chainDependencies(
   hooks: () => readonly ChainHook[],
 ): ChainDependencies {
   // Members come from later plugins (zero trust); read once the container is complete.
-  const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
+  const checks = subjectStatusChecksOf(c);
+  const statusCheck = subjectStatusGate(checks);
+  const requestStatusCheck = subjectStatusGateAt(checks, "request");
   // Members come from later plugins (MFA); read once, at the first logout.
   let logoutHooks: readonly LogoutHook[] | undefined;
   return {
@@ -75,6 +81,7 @@ function chainDependencies(
     events: c.resolve(EventBus),
     clock: c.resolve(Clock),
     statusCheck,
+    requestStatusCheck,
     standing: c.resolve(AccountStanding),
     ott: () => ottDependencies(c, ctx),
     passkeyService: passkeyServiceFor(c, ctx),

@@ -13,7 +13,11 @@ const DONE: Promise<void> = Promise.resolve();
  */
 export interface RequestCheckpoint {
   readonly gate: SubjectStatusGate;
-  readonly exempt: (exchange: HttpExchange) => boolean;
+  /**
+   * The canonical paths whose POST the checkpoint never refuses (the chain's logout, token
+   * revocation): data, not a predicate, so the check runs no function of its own per request.
+   */
+  readonly exemptPosts: ReadonlySet<string>;
 }
 
 /** A segment of a chain's filters, an index into `SecurityFilterChain.bounds`. */
@@ -90,32 +94,35 @@ export class SecurityFilterChain {
     const checkpoint = this.checkpoint;
     if (checkpoint === undefined) return undefined;
     const authentication = currentAuthentication(exchange);
-    if (authentication === undefined || checkpoint.exempt(exchange)) return undefined;
+    if (authentication === undefined) return undefined;
+    if (exchange.method === "POST" && checkpoint.exemptPosts.has(exchange.path)) return undefined;
     return checkpoint.gate({ checkpoint: "request", authentication, exchange });
   }
 
   /**
-   * Runs the filters `from` (inclusive) to `to` (exclusive), then `last`. A filter's `next` hands
-   * back the rest of the segment's own promise (a settled one once the exchange is committed)
+   * Runs the filters `from` (inclusive) to `to` (exclusive), then `last(exchange)`. A filter's `next`
+   * hands back the rest of the segment's own promise (a settled one once the exchange is committed)
    * instead of wrapping it in one more async function per filter: a request passes some twenty
-   * filters, and each extra promise is work (and async-hooks bookkeeping when those are on).
+   * filters, and each extra promise is work (and async-hooks bookkeeping when those are on). The
+   * method is its own loop (one function and one `next` per filter on the request path); `last` takes
+   * the exchange, so a pipeline continuation is handed over as it is.
    */
-  runSegment(exchange: HttpExchange, from: number, to: number, last: NextFilter): Promise<void> {
-    const filters = this.filters;
-    const step = (index: number): Promise<void> => {
-      if (index >= to) return last();
-      const filter = filters[index] as SecurityFilter;
-      return filter.filter(exchange, () => {
-        if (exchange.response.committed) return DONE;
-        try {
-          return step(index + 1);
-        } catch (error) {
-          // As an async `next` would: a filter that throws at once still rejects the promise.
-          return Promise.reject(error);
-        }
-      });
-    };
-    return step(from);
+  runSegment(
+    exchange: HttpExchange,
+    from: number,
+    to: number,
+    last: (exchange: HttpExchange) => Promise<void>,
+  ): Promise<void> {
+    if (from >= to) return last(exchange);
+    return (this.filters[from] as SecurityFilter).filter(exchange, () => {
+      if (exchange.response.committed) return DONE;
+      try {
+        return this.runSegment(exchange, from + 1, to, last);
+      } catch (error) {
+        // As an async `next` would: a filter that throws at once still rejects the promise.
+        return Promise.reject(error);
+      }
+    });
   }
 
   /** The filter names in order, for diagnostics and tests. */

@@ -50,7 +50,7 @@ function run(repository: SecurityContextRepository, refuse: boolean) {
         asked.push(q);
         if (refuse) throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
       },
-      exempt: (x) => x.method === "POST" && x.path === "/logout",
+      exemptPosts: new Set(["/logout"]),
     },
   );
   return {

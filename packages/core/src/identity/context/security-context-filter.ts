@@ -1,8 +1,8 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
+import { type Authentication, AUTHENTICATION_ATTRIBUTE } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
-import { bearerTokenOf, hasBearerScheme } from "../login/bearer-token.js";
+import { BEARER_SCHEME, BEARER_TOKEN } from "../login/bearer-token.js";
 import type { AccountStanding } from "../users/standing/account-standing.js";
 import type { SecurityContextRepository } from "./security-context-repository.js";
 
@@ -45,14 +45,17 @@ export class SecurityContextFilter implements SecurityFilter {
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     let authentication: Authentication | undefined;
     const standing = this.options.standing;
-    if (this.bearer && hasBearerScheme(exchange)) {
-      const token = bearerTokenOf(exchange);
+    // hasBearerScheme and bearerTokenOf, inline: one header read, no helper per request.
+    const header = exchange.header("authorization");
+    if (this.bearer && header !== undefined && BEARER_SCHEME.test(header)) {
+      const token = BEARER_TOKEN.exec(header)?.[1];
       if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
       authentication = await this.bearer.authenticate(token);
       if (standing !== undefined && !(await standing.holds(authentication))) {
         throw new PlatformError("INVALID_TOKEN", "Invalid access token");
       }
-      setCurrentAuthentication(exchange, authentication);
+      // setCurrentAuthentication, inline (every request).
+      exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
       exchange.attributes.set(BEARER, true);
     } else {
       authentication = await this.repository.load(exchange);
@@ -61,7 +64,8 @@ export class SecurityContextFilter implements SecurityFilter {
         await this.repository.clear(exchange);
         authentication = undefined;
       }
-      setCurrentAuthentication(exchange, authentication);
+      if (authentication !== undefined) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
+      else exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
     }
     await next();
   }

@@ -86,11 +86,19 @@ export class SecurityHeadersFilter implements SecurityFilter {
     try {
       await next();
     } finally {
-      // A route that wrote `Cache-Control` in another case keeps its own value, not both.
-      if (this.cacheControl && countHeader(headers, "cache-control") > 1) headers.delete("cache-control");
-      if (this.csp && isHtml(headers) && countHeader(headers, "content-security-policy") === 0) {
-        headers.set("content-security-policy", this.csp);
+      // One pass over the response headers (names in any case), no helper per question.
+      let cacheControls = 0;
+      let policies = 0;
+      let html = false;
+      for (const [name, value] of headers) {
+        const lower = name.toLowerCase();
+        if (lower === "cache-control") cacheControls++;
+        else if (lower === "content-security-policy") policies++;
+        else if (lower === "content-type" && HTML_TYPE.test(value)) html = true;
       }
+      // A route that wrote `Cache-Control` in another case keeps its own value, not both.
+      if (this.cacheControl && cacheControls > 1) headers.delete("cache-control");
+      if (this.csp && html && policies === 0) headers.set("content-security-policy", this.csp);
     }
   }
 }
@@ -104,17 +112,7 @@ function hstsValue(options: HstsOptions): string {
   return value;
 }
 
-function isHtml(headers: Map<string, string>): boolean {
-  for (const [name, value] of headers)
-    if (name.toLowerCase() === "content-type" && /^\s*text\/html\b/i.test(value)) return true;
-  return false;
-}
-
-function countHeader(headers: Map<string, string>, lowerName: string): number {
-  let n = 0;
-  for (const name of headers.keys()) if (name.toLowerCase() === lowerName) n++;
-  return n;
-}
+const HTML_TYPE = /^\s*text\/html\b/i;
 
 /** Printable ASCII and tabs only: a configured value must not be able to split the header block. */
 function isHeaderValue(value: string): boolean {

@@ -2,6 +2,10 @@ import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { EventBus } from "../../kernel/event-bus.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { anyRequest, type PlainMatcher, plainMatcher } from "../../web/request-matcher.js";
+
+/** anyRequest()'s place in the authorization filter's per-rule table: every request. */
+const ANY = 1;
 import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { correlated } from "../events/correlated.js";
@@ -31,10 +35,40 @@ export class AuthorizationFilter implements SecurityFilter {
     private readonly stepUp?: StepUpStarter,
     /** Where each denial is published (ACCESS_DENIED_EVENT, not awaited); none when absent. */
     private readonly events?: EventBus,
-  ) {}
+  ) {
+    this.plains = rules.map((r) => (r.matcher === anyRequest() ? ANY : plainMatcher(r.matcher)));
+  }
+
+  /**
+   * Per rule, its matcher's method and pattern when it is an antMatcher, ANY for anyRequest() (both
+   * tested inline), else undefined.
+   */
+  private readonly plains: readonly (PlainMatcher | typeof ANY | undefined)[];
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    const rule = this.rules.find((r) => r.matcher.matches(exchange));
+    // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
+    // closure (the exchange's method is upper case, its segments split once).
+    let rule: AuthorizationRule | undefined;
+    const rules = this.rules;
+    const segments = exchange.segments;
+    const method = exchange.method;
+    for (let i = 0; i < rules.length; i++) {
+      const r = rules[i] as AuthorizationRule;
+      const plain = this.plains[i];
+      const hit =
+        plain === undefined
+          ? r.matcher.matches(exchange)
+          : plain === ANY ||
+            ((plain.method === undefined ||
+              plain.method === method ||
+              (plain.method === "GET" && method === "HEAD")) &&
+              segments !== undefined &&
+              plain.pattern.test(segments));
+      if (hit) {
+        rule = r;
+        break;
+      }
+    }
     if (rule) {
       const authentication = currentAuthentication(exchange);
       const decision = await rule.manager.check(authentication, exchange);

@@ -35,7 +35,11 @@ export class InMemoryRevokedAccessTokenStore implements RevokedAccessTokenStore 
   }
 
   async isRevoked(jti: string, familyId?: string): Promise<boolean> {
-    return this.denied(`jti:${jti}`) || (familyId !== undefined && this.denied(`sid:${familyId}`));
+    // `denied`, inline for the usual case: neither key held (every live token, every request).
+    const token = `jti:${jti}`;
+    const family = familyId === undefined ? undefined : `sid:${familyId}`;
+    if (!this.entries.has(token) && (family === undefined || !this.entries.has(family))) return false;
+    return this.denied(token) || (family !== undefined && this.denied(family));
   }
 
   /** How many entries are held, expired ones not yet swept included (for tests of boundedness). */

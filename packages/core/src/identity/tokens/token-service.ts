@@ -143,12 +143,17 @@ export class TokenService {
 
   /** The Authentication an access token proves; throws `TOKEN_EXPIRED` or `INVALID_TOKEN`. */
   async authenticate(accessToken: string): Promise<BearerAuthentication> {
-    const claims = await this.verify(accessToken);
+    const claims = await this.codec.verify(accessToken);
     // One lookup: this token, or every token of its sign-in (family), may be denied.
     if (await this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid)) {
       throw invalidAccessToken(new Error("Access token revoked"));
     }
     const authenticatedAt = claims.auth_time * 1000;
+    // The token carries factor types only; their times are approximated by auth_time. A loop, not
+    // `map` with a callback: this runs on every bearer request.
+    const factors: BearerAuthentication["factors"][number][] = [];
+    for (const type of claims.amr)
+      factors.push({ type, at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000 });
     return {
       userId: claims.sub,
       username: claims.preferred_username,
@@ -156,11 +161,7 @@ export class TokenService {
       authorities: [...claims.authorities],
       method: "bearer",
       authenticatedAt,
-      // The token carries factor types only; their times are approximated by auth_time.
-      factors: claims.amr.map((type) => ({
-        type,
-        at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000,
-      })),
+      factors,
       tokenId: claims.jti,
       familyId: claims.sid,
       originalMethod: claims.auth_method,

@@ -41,7 +41,12 @@ export class CachedAccountStanding implements AccountStanding {
   }
 
   async holds(authentication: Authentication): Promise<boolean> {
-    const entry = await this.entry(authentication.userId);
+    // A fresh cached entry, inline (every authenticated request); otherwise `entry` reads the account.
+    const cached = this.entries.get(authentication.userId);
+    const entry =
+      cached !== undefined && this.o.clock.now() < cached.until
+        ? cached
+        : await this.entry(authentication.userId);
     return entry.enabled && (entry.stamp ?? "") === (authentication.securityStamp ?? "");
   }
 

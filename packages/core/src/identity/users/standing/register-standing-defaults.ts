@@ -31,6 +31,7 @@ export function registerStandingDefaults(ctx: PluginContext): void {
       const standing = c.resolve(AccountStanding);
       return {
         id: "account-standing",
+        checkpoints: ["token-refresh"] as const,
         async check(query) {
           if (query.checkpoint !== "token-refresh") return;
           if (await standing.holds(query.authentication)) return;
