@@ -88,35 +88,10 @@ export function registerDemoOrders(platform: Platform): void {
 
 /** The demo's routes behind dynamic authorization: the admin page, audit view and the orders API. */
 export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Platform): void {
+  addDemoAdminRoutes(routes, platform);
   // Resolved at the first request that needs it (registered before start, built after), then kept.
   let service: OrderService | undefined;
   const orders = (): OrderService => (service ??= platform.resolve(OrderServiceToken));
-  routes.add({
-    method: "GET",
-    path: "/admin",
-    name: "admin.page",
-    meta: { contract: { responses: { 200: { description: "The admin page", media: "html" } } } },
-    description: "Admin area (policy 'Admin area')",
-    handler: (ex) =>
-      ex.html(
-        200,
-        `<!doctype html><title>Admin</title><h1>Admin area</h1><p>Allowed by the database policy 'Admin area'.</p>` +
-          `<ul><li><a href="/admin/api/policies">/admin/api/policies</a></li><li><a href="/admin/api/audit?type=authz.denied">denied requests</a></li></ul>`,
-      ),
-  });
-  routes.add({
-    method: "GET",
-    path: "/admin/api/audit",
-    name: "admin.audit",
-    meta: { contract: DEMO_CONTRACTS.audit },
-    description: "The 100 most recent audit records (AuditLog), optionally ?type=",
-    handler: async (ex) => {
-      const type = ex.query.get("type");
-      const events = await platform.resolve(AuditLog).query({ ...(type ? { type } : {}), limit: 100 });
-      ex.response.headers.set("cache-control", "no-store");
-      ex.json(200, events);
-    },
-  });
   routes.add({
     method: "GET",
     path: "/api/orders",
@@ -175,4 +150,34 @@ function orderId(ex: Parameters<typeof routeParams>[0]): string {
   const id = routeParams(ex).id ?? "";
   if (!/^\d{1,12}$/.test(id)) throw new PlatformError("NOT_FOUND", "No such order");
   return id;
+}
+
+/** The demo's admin page and audit view (policy 'Admin area'). */
+function addDemoAdminRoutes(routes: RouteRegistry, platform: Platform): void {
+  routes.add({
+    method: "GET",
+    path: "/admin",
+    name: "admin.page",
+    meta: { contract: { responses: { 200: { description: "The admin page", media: "html" } } } },
+    description: "Admin area (policy 'Admin area')",
+    handler: (ex) =>
+      ex.html(
+        200,
+        `<!doctype html><title>Admin</title><h1>Admin area</h1><p>Allowed by the database policy 'Admin area'.</p>` +
+          `<ul><li><a href="/admin/api/policies">/admin/api/policies</a></li><li><a href="/admin/api/audit?type=authz.denied">denied requests</a></li></ul>`,
+      ),
+  });
+  routes.add({
+    method: "GET",
+    path: "/admin/api/audit",
+    name: "admin.audit",
+    meta: { contract: DEMO_CONTRACTS.audit },
+    description: "The 100 most recent audit records (AuditLog), optionally ?type=",
+    handler: async (ex) => {
+      const type = ex.query.get("type");
+      const events = await platform.resolve(AuditLog).query({ ...(type ? { type } : {}), limit: 100 });
+      ex.response.headers.set("cache-control", "no-store");
+      ex.json(200, events);
+    },
+  });
 }
