@@ -41,8 +41,17 @@ export function sourceEntryPoints(dir: string): [string, string][] {
     .map(([subpath, file]) => [subpath, resolve(dir, file)]);
 }
 
+/** The checkout's root: an `import("<absolute path>")` the checker prints is written relative to it. */
+const ROOT = `${resolve(import.meta.dirname, "..")}/`;
+
+/** One line. */
 function oneLine(text: string): string {
   return text.replace(/\s+/g, " ").trim();
+}
+
+/** A line with the checkout's absolute path taken out (the report must not depend on where it runs). */
+function portable(line: string): string {
+  return line.replaceAll(`import("${ROOT}`, 'import("');
 }
 
 function isPublicMember(symbol: ts.Symbol): boolean {
@@ -126,7 +135,8 @@ export function apiReports(packages: ReportedPackage[], program = apiProgram(pac
       const lines = checker
         .getExportsOfModule(moduleSymbol)
         .sort((a, b) => a.name.localeCompare(b.name))
-        .flatMap((symbol) => declarationLines(checker, symbol, source));
+        .flatMap((symbol) => declarationLines(checker, symbol, source))
+        .map(portable);
       out.push("", `## ${e.name}${subpath.slice(1)}`, "", "```ts", ...lines, "```");
     }
     reports.set(e.name, `${out.join("\n")}\n`);
