@@ -101,6 +101,19 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     expect(logger.lines.some((l) => l.line.includes("forged.token.value"))).toBe(false);
   });
 
+  // Outside review: a route a core module put straight into the table (JWKS, the RFC 8414 metadata)
+  // was logged and counted as `app.GET <path>`, not by the table's name.
+  it("names a core route added to the table by its own name in the access line", async () => {
+    for (const [path, name] of [
+      ["/.well-known/jwks.json", "identity.jwks"],
+      ["/.well-known/oauth-authorization-server", "identity.oauth-metadata"],
+    ]) {
+      const res = await fetch(`${demo.base}${path}`);
+      expect(res.status).toBe(200);
+      expect(lastAccess()).toMatchObject({ path, route: name, status: 200 });
+    }
+  });
+
   it("metrics: 401 anonymous, 403 for a user, 200 for an administrator, with sign-ins and policy decisions", async () => {
     // A browser without a session is sent to the sign-in page; a JSON client gets the 401.
     const anonymous = await fetch(`${demo.base}/metrics`, { headers: JSON_ACCEPT });

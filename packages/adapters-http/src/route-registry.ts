@@ -173,5 +173,9 @@ function appDefinition(route: Route): RouteDefinition {
     handler: (exchange) => route.handler(exchange, routeParams(exchange)),
     ...(route.meta ? { meta: { ...route.meta } } : {}),
     description: route.description,
+    // The table's own name, feature and access (the access line and metrics name the route by them).
+    name: route.name,
+    feature: route.feature,
+    access: route.access,
   };
 }

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
 import { type ChainRoute, resourceRoutes } from "../../identity/chain/chain-route.js";
-import { hasControlCharacter } from "../../identity/chain/request-firewall.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { jsonAnswer, pathParam } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
@@ -38,14 +37,16 @@ const ListQuery = z.strictObject({
   limit: integer(0, MANAGED_RESOURCE_MAX_PAGE).optional(),
 });
 const LIST_PARAMS = Object.keys(ListQuery.shape);
-// No control characters in what people read in the console and the audit trail.
+// No control or format characters (C0, C1, line and paragraph separators, bidi overrides and
+// isolates, zero-width characters) in what people read in the console and the audit trail.
+const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const text = (max: number) =>
   z
     .string()
     .trim()
     .min(1)
     .max(max)
-    .refine((s) => !hasControlCharacter(s), "must not contain control characters");
+    .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control or format characters");
 const version = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const DefineBody = z.strictObject({
   friendlyName: text(MAX_RESOURCE_NAME_LENGTH).optional(),
