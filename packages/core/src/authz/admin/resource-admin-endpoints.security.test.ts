@@ -72,7 +72,12 @@ describe("ResourceAdminEndpoints: malformed, missing, oversized and hostile inpu
     ["a control character", JSON.stringify({ friendlyName: "a\u0000b" }), 400, "VALIDATION_FAILED"],
     ["a line break", JSON.stringify({ friendlyName: "a\nforged: entry" }), 400, "VALIDATION_FAILED"],
     // Outside review: C1 controls (CSI), separators and bidi overrides reached the permission name.
-    ["a C1 control (CSI)", JSON.stringify({ friendlyName: "Cancel \u009b2J order" }), 400, "VALIDATION_FAILED"],
+    [
+      "a C1 control (CSI)",
+      JSON.stringify({ friendlyName: "Cancel \u009b2J order" }),
+      400,
+      "VALIDATION_FAILED",
+    ],
     ["a line separator", JSON.stringify({ friendlyName: "a\u2028b" }), 400, "VALIDATION_FAILED"],
     ["a bidi override", JSON.stringify({ friendlyName: "\u202eevil" }), 400, "VALIDATION_FAILED"],
     ["a bidi isolate", JSON.stringify({ description: "x\u2066y" }), 400, "VALIDATION_FAILED"],
