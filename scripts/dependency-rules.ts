@@ -72,6 +72,7 @@ export const CORE_MODULE_ORDER = [
   "identity",
   "mfa",
   "authz",
+  "resources",
   "prompts",
   "decisions",
 ] as const;

@@ -4,11 +4,8 @@ import { Logger } from "@keyward/core/ports";
 import { RouteTable } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
-import { isPlatformRoute } from "../../packages/core/src/authz/resources/route-resource-scanner.js";
-import {
-  ResourceScanner,
-  type ScannedResource,
-} from "../../packages/core/src/authz/resources/scanned-resource.js";
+import { isPlatformRoute } from "../../packages/core/src/resources/route-resource-scanner.js";
+import { ResourceScanner, type ScannedResource } from "../../packages/core/src/resources/scanned-resource.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 // The two scanners as the authz plugin registers them (members of the ResourceScanner family), over

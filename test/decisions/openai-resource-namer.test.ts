@@ -4,11 +4,8 @@ import { authzPlugin, createPlatform } from "@keyward/core";
 import { decisionsPlugin } from "@keyward/core/decisions";
 import { type LogFields, Logger, ResourceNamer } from "@keyward/core/ports";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { offlineResourceName } from "../../packages/core/src/authz/resources/offline-resource-namer.js";
-import {
-  ResourceNaming,
-  type ScannedResource,
-} from "../../packages/core/src/authz/resources/scanned-resource.js";
+import { offlineResourceName } from "../../packages/core/src/resources/offline-resource-namer.js";
+import { ResourceNaming, type ScannedResource } from "../../packages/core/src/resources/scanned-resource.js";
 import { OpenAiResourceNamer } from "../../packages/core/src/decisions/openai/openai-resource-namer.js";
 
 // A real HTTP server on 127.0.0.1 plays an OpenAI-compatible chat-completions API. By default it

@@ -1,6 +1,7 @@
 import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http";
 import {
   authzPlugin,
+  resourcesPlugin,
   createIdentityPlugin,
   mfaPlugin,
   createPlatform,
@@ -118,6 +119,8 @@ export function demoPlugins(host: HostConfig): PlatformPlugin[] {
     createIdentityPlugin({ security: demoSecurity }),
     mfaPlugin,
     authzPlugin,
+    // Managed resources: the scanned routes and @Protectable methods, their lifecycle and admin API.
+    resourcesPlugin,
     // The AI security decisions (the built-in analyst unless configured): events off the request
     // path decide zero-trust actions; platform.security.decision.enabled=false switches it off.
     decisionsPlugin,

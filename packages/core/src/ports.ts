@@ -107,7 +107,7 @@ export type { NewPolicy, Policy, PolicyChanges } from "./authz/policy/policy.js"
 export { type PolicyFilter, PolicyRepository } from "./authz/policy/policy-repository.js";
 export { PolicyRetrievalPoint } from "./authz/policy/policy-retrieval-point.js";
 // Its record, filter and page types are reached through its methods' signatures (the surface cap).
-export { ManagedResourceRepository } from "./authz/resources/managed-resource-repository.js";
+export { ManagedResourceRepository } from "./resources/managed-resource-repository.js";
 // The PDP a host may replace (`anyRequest().access(dynamicAuthorization())` delegates to it).
 export type { CombiningAlgorithm } from "./authz/pdp/combining-algorithm.js";
 export type { PolicySetReport } from "./authz/pdp/compiled-policy-set.js";
@@ -121,7 +121,7 @@ export {
 } from "./authz/policy/policy-change-listener.js";
 export { PermissionEvaluator } from "./authz/method/permission-evaluator.js";
 // The namer of scanned resources a host may bring (the offline and OpenAI-compatible ones are built in).
-export { ResourceNamer } from "./authz/resources/resource-namer.js";
+export { ResourceNamer } from "./resources/resource-namer.js";
 export {
   type ZeroTrustActionListOptions,
   type ZeroTrustActionRecord,

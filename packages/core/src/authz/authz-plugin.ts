@@ -34,23 +34,20 @@ import { PolicyRepository } from "./policy/policy-repository.js";
 import { DefaultPolicyRetrievalPoint, PolicyRetrievalPoint } from "./policy/policy-retrieval-point.js";
 import { ZeroTrustActionResolver } from "./zerotrust/zero-trust-action-resolver.js";
 import { sessionHandleOf, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
-import { resourceScanningPlugin } from "./resources/resource-scanning-plugin.js";
-import { resourcesPlugin } from "./resources/resources-plugin.js";
 
 /**
  * The dynamic authorization module: policy store (PAP/PRP), expression compiler and converter, the
  * dynamic manager (PDP/PEP) behind `anyRequest().access(dynamicAuthorization())`, method protection
  * and reload on every policy change. Every port is a default a host can replace. It includes
- * `zeroTrustPlugin` (installed right after it), whose resolver the PDP consults,
- * `resourceScanningPlugin` (the resource scanners and the naming service) and `resourcesPlugin`
- * (managed resources: store, lifecycle, start-up sync).
+ * `zeroTrustPlugin` (installed right after it), whose resolver the PDP consults. Managed resources
+ * are the resources module's (`resourcesPlugin`, listed after this one).
  */
 export const authzPlugin: PlatformPlugin = {
   id: "authz",
   properties: AUTHZ_PROPERTIES,
   // A policy's CHALLENGE answers the MFA module's MFA_CHALLENGE_REQUIRED (its step-up challenge).
   errorCodes: [AUTHZ_ERROR_CODES, MFA_ERROR_CODES],
-  includes: [zeroTrustPlugin, resourceScanningPlugin, resourcesPlugin],
+  includes: [zeroTrustPlugin],
   register(ctx) {
     registerPolicyDefaults(ctx);
     registerDecisionDefaults(ctx);

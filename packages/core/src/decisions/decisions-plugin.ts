@@ -1,5 +1,5 @@
 import { RESOURCES_NAMER } from "../authz/authz.properties.js";
-import { ResourceNamer } from "../authz/resources/resource-namer.js";
+import { ResourceNamer } from "../resources/resource-namer.js";
 import { Clock } from "../kernel/clock.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
 import { OfflineAnalyst } from "./analyst/offline-analyst.js";

@@ -1,4 +1,4 @@
-import type { DependencyContainer } from "tsyringe";
+import type { DependencyContainer, InjectionToken } from "tsyringe";
 import { type ChainRoute, type RouteMount, routeMount } from "../../identity/chain/chain-route.js";
 import { UserRepository } from "../../identity/users/user-repository.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
@@ -8,14 +8,28 @@ import { PolicyAdministrationService } from "../policy/policy-administration-ser
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
 import { AUTHZ_ADMIN_FEATURE, PolicyAdminEndpoints } from "./policy-admin-endpoints.js";
 import { PolicySimulationEndpoint } from "./policy-simulation-endpoint.js";
-import { ManagedResourceService } from "../resources/managed-resource-service.js";
-import { ResourceAdminEndpoints } from "./resource-admin-endpoints.js";
 import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
+
+/**
+ * Routes a module above authz adds to the authorization admin API (a family: the resources module's
+ * `/admin/api/resources/**`), so one `authorizationAdminApi()` mount serves them on the same chain.
+ */
+export interface AuthzAdminRouteSource {
+  /** A literal id, for diagnostics (`resources`). */
+  readonly id: string;
+  routes(container: DependencyContainer): ChainRoute[];
+}
+
+/** DI token of the AuthzAdminRouteSource family (members added with `registerMember`). */
+export const AuthzAdminRouteSource: InjectionToken<AuthzAdminRouteSource> = Symbol.for(
+  "platform.authz.AuthzAdminRouteSource",
+);
 
 /**
  * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
  * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `POST /admin/api/policies/simulate`,
- * `/admin/api/zerotrust/actions/**` and `/admin/api/resources/**`. Each checks ROLE_ADMIN itself.
+ * `/admin/api/zerotrust/actions/**`, and those of the AuthzAdminRouteSource members (the resources
+ * module's `/admin/api/resources/**`). Each checks ROLE_ADMIN itself.
  */
 export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
   const simulation = new PolicySimulationEndpoint({
@@ -32,7 +46,9 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
     ...simulation.routes(AUTHZ_ADMIN_FEATURE),
     ...policies.routes(),
     ...zeroTrust.routes(AUTHZ_ADMIN_FEATURE),
-    ...new ResourceAdminEndpoints({ service: container.resolve(ManagedResourceService) }).routes(),
+    ...(container.isRegistered(AuthzAdminRouteSource, true)
+      ? container.resolveAll(AuthzAdminRouteSource).flatMap((source) => source.routes(container))
+      : []),
   ];
 }
 

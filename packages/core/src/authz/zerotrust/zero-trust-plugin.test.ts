@@ -43,21 +43,15 @@ describe("zeroTrustPlugin", () => {
       "adaptive-properties",
       "authz",
       "zero-trust",
-      "authz.resources.scanning",
-      "authz.resources",
     ]);
     expect(installed([adaptiveProperties, zeroTrustPlugin, authzPlugin])).toEqual([
       "adaptive-properties",
       "zero-trust",
       "authz",
-      "authz.resources.scanning",
-      "authz.resources",
     ]);
     expect(installed([adaptiveProperties, authzPlugin, zeroTrustPlugin])).toEqual([
       "adaptive-properties",
       "authz",
-      "authz.resources.scanning",
-      "authz.resources",
       "zero-trust",
     ]);
   });

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { cleanResourceName } from "../../authz/resources/clean-resource-name.js";
-import type { ResourceNamer } from "../../authz/resources/resource-namer.js";
-import type { ResourceName, ScannedResource } from "../../authz/resources/scanned-resource.js";
+import { cleanResourceName } from "../../resources/clean-resource-name.js";
+import type { ResourceNamer } from "../../resources/resource-namer.js";
+import type { ResourceName, ScannedResource } from "../../resources/scanned-resource.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import { callOpenAiCompatible, DEFAULT_MAX_ANSWER_BYTES } from "./call-openai-compatible.js";
 import { chatCompletionText } from "./chat-completion-answer.js";

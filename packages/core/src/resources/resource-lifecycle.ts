@@ -1,4 +1,4 @@
-import { PlatformError } from "../../kernel/platform-error.js";
+import { PlatformError } from "../kernel/platform-error.js";
 import type { ManagedResource, ResourceStatus } from "./managed-resource.js";
 
 /** The administrator's lifecycle actions (the policy-driven moves are `connect` and `disconnect`). */

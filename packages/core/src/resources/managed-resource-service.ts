@@ -1,9 +1,9 @@
-import type { Authentication } from "../../identity/authentication/authentication.js";
-import type { AuditSink } from "../../kernel/audit-sink.js";
-import type { Clock } from "../../kernel/clock.js";
-import type { IdGenerator } from "../../kernel/id-generator.js";
-import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import type { PolicyRepository } from "../policy/policy-repository.js";
+import type { Authentication } from "../identity/authentication/authentication.js";
+import type { AuditSink } from "../kernel/audit-sink.js";
+import type { Clock } from "../kernel/clock.js";
+import type { IdGenerator } from "../kernel/id-generator.js";
+import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
+import type { PolicyRepository } from "../authz/policy/policy-repository.js";
 import type { ManagedResource, ManagedResourceChanges, EditableResourceField } from "./managed-resource.js";
 import type {
   ManagedResourceFilter,

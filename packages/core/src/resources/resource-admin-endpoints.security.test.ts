@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { BOB, ROOT, request, send } from "../policy/policy.fixture.js";
-import { resourcesSetup, urlResource } from "../resources/resources.fixture.js";
+import { BOB, ROOT, request, send } from "../authz/policy/policy.fixture.js";
+import { resourcesSetup, urlResource } from "./resources.fixture.js";
 
 const BASE = "/admin/api/resources";
 

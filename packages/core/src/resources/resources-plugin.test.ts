@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { Clock, ManualClock } from "../../kernel/clock.js";
-import { createPlatform } from "../../kernel/platform.js";
-import type { PlatformPlugin } from "../../kernel/plugin.js";
-import { ADAPTIVE_PROPERTIES } from "../../mfa/adaptive/risk-thresholds.js";
-import { authzPlugin } from "../authz-plugin.js";
-import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
-import { ROOT } from "../policy/policy.fixture.js";
+import { Clock, ManualClock } from "../kernel/clock.js";
+import { createPlatform } from "../kernel/platform.js";
+import type { PlatformPlugin } from "../kernel/plugin.js";
+import { ADAPTIVE_PROPERTIES } from "../mfa/adaptive/risk-thresholds.js";
+import { authzPlugin } from "../authz/authz-plugin.js";
+import { resourcesPlugin } from "./resources-plugin.js";
+import { PolicyAdministrationService } from "../authz/policy/policy-administration-service.js";
+import { ROOT } from "../authz/policy/policy.fixture.js";
 import { ManagedResourceRepository } from "./managed-resource-repository.js";
 import { ManagedResourceService } from "./managed-resource-service.js";
 import { targeting } from "./resources.fixture.js";
@@ -58,7 +59,7 @@ describe("resourcesPlugin", () => {
   it("syncs every registered scanner at start, names in the background, and reconciles on policy changes", async () => {
     const naming = new GatedNaming();
     const platform = createPlatform({
-      plugins: [scanningPlugin(naming), authzPlugin],
+      plugins: [scanningPlugin(naming), authzPlugin, resourcesPlugin],
       env: {},
       register: (c) => c.registerInstance(Clock, new ManualClock()),
     });
@@ -82,11 +83,22 @@ describe("resourcesPlugin", () => {
 
   it("starts without scanners or naming: nothing to manage, no failure", async () => {
     const platform = createPlatform({
-      plugins: [{ id: "props", properties: ADAPTIVE_PROPERTIES }, authzPlugin],
+      plugins: [{ id: "props", properties: ADAPTIVE_PROPERTIES }, authzPlugin, resourcesPlugin],
       env: {},
     });
     await platform.start();
     expect(await platform.resolve(ManagedResourceRepository).findAll()).toEqual([]);
     await platform.stop();
+  });
+});
+
+describe("resourcesPlugin without authzPlugin", () => {
+  it("stops start-up with CONFIGURATION_INVALID naming what is missing", () => {
+    expect(() => createPlatform({ plugins: [resourcesPlugin] })).toThrow(
+      expect.objectContaining({
+        code: "CONFIGURATION_INVALID",
+        message: expect.stringContaining("authzPlugin"),
+      }),
+    );
   });
 });

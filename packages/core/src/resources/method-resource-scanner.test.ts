@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { Clock, ManualClock } from "../../kernel/clock.js";
-import { JsonLogger, Logger } from "../../kernel/logger.js";
-import { createPlatform } from "../../kernel/platform.js";
-import { authzPlugin } from "../authz-plugin.js";
-import { MethodSecurity } from "../method/method-security.js";
-import { Protectable, protectableMethodsOf } from "../method/protectable.js";
+import { Clock, ManualClock } from "../kernel/clock.js";
+import { JsonLogger, Logger } from "../kernel/logger.js";
+import { createPlatform } from "../kernel/platform.js";
+import { authzPlugin } from "../authz/authz-plugin.js";
+import { MethodSecurity } from "../authz/method/method-security.js";
+import { Protectable, protectableMethodsOf } from "../authz/method/protectable.js";
 import { MethodResourceScanner } from "./method-resource-scanner.js";
 
 class OrderService {

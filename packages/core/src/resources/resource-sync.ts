@@ -1,7 +1,7 @@
-import type { AuditSink } from "../../kernel/audit-sink.js";
-import type { Clock } from "../../kernel/clock.js";
-import type { Logger } from "../../kernel/logger.js";
-import { isPlatformError } from "../../kernel/platform-error.js";
+import type { AuditSink } from "../kernel/audit-sink.js";
+import type { Clock } from "../kernel/clock.js";
+import type { Logger } from "../kernel/logger.js";
+import { isPlatformError } from "../kernel/platform-error.js";
 import {
   type ManagedResource,
   type ManagedResourceChanges,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { LogFields, Logger } from "../../kernel/logger.js";
+import type { LogFields, Logger } from "../kernel/logger.js";
 import { BatchedResourceNaming } from "./batched-resource-naming.js";
 import { offlineResourceName } from "./offline-resource-namer.js";
 import type { ResourceNamer } from "./resource-namer.js";

@@ -1,4 +1,4 @@
-import { PlatformError } from "../../kernel/platform-error.js";
+import { PlatformError } from "../kernel/platform-error.js";
 import type { ResourceKey } from "./managed-resource.js";
 import { MANAGED_RESOURCE_MAX_PAGE } from "./managed-resource-repository.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { codeOf } from "../../kernel/error-code.test-support.js";
-import { BOB, ROOT } from "../policy/policy.fixture.js";
+import { codeOf } from "../kernel/error-code.test-support.js";
+import { BOB, ROOT } from "../authz/policy/policy.fixture.js";
 import { resourcesSetup, targeting, urlResource } from "./resources.fixture.js";
 
 describe("ManagedResourceService: the lifecycle table", () => {

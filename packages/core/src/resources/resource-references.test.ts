@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Policy, PolicyTarget } from "../policy/policy.js";
+import type { Policy, PolicyTarget } from "../authz/policy/policy.js";
 import type { ManagedResource } from "./managed-resource.js";
 import { policiesOf, relationOf } from "./resource-references.js";
 

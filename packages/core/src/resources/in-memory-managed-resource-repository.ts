@@ -1,6 +1,6 @@
-import type { Clock } from "../../kernel/clock.js";
-import type { IdGenerator } from "../../kernel/id-generator.js";
-import { PlatformError } from "../../kernel/platform-error.js";
+import type { Clock } from "../kernel/clock.js";
+import type { IdGenerator } from "../kernel/id-generator.js";
+import { PlatformError } from "../kernel/platform-error.js";
 import {
   type ManagedResource,
   type ManagedResourceChanges,

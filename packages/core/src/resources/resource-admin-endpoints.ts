@@ -1,15 +1,15 @@
 import { z } from "zod";
-import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
-import { type ChainRoute, resourceRoutes } from "../../identity/chain/chain-route.js";
-import { PlatformError } from "../../kernel/platform-error.js";
-import { jsonAnswer, pathParam } from "../../web/contract-parts.js";
-import type { HttpExchange } from "../../web/http-exchange.js";
-import type { RouteContract } from "../../web/route-contract.js";
-import { RESOURCE_STATUSES, RESOURCE_TYPES } from "../resources/managed-resource.js";
-import { MANAGED_RESOURCE_MAX_PAGE } from "../resources/managed-resource-repository.js";
-import type { ManagedResourceService, ResourceDetail } from "../resources/managed-resource-service.js";
-import { RESOURCE_ACTIONS, type ResourceAction } from "../resources/resource-lifecycle.js";
-import { AUTHZ_ADMIN_FEATURE } from "./policy-admin-endpoints.js";
+import { type Authentication, currentAuthentication } from "../identity/authentication/authentication.js";
+import { type ChainRoute, resourceRoutes } from "../identity/chain/chain-route.js";
+import { PlatformError } from "../kernel/platform-error.js";
+import { jsonAnswer, pathParam } from "../web/contract-parts.js";
+import type { HttpExchange } from "../web/http-exchange.js";
+import type { RouteContract } from "../web/route-contract.js";
+import { RESOURCE_STATUSES, RESOURCE_TYPES } from "./managed-resource.js";
+import { MANAGED_RESOURCE_MAX_PAGE } from "./managed-resource-repository.js";
+import type { ManagedResourceService, ResourceDetail } from "./managed-resource-service.js";
+import { RESOURCE_ACTIONS, type ResourceAction } from "./resource-lifecycle.js";
+import { AUTHZ_ADMIN_FEATURE } from "../authz/admin/policy-admin-endpoints.js";
 
 /** Longest resource id the API looks up; anything longer is refused before the store sees it. */
 export const MAX_RESOURCE_ID_LENGTH = 128;

@@ -1,4 +1,4 @@
-import { type DeclaredProtectableMethod, protectableMethodsOfClass } from "../method/protectable.js";
+import { type DeclaredProtectableMethod, protectableMethodsOfClass } from "../authz/method/protectable.js";
 import type { ResourceScanner, ScannedResource } from "./scanned-resource.js";
 
 /** Options of the MethodResourceScanner. */

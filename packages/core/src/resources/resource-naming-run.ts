@@ -1,5 +1,5 @@
-import type { Logger } from "../../kernel/logger.js";
-import { isPlatformError } from "../../kernel/platform-error.js";
+import type { Logger } from "../kernel/logger.js";
+import { isPlatformError } from "../kernel/platform-error.js";
 import type { ManagedResource, ManagedResourceChanges } from "./managed-resource.js";
 import type { ManagedResourceRepository } from "./managed-resource-repository.js";
 import type { ResourceName, ResourceNaming } from "./scanned-resource.js";

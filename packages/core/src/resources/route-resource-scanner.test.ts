@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Route, RouteTable } from "../../web/route-table.js";
+import { type Route, RouteTable } from "../web/route-table.js";
 import { isPlatformRoute, RouteResourceScanner } from "./route-resource-scanner.js";
 
 const handler = () => undefined;

@@ -1,4 +1,4 @@
-import { CryptoIdGenerator } from "../../kernel/id-generator.js";
+import { CryptoIdGenerator } from "../kernel/id-generator.js";
 import { InMemoryManagedResourceRepository } from "./in-memory-managed-resource-repository.js";
 import { describeManagedResourceRepositoryContract } from "./managed-resource-repository.contract.js";
 

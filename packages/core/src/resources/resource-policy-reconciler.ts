@@ -1,9 +1,9 @@
-import type { AuditSink } from "../../kernel/audit-sink.js";
-import type { Logger } from "../../kernel/logger.js";
-import { isPlatformError } from "../../kernel/platform-error.js";
-import type { Policy } from "../policy/policy.js";
-import type { PolicyChange } from "../policy/policy-change-listener.js";
-import type { PolicyRepository } from "../policy/policy-repository.js";
+import type { AuditSink } from "../kernel/audit-sink.js";
+import type { Logger } from "../kernel/logger.js";
+import { isPlatformError } from "../kernel/platform-error.js";
+import type { Policy } from "../authz/policy/policy.js";
+import type { PolicyChange } from "../authz/policy/policy-change-listener.js";
+import type { PolicyRepository } from "../authz/policy/policy-repository.js";
 import type { ManagedResource } from "./managed-resource.js";
 import type { ManagedResourceRepository } from "./managed-resource-repository.js";
 import { RESOURCE_AUDIT_TYPES, RESOURCE_TRANSITIONS } from "./resource-lifecycle.js";

@@ -1,10 +1,10 @@
-import { Logger } from "../../kernel/logger.js";
-import { PlatformError } from "../../kernel/platform-error.js";
-import type { PlatformPlugin, PluginContext } from "../../kernel/plugin.js";
-import { RouteTable } from "../../web/route-table.js";
-import { REST_DOCS_PATH } from "../../web/rest-docs.properties.js";
-import { RESOURCES_NAMER } from "../authz.properties.js";
-import { MethodSecurity } from "../method/method-security.js";
+import { Logger } from "../kernel/logger.js";
+import { PlatformError } from "../kernel/platform-error.js";
+import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
+import { RouteTable } from "../web/route-table.js";
+import { REST_DOCS_PATH } from "../web/rest-docs.properties.js";
+import { RESOURCES_NAMER } from "../authz/authz.properties.js";
+import { MethodSecurity } from "../authz/method/method-security.js";
 import { BatchedResourceNaming } from "./batched-resource-naming.js";
 import { MethodResourceScanner } from "./method-resource-scanner.js";
 import { OfflineResourceNamer } from "./offline-resource-namer.js";

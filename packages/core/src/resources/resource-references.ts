@@ -1,7 +1,7 @@
-import { isPlatformError } from "../../kernel/platform-error.js";
-import { compilePathPattern, type PathPattern } from "../../web/path-pattern.js";
-import { covers } from "../pdp/pattern-coverage.js";
-import { isExecutable, type Policy, type PolicyTarget } from "../policy/policy.js";
+import { isPlatformError } from "../kernel/platform-error.js";
+import { compilePathPattern, type PathPattern } from "../web/path-pattern.js";
+import { covers } from "../authz/pdp/pattern-coverage.js";
+import { isExecutable, type Policy, type PolicyTarget } from "../authz/policy/policy.js";
 import type { ManagedResource } from "./managed-resource.js";
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type Clock, ManualClock } from "../../kernel/clock.js";
-import { codeOf } from "../../kernel/error-code.test-support.js";
+import { type Clock, ManualClock } from "../kernel/clock.js";
+import { codeOf } from "../kernel/error-code.test-support.js";
 import type { NewManagedResource } from "./managed-resource.js";
 import type { ManagedResourceRepository } from "./managed-resource-repository.js";
 

@@ -1,4 +1,4 @@
-import type { Logger } from "../../kernel/logger.js";
+import type { Logger } from "../kernel/logger.js";
 import { cleanResourceName } from "./clean-resource-name.js";
 import { offlineResourceName } from "./offline-resource-namer.js";
 import type { ResourceNamer } from "./resource-namer.js";

@@ -1,11 +1,16 @@
 import type { DependencyContainer } from "tsyringe";
-import { AuditSink } from "../../kernel/audit-sink.js";
-import { Clock } from "../../kernel/clock.js";
-import { IdGenerator } from "../../kernel/id-generator.js";
-import { Logger } from "../../kernel/logger.js";
-import type { PlatformPlugin } from "../../kernel/plugin.js";
-import { PolicyChangeListener } from "../policy/policy-change-listener.js";
-import { PolicyRepository } from "../policy/policy-repository.js";
+import { AuditSink } from "../kernel/audit-sink.js";
+import { Clock } from "../kernel/clock.js";
+import { IdGenerator } from "../kernel/id-generator.js";
+import { Logger } from "../kernel/logger.js";
+import type { PlatformPlugin } from "../kernel/plugin.js";
+import { PlatformError } from "../kernel/platform-error.js";
+import { AuthzAdminRouteSource } from "../authz/admin/authz-admin-api.js";
+import { POLICY_REFRESH_INTERVAL } from "../authz/authz.properties.js";
+import { ResourceAdminEndpoints } from "./resource-admin-endpoints.js";
+import { resourceScanningPlugin } from "./resource-scanning-plugin.js";
+import { PolicyChangeListener } from "../authz/policy/policy-change-listener.js";
+import { PolicyRepository } from "../authz/policy/policy-repository.js";
 import { InMemoryManagedResourceRepository } from "./in-memory-managed-resource-repository.js";
 import { ManagedResourceRepository } from "./managed-resource-repository.js";
 import { ManagedResourceService } from "./managed-resource-service.js";
@@ -20,11 +25,23 @@ import { ResourceNaming, ResourceScanner } from "./scanned-resource.js";
  * member), and the start-up sync that runs every `ResourceScanner` member after the policies load,
  * then names new resources through `ResourceNaming` (when one is registered) in the background
  * (`stop()` waits for it at most 5 s).
- * Included by `authzPlugin`, right after it.
+ * Its admin API joins `authorizationAdminApi()` (an AuthzAdminRouteSource member). It includes
+ * `resourceScanningPlugin` (the scanners and the naming service) and needs `authzPlugin` before it
+ * (its policies): without it, start-up stops with CONFIGURATION_INVALID.
  */
 export const resourcesPlugin: PlatformPlugin = {
-  id: "authz.resources",
+  id: "resources",
+  includes: [resourceScanningPlugin],
   register(ctx) {
+    if (!ctx.properties.declares(POLICY_REFRESH_INTERVAL.key)) {
+      throw new PlatformError("CONFIGURATION_INVALID", "resourcesPlugin needs authzPlugin listed before it");
+    }
+    ctx.registerMember(AuthzAdminRouteSource, {
+      useValue: {
+        id: "resources",
+        routes: (c) => new ResourceAdminEndpoints({ service: c.resolve(ManagedResourceService) }).routes(),
+      },
+    });
     ctx.registerDefault(ManagedResourceRepository, {
       useFactory: (c) =>
         new InMemoryManagedResourceRepository({ clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),

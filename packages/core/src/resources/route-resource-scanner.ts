@@ -1,5 +1,5 @@
-import { compilePathPattern } from "../../web/path-pattern.js";
-import type { Route } from "../../web/route-table.js";
+import { compilePathPattern } from "../web/path-pattern.js";
+import type { Route } from "../web/route-table.js";
 import type { ResourceScanner, ScannedResource } from "./scanned-resource.js";
 
 /**

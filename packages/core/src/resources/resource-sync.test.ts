@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../policy/policy.fixture.js";
+import { ROOT } from "../authz/policy/policy.fixture.js";
 import { nameResources } from "./resource-naming-run.js";
 import { ResourceSync } from "./resource-sync.js";
 import { resourcesSetup } from "./resources.fixture.js";
