@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { authzPlugin, createPlatform } from "@keyward/core";
+import { authzPlugin, createPlatform, resourcesPlugin } from "@keyward/core";
 import { decisionsPlugin } from "@keyward/core/decisions";
 import { type LogFields, Logger, ResourceNamer } from "@keyward/core/ports";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -203,7 +203,7 @@ describe("naming through the platform with platform.authz.resources.namer=openai
     const warnings: LogFields[] = [];
     const logger: Logger = { info() {}, error() {}, warn: (_m, fields = {}) => void warnings.push(fields) };
     const platform = createPlatform({
-      plugins: [decisionsPlugin, authzPlugin],
+      plugins: [decisionsPlugin, authzPlugin, resourcesPlugin],
       env: { NAMER_KEY: "sk-platform" },
       register: (c) => c.registerInstance(Logger, logger),
       properties: {
@@ -231,11 +231,11 @@ describe("naming through the platform with platform.authz.resources.namer=openai
   });
 
   it("is the offline namer by default, and openai without the decisions plugin stops start-up", () => {
-    const offline = createPlatform({ plugins: [authzPlugin], env: {} });
+    const offline = createPlatform({ plugins: [authzPlugin, resourcesPlugin], env: {} });
     expect(offline.resolve(ResourceNamer).id).toBe("offline");
     expect(() =>
       createPlatform({
-        plugins: [authzPlugin],
+        plugins: [authzPlugin, resourcesPlugin],
         env: {},
         properties: { "platform.authz.resources.namer": "openai" },
       }),
