@@ -159,4 +159,21 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     expect(denied.at(-1)).toMatchObject({ principal: "user", correlationId: "trace-denied-1" });
     expect(lastAccess()).toMatchObject({ status: 403, correlationId: "trace-denied-1" });
   });
+
+  it("carries the caller's correlation id into the password sign-in's audit events", async () => {
+    for (const [password, id, type] of [
+      ["password", "signin-ok-7", "auth.login.success"],
+      ["wrong", "signin-bad-8", "auth.login.failure"],
+    ] as const) {
+      await fetch(
+        `${demo.base}/api/login`,
+        json("POST", { username: "user", password }, { "x-request-id": id }),
+      );
+      const events = await demo.platform.resolve(AuditLog).query({ type, limit: 100 });
+      expect(
+        events.some((e) => e.correlationId === id),
+        `${type} ${id}`,
+      ).toBe(true);
+    }
+  });
 });

@@ -44,7 +44,12 @@ export interface PasswordLoginInput {
   remoteAddress: string;
   /** The chain method that received the credentials. */
   method: "form" | "rest";
+  /** The request's correlation id (the binding's), copied into the sign-in's audit events. */
+  correlationId?: string;
 }
+
+/** What every audit event of one sign-in carries: who, from where, and the request's correlation id. */
+type SignInAuditFields = Pick<AuditEvent, "principal" | "remoteAddress" | "correlationId">;
 
 const BAD_CREDENTIALS_MESSAGE = "Bad credentials";
 const TOO_MANY_ATTEMPTS_MESSAGE = "Too many sign-in attempts; try again later";
@@ -84,9 +89,10 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
    * ACCOUNT_LOCKED or ACCOUNT_DISABLED (infrastructure errors pass through, audited as failures).
    */
   async authenticate(input: PasswordLoginInput): Promise<Authentication> {
-    const event = {
+    const event: SignInAuditFields = {
       principal: auditPrincipal(input.username),
       remoteAddress: input.remoteAddress,
+      ...(input.correlationId ? { correlationId: input.correlationId } : {}),
     };
     const credentials = validCredentials(input);
     if (!credentials.ok) {
@@ -115,7 +121,7 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
     key: ThrottleKey,
     password: string,
     method: "form" | "rest",
-    event: Pick<AuditEvent, "principal" | "remoteAddress">,
+    event: SignInAuditFields,
   ): Promise<Authentication> {
     // Set once this attempt's outcome is audited, so the catch below audits only unexpected errors.
     let audited = false;
@@ -184,7 +190,7 @@ export class PasswordAuthenticator implements PrimaryAuthenticator {
     user: UserAccount,
     hash: string,
     password: string,
-    event: Pick<AuditEvent, "principal" | "remoteAddress">,
+    event: SignInAuditFields,
   ): Promise<void> {
     if (!this.hasher.needsRehash(hash)) return;
     try {

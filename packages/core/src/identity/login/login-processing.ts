@@ -1,4 +1,5 @@
 import { isClientError } from "../../web/exchange-error-catalog.js";
+import { correlationIdOf } from "../../web/correlation-id.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
 import type { ChainRoute } from "../chain/chain-route.js";
@@ -67,6 +68,7 @@ export class LoginProcessing {
         password: fields[o.passwordParameter],
         remoteAddress: exchange.remoteAddress,
         method: o.method,
+        correlationId: correlationIdOf(exchange),
       });
       // Inside the try: a refusal at the sign-in checkpoint is answered like any failed sign-in.
       await o.repository.save(exchange, authentication);

@@ -8,6 +8,8 @@ export interface PrimaryAuthenticator {
     password: unknown;
     remoteAddress: string;
     method: "form" | "rest";
+    /** The request's correlation id, for the audit events the sign-in records (absent outside HTTP). */
+    correlationId?: string;
   }): Promise<Authentication>;
 }
 
