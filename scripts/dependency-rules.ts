@@ -73,6 +73,7 @@ export const CORE_MODULE_ORDER = [
   "mfa",
   "authz",
   "resources",
+  "policy-center",
   "prompts",
   "decisions",
 ] as const;

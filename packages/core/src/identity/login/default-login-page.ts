@@ -1,3 +1,4 @@
+import { escapeHtml } from "../../web/html-escape.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type ChainRoute, pageRoutes } from "../chain/chain-route.js";
 
@@ -10,11 +11,6 @@ export interface LoginPageModel {
   csrfInput: string;
   error: boolean;
   loggedOut: boolean;
-}
-
-/** Escapes text for HTML content and attribute values. */
-export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** The generated login page (used when no loginPage is configured). */

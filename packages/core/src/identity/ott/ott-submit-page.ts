@@ -1,4 +1,4 @@
-import { escapeHtml } from "../login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 
 /** What the built-in OTT page shows. Every string is escaped when rendered. */
 export interface OttSubmitPageModel {

@@ -2,7 +2,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { currentAuthentication } from "../authentication/authentication.js";
 import { type ChainRoute, pageRoutes } from "../chain/chain-route.js";
 import { csrfMetaTags } from "../csrf/csrf-html.js";
-import { escapeHtml } from "../login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 
 /** What the built-in passkey page shows and where its script sends requests. */
 export interface PasskeyPageModel {

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 
 /** The values of the page contract's hidden-inputs block. */
 export interface HiddenInputs {

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 import { renderMfaPageShell } from "./mfa-page-shell.js";
 
 /** Why an MFA flow ended without success, as the failure page explains it. */

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 import type { FactorType } from "../factor-type.js";
 import { type HiddenInputs, hiddenInputsHtml } from "./hidden-inputs-html.js";
 

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 import { PAGE_SCRIPT_PATHS } from "../../web/page-scripts.js";
 
 /** The SDK script every MFA page loads. */

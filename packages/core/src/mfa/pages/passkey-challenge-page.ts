@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 import { hiddenInputsHtml } from "./hidden-inputs-html.js";
 import { cancelFormHtml, noticeHtml, tryAnotherMethodHtml } from "./mfa-page-parts.js";
 import { MFA_PAGE_SCRIPTS, renderMfaPageShell } from "./mfa-page-shell.js";

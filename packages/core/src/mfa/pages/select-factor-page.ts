@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../identity/login/default-login-page.js";
+import { escapeHtml } from "../../web/html-escape.js";
 import type { FactorType } from "../factor-type.js";
 import { hiddenInputsHtml } from "./hidden-inputs-html.js";
 import { cancelFormHtml, FACTOR_LABELS, noticeHtml } from "./mfa-page-parts.js";

@@ -1,4 +1,4 @@
-import { escapeHtml } from "../../login/default-login-page.js";
+import { escapeHtml } from "../../../web/html-escape.js";
 import { MAX_NEW_PASSWORD_LENGTH, MIN_NEW_PASSWORD_LENGTH } from "./account-rules.js";
 
 /** What the built-in password-reset page shows; every string is escaped when rendered. */
