@@ -160,6 +160,22 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     expect(lastAccess()).toMatchObject({ status: 403, correlationId: "trace-denied-1" });
   });
 
+  it("carries the caller's correlation id into one-time-token audit events", async () => {
+    const audited = async (type: string, id: string) =>
+      (await demo.platform.resolve(AuditLog).query({ type, limit: 100 })).some((e) => e.correlationId === id);
+    const b = new Browser(demo.base);
+    const csrf = await b.csrfFrom("/login/ott");
+    const asked = await b.postForm(
+      "/ott/generate",
+      { username: "user", _csrf: csrf },
+      { "x-request-id": "ott-gen-4" },
+    );
+    expect(asked.status).toBeLessThan(400);
+    expect(await audited("auth.ott.generated", "ott-gen-4")).toBe(true);
+    await b.postForm("/login/ott", { token: "not-a-token", _csrf: csrf }, { "x-request-id": "ott-bad-5" });
+    expect(await audited("auth.login.failure", "ott-bad-5")).toBe(true);
+  });
+
   it("carries the caller's correlation id into the password sign-in's audit events", async () => {
     for (const [password, id, type] of [
       ["password", "signin-ok-7", "auth.login.success"],

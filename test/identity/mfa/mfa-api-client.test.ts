@@ -1,4 +1,5 @@
 import { API_MFA_PREFIX } from "@keyward/cli";
+import { AuditLog } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   type ApiMfaRequired,
@@ -227,4 +228,34 @@ describe("/api/mfa/config advertises only URLs that answer", () => {
       expect(unserved).toEqual([]);
     });
   }
+});
+
+describe("MFA audit events carry the request's correlation id", () => {
+  const audited = async (type: string, id: string) =>
+    (await demo.platform.resolve(AuditLog).query({ type, limit: 100 })).some((e) => e.correlationId === id);
+
+  it("decision, failed and verified factor, each with the id of the request that caused it", async () => {
+    const { result: login, code } = await demo.codeAfter("admin", () =>
+      fetch(
+        url("/api/login"),
+        json("POST", { username: "admin", password: "admin" }, { "x-request-id": "mfa-begin-1" }),
+      ),
+    );
+    const mfa = (await login.json()) as ApiMfaRequired;
+    expect(await audited("auth.mfa.decision", "mfa-begin-1")).toBe(true);
+    expect(await audited("auth.mfa.code-sent", "mfa-begin-1")).toBe(true);
+    const wrong = code === "000000" ? "111111" : "000000";
+    const refused = await fetch(
+      url("/api/token-mfa/login/mfa-ott"),
+      json("POST", { token: wrong }, { ...bindingHeaders(mfa), "x-request-id": "mfa-wrong-2" }),
+    );
+    expect(refused.status).toBe(401);
+    expect(await audited("auth.mfa.factor-failed", "mfa-wrong-2")).toBe(true);
+    const verified = await fetch(
+      url("/api/token-mfa/login/mfa-ott"),
+      json("POST", { token: code }, { ...bindingHeaders(mfa), "x-request-id": "mfa-ok-3" }),
+    );
+    expect(verified.status).toBe(200);
+    expect(await audited("auth.mfa.factor-verified", "mfa-ok-3")).toBe(true);
+  });
 });

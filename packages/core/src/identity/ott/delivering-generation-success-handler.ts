@@ -1,8 +1,9 @@
-import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { correlated } from "../events/correlated.js";
 import type { OneTimeTokenDelivery } from "./one-time-token-delivery.js";
 import {
   type OneTimeTokenGenerationSuccessHandler,
@@ -56,10 +57,10 @@ export class DeliveringGenerationSuccessHandler implements OneTimeTokenGeneratio
       channel: this.channel,
       at: o.clock.now(),
     };
-    const remoteAddress = exchange.remoteAddress;
+    const origin = { remoteAddress: exchange.remoteAddress, ...correlated(exchange) };
     const delivery = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => o.delivery.deliver(message))
-      .catch((error: unknown) => this.failed(token.username, remoteAddress, error));
+      .catch((error: unknown) => this.failed(token.username, origin, error));
     this.pending.add(delivery);
     void delivery.finally(() => this.pending.delete(delivery));
     writeGenerationAnswer(exchange, o.submitPageUrl);
@@ -74,14 +75,18 @@ export class DeliveringGenerationSuccessHandler implements OneTimeTokenGeneratio
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
-  private failed(username: string, remoteAddress: string, error: unknown): void {
+  private failed(
+    username: string,
+    origin: Pick<AuditEvent, "remoteAddress" | "correlationId">,
+    error: unknown,
+  ): void {
     const reason = isPlatformError(error) ? error.code : "INTERNAL_ERROR";
     try {
       this.options.audit.record({
         type: "auth.ott.delivery-failed",
         outcome: "failure",
+        ...origin,
         principal: username,
-        remoteAddress,
         data: { channel: this.channel, reason },
       });
       this.options.logger?.error("One-time token delivery failed", {

@@ -4,6 +4,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import { isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { ChainRoute } from "../chain/chain-route.js";
+import { correlated } from "../events/correlated.js";
 import type { AuthenticationFailureHandler, LoginContext } from "../handlers/authentication-handlers.js";
 import type { UserRepository } from "../users/user-repository.js";
 import { usernameKey } from "../users/username-key.js";
@@ -85,6 +86,7 @@ export class OttGenerateEndpoint {
         outcome: "success",
         principal: user.username,
         remoteAddress,
+        ...correlated(exchange),
         data: { userId: user.id, expiresAt: token.expiresAt },
       });
       await o.generationSuccessHandler.handle(exchange, token);
@@ -96,6 +98,7 @@ export class OttGenerateEndpoint {
       outcome: "info",
       principal: username,
       remoteAddress,
+      ...correlated(exchange),
       data: { reason: !user ? "UNKNOWN_USER" : user.locked ? "ACCOUNT_LOCKED" : "ACCOUNT_DISABLED" },
     });
     await o.generationSuccessHandler.acknowledge(exchange);
@@ -116,6 +119,7 @@ export class OttGenerateEndpoint {
         outcome: "failure",
         principal: auditPrincipal(submitted),
         remoteAddress,
+        ...correlated(exchange),
         data: { reason: isClientError(error, exchange) ? error.code : "INTERNAL_ERROR" },
       });
       throw error;
@@ -128,6 +132,7 @@ export class OttGenerateEndpoint {
         outcome: "denied",
         principal: username,
         remoteAddress,
+        ...correlated(exchange),
         data: { scope: verdict.scope, retryAfterSeconds: error.details?.retryAfterSeconds },
       });
       throw error;

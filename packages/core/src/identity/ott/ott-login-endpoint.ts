@@ -6,6 +6,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { AttemptSerializer } from "../authentication/attempt-serializer.js";
 import { type Authentication, setCurrentAuthentication, stampOf } from "../authentication/authentication.js";
 import type { ChainRoute } from "../chain/chain-route.js";
+import { correlated } from "../events/correlated.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import type {
   AuthenticationFailureHandler,
@@ -120,6 +121,7 @@ export class OttLoginEndpoint {
           outcome: "failure",
           principal: auditPrincipal(submitted),
           remoteAddress,
+          ...correlated(exchange),
         },
         {
           reason: isClientError(error, exchange) ? error.code : "INTERNAL_ERROR",
@@ -129,10 +131,11 @@ export class OttLoginEndpoint {
     }
     const addressKey = throttleAddressKey(remoteAddress);
     const key: ThrottleKey = { username: `ott:${addressKey}`, remoteAddress };
-    const attempt = this.serializer.run(addressKey, () => this.attempt(key, submission));
+    const origin = { remoteAddress, ...correlated(exchange) };
+    const attempt = this.serializer.run(addressKey, () => this.attempt(key, submission, origin));
     if (!attempt) {
       this.record(
-        { type: "auth.login.throttled", outcome: "denied", principal: submission.username, remoteAddress },
+        { ...origin, type: "auth.login.throttled", outcome: "denied", principal: submission.username },
         {
           scope: "pending",
           retryAfterSeconds: 1,
@@ -143,9 +146,13 @@ export class OttLoginEndpoint {
     return attempt;
   }
 
-  private async attempt(key: ThrottleKey, submission: Submission): Promise<Authentication> {
+  private async attempt(
+    key: ThrottleKey,
+    submission: Submission,
+    origin: Pick<AuditEvent, "remoteAddress" | "correlationId">,
+  ): Promise<Authentication> {
     const o = this.options;
-    const event = { principal: submission.username, remoteAddress: key.remoteAddress };
+    const event = { ...origin, principal: submission.username };
     const fail = async (reason: string, count: boolean, error: PlatformError, data = {}): Promise<never> => {
       if (count) await o.throttle.recordFailure(key);
       this.record({ ...event, type: "auth.login.failure", outcome: "failure" }, { reason, ...data });

@@ -27,6 +27,18 @@ import { parseAuthenticationResponseJson } from "./webauthn-response-json.js";
 /** Details of a verification, for the audit trail. */
 export interface PasskeyRequestContext {
   remoteAddress?: string;
+  /** The request's correlation id (see correlationIdOf), copied into the ceremony's audit events. */
+  correlationId?: string;
+}
+
+/** The audit fields of a ceremony's request: where it came from and its correlation id. */
+export function auditOrigin(
+  context: PasskeyRequestContext,
+): Pick<AuditEvent, "remoteAddress" | "correlationId"> {
+  return {
+    ...(context.remoteAddress === undefined ? {} : { remoteAddress: context.remoteAddress }),
+    ...(context.correlationId === undefined ? {} : { correlationId: context.correlationId }),
+  };
 }
 
 const MAX_CAS_ATTEMPTS = 3;
@@ -100,7 +112,7 @@ export class PasskeyAuthentication {
     context: PasskeyRequestContext = {},
   ): Promise<Authentication> {
     const { o } = this.ceremony;
-    const event: Partial<AuditEvent> = { remoteAddress: context.remoteAddress };
+    const event: Partial<AuditEvent> = auditOrigin(context);
     const data: Record<string, unknown> = { method: "passkey" };
     try {
       const parsed = parseAuthenticationResponseJson(response);
@@ -212,7 +224,7 @@ export class PasskeyAuthentication {
       at: this.ceremony.o.clock.now(),
     };
     this.ceremony.record(
-      { type: "auth.passkey.counter-regression", outcome: "denied", remoteAddress: context.remoteAddress },
+      { ...auditOrigin(context), type: "auth.passkey.counter-regression", outcome: "denied" },
       payload,
     );
     await this.ceremony.o.events.publish(PASSKEY_COUNTER_REGRESSION_EVENT, payload);

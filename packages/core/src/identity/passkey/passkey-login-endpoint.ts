@@ -1,6 +1,7 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, setCurrentAuthentication } from "../authentication/authentication.js";
 import type { ChainRoute } from "../chain/chain-route.js";
+import { correlated } from "../events/correlated.js";
 import type { SecurityContextRepository } from "../context/security-context-repository.js";
 import type {
   AuthenticationFailureHandler,
@@ -57,6 +58,7 @@ export class PasskeyLoginEndpoint {
       const body = await exchange.fields(["json"]);
       authentication = await o.service.verifyAuthentication(challengeId, body, {
         remoteAddress: exchange.remoteAddress,
+        ...correlated(exchange),
       });
       // Inside the try: a refusal at the sign-in checkpoint is answered like any failed sign-in.
       await o.repository.save(exchange, authentication);

@@ -8,6 +8,7 @@ import type {
 import { currentAuthentication } from "../authentication/authentication.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { ChainRoute } from "../chain/chain-route.js";
+import { correlated } from "../events/correlated.js";
 import type { PasskeyCredential } from "./passkey-credential.js";
 import { noStoreJson, requireUser } from "./passkey-http.js";
 import type { PasskeyService, PasskeyUser } from "./passkey-service.js";
@@ -116,7 +117,10 @@ export class PasskeyManagementEndpoints {
     const body = await exchange.fields(["json"]);
     // A bare RegistrationResponseJSON carries `rawId`; otherwise the body wraps it as `response`.
     const response = Object.hasOwn(body, "rawId") ? body : body.response;
-    const stored = await this.service.verifyRegistration(user, challengeId, response, body.label);
+    const stored = await this.service.verifyRegistration(user, challengeId, response, body.label, {
+      remoteAddress: exchange.remoteAddress,
+      ...correlated(exchange),
+    });
     const answer: PasskeyRegisteredAnswer = {
       id: stored.id,
       label: stored.label,
@@ -144,7 +148,10 @@ export class PasskeyManagementEndpoints {
   private async delete(exchange: HttpExchange, id: string): Promise<void> {
     const user = await this.changingUser(exchange);
     if (id === "" || id.includes("/")) throw new PlatformError("NOT_FOUND", "No such passkey");
-    await this.service.deleteCredential(user, id);
+    await this.service.deleteCredential(user, id, {
+      remoteAddress: exchange.remoteAddress,
+      ...correlated(exchange),
+    });
     exchange.response.status = 204;
     exchange.response.body = undefined;
     exchange.response.headers.set("cache-control", "no-store");

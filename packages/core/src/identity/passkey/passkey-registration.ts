@@ -5,6 +5,7 @@ import {
 } from "@simplewebauthn/server";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { UserAccount } from "../users/user-account.js";
+import { auditOrigin, type PasskeyRequestContext } from "./passkey-authentication.js";
 import {
   bytes,
   challengeInvalid,
@@ -62,9 +63,10 @@ export class PasskeyRegistration {
     challengeId: string | undefined,
     response: unknown,
     label?: unknown,
+    context: PasskeyRequestContext = {},
   ): Promise<PasskeyCredential> {
     const { o, settings } = this.ceremony;
-    const event = { principal: user.username };
+    const event = { ...auditOrigin(context), principal: user.username };
     try {
       const parsed = parseRegistrationResponseJson(response);
       const requestedLabel = passkeyLabel(label, "");

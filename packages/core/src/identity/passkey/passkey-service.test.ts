@@ -70,8 +70,21 @@ describe("PasskeyService registration", () => {
       backupEligible: true,
       backedUp: true,
     });
-    const stored = await kit.service.verifyRegistration(ref, issued.challengeId, response);
+    const stored = await kit.service.verifyRegistration(ref, issued.challengeId, response, undefined, {
+      remoteAddress: "203.0.113.9",
+      correlationId: "req-reg-1",
+    });
     expect(stored).toMatchObject({ deviceType: "multiDevice", backedUp: true });
+    expect(kit.audit.events().at(-1)).toMatchObject({
+      type: "auth.passkey.registered",
+      remoteAddress: "203.0.113.9",
+      correlationId: "req-reg-1",
+    });
+    await kit.service.deleteCredential(ref, stored.id, { correlationId: "req-del-2" });
+    expect(kit.audit.events().at(-1)).toMatchObject({
+      type: "auth.passkey.deleted",
+      correlationId: "req-del-2",
+    });
   });
 
   it("names unlabelled passkeys Passkey 1, Passkey 2", async () => {
@@ -135,7 +148,7 @@ describe("PasskeyService authentication", () => {
     const auth = await kit.service.verifyAuthentication(
       issued.challengeId,
       kit.authenticator.getAssertion(issued.options),
-      { remoteAddress: "203.0.113.5" },
+      { remoteAddress: "203.0.113.5", correlationId: "req-77" },
     );
     expect(auth).toEqual({
       userId: kit.alice.id,
@@ -156,6 +169,7 @@ describe("PasskeyService authentication", () => {
       outcome: "success",
       principal: "alice",
       remoteAddress: "203.0.113.5",
+      correlationId: "req-77",
       data: { method: "passkey", userId: kit.alice.id, credentialId: stored.id },
     });
   });

@@ -4,7 +4,7 @@ import type {
 } from "@simplewebauthn/server";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { Authentication } from "../authentication/authentication.js";
-import { PasskeyAuthentication, type PasskeyRequestContext } from "./passkey-authentication.js";
+import { auditOrigin, PasskeyAuthentication, type PasskeyRequestContext } from "./passkey-authentication.js";
 import { type IssuedWebAuthnOptions, PasskeyCeremony, type PasskeyUser } from "./passkey-ceremony.js";
 import type { PasskeyCredential } from "./passkey-credential.js";
 import { PASSKEY_DELETED_EVENT } from "./passkey-events.js";
@@ -90,8 +90,9 @@ export class PasskeyService {
     challengeId: string | undefined,
     response: unknown,
     label?: unknown,
+    context: PasskeyRequestContext = {},
   ): Promise<PasskeyCredential> {
-    return this.registration.verify(user, challengeId, response, label);
+    return this.registration.verify(user, challengeId, response, label, context);
   }
 
   /**
@@ -140,14 +141,18 @@ export class PasskeyService {
    * Deletes one of the user's own passkeys (the last one too: the account keeps its other sign-in
    * methods). Throws NOT_FOUND for an unknown id or another user's passkey, alike.
    */
-  async deleteCredential(user: PasskeyUser, credentialId: string): Promise<void> {
+  async deleteCredential(
+    user: PasskeyUser,
+    credentialId: string,
+    context: PasskeyRequestContext = {},
+  ): Promise<void> {
     const deleted =
       credentialId.length > 0 &&
       credentialId.length <= 2_048 &&
       (await this.o.credentials.delete(credentialId, user.userId));
     if (!deleted) throw new PlatformError("NOT_FOUND", "No such passkey");
     this.ceremony.record(
-      { principal: user.username, type: "auth.passkey.deleted", outcome: "success" },
+      { ...auditOrigin(context), principal: user.username, type: "auth.passkey.deleted", outcome: "success" },
       {
         userId: user.userId,
         credentialId,

@@ -1,4 +1,5 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
+import { correlated } from "../../identity/events/correlated.js";
 import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { EventBus } from "../../kernel/event-bus.js";
@@ -104,6 +105,7 @@ export class EscalationService {
       type: "auth.mfa.escalation-opened",
       outcome: "info",
       principal: escalation.username,
+      ...correlated(exchange),
     });
     await this.publish(ESCALATION_EVENTS.opened, escalation);
     return { escalation, binding: issued.value };
@@ -140,6 +142,7 @@ export class EscalationService {
           type: "auth.mfa.escalation-binding-invalid",
           outcome: "denied",
           remoteAddress: exchange.remoteAddress,
+          ...correlated(exchange),
         });
       }
       throw new PlatformError("MFA_SESSION_REQUIRED", "No escalated login is held for this client");
@@ -165,6 +168,7 @@ export class EscalationService {
       outcome: "success",
       principal: completed.username,
       remoteAddress: exchange.remoteAddress,
+      ...correlated(exchange),
     });
     return { escalation: completed, completed: true };
   }
@@ -190,6 +194,7 @@ export class EscalationService {
           outcome: "info",
           principal: ended.username,
           remoteAddress: exchange.remoteAddress,
+          ...correlated(exchange),
         });
         return;
       } catch (error) {

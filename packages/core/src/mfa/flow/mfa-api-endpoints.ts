@@ -2,6 +2,7 @@ import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
 import { failureTypeOf } from "../../identity/authentication/failure-type.js";
 import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
+import { correlated } from "../../identity/events/correlated.js";
 import type { PlatformError } from "../../kernel/platform-error.js";
 import { errorCatalogOf, isClientError } from "../../web/exchange-error-catalog.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
@@ -124,28 +125,38 @@ export class MfaApiEndpoints {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     const factor = parseFactorType(fields.factorType ?? fields.factor);
-    writeMfaStep(exchange, await this.o.runtime.select(ctx, factor, this.o.flow), this.o.flow, false);
+    writeMfaStep(
+      exchange,
+      await this.o.runtime.select(ctx, factor, this.o.flow, correlated(exchange)),
+      this.o.flow,
+      false,
+    );
   }
 
   private async generateCode(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     // The per-flow code limit lives in the runtime's sendCode, which every path that sends goes through.
-    writeMfaStep(exchange, await this.o.runtime.sendCode(ctx, this.o.flow), this.o.flow, false);
+    writeMfaStep(
+      exchange,
+      await this.o.runtime.sendCode(ctx, this.o.flow, correlated(exchange)),
+      this.o.flow,
+      false,
+    );
   }
 
   private async verifyCode(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
     await assertStepUpCaller(exchange, ctx, this.o.runtime);
-    const verified = await this.o.runtime.verifyCode(ctx, fields.token);
+    const verified = await this.o.runtime.verifyCode(ctx, fields.token, correlated(exchange));
     await this.advance(exchange, verified);
   }
 
   private async cancel(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
-    const cancelled = await this.o.runtime.cancel(ctx);
+    const cancelled = await this.o.runtime.cancel(ctx, correlated(exchange));
     await this.o.runtime.finish(exchange, cancelled);
     const target = `${this.o.flow.urls.failurePage}?state=${cancelled.state}`;
     if (answersMfaJson(exchange))
@@ -164,7 +175,7 @@ export class MfaApiEndpoints {
       await completeFlow(exchange, ctx, flow, runtime, finalRepository, context);
       return;
     }
-    writeMfaStep(exchange, await runtime.startNextFactor(ctx, flow), flow, false);
+    writeMfaStep(exchange, await runtime.startNextFactor(ctx, flow, correlated(exchange)), flow, false);
   }
 
   /** Runs an MFA step: client errors become JSON failure bodies, or browsers go back to the right page. */

@@ -9,7 +9,7 @@ import { isTerminal } from "../state/mfa-state.js";
 import type { MfaStepInput } from "../state/mfa-state-machine.js";
 import { mfaError } from "./mfa-errors.js";
 import type { MfaRuntimeOptions } from "./mfa-runtime-options.js";
-import type { MfaRuntimeEvents } from "./mfa-runtime-events.js";
+import type { AuditOrigin, MfaRuntimeEvents } from "./mfa-runtime-events.js";
 
 /** Fires one event on a flow and saves it with compare-and-set (the runtime's `step`). */
 export type MfaStep = (ctx: FactorContext, event: MfaEvent, input?: MfaStepInput) => Promise<FactorContext>;
@@ -48,8 +48,10 @@ export class MfaFactorVerification {
    * maxAttempts, the last allowed failure locks the account (423 ACCOUNT_LOCKED); every rejection is
    * padded to the minimum delay.
    */
-  verifyCode(ctx: FactorContext, presented: unknown): Promise<FactorContext> {
-    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, () => this.judge(ctx, presented));
+  verifyCode(ctx: FactorContext, presented: unknown, origin: AuditOrigin = {}): Promise<FactorContext> {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, () =>
+      this.judge(ctx, presented, origin),
+    );
   }
 
   /**
@@ -57,7 +59,11 @@ export class MfaFactorVerification {
    * holds the state): `verify` checks the WebAuthn response and returns whose credential it was; a
    * response for another user, or one that does not verify, counts as a failed attempt.
    */
-  verifyPasskey(ctx: FactorContext, verify: () => Promise<Authentication>): Promise<FactorContext> {
+  verifyPasskey(
+    ctx: FactorContext,
+    verify: () => Promise<Authentication>,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
     return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
       if (ctx.state !== "PASSKEY_CHALLENGE") {
         throw new PlatformError(
@@ -84,11 +90,11 @@ export class MfaFactorVerification {
           if (owner && owner.userId === current.userId) {
             const verified = await this.step(current, "FACTOR_VERIFIED_SUCCESS", { factor: "PASSKEY" });
             await this.o.lockouts.clearFailures(current.userId);
-            this.events.audit("auth.mfa.factor-verified", current.primary, { factor: "PASSKEY" });
+            this.events.audit("auth.mfa.factor-verified", current.primary, { factor: "PASSKEY" }, origin);
             return verified;
           }
           const failed = await this.step(current, "FACTOR_VERIFICATION_FAILED", { factor: "PASSKEY" });
-          return await this.afterFailure(failed, "PASSKEY");
+          return await this.afterFailure(failed, "PASSKEY", origin);
         } catch (error) {
           if (isPlatformError(error) && error.code === "CONFLICT") continue;
           throw error;
@@ -103,7 +109,11 @@ export class MfaFactorVerification {
    * so every attempt is counted and the answer depends only on the code and the flow's real state,
    * never on which concurrent request won.
    */
-  private async judge(loaded: FactorContext, presented: unknown): Promise<FactorContext> {
+  private async judge(
+    loaded: FactorContext,
+    presented: unknown,
+    origin: AuditOrigin,
+  ): Promise<FactorContext> {
     let ctx = loaded;
     for (let attempt = 0; attempt < 20; attempt++) {
       if (attempt > 0) {
@@ -124,11 +134,11 @@ export class MfaFactorVerification {
         if (ok) {
           const verified = await this.step(ctx, "FACTOR_VERIFIED_SUCCESS", { factor: "OTT" });
           await this.o.lockouts.clearFailures(ctx.userId);
-          this.events.audit("auth.mfa.factor-verified", ctx.primary, { factor: "OTT" });
+          this.events.audit("auth.mfa.factor-verified", ctx.primary, { factor: "OTT" }, origin);
           return verified;
         }
         const failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
-        return await this.afterFailure(failed, "OTT");
+        return await this.afterFailure(failed, "OTT", origin);
       } catch (error) {
         if (isPlatformError(error) && error.code === "CONFLICT") continue;
         throw error;
@@ -138,12 +148,14 @@ export class MfaFactorVerification {
   }
 
   /** Counts a failure for the user across flows; locks on the flow's or the user's limit. */
-  private async afterFailure(failed: FactorContext, factor: FactorType): Promise<never> {
+  private async afterFailure(failed: FactorContext, factor: FactorType, origin: AuditOrigin): Promise<never> {
     const { maxRetryAttempts, accountLockoutDurationMs } = this.o.settings;
-    this.events.audit("auth.mfa.factor-failed", failed.primary, {
-      factor,
-      attemptsMade: failed.failedAttempts,
-    });
+    this.events.audit(
+      "auth.mfa.factor-failed",
+      failed.primary,
+      { factor, attemptsMade: failed.failedAttempts },
+      origin,
+    );
     const userLock = await this.o.lockouts.recordFailure(
       failed.userId,
       maxRetryAttempts,
@@ -172,7 +184,7 @@ export class MfaFactorVerification {
         this.o.clock.now() + accountLockoutDurationMs,
       );
       await this.o.lockouts.lock(failed.userId, until);
-      this.events.audit("auth.mfa.locked", failed.primary, { until });
+      this.events.audit("auth.mfa.locked", failed.primary, { until }, origin);
       throw this.locked({ ...failed, lockedUntil: until });
     }
     throw this.failure(failed.failedAttempts);

@@ -1,5 +1,6 @@
 import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type { SecurityContextRepository } from "../../identity/context/security-context-repository.js";
+import { correlated } from "../../identity/events/correlated.js";
 import type { LoginContext } from "../../identity/handlers/authentication-handlers.js";
 import type { PasskeyService } from "../../identity/passkey/passkey-service.js";
 import { setChallengeCookie, takeChallengeCookie } from "../../identity/passkey/webauthn-challenge-cookie.js";
@@ -77,10 +78,14 @@ export class MfaPasskeyEndpoints {
     await assertStepUpCaller(exchange, ctx, this.o.runtime);
     const credential = body.credential ?? body;
     const challengeId = takeChallengeCookie(exchange);
-    const verified = await this.o.runtime.verifyPasskey(ctx, () =>
-      this.o.passkeys.verifyAuthentication(challengeId, credential, {
-        remoteAddress: exchange.remoteAddress,
-      }),
+    const verified = await this.o.runtime.verifyPasskey(
+      ctx,
+      () =>
+        this.o.passkeys.verifyAuthentication(challengeId, credential, {
+          remoteAddress: exchange.remoteAddress,
+          ...correlated(exchange),
+        }),
+      correlated(exchange),
     );
     const { flow, runtime, finalRepository, context } = this.o;
     if (verified.state === "MFA_SUCCESSFUL" && verified.purpose === "step-up" && this.o.stepUp) {
@@ -91,6 +96,6 @@ export class MfaPasskeyEndpoints {
       await completeFlow(exchange, verified, flow, runtime, finalRepository, context);
       return;
     }
-    writeMfaStep(exchange, await runtime.startNextFactor(verified, flow), flow, false);
+    writeMfaStep(exchange, await runtime.startNextFactor(verified, flow, correlated(exchange)), flow, false);
   }
 }

@@ -5,6 +5,11 @@ import type { MfaState } from "../state/mfa-state.js";
 import type { MfaErrorEventCode, MfaErrorType } from "../events/mfa-state-machine-events.js";
 import type { MfaRuntimeOptions } from "./mfa-runtime-options.js";
 
+/** What an audit event takes from the request that caused it: its correlation id (see `correlated`). */
+export interface AuditOrigin {
+  readonly correlationId?: string;
+}
+
 /** The ports the runtime reports through: the MFA event channel, the audit trail and the clock. */
 export type MfaRuntimeEventsOptions = Pick<
   MfaRuntimeOptions,
@@ -72,8 +77,9 @@ export class MfaRuntimeEvents {
   }
 
   /** Records an informational audit event for the flow's user. */
-  audit(type: string, who: Authentication, data: Record<string, unknown>): void {
+  audit(type: string, who: Authentication, data: Record<string, unknown>, origin: AuditOrigin = {}): void {
     this.o.audit.record({
+      ...(origin.correlationId === undefined ? {} : { correlationId: origin.correlationId }),
       type,
       principal: who.username,
       outcome: "info",

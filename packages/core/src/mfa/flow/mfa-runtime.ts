@@ -1,4 +1,5 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
+import { correlated } from "../../identity/events/correlated.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { generateMfaCode, hashMfaCode } from "../codes/mfa-code.js";
@@ -17,7 +18,7 @@ import { mfaError } from "./mfa-errors.js";
 import { MfaFactorVerification } from "./mfa-factor-verification.js";
 import type { MfaFlow } from "./mfa-flow.js";
 import type { MfaBeginResult, MfaRuntimeOptions, StartedChallenge } from "./mfa-runtime-options.js";
-import { MfaRuntimeEvents } from "./mfa-runtime-events.js";
+import { type AuditOrigin, MfaRuntimeEvents } from "./mfa-runtime-events.js";
 
 export type { MfaBeginResult, MfaRuntimeOptions, StartedChallenge } from "./mfa-runtime-options.js";
 
@@ -73,21 +74,24 @@ export class MfaRuntime {
       this.o.logger.error("MFA policy failed", { flow: flow.typeName, error: String(cause) });
       throw new PlatformError("AUTHENTICATION_BLOCKED", "Sign-in cannot be completed right now", { cause });
     }
-    this.events.audit("auth.mfa.decision", primary, {
-      flow: flow.typeName,
-      decision: decision.type,
-      reason: decision.reason,
-    });
+    const origin = correlated(exchange);
+    this.events.audit(
+      "auth.mfa.decision",
+      primary,
+      { flow: flow.typeName, decision: decision.type, reason: decision.reason },
+      origin,
+    );
     if (decision.type === "NO_MFA_REQUIRED") return { kind: "complete" };
     const floorRole =
       decision.type === "ESCALATED" ? floorRoleOf(primary, this.o.secondFactorFloor) : undefined;
     if (floorRole !== undefined) {
       // Review never replaces the factor a floor role always proves: a high risk gets the challenge.
-      this.events.audit("auth.mfa.escalation-floor", primary, {
-        flow: flow.typeName,
-        role: floorRole,
-        reason: decision.reason,
-      });
+      this.events.audit(
+        "auth.mfa.escalation-floor",
+        primary,
+        { flow: flow.typeName, role: floorRole, reason: decision.reason },
+        origin,
+      );
       const usable = await this.o.availableFactors?.(primary.userId);
       decision = MfaDecision.challenged(
         `${decision.reason}; floor: role ${floorRole} proves a second factor, review never replaces it`,
@@ -119,7 +123,11 @@ export class MfaRuntime {
     });
     ctx = await this.o.contexts.create(ctx);
     await this.events.stateChanged(ctx, "PRIMARY_AUTHENTICATION_COMPLETED", "MFA_REQUIRED_SELECT_FACTOR");
-    return { kind: "challenged", context: await this.startNextFactor(ctx, flow), binding: bound.binding };
+    return {
+      kind: "challenged",
+      context: await this.startNextFactor(ctx, flow, origin),
+      binding: bound.binding,
+    };
   }
 
   /**
@@ -139,19 +147,29 @@ export class MfaRuntime {
     let ctx: FactorContext = { ...bound.context, purpose: "step-up" };
     ctx = await this.o.machine.fire(ctx, "MFA_REQUIRED_SELECT_FACTOR", { detail: "step-up" });
     ctx = await this.o.contexts.create(ctx);
-    this.events.audit("auth.mfa.step-up-started", authentication, { flow: flow.typeName });
-    return { context: await this.startNextFactor(ctx, flow), binding: bound.binding };
+    this.events.audit(
+      "auth.mfa.step-up-started",
+      authentication,
+      { flow: flow.typeName },
+      correlated(exchange),
+    );
+    return { context: await this.startNextFactor(ctx, flow, correlated(exchange)), binding: bound.binding };
   }
 
   /** Starts the first selectable factor automatically, sparing the user a choice; an OTT code is sent. */
-  async startNextFactor(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
+  async startNextFactor(ctx: FactorContext, flow: MfaFlow, origin: AuditOrigin = {}): Promise<FactorContext> {
     const next = selectableFactors(ctx)[0];
     if (!next || ctx.state !== "FACTOR_SELECTION") return ctx;
-    return this.select(ctx, next, flow);
+    return this.select(ctx, next, flow, origin);
   }
 
   /** Selects a factor; OTT sends its code at once. */
-  async select(ctx: FactorContext, factor: FactorType, flow: MfaFlow): Promise<FactorContext> {
+  async select(
+    ctx: FactorContext,
+    factor: FactorType,
+    flow: MfaFlow,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
     // Refuse before any step, so a bad choice never disturbs the running challenge.
     if (!selectableFactors(ctx).includes(factor)) {
       throw new PlatformError(
@@ -167,7 +185,7 @@ export class MfaRuntime {
     let next = ctx;
     if (ctx.state !== "FACTOR_SELECTION") next = await this.step(ctx, "MFA_REQUIRED_SELECT_FACTOR");
     next = await this.step(next, "FACTOR_SELECTED", { factor });
-    return factor === "OTT" ? this.sendCode(next, flow) : next;
+    return factor === "OTT" ? this.sendCode(next, flow, origin) : next;
   }
 
   /**
@@ -251,7 +269,7 @@ export class MfaRuntime {
    * nothing. The count is checked on the version the compare-and-set step saves, so concurrent
    * requests cannot exceed it (the losers get CONFLICT) and a code is delivered only once it is saved.
    */
-  async sendCode(ctx: FactorContext, flow: MfaFlow): Promise<FactorContext> {
+  async sendCode(ctx: FactorContext, flow: MfaFlow, origin: AuditOrigin = {}): Promise<FactorContext> {
     await this.assertCodeBudget(ctx);
     const { otpTokenLength, otpTokenValiditySeconds } = this.o.settings;
     const code = generateMfaCode(otpTokenLength);
@@ -274,10 +292,10 @@ export class MfaRuntime {
     setImmediate(() => {
       this.o.delivery.deliver(message).catch((error: unknown) => {
         this.o.logger.error("MFA code delivery failed", { flow: flow.typeName, error: String(error) });
-        this.events.audit("auth.mfa.delivery-failed", ctx.primary, { flow: flow.typeName });
+        this.events.audit("auth.mfa.delivery-failed", ctx.primary, { flow: flow.typeName }, origin);
       });
     });
-    this.events.audit("auth.mfa.code-sent", ctx.primary, { flow: flow.typeName });
+    this.events.audit("auth.mfa.code-sent", ctx.primary, { flow: flow.typeName }, origin);
     return next;
   }
 
@@ -286,8 +304,8 @@ export class MfaRuntime {
    * maxAttempts, the last allowed failure locks the account (423 ACCOUNT_LOCKED); every rejection is
    * padded to the minimum delay.
    */
-  verifyCode(ctx: FactorContext, presented: unknown): Promise<FactorContext> {
-    return this.verification.verifyCode(ctx, presented);
+  verifyCode(ctx: FactorContext, presented: unknown, origin: AuditOrigin = {}): Promise<FactorContext> {
+    return this.verification.verifyCode(ctx, presented, origin);
   }
 
   /**
@@ -295,13 +313,17 @@ export class MfaRuntime {
    * holds the state): `verify` checks the WebAuthn response and returns whose credential it was; a
    * response for another user, or one that does not verify, counts as a failed attempt.
    */
-  verifyPasskey(ctx: FactorContext, verify: () => Promise<Authentication>): Promise<FactorContext> {
-    return this.verification.verifyPasskey(ctx, verify);
+  verifyPasskey(
+    ctx: FactorContext,
+    verify: () => Promise<Authentication>,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
+    return this.verification.verifyPasskey(ctx, verify, origin);
   }
 
   /** Ends the flow: cancelled by the user. */
-  async cancel(ctx: FactorContext): Promise<FactorContext> {
-    this.events.audit("auth.mfa.cancelled", ctx.primary, {});
+  async cancel(ctx: FactorContext, origin: AuditOrigin = {}): Promise<FactorContext> {
+    this.events.audit("auth.mfa.cancelled", ctx.primary, {}, origin);
     return this.step(ctx, "USER_ABORTED_MFA");
   }
 
