@@ -44,11 +44,10 @@ export async function readForm<T extends z.ZodObject>(
 ): Promise<z.infer<T>> {
   const fields = await exchange.fields(["form"]);
   const csrfField = csrfToken(exchange)?.parameterName ?? "_csrf";
-  const raw: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(fields)) {
-    if (key === csrfField || key === "_csrf") continue;
-    raw[key] = value;
-  }
+  // fromEntries makes own properties: a `__proto__` field stays a field (and is refused as unknown).
+  const raw = Object.fromEntries(
+    Object.entries(fields).filter(([key]) => key !== csrfField && key !== "_csrf"),
+  );
   return parseWith(schema, raw);
 }
 
