@@ -1,4 +1,4 @@
-import type { Platform } from "@keyward/core";
+import type { Authentication, Platform } from "@keyward/core";
 import { PolicyAdministrationService } from "@keyward/core/authz";
 import { ManagedResourceRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -26,7 +26,7 @@ beforeAll(async () => {
   admin = await signIn("admin", "admin");
   const key = { resourceType: "URL", resourceIdentifier: "/api/orders", httpMethod: "GET" } as const;
   resourceId = (await platform.resolve(ManagedResourceRepository).findByKey(key))!.id;
-  const seeder = {
+  const seeder: Authentication = {
     userId: "s",
     username: "seed",
     authorities: ["ROLE_ADMIN"],

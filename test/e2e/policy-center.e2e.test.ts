@@ -42,10 +42,9 @@ describeInBrowser("the Policy Center in a real browser", () => {
     browser = await launchBrowser();
     page = browser.page;
     // Each violation is logged to the console, where the test collects it (Chromium logs its own too).
-    await browser.context.addInitScript(() => {
-      document.addEventListener("securitypolicyviolation", (e) =>
-        console.error(`CSP violation: ${e.violatedDirective} ${e.blockedURI}`),
-      );
+    await browser.context.addInitScript({
+      content:
+        'document.addEventListener("securitypolicyviolation", (e) => console.error("CSP violation: " + e.violatedDirective + " " + e.blockedURI));',
     });
     page.on("console", (m) => {
       if (/CSP violation|Content Security Policy/i.test(m.text())) violations.push(m.text());
@@ -70,9 +69,7 @@ describeInBrowser("the Policy Center in a real browser", () => {
     await page.goto(`${demo.base}/admin/policy-center`);
     expect(await page.title()).toBe("Policy Center");
     // The stylesheet applied: the console's background is the CSS's, not the browser's default.
-    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
-      "rgb(246, 247, 249)",
-    );
+    expect(await page.evaluate("getComputedStyle(document.body).backgroundColor")).toBe("rgb(246, 247, 249)");
 
     await page.fill('input[name="q"]', "/api/orders");
     await page.selectOption('select[name="status"]', "NEEDS_DEFINITION");

@@ -129,7 +129,7 @@ describe("Policy Center: a policy's page", () => {
 
   it("answers an invalid edit (bad target line, bad expression, bad priority) with 400 on the page", async () => {
     const s = await seeded();
-    for (const changes of [
+    const invalidEdits: Record<string, string>[] = [
       { targets: "GET /admin/**" },
       { targets: "" },
       { rules: "hasRole('ADMIN')" },
@@ -138,7 +138,8 @@ describe("Policy Center: a policy's page", () => {
       { priority: "99999999" },
       { name: "   " },
       { effect: "MAYBE" },
-    ]) {
+    ];
+    for (const changes of invalidEdits) {
       const answer = await s.admin({ url: s.url(s.area.id, "edit"), form: s.editForm(1, changes) });
       expect(answer.status, JSON.stringify(changes)).toBe(400);
       expect(answer.html).toContain("notice error");
