@@ -31,7 +31,7 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
   // The /passkeys page's script stands alone: the page loads no SDK.
   const mfaPageScripts = pageScripts.filter((name) => name !== "platform-passkeys-page.js");
 
-  it("builds the IIFE, the ES module and the five page scripts", () => {
+  it("builds the IIFE, the ES module, the five page scripts and the console's stylesheet", () => {
     expect(built.files.map((f) => f.name)).toEqual([
       SDK_IIFE_FILE,
       SDK_ESM_FILE,
@@ -40,7 +40,9 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
       "platform-ott-verify-page.js",
       "platform-passkey-page.js",
       "platform-passkeys-page.js",
+      "platform-console.css",
     ]);
+    expect(file("platform-console.css")).toContain(".console");
     expect(file(SDK_IIFE_FILE).length).toBeGreaterThan(1000);
   });
 
@@ -72,7 +74,7 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
     expect(Object.keys(built.manifest.files)).toEqual(built.files.map((f) => f.name));
     for (const f of built.files) {
       const hex = createHash("sha256").update(f.contents).digest("hex").slice(0, 12);
-      expect(f.hashedName, f.name).toBe(f.name.replace(/\.js$/, `.${hex}.js`));
+      expect(f.hashedName, f.name).toBe(f.name.replace(/\.(js|css)$/, `.${hex}.$1`));
       expect(built.manifest.files[f.name], f.name).toEqual({
         file: f.hashedName,
         integrity: `sha384-${createHash("sha384").update(f.contents).digest("base64")}`,

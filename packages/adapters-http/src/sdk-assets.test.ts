@@ -44,7 +44,9 @@ describe("createHttpApp serves the browser SDK at /js", () => {
       const res = await t.fetch(`/js/${file}`);
       expect(res.status, file).toBe(200);
       expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
-      expect(res.headers.get("content-type")).toBe("text/javascript; charset=utf-8");
+      expect(res.headers.get("content-type")).toBe(
+        name.endsWith(".css") ? "text/css; charset=utf-8" : "text/javascript; charset=utf-8",
+      );
       const body = await res.text();
       expect(body).toBe(fixed);
       expect(file).toContain(createHash("sha256").update(body).digest("hex").slice(0, 12));

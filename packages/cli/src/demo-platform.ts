@@ -2,6 +2,7 @@ import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http
 import {
   authzPlugin,
   resourcesPlugin,
+  policyCenterPlugin,
   createIdentityPlugin,
   mfaPlugin,
   createPlatform,
@@ -121,6 +122,8 @@ export function demoPlugins(host: HostConfig): PlatformPlugin[] {
     authzPlugin,
     // Managed resources: the scanned routes and @Protectable methods, their lifecycle and admin API.
     resourcesPlugin,
+    // The Policy Center console at /admin/policy-center (resources and policies, ADMIN only).
+    policyCenterPlugin,
     // The AI security decisions (the built-in analyst unless configured): events off the request
     // path decide zero-trust actions; platform.security.decision.enabled=false switches it off.
     decisionsPlugin,

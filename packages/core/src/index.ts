@@ -25,6 +25,7 @@ export {
 export { mfaPlugin } from "./mfa/mfa-plugin.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
 export { resourcesPlugin } from "./resources/resources-plugin.js";
+export { policyCenterPlugin } from "./policy-center/policy-center-plugin.js";
 export { zeroTrustPlugin } from "./authz/zerotrust/zero-trust-plugin.js";
 
 // Configure: the security DSL, its option classes and the types its methods take

@@ -1,5 +1,6 @@
 // Node side of the browser SDK: bundles src/ with esbuild, in memory. Never imported by the browser code.
 import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -30,7 +31,7 @@ export interface SdkManifest {
 
 /** The built SDK: its files and the gzipped size of the IIFE. */
 export interface BuiltSdk {
-  /** The IIFE, the ES module, then the page scripts (in {@link SDK_PAGE_SCRIPTS} order). */
+  /** The IIFE, the ES module, the page scripts (in {@link SDK_PAGE_SCRIPTS} order), then the stylesheets. */
   files: BuiltSdkFile[];
   /** The hashed aliases by fixed name (written as {@link SDK_MANIFEST_FILE}). */
   manifest: SdkManifest;
@@ -55,6 +56,13 @@ export const SDK_PAGE_SCRIPTS = [
   { name: "platform-ott-verify-page.js", entry: "src/pages/ott-verify-page.ts" },
   { name: "platform-passkey-page.js", entry: "src/pages/passkey-page.ts" },
   { name: "platform-passkeys-page.js", entry: "src/pages/passkeys-page.ts" },
+] as const;
+/**
+ * The stylesheets the core's pages link (`/js/<name>`), copied as written: plain CSS, no build step.
+ * `platform-console.css` is the administrators' console's (`CONSOLE_STYLESHEET`).
+ */
+export const SDK_STYLESHEETS = [
+  { name: "platform-console.css", source: "src/styles/platform-console.css" },
 ] as const;
 /** The manifest of the hashed aliases, written beside the files (`/js/manifest.json`). */
 export const SDK_MANIFEST_FILE = "manifest.json";
@@ -85,7 +93,7 @@ const COMMON: BuildOptions = {
  * Bundles the SDK with esbuild's JS API in memory (`write: false`; tens of milliseconds): the IIFE
  * `platform-mfa-sdk.js` from `src/global.ts`, the ES module `platform-mfa-sdk.esm.js` from
  * `src/index.ts` and the page scripts from `src/pages/` (IIFEs), minified for ES2020 browsers,
- * plus the gzipped sizes.
+ * the stylesheets as written, plus the gzipped sizes.
  */
 export async function buildPlatformSdk(): Promise<BuiltSdk> {
   const [iife, esm, ...pages] = await Promise.all([
@@ -94,7 +102,10 @@ export async function buildPlatformSdk(): Promise<BuiltSdk> {
     ...SDK_PAGE_SCRIPTS.map((p) => bundle({ entry: p.entry, format: "iife", name: p.name })),
   ]);
   if (!iife || !esm) throw new Error("esbuild produced no SDK");
-  const files = [iife, esm, ...pages];
+  const styles = SDK_STYLESHEETS.map((css) =>
+    builtFile(css.name, readFileSync(join(SDK_PACKAGE_DIR, css.source), "utf8")),
+  );
+  const files = [iife, esm, ...pages, ...styles];
   return {
     files,
     manifest: {
@@ -119,12 +130,16 @@ async function bundle(o: { entry: string; format: "iife" | "esm"; name: string }
   });
   const file = result.outputFiles?.find((f) => f.path.endsWith(o.name));
   if (!file) throw new Error(`esbuild produced no ${o.name}`);
-  const contents = file.text;
+  return builtFile(o.name, file.text);
+}
+
+// A file with its content-hashed alias (`<name>.<12 hex>.<ext>`) and its integrity.
+function builtFile(name: string, contents: string): BuiltSdkFile {
   const hex = createHash("sha256").update(contents).digest("hex").slice(0, SDK_CONTENT_HASH_LENGTH);
   return {
-    name: o.name,
+    name,
     contents,
-    hashedName: o.name.replace(/\.js$/, `.${hex}.js`),
+    hashedName: name.replace(/\.(js|css)$/, `.${hex}.$1`),
     integrity: `sha384-${createHash("sha384").update(contents).digest("base64")}`,
   };
 }
