@@ -57,7 +57,11 @@ export function policyAuthoringEndpoints(c: DependencyContainer): PolicyAuthorin
  * (the create tab pre-filled, rendered in place). Each answers other methods 405.
  */
 export function policyAuthoringRoutes(container: DependencyContainer): ChainRoute[] {
-  const endpoints = policyAuthoringEndpoints(container);
+  return authoringRoutesOf(policyAuthoringEndpoints(container));
+}
+
+/** The authoring routes over given endpoints (see {@link policyAuthoringRoutes}). */
+export function authoringRoutesOf(endpoints: PolicyAuthoringEndpoints): ChainRoute[] {
   const common = { feature: AUTHZ_ADMIN_FEATURE, access: "admin" } as const;
   return [
     ...resourceRoutes(

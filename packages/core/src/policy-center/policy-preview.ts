@@ -178,6 +178,7 @@ export class PolicyPreviewService {
     };
   }
 
+  // References first, then partial, then broader; by identifier and method within each.
   private async resourcesMatched(draft: Policy): Promise<ResourceMatch[]> {
     const matches: ResourceMatch[] = [];
     for (const resource of await this.o.resources.findAll()) {
@@ -194,7 +195,13 @@ export class PolicyPreviewService {
         relation,
       });
     }
-    return matches;
+    const rank = { references: 0, partial: 1, broader: 2 } as const;
+    return matches.sort(
+      (a, b) =>
+        rank[a.relation] - rank[b.relation] ||
+        a.resourceIdentifier.localeCompare(b.resourceIdentifier) ||
+        (a.httpMethod ?? "").localeCompare(b.httpMethod ?? ""),
+    );
   }
 }
 
