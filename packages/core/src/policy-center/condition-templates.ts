@@ -63,10 +63,15 @@ export function grantExpression(kind: "role" | "authority", list: readonly strin
   return call(list.length === 1 ? one : any, list);
 }
 
+const FULL_DAY_NAMES = ["MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"];
+
+// Three-letter or full English names, any case, as `dayOfWeekIn` takes them; written three-letter.
 function daysOf(value: string | undefined): string[] | string {
-  const days = listOf(value).map((d) => d.slice(0, 3).toUpperCase());
-  if (days.length === 0) return "give at least one day (MON … SUN)";
-  if (days.some((d) => !(DAY_NAMES as readonly string[]).includes(d))) return "days are MON … SUN";
+  const given = listOf(value).map((d) => d.toUpperCase());
+  if (given.length === 0) return "give at least one day (MON … SUN)";
+  const known = (d: string) => (DAY_NAMES as readonly string[]).includes(d) || FULL_DAY_NAMES.includes(d);
+  if (!given.every(known)) return "days are MON … SUN (or MONDAY … SUNDAY), separated by spaces or commas";
+  const days = given.map((d) => d.slice(0, 3));
   return DAY_NAMES.filter((d) => days.includes(d));
 }
 

@@ -35,7 +35,14 @@ describe("the manual form parser", () => {
         description: "",
         effect: "ALLOW",
         priority: 5,
-        targets: [{ targetType: "URL", targetIdentifier: "/api/orders/**", httpMethod: "GET", sourceType: "RESOURCE" }],
+        targets: [
+          {
+            targetType: "URL",
+            targetIdentifier: "/api/orders/**",
+            httpMethod: "GET",
+            sourceType: "RESOURCE",
+          },
+        ],
         rules: [{ name: "managers", conditions: [{ expression: "hasRole('MANAGER')" }] }],
         source: "MANUAL",
       },
@@ -56,9 +63,16 @@ describe("the manual form parser", () => {
       }),
     );
     if ("errors" in built) throw new Error(JSON.stringify(built.errors));
-    expect(built.draft.targets?.[1]).toMatchObject({ targetType: "METHOD", httpMethod: "ANY", sourceType: "MANUAL" });
+    expect(built.draft.targets?.[1]).toMatchObject({
+      targetType: "METHOD",
+      httpMethod: "ANY",
+      sourceType: "MANUAL",
+    });
     expect(built.draft.rules).toEqual([
-      { name: "managers", conditions: [{ expression: "hasRole('MANAGER')" }, { expression: "#ai.isAllowed()" }] },
+      {
+        name: "managers",
+        conditions: [{ expression: "hasRole('MANAGER')" }, { expression: "#ai.isAllowed()" }],
+      },
       { name: "Rule 2", conditions: [{ expression: "hasIpAddress('10.0.0.0/8')" }] },
     ]);
     expect(built.rows.rules[1]).toEqual({ row: 1, conditions: [1] });
@@ -75,9 +89,17 @@ describe("the manual form parser", () => {
     ["a named rule without conditions", { "rule.0.condition.0": "" }, "rule.0.condition.0"],
     ["a control character in the name", { name: "a\u0007b" }, "name"],
     ["a bidi override in a rule name", { "rule.0.name": "a\u202Eb" }, "rule.0.name"],
-    ["a line separator in a condition", { "rule.0.condition.0": "hasRole('A\u2028B')" }, "rule.0.condition.0"],
+    [
+      "a line separator in a condition",
+      { "rule.0.condition.0": "hasRole('A\u2028B')" },
+      "rule.0.condition.0",
+    ],
     ["an oversized name", { name: "n".repeat(201) }, "name"],
-    ["an oversized condition", { "rule.0.condition.0": `hasRole('${"A".repeat(5_000)}')` }, "rule.0.condition.0"],
+    [
+      "an oversized condition",
+      { "rule.0.condition.0": `hasRole('${"A".repeat(5_000)}')` },
+      "rule.0.condition.0",
+    ],
   ])("puts %s next to its field", (_, change, key) => {
     const built = manualDraftOf(fields({ ...base, ...change }));
     expect("errors" in built && Object.keys(built.errors)).toEqual([key]);
@@ -93,14 +115,23 @@ describe("the manual form parser", () => {
     expect(manualFormAction({})).toEqual({ kind: "preview" });
     expect(manualFormAction({ action: "save" })).toEqual({ kind: "save" });
     expect(manualFormAction({ action: "quick" })).toEqual({ kind: "quick" });
-    expect(manualFormAction({ action: "template:ip-range" })).toEqual({ kind: "template", templateId: "ip-range" });
+    expect(manualFormAction({ action: "template:ip-range" })).toEqual({
+      kind: "template",
+      templateId: "ip-range",
+    });
     expect(manualFormAction({ action: "template:__proto__" })).toBeUndefined();
     expect(manualFormAction({ action: "delete" })).toBeUndefined();
   });
 
   it("checks the sample: method, path and zero-trust action", () => {
     const errors = {};
-    const form = fields({ ...base, "sample.method": "get", "sample.path": "/api/orders/7", "sample.roles": "MANAGER, USER", "sample.zeroTrustAction": "allow" });
+    const form = fields({
+      ...base,
+      "sample.method": "get",
+      "sample.path": "/api/orders/7",
+      "sample.roles": "MANAGER, USER",
+      "sample.zeroTrustAction": "allow",
+    });
     expect(sampleOf(form.sample, errors)).toEqual({
       method: "GET",
       path: "/api/orders/7",
@@ -110,7 +141,10 @@ describe("the manual form parser", () => {
       zeroTrustAction: "ALLOW",
     });
     const bad: Record<string, string> = {};
-    sampleOf(fields({ "sample.method": "ANY", "sample.path": "/a?b=1", "sample.zeroTrustAction": "MAYBE" }).sample, bad);
+    sampleOf(
+      fields({ "sample.method": "ANY", "sample.path": "/a?b=1", "sample.zeroTrustAction": "MAYBE" }).sample,
+      bad,
+    );
     expect(Object.keys(bad).sort()).toEqual(["sample.method", "sample.path", "sample.zeroTrustAction"]);
   });
 
@@ -121,9 +155,18 @@ describe("the manual form parser", () => {
     });
     expect(formErrorsOf(invalid, rows)).toEqual({ "target.2.identifier": "bad pattern" });
     const expression = new PlatformError("POLICY_EXPRESSION_INVALID", "x", {
-      details: { expression: "hasRole(", position: 8, reason: "unexpected end", rule: "r", ruleIndex: 0, condition: 0 },
+      details: {
+        expression: "hasRole(",
+        position: 8,
+        reason: "unexpected end",
+        rule: "r",
+        ruleIndex: 0,
+        condition: 0,
+      },
     });
-    expect(formErrorsOf(expression, rows)).toEqual({ "rule.1.condition.3": "not a valid expression: unexpected end (at character 9)" });
+    expect(formErrorsOf(expression, rows)).toEqual({
+      "rule.1.condition.3": "not a valid expression: unexpected end (at character 9)",
+    });
     expect(formErrorsOf(new PlatformError("CONFLICT", "x"), rows)).toBeUndefined();
   });
 });
@@ -155,7 +198,8 @@ describe("the condition templates", () => {
       { expression: "!#ai.isBlocked()" },
       { expression: "#ai.hasActionIn('ALLOW', 'CHALLENGE')" },
     ]);
-    for (const b of built) if ("expression" in b) expect(compiler.validate(b.expression)).toMatchObject({ ok: true });
+    for (const b of built)
+      if ("expression" in b) expect(compiler.validate(b.expression)).toMatchObject({ ok: true });
   });
 
   it.each([
@@ -187,9 +231,18 @@ describe("the condition templates", () => {
 
   it("the Add button fills the chosen rule's first blank condition, or starts a new rule", () => {
     const form = { ...fields(base), templateValues: { "role.roles": "AUDITOR" }, templateRule: "0" };
-    expect(applyTemplate(form, "role").form.rules[0]?.conditions).toEqual(["hasRole('MANAGER')", "hasRole('AUDITOR')"]);
-    const fresh = { ...newManualForm(), templateValues: { "ip-range.ranges": "10.0.0.1" }, templateRule: "7" };
-    expect(applyTemplate(fresh, "ip-range").form.rules).toEqual([{ name: "", conditions: ["hasIpAddress('10.0.0.1')"] }]);
+    expect(applyTemplate(form, "role").form.rules[0]?.conditions).toEqual([
+      "hasRole('MANAGER')",
+      "hasRole('AUDITOR')",
+    ]);
+    const fresh = {
+      ...newManualForm(),
+      templateValues: { "ip-range.ranges": "10.0.0.1" },
+      templateRule: "7",
+    };
+    expect(applyTemplate(fresh, "ip-range").form.rules).toEqual([
+      { name: "", conditions: ["hasIpAddress('10.0.0.1')"] },
+    ]);
     expect(applyTemplate(fresh, "role").errors).toEqual({ "tpl.role": "give at least one role" });
   });
 });

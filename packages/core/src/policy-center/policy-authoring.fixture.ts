@@ -39,7 +39,9 @@ export function authoringSetup(o: { algorithm?: CombiningAlgorithm } = {}) {
     quick,
     resources: s.repository,
     audit: s.audit,
-    sections: () => [{ id: "policy-center", label: "Policy Center", href: "/admin/policy-center", order: 10 }],
+    sections: () => [
+      { id: "policy-center", label: "Policy Center", href: "/admin/policy-center", order: 10 },
+    ],
   });
   const routes = { routes: () => authoringRoutesOf(endpoints) };
   const defined = async (
@@ -56,7 +58,13 @@ export function authoringSetup(o: { algorithm?: CombiningAlgorithm } = {}) {
 /** Test fixture: an urlencoded form post (as a browser sends it) to `url`, signed in as `as`, with the CSRF token set. */
 export function formPost(url: string, fields: Record<string, string> | string, as?: Authentication) {
   const raw = typeof fields === "string" ? fields : new URLSearchParams(fields).toString();
-  const x = request({ method: "POST", url, raw, contentType: "application/x-www-form-urlencoded", ...(as ? { as } : {}) });
+  const x = request({
+    method: "POST",
+    url,
+    raw,
+    contentType: "application/x-www-form-urlencoded",
+    ...(as ? { as } : {}),
+  });
   setCsrfToken(x, { headerName: "X-CSRF-TOKEN", parameterName: "_csrf", value: async () => TEST_CSRF });
   return x;
 }
@@ -65,5 +73,9 @@ export function formPost(url: string, fields: Record<string, string> | string, a
 export async function serve(setup: ReturnType<typeof authoringSetup>, x: ReturnType<typeof request>) {
   const answer = await send(setup.routes, x);
   const body = x.response.body;
-  return { ...answer, html: typeof body === "string" ? body : "", location: x.response.headers.get("location") };
+  return {
+    ...answer,
+    html: typeof body === "string" ? body : "",
+    location: x.response.headers.get("location"),
+  };
 }

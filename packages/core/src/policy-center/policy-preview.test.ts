@@ -45,7 +45,14 @@ describe("the policy preview", () => {
 
   it("answers the simulator's question for a sample with the draft among the stored policies", async () => {
     const s = authoringSetup();
-    await s.pap.create(targeting("/api/**", "ANY", { name: "API: signed in", priority: 100, rules: [{ name: "in", conditions: [{ expression: "isAuthenticated()" }] }] }), ROOT);
+    await s.pap.create(
+      targeting("/api/**", "ANY", {
+        name: "API: signed in",
+        priority: 100,
+        rules: [{ name: "in", conditions: [{ expression: "isAuthenticated()" }] }],
+      }),
+      ROOT,
+    );
     const asManager = await s.preview.preview(draft(), { roles: ["MANAGER"] });
     expect(asManager.simulation).toMatchObject({
       method: "GET",
@@ -59,9 +66,17 @@ describe("the policy preview", () => {
       ["Order managers", "decided"],
       ["API: signed in", "not-reached"],
     ]);
-    const outside = await s.preview.preview(draft(), { roles: ["USER"], remoteAddress: "10.1.2.3", zeroTrustAction: "ALLOW" });
+    const outside = await s.preview.preview(draft(), {
+      roles: ["USER"],
+      remoteAddress: "10.1.2.3",
+      zeroTrustAction: "ALLOW",
+    });
     expect(outside.simulation?.decision).toMatchObject({ granted: true, policyId: DRAFT_POLICY_ID });
-    const anonymous = await s.preview.preview(draft(), { anonymous: true, method: "POST", path: "/api/orders/7/" });
+    const anonymous = await s.preview.preview(draft(), {
+      anonymous: true,
+      method: "POST",
+      path: "/api/orders/7/",
+    });
     expect(anonymous.simulation).toMatchObject({
       method: "POST",
       path: "/api/orders/7",
@@ -69,7 +84,9 @@ describe("the policy preview", () => {
       decision: { granted: false, policyName: "API: signed in" },
       decidedByDraft: false,
     });
-    const methodOnly = await s.preview.preview(draft({ targets: [{ targetType: "METHOD", targetIdentifier: "OrderService.get(string)" }] }));
+    const methodOnly = await s.preview.preview(
+      draft({ targets: [{ targetType: "METHOD", targetIdentifier: "OrderService.get(string)" }] }),
+    );
     expect(methodOnly.simulation).toBeNull();
   });
 
@@ -83,15 +100,23 @@ describe("the policy preview", () => {
       [one.id, "references", "PERMISSION_CREATED"],
       [all.id, "partial", "PERMISSION_CREATED"],
     ]);
-    const broad = await s.preview.preview(draft({ targets: [{ targetType: "URL", targetIdentifier: "/api/**", httpMethod: "ANY" }] }));
+    const broad = await s.preview.preview(
+      draft({ targets: [{ targetType: "URL", targetIdentifier: "/api/**", httpMethod: "ANY" }] }),
+    );
     expect(broad.impact.resources.map((r) => r.relation)).toEqual(["broader", "broader", "broader"]);
   });
 
   it("names the policies that shadow it and those it shadows, by priority then creation order", async () => {
     const s = authoringSetup();
     const earlier = await s.pap.create(targeting("/api/**", "ANY", { name: "API first", priority: 1 }), ROOT);
-    const sameLater = await s.pap.create(targeting("/api/orders/{id}", "GET", { name: "Equal priority, older", priority: 5 }), ROOT);
-    const later = await s.pap.create(targeting("/api/orders/{id}", "GET", { name: "Later one", priority: 50 }), ROOT);
+    const sameLater = await s.pap.create(
+      targeting("/api/orders/{id}", "GET", { name: "Equal priority, older", priority: 5 }),
+      ROOT,
+    );
+    const later = await s.pap.create(
+      targeting("/api/orders/{id}", "GET", { name: "Later one", priority: 50 }),
+      ROOT,
+    );
     const partly = await s.pap.create(
       targeting("/api/orders/{id}", "GET", {
         name: "Later, two targets",
@@ -101,8 +126,12 @@ describe("the policy preview", () => {
           { targetType: "URL", targetIdentifier: "/other", httpMethod: "GET" },
         ],
       }),
-    ROOT);
-    const inactive = await s.pap.create(targeting("/api/orders/{id}", "GET", { name: "Off", priority: 0 }), ROOT);
+      ROOT,
+    );
+    const inactive = await s.pap.create(
+      targeting("/api/orders/{id}", "GET", { name: "Off", priority: 0 }),
+      ROOT,
+    );
     await s.pap.deactivate(inactive.id, ROOT);
     const p = await s.preview.preview(draft());
     expect(p.impact.algorithm).toBe("FIRST_APPLICABLE");
@@ -127,7 +156,9 @@ describe("the policy preview", () => {
 
   it("refuses what the PAP refuses, and changes nothing", async () => {
     const s = authoringSetup();
-    await expect(s.preview.preview(draft({ targets: [] }))).rejects.toMatchObject({ code: "VALIDATION_FAILED" });
+    await expect(s.preview.preview(draft({ targets: [] }))).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+    });
     await expect(
       s.preview.preview(draft({ rules: [{ name: "r", conditions: [{ expression: "hasRole(" }] }] })),
     ).rejects.toMatchObject({ code: "POLICY_EXPRESSION_INVALID", details: { ruleIndex: 0, condition: 0 } });

@@ -11,26 +11,42 @@ describe("quick grant", () => {
   it("creates one ALLOW policy (MANUAL, NOT_REQUIRED) on the resource and connects it, audited", async () => {
     const s = authoringSetup();
     const r = await s.defined("/api/orders/{id}", "DELETE", "Cancel an order");
-    const { policy, resource } = await s.quick.grant(grant(r.id, ["MANAGER", "ROLE_ADMIN"], ["order:cancel"]), ROOT);
+    const { policy, resource } = await s.quick.grant(
+      grant(r.id, ["MANAGER", "ROLE_ADMIN"], ["order:cancel"]),
+      ROOT,
+    );
     expect(policy).toMatchObject({
       name: "Grant: Cancel an order",
-      description: "Quick grant on URL DELETE /api/orders/{id}: roles MANAGER, ROLE_ADMIN; permissions order:cancel",
+      description:
+        "Quick grant on URL DELETE /api/orders/{id}: roles MANAGER, ROLE_ADMIN; permissions order:cancel",
       effect: "ALLOW",
       source: "MANUAL",
       approvalStatus: "NOT_REQUIRED",
       isActive: true,
-      targets: [{ targetType: "URL", targetIdentifier: "/api/orders/{id}", httpMethod: "DELETE", sourceType: "RESOURCE" }],
+      targets: [
+        {
+          targetType: "URL",
+          targetIdentifier: "/api/orders/{id}",
+          httpMethod: "DELETE",
+          sourceType: "RESOURCE",
+        },
+      ],
       rules: [
         {
           name: "Quick grant",
-          conditions: [{ expression: "hasAnyRole('MANAGER', 'ROLE_ADMIN')" }, { expression: "hasAuthority('order:cancel')" }],
+          conditions: [
+            { expression: "hasAnyRole('MANAGER', 'ROLE_ADMIN')" },
+            { expression: "hasAuthority('order:cancel')" },
+          ],
         },
       ],
     });
     expect(resource.status).toBe("POLICY_CONNECTED");
     expect(await s.status(r.id)).toBe("POLICY_CONNECTED");
     const types = s.audit.events().map((e) => e.type);
-    expect(types).toEqual(expect.arrayContaining(["policy.created", "resource.connected", "policy-center.quick-create"]));
+    expect(types).toEqual(
+      expect.arrayContaining(["policy.created", "resource.connected", "policy-center.quick-create"]),
+    );
     expect(s.audit.events().find((e) => e.type === "policy-center.quick-create")).toMatchObject({
       principal: "root",
       data: { policyId: policy.id, resourceId: r.id, from: "PERMISSION_CREATED", to: "POLICY_CONNECTED" },
@@ -42,20 +58,40 @@ describe("quick grant", () => {
     const r = await s.defined("/api/orders", "GET");
     await s.quick.grant(grant(r.id, ["USER"]), ROOT);
     const { policy, resource } = await s.quick.grant(
-      QuickCreateBody.parse({ resourceId: r.id, permissions: ["order:read"], name: "Readers", description: "Auditors read" }),
+      QuickCreateBody.parse({
+        resourceId: r.id,
+        permissions: ["order:read"],
+        name: "Readers",
+        description: "Auditors read",
+      }),
       ROOT,
     );
-    expect(policy).toMatchObject({ name: "Readers", description: "Auditors read", rules: [{ conditions: [{ expression: "hasAuthority('order:read')" }] }] });
+    expect(policy).toMatchObject({
+      name: "Readers",
+      description: "Auditors read",
+      rules: [{ conditions: [{ expression: "hasAuthority('order:read')" }] }],
+    });
     expect(resource.status).toBe("POLICY_CONNECTED");
   });
 
   it("targets a METHOD resource by its identifier", async () => {
     const s = authoringSetup();
-    const seeded = await s.seed({ ...urlResource("x"), resourceType: "METHOD", resourceIdentifier: "OrderService.get(string)", httpMethod: undefined });
+    const seeded = await s.seed({
+      ...urlResource("x"),
+      resourceType: "METHOD",
+      resourceIdentifier: "OrderService.get(string)",
+      httpMethod: undefined,
+    });
     await s.service.define(seeded.id, {}, ROOT);
     const { policy } = await s.quick.grant(grant(seeded.id, ["ADMIN"]), ROOT);
     expect(policy.targets).toEqual([
-      { targetType: "METHOD", targetIdentifier: "OrderService.get(string)", httpMethod: "ANY", targetOrder: 0, sourceType: "RESOURCE" },
+      {
+        targetType: "METHOD",
+        targetIdentifier: "OrderService.get(string)",
+        httpMethod: "ANY",
+        targetOrder: 0,
+        sourceType: "RESOURCE",
+      },
     ]);
   });
 
@@ -73,7 +109,9 @@ describe("quick grant", () => {
       message: expect.stringMatching(/restore/),
     });
     await expect(s.quick.grant(grant("nope", ["USER"]), ROOT)).rejects.toMatchObject({ code: "NOT_FOUND" });
-    await expect(s.quick.grant(grant(fresh.id, ["USER"]), BOB)).rejects.toMatchObject({ code: "ACCESS_DENIED" });
+    await expect(s.quick.grant(grant(fresh.id, ["USER"]), BOB)).rejects.toMatchObject({
+      code: "ACCESS_DENIED",
+    });
     expect(await s.policies.findAll()).toEqual([]);
     expect(s.audit.events().map((e) => e.type)).toContain("policy.access-denied");
   });
