@@ -128,7 +128,7 @@ describe("authoring routes: malformed, missing, oversized and hostile input", ()
 
   it("a form of oversized or control-character fields is the form again (422), never a 500, nothing saved", async () => {
     const s = authoringSetup();
-    for (const fields of [
+    for (const fields of <Record<string, string>[]>[
       { name: "n".repeat(50_000), "target.0.identifier": "/x", action: "save" },
       { name: "ok", "target.0.identifier": `/${"a".repeat(5_000)}`, action: "save" },
       { name: "a\u0000b", "target.0.identifier": "/x", action: "save" },
