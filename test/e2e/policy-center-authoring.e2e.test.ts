@@ -34,8 +34,10 @@ describeInBrowser("Policy Center: manual create with preview in a real browser",
     await demo?.close();
   });
 
-  it("an administrator adds a template condition, previews, and saves a policy for a resource", async () => {
+  it("without script: an administrator adds a template condition, previews, and saves a policy", async () => {
     const { page } = browser;
+    // The forms must work without the page script: it is not loaded in this test.
+    await page.route("**/js/platform-policy-center-page.js", (route) => route.abort());
     const resources = demo.platform.resolve(ManagedResourceRepository);
     const resource = await resources.findByKey({
       resourceType: "URL",
@@ -86,6 +88,51 @@ describeInBrowser("Policy Center: manual create with preview in a real browser",
       targets: [{ httpMethod: "DELETE" }],
     });
     expect((await resources.findById(resource.id))?.status).toBe("NEEDS_DEFINITION");
+    expect(cspViolations).toEqual([]);
+    await page.unroute("**/js/platform-policy-center-page.js");
+  });
+
+  it("with its page script: a quick grant by JSON and a preview in place, without leaving the page", async () => {
+    const { page } = browser;
+    const resources = demo.platform.resolve(ManagedResourceRepository);
+    const found = await resources.findByKey({
+      resourceType: "URL",
+      resourceIdentifier: "/api/orders/{id}",
+      httpMethod: "GET",
+    });
+    if (!found) throw new Error("GET /api/orders/{id} is not a managed resource");
+    await resources.update(found.id, found.version, {
+      status: "PERMISSION_CREATED",
+      permission: {
+        id: "perm-order-read",
+        name: "Read an order",
+        description: "",
+        createdAt: 0,
+        createdBy: "test",
+      },
+    });
+    await page.goto(`${demo.base}/admin/policy-builder/from-resource?resourceId=${found.id}`);
+    await page.waitForSelector('.create-tab[data-enhanced="true"]');
+    const url = page.url();
+
+    await page.fill('[name="quick.roles"]', "AUDITOR");
+    await page.click("#quick-create-button");
+    await page.waitForSelector('#quick-create-status[data-kind="ok"]');
+    expect(await page.textContent("#quick-create-status")).toMatch(
+      /^Granted: policy 'Grant: .*' created; the resource is POLICY_CONNECTED\.$/,
+    );
+    expect(await page.textContent("#resource-status")).toBe("POLICY_CONNECTED");
+    expect(page.url()).toBe(url);
+
+    await page.fill('[name="rule.0.name"]', "auditors");
+    await page.fill('[name="rule.0.condition.0"]', "hasRole('AUDITOR')");
+    await page.fill('[name="sample.roles"]', "AUDITOR");
+    await page.click("#preview-button");
+    await page.waitForSelector('main[data-swaps="1"] #policy-preview');
+    expect(await page.textContent("#preview-decision")).toMatch(/granted/);
+    // The quick grant made just before is an earlier policy on the same target: it shadows the draft.
+    expect(await page.textContent("#policy-preview")).toMatch(/Shadowed by[\s\S]*Grant: /);
+    expect(page.url()).toBe(url);
     expect(cspViolations).toEqual([]);
   });
 });

@@ -108,13 +108,14 @@ function resourceSection(model: CreateTabModel): string {
   const q = problem(errors, "quick");
   return `<section class="authoring-resource" aria-labelledby="resource-heading">
 <h2 id="resource-heading">Resource: ${e(r.friendlyName)}</h2>
-<p><code>${e(key)}</code> · <span class="status">${e(r.status)}</span></p>
+<p><code>${e(key)}</code> · <span class="status" id="resource-status">${e(r.status)}</span></p>
 <form method="post" action="${e(model.createPolicyUrl)}" id="quick-create-form" data-quick-create-url="${e(model.quickCreateUrl)}">
 ${csrfField(model)}<input type="hidden" name="resourceId" value="${e(r.id)}">
 <fieldset><legend>Quick grant: one ALLOW policy for these roles or permissions</legend>
 <p>${input(errors, "quick.roles", quick.roles, "Roles", ' placeholder="ADMIN, MANAGER"')}</p>
 <p>${input(errors, "quick.permissions", quick.permissions, "Permissions", ' placeholder="order:read"')}</p>
 ${q.text ? `<p role="alert">${q.text}</p>` : ""}<button type="submit" name="action" value="quick" id="quick-create-button">Grant</button>
+<p id="quick-create-status" role="status" aria-live="polite"></p>
 </fieldset></form>
 </section>`;
 }

@@ -7,6 +7,7 @@ import { isPlatformError, PlatformError } from "../kernel/platform-error.js";
 import type { ManagedResourceRepository } from "../resources/managed-resource-repository.js";
 import { type ConsoleNotice, type ConsoleSection, renderConsolePage } from "../web/console/console-page.js";
 import type { HttpExchange } from "../web/http-exchange.js";
+import { PAGE_SCRIPT_PATHS } from "../web/page-scripts.js";
 import { listOf } from "./condition-templates.js";
 import { type CreateTabModel, type CreateTabResource, newManualForm, renderCreateTab } from "./create-tab.js";
 import { formErrorsOf } from "./manual-form-errors.js";
@@ -230,6 +231,7 @@ export class PolicyAuthoringEndpoints {
       csrfToken: token ? await token.value() : undefined,
       notice,
       body,
+      scripts: [PAGE_SCRIPT_PATHS.policyCenterPage],
     });
     x.html(status, html);
   }
