@@ -279,7 +279,9 @@ describe("the legacy policy builder page", () => {
     expect(answer.html).toContain('value="Access to Cancel an order"');
     expect(answer.html).toContain('id="quick-create-form"');
     // One external, deferred page script (progressive: the forms work without it); nothing inline.
-    expect(answer.html.match(/<script[^>]*>/g)).toEqual(['<script src="/js/platform-policy-center-page.js" defer>']);
+    expect(answer.html.match(/<script[^>]*>/g)).toEqual([
+      '<script src="/js/platform-policy-center-page.js" defer>',
+    ]);
     expect(answer.html).not.toMatch(/<style|\sstyle=/);
   });
 
