@@ -81,13 +81,16 @@ function select(
   errors: FormErrors,
   key: string,
   value: string,
-  options: readonly string[],
+  options: readonly (string | readonly [value: string, text: string])[],
   label: string,
 ): string {
   const p = problem(errors, key);
   const id = `f-${key.replace(/[^A-Za-z0-9-]/g, "-")}`;
   const opts = options
-    .map((o) => `<option value="${e(o)}"${o === value ? " selected" : ""}>${e(o || "(none)")}</option>`)
+    .map((option) => {
+      const [o, text] = typeof option === "string" ? [option, option || "(none)"] : option;
+      return `<option value="${e(o)}"${o === value ? " selected" : ""}>${e(text)}</option>`;
+    })
     .join("");
   return `<label for="${e(id)}">${e(label)}</label> <select id="${e(id)}" name="${e(key)}"${p.attrs}>${opts}</select>${p.text}`;
 }
@@ -157,7 +160,13 @@ function ruleBlocks(form: ManualPolicyForm, errors: FormErrors): string {
 
 function templatePicker(form: ManualPolicyForm, errors: FormErrors): string {
   const ruleCount = Math.min(form.rules.length + 1, MANUAL_FORM_LIMITS.rules);
-  const ruleOptions = Array.from({ length: ruleCount }, (_, i) => String(i));
+  const ruleOptions = Array.from({ length: ruleCount }, (_, i) => {
+    const name = form.rules[i]?.name.trim();
+    return [
+      String(i),
+      i < form.rules.length ? `Rule ${i + 1}${name ? `: ${name}` : ""}` : "A new rule",
+    ] as const;
+  });
   const templates = CONDITION_TEMPLATES.map((t) => {
     const p = problem(errors, `tpl.${t.id}`);
     const fields = t.params
@@ -171,7 +180,7 @@ function templatePicker(form: ManualPolicyForm, errors: FormErrors): string {
 ${fields} <button type="submit" name="action" value="template:${e(t.id)}"${p.attrs}>Add</button>${p.text}</li>`;
   }).join("\n");
   return `<fieldset class="templates"><legend>Condition templates</legend>
-<p>${select(errors, "templateRule", form.templateRule, ruleOptions, "Add to rule (0 is the first)")}</p>
+<p>${select(errors, "templateRule", form.templateRule, ruleOptions, "Add to")}</p>
 <ul>${templates}</ul></fieldset>`;
 }
 

@@ -114,10 +114,12 @@ export class PolicyAuthoringEndpoints {
     const errors: FormErrors = {};
     const built = manualDraftOf(form);
     const sample = sampleOf(form.sample, errors);
-    if ("errors" in built) return this.refused(x, 422, form, built.errors);
+    const sampleWrong = action.kind === "preview" && Object.keys(errors).length > 0;
+    if ("errors" in built || sampleWrong) {
+      return this.refused(x, 422, form, { ...errors, ...("errors" in built ? built.errors : {}) });
+    }
     try {
       if (action.kind === "preview") {
-        if (Object.keys(errors).length > 0) return this.refused(x, 422, form, errors);
         const preview = await this.o.preview.preview(built.draft, sample);
         return this.refusedOrShown(x, form, {}, preview);
       }

@@ -54,15 +54,27 @@ export function policyAuthoringEndpoints(c: DependencyContainer): PolicyAuthorin
  * to mount on the administrators' chain: `POST /admin/policy-center/api/quick-create` (JSON),
  * `POST /admin/policy-center/api/preview` (JSON), `POST /admin/policy-center/create-policy` (the
  * manual form, urlencoded) and the legacy `GET /admin/policy-builder/from-resource?resourceId=`
- * (the create tab pre-filled, rendered in place). Each answers other methods 405.
+ * (the create tab pre-filled, rendered in place). Each answers other methods 405. Mounted as an
+ * `AuthzAdminRouteSource` member they join `authorizationAdminApi()` with its feature (the default);
+ * a console plugin with a mount of its own passes that mount's feature.
  */
-export function policyAuthoringRoutes(container: DependencyContainer): ChainRoute[] {
-  return authoringRoutesOf(policyAuthoringEndpoints(container));
+export function policyAuthoringRoutes(
+  container: DependencyContainer,
+  feature: string = AUTHZ_ADMIN_FEATURE,
+): ChainRoute[] {
+  return authoringRoutesOf(policyAuthoringEndpoints(container), feature);
 }
 
-/** The authoring routes over given endpoints (see {@link policyAuthoringRoutes}). */
-export function authoringRoutesOf(endpoints: PolicyAuthoringEndpoints): ChainRoute[] {
-  const common = { feature: AUTHZ_ADMIN_FEATURE, access: "admin" } as const;
+/**
+ * The authoring routes over given endpoints (see {@link policyAuthoringRoutes}). `feature` must be
+ * the feature of the mount that serves them (a mount serves only its own feature's routes): the
+ * authorization admin API's by default, as an `AuthzAdminRouteSource` member.
+ */
+export function authoringRoutesOf(
+  endpoints: PolicyAuthoringEndpoints,
+  feature = AUTHZ_ADMIN_FEATURE,
+): ChainRoute[] {
+  const common = { feature, access: "admin" } as const;
   return [
     ...resourceRoutes(
       { ...common, path: P.quickCreate, handler: (x) => endpoints.quickCreate(x) },
