@@ -156,11 +156,18 @@ describe("the manual form (create-policy)", () => {
       s,
       formPost(
         CREATE,
-        manual({ action: "save", name: "", priority: "high", "rule.0.condition.0": "hasRole('MANAGER'" }),
+        manual({
+          action: "preview",
+          name: "",
+          priority: "high",
+          "rule.0.condition.0": "hasRole('MANAGER'",
+          "sample.path": "x",
+        }),
         ROOT,
       ),
     );
     expect(answer.status).toBe(422);
+    expect(answer.html).toContain('id="err-sample-path"');
     expect(answer.html).toMatch(
       /id="f-name" name="name" value=""[^>]*aria-invalid="true" aria-describedby="err-name"><span class="field-error" id="err-name">give the policy a name/,
     );
