@@ -22,6 +22,7 @@ function fieldOfIssue(path: string, rows: ManualDraft["rows"]): string {
     if (sub === "conditions") return `rule.${row}.condition.${rule?.conditions[Number(subIndex)] ?? 0}`;
     return `rule.${row}.name`;
   }
+  if (head === "sample") return path;
   return head === "" || head === undefined ? "form" : head;
 }
 

@@ -84,6 +84,10 @@ describe("the policy preview", () => {
       decision: { granted: false, policyName: "API: signed in" },
       decidedByDraft: false,
     });
+    await expect(s.preview.preview(draft(), { path: "/api/orders/%2e%2e/admin" })).rejects.toMatchObject({
+      code: "VALIDATION_FAILED",
+      details: { issues: [{ path: "sample.path" }] },
+    });
     const methodOnly = await s.preview.preview(
       draft({ targets: [{ targetType: "METHOD", targetIdentifier: "OrderService.get(string)" }] }),
     );

@@ -14,7 +14,9 @@ import {
   parsePolicyCreate,
 } from "../authz/policy/policy-schema.js";
 import type { ZeroTrustAction } from "../authz/zerotrust/zero-trust-action.js";
+import { isPathAllowed } from "../identity/chain/request-firewall.js";
 import type { Clock } from "../kernel/clock.js";
+import { PlatformError } from "../kernel/platform-error.js";
 import type { ManagedResourceRepository } from "../resources/managed-resource-repository.js";
 import { relationOf, type ResourceRelation } from "../resources/resource-references.js";
 import { canonicalPath } from "../web/canonical-path.js";
@@ -94,7 +96,8 @@ export const DRAFT_POLICY_ID = "draft";
  * draft among the loaded URL policies (the same evaluation the simulator runs; the draft comes last
  * among equal priorities, as a new policy would), and the impact: which managed resources its targets
  * match, and which executable policies it shadows or is shadowed by. Throws what the PAP would:
- * VALIDATION_FAILED, POLICY_EXPRESSION_INVALID.
+ * VALIDATION_FAILED, POLICY_EXPRESSION_INVALID; and VALIDATION_FAILED (`sample.path`) for a sample
+ * path the request firewall refuses, as the simulator does.
  */
 export class PolicyPreviewService {
   constructor(private readonly o: PolicyPreviewServiceOptions) {}
@@ -145,7 +148,14 @@ export class PolicyPreviewService {
       .find((t) => t.targetType === "URL");
     if (!first) return null;
     const method = (sample.method ?? (first.httpMethod === "ANY" ? "GET" : first.httpMethod)).toUpperCase();
-    const path = canonicalPath(sample.path ?? samplePathOf(first.targetIdentifier));
+    const given = sample.path ?? samplePathOf(first.targetIdentifier);
+    const path = canonicalPath(given);
+    // Judged as the simulator judges it: a path the request firewall refuses never reaches a policy.
+    if (!isPathAllowed(given) || !isPathAllowed(path)) {
+      throw new PlatformError("VALIDATION_FAILED", "The sample path is refused by the request firewall", {
+        details: { issues: [{ path: "sample.path", message: "the request firewall refuses this path" }] },
+      });
+    }
     const now = this.o.clock.now();
     const subject = sample.anonymous ? undefined : simulatedSubject(sample, now);
     const { set } = CompiledPolicySet.build([...stored, draft], {
