@@ -111,7 +111,9 @@ export const POLICY_AUTHORING_CONTRACTS = {
       303: redirectAnswer("Saved: to the policies tab with the created notice"),
       400: htmlAnswer("An unknown action: the form again"),
       404: htmlAnswer("Quick grant on an unknown resource: the form again"),
-      409: htmlAnswer("Quick grant on a resource not defined as a permission: the form again"),
+      409: htmlAnswer(
+        "Quick grant on a resource not defined as a permission, or the policy store refused the write: the form again",
+      ),
       422: htmlAnswer("Refused: the form again, values kept, errors next to their fields"),
     },
     errors: ["MALFORMED_BODY", "UNSUPPORTED_MEDIA_TYPE"],

@@ -1,7 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { ROOT, request } from "../authz/policy/policy.fixture.js";
+import { ExpressionCompiler } from "../authz/expression/expression-compiler.js";
+import { PolicyExpressionConverter } from "../authz/expression/policy-expression-converter.js";
+import { InMemoryPolicyRepository } from "../authz/policy/in-memory-policy-repository.js";
+import { PolicyAdministrationService } from "../authz/policy/policy-administration-service.js";
+import { ROOT, request, send } from "../authz/policy/policy.fixture.js";
+import { CryptoIdGenerator } from "../kernel/id-generator.js";
 import { targeting } from "../resources/resources.fixture.js";
+import { PolicyAuthoringEndpoints } from "./policy-authoring-endpoints.js";
 import { authoringSetup, formPost, serve, TEST_CSRF } from "./policy-authoring.fixture.js";
+import { authoringRoutesOf } from "./policy-authoring-routes.js";
 
 const CREATE = "/admin/policy-center/create-policy";
 const manual = (over: Record<string, string> = {}) => ({
@@ -191,6 +198,30 @@ describe("the manual form (create-policy)", () => {
     expect(pattern.html).toMatch(/id="err-target-0-identifier"/);
     expect(await s.policies.findAll()).toEqual([]);
     expect(s.audit.events()).toEqual([]);
+  });
+
+  it("a write the store refuses (CONFLICT: full) is the form again with 409, values kept", async () => {
+    const s = authoringSetup();
+    // A policy store that holds one policy, already holding it.
+    const full = new InMemoryPolicyRepository({
+      clock: s.clock,
+      ids: new CryptoIdGenerator(),
+      maxPolicies: 1,
+    });
+    const pap = new PolicyAdministrationService({
+      repository: full,
+      audit: s.audit,
+      logger: s.logger,
+      compiler: new ExpressionCompiler(),
+      converter: new PolicyExpressionConverter(),
+    });
+    await pap.create(targeting("/a"), ROOT);
+    const endpoints = new PolicyAuthoringEndpoints({ ...s.endpointOptions, pap });
+    const x = formPost(CREATE, manual({ action: "save" }), ROOT);
+    await send({ routes: () => authoringRoutesOf(endpoints) }, x);
+    expect(x.response.status).toBe(409);
+    expect(x.response.body).toContain("The policy store is full");
+    expect(x.response.body).toContain('value="Order managers"');
   });
 
   it("a template's Add button puts its condition into the chosen rule, without script", async () => {

@@ -135,6 +135,8 @@ export class PolicyAuthoringEndpoints {
       });
       x.redirect(createdLocation(policy.id), 303);
     } catch (error) {
+      // The store refusing the write (full, a lost race) is said on the form, values kept.
+      if (isPlatformError(error, "CONFLICT")) return this.refused(x, 409, form, { form: error.message });
       const placed = formErrorsOf(error, built.rows);
       if (!placed) throw error;
       return this.refused(x, 422, form, placed);

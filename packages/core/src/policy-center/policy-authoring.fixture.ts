@@ -7,7 +7,10 @@ import type { Authentication } from "../identity/authentication/authentication.j
 import { setCsrfToken } from "../identity/csrf/csrf-token.js";
 import type { ManagedResource } from "../resources/managed-resource.js";
 import { resourcesSetup, urlResource } from "../resources/resources.fixture.js";
-import { PolicyAuthoringEndpoints } from "./policy-authoring-endpoints.js";
+import {
+  PolicyAuthoringEndpoints,
+  type PolicyAuthoringEndpointsOptions,
+} from "./policy-authoring-endpoints.js";
 import { authoringRoutesOf } from "./policy-authoring-routes.js";
 import { PolicyPreviewService } from "./policy-preview.js";
 import { QuickCreateService } from "./quick-create.js";
@@ -33,7 +36,7 @@ export function authoringSetup(o: { algorithm?: CombiningAlgorithm } = {}) {
     timeZone: "UTC",
   });
   const quick = new QuickCreateService({ resources: s.repository, pap: s.pap, audit: s.audit });
-  const endpoints = new PolicyAuthoringEndpoints({
+  const endpointOptions: PolicyAuthoringEndpointsOptions = {
     pap: s.pap,
     preview,
     quick,
@@ -42,7 +45,8 @@ export function authoringSetup(o: { algorithm?: CombiningAlgorithm } = {}) {
     sections: () => [
       { id: "policy-center", label: "Policy Center", href: "/admin/policy-center", order: 10 },
     ],
-  });
+  };
+  const endpoints = new PolicyAuthoringEndpoints(endpointOptions);
   const routes = { routes: () => authoringRoutesOf(endpoints) };
   const defined = async (
     path: string,
@@ -52,7 +56,7 @@ export function authoringSetup(o: { algorithm?: CombiningAlgorithm } = {}) {
     const r = await s.seed(urlResource(path, method));
     return (await s.service.define(r.id, { friendlyName }, ROOT)).resource;
   };
-  return { ...s, preview, quick, endpoints, routes, defined };
+  return { ...s, preview, quick, endpointOptions, endpoints, routes, defined };
 }
 
 /** Test fixture: an urlencoded form post (as a browser sends it) to `url`, signed in as `as`, with the CSRF token set. */
