@@ -78,7 +78,7 @@ describeInBrowser("Policy Center: manual create with preview in a real browser",
     expect(await demo.platform.resolve(PolicyRepository).findAll({ text: "Cancel: managers" })).toEqual([]);
 
     await Promise.all([
-      page.waitForURL(/\/admin\/policy-center\?tab=policies&notice=policy-created/),
+      page.waitForURL(/\/admin\/policy-center\?tab=policies&notice=saved$/),
       page.click("#save-button"),
     ]);
     const [saved] = await demo.platform.resolve(PolicyRepository).findAll({ text: "Cancel: managers" });

@@ -3,7 +3,6 @@ import { SIMULATION_ANSWER } from "../authz/admin/authz-admin-contracts.js";
 import { POLICY_HTTP_METHODS } from "../authz/policy/policy.js";
 import { PolicyCreateSchema } from "../authz/policy/policy-schema.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "../authz/zerotrust/zero-trust-action.js";
-import type { ConsoleNotice } from "../web/console/console-page.js";
 import { htmlAnswer, jsonAnswer, pageContract, redirectAnswer } from "../web/contract-parts.js";
 import type { RouteContract } from "../web/route-contract.js";
 import { QuickCreateBody } from "./quick-create.js";
@@ -16,18 +15,12 @@ export const POLICY_AUTHORING_PATHS = {
   fromResource: "/admin/policy-builder/from-resource",
 } as const;
 
-/** The `notice` a save redirects to the policies tab with (`?tab=policies&notice=policy-created&policyId=`). */
-export const POLICY_CREATED_NOTICE = "policy-created";
-
 /**
- * The notice a console page shows for its query after an authoring redirect, or undefined. A code,
- * never text from the query, so a link cannot make the console say something it did not.
+ * Where a save sends the browser: the console's policies tab with its `saved` notice. The console's
+ * page query is strict (a code of its notice table, no other parameter), so this is its code, and
+ * the policy's id is not added.
  */
-export function authoringNoticeOf(query: URLSearchParams): ConsoleNotice | undefined {
-  return query.get("notice") === POLICY_CREATED_NOTICE
-    ? { kind: "ok", text: "The policy was created; it applies at once (manual policies need no approval)." }
-    : undefined;
-}
+export const POLICY_SAVED_LOCATION = "/admin/policy-center?tab=policies&notice=saved";
 
 const list = (max: number) => z.array(z.string().min(1).max(200)).max(max);
 

@@ -141,9 +141,7 @@ describe("the manual form (create-policy)", () => {
     );
     const [policy] = await s.policies.findAll();
     expect(answer.status).toBe(303);
-    expect(answer.location).toBe(
-      `/admin/policy-center?tab=policies&notice=policy-created&policyId=${policy?.id}`,
-    );
+    expect(answer.location).toBe("/admin/policy-center?tab=policies&notice=saved");
     expect(policy).toMatchObject({
       source: "MANUAL",
       approvalStatus: "NOT_REQUIRED",

@@ -20,7 +20,7 @@ import {
   sampleOf,
 } from "./manual-policy-form.js";
 import { applyTemplate } from "./manual-template-apply.js";
-import { POLICY_AUTHORING_PATHS, POLICY_CREATED_NOTICE, PreviewBody } from "./policy-authoring-contracts.js";
+import { POLICY_AUTHORING_PATHS, POLICY_SAVED_LOCATION, PreviewBody } from "./policy-authoring-contracts.js";
 import type { PolicyPreview, PolicyPreviewService } from "./policy-preview.js";
 import { QuickCreateBody, type QuickCreateService } from "./quick-create.js";
 
@@ -133,7 +133,7 @@ export class PolicyAuthoringEndpoints {
           ...(RESOURCE_ID.test(form.resourceId) ? { resourceId: form.resourceId } : {}),
         },
       });
-      x.redirect(createdLocation(policy.id), 303);
+      x.redirect(POLICY_SAVED_LOCATION, 303);
     } catch (error) {
       // The store refusing the write (full, a lost race) is said on the form, values kept.
       if (isPlatformError(error, "CONFLICT")) return this.refused(x, 409, form, { form: error.message });
@@ -167,8 +167,8 @@ export class PolicyAuthoringEndpoints {
       return this.refused(x, 422, form, { [where]: issue?.message ?? "is invalid" }, quick);
     }
     try {
-      const { policy } = await this.o.quick.grant(parsed.data, admin);
-      x.redirect(createdLocation(policy.id), 303);
+      await this.o.quick.grant(parsed.data, admin);
+      x.redirect(POLICY_SAVED_LOCATION, 303);
     } catch (error) {
       if (
         !isPlatformError(error) ||
@@ -251,11 +251,6 @@ export class PolicyAuthoringEndpoints {
     }
     return admin;
   }
-}
-
-/** Where a console save sends the browser: the policies tab, with the created notice. */
-export function createdLocation(policyId: string): string {
-  return `/admin/policy-center?tab=policies&notice=${POLICY_CREATED_NOTICE}&policyId=${encodeURIComponent(policyId)}`;
 }
 
 function parse<T extends z.ZodType>(schema: T, raw: unknown): z.output<T> {
