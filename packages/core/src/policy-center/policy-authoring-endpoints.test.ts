@@ -6,7 +6,7 @@ import { PolicyAdministrationService } from "../authz/policy/policy-administrati
 import { ROOT, request, send } from "../authz/policy/policy.fixture.js";
 import { CryptoIdGenerator } from "../kernel/id-generator.js";
 import { targeting } from "../resources/resources.fixture.js";
-import { PolicyAuthoringEndpoints } from "./policy-authoring-endpoints.js";
+import { type AuthoringPage, PolicyAuthoringEndpoints } from "./policy-authoring-endpoints.js";
 import { authoringSetup, formPost, serve, TEST_CSRF } from "./policy-authoring.fixture.js";
 import { authoringRoutesOf } from "./policy-authoring-routes.js";
 
@@ -319,6 +319,28 @@ describe("the legacy policy builder page", () => {
       '<script src="/js/platform-policy-center-page.js" defer>',
     ]);
     expect(answer.html).not.toMatch(/<style|\sstyle=/);
+  });
+
+  it("a console with its own frame writes the page (status, notice, body, the page script)", async () => {
+    const s = authoringSetup();
+    const pages: AuthoringPage[] = [];
+    const endpoints = new PolicyAuthoringEndpoints({
+      ...s.endpointOptions,
+      writePage: async (x, page) => {
+        pages.push(page);
+        x.html(page.status, `<framed>${page.body}</framed>`);
+      },
+    });
+    const x = request({
+      method: "GET",
+      url: "/admin/policy-builder/from-resource?resourceId=nope",
+      as: ROOT,
+    });
+    await send({ routes: () => authoringRoutesOf(endpoints) }, x);
+    expect(x.response.body).toMatch(/^<framed><section class="create-tab"/);
+    expect(pages).toMatchObject([
+      { status: 404, notice: { kind: "error" }, scripts: ["/js/platform-policy-center-page.js"] },
+    ]);
   });
 
   it("answers 404 with an empty form for an unknown resource and 400 for a malformed id", async () => {

@@ -33,6 +33,19 @@ export interface PolicyAuthoringEndpointsOptions {
   audit: AuditSink;
   /** The console's navigation (the ConsoleSection family), read at each page. */
   sections: () => readonly ConsoleSection[];
+  /**
+   * Writes a page around the create tab's body. Default: the console shell with the navigation and
+   * the page script; a console with a frame of its own (a tab bar) passes its writer here.
+   */
+  writePage?: (x: HttpExchange, page: AuthoringPage) => Promise<void>;
+}
+
+/** A page the authoring routes answer: status, notice, the create tab's body and the scripts it loads. */
+export interface AuthoringPage {
+  readonly status: number;
+  readonly notice: ConsoleNotice | undefined;
+  readonly body: string;
+  readonly scripts: readonly string[];
 }
 
 const RESOURCE_ID = /^[A-Za-z0-9_-]{1,128}$/;
@@ -227,6 +240,8 @@ export class PolicyAuthoringEndpoints {
   }
 
   private async page(x: HttpExchange, status: number, body: string, notice: ConsoleNotice | undefined) {
+    const page = { status, notice, body, scripts: [PAGE_SCRIPT_PATHS.policyCenterPage] };
+    if (this.o.writePage) return this.o.writePage(x, page);
     const token = csrfToken(x);
     const html = renderConsolePage({
       title: "Policy Center",
@@ -235,7 +250,7 @@ export class PolicyAuthoringEndpoints {
       csrfToken: token ? await token.value() : undefined,
       notice,
       body,
-      scripts: [PAGE_SCRIPT_PATHS.policyCenterPage],
+      scripts: page.scripts,
     });
     x.html(status, html);
   }

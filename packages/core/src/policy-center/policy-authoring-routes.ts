@@ -20,12 +20,21 @@ import {
   POLICY_AUTHORING_CONTRACTS as C,
   POLICY_AUTHORING_PATHS as P,
 } from "./policy-authoring-contracts.js";
-import { PolicyAuthoringEndpoints } from "./policy-authoring-endpoints.js";
+import {
+  PolicyAuthoringEndpoints,
+  type PolicyAuthoringEndpointsOptions,
+} from "./policy-authoring-endpoints.js";
 import { PolicyPreviewService } from "./policy-preview.js";
 import { QuickCreateService } from "./quick-create.js";
 
-/** The authoring endpoints over a platform's services (the PAP, the PRP, resources, properties). */
-export function policyAuthoringEndpoints(c: DependencyContainer): PolicyAuthoringEndpoints {
+/**
+ * The authoring endpoints over a platform's services (the PAP, the PRP, resources, properties);
+ * `writePage` frames their pages (default: the console shell, see PolicyAuthoringEndpointsOptions).
+ */
+export function policyAuthoringEndpoints(
+  c: DependencyContainer,
+  writePage?: PolicyAuthoringEndpointsOptions["writePage"],
+): PolicyAuthoringEndpoints {
   const properties = c.resolve(PlatformProperties);
   const pap = c.resolve(PolicyAdministrationService);
   const resources = c.resolve(ManagedResourceRepository);
@@ -46,6 +55,7 @@ export function policyAuthoringEndpoints(c: DependencyContainer): PolicyAuthorin
       timeZone: resolveTimeZone(properties.get(POLICY_TIME_ZONE)),
     }),
     sections: () => (c.isRegistered(ConsoleSection, true) ? c.resolveAll(ConsoleSection) : []),
+    ...(writePage ? { writePage } : {}),
   });
 }
 
