@@ -29,9 +29,11 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
 
   const pageScripts = SDK_PAGE_SCRIPTS.map((p) => p.name);
   // The /passkeys page's script stands alone: the page loads no SDK.
-  const mfaPageScripts = pageScripts.filter((name) => name !== "platform-passkeys-page.js");
+  const mfaPageScripts = pageScripts.filter(
+    (name) => name !== "platform-passkeys-page.js" && name !== "platform-policy-center-page.js",
+  );
 
-  it("builds the IIFE, the ES module, the five page scripts and the console's stylesheet", () => {
+  it("builds the IIFE, the ES module, the six page scripts and the console's stylesheet", () => {
     expect(built.files.map((f) => f.name)).toEqual([
       SDK_IIFE_FILE,
       SDK_ESM_FILE,
@@ -40,6 +42,7 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
       "platform-ott-verify-page.js",
       "platform-passkey-page.js",
       "platform-passkeys-page.js",
+      "platform-policy-center-page.js",
       "platform-console.css",
     ]);
     expect(file("platform-console.css")).toContain(".console");

@@ -19,4 +19,6 @@ export const PAGE_SCRIPT_PATHS = {
   passkeyChallengePage: `${PAGE_SCRIPTS_PREFIX}/platform-passkey-page.js`,
   /** The passkey sign-in and management page (`/passkeys`); stands alone, without the SDK. */
   passkeysPage: `${PAGE_SCRIPTS_PREFIX}/platform-passkeys-page.js`,
+  /** The Policy Center's create tab (quick grant by JSON, preview in place); stands alone. */
+  policyCenterPage: `${PAGE_SCRIPTS_PREFIX}/platform-policy-center-page.js`,
 } as const;

@@ -11,6 +11,7 @@ import { canonicalPath } from "../../web/canonical-path.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "../zerotrust/zero-trust-action.js";
 import type { UrlAuthorizationManager } from "../pdp/url-authorization-manager.js";
+import { roleAuthority } from "../expression/authority-functions.js";
 
 const text = (max: number) => z.string().min(1).max(max);
 
@@ -143,17 +144,31 @@ export class PolicySimulationEndpoint {
         factors: [{ type: "pwd", at: now }],
       };
     }
-    const roles = (request.roles ?? []).map((r) => (r.startsWith("ROLE_") ? r : `ROLE_${r}`));
-    const authorities = [...new Set([...roles, ...(request.authorities ?? [])])];
-    return {
-      userId: "simulated",
-      username: "simulated",
-      authorities,
-      method: "form",
-      authenticatedAt: now,
-      factors: [{ type: "pwd", at: now }],
-    };
+    return simulatedSubject(request, now);
   }
+}
+
+/**
+ * The simulator's subject for a set of roles and authorities: a password sign-in at `now`, named
+ * `simulated`, holding each role as `ROLE_<role>` (as `hasRole` reads it) and each authority as given.
+ * The Policy Center's preview simulates with the same subject.
+ */
+export function simulatedSubject(
+  given: {
+    readonly roles?: readonly string[] | undefined;
+    readonly authorities?: readonly string[] | undefined;
+  },
+  now: number,
+): Authentication {
+  const roles = (given.roles ?? []).map(roleAuthority);
+  return {
+    userId: "simulated",
+    username: "simulated",
+    authorities: [...new Set([...roles, ...(given.authorities ?? [])])],
+    method: "form",
+    authenticatedAt: now,
+    factors: [{ type: "pwd", at: now }],
+  };
 }
 
 function requireAdmin(exchange: HttpExchange): Authentication {

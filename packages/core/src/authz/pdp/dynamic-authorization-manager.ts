@@ -17,7 +17,7 @@ import type { UrlAuthorizationManager } from "./url-authorization-manager.js";
 import {
   decideCombined,
   decideFirstApplicable,
-  explainPolicies,
+  explainDecision,
   type RequestFacts,
   type RequestTarget,
 } from "./policy-evaluation.js";
@@ -212,9 +212,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
       timeZone: this.o.timeZone,
       zeroTrustAction,
     };
-    const decide = set.algorithm === "FIRST_APPLICABLE" ? decideFirstApplicable : decideCombined;
-    const { decision } = decide(set, facts, ctx, this.o.noMatchGranted);
-    return { decision, trail: explainPolicies(set, facts, ctx, decision), algorithm: set.algorithm };
+    return explainDecision(set, facts, ctx, this.o.noMatchGranted);
   }
 
   private async rebuild(): Promise<PolicySetReport> {

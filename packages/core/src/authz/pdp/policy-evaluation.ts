@@ -2,6 +2,7 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import type { EvaluationContext } from "../expression/evaluation-context.js";
 import { isFinal, outcomeOf, undecided, type PolicyOutcome } from "./combining-algorithm.js";
 import type { CompiledPolicy, CompiledPolicySet } from "./compiled-policy-set.js";
+import type { CombiningAlgorithm } from "./combining-algorithm.js";
 import type { PolicyDecision, PolicyTrailEntry } from "./policy-decision.js";
 
 /** What of a request the policies look at (an HttpExchange is one). */
@@ -187,4 +188,27 @@ export function explainPolicies(
     if (isDecider) reached = false;
   }
   return trail;
+}
+
+/** What a set decides for a request, with the trail of every policy whose target matched. */
+export interface ExplainedDecision {
+  readonly decision: PolicyDecision;
+  readonly trail: PolicyTrailEntry[];
+  readonly algorithm: CombiningAlgorithm;
+}
+
+/**
+ * The simulator's answer over any set: the decision under the set's algorithm and the trail. The
+ * dynamic manager explains its loaded set with it; the Policy Center's preview, a set with a draft
+ * policy added. Nothing is audited.
+ */
+export function explainDecision(
+  set: CompiledPolicySet,
+  facts: RequestTarget,
+  ctx: EvaluationContext,
+  noMatchGranted: boolean,
+): ExplainedDecision {
+  const decide = set.algorithm === "FIRST_APPLICABLE" ? decideFirstApplicable : decideCombined;
+  const { decision } = decide(set, facts, ctx, noMatchGranted);
+  return { decision, trail: explainPolicies(set, facts, ctx, decision), algorithm: set.algorithm };
 }
