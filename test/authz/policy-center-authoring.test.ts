@@ -1,29 +1,17 @@
-import type { Platform, PlatformPlugin } from "@keyward/core";
+import type { Platform } from "@keyward/core";
 import { ManagedResourceRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { AuthzAdminRouteSource } from "../../packages/core/src/authz/admin/authz-admin-api.js";
-import { policyAuthoringRoutes } from "../../packages/core/src/policy-center/policy-authoring-routes.js";
 import { Browser } from "../identity/identity-test-server.js";
 import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
 // The Policy Center's authoring routes on the demo's real chain (session, CSRF, exception translation,
-// the database policy 'Admin area' for /admin/**). Until the console plugin mounts them, a host
-// plugin adds them to authorizationAdminApi() as the resources module adds its own.
-const authoring: PlatformPlugin = {
-  id: "policy-authoring-under-test",
-  register(ctx) {
-    ctx.registerMember(AuthzAdminRouteSource, {
-      useValue: { id: "policy-authoring", routes: policyAuthoringRoutes },
-    });
-  },
-};
-
+// the database policy 'Admin area' for /admin/**), mounted by policyCenterPlugin with the admin API.
 let demo: RunningDemo;
 let base = "";
 let platform: Platform;
 
 beforeAll(async () => {
-  demo = await startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [authoring] });
+  demo = await startDemo({}, NO_MFA_FOR_ADMINS);
   ({ base, platform } = demo);
 });
 afterAll(() => demo.close());

@@ -1,29 +1,16 @@
-import type { PlatformPlugin } from "@keyward/core";
 import { ManagedResourceRepository, PolicyRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { AuthzAdminRouteSource } from "../../packages/core/src/authz/admin/authz-admin-api.js";
-import { policyAuthoringRoutes } from "../../packages/core/src/policy-center/policy-authoring-routes.js";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 import { type BrowserSession, describeInBrowser, launchBrowser } from "./browser-harness.js";
 
 // Manual create with preview in real Chromium, on the create tab as the legacy builder route serves it
-// (the console's `?tab=create` page wraps the same body). Until the console plugin mounts the
-// authoring routes, a host plugin adds them to authorizationAdminApi().
-const authoring: PlatformPlugin = {
-  id: "policy-authoring-under-test",
-  register(ctx) {
-    ctx.registerMember(AuthzAdminRouteSource, {
-      useValue: { id: "policy-authoring", routes: policyAuthoringRoutes },
-    });
-  },
-};
-
+// (the console's `?tab=create` page wraps the same body).
 describeInBrowser("Policy Center: manual create with preview in a real browser", () => {
   let demo: RunningDemo;
   let browser: BrowserSession;
   const cspViolations: string[] = [];
   beforeAll(async () => {
-    demo = await startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [authoring] });
+    demo = await startDemo({}, NO_MFA_FOR_ADMINS);
     browser = await launchBrowser();
     browser.page.on("console", (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());

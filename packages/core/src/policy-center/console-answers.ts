@@ -19,6 +19,11 @@ export interface PolicyCenterServices {
   readonly sections: () => readonly ConsoleSection[];
   /** A policy's revisions, when a revision store is registered. */
   readonly history?: PolicyHistoryReader | undefined;
+  /** The create tab (`?tab=create[&resourceId=]`): the authoring surface's body, status and notice. */
+  readonly createTab: (
+    exchange: HttpExchange,
+    resourceId: string | undefined,
+  ) => Promise<{ status: number; body: string; notice?: ConsoleNotice | undefined }>;
 }
 
 /**
@@ -63,6 +68,8 @@ export async function writeConsolePage(
     tab?: PolicyCenterTab;
     notice?: ConsoleNotice | undefined;
     body: string;
+    /** External scripts the page loads (the create tab's page script). */
+    scripts?: readonly string[];
   },
 ): Promise<void> {
   const token = csrfToken(exchange);
@@ -81,6 +88,7 @@ export async function writeConsolePage(
       csrfToken: token ? await token.value() : undefined,
       notice: page.notice,
       body: `${tabs}\n${page.body}`,
+      scripts: page.scripts,
     }),
   );
 }

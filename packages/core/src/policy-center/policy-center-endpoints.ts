@@ -3,6 +3,7 @@ import { type ChainRoute, resourceRoutes } from "../identity/chain/chain-route.j
 import { PlatformError } from "../kernel/platform-error.js";
 import { RESOURCE_ACTIONS, type ResourceAction } from "../resources/resource-lifecycle.js";
 import type { HttpExchange } from "../web/http-exchange.js";
+import { PAGE_SCRIPT_PATHS } from "../web/page-scripts.js";
 import { AUTHZ_ADMIN_FEATURE } from "../authz/admin/policy-admin-endpoints.js";
 import { noticeOf } from "./console-notices.js";
 import { checkConsoleId, parseQuery } from "./console-input.js";
@@ -22,7 +23,6 @@ import {
   withErrorPage,
   writeConsolePage,
 } from "./console-answers.js";
-import { createTabBody } from "./creation-slot.js";
 import { POLICY_CENTER_CONTRACTS as C } from "./policy-center-contracts.js";
 import { POLICY_CENTER_PATH, tabHref, WORKBENCH_RESOURCES_PATH } from "./policy-center-paths.js";
 import {
@@ -135,6 +135,16 @@ export class PolicyCenterEndpoints {
       async () => {
         const query = pageQuery(exchange.query);
         const tab = query.tab ?? "resources";
+        if (tab === "create") {
+          const created = await this.services.createTab(exchange, query.resourceId);
+          await writeConsolePage(exchange, this.services, {
+            ...created,
+            tab,
+            notice: created.notice ?? noticeOf(query.notice),
+            scripts: [PAGE_SCRIPT_PATHS.policyCenterPage],
+          });
+          return;
+        }
         const body = await this.tabBody(exchange, query, admin);
         await writeConsolePage(exchange, this.services, {
           status: 200,
@@ -151,16 +161,10 @@ export class PolicyCenterEndpoints {
   private async tabBody(exchange: HttpExchange, query: PageQuery, admin: Authentication): Promise<string> {
     const tab = query.tab ?? "resources";
     if (tab === "resources") return resourcesTabBody(exchange, this.services, query, admin);
-    if (tab === "policies") {
-      return renderPoliciesTab({
-        query,
-        policies: await this.services.policies.list(policyFilterOf(query), admin),
-      });
-    }
-    const resource = query.resourceId
-      ? (await this.services.resources.get(query.resourceId, admin)).resource
-      : undefined;
-    return createTabBody({ resource, csrfInput: await formToken(exchange) });
+    return renderPoliciesTab({
+      query,
+      policies: await this.services.policies.list(policyFilterOf(query), admin),
+    });
   }
 
   private async policyPage(exchange: HttpExchange, id: string): Promise<void> {

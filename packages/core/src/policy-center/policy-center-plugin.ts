@@ -8,6 +8,10 @@ import { ConsoleSection } from "../web/console/console-page.js";
 import { PolicyCenterEndpoints } from "./policy-center-endpoints.js";
 import { POLICY_CENTER_SECTION } from "./policy-center-paths.js";
 import { policyHistoryReader } from "./policy-history-slot.js";
+import { authoringRoutesOf, policyAuthoringEndpoints } from "./policy-authoring-routes.js";
+import { writeConsolePage } from "./console-answers.js";
+import type { ChainRoute } from "../identity/chain/chain-route.js";
+import type { DependencyContainer } from "tsyringe";
 
 /**
  * The Policy Center: the administrators' console for managed resources and policies at
@@ -17,6 +21,22 @@ import { policyHistoryReader } from "./policy-history-slot.js";
  * its entry the console navigation (a ConsoleSection member). Needs `authzPlugin` and
  * `resourcesPlugin` listed before it: without them, start-up stops with CONFIGURATION_INVALID.
  */
+/** The console's routes and the authoring routes (quick and manual creation), framed by one shell. */
+function policyCenterRoutes(c: DependencyContainer): ChainRoute[] {
+  const sections = () => c.resolveAll(ConsoleSection);
+  const authoring = policyAuthoringEndpoints(c, (x, page) =>
+    writeConsolePage(x, { sections }, { ...page, tab: "create" }),
+  );
+  const console = new PolicyCenterEndpoints({
+    resources: c.resolve(ManagedResourceService),
+    policies: c.resolve(PolicyAdministrationService),
+    sections,
+    history: policyHistoryReader(c),
+    createTab: (x, resourceId) => authoring.createTab(x, resourceId),
+  });
+  return [...console.routes(), ...authoringRoutesOf(authoring)];
+}
+
 export const policyCenterPlugin: PlatformPlugin = {
   id: "policy-center",
   register(ctx) {
@@ -34,16 +54,7 @@ export const policyCenterPlugin: PlatformPlugin = {
     }
     ctx.registerMember(ConsoleSection, { useValue: POLICY_CENTER_SECTION });
     ctx.registerMember(AuthzAdminRouteSource, {
-      useValue: {
-        id: "policy-center",
-        routes: (c) =>
-          new PolicyCenterEndpoints({
-            resources: c.resolve(ManagedResourceService),
-            policies: c.resolve(PolicyAdministrationService),
-            sections: () => c.resolveAll(ConsoleSection),
-            history: policyHistoryReader(c),
-          }).routes(),
-      },
+      useValue: { id: "policy-center", routes: policyCenterRoutes },
     });
   },
 };

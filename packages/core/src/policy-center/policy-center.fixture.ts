@@ -9,7 +9,7 @@ import { WEB_ERROR_CODES } from "../web/web-error-codes.js";
 import { errorResponse } from "../web/error-response.js";
 import { attachErrorCatalog } from "../web/exchange-error-catalog.js";
 import { HttpExchange } from "../web/http-exchange.js";
-import { resourcesSetup } from "../resources/resources.fixture.js";
+import { authoringSetup } from "./policy-authoring.fixture.js";
 import type { PolicyHistoryReader } from "./policy-history-slot.js";
 import { PolicyCenterEndpoints } from "./policy-center-endpoints.js";
 import { POLICY_CENTER_SECTION } from "./policy-center-paths.js";
@@ -25,12 +25,14 @@ const CATALOG = createErrorCatalog(
 
 /** Test fixture: the Policy Center's routes over the in-memory resource and policy services. */
 export function policyCenterSetup(o: { history?: PolicyHistoryReader } = {}) {
-  const s = resourcesSetup();
+  // The authoring setup holds the resources setup (PAP, resource store) and the create tab's endpoints.
+  const s = authoringSetup();
   const endpoints = new PolicyCenterEndpoints({
     resources: s.service,
     policies: s.pap,
     sections: () => [POLICY_CENTER_SECTION],
     history: o.history,
+    createTab: (x, resourceId) => s.endpoints.createTab(x, resourceId),
   });
   const routes = endpoints.routes();
   /** Serves one request as a chain would (a thrown PlatformError becomes its JSON answer). */
