@@ -18,7 +18,6 @@ import {
 import {
   consoleAdmin,
   errorBody,
-  formToken,
   type PolicyCenterServices,
   withErrorPage,
   writeConsolePage,
