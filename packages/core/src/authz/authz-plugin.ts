@@ -31,6 +31,8 @@ import { InMemoryPolicyRepository } from "./policy/in-memory-policy-repository.j
 import { PolicyAdministrationService } from "./policy/policy-administration-service.js";
 import { PolicyChangeListener, policyChangeListenersOf } from "./policy/policy-change-listener.js";
 import { PolicyRepository } from "./policy/policy-repository.js";
+import { InMemoryPolicyRevisionRepository } from "./policy/in-memory-policy-revision-repository.js";
+import { PolicyRevisionRepository } from "./policy/policy-revision-repository.js";
 import { DefaultPolicyRetrievalPoint, PolicyRetrievalPoint } from "./policy/policy-retrieval-point.js";
 import { ZeroTrustActionResolver } from "./zerotrust/zero-trust-action-resolver.js";
 import { sessionHandleOf, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
@@ -94,6 +96,9 @@ function registerPolicyDefaults(ctx: PluginContext): void {
   ctx.registerDefault(PolicyRepository, {
     useFactory: (c) => new InMemoryPolicyRepository({ clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
   });
+  ctx.registerDefault(PolicyRevisionRepository, {
+    useFactory: (c) => new InMemoryPolicyRevisionRepository({ ids: c.resolve(IdGenerator) }),
+  });
   ctx.registerDefault(PolicyRetrievalPoint, {
     useFactory: (c) => new DefaultPolicyRetrievalPoint({ repository: c.resolve(PolicyRepository) }),
   });
@@ -108,6 +113,7 @@ function registerPolicyDefaults(ctx: PluginContext): void {
         audit: c.resolve(AuditSink),
         logger: c.resolve(Logger),
         listeners: policyChangeListenersOf(c),
+        revisions: { store: c.resolve(PolicyRevisionRepository), clock: c.resolve(Clock) },
       }),
   });
 }

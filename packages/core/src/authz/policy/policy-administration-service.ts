@@ -1,5 +1,6 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { type ApprovalStatus, type Policy, type PolicyChanges, requiresApproval } from "./policy.js";
@@ -15,6 +16,8 @@ import {
 } from "./policy-schema.js";
 import { enforcementChanged } from "./policy-enforcement.js";
 import { assertRegexBudget } from "./policy-regex-budget.js";
+import { changedPolicyFields, POLICY_CONTENT_FIELDS } from "./policy-revision-fields.js";
+import type { PolicyRevisionAction, PolicyRevisionRepository } from "./policy-revision-repository.js";
 
 /** The authority every PAP operation needs unless configured otherwise. */
 export const POLICY_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -32,6 +35,11 @@ export interface PolicyAdministrationServiceOptions extends PolicyExpressionTool
   listeners?: () => readonly PolicyChangeListener[];
   /** The authority an actor needs. Default ROLE_ADMIN. */
   adminAuthority?: string;
+  /**
+   * Where each applied change is appended as a revision (the policy's history), timed by `clock`.
+   * Both or neither; without them no history is kept.
+   */
+  revisions?: { store: PolicyRevisionRepository; clock: Clock };
 }
 
 /**
@@ -76,6 +84,7 @@ export class PolicyAdministrationService {
     assertRegexBudget(await this.otherTargets(undefined), valid.targets);
     const approvalStatus: ApprovalStatus = requiresApproval(valid.source) ? "PENDING" : "NOT_REQUIRED";
     const created = await this.o.repository.create({ ...valid, approvalStatus });
+    await this.revise("CREATED", actor, created, [...POLICY_CONTENT_FIELDS]);
     return this.changed("policy.created", created, actor);
   }
 
@@ -107,6 +116,7 @@ export class PolicyAdministrationService {
       enforcementChanged(current, merged);
     const toStore: PolicyChanges = resubmit ? { ...valid, approvalStatus: "PENDING" } : valid;
     const updated = await this.o.repository.update(id, expectedVersion, toStore);
+    await this.revise("UPDATED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.updated", updated, actor, {
       fields: Object.keys(valid).sort(),
       ...(toStore.approvalStatus ? { approvalStatus: toStore.approvalStatus } : {}),
@@ -118,6 +128,7 @@ export class PolicyAdministrationService {
     this.requireAdmin(actor, "delete", id);
     const current = await this.find(id);
     if (!(await this.o.repository.delete(id))) throw notFound();
+    await this.revise("DELETED", actor, current, []);
     await this.changed("policy.deleted", current, actor);
   }
 
@@ -129,6 +140,7 @@ export class PolicyAdministrationService {
     if (current.isActive) return current;
     checkPolicyExpressions(current, this.o);
     const updated = await this.o.repository.update(id, current.version, { isActive: true });
+    await this.revise("ACTIVATED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.activated", updated, actor);
   }
 
@@ -138,6 +150,7 @@ export class PolicyAdministrationService {
     const current = await this.find(id);
     if (!current.isActive) return current;
     const updated = await this.o.repository.update(id, current.version, { isActive: false });
+    await this.revise("DEACTIVATED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.deactivated", updated, actor);
   }
 
@@ -147,6 +160,7 @@ export class PolicyAdministrationService {
     const current = await this.pending(id, "approve");
     checkPolicyExpressions(current, this.o);
     const updated = await this.decide(current, "approve", { approvalStatus: "APPROVED" });
+    await this.revise("APPROVED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.approved", updated, actor);
   }
 
@@ -165,6 +179,7 @@ export class PolicyAdministrationService {
     }
     const current = await this.pending(id, "reject");
     const updated = await this.decide(current, "reject", { approvalStatus: "REJECTED", isActive: false });
+    await this.revise("REJECTED", actor, updated, changedPolicyFields(current, updated), reason || undefined);
     return this.changed("policy.rejected", updated, actor, reason ? { reason } : {});
   }
 
@@ -196,6 +211,46 @@ export class PolicyAdministrationService {
       if (!now) throw notFound();
       if (now.approvalStatus !== "PENDING") throw illegal(now, action, error);
       throw error;
+    }
+  }
+
+  /**
+   * Appends the change's revision (`snapshot`: the policy after it; before it, for a delete). The
+   * change is applied by then: a store that fails is logged and audited (`policy.revision-failed`),
+   * and never undoes it or fails the caller's request.
+   */
+  private async revise(
+    action: PolicyRevisionAction,
+    actor: Authentication,
+    snapshot: Policy,
+    changedFields: string[],
+    reason?: string,
+  ): Promise<void> {
+    const revisions = this.o.revisions;
+    if (!revisions) return;
+    try {
+      await revisions.store.append({
+        policyId: snapshot.id,
+        policyVersion: snapshot.version,
+        action,
+        actor: actor.username,
+        at: revisions.clock.now(),
+        changedFields,
+        snapshot,
+        ...(reason === undefined ? {} : { reason }),
+      });
+    } catch (error) {
+      this.o.logger.error("policy revision not written", {
+        policyId: snapshot.id,
+        action,
+        error: String(error),
+      });
+      this.o.audit.record({
+        type: "policy.revision-failed",
+        outcome: "failure",
+        principal: actor.username,
+        data: { policyId: snapshot.id, action },
+      });
     }
   }
 
