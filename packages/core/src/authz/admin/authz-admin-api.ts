@@ -7,6 +7,7 @@ import { UrlAuthorizationManager } from "../pdp/url-authorization-manager.js";
 import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
 import { AUTHZ_ADMIN_FEATURE, PolicyAdminEndpoints } from "./policy-admin-endpoints.js";
+import { PolicyHistoryEndpoint } from "./policy-history-endpoint.js";
 import { PolicySimulationEndpoint } from "./policy-simulation-endpoint.js";
 import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
 
@@ -27,7 +28,8 @@ export const AuthzAdminRouteSource: InjectionToken<AuthzAdminRouteSource> = Symb
 
 /**
  * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
- * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `POST /admin/api/policies/simulate`,
+ * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `GET /admin/api/policies/{id}/history`,
+ * `POST /admin/api/policies/simulate`,
  * `/admin/api/zerotrust/actions/**`, and those of the AuthzAdminRouteSource members (the resources
  * module's `/admin/api/resources/**`). Each checks ROLE_ADMIN itself.
  */
@@ -37,7 +39,8 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
     users: container.resolve(UserRepository),
     clock: container.resolve(Clock),
   });
-  const policies = new PolicyAdminEndpoints({ service: container.resolve(PolicyAdministrationService) });
+  const service = container.resolve(PolicyAdministrationService);
+  const policies = new PolicyAdminEndpoints({ service });
   const zeroTrust = new ZeroTrustAdminEndpoints({
     service: container.resolve(ZeroTrustActionService),
     audit: container.resolve(AuditSink),
@@ -45,6 +48,7 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
   return [
     ...simulation.routes(AUTHZ_ADMIN_FEATURE),
     ...policies.routes(),
+    ...new PolicyHistoryEndpoint({ service }).routes(),
     ...zeroTrust.routes(AUTHZ_ADMIN_FEATURE),
     ...(container.isRegistered(AuthzAdminRouteSource, true)
       ? container.resolveAll(AuthzAdminRouteSource).flatMap((source) => source.routes(container))

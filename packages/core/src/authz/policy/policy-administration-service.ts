@@ -17,7 +17,11 @@ import {
 import { enforcementChanged } from "./policy-enforcement.js";
 import { assertRegexBudget } from "./policy-regex-budget.js";
 import { changedPolicyFields, POLICY_CONTENT_FIELDS } from "./policy-revision-fields.js";
-import type { PolicyRevisionAction, PolicyRevisionRepository } from "./policy-revision-repository.js";
+import type {
+  PolicyRevision,
+  PolicyRevisionAction,
+  PolicyRevisionRepository,
+} from "./policy-revision-repository.js";
 
 /** The authority every PAP operation needs unless configured otherwise. */
 export const POLICY_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -74,6 +78,17 @@ export class PolicyAdministrationService {
   async get(id: string, actor: Authentication): Promise<Policy> {
     this.requireAdmin(actor, "get", id);
     return this.find(id);
+  }
+
+  /**
+   * A policy's history, newest first, at most `limit` (see PolicyRevisionRepository.listFor); a
+   * deleted policy's too. NOT_FOUND for a policy that neither exists nor ever had a revision.
+   */
+  async history(id: string, actor: Authentication, limit?: number): Promise<PolicyRevision[]> {
+    this.requireAdmin(actor, "history", id);
+    const revisions = (await this.o.revisions?.store.listFor(id, limit)) ?? [];
+    if (revisions.length === 0) await this.find(id);
+    return revisions;
   }
 
   /** Validates and stores a new policy (VALIDATION_FAILED, POLICY_EXPRESSION_INVALID). */
