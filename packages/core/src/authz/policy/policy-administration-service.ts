@@ -1,9 +1,14 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
-import type { Clock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { type ApprovalStatus, type Policy, type PolicyChanges, requiresApproval } from "./policy.js";
+import {
+  type ApprovalStatus,
+  type NewPolicy,
+  type Policy,
+  type PolicyChanges,
+  requiresApproval,
+} from "./policy.js";
 import type { PolicyChange, PolicyChangeListener, PolicyChangeType } from "./policy-change-listener.js";
 import { checkPolicyExpressions, type PolicyExpressionTools } from "./policy-expression-check.js";
 import type { PolicyFilter, PolicyRepository } from "./policy-repository.js";
@@ -17,11 +22,8 @@ import {
 import { enforcementChanged } from "./policy-enforcement.js";
 import { assertRegexBudget } from "./policy-regex-budget.js";
 import { changedPolicyFields, POLICY_CONTENT_FIELDS } from "./policy-revision-fields.js";
-import type {
-  PolicyRevision,
-  PolicyRevisionAction,
-  PolicyRevisionRepository,
-} from "./policy-revision-repository.js";
+import type { PolicyRevision, PolicyRevisionAction } from "./policy-revision-repository.js";
+import { appendRevision, type PolicyRevisionWriting } from "./policy-revision-writer.js";
 
 /** The authority every PAP operation needs unless configured otherwise. */
 export const POLICY_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -43,7 +45,7 @@ export interface PolicyAdministrationServiceOptions extends PolicyExpressionTool
    * Where each applied change is appended as a revision (the policy's history), timed by `clock`.
    * Both or neither; without them no history is kept.
    */
-  revisions?: { store: PolicyRevisionRepository; clock: Clock };
+  revisions?: PolicyRevisionWriting;
 }
 
 /**
@@ -94,13 +96,18 @@ export class PolicyAdministrationService {
   /** Validates and stores a new policy (VALIDATION_FAILED, POLICY_EXPRESSION_INVALID). */
   async create(input: PolicyCreateInput, actor: Authentication): Promise<Policy> {
     this.requireAdmin(actor, "create", undefined);
-    const valid = parsePolicyCreate(input);
-    checkPolicyExpressions(valid, this.o);
-    assertRegexBudget(await this.otherTargets(undefined), valid.targets);
-    const approvalStatus: ApprovalStatus = requiresApproval(valid.source) ? "PENDING" : "NOT_REQUIRED";
-    const created = await this.o.repository.create({ ...valid, approvalStatus });
+    const created = await this.o.repository.create(await this.checkedNew(input));
     await this.revise("CREATED", actor, created, [...POLICY_CONTENT_FIELDS]);
     return this.changed("policy.created", created, actor);
+  }
+
+  /**
+   * The policy `create` would store for `input`, after the same checks (schema, expressions, regex
+   * budget, approval status from the source), storing nothing: for previews before a save.
+   */
+  async preview(input: PolicyCreateInput, actor: Authentication): Promise<NewPolicy> {
+    this.requireAdmin(actor, "preview", undefined);
+    return this.checkedNew(input);
   }
 
   /**
@@ -198,6 +205,14 @@ export class PolicyAdministrationService {
     return this.changed("policy.rejected", updated, actor, reason ? { reason } : {});
   }
 
+  private async checkedNew(input: PolicyCreateInput): Promise<NewPolicy> {
+    const valid = parsePolicyCreate(input);
+    checkPolicyExpressions(valid, this.o);
+    assertRegexBudget(await this.otherTargets(undefined), valid.targets);
+    const approvalStatus: ApprovalStatus = requiresApproval(valid.source) ? "PENDING" : "NOT_REQUIRED";
+    return { ...valid, approvalStatus };
+  }
+
   // Every stored policy's targets but `exceptId`'s (the regex budget counts inactive ones too:
   // activating a policy must not be what breaks the bound).
   private async otherTargets(exceptId: string | undefined): Promise<Array<Policy["targets"]>> {
@@ -229,44 +244,14 @@ export class PolicyAdministrationService {
     }
   }
 
-  /**
-   * Appends the change's revision (`snapshot`: the policy after it; before it, for a delete). The
-   * change is applied by then: a store that fails is logged and audited (`policy.revision-failed`),
-   * and never undoes it or fails the caller's request.
-   */
-  private async revise(
+  private revise(
     action: PolicyRevisionAction,
     actor: Authentication,
     snapshot: Policy,
     changedFields: string[],
     reason?: string,
   ): Promise<void> {
-    const revisions = this.o.revisions;
-    if (!revisions) return;
-    try {
-      await revisions.store.append({
-        policyId: snapshot.id,
-        policyVersion: snapshot.version,
-        action,
-        actor: actor.username,
-        at: revisions.clock.now(),
-        changedFields,
-        snapshot,
-        ...(reason === undefined ? {} : { reason }),
-      });
-    } catch (error) {
-      this.o.logger.error("policy revision not written", {
-        policyId: snapshot.id,
-        action,
-        error: String(error),
-      });
-      this.o.audit.record({
-        type: "policy.revision-failed",
-        outcome: "failure",
-        principal: actor.username,
-        data: { policyId: snapshot.id, action },
-      });
-    }
+    return appendRevision(this.o, { action, actor: actor.username, snapshot, changedFields, reason });
   }
 
   private requireAdmin(actor: Authentication, action: string, policyId: string | undefined): void {
