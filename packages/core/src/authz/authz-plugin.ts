@@ -35,6 +35,8 @@ import { InMemoryPolicyRevisionRepository } from "./policy/in-memory-policy-revi
 import { PolicyRevisionRepository } from "./policy/policy-revision-repository.js";
 import { DefaultPolicyRetrievalPoint, PolicyRetrievalPoint } from "./policy/policy-retrieval-point.js";
 import { ZeroTrustActionResolver } from "./zerotrust/zero-trust-action-resolver.js";
+import { FilterChainProxy } from "../identity/chain/filter-chain-proxy.js";
+import { ChainStaticRuleService, StaticRuleService } from "./static-rules/static-rule-service.js";
 import { sessionHandleOf, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
 
 /**
@@ -53,6 +55,7 @@ export const authzPlugin: PlatformPlugin = {
   register(ctx) {
     registerPolicyDefaults(ctx);
     registerDecisionDefaults(ctx);
+    registerStaticRuleDefaults(ctx);
     ctx.registerMember(PolicyChangeListener, {
       useFactory: (c) => ({
         id: "authz-reload",
@@ -114,6 +117,19 @@ function registerPolicyDefaults(ctx: PluginContext): void {
         logger: c.resolve(Logger),
         listeners: policyChangeListenersOf(c),
         revisions: { store: c.resolve(PolicyRevisionRepository), clock: c.resolve(Clock) },
+      }),
+  });
+}
+
+function registerStaticRuleDefaults(ctx: PluginContext): void {
+  ctx.registerDefault(StaticRuleService, {
+    useFactory: (c) =>
+      new ChainStaticRuleService({
+        // Read at each call: the chains are assembled at start, after this registration.
+        chains: () => (c.isRegistered(FilterChainProxy, true) ? c.resolve(FilterChainProxy).chains : []),
+        service: c.resolve(PolicyAdministrationService),
+        repository: c.resolve(PolicyRepository),
+        audit: c.resolve(AuditSink),
       }),
   });
 }

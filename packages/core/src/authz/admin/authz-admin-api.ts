@@ -13,6 +13,8 @@ import { ExpressionCompiler } from "../expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { BusinessRuleEndpoint } from "./business-rule-endpoint.js";
 import { PolicyHistoryEndpoint } from "./policy-history-endpoint.js";
+import { StaticRuleEndpoints } from "./static-rule-endpoints.js";
+import { StaticRuleService } from "../static-rules/static-rule-service.js";
 import { PolicySimulationEndpoint } from "./policy-simulation-endpoint.js";
 import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
 
@@ -34,7 +36,8 @@ export const AuthzAdminRouteSource: InjectionToken<AuthzAdminRouteSource> = Symb
 /**
  * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
  * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `GET /admin/api/policies/{id}/history`,
- * `POST /admin/api/policies/build-from-business-rule`, `POST /admin/api/policies/simulate`,
+ * `POST /admin/api/policies/build-from-business-rule`, `GET /admin/api/policies/static-rules` and
+ * `POST /admin/api/policies/static-rules/import`, `POST /admin/api/policies/simulate`,
  * `/admin/api/zerotrust/actions/**`, and those of the AuthzAdminRouteSource members (the resources
  * module's `/admin/api/resources/**`). Each checks ROLE_ADMIN itself.
  */
@@ -54,6 +57,7 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
     ...simulation.routes(AUTHZ_ADMIN_FEATURE),
     ...policies.routes(),
     ...new PolicyHistoryEndpoint({ service }).routes(),
+    ...new StaticRuleEndpoints({ rules: container.resolve(StaticRuleService), service }).routes(),
     ...new BusinessRuleEndpoint({
       service,
       compiler: container.resolve(ExpressionCompiler),
