@@ -1,5 +1,6 @@
 import { AuthorizationFilter } from "../../identity/http-security/authorization-filter.js";
 import { AuthorizeHttpRequests } from "../../identity/http-security/http-security.js";
+import { ManualClock } from "../../kernel/clock.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { antMatcher, anyRequest, type RequestMatcher } from "../../web/request-matcher.js";
 import { dynamicAuthorization } from "../pdp/dynamic-authorization.js";
@@ -15,7 +16,7 @@ export function chain(
     { name: "recentFactor", rule: () => ({ check: async () => ({ granted: true, reason: "t" }) }) },
   ]);
   rules(a);
-  return { id, matcher, filters: [new AuthorizationFilter(a.rules, new InMemoryAuditSink(10))] };
+  return { id, matcher, filters: [new AuthorizationFilter(a.rules, new InMemoryAuditSink(10, new ManualClock()))] };
 }
 
 /** Test fixture: an API chain with a role rule, an authority rule, several others, then the policies. */
