@@ -21,7 +21,7 @@ describe("renderPolicyHistory", () => {
       revision({}),
     ]);
     expect(html).toContain("<caption>History of changes</caption>");
-    const rows = html.match(/<tr class="revision[^]*?<\/tr>/g) ?? [];
+    const rows = html.match(/<tr class="revision[\s\S]*?<\/tr>/g) ?? [];
     expect(rows).toEqual([
       '<tr class="revision rejected"><td>2</td><td>Rejected</td><td>root</td><td><time datetime="2026-11-27T09:30:00.000Z">2026-11-27T09:30:00.000Z</time></td><td>-</td><td>too broad</td></tr>',
       '<tr class="revision created"><td>1</td><td>Created</td><td>root</td><td><time datetime="2026-11-27T09:30:00.000Z">2026-11-27T09:30:00.000Z</time></td><td>name, rules</td><td>-</td></tr>',

@@ -16,7 +16,11 @@ export function chain(
     { name: "recentFactor", rule: () => ({ check: async () => ({ granted: true, reason: "t" }) }) },
   ]);
   rules(a);
-  return { id, matcher, filters: [new AuthorizationFilter(a.rules, new InMemoryAuditSink(10, new ManualClock()))] };
+  return {
+    id,
+    matcher,
+    filters: [new AuthorizationFilter(a.rules, new InMemoryAuditSink(10, new ManualClock()))],
+  };
 }
 
 /** Test fixture: an API chain with a role rule, an authority rule, several others, then the policies. */
