@@ -198,4 +198,46 @@ describe("the demo's database policies (dynamic authorization)", () => {
     expect(blocked.status).toBe(403);
     expect(await blocked.json()).toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
   });
+
+  it("Policy Center store endpoints: the demo's static rules, a business rule saved with CSRF, its history", async () => {
+    const { b, csrf } = await sessionOf("admin", "admin");
+    const json = { headers: { accept: "application/json" } };
+    const rules = (await (await b.fetch("/admin/api/policies/static-rules", json)).json()) as Array<{
+      pattern: string | null;
+      importable: boolean;
+      rule: { kind: string; name?: string };
+    }>;
+    // The admin API's static rule is a role check under zero trust: listed, not importable.
+    expect(rules.find((r) => r.pattern === "/admin/api/**")).toMatchObject({
+      importable: false,
+      rule: { kind: "custom", name: "zeroTrustChecked" },
+    });
+    expect(rules.filter((r) => r.rule.name === "recentFactor").length).toBeGreaterThan(0);
+
+    const url = "/admin/api/policies/build-from-business-rule";
+    const rule = {
+      name: "Demo: reports on weekdays",
+      urlPattern: "/reports/**",
+      roles: ["ADMIN"],
+      mode: "save",
+    };
+    const withWindow = { ...rule, timeWindows: [{ days: ["MONDAY", "FRIDAY"], from: "08:00", to: "18:00" }] };
+    expect((await b.postJson(url, withWindow)).status).toBe(403);
+    const saved = await b.postJson(url, withWindow, { "x-csrf-token": csrf });
+    expect(saved.status).toBe(201);
+    const { policy } = (await saved.json()) as { policy: { id: string; approvalStatus: string } };
+    expect(policy.approvalStatus).toBe("NOT_REQUIRED");
+    const history = await b.fetch(`/admin/api/policies/${policy.id}/history`, json);
+    expect(
+      ((await history.json()) as { action: string; actor: string }[]).map((r) => [r.action, r.actor]),
+    ).toEqual([["CREATED", "admin"]]);
+    const user = await bearer("user", "password");
+    expect((await fetch(`${base}/admin/api/policies/${policy.id}/history`, { headers: user })).status).toBe(
+      403,
+    );
+    await b.fetch(`/admin/api/policies/${policy.id}`, {
+      method: "DELETE",
+      headers: { "x-csrf-token": csrf },
+    });
+  });
 });

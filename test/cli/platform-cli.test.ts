@@ -3,7 +3,7 @@ import { buildDemoPlatform } from "@keyward/cli";
 import { type Platform, ServerAddress } from "@keyward/core";
 import { ManagedResourceRepository, UserRepository } from "@keyward/core/ports";
 import { mkdtempSync } from "node:fs";
-import { readFile, stat } from "node:fs/promises";
+import { readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -131,6 +131,7 @@ describe("the platform command against a running server", () => {
     expect((await platformCli(["users", "disable", "nobody-here"])).code).toBe(1);
 
     await resourcesThroughTheCli();
+    await policiesThroughTheCli();
 
     const logout = await platformCli(["logout"]);
     expect(logout.code).toBe(0);
@@ -150,6 +151,8 @@ describe("the platform command against a running server", () => {
     expect(list.stderr).toContain("ACCESS_DENIED");
     const resources = await platformCli(["resources", "list"]);
     expect([resources.code, resources.stderr]).toEqual([1, expect.stringContaining("ACCESS_DENIED")]);
+    const policies = await platformCli(["policies", "list"]);
+    expect([policies.code, policies.stderr]).toEqual([1, expect.stringContaining("ACCESS_DENIED")]);
     await platformCli(["logout"]);
   }, 60_000);
 
@@ -218,4 +221,61 @@ async function resourcesThroughTheCli(): Promise<void> {
   );
   expect((await platformCli(["resources", "show", "no such id"])).code).toBe(2);
   expect((await platformCli(["resources", "list", "--limit", "500"])).stderr).toContain("VALIDATION_FAILED");
+}
+
+/**
+ * `platform policies list | create --file | simulate | history` as the signed-in admin: a policy
+ * created from a file is MANUAL and NOT_REQUIRED, decides at once, and has its history.
+ */
+async function policiesThroughTheCli(): Promise<void> {
+  const file = join(dir, "policy.json");
+  const policy = {
+    name: "CLI probe",
+    effect: "ALLOW",
+    priority: -1000,
+    targets: [{ targetType: "URL", targetIdentifier: "/cli-probe/**" }],
+    rules: [{ name: "auditors", conditions: [{ expression: "hasRole('AUDITOR')" }] }],
+  };
+  await writeFile(file, JSON.stringify(policy));
+  const created = await platformCli(["policies", "create", "--file", file, "--json"]);
+  expect(created.code, created.stderr).toBe(0);
+  const made = JSON.parse(created.stdout).policy as { id: string; source: string; approvalStatus: string };
+  expect(made).toMatchObject({ source: "MANUAL", approvalStatus: "NOT_REQUIRED" });
+
+  const listed = await platformCli(["policies", "list", "--query", "cli probe"]);
+  expect(listed.stdout).toContain(`CLI probe  [${made.id}] NOT_REQUIRED  ANY /cli-probe/**`);
+  const json = JSON.parse((await platformCli(["policies", "list", "--source", "MANUAL", "--json"])).stdout);
+  expect(json.policies.map((p: { id: string }) => p.id)).toContain(made.id);
+
+  const granted = await platformCli(["policies", "simulate", "--path", "/cli-probe/x", "--roles", "AUDITOR"]);
+  expect(granted.stdout).toMatch(/^GRANTED by CLI probe: GET \/cli-probe\/x \(/);
+  const denied = await platformCli([
+    "policies",
+    "simulate",
+    "--path",
+    "/cli-probe/x",
+    "--anonymous",
+    "--json",
+  ]);
+  expect(JSON.parse(denied.stdout).decision.granted).toBe(false);
+  expect((await platformCli(["policies", "simulate", "--path", "/x"])).code).toBe(2);
+
+  const history = await platformCli(["policies", "history", made.id]);
+  expect(history.stdout).toMatch(/^v1 CREATED\s+by admin at \d{4}-\d\d-\d\dT/);
+  expect(
+    JSON.parse((await platformCli(["policies", "history", made.id, "--json"])).stdout).revisions,
+  ).toHaveLength(1);
+
+  // Refusals: usage (2) before any call, the server's code (1) after.
+  await writeFile(file, JSON.stringify({ ...policy, source: "AI_GENERATED" }));
+  expect((await platformCli(["policies", "create", "--file", file])).code).toBe(2);
+  await writeFile(file, "{not json");
+  expect((await platformCli(["policies", "create", "--file", file])).stderr).toContain("MALFORMED_JSON");
+  await writeFile(file, JSON.stringify({ ...policy, targets: [] }));
+  expect((await platformCli(["policies", "create", "--file", file])).stderr).toContain("VALIDATION_FAILED");
+  expect((await platformCli(["policies", "create", "--file", join(dir, "missing.json")])).code).toBe(1);
+  expect((await platformCli(["policies", "create"])).code).toBe(2);
+  expect((await platformCli(["policies", "history", "../etc"])).code).toBe(2);
+  expect((await platformCli(["policies", "history", made.id, "--limit", "0"])).code).toBe(2);
+  expect((await platformCli(["policies", "history", "no-such-policy"])).stderr).toContain("NOT_FOUND");
 }

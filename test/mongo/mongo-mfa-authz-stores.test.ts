@@ -6,6 +6,7 @@ import {
   MfaLockouts,
   ManagedResourceRepository,
   PolicyRepository,
+  PolicyRevisionRepository,
   SignInHistoryStore,
   UserRepository,
   ZeroTrustActionStore,
@@ -73,6 +74,8 @@ describe("mongoPlugin: the MFA and authorization stores", () => {
     expect(await indexNames("zero_trust_actions")).toContain("at_desc");
     expect(await indexNames("policies")).toContain("priority_createdSeq");
     expect(await indexNames("managed_resources")).toEqual(["_id_", "resource_key", "status"]);
+    expect(nameOf(p.resolve(PolicyRevisionRepository))).toBe("MongoPolicyRevisionRepository");
+    expect(await indexNames("policy_revisions")).toEqual(["_id_", "policyId_at"]);
   });
 
   it("seeds the demo policies once and shows both instances the same ones", async () => {

@@ -8,6 +8,7 @@ import {
   ManagedResourceRepository,
   MfaLockouts,
   PolicyRepository,
+  PolicyRevisionRepository,
   SignInHistoryStore,
   ZeroTrustActionStore,
 } from "@keyward/core/ports";
@@ -17,12 +18,13 @@ import { MongoFactorContextRepository } from "./mongo-factor-context-repository.
 import { MongoManagedResourceRepository } from "./mongo-managed-resource-repository.js";
 import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
 import { MongoPolicyRepository } from "./mongo-policy-repository.js";
+import { MongoPolicyRevisionRepository } from "./mongo-policy-revision-repository.js";
 import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
 import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
 
 /** The MFA and authorization modules' stores on MongoDB: lockouts, factor contexts, escalations,
- * sign-in history, policies, zero-trust actions, managed resources. */
+ * sign-in history, policies and their history, zero-trust actions, managed resources. */
 export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
   mongoStore(MfaLockouts, (db, c) => new MongoMfaLockouts({ db, clock: c.resolve(Clock) })),
   mongoStore(
@@ -36,6 +38,7 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
     PolicyRepository,
     (db, c) => new MongoPolicyRepository({ db, clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
   ),
+  mongoStore(PolicyRevisionRepository, (db) => new MongoPolicyRevisionRepository({ db })),
   mongoStore(ZeroTrustActionStore, (db, c) => new MongoZeroTrustActionStore({ db, clock: c.resolve(Clock) })),
   mongoStore(
     ManagedResourceRepository,

@@ -106,6 +106,7 @@ export {
 export type { NewPolicy, Policy, PolicyChanges } from "./authz/policy/policy.js";
 export { type PolicyFilter, PolicyRepository } from "./authz/policy/policy-repository.js";
 export { PolicyRetrievalPoint } from "./authz/policy/policy-retrieval-point.js";
+export { PolicyRevisionRepository } from "./authz/policy/policy-revision-repository.js";
 // Its record, filter and page types are reached through its methods' signatures (the surface cap).
 export { ManagedResourceRepository } from "./resources/managed-resource-repository.js";
 // The PDP a host may replace (`anyRequest().access(dynamicAuthorization())` delegates to it).

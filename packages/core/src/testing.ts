@@ -15,6 +15,7 @@ export { describeEscalationStoreContract } from "./mfa/escalation/escalation-sto
 export { describeMfaLockoutsContract } from "./mfa/flow/mfa-lockouts.contract.js";
 export { describeSignInHistoryStoreContract } from "./mfa/adaptive/sign-in-history-store.contract.js";
 export { describePolicyRepositoryContract } from "./authz/policy/policy-repository.contract.js";
+export { describePolicyRevisionRepositoryContract } from "./authz/policy/policy-revision-repository.contract.js";
 export { describeManagedResourceRepositoryContract } from "./resources/managed-resource-repository.contract.js";
 export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-trust-action-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";

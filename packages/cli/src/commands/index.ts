@@ -5,6 +5,7 @@ import { doctorCommand } from "./doctor.js";
 import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { openApiCliCommand } from "./openapi.js";
+import { policiesCommands } from "./policies.js";
 import { resourcesCommands } from "./resources.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
@@ -12,7 +13,7 @@ import { usersCommands } from "./users.js";
 
 /**
  * Every subcommand of `platform`. Local commands need no server (`start`, `bundles ...`); admin commands act
- * through a running server's admin API with the caller's own identity (`login`, `users ...`, `resources ...`).
+ * through a running server's admin API with the caller's own identity (`login`, `users ...`, `resources ...`, `policies ...`).
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
@@ -22,6 +23,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   logoutCommand,
   ...usersCommands,
   ...resourcesCommands,
+  ...policiesCommands,
   ...bundlesCommands,
   breakGlassCommand,
   ...keysCommands,

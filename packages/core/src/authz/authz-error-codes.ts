@@ -50,6 +50,8 @@ export type AuthzErrorDetails = {
     ruleIndex?: number | null;
     condition?: number | null;
     targetType?: string;
+    /** The business-rule field the expression came from (`customConditionSpel`, `aiConditions.0`). */
+    field?: string;
   };
   SUBJECT_NOT_FOUND: { fields: readonly string[] };
   /** The security decision that wrote the block, when one did. */

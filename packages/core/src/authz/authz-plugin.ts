@@ -31,8 +31,12 @@ import { InMemoryPolicyRepository } from "./policy/in-memory-policy-repository.j
 import { PolicyAdministrationService } from "./policy/policy-administration-service.js";
 import { PolicyChangeListener, policyChangeListenersOf } from "./policy/policy-change-listener.js";
 import { PolicyRepository } from "./policy/policy-repository.js";
+import { InMemoryPolicyRevisionRepository } from "./policy/in-memory-policy-revision-repository.js";
+import { PolicyRevisionRepository } from "./policy/policy-revision-repository.js";
 import { DefaultPolicyRetrievalPoint, PolicyRetrievalPoint } from "./policy/policy-retrieval-point.js";
 import { ZeroTrustActionResolver } from "./zerotrust/zero-trust-action-resolver.js";
+import { FilterChainProxy } from "../identity/chain/filter-chain-proxy.js";
+import { ChainStaticRuleService, StaticRuleService } from "./static-rules/static-rule-service.js";
 import { sessionHandleOf, zeroTrustPlugin } from "./zerotrust/zero-trust-plugin.js";
 
 /**
@@ -51,6 +55,7 @@ export const authzPlugin: PlatformPlugin = {
   register(ctx) {
     registerPolicyDefaults(ctx);
     registerDecisionDefaults(ctx);
+    registerStaticRuleDefaults(ctx);
     ctx.registerMember(PolicyChangeListener, {
       useFactory: (c) => ({
         id: "authz-reload",
@@ -94,6 +99,9 @@ function registerPolicyDefaults(ctx: PluginContext): void {
   ctx.registerDefault(PolicyRepository, {
     useFactory: (c) => new InMemoryPolicyRepository({ clock: c.resolve(Clock), ids: c.resolve(IdGenerator) }),
   });
+  ctx.registerDefault(PolicyRevisionRepository, {
+    useFactory: (c) => new InMemoryPolicyRevisionRepository({ ids: c.resolve(IdGenerator) }),
+  });
   ctx.registerDefault(PolicyRetrievalPoint, {
     useFactory: (c) => new DefaultPolicyRetrievalPoint({ repository: c.resolve(PolicyRepository) }),
   });
@@ -108,6 +116,20 @@ function registerPolicyDefaults(ctx: PluginContext): void {
         audit: c.resolve(AuditSink),
         logger: c.resolve(Logger),
         listeners: policyChangeListenersOf(c),
+        revisions: { store: c.resolve(PolicyRevisionRepository), clock: c.resolve(Clock) },
+      }),
+  });
+}
+
+function registerStaticRuleDefaults(ctx: PluginContext): void {
+  ctx.registerDefault(StaticRuleService, {
+    useFactory: (c) =>
+      new ChainStaticRuleService({
+        // Read at each call: the chains are assembled at start, after this registration.
+        chains: () => (c.isRegistered(FilterChainProxy, true) ? c.resolve(FilterChainProxy).chains : []),
+        service: c.resolve(PolicyAdministrationService),
+        repository: c.resolve(PolicyRepository),
+        audit: c.resolve(AuditSink),
       }),
   });
 }

@@ -7,6 +7,14 @@ import { UrlAuthorizationManager } from "../pdp/url-authorization-manager.js";
 import { PolicyAdministrationService } from "../policy/policy-administration-service.js";
 import { ZeroTrustActionService } from "../zerotrust/zero-trust-action-service.js";
 import { AUTHZ_ADMIN_FEATURE, PolicyAdminEndpoints } from "./policy-admin-endpoints.js";
+import { PlatformProperties } from "../../kernel/properties.js";
+import { POLICY_TIME_ZONE, resolveTimeZone } from "../authz.properties.js";
+import { ExpressionCompiler } from "../expression/expression-compiler.js";
+import { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
+import { BusinessRuleEndpoint } from "./business-rule-endpoint.js";
+import { PolicyHistoryEndpoint } from "./policy-history-endpoint.js";
+import { StaticRuleEndpoints } from "./static-rule-endpoints.js";
+import { StaticRuleService } from "../static-rules/static-rule-service.js";
 import { PolicySimulationEndpoint } from "./policy-simulation-endpoint.js";
 import { ZeroTrustAdminEndpoints } from "./zero-trust-admin-endpoints.js";
 
@@ -27,7 +35,9 @@ export const AuthzAdminRouteSource: InjectionToken<AuthzAdminRouteSource> = Symb
 
 /**
  * The authorization admin API's routes over the platform's services: `/admin/api/policies/**` (the
- * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `POST /admin/api/policies/simulate`,
+ * PAP over HTTP, a deliberate addition: docs/decisions/authorization.md), `GET /admin/api/policies/{id}/history`,
+ * `POST /admin/api/policies/build-from-business-rule`, `GET /admin/api/policies/static-rules` and
+ * `POST /admin/api/policies/static-rules/import`, `POST /admin/api/policies/simulate`,
  * `/admin/api/zerotrust/actions/**`, and those of the AuthzAdminRouteSource members (the resources
  * module's `/admin/api/resources/**`). Each checks ROLE_ADMIN itself.
  */
@@ -37,7 +47,8 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
     users: container.resolve(UserRepository),
     clock: container.resolve(Clock),
   });
-  const policies = new PolicyAdminEndpoints({ service: container.resolve(PolicyAdministrationService) });
+  const service = container.resolve(PolicyAdministrationService);
+  const policies = new PolicyAdminEndpoints({ service });
   const zeroTrust = new ZeroTrustAdminEndpoints({
     service: container.resolve(ZeroTrustActionService),
     audit: container.resolve(AuditSink),
@@ -45,6 +56,14 @@ export function authzAdminRoutes(container: DependencyContainer): ChainRoute[] {
   return [
     ...simulation.routes(AUTHZ_ADMIN_FEATURE),
     ...policies.routes(),
+    ...new PolicyHistoryEndpoint({ service }).routes(),
+    ...new StaticRuleEndpoints({ rules: container.resolve(StaticRuleService), service }).routes(),
+    ...new BusinessRuleEndpoint({
+      service,
+      compiler: container.resolve(ExpressionCompiler),
+      converter: container.resolve(PolicyExpressionConverter),
+      timeZone: resolveTimeZone(container.resolve(PlatformProperties).get(POLICY_TIME_ZONE)),
+    }).routes(),
     ...zeroTrust.routes(AUTHZ_ADMIN_FEATURE),
     ...(container.isRegistered(AuthzAdminRouteSource, true)
       ? container.resolveAll(AuthzAdminRouteSource).flatMap((source) => source.routes(container))

@@ -64,7 +64,10 @@ export const POLICY_ADMIN_CONTRACTS = {
     body: { schema: PolicyCreateSchema, media: ["json"] },
     responses: {
       201: {
-        ...jsonAnswer("The new policy (pending approval)", PolicyJson),
+        ...jsonAnswer(
+          "The new policy: MANUAL and IMPORTED ones NOT_REQUIRED (enforced at once), AI_GENERATED and AI_EVOLVED ones PENDING",
+          PolicyJson,
+        ),
         headers: { location: "Its URL" },
       },
     },

@@ -84,7 +84,7 @@ export class PolicyAdminEndpoints {
           },
           POST: {
             name: "authz.policies.create",
-            description: "Creates a policy (pending approval)",
+            description: "Creates a policy (MANUAL or IMPORTED: NOT_REQUIRED, enforced at once; AI: PENDING)",
             contract: C.create,
           },
         },

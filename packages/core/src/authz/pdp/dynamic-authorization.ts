@@ -2,6 +2,7 @@ import type { DependencyContainer } from "tsyringe";
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { ContainerAware } from "../../identity/chain/container-aware.js";
 import type { AuthorizationManager } from "../../identity/http-security/authorization-manager.js";
+import { nameAuthorizationManager } from "../../identity/http-security/static-rule-tag.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { PolicyDecision } from "./policy-decision.js";
@@ -31,5 +32,8 @@ export function dynamicAuthorization(): AuthorizationManager & ContainerAware {
       return Promise.resolve({ granted: false, reason: "dynamic authorization is not attached" });
     },
   };
-  return self;
+  return nameAuthorizationManager(self, DYNAMIC_AUTHORIZATION_NAME);
 }
+
+/** The name `dynamicAuthorization()` gives its manager in listings of static rules (the hand-over to policies). */
+export const DYNAMIC_AUTHORIZATION_NAME = "dynamicAuthorization";

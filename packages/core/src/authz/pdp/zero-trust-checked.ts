@@ -5,6 +5,7 @@ import type {
   AuthorizationDecision,
   AuthorizationManager,
 } from "../../identity/http-security/authorization-manager.js";
+import { nameAuthorizationManager } from "../../identity/http-security/static-rule-tag.js";
 import { Clock } from "../../kernel/clock.js";
 import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
@@ -25,7 +26,7 @@ export function zeroTrustChecked(rule: AuthorizationManager): AuthorizationManag
   let evaluator: ZeroTrustEvaluator | undefined;
   let sessionOf: ((exchange: HttpExchange) => Promise<string | undefined> | undefined) | undefined;
   let attached = false;
-  return {
+  const manager: AuthorizationManager & ContainerAware = {
     attach(container: DependencyContainer): void {
       attachToContainer(rule, container);
       if (container.isRegistered(ZeroTrustActionResolver, true)) {
@@ -51,6 +52,7 @@ export function zeroTrustChecked(rule: AuthorizationManager): AuthorizationManag
       return refusalOf(cached !== undefined ? cached : await evaluator.evaluate(query)) ?? decision;
     },
   };
+  return nameAuthorizationManager(manager, "zeroTrustChecked");
 }
 
 function refusalOf(verdict: ZeroTrustVerdict | null): AuthorizationDecision | undefined {

@@ -2,7 +2,13 @@ import type { Authentication } from "../../identity/authentication/authenticatio
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Logger } from "../../kernel/logger.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
-import { type ApprovalStatus, type Policy, type PolicyChanges, requiresApproval } from "./policy.js";
+import {
+  type ApprovalStatus,
+  type NewPolicy,
+  type Policy,
+  type PolicyChanges,
+  requiresApproval,
+} from "./policy.js";
 import type { PolicyChange, PolicyChangeListener, PolicyChangeType } from "./policy-change-listener.js";
 import { checkPolicyExpressions, type PolicyExpressionTools } from "./policy-expression-check.js";
 import type { PolicyFilter, PolicyRepository } from "./policy-repository.js";
@@ -15,6 +21,9 @@ import {
 } from "./policy-schema.js";
 import { enforcementChanged } from "./policy-enforcement.js";
 import { assertRegexBudget } from "./policy-regex-budget.js";
+import { changedPolicyFields, POLICY_CONTENT_FIELDS } from "./policy-revision-fields.js";
+import type { PolicyRevision, PolicyRevisionAction } from "./policy-revision-repository.js";
+import { appendRevision, type PolicyRevisionWriting } from "./policy-revision-writer.js";
 
 /** The authority every PAP operation needs unless configured otherwise. */
 export const POLICY_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -32,6 +41,11 @@ export interface PolicyAdministrationServiceOptions extends PolicyExpressionTool
   listeners?: () => readonly PolicyChangeListener[];
   /** The authority an actor needs. Default ROLE_ADMIN. */
   adminAuthority?: string;
+  /**
+   * Where each applied change is appended as a revision (the policy's history), timed by `clock`.
+   * Both or neither; without them no history is kept.
+   */
+  revisions?: PolicyRevisionWriting;
 }
 
 /**
@@ -68,15 +82,32 @@ export class PolicyAdministrationService {
     return this.find(id);
   }
 
+  /**
+   * A policy's history, newest first, at most `limit` (see PolicyRevisionRepository.listFor); a
+   * deleted policy's too. NOT_FOUND for a policy that neither exists nor ever had a revision.
+   */
+  async history(id: string, actor: Authentication, limit?: number): Promise<PolicyRevision[]> {
+    this.requireAdmin(actor, "history", id);
+    const revisions = (await this.o.revisions?.store.listFor(id, limit)) ?? [];
+    if (revisions.length === 0) await this.find(id);
+    return revisions;
+  }
+
   /** Validates and stores a new policy (VALIDATION_FAILED, POLICY_EXPRESSION_INVALID). */
   async create(input: PolicyCreateInput, actor: Authentication): Promise<Policy> {
     this.requireAdmin(actor, "create", undefined);
-    const valid = parsePolicyCreate(input);
-    checkPolicyExpressions(valid, this.o);
-    assertRegexBudget(await this.otherTargets(undefined), valid.targets);
-    const approvalStatus: ApprovalStatus = requiresApproval(valid.source) ? "PENDING" : "NOT_REQUIRED";
-    const created = await this.o.repository.create({ ...valid, approvalStatus });
+    const created = await this.o.repository.create(await this.checkedNew(input));
+    await this.revise("CREATED", actor, created, [...POLICY_CONTENT_FIELDS]);
     return this.changed("policy.created", created, actor);
+  }
+
+  /**
+   * The policy `create` would store for `input`, after the same checks (schema, expressions, regex
+   * budget, approval status from the source), storing nothing: for previews before a save.
+   */
+  async preview(input: PolicyCreateInput, actor: Authentication): Promise<NewPolicy> {
+    this.requireAdmin(actor, "preview", undefined);
+    return this.checkedNew(input);
   }
 
   /**
@@ -107,6 +138,7 @@ export class PolicyAdministrationService {
       enforcementChanged(current, merged);
     const toStore: PolicyChanges = resubmit ? { ...valid, approvalStatus: "PENDING" } : valid;
     const updated = await this.o.repository.update(id, expectedVersion, toStore);
+    await this.revise("UPDATED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.updated", updated, actor, {
       fields: Object.keys(valid).sort(),
       ...(toStore.approvalStatus ? { approvalStatus: toStore.approvalStatus } : {}),
@@ -118,6 +150,7 @@ export class PolicyAdministrationService {
     this.requireAdmin(actor, "delete", id);
     const current = await this.find(id);
     if (!(await this.o.repository.delete(id))) throw notFound();
+    await this.revise("DELETED", actor, current, []);
     await this.changed("policy.deleted", current, actor);
   }
 
@@ -129,6 +162,7 @@ export class PolicyAdministrationService {
     if (current.isActive) return current;
     checkPolicyExpressions(current, this.o);
     const updated = await this.o.repository.update(id, current.version, { isActive: true });
+    await this.revise("ACTIVATED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.activated", updated, actor);
   }
 
@@ -138,6 +172,7 @@ export class PolicyAdministrationService {
     const current = await this.find(id);
     if (!current.isActive) return current;
     const updated = await this.o.repository.update(id, current.version, { isActive: false });
+    await this.revise("DEACTIVATED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.deactivated", updated, actor);
   }
 
@@ -147,6 +182,7 @@ export class PolicyAdministrationService {
     const current = await this.pending(id, "approve");
     checkPolicyExpressions(current, this.o);
     const updated = await this.decide(current, "approve", { approvalStatus: "APPROVED" });
+    await this.revise("APPROVED", actor, updated, changedPolicyFields(current, updated));
     return this.changed("policy.approved", updated, actor);
   }
 
@@ -165,7 +201,16 @@ export class PolicyAdministrationService {
     }
     const current = await this.pending(id, "reject");
     const updated = await this.decide(current, "reject", { approvalStatus: "REJECTED", isActive: false });
+    await this.revise("REJECTED", actor, updated, changedPolicyFields(current, updated), reason || undefined);
     return this.changed("policy.rejected", updated, actor, reason ? { reason } : {});
+  }
+
+  private async checkedNew(input: PolicyCreateInput): Promise<NewPolicy> {
+    const valid = parsePolicyCreate(input);
+    checkPolicyExpressions(valid, this.o);
+    assertRegexBudget(await this.otherTargets(undefined), valid.targets);
+    const approvalStatus: ApprovalStatus = requiresApproval(valid.source) ? "PENDING" : "NOT_REQUIRED";
+    return { ...valid, approvalStatus };
   }
 
   // Every stored policy's targets but `exceptId`'s (the regex budget counts inactive ones too:
@@ -197,6 +242,16 @@ export class PolicyAdministrationService {
       if (now.approvalStatus !== "PENDING") throw illegal(now, action, error);
       throw error;
     }
+  }
+
+  private revise(
+    action: PolicyRevisionAction,
+    actor: Authentication,
+    snapshot: Policy,
+    changedFields: string[],
+    reason?: string,
+  ): Promise<void> {
+    return appendRevision(this.o, { action, actor: actor.username, snapshot, changedFields, reason });
   }
 
   private requireAdmin(actor: Authentication, action: string, policyId: string | undefined): void {

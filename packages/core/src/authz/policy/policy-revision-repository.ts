@@ -34,6 +34,11 @@ export interface PolicyRevision {
   readonly reason?: string | undefined;
 }
 
+/** How many revisions `listFor` answers when no limit is given. */
+export const DEFAULT_POLICY_REVISION_LIMIT = 100;
+/** The most revisions one `listFor` answers; a larger limit is refused (VALIDATION_FAILED). */
+export const MAX_POLICY_REVISION_LIMIT = 1_000;
+
 /** A revision before the store gives it an id. */
 export type NewPolicyRevision = Omit<PolicyRevision, "id">;
 
@@ -44,7 +49,10 @@ export type NewPolicyRevision = Omit<PolicyRevision, "id">;
 export interface PolicyRevisionRepository {
   /** Appends one revision; returns it with its id. */
   append(revision: NewPolicyRevision): Promise<PolicyRevision>;
-  /** The policy's revisions, newest first; at most `limit` (default 100, at most 1,000). */
+  /**
+   * The policy's revisions, newest first; at most `limit` (default 100, at most 1,000); an unknown
+   * policy has none. A limit that is not an integer from 1 to 1,000 is VALIDATION_FAILED.
+   */
   listFor(policyId: string, limit?: number): Promise<PolicyRevision[]>;
 }
 

@@ -17,6 +17,7 @@ import { HttpExchange } from "../../web/http-exchange.js";
 import { ExpressionCompiler } from "../expression/expression-compiler.js";
 import { PolicyExpressionConverter } from "../expression/policy-expression-converter.js";
 import { InMemoryPolicyRepository } from "./in-memory-policy-repository.js";
+import { InMemoryPolicyRevisionRepository } from "./in-memory-policy-revision-repository.js";
 import { PolicyAdminEndpoints } from "../admin/policy-admin-endpoints.js";
 import { serveRoutes } from "../../identity/chain/chain-routes.test-support.js";
 import { PolicyAdministrationService } from "./policy-administration-service.js";
@@ -63,6 +64,7 @@ export function setup(
 ) {
   const clock = new ManualClock();
   const repository = new InMemoryPolicyRepository({ clock, ids: new CryptoIdGenerator() });
+  const revisions = new InMemoryPolicyRevisionRepository({ ids: new CryptoIdGenerator() });
   const audit = new InMemoryAuditSink(1_000, clock);
   const logged: { message: string; fields: LogFields | undefined }[] = [];
   const logger: Logger = {
@@ -87,11 +89,12 @@ export function setup(
     compiler: o.tools?.compiler ?? new ExpressionCompiler(),
     converter: o.tools?.converter ?? new PolicyExpressionConverter(),
     listeners: () => listeners,
+    revisions: { store: revisions, clock },
   });
   const filter = new PolicyAdminEndpoints({ service });
   /** The audit events of a type prefix, e.g. `policy.`. */
   const audited = (prefix = "policy.") => audit.events().filter((e) => e.type.startsWith(prefix));
-  return { clock, repository, audit, audited, logged, changes, service, filter };
+  return { clock, repository, revisions, audit, audited, logged, changes, service, filter };
 }
 
 /** Test fixture: an exchange; `body` is sent as JSON unless `raw` is given; `as` signs the caller in. */

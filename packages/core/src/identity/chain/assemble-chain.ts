@@ -260,8 +260,12 @@ function authorizationFilter(definition: ChainDefinition, parts: ChainParts): Au
   const authorizationRules = [...http.authorization.rules];
   if (definition.options.formStep()?.permitAllValue) {
     authorizationRules.unshift(
-      { matcher: antMatcher(plan.loginPage), manager: rules.permitAll() },
-      { matcher: antMatcher(plan.processingUrl, "POST"), manager: rules.permitAll() },
+      { matcher: antMatcher(plan.loginPage), manager: rules.permitAll(), tag: { kind: "permitAll" } },
+      {
+        matcher: antMatcher(plan.processingUrl, "POST"),
+        manager: rules.permitAll(),
+        tag: { kind: "permitAll" },
+      },
     );
   }
   return new AuthorizationFilter(

@@ -29,7 +29,8 @@ export class AuthorizationFilter implements SecurityFilter {
   readonly name = "authorization";
 
   constructor(
-    private readonly rules: readonly AuthorizationRule[],
+    /** The chain's static rules, top to bottom (listable: the Policy Center's static-rule import). */
+    readonly rules: readonly AuthorizationRule[],
     private readonly audit: AuditSink,
     /** Starts a step-up for a signed-in user (the chain hooks); its fields join the challenge error. */
     private readonly stepUp?: StepUpStarter,
@@ -111,4 +112,17 @@ export class AuthorizationFilter implements SecurityFilter {
     }
     await next();
   }
+}
+
+/**
+ * The static rules of a chain: those of its authorization filter (the filter named `authorization`),
+ * top to bottom; none when it has no such filter.
+ */
+export function staticRulesOf(chain: {
+  readonly filters: readonly SecurityFilter[];
+}): readonly AuthorizationRule[] {
+  const filter = chain.filters.find((f) => f.name === "authorization") as
+    | Partial<AuthorizationFilter>
+    | undefined;
+  return Array.isArray(filter?.rules) ? filter.rules : [];
 }

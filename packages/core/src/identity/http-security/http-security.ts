@@ -14,6 +14,7 @@ import {
   type ContributedRules,
 } from "./authorization-manager.js";
 import type { ContributedRule } from "./contributed-rule.js";
+import { accessTag, contributedTag, type StaticRuleTag } from "./static-rule-tag.js";
 
 /** When a chain creates and reads the server-side session. */
 export type SessionCreationPolicy = "always" | "ifRequired" | "never" | "stateless";
@@ -49,6 +50,10 @@ export interface LogoutSettings {
 export interface AuthorizationRule {
   matcher: RequestMatcher;
   manager: AuthorizationManager;
+  /** What it checks, as the rule builder built it (absent for rules built by hand). */
+  tag?: StaticRuleTag;
+  /** The matchers `matcher` joins (one per `requestMatchers` argument; none for anyRequest). */
+  matchers?: readonly RequestMatcher[];
 }
 
 /** A filter added relative to a named built-in filter. */
@@ -109,37 +114,40 @@ export class AuthorizeHttpRequests {
     if (targets.length === 0)
       throw new PlatformError("CONFIGURATION_INVALID", "requestMatchers needs a pattern");
     const matchers = targets.map((t) => (typeof t === "string" ? antMatcher(t, method ?? "ANY") : t));
-    return this.authorizedUrl(matchers.length === 1 ? matchers[0]! : orMatcher(...matchers));
+    return this.authorizedUrl(matchers.length === 1 ? matchers[0]! : orMatcher(...matchers), matchers);
   }
 
   /** The closing rule for every request no earlier rule matched. */
   anyRequest(): AuthorizedUrl<this> {
-    const url = this.authorizedUrl(anyRequest());
+    const url = this.authorizedUrl(anyRequest(), []);
     this.closed = true;
     return url;
   }
 
-  private authorizedUrl(matcher: RequestMatcher): AuthorizedUrl<this> {
-    const add = (manager: AuthorizationManager): this => {
-      this.rules.push({ matcher, manager });
+  private authorizedUrl(matcher: RequestMatcher, matchers: readonly RequestMatcher[]): AuthorizedUrl<this> {
+    const add = (manager: AuthorizationManager, tag: StaticRuleTag): this => {
+      this.rules.push({ matcher, manager, tag, matchers });
       return this;
     };
     const rules = this.table;
     const own: OwnAuthorizedUrl<this> = {
-      permitAll: () => add(rules.permitAll()),
-      denyAll: () => add(rules.denyAll()),
-      authenticated: () => add(rules.authenticated()),
-      anonymous: () => add(rules.anonymous()),
-      hasRole: (role) => add(rules.hasAnyRole(role)),
-      hasAnyRole: (...roles) => add(rules.hasAnyRole(...roles)),
-      hasAuthority: (authority) => add(rules.hasAnyAuthority(authority)),
-      hasAnyAuthority: (...authorities) => add(rules.hasAnyAuthority(...authorities)),
-      access: (manager) => add(manager),
+      permitAll: () => add(rules.permitAll(), { kind: "permitAll" }),
+      denyAll: () => add(rules.denyAll(), { kind: "denyAll" }),
+      authenticated: () => add(rules.authenticated(), { kind: "authenticated" }),
+      anonymous: () => add(rules.anonymous(), { kind: "anonymous" }),
+      hasRole: (role) => add(rules.hasAnyRole(role), { kind: "roles", values: [role] }),
+      hasAnyRole: (...roles) => add(rules.hasAnyRole(...roles), { kind: "roles", values: roles }),
+      hasAuthority: (authority) =>
+        add(rules.hasAnyAuthority(authority), { kind: "authorities", values: [authority] }),
+      hasAnyAuthority: (...authorities) =>
+        add(rules.hasAnyAuthority(...authorities), { kind: "authorities", values: authorities }),
+      access: (manager) => add(manager, accessTag(manager)),
     };
     // A name no plugin contributed reaches the rule table's own prototype, which throws a clear error.
     const url = Object.assign(Object.create(Object.getPrototypeOf(rules)) as Record<string, unknown>, own);
     const table = rules as unknown as Record<string, (...args: unknown[]) => AuthorizationManager>;
-    for (const name of this.contributed) url[name] = (...args: unknown[]) => add(table[name]!(...args));
+    for (const name of this.contributed)
+      url[name] = (...args: unknown[]) => add(table[name]!(...args), contributedTag(name, args));
     return url as unknown as AuthorizedUrl<this>;
   }
 }
