@@ -108,13 +108,21 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
 
   async function handle(event: H3Event): Promise<Response> {
     const startedAt = performance.now();
-    // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one.
-    const correlationId = incomingCorrelationId(event.req.headers) ?? ids.id();
-    correlationIds.set(event, correlationId);
+    let correlationId: string | undefined;
     let exchange: HttpExchange | undefined;
     let response: Response;
     try {
       exchange = toExchange(event, binding);
+      // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new
+      // one. Read from the exchange's headers (copied once); when the request carries none of the
+      // three, incomingCorrelationId has nothing to judge and is not asked.
+      correlationId =
+        (exchange.header("x-request-id") ??
+          exchange.header("x-correlation-id") ??
+          exchange.header("traceparent")) === undefined
+          ? ids.id()
+          : (incomingCorrelationId(exchangeHeaders(exchange)) ?? ids.id());
+      correlationIds.set(event, correlationId);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await pipeline.run(exchange);
       response = writeExchange(exchange, {
@@ -122,6 +130,11 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
         "x-request-id": correlationId,
       });
     } catch (error) {
+      // The binding itself refused the request (no exchange yet): its id from the raw headers.
+      if (correlationId === undefined) {
+        correlationId = incomingCorrelationId(event.req.headers) ?? ids.id();
+        correlationIds.set(event, correlationId);
+      }
       response = answerError(error, event, correlationId, exchange?.response.headers);
     }
     if (exchange !== undefined) observer?.answered(exchange, response.status, startedAt, correlationId);
@@ -143,6 +156,11 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   });
   app.use(handle);
   return { app, routes, table, pipeline, readiness };
+}
+
+/** An exchange's request headers as incomingCorrelationId reads them (by lower-case name). */
+function exchangeHeaders(exchange: HttpExchange): { get(name: string): string | undefined } {
+  return { get: (name) => exchange.header(name) };
 }
 
 function bindingOptions(platform: Platform): ExchangeBindingOptions {

@@ -15,8 +15,11 @@ import { type SecurityFilterChain, sortChains } from "./security-filter-chain.js
 export class FilterChainProxy implements HttpInterceptor {
   readonly chains: readonly SecurityFilterChain[];
 
-  /** Per chain, its matcher's pattern when it is path-only (pathOnlyPattern): `select` tests it inline. */
-  private readonly patterns: readonly (PathPattern | undefined)[];
+  /**
+   * Per chain, its matcher's pattern when it is path-only (pathOnlyPattern): `select` (and identity's
+   * `chain` step, which inlines it) tests it inline.
+   */
+  readonly patterns: readonly (PathPattern | undefined)[];
 
   constructor(chains: readonly SecurityFilterChain[]) {
     this.chains = sortChains(chains);

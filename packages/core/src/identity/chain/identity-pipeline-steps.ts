@@ -42,12 +42,24 @@ function identityPipelineSteps(container: DependencyContainer): PipelineContribu
     proxy = container.resolve(FilterChainProxy);
     return proxy;
   };
+  // FilterChainProxy.select, inline (the `chain` step runs on every request): the first chain whose
+  // matcher matches is recorded on the exchange; a path-only matcher's pattern is tested on the
+  // segments directly (false on an exchange without segments, as the matcher would answer).
+  const selectChain = (exchange: HttpExchange): void => {
+    const { chains, patterns } = proxy ?? loadProxy();
+    const segments = exchange.segments;
+    for (let i = 0; i < chains.length; i++) {
+      const chain = chains[i] as SecurityFilterChain;
+      const path = patterns[i];
+      if (path !== undefined ? segments === undefined || !path.test(segments) : !chain.matcher.matches(exchange))
+        continue;
+      exchange.match.chain = chain;
+      return;
+    }
+  };
   return [
     { at: "firewall", step: { name: "request-firewall", apply: assertPathAllowed } },
-    {
-      at: "chain",
-      step: { name: "select-chain", apply: (exchange) => void (proxy ?? loadProxy()).select(exchange) },
-    },
+    { at: "chain", step: { name: "select-chain", apply: selectChain } },
     { at: "authentication", step: segmentStep("chain-authentication", AUTHENTICATION_SEGMENT) },
     { at: "zero-trust-checkpoint", step: { name: "request-checkpoint", apply: requestCheckpoint } },
     { at: "entry", step: segmentStep("chain-entry", ENTRY_SEGMENT) },
