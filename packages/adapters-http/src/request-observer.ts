@@ -52,7 +52,8 @@ export class RequestObserver {
         const found =
           (match.route as { match?: RouteMatch } | undefined)?.match ?? this.o.routes.matchExchange(exchange);
         // The name the table holds (RouteRegistry's default for an unnamed route).
-        if (found.kind === "found") route = found.route.name ?? `app.${found.route.method} ${found.route.path}`;
+        if (found.kind === "found")
+          route = found.route.name ?? `app.${found.route.method} ${found.route.path}`;
       }
       const ms = performance.now() - startedAt;
       const metrics = this.o.metrics;

@@ -75,7 +75,10 @@ describe("JsonLogger", () => {
       log.info("first");
       log.error("second", { password: "hunter2" });
       expect(writes).toHaveLength(1);
-      const messages = writes[0]!.trimEnd().split("\n").map((l) => JSON.parse(l).message);
+      const messages = writes[0]!
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).message);
       expect(messages).toEqual(["first", "second"]);
       expect(writes[0]).not.toContain("hunter2");
     });
