@@ -98,7 +98,29 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
     });
     expect(forged.status).toBe(401);
     expect(lastAccess()).toMatchObject({ path: "/api/me", status: 401, userId: undefined });
+    // Refused before the chain's entry step looked it up: named as the answered request was.
+    expect(lastAccess()?.route).toBe(line?.route);
     expect(logger.lines.some((l) => l.line.includes("forged.token.value"))).toBe(false);
+  });
+
+  it("names an application route by the handler's lookup, and a request refused before the handler alike", async () => {
+    const login = await fetch(
+      `${demo.base}/api/login`,
+      json("POST", { username: "user", password: "password" }),
+    );
+    const { accessToken } = (await login.json()) as { accessToken: string };
+    const orders = await fetch(`${demo.base}/api/orders`, {
+      headers: { authorization: `Bearer ${accessToken}`, ...JSON_ACCEPT },
+    });
+    expect(orders.status).toBe(200);
+    expect(lastAccess()).toMatchObject({ path: "/api/orders", route: "orders.list", status: 200 });
+    const anonymous = await fetch(`${demo.base}/api/orders`, { headers: JSON_ACCEPT });
+    expect(anonymous.status).toBe(401);
+    expect(lastAccess()).toMatchObject({ path: "/api/orders", route: "orders.list", status: 401 });
+    const unknown = await fetch(`${demo.base}/api/orders/none/such`, {
+      headers: { authorization: `Bearer ${accessToken}`, ...JSON_ACCEPT },
+    });
+    expect(lastAccess()).toMatchObject({ status: unknown.status, route: undefined });
   });
 
   // Outside review: a route a core module put straight into the table (JWKS, the RFC 8414 metadata)

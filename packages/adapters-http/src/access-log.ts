@@ -13,7 +13,7 @@ export const HTTP_ACCESS_LOG_ENABLED = defineProperty({
 export const ACCESS_LOG_MESSAGE = "http.access";
 
 /** Longest path an access line carries; a longer one is cut and marked with a trailing `…`. */
-const MAX_LOGGED_PATH = 256;
+export const MAX_LOGGED_PATH = 256;
 
 /**
  * The fields of one access line: `method`, `path` (the canonical path: never the query string,

@@ -18,6 +18,7 @@ import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
 import { httpOperations } from "./operations.js";
 import type { HttpReadiness } from "./readiness.js";
+import type { RequestObserver } from "./request-observer.js";
 import { HTTP_OPENAPI_ENABLED } from "./openapi/openapi-properties.js";
 import { openApiRoutes } from "./openapi/openapi-routes.js";
 import { RouteRegistry } from "./route-registry.js";
@@ -79,42 +80,31 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   routes.bindTo(table);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
-  const errors = platform.resolve(ErrorCatalog);
-  // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
-  const translate = errorTranslation(platform.container);
   const pipeline = assembleHttpPipeline(platform, routes, options, logger);
   routes.add(healthRoute(platform, options.healthPath));
   // Liveness, readiness, metrics; the access log and request metrics (docs/operations.md).
   const { observer, readiness } = httpOperations(platform, routes, table, logger, options.healthPath);
-  if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
-  for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
-  if (platform.properties.get(HTTP_OPENAPI_ENABLED)) {
-    for (const route of openApiRoutes(platform, platform.properties.get(REST_DOCS_PATH))) routes.add(route);
-  }
+  addServedRoutes(platform, routes, options);
 
   const correlationIds = new WeakMap<H3Event, string>();
-  const answerError = (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>) => {
-    const translated = translate(error);
-    observer?.failed(translated);
-    return errorAnswer(translated, {
-      correlationId: id,
-      method: event.req.method,
-      path: event.url.pathname,
-      logger,
-      errors,
-      headers,
-    });
-  };
+  const answerError = errorAnswerer(platform, observer, logger);
 
   async function handle(event: H3Event): Promise<Response> {
     const startedAt = performance.now();
-    // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one.
-    const correlationId = incomingCorrelationId(event.req.headers) ?? ids.id();
-    correlationIds.set(event, correlationId);
+    let correlationId: string | undefined;
     let exchange: HttpExchange | undefined;
     let response: Response;
     try {
       exchange = toExchange(event, binding);
+      // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one,
+      // from the exchange's headers; incomingCorrelationId is asked only when one of them is there.
+      correlationId =
+        (exchange.header("x-request-id") ??
+          exchange.header("x-correlation-id") ??
+          exchange.header("traceparent")) === undefined
+          ? ids.id()
+          : (incomingCorrelationId(exchangeHeaders(exchange)) ?? ids.id());
+      correlationIds.set(event, correlationId);
       exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await pipeline.run(exchange);
       response = writeExchange(exchange, {
@@ -122,6 +112,11 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
         "x-request-id": correlationId,
       });
     } catch (error) {
+      if (correlationId === undefined) {
+        // The binding refused the request (no exchange yet): its id from the raw headers.
+        correlationId = incomingCorrelationId(event.req.headers) ?? ids.id();
+        correlationIds.set(event, correlationId);
+      }
       response = answerError(error, event, correlationId, exchange?.response.headers);
     }
     if (exchange !== undefined) observer?.answered(exchange, response.status, startedAt, correlationId);
@@ -143,6 +138,39 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   });
   app.use(handle);
   return { app, routes, table, pipeline, readiness };
+}
+
+/** Answers an error (after the ErrorTranslator family), counting a dependency's outage. */
+function errorAnswerer(platform: Platform, observer: RequestObserver | undefined, logger: Logger) {
+  const errors = platform.resolve(ErrorCatalog);
+  // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
+  const translate = errorTranslation(platform.container);
+  return (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>): Response => {
+    const translated = translate(error);
+    observer?.failed(translated);
+    return errorAnswer(translated, {
+      correlationId: id,
+      method: event.req.method,
+      path: event.url.pathname,
+      logger,
+      errors,
+      headers,
+    });
+  };
+}
+
+/** The SDK's and the host's static assets, and the OpenAPI document when enabled. */
+function addServedRoutes(platform: Platform, routes: RouteRegistry, options: CreateHttpAppOptions): void {
+  if (options.sdkAssets ?? true) routes.add(sdkAssetsRoute());
+  for (const assets of options.staticAssets ?? []) routes.add(staticAssetsRoute(assets));
+  if (platform.properties.get(HTTP_OPENAPI_ENABLED)) {
+    for (const route of openApiRoutes(platform, platform.properties.get(REST_DOCS_PATH))) routes.add(route);
+  }
+}
+
+/** An exchange's request headers as incomingCorrelationId reads them (by lower-case name). */
+function exchangeHeaders(exchange: HttpExchange): { get(name: string): string | undefined } {
+  return { get: (name) => exchange.header(name) };
 }
 
 function bindingOptions(platform: Platform): ExchangeBindingOptions {

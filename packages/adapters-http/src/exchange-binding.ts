@@ -80,7 +80,8 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     headers,
     remoteAddress: client?.address ?? peer,
     secure: (client?.protocol ?? getRequestProtocol(event)) === "https",
-    readBody: () => readLimitedText(request, options.maxBodySize),
+    // Bound, not a closure: one less function made (and, under tsx, named) per request.
+    readBody: readLimitedText.bind(null, request, options.maxBodySize),
     errors: options.errors,
   });
 }

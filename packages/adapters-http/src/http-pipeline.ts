@@ -1,11 +1,9 @@
 import type { Platform } from "@keyward/core";
-import { PlatformError } from "@keyward/core/errors";
 import { FilterChainProxy } from "@keyward/core/identity";
 import type { Logger } from "@keyward/core/ports";
 import {
   contributedSteps,
   type HttpInterceptor,
-  holdResult,
   type PipelineContribution,
   type PipelineStep,
   RequestPipeline,
@@ -53,7 +51,7 @@ export function assembleHttpPipeline(
       {},
     );
   }
-  return new RequestPipeline([...contributed, ...hostSteps, { at: "handler", step: routeStep(routes) }]);
+  return new RequestPipeline([...contributed, ...hostSteps, { at: "handler", step: routes.handlerStep() }]);
 }
 
 function interceptorStep(interceptor: HttpInterceptor, index: number): PipelineContribution {
@@ -63,28 +61,4 @@ function interceptorStep(interceptor: HttpInterceptor, index: number): PipelineC
     around: (exchange, next) => interceptor.intercept(exchange, () => next(exchange)),
   };
   return { before: "handler", step };
-}
-
-/** The `handler` place: the matched route (404, or 405 with Allow), its result held for the answer. */
-function routeStep(routes: RouteRegistry): PipelineStep {
-  return {
-    name: "route",
-    apply: (exchange) => {
-      const match = routes.matchExchange(exchange);
-      if (match.kind === "not-found") throw new PlatformError("NOT_FOUND", "Not found");
-      if (match.kind === "method-not-allowed") {
-        exchange.response.headers.set("allow", match.allow.join(", "));
-        throw new PlatformError("METHOD_NOT_ALLOWED", `Method ${exchange.method} is not allowed here`, {
-          details: { allow: match.allow },
-        });
-      }
-      const result = match.route.handler(exchange);
-      // Bound, not wrapped: no function of ours runs between the handler's promise and holdResult.
-      if (result instanceof Promise) return result.then(holdResult.bind(null, exchange));
-      // holdResult, inline for a synchronous handler.
-      const response = exchange.response;
-      if (!response.committed && result !== undefined) response.body = result as typeof response.body;
-      return undefined;
-    },
-  };
 }

@@ -2,9 +2,9 @@ import { currentAuthentication } from "@keyward/core";
 import { isPlatformError } from "@keyward/core/errors";
 import type { Logger } from "@keyward/core/ports";
 import type { HttpExchange, RouteTable } from "@keyward/core/web";
-import { ACCESS_LOG_MESSAGE, type AccessLine, loggedMethod, loggedPath } from "./access-log.js";
-import { NO_ROUTE, type PlatformMetrics } from "./metrics/platform-metrics.js";
-import type { RouteRegistry } from "./route-registry.js";
+import { ACCESS_LOG_MESSAGE, type AccessLine, loggedMethod, MAX_LOGGED_PATH } from "./access-log.js";
+import { NO_ROUTE, type PlatformMetrics, type RouteInstruments } from "./metrics/platform-metrics.js";
+import type { RouteMatch, RouteRegistry } from "./route-registry.js";
 
 /** What the binding tells operators about each answered request. */
 export interface RequestObserverOptions {
@@ -24,18 +24,55 @@ export interface RequestObserverOptions {
  * alike. Never throws: observing never changes an answer.
  */
 export class RequestObserver {
+  /** Each route name's bound request metrics (PlatformMetrics.requestInstruments), kept per route. */
+  private readonly instruments = new Map<string, RouteInstruments>();
+
   constructor(private readonly o: RequestObserverOptions) {}
 
-  /** A request that became an exchange was answered with `status`; `startedAt` is its `performance.now()`. */
+  /**
+   * A request that became an exchange was answered with `status`; `startedAt` is its `performance.now()`.
+   * One function per request: the route's name, the metrics and the access line are inline (they
+   * run on every request); `loggedPath` and `PlatformMetrics.request` do the same for other callers.
+   */
   answered(exchange: HttpExchange, status: number, startedAt: number, correlationId: string): void {
     try {
-      const route = this.routeName(exchange);
+      // The route's name, from what the request's own lookups left on the exchange (never a second
+      // lookup): the chain's entry route it reached, else the application route the handler step
+      // found, else none (the table's name, RouteRegistry's default for an unnamed route).
+      // A request refused before a lookup ran (a 401 before the entry step or the handler) is looked
+      // up here, so it is named as before.
+      const match = exchange.match;
+      const chain = match.chain;
+      const entry =
+        match.entry !== undefined || chain === undefined
+          ? match.entry
+          : this.o.table.matchChain(chain.id, exchange.method, exchange.path, exchange.segments);
+      let route: string | undefined = entry?.route.name;
+      if (route === undefined && exchange.segments !== undefined) {
+        const found =
+          (match.route as { match?: RouteMatch } | undefined)?.match ?? this.o.routes.matchExchange(exchange);
+        // The name the table holds (RouteRegistry's default for an unnamed route).
+        if (found.kind === "found")
+          route = found.route.name ?? `app.${found.route.method} ${found.route.path}`;
+      }
       const ms = performance.now() - startedAt;
-      this.o.metrics?.request(route ?? NO_ROUTE, status, ms / 1000);
+      const metrics = this.o.metrics;
+      if (metrics !== undefined) {
+        const name = route ?? NO_ROUTE;
+        let instruments = this.instruments.get(name);
+        if (instruments === undefined) {
+          instruments = metrics.requestInstruments(name);
+          this.instruments.set(name, instruments);
+        }
+        (instruments.byStatus.get(status) ?? instruments.count(status)).inc();
+        instruments.latency.observe(ms / 1000);
+      }
       if (this.o.accessLog === undefined) return;
+      const path = exchange.path;
       const line: AccessLine = {
         method: exchange.method,
-        path: loggedPath(exchange.path),
+        // The canonical path, never the query string (where secrets travel); loggedPath, inline.
+        path: path.length <= MAX_LOGGED_PATH ? path : `${path.slice(0, MAX_LOGGED_PATH)}…`,
         route,
         status,
         durationMs: Math.round(ms * 100) / 100,
@@ -72,18 +109,5 @@ export class RequestObserver {
   failed(error: unknown): void {
     if (this.o.metrics === undefined || !isPlatformError(error, "DEPENDENCY_UNAVAILABLE")) return;
     this.o.metrics.dependencyError(error.details?.dependency ?? "unknown");
-  }
-
-  private routeName(exchange: HttpExchange): string | undefined {
-    const chain = exchange.match.chain;
-    if (chain !== undefined) {
-      const entry = this.o.table.matchChain(chain.id, exchange.method, exchange.path, exchange.segments);
-      if (entry !== undefined) return entry.route.name;
-    }
-    if (exchange.segments === undefined) return undefined;
-    const match = this.o.routes.matchExchange(exchange);
-    if (match.kind !== "found") return undefined;
-    // The name the table holds (RouteRegistry's default for an unnamed route).
-    return match.route.name ?? `app.${match.route.method} ${match.route.path}`;
   }
 }

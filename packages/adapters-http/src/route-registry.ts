@@ -1,6 +1,8 @@
 import { PlatformError } from "@keyward/core/errors";
 import {
+  holdResult,
   type HttpExchange,
+  type PipelineStep,
   type ResponseBody,
   type Route,
   type RouteAccess,
@@ -117,11 +119,60 @@ export class RouteRegistry {
   /**
    * False when the request's route declares `callerContext: false`, or when no route serves it (it
    * answers 404 or 405, running no handler); true otherwise. The request pipeline's `caller-context`
-   * step (authz) asks it.
+   * step (authz) asks it, before the handler: `matchExchange`, inline (the first lookup of a request
+   * is made here, and the handler step reads it from the exchange).
    */
   needsCallerContext(exchange: HttpExchange): boolean {
-    const match = this.matchExchange(exchange);
+    const record = exchange.match;
+    const cached = record.route as CachedMatch | undefined;
+    let match: RouteMatch;
+    if (cached?.registry === this && cached.size === this.definitions.length) match = cached.match;
+    else {
+      const found = this.table.match(exchange.method, exchange.path, exchange.segments);
+      match =
+        found.kind !== "found"
+          ? found
+          : {
+              kind: "found",
+              route: this.byRoute.get(found.route) ?? appDefinition(found.route),
+              params: found.params,
+            };
+      record.route = { registry: this, size: this.definitions.length, match } satisfies CachedMatch;
+      record.variables = match.kind === "found" ? match.params : {};
+    }
     return match.kind === "found" && match.route.callerContext !== false;
+  }
+
+  /**
+   * The request pipeline's `handler` step for these routes: the matched route (404, or 405 with
+   * Allow), its result held for the answer. The match a step before made (`needsCallerContext`) is
+   * read from the exchange, inline; else `matchExchange` looks it up.
+   */
+  handlerStep(): PipelineStep {
+    return {
+      name: "route",
+      apply: (exchange) => {
+        const cached = exchange.match.route as CachedMatch | undefined;
+        const match =
+          cached?.registry === this && cached.size === this.definitions.length
+            ? cached.match
+            : this.matchExchange(exchange);
+        if (match.kind === "not-found") throw new PlatformError("NOT_FOUND", "Not found");
+        if (match.kind === "method-not-allowed") {
+          exchange.response.headers.set("allow", match.allow.join(", "));
+          throw new PlatformError("METHOD_NOT_ALLOWED", `Method ${exchange.method} is not allowed here`, {
+            details: { allow: match.allow },
+          });
+        }
+        const result = match.route.handler(exchange);
+        // Bound, not wrapped: no function of ours runs between the handler's promise and holdResult.
+        if (result instanceof Promise) return result.then(holdResult.bind(null, exchange));
+        // holdResult, inline for a synchronous handler.
+        const response = exchange.response;
+        if (!response.committed && result !== undefined) response.body = result as typeof response.body;
+        return undefined;
+      },
+    };
   }
 
   /** Finds the route for a method and canonical path (see the class comment for precedence). */

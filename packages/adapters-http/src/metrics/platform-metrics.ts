@@ -35,6 +35,16 @@ const FLOW_END_STATES = new Set([
 type CounterChild = ReturnType<Counter<string>["labels"]>;
 type HistogramChild = ReturnType<Histogram<string>["labels"]>;
 
+/** One route name's request metrics, bound (PlatformMetrics.requestInstruments). */
+export interface RouteInstruments {
+  /** The latency histogram's child for the route. */
+  readonly latency: HistogramChild;
+  /** The request counter's children for the route, by status, as seen so far. */
+  readonly byStatus: ReadonlyMap<number, CounterChild>;
+  /** Binds (and keeps) the counter child of a status not seen yet for the route. */
+  count(status: number): CounterChild;
+}
+
 /**
  * One platform's Prometheus metrics, in a registry of its own (never prom-client's global one, so
  * two platforms in one process count apart). Requests are counted by the binding (`request`); sign-ins,
@@ -53,9 +63,8 @@ export class PlatformMetrics {
   private readonly factors: Counter<"factor" | "outcome">;
   private readonly flows: Counter<"state">;
   private readonly dependencyErrors: Counter<"dependency">;
-  // Children cached per label values: a request allocates no label object once its route was seen.
-  private readonly requestChildren = new Map<string, Map<number, CounterChild>>();
-  private readonly latencyChildren = new Map<string, HistogramChild>();
+  // Children bound per route name (and status): a request allocates no label object once its route was seen.
+  private readonly routeInstruments = new Map<string, RouteInstruments>();
 
   constructor() {
     const registers = [this.registry];
@@ -105,23 +114,34 @@ export class PlatformMetrics {
 
   /** Counts one answered request: its route name (NO_ROUTE for none), status and duration in seconds. */
   request(route: string, status: number, seconds: number): void {
-    let byStatus = this.requestChildren.get(route);
-    if (byStatus === undefined) {
-      byStatus = new Map();
-      this.requestChildren.set(route, byStatus);
+    const instruments = this.requestInstruments(route);
+    (instruments.byStatus.get(status) ?? instruments.count(status)).inc();
+    instruments.latency.observe(seconds);
+  }
+
+  /**
+   * The request metrics of one route name, bound once (prom-client's `labels(...)` per route, and per
+   * status on its first answer) and kept: the binding's observer holds them per route, so a request
+   * counts itself with no label lookup and no function of ours. The names come from the route table
+   * (bounded), as the statuses do.
+   */
+  requestInstruments(route: string): RouteInstruments {
+    let instruments = this.routeInstruments.get(route);
+    if (instruments === undefined) {
+      const byStatus = new Map<number, CounterChild>();
+      const requests = this.requests;
+      instruments = {
+        latency: this.latency.labels(route),
+        byStatus,
+        count: (status) => {
+          const counter = requests.labels(route, String(status));
+          byStatus.set(status, counter);
+          return counter;
+        },
+      };
+      this.routeInstruments.set(route, instruments);
     }
-    let counter = byStatus.get(status);
-    if (counter === undefined) {
-      counter = this.requests.labels(route, String(status));
-      byStatus.set(status, counter);
-    }
-    counter.inc();
-    let histogram = this.latencyChildren.get(route);
-    if (histogram === undefined) {
-      histogram = this.latency.labels(route);
-      this.latencyChildren.set(route, histogram);
-    }
-    histogram.observe(seconds);
+    return instruments;
   }
 
   /** Counts one request answered DEPENDENCY_UNAVAILABLE, by the dependency its error names. */

@@ -43,29 +43,110 @@ function redactInto(out: LogFields, fields: LogFields): LogFields {
   return out;
 }
 
-/** Writes one JSON line per entry to a sink (stderr by default). */
+/**
+ * Most bytes of info lines the default sink holds before it writes them (they are written at the end
+ * of the event loop's turn at the latest): a flood of lines never grows it without bound.
+ */
+const MAX_PENDING = 64 * 1024;
+
+/**
+ * The default sink of JsonLogger: process stderr, info lines batched per event-loop turn. Under load
+ * a turn answers several requests, each with its access line; one write for all of them instead of
+ * one synchronous write each (stderr to a file or a pipe is synchronous on Linux). A warn or error
+ * line writes the pending ones and itself at once (an operator sees trouble as it happens, in order),
+ * and the process's `exit` writes what is pending (a crash's last lines are kept); a kill -9 loses
+ * at most one turn's info lines. JsonLogger.emit queues a line inline (it runs once per request).
+ */
+class StderrLines {
+  /** Info lines not written yet, each ending in a newline. */
+  pending = "";
+  /** Whether this turn's flush is scheduled. */
+  scheduled = false;
+  private hooked = false;
+  /** The turn's flush, bound once (`flush`, inline: no function of ours but this per turn). */
+  readonly flushTurn = (): void => {
+    this.scheduled = false;
+    const text = this.pending;
+    if (text === "") return;
+    this.pending = "";
+    process.stderr.write(text);
+  };
+
+  /** Makes the process's `exit` write what is pending (once per process, at the first default logger). */
+  hookExit(): void {
+    if (this.hooked) return;
+    this.hooked = true;
+    process.once("exit", () => this.flush());
+  }
+
+  /** Writes the pending lines, then `line` (a warn or error line), at once. */
+  now(line: string): void {
+    const text = `${this.pending}${line}\n`;
+    this.pending = "";
+    process.stderr.write(text);
+  }
+
+  /** Writes the pending lines. */
+  flush(): void {
+    if (this.pending === "") return;
+    const text = this.pending;
+    this.pending = "";
+    process.stderr.write(text);
+  }
+}
+
+/** The process's one stderr batch (stderr is one per process; every default JsonLogger shares it). */
+const STDERR = new StderrLines();
+
+/**
+ * Writes one JSON line per entry to a sink: by default stderr (info lines batched per event-loop
+ * turn, see StderrLines); a given `write` gets every line at once, synchronously.
+ */
 export class JsonLogger implements Logger {
+  /**
+   * `emit` bound to its level, not wrapped: an access line per request runs `emit` alone. (The
+   * class fields are set by the constructor, once per logger.)
+   */
+  readonly info: (message: string, fields?: LogFields) => void = this.emit.bind(this, "info");
+  readonly warn: (message: string, fields?: LogFields) => void = this.emit.bind(this, "warn");
+  readonly error: (message: string, fields?: LogFields) => void = this.emit.bind(this, "error");
+
   constructor(
-    private readonly write: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+    private readonly write?: (line: string) => void,
     private readonly now: () => number = Date.now,
-  ) {}
-  info(message: string, fields: LogFields = {}): void {
-    this.emit("info", message, fields);
+  ) {
+    if (write === undefined) STDERR.hookExit();
   }
-  warn(message: string, fields: LogFields = {}): void {
-    this.emit("warn", message, fields);
-  }
-  error(message: string, fields: LogFields = {}): void {
-    this.emit("error", message, fields);
-  }
-  private emit(level: string, message: string, fields: LogFields): void {
+
+  private emit(level: string, message: string, fields?: LogFields): void {
     let line: string;
     try {
-      // One object per line (an access line per request goes through here).
-      line = JSON.stringify(redactInto({ time: new Date(this.now()).toISOString(), level, message }, fields));
+      // One object per line (an access line per request comes through here). `redactInto` and
+      // `isSecretName`, inline: the field names are judged from the cache, no helper per field.
+      const out: LogFields = { time: new Date(this.now()).toISOString(), level, message };
+      if (fields !== undefined) {
+        for (const k of Object.keys(fields)) {
+          let secret = SECRET_NAMES.get(k);
+          if (secret === undefined) secret = isSecretName(k);
+          out[k] = secret ? "[redacted]" : fields[k];
+        }
+      }
+      line = JSON.stringify(out);
     } catch {
       line = JSON.stringify({ time: new Date(this.now()).toISOString(), level, message });
     }
-    this.write(line);
+    const write = this.write;
+    if (write !== undefined) write(line);
+    else if (level !== "info") STDERR.now(line);
+    else {
+      // StderrLines' queue, inline: held until the turn's flush, or written now when the batch is full.
+      const sink = STDERR;
+      sink.pending += `${line}\n`;
+      if (sink.pending.length >= MAX_PENDING) sink.flush();
+      else if (!sink.scheduled) {
+        sink.scheduled = true;
+        setImmediate(sink.flushTurn).unref();
+      }
+    }
   }
 }

@@ -3,6 +3,7 @@ import type { ErrorCatalog } from "../kernel/error-catalog.js";
 import { CANONICAL_RAW, canonicalPath } from "./canonical-path.js";
 import { ERROR_CATALOG_ATTRIBUTE } from "./exchange-error-catalog.js";
 import type { PathVariables } from "./path-pattern.js";
+import type { Route } from "./route-table.js";
 
 /** A cookie the response sets (or clears, with maxAge 0). */
 export interface ResponseCookie {
@@ -55,6 +56,13 @@ export interface RequestMatch {
   route: unknown;
   /** The matched route's path variables, decoded once (empty until a route is found). */
   variables: PathVariables;
+  /**
+   * The chain's entry-route lookup (identity's entry-points filter, one per request): the route and
+   * its variables, `null` when the chain has none for the request, undefined when not looked up
+   * (no chain, or the request was answered before the entry step). The access log and metrics read
+   * the route's name here.
+   */
+  entry: { readonly route: Route; readonly params: Readonly<Record<string, string>> } | null | undefined;
 }
 
 /** A body the response carries: JSON-serialisable values, text or bytes. */
@@ -117,7 +125,7 @@ export class HttpExchange {
   // Every field is declared above and set here, none by an initialiser (`declare`: no field
   // definitions either): `new` runs this one function of ours.
   constructor(init: HttpRequestInit) {
-    this.match = { chain: undefined, route: undefined, variables: {} };
+    this.match = { chain: undefined, route: undefined, variables: {}, entry: undefined };
     this.response = { status: 200, headers: new Map(), cookies: [], body: undefined, committed: false };
     this.attributes = new Map();
     if (init.errors !== undefined) this.attributes.set(ERROR_CATALOG_ATTRIBUTE, init.errors);

@@ -50,6 +50,53 @@ export function plainMatcher(matcher: RequestMatcher): PlainMatcher | undefined 
   return PLAIN.get(matcher);
 }
 
+/**
+ * One alternative of a matcher in compiled form: it holds when one of `plains` matches (see
+ * plainMatcher), or, `negated`, when none does.
+ */
+export interface PlainAlternative {
+  readonly plains: readonly PlainMatcher[];
+  readonly negated: boolean;
+}
+
+/** orMatchers made of antMatchers and negated antMatchers (or such lists), in compiled form. */
+const ALTERNATIVES = new WeakMap<RequestMatcher, readonly PlainAlternative[]>();
+
+/**
+ * A matcher in compiled form, when it is an antMatcher, or an orMatcher whose members are
+ * antMatchers, notMatchers of an antMatcher or of an orMatcher of antMatchers, or such orMatchers:
+ * it matches a request with segments exactly when one alternative holds. Undefined for any other
+ * matcher. Internal to the core: the chain selection tests the alternatives inline.
+ */
+export function plainAlternatives(matcher: RequestMatcher): readonly PlainAlternative[] | undefined {
+  const plain = PLAIN.get(matcher);
+  return plain !== undefined ? [{ plains: [plain], negated: false }] : ALTERNATIVES.get(matcher);
+}
+
+/** The antMatchers a matcher is the union of (an antMatcher, or an orMatcher of them), else undefined. */
+function positivePlains(matcher: RequestMatcher): readonly PlainMatcher[] | undefined {
+  const alternatives = plainAlternatives(matcher);
+  if (alternatives === undefined || alternatives.some((a) => a.negated)) return undefined;
+  return alternatives.flatMap((a) => a.plains);
+}
+
+/** An orMatcher's members in compiled form (see plainAlternatives), or undefined when one has none. */
+function compileAlternatives(members: readonly RequestMatcher[]): PlainAlternative[] | undefined {
+  const out: PlainAlternative[] = [];
+  for (const member of members) {
+    const negated = NEGATED.get(member);
+    const inner = negated === undefined ? plainAlternatives(member) : undefined;
+    if (inner !== undefined) {
+      out.push(...inner);
+      continue;
+    }
+    const plains = negated === undefined ? undefined : positivePlains(negated);
+    if (plains === undefined) return undefined;
+    out.push({ plains, negated: true });
+  }
+  return out;
+}
+
 /** The path-only pattern of an antMatcher with method ANY (see plainMatcher), else undefined. */
 export function pathOnlyPattern(matcher: RequestMatcher): PathPattern | undefined {
   const plain = PLAIN.get(matcher);
@@ -124,7 +171,7 @@ export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
   const list = nonEmpty("orMatcher", matchers);
   const plains = list.map(plainMatcher);
   const inverses = list.map((m) => NEGATED.get(m));
-  return {
+  const matcher: RequestMatcher = {
     description: joinDescriptions(list, "or"),
     // A loop, not `some` with a callback; an antMatcher member's method and pattern, and a notMatcher
     // member's negation, are applied here: one function of ours per request, not one per member.
@@ -151,6 +198,9 @@ export function orMatcher(...matchers: RequestMatcher[]): RequestMatcher {
       return false;
     },
   };
+  const compiled = compileAlternatives(list);
+  if (compiled !== undefined) ALTERNATIVES.set(matcher, compiled);
+  return matcher;
 }
 
 /** Matches when every matcher does; needs at least one, so an empty list is not a vacuous match-all. */

@@ -66,6 +66,8 @@ export class ChainRoutesFilter implements SecurityFilter {
 
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     const match = this.table.matchChain(this.chain, exchange.method, exchange.path, exchange.segments);
+    // Kept on the exchange: what the request reached is named from it, never looked up again.
+    exchange.match.entry = match ?? null;
     if (!match) return next();
     if (match.route.stage === "mounted" || match.route.access === "admin") {
       found.set(exchange, match);

@@ -1,8 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { HttpExchange } from "../../web/http-exchange.js";
-import { antMatcher, anyRequest } from "../../web/request-matcher.js";
+import type { DependencyContainer } from "tsyringe";
+import {
+  andMatcher,
+  antMatcher,
+  anyRequest,
+  notMatcher,
+  orMatcher,
+  plainAlternatives,
+} from "../../web/request-matcher.js";
 import { FilterChainProxy } from "./filter-chain-proxy.js";
+import { identityPipelineContributor } from "./identity-pipeline-steps.js";
 import { SecurityFilterChain } from "./security-filter-chain.js";
 
 function chain(id: string, order: number, index: number, pattern?: string): SecurityFilterChain {
@@ -76,5 +85,50 @@ describe("FilterChainProxy", () => {
       code = isPlatformError(e) ? e.code : String(e);
     }
     expect(code).toBe("REQUEST_REJECTED");
+  });
+});
+
+describe("chain selection of antMatchers and orMatchers of them, inline", () => {
+  const claimed = orMatcher(antMatcher("/api/**"), antMatcher("/ott/{t}", "POST"));
+  const matchers = [
+    orMatcher(antMatcher("/a/**", "GET"), antMatcher("/b/{id}", "POST")),
+    orMatcher(andMatcher(antMatcher("/b/**"), antMatcher("/**", "PUT")), antMatcher("/e")),
+    orMatcher(notMatcher(claimed), antMatcher("/api/me", "GET"), antMatcher("/api/mfa/**")),
+    orMatcher(antMatcher("/c/*"), notMatcher(antMatcher("/**", "DELETE"))),
+    antMatcher("/d/{x:[0-9]+}", "PUT"),
+    anyRequest(),
+  ];
+  const chains = matchers.map((m, i) => new SecurityFilterChain(`c${i}`, i, i, m, []));
+  const proxy = new FilterChainProxy(chains);
+  const steps = identityPipelineContributor.contribute({
+    // The step reads the proxy from the container: one that holds it.
+    container: { isRegistered: () => true, resolve: () => proxy } as unknown as DependencyContainer,
+    needsCallerContext: () => false,
+  });
+  const chainStep = steps.find((c) => "at" in c && c.at === "chain")?.step;
+  const methods = ["GET", "HEAD", "POST", "PUT", "DELETE", "get"];
+  const paths = ["/a", "/a/x/y", "/b/1", "/b/1/2", "/c/z", "/d/12", "/d/x", "/", "relative"];
+  paths.push("/e", "/api/me", "/api/orders", "/api/mfa/x", "/ott/abc", "/ott/a/b", "/login");
+
+  it("picks what the chains' matchers pick, for every method and path (FilterChainProxy.select and the chain step)", () => {
+    for (const method of methods) {
+      for (const url of paths) {
+        const expected = chains.find((c) =>
+          c.matcher.matches(new HttpExchange({ method, url, headers: {}, remoteAddress: "" })),
+        )?.id;
+        const viaSelect = new HttpExchange({ method, url, headers: {}, remoteAddress: "" });
+        expect(proxy.select(viaSelect)?.id, `${method} ${url}`).toBe(expected);
+        const viaStep = new HttpExchange({ method, url, headers: {}, remoteAddress: "" });
+        void chainStep?.apply?.(viaStep);
+        expect(viaStep.match.chain?.id, `${method} ${url} (step)`).toBe(expected);
+      }
+    }
+    // orMatchers of antMatchers and negated ones are compiled; one with an andMatcher member is
+    // asked as it is, as is anyRequest().
+    expect(
+      matchers
+        .map((m) => plainAlternatives(m))
+        .map((a) => a?.map((x) => `${x.negated ? "!" : ""}${x.plains.length}`)),
+    ).toEqual([["1", "1"], undefined, ["!2", "1", "1"], ["1", "!1"], ["1"], undefined]);
   });
 });

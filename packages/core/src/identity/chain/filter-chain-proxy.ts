@@ -1,7 +1,6 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { HttpInterceptor } from "../../web/http-interceptor.js";
-import type { PathPattern } from "../../web/path-pattern.js";
-import { pathOnlyPattern } from "../../web/request-matcher.js";
+import { type PlainAlternative, type PlainMatcher, plainAlternatives } from "../../web/request-matcher.js";
 import { assertPathAllowed } from "./request-firewall.js";
 import { type SecurityFilterChain, sortChains } from "./security-filter-chain.js";
 
@@ -15,12 +14,16 @@ import { type SecurityFilterChain, sortChains } from "./security-filter-chain.js
 export class FilterChainProxy implements HttpInterceptor {
   readonly chains: readonly SecurityFilterChain[];
 
-  /** Per chain, its matcher's pattern when it is path-only (pathOnlyPattern): `select` tests it inline. */
-  private readonly patterns: readonly (PathPattern | undefined)[];
+  /**
+   * Per chain, its matcher in compiled form (plainAlternatives: antMatchers, orMatchers of them and
+   * of their negations), else undefined: `select` (and identity's `chain` step, which inlines it and
+   * compiles its own) tests the methods and patterns inline.
+   */
+  private readonly alternatives: readonly (readonly PlainAlternative[] | undefined)[];
 
   constructor(chains: readonly SecurityFilterChain[]) {
     this.chains = sortChains(chains);
-    this.patterns = this.chains.map((chain) => pathOnlyPattern(chain.matcher));
+    this.alternatives = this.chains.map((chain) => plainAlternatives(chain.matcher));
   }
 
   /** The chain that would serve this request, if any. */
@@ -37,15 +40,29 @@ export class FilterChainProxy implements HttpInterceptor {
   select(exchange: HttpExchange): SecurityFilterChain | undefined {
     const chains = this.chains;
     const segments = exchange.segments;
+    const method = exchange.method;
     for (let i = 0; i < chains.length; i++) {
       const chain = chains[i] as SecurityFilterChain;
-      const path = this.patterns[i];
-      // A path-only matcher, inline (no closure call); on an exchange without segments (a path not
-      // starting with `/`) it is false, as the matcher itself would answer.
-      if (
-        path !== undefined ? segments === undefined || !path.test(segments) : !chain.matcher.matches(exchange)
-      )
-        continue;
+      const alternatives = this.alternatives[i];
+      // The matcher's compiled form (plainAlternatives), inline (no closure call): the exchange's
+      // method is upper case and a GET member takes HEAD, as antMatcher does; an exchange without
+      // segments (a path not starting with `/`, which the firewall refuses) asks the matcher itself.
+      let hit = false;
+      if (alternatives === undefined || segments === undefined) hit = chain.matcher.matches(exchange);
+      else {
+        for (let k = 0; k < alternatives.length && !hit; k++) {
+          const { plains, negated } = alternatives[k] as PlainAlternative;
+          let any = false;
+          for (let j = 0; j < plains.length && !any; j++) {
+            const a = plains[j] as PlainMatcher;
+            any =
+              (a.method === undefined || a.method === method || (a.method === "GET" && method === "HEAD")) &&
+              a.pattern.test(segments);
+          }
+          hit = any !== negated;
+        }
+      }
+      if (!hit) continue;
       exchange.match.chain = chain;
       return chain;
     }

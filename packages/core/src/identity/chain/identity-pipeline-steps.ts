@@ -1,6 +1,7 @@
 import type { DependencyContainer } from "tsyringe";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { type PlainAlternative, type PlainMatcher, plainAlternatives } from "../../web/request-matcher.js";
 import type {
   PipelineContribution,
   PipelineNext,
@@ -31,29 +32,62 @@ export const identityPipelineContributor: RequestPipelineContributor = {
 };
 
 function identityPipelineSteps(container: DependencyContainer): PipelineContribution[] {
-  let proxy: FilterChainProxy | undefined;
-  const loadProxy = (): FilterChainProxy => {
+  // The chains in selection order and their matchers in compiled form (plainAlternatives), read
+  // from the FilterChainProxy at the first request.
+  let selection: { chains: readonly SecurityFilterChain[]; alternatives: Alternatives } | undefined;
+  const loadSelection = (): NonNullable<typeof selection> => {
     if (!container.isRegistered(FilterChainProxy, true)) {
       throw new PlatformError(
         "CONFIGURATION_INVALID",
         "The security filter chains are not built yet: call platform.start() before serving requests",
       );
     }
-    proxy = container.resolve(FilterChainProxy);
-    return proxy;
+    const { chains } = container.resolve(FilterChainProxy);
+    selection = { chains, alternatives: chains.map((chain) => plainAlternatives(chain.matcher)) };
+    return selection;
+  };
+  // FilterChainProxy.select, inline (the `chain` step runs on every request): the first chain whose
+  // matcher matches is recorded on the exchange; a matcher in compiled form (plainAlternatives) is
+  // tested on the method and segments directly (without segments, the matcher itself is asked).
+  const selectChain = (exchange: HttpExchange): void => {
+    const { chains, alternatives } = selection ?? loadSelection();
+    const segments = exchange.segments;
+    const method = exchange.method;
+    for (let i = 0; i < chains.length; i++) {
+      const chain = chains[i] as SecurityFilterChain;
+      const plainsOf = alternatives[i];
+      let hit = false;
+      if (plainsOf === undefined || segments === undefined) hit = chain.matcher.matches(exchange);
+      else {
+        for (let k = 0; k < plainsOf.length && !hit; k++) {
+          const { plains, negated } = plainsOf[k] as PlainAlternative;
+          let any = false;
+          for (let j = 0; j < plains.length && !any; j++) {
+            const a = plains[j] as PlainMatcher;
+            any =
+              (a.method === undefined || a.method === method || (a.method === "GET" && method === "HEAD")) &&
+              a.pattern.test(segments);
+          }
+          hit = any !== negated;
+        }
+      }
+      if (!hit) continue;
+      exchange.match.chain = chain;
+      return;
+    }
   };
   return [
     { at: "firewall", step: { name: "request-firewall", apply: assertPathAllowed } },
-    {
-      at: "chain",
-      step: { name: "select-chain", apply: (exchange) => void (proxy ?? loadProxy()).select(exchange) },
-    },
+    { at: "chain", step: { name: "select-chain", apply: selectChain } },
     { at: "authentication", step: segmentStep("chain-authentication", AUTHENTICATION_SEGMENT) },
     { at: "zero-trust-checkpoint", step: { name: "request-checkpoint", apply: requestCheckpoint } },
     { at: "entry", step: segmentStep("chain-entry", ENTRY_SEGMENT) },
     { at: "authorization", step: segmentStep("chain-authorization", AUTHORIZATION_SEGMENT) },
   ];
 }
+
+/** Per chain, its matcher in compiled form, or undefined (see plainAlternatives). */
+type Alternatives = readonly (readonly PlainAlternative[] | undefined)[];
 
 /**
  * An around step running one segment of the selected chain (none selected, or an empty segment:

@@ -57,7 +57,8 @@ export class CsrfFilter implements SecurityFilter {
     setCsrfToken(exchange, {
       headerName: this.headerName,
       parameterName: this.parameterName,
-      value: () => this.repository.loadOrCreate(exchange),
+      // Bound, not a closure: no function made (and, under tsx, named) per request.
+      value: this.repository.loadOrCreate.bind(this.repository, exchange),
     });
     if (CSRF_SAFE_METHODS.has(exchange.method) || this.ignoring?.matches(exchange)) return next();
     const expected = await this.repository.load(exchange);

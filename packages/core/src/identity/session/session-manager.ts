@@ -175,7 +175,18 @@ export class SessionManager {
   private async load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
     const id = exchange.cookie(this.cookieName);
     if (id === undefined) return undefined;
-    const session = await this.loadTouched(exchange, id);
+    const store = this.store;
+    let session: SessionRecord | undefined;
+    if (store.getAndTouch !== undefined) {
+      // Read and touched in one store step (`getAndTouch`), inline: every request with a session
+      // cookie runs this; a session that is gone clears the cookie.
+      const now = this.clock.now();
+      session =
+        id.length > 0 && id.length <= MAX_ID_LENGTH
+          ? await store.getAndTouch(id, now, now + this.idleTimeoutMs)
+          : undefined;
+      if (!session) this.clearCookie(exchange);
+    } else session = await this.loadTouched(exchange, id);
     if (session === undefined || this.clock.now() < session.createdAt + this.maxLifetimeMs) return session;
     // Past its absolute lifetime: gone, however recently it was used.
     await this.store.delete(session.id);
@@ -183,9 +194,8 @@ export class SessionManager {
     return undefined;
   }
 
+  /** `load` on a store without `getAndTouch`: read, then touched (or saved). */
   private async loadTouched(exchange: HttpExchange, id: string): Promise<SessionRecord | undefined> {
-    if (this.store.getAndTouch)
-      return this.loadAndTouch(exchange, id, this.store.getAndTouch.bind(this.store));
     const session = id.length > 0 && id.length <= MAX_ID_LENGTH ? await this.store.get(id) : undefined;
     if (!session) {
       this.clearCookie(exchange);
@@ -202,21 +212,6 @@ export class SessionManager {
     } else {
       await this.store.save(session);
     }
-    return session;
-  }
-
-  /** `load` in one store step (`getAndTouch`): read and touched at once, or gone. */
-  private async loadAndTouch(
-    exchange: HttpExchange,
-    id: string,
-    getAndTouch: NonNullable<SessionStore["getAndTouch"]>,
-  ): Promise<SessionRecord | undefined> {
-    const now = this.clock.now();
-    const session =
-      id.length > 0 && id.length <= MAX_ID_LENGTH
-        ? await getAndTouch(id, now, now + this.idleTimeoutMs)
-        : undefined;
-    if (!session) this.clearCookie(exchange);
     return session;
   }
 
