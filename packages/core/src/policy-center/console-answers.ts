@@ -1,3 +1,4 @@
+import type { StaticRuleService } from "../authz/static-rules/static-rule-service.js";
 import type { PolicyAdministrationService } from "../authz/policy/policy-administration-service.js";
 import { type Authentication, currentAuthentication } from "../identity/authentication/authentication.js";
 import { csrfHiddenInput } from "../identity/csrf/csrf-html.js";
@@ -19,6 +20,8 @@ export interface PolicyCenterServices {
   readonly sections: () => readonly ConsoleSection[];
   /** A policy's revisions, when a revision store is registered. */
   readonly history?: PolicyHistoryReader | undefined;
+  /** The platform's static rules (listing, import, shadows), when the authorization plugin gave one. */
+  readonly staticRules?: StaticRuleService | undefined;
   /** The create tab (`?tab=create[&resourceId=]`): the authoring surface's body, status and notice. */
   readonly createTab: (
     exchange: HttpExchange,

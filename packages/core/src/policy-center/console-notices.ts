@@ -14,6 +14,7 @@ export const CONSOLE_NOTICES = {
   approved: "The policy is approved.",
   rejected: "The policy is rejected and inactive.",
   deleted: "The policy is deleted.",
+  imported: "The importable static rules are imported as policies.",
 } as const;
 
 /** The code of one notice. */

@@ -32,6 +32,7 @@ function formPost(
 
 /** The Policy Center's route contracts (its OpenAPI operations). */
 export const POLICY_CENTER_CONTRACTS = {
+  importStaticRules: formPost(undefined, z.strictObject({}), ["VALIDATION_FAILED"]),
   page: {
     query: PageQuery,
     responses: { 200: PAGE, 400: REFUSED },

@@ -18,6 +18,7 @@ import {
 import {
   consoleAdmin,
   errorBody,
+  formToken,
   type PolicyCenterServices,
   withErrorPage,
   writeConsolePage,
@@ -31,6 +32,12 @@ import {
   policyBodyOrNothing,
 } from "./policy-console-actions.js";
 import { renderPoliciesTab } from "./policies-tab.js";
+import {
+  importStaticRules,
+  renderStaticRulesSection,
+  STATIC_RULES_IMPORT_PATH,
+  staticRulesOf,
+} from "./static-rules-console.js";
 import { resourceAction, resourcesTabBody } from "./resource-console-actions.js";
 
 const RESOURCE_VERBS: Record<ResourceAction, string> = {
@@ -80,6 +87,20 @@ export class PolicyCenterEndpoints {
       ),
     ];
     for (const action of ["edit", ...POLICY_MOVES] as const) routes.push(...this.policyPost(action));
+    routes.push(
+      ...resourceRoutes(
+        { ...common, path: STATIC_RULES_IMPORT_PATH, handler: (x) => importStaticRules(x, this.services) },
+        {
+          POST: {
+            name: "policy-center.static-rules.import",
+            description:
+              "Imports every importable static rule as a policy (303 to the policies tab with a notice)",
+            contract: C.importStaticRules,
+          },
+        },
+        { name: "policy-center.static-rules.import.other" },
+      ),
+    );
     for (const action of RESOURCE_ACTIONS) {
       for (const [base, prefix] of [
         [`${POLICY_CENTER_PATH}/resources`, "policy-center.resources"],
@@ -160,10 +181,13 @@ export class PolicyCenterEndpoints {
   private async tabBody(exchange: HttpExchange, query: PageQuery, admin: Authentication): Promise<string> {
     const tab = query.tab ?? "resources";
     if (tab === "resources") return resourcesTabBody(exchange, this.services, query, admin);
-    return renderPoliciesTab({
-      query,
-      policies: await this.services.policies.list(policyFilterOf(query), admin),
-    });
+    const policies = await this.services.policies.list(policyFilterOf(query), admin);
+    const list = renderPoliciesTab({ query, policies });
+    const rules = renderStaticRulesSection(
+      await staticRulesOf(this.services, admin),
+      await formToken(exchange),
+    );
+    return `${list}\n${rules}`;
   }
 
   private async policyPage(exchange: HttpExchange, id: string): Promise<void> {

@@ -12,6 +12,7 @@ import { authoringRoutesOf, policyAuthoringEndpoints } from "./policy-authoring-
 import { writeConsolePage } from "./console-answers.js";
 import type { ChainRoute } from "../identity/chain/chain-route.js";
 import type { DependencyContainer } from "tsyringe";
+import { StaticRuleService } from "../authz/static-rules/static-rule-service.js";
 
 /**
  * The Policy Center: the administrators' console for managed resources and policies at
@@ -33,6 +34,7 @@ function policyCenterRoutes(c: DependencyContainer): ChainRoute[] {
     sections,
     history: policyHistoryReader(c),
     createTab: (x, resourceId) => authoring.createTab(x, resourceId),
+    staticRules: c.isRegistered(StaticRuleService, true) ? c.resolve(StaticRuleService) : undefined,
   });
   return [...console.routes(), ...authoringRoutesOf(authoring)];
 }

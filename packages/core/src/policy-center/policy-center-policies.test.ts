@@ -233,7 +233,7 @@ describe("Policy Center: a policy's page", () => {
     const html = (await withStore.admin({ url: withStore.url(withStore.area.id) })).html;
     expect(asked).toEqual([withStore.area.id]);
     expect(html).toContain(
-      "<li>v2 REJECTED by &#60;b&#62;root&#60;/b&#62; at 1970-01-01T00:00:00.000Z: approvalStatus, isActive (reason: &#60;i&#62;no&#60;/i&#62;)</li>",
+      '<tr class="revision rejected"><td>2</td><td>Rejected</td><td>&#60;b&#62;root&#60;/b&#62;</td><td><time datetime="1970-01-01T00:00:00.000Z">1970-01-01T00:00:00.000Z</time></td><td>approvalStatus, isActive</td><td>&#60;i&#62;no&#60;/i&#62;</td></tr>',
     );
   });
 });

@@ -10,6 +10,8 @@ import { errorResponse } from "../web/error-response.js";
 import { attachErrorCatalog } from "../web/exchange-error-catalog.js";
 import { HttpExchange } from "../web/http-exchange.js";
 import { authoringSetup } from "./policy-authoring.fixture.js";
+import type { ListedChain } from "../authz/static-rules/static-rule-listing.js";
+import { ChainStaticRuleService } from "../authz/static-rules/static-rule-service.js";
 import type { PolicyHistoryReader } from "./policy-history-slot.js";
 import { PolicyCenterEndpoints } from "./policy-center-endpoints.js";
 import { POLICY_CENTER_SECTION } from "./policy-center-paths.js";
@@ -24,7 +26,9 @@ const CATALOG = createErrorCatalog(
 );
 
 /** Test fixture: the Policy Center's routes over the in-memory resource and policy services. */
-export function policyCenterSetup(o: { history?: PolicyHistoryReader } = {}) {
+export function policyCenterSetup(
+  o: { history?: PolicyHistoryReader; chains?: () => readonly ListedChain[] } = {},
+) {
   // The authoring setup holds the resources setup (PAP, resource store) and the create tab's endpoints.
   const s = authoringSetup();
   const endpoints = new PolicyCenterEndpoints({
@@ -33,6 +37,14 @@ export function policyCenterSetup(o: { history?: PolicyHistoryReader } = {}) {
     sections: () => [POLICY_CENTER_SECTION],
     history: o.history,
     createTab: (x, resourceId) => s.endpoints.createTab(x, resourceId),
+    staticRules: o.chains
+      ? new ChainStaticRuleService({
+          chains: o.chains,
+          service: s.pap,
+          repository: s.policies,
+          audit: s.audit,
+        })
+      : undefined,
   });
   const routes = endpoints.routes();
   /** Serves one request as a chain would (a thrown PlatformError becomes its JSON answer). */

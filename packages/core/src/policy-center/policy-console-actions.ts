@@ -18,6 +18,7 @@ import {
 import { policyHref, tabHref } from "./policy-center-paths.js";
 import { policyHistorySection } from "./policy-history-slot.js";
 import { renderPolicyPage } from "./policy-page.js";
+import { renderShadowNotice, shadowsOf } from "./static-rules-console.js";
 import { textToRules, textToTargets } from "./policy-text.js";
 
 /** The moves a policy's page posts, besides `edit`. */
@@ -146,5 +147,6 @@ export async function policyBodyOrNothing(
     policy,
     csrfInput: await formToken(exchange),
     history: await policyHistorySection(services.history, policy.id),
+    shadows: renderShadowNotice(shadowsOf(services, policy)),
   });
 }

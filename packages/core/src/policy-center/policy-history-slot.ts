@@ -1,6 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
 import { type PolicyRevision, PolicyRevisionRepository } from "../authz/policy/policy-revision-repository.js";
-import { h } from "./html-parts.js";
+import { renderPolicyHistory } from "./policy-history-view.js";
 
 /** How many revisions a policy's page shows. */
 export const POLICY_PAGE_REVISIONS = 50;
@@ -23,18 +23,5 @@ export async function policyHistorySection(
   policyId: string,
 ): Promise<string> {
   if (!reader) return `<p class="empty">History unavailable: no policy revision store is registered.</p>`;
-  return renderRevisions(await reader(policyId));
-}
-
-// A plain list (version, action, who, when, which fields, a rejection's reason).
-function renderRevisions(revisions: readonly PolicyRevision[]): string {
-  if (revisions.length === 0) return `<p class="empty">No recorded changes.</p>`;
-  const items = revisions
-    .map((r) => {
-      const fields = r.changedFields.length > 0 ? `: ${h(r.changedFields.join(", "))}` : "";
-      const reason = r.reason ? ` (reason: ${h(r.reason)})` : "";
-      return `<li>v${r.policyVersion} ${h(r.action)} by ${h(r.actor)} at ${h(new Date(r.at).toISOString())}${fields}${reason}</li>`;
-    })
-    .join("\n");
-  return `<ol class="revisions">\n${items}\n</ol>`;
+  return renderPolicyHistory(await reader(policyId));
 }

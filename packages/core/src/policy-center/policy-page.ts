@@ -12,6 +12,8 @@ export interface PolicyPageModel {
   readonly csrfInput: string;
   /** The history fragment (HTML the history view escaped). */
   readonly history: string;
+  /** The static-shadow warning (HTML, escaped; empty when no static rule shadows it). */
+  readonly shadows?: string;
 }
 
 /**
@@ -23,6 +25,7 @@ export function renderPolicyPage(m: PolicyPageModel): string {
   const p = m.policy;
   return `<p><a href="${h(tabHref("policies"))}">All policies</a></p>
 ${facts(p)}
+${m.shadows ?? ""}
 <section class="edit"><h2>Edit</h2>
 ${editForm(p, m.csrfInput)}
 </section>
