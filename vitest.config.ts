@@ -1,5 +1,6 @@
 import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test/support/slow-first-sequencer.js";
 
 // Tests that start the platform as a process or a server (the demo, the CLI's `start`, HTTP stacks).
 const INTEGRATION = [
@@ -36,6 +37,12 @@ export default defineConfig({
     // The browser SDK's prebuilt files, written from the sources once per run (the apps serve them).
     globalSetup: ["./test/support/sdk-assets-setup.ts"],
     testTimeout: 20_000,
+    // Quiet servers: no access line per request (thousands in a run) unless the caller asks for them
+    // (`PLATFORM_HTTP_ACCESS_LOG_ENABLED=true pnpm test`); a test about the access log sets the
+    // property in code, which wins over the environment. Child processes inherit it.
+    env: { PLATFORM_HTTP_ACCESS_LOG_ENABLED: process.env.PLATFORM_HTTP_ACCESS_LOG_ENABLED ?? "false" },
+    // The longest files start first in their project (a fresh clone has no timings to go by).
+    sequence: { sequencer: SlowFirstSequencer },
     pool: "forks",
     // vitest's default is one worker fewer than the cores: a single worker on a 2-core CI machine.
     // Every core gets one (the main process mostly waits); one value for all projects, which share

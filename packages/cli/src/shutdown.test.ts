@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SLOW = "packages/cli/src/fixtures/slow-route.mjs";
@@ -19,7 +20,8 @@ function launch(command: string, args: string[], env: Record<string, string> = {
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+    // The demo hashes its users at start: at the tests' scrypt cost (test/support/low-cost-scrypt.ts).
+    env: { ...process.env, ...LOW_COST_SCRYPT_ENV, ...env },
   });
   children.push(child);
   let output = "";

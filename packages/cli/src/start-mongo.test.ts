@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 
 // `platform start --mongo-uri …` as a user runs it: the real command through tsx.
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -20,7 +21,8 @@ afterAll(async () => {
 });
 
 // A configured key-encryption key, so the test writes nothing into the repository's .platform/.
-const ENV = { PLATFORM_KEYS_ENCRYPTION_KEY: "k".repeat(32), PORT: "" };
+// The demo hashes its users at start: at the tests' scrypt cost (test/support/low-cost-scrypt.ts).
+const ENV = { PLATFORM_KEYS_ENCRYPTION_KEY: "k".repeat(32), PORT: "", ...LOW_COST_SCRYPT_ENV };
 
 function spawnCli(args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
@@ -36,6 +38,8 @@ function spawnCli(args: string[]) {
   return { child, output: () => ({ stdout, stderr }) };
 }
 
+// A start is a child process importing the sources under tsx (seconds of CPU on a busy machine).
+const START_TIMEOUT = 40_000;
 const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 describe("platform start --mongo-uri", () => {
@@ -58,7 +62,7 @@ describe("platform start --mongo-uri", () => {
     expect(`${stdout}${stderr}`).not.toMatch(/s3cret|\n\s+at /);
     expect(stdout).not.toContain("listening on");
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
-  });
+  }, START_TIMEOUT);
 
   it("runs the demo on MongoDB and says so in its start-up lines", async () => {
     const port = freePort();
@@ -69,7 +73,7 @@ describe("platform start --mongo-uri", () => {
       "--mongo-uri",
       `${double.uri.replace("/?", "/cli_demo?")}`,
     ]);
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + START_TIMEOUT;
     while (!output().stdout.includes("listening on") && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -77,5 +81,5 @@ describe("platform start --mongo-uri", () => {
     expect(stdout).toContain(`store: MongoDB 127.0.0.1:${double.port}/cli_demo`);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(await health.json()).toMatchObject({ status: "UP", dependencies: { mongodb: { status: "UP" } } });
-  });
+  }, START_TIMEOUT);
 });
