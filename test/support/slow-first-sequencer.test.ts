@@ -15,6 +15,8 @@ describe("the slow-first order of test files", () => {
   it("ranks a listed file by its place and every other file after them", () => {
     expect(slowRank(ROOT.replace(/\/$/, ""), join(ROOT, SLOW_FIRST[0] ?? ""))).toBe(0);
     expect(slowRank(ROOT.replace(/\/$/, ""), join(ROOT, SLOW_FIRST[1] ?? ""))).toBe(1);
-    expect(slowRank(ROOT.replace(/\/$/, ""), join(ROOT, "test/docs/glossary.test.ts"))).toBe(SLOW_FIRST.length);
+    expect(slowRank(ROOT.replace(/\/$/, ""), join(ROOT, "test/docs/glossary.test.ts"))).toBe(
+      SLOW_FIRST.length,
+    );
   });
 });

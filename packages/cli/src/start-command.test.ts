@@ -75,7 +75,7 @@ function sharedStart(): Promise<{ url: string; output: string }> {
   return shared;
 }
 
-describe("platform start", () => {
+describe("platform start", { timeout: START_TIMEOUT }, () => {
   it("listens on the PORT from the environment and prints http://localhost:PORT", async () => {
     const { url, output } = await sharedStart();
     expect(url).toBe(`http://localhost:${SHARED_PORT}`);
@@ -92,7 +92,7 @@ describe("platform start", () => {
       headers: { "if-none-match": sdk.headers.get("etag") ?? "" },
     });
     expect(again.status).toBe(304);
-  }, START_TIMEOUT);
+  });
 
   it("loads an ESM host configuration (properties and routes)", async () => {
     const { url, output } = await sharedStart();
@@ -104,7 +104,7 @@ describe("platform start", () => {
       body: JSON.stringify({ text: "x".repeat(3000) }),
     });
     expect(big.status).toBe(413);
-  }, START_TIMEOUT);
+  });
 
   it("loads a TypeScript host configuration with decorators through tsx", async () => {
     const { url } = await startCli([
@@ -114,7 +114,7 @@ describe("platform start", () => {
       "packages/cli/src/fixtures/host-config.ts",
     ]);
     expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "ts" });
-  }, START_TIMEOUT);
+  });
 
   it("prints the command list for --help and each command's options for `start --help`, exit 0", async () => {
     const r = await run(["--help"]);
@@ -147,5 +147,5 @@ describe("platform start", () => {
     expect(stderr).toContain(
       'PROPERTY_INVALID: Property platform.http.max-body-size="huge" (from env) must be a byte size',
     );
-  }, START_TIMEOUT);
+  });
 });

@@ -42,7 +42,7 @@ function spawnCli(args: string[]) {
 const START_TIMEOUT = 40_000;
 const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
-describe("platform start --mongo-uri", () => {
+describe("platform start --mongo-uri", { timeout: START_TIMEOUT }, () => {
   it("exits non-zero with one clear line when MongoDB cannot be reached: no stack, no password, nothing listening", async () => {
     const gone = await startWireDouble({ ttlMonitorIntervalMs: 0 });
     await gone.close();
@@ -62,7 +62,7 @@ describe("platform start --mongo-uri", () => {
     expect(`${stdout}${stderr}`).not.toMatch(/s3cret|\n\s+at /);
     expect(stdout).not.toContain("listening on");
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
-  }, START_TIMEOUT);
+  });
 
   it("runs the demo on MongoDB and says so in its start-up lines", async () => {
     const port = freePort();
@@ -81,5 +81,5 @@ describe("platform start --mongo-uri", () => {
     expect(stdout).toContain(`store: MongoDB 127.0.0.1:${double.port}/cli_demo`);
     const health = await fetch(`http://127.0.0.1:${port}/health`);
     expect(await health.json()).toMatchObject({ status: "UP", dependencies: { mongodb: { status: "UP" } } });
-  }, START_TIMEOUT);
+  });
 });
