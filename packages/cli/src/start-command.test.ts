@@ -9,7 +9,7 @@ import { PLATFORM_COMMANDS } from "./commands/index.js";
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = "packages/cli/src/bin.ts";
 // A start is a child process importing the sources under tsx (seconds of CPU on a busy machine).
-const START_TIMEOUT = 40_000;
+const START_TIMEOUT = 60_000;
 /** Started by one test, stopped after it. */
 const children: ChildProcess[] = [];
 /** The file's shared start (stopped after the last test). */

@@ -39,7 +39,7 @@ function spawnCli(args: string[]) {
 }
 
 // A start is a child process importing the sources under tsx (seconds of CPU on a busy machine).
-const START_TIMEOUT = 40_000;
+const START_TIMEOUT = 60_000;
 const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
 describe("platform start --mongo-uri", { timeout: START_TIMEOUT }, () => {
