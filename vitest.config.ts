@@ -46,6 +46,9 @@ export default defineConfig({
     // The browser SDK's prebuilt files, written from the sources once per run (the apps serve them).
     globalSetup: ["./test/support/sdk-assets-setup.ts"],
     testTimeout: 20_000,
+    // A stack or a browser session started in beforeAll: 10 s (the default) timed two files out at
+    // load 15; a bound only, a hook that passes takes what it took.
+    hookTimeout: 30_000,
     // Quiet servers: no access line per request (thousands in a run) unless the caller asks for them
     // (`PLATFORM_HTTP_ACCESS_LOG_ENABLED=true pnpm test`); a test about the access log sets the
     // property in code, which wins over the environment. Child processes inherit it.
