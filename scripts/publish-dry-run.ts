@@ -2,8 +2,10 @@
 // versions of internal dependencies and the publishConfig exports) and runs `npm publish --dry-run`
 // on each tarball: what would be published, its size and file count, with no login and no upload.
 // Needs a build first (`pnpm build`). Exit 1 when a package fails to pack or to pass the dry run.
+// With KEYWARD_TARBALLS=<dir> (`.ci/run`, which packed the build once for this and the pack test) it
+// takes the tarballs from there instead of packing again.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,11 +18,21 @@ function run(command: string, args: string[], cwd: string): { ok: boolean; out: 
   return { ok: r.status === 0, out: `${r.stdout}${r.stderr}` };
 }
 
+/** The tarball `pnpm pack` names for a package (`@keyward/core` 0.1.0 → `keyward-core-0.1.0.tgz`) in `dir`, if there. */
+function packedBefore(dir: string, folder: string): { ok: boolean; out: string } {
+  const manifest = JSON.parse(readFileSync(join(ROOT, "packages", folder, "package.json"), "utf8"));
+  const tarball = join(dir, `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`);
+  return existsSync(tarball) ? { ok: true, out: tarball } : { ok: false, out: `${tarball}: not packed` };
+}
+
+const tarballs = process.env.KEYWARD_TARBALLS ? resolve(process.env.KEYWARD_TARBALLS) : undefined;
 const into = mkdtempSync(join(tmpdir(), "keyward-publish-"));
 let failed = 0;
 try {
   for (const folder of FOLDERS) {
-    const packed = run("pnpm", ["pack", "--pack-destination", into], join(ROOT, "packages", folder));
+    const packed = tarballs
+      ? packedBefore(tarballs, folder)
+      : run("pnpm", ["pack", "--pack-destination", into], join(ROOT, "packages", folder));
     const tarball = packed.out.trim().split("\n").at(-1) ?? "";
     const dry = packed.ok ? run("npm", ["publish", "--dry-run", tarball], into) : packed;
     const field = (name: string) =>

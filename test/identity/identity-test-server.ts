@@ -15,6 +15,7 @@ import {
 } from "@keyward/core";
 import { seedDemoUsers } from "@keyward/cli";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
+import { QUIET_ACCESS_LOG } from "../support/quiet-access-log.js";
 
 /** A running identity server on an ephemeral port, with helpers for cookie-carrying requests. */
 export interface IdentityTestServer {
@@ -45,6 +46,7 @@ export async function startIdentityServer(options: IdentityTestServerOptions): P
     // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
     properties: {
       ...LOW_COST_SCRYPT,
+      ...QUIET_ACCESS_LOG,
       "platform.auth.mfa.requiredAuthorities": "",
       "platform.auth.mfa.minimumRejectionDelayMs": 0,
       ...options.properties,

@@ -65,7 +65,12 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
   beforeAll(async () => {
     demo = await startDemo(
       {},
-      { ...NO_MFA_FOR_ADMINS, "platform.http.metrics.audience": "admin" },
+      // The access log as in production (the test stacks turn it off unless asked).
+      {
+        ...NO_MFA_FOR_ADMINS,
+        "platform.http.metrics.audience": "admin",
+        "platform.http.access-log.enabled": true,
+      },
       { plugins: [capture] },
     );
   });

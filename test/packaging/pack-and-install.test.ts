@@ -2,9 +2,11 @@
 // tarballs installed together into a throwaway project outside the workspace (under os.tmpdir()),
 // third-party packages from the pnpm store (`--offline`; consumer-lockfile.ts), and there plain Node
 // ESM starts a platform and signs in over REST, and a strict tsc compiles a consumer file against the
-// declarations. Builds unless `.ci/run` says it built this checkout in this run (KEYWARD_BUILT=1).
+// declarations. Builds unless `.ci/run` says it built this checkout in this run (KEYWARD_BUILT=1), and
+// packs unless `.ci/run` packed that build already (KEYWARD_TARBALLS=<dir>, which its publish dry run
+// reuses: the same `pnpm pack`, once per run).
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +35,24 @@ function pack(into: string): PackedPackage[] {
   });
 }
 
+/** The tarball `pnpm pack` wrote for `folder` (`@keyward/core` 0.1.0 → `keyward-core-0.1.0.tgz`). */
+function tarballName(manifest: { name: string; version: string }): string {
+  return `${manifest.name.replace(/^@/, "").replace("/", "-")}-${manifest.version}.tgz`;
+}
+
+/** The tarballs `.ci/run` packed from this checkout's build, with the manifests inside them. */
+function packedBefore(dir: string): PackedPackage[] {
+  return FOLDERS.map((folder) => {
+    const workspace = JSON.parse(readFileSync(join(ROOT, "packages", folder, "package.json"), "utf8"));
+    const tarball = join(dir, tarballName(workspace));
+    if (!existsSync(tarball)) throw new Error(`KEYWARD_TARBALLS=${dir} holds no ${tarballName(workspace)}`);
+    const manifest = JSON.parse(
+      execFileSync("tar", ["-xzOf", tarball, "package/package.json"], { encoding: "utf8" }),
+    );
+    return { folder, tarball, manifest };
+  });
+}
+
 function entries(p: PackedPackage): string[] {
   return execFileSync("tar", ["-tzf", p.tarball], { encoding: "utf8" }).trim().split("\n");
 }
@@ -51,7 +71,8 @@ describe("the packed packages, installed together outside the workspace", () => 
   beforeAll(() => {
     if (process.env.KEYWARD_BUILT !== "1") run("pnpm", ["build"], ROOT);
     dir = mkdtempSync(join(tmpdir(), "keyward-consumer-"));
-    packed = pack(join(dir, "tarballs"));
+    const tarballs = process.env.KEYWARD_TARBALLS;
+    packed = tarballs ? packedBefore(tarballs) : pack(join(dir, "tarballs"));
     const app = join(dir, "app");
     run("mkdir", ["-p", app], dir);
     const extra = [

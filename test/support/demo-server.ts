@@ -5,6 +5,7 @@ import { PasswordHasher, UserRepository } from "@keyward/core/ports";
 import { expect } from "vitest";
 import { newOutboxFile, outbox, waitForLine } from "../identity/mfa/mfa-test-support.js";
 import { LOW_COST_SCRYPT } from "./low-cost-scrypt.js";
+import { QUIET_ACCESS_LOG } from "./quiet-access-log.js";
 
 /** The demo (`buildDemoPlatform`) listening on an ephemeral port, with its own outbox file. */
 export interface RunningDemo {
@@ -39,6 +40,7 @@ export async function startDemo(
       ...host,
       properties: {
         ...LOW_COST_SCRYPT,
+        ...QUIET_ACCESS_LOG,
         "platform.auth.mfa.minimumRejectionDelayMs": 0,
         "platform.auth.ott.outbox-file": outboxFile,
         // Off unless a test turns it on: the AI decisions land off the request path, at times a test

@@ -1,10 +1,13 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SLOW = "packages/cli/src/fixtures/slow-route.mjs";
 const children: ChildProcess[] = [];
+// A start is a child process importing the sources under tsx (seconds of CPU, far more on a busy machine).
+const START_TIMEOUT = 60_000;
 
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
@@ -19,7 +22,8 @@ function launch(command: string, args: string[], env: Record<string, string> = {
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...env },
+    // The demo hashes its users at start: at the tests' scrypt cost (test/support/low-cost-scrypt.ts).
+    env: { ...process.env, ...LOW_COST_SCRYPT_ENV, ...env },
   });
   children.push(child);
   let output = "";
@@ -48,76 +52,92 @@ async function refused(url: string): Promise<boolean> {
 
 describe("stopping the server", () => {
   // The README's exact lines: the PID a terminal or supervisor holds is pnpm's.
-  it("`pnpm start -- --port N` listens on N; SIGTERM to the pnpm process stops the server, exit 0", async () => {
-    const p = port();
-    const run = launch("pnpm", ["start", "--", "--port", p]);
-    const url = await run.ready;
-    expect(url).toBe(`http://localhost:${p}`);
-    expect((await fetch(`${url}/health`)).status).toBe(200);
-    run.child.kill("SIGTERM");
-    expect(await run.exit).toBe(0);
-    expect(await refused(url)).toBe(true);
-  }, 30_000);
+  it(
+    "`pnpm start -- --port N` listens on N; SIGTERM to the pnpm process stops the server, exit 0",
+    async () => {
+      const p = port();
+      const run = launch("pnpm", ["start", "--", "--port", p]);
+      const url = await run.ready;
+      expect(url).toBe(`http://localhost:${p}`);
+      expect((await fetch(`${url}/health`)).status).toBe(200);
+      run.child.kill("SIGTERM");
+      expect(await run.exit).toBe(0);
+      expect(await refused(url)).toBe(true);
+    },
+    START_TIMEOUT,
+  );
 
-  it("`pnpm start -- --config f` loads f; SIGINT to the pnpm process lets an in-flight request finish, exit 0", async () => {
-    const p = port();
-    const run = launch("pnpm", ["start", "--", "--config", SLOW], { PORT: p });
-    const url = await run.ready;
-    expect(url).toBe(`http://localhost:${p}`);
-    const inFlight = fetch(`${url}/slow?ms=1500`).then(async (r) => ({
-      status: r.status,
-      body: await r.json(),
-    }));
-    await new Promise((r) => setTimeout(r, 300));
-    run.child.kill("SIGINT");
-    expect(await inFlight).toEqual({ status: 200, body: { slept: 1500 } });
-    expect(await run.exit).toBe(0);
-    expect(await refused(url)).toBe(true);
-    expect(run.output()).toContain("stopped");
-  }, 30_000);
+  it(
+    "`pnpm start -- --config f` loads f; SIGINT to the pnpm process lets an in-flight request finish, exit 0",
+    async () => {
+      const p = port();
+      const run = launch("pnpm", ["start", "--", "--config", SLOW], { PORT: p });
+      const url = await run.ready;
+      expect(url).toBe(`http://localhost:${p}`);
+      const inFlight = fetch(`${url}/slow?ms=1500`).then(async (r) => ({
+        status: r.status,
+        body: await r.json(),
+      }));
+      await new Promise((r) => setTimeout(r, 300));
+      run.child.kill("SIGINT");
+      expect(await inFlight).toEqual({ status: 200, body: { slept: 1500 } });
+      expect(await run.exit).toBe(0);
+      expect(await refused(url)).toBe(true);
+      expect(run.output()).toContain("stopped");
+    },
+    START_TIMEOUT,
+  );
 
-  it("SIGTERM to the `platform start` process itself stops it gracefully with exit 0", async () => {
-    const run = launch(process.execPath, [
-      "--import",
-      "tsx",
-      "packages/cli/src/bin.ts",
-      "start",
-      "--port",
-      "0",
-      "--config",
-      SLOW,
-    ]);
-    const url = await run.ready;
-    const inFlight = fetch(`${url}/slow?ms=1000`).then((r) => r.status);
-    await new Promise((r) => setTimeout(r, 300));
-    run.child.kill("SIGTERM");
-    expect(await inFlight).toBe(200);
-    expect(await run.exit).toBe(0);
-    expect(await refused(url)).toBe(true);
-  }, 30_000);
+  it(
+    "SIGTERM to the `platform start` process itself stops it gracefully with exit 0",
+    async () => {
+      const run = launch(process.execPath, [
+        "--import",
+        "tsx",
+        "packages/cli/src/bin.ts",
+        "start",
+        "--port",
+        "0",
+        "--config",
+        SLOW,
+      ]);
+      const url = await run.ready;
+      const inFlight = fetch(`${url}/slow?ms=1000`).then((r) => r.status);
+      await new Promise((r) => setTimeout(r, 300));
+      run.child.kill("SIGTERM");
+      expect(await inFlight).toBe(200);
+      expect(await run.exit).toBe(0);
+      expect(await refused(url)).toBe(true);
+    },
+    START_TIMEOUT,
+  );
 
-  it("bounds the wait: a request longer than --shutdown-grace is dropped and the server still exits 0", async () => {
-    const run = launch(process.execPath, [
-      "--import",
-      "tsx",
-      "packages/cli/src/bin.ts",
-      "start",
-      "--port=0",
-      "--shutdown-grace",
-      "0.5",
-      "--config",
-      SLOW,
-    ]);
-    const url = await run.ready;
-    const started = Date.now();
-    const inFlight = fetch(`${url}/slow?ms=20000`).then(
-      (r) => r.status,
-      () => "dropped",
-    );
-    await new Promise((r) => setTimeout(r, 300));
-    run.child.kill("SIGTERM");
-    expect(await run.exit).toBe(0);
-    expect(await inFlight).toBe("dropped");
-    expect(Date.now() - started).toBeLessThan(10_000);
-  }, 30_000);
+  it(
+    "bounds the wait: a request longer than --shutdown-grace is dropped and the server still exits 0",
+    async () => {
+      const run = launch(process.execPath, [
+        "--import",
+        "tsx",
+        "packages/cli/src/bin.ts",
+        "start",
+        "--port=0",
+        "--shutdown-grace",
+        "0.5",
+        "--config",
+        SLOW,
+      ]);
+      const url = await run.ready;
+      const started = Date.now();
+      const inFlight = fetch(`${url}/slow?ms=20000`).then(
+        (r) => r.status,
+        () => "dropped",
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      run.child.kill("SIGTERM");
+      expect(await run.exit).toBe(0);
+      expect(await inFlight).toBe("dropped");
+      expect(Date.now() - started).toBeLessThan(10_000);
+    },
+    START_TIMEOUT,
+  );
 });

@@ -1,25 +1,33 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 import { memoryCliIo } from "./command-line/memory-cli-io.js";
 import { runCli } from "./command-line/run-cli.js";
 import { PLATFORM_COMMANDS } from "./commands/index.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = "packages/cli/src/bin.ts";
+// A start is a child process importing the sources under tsx (seconds of CPU on a busy machine).
+const START_TIMEOUT = 60_000;
+/** Started by one test, stopped after it. */
 const children: ChildProcess[] = [];
+/** The file's shared start (stopped after the last test). */
+const sharedChildren: ChildProcess[] = [];
 
 /** Runs the real `platform` command through tsx, as `pnpm start` does, and waits for its URL line. */
 function startCli(
   args: string[],
   env: Record<string, string> = {},
+  owner: ChildProcess[] = children,
 ): Promise<{ url: string; output: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
     cwd: ROOT,
-    env: { ...process.env, ...env },
+    // The demo hashes its users at start: at the tests' scrypt cost (test/support/low-cost-scrypt.ts).
+    env: { ...process.env, ...LOW_COST_SCRYPT_ENV, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  children.push(child);
+  owner.push(child);
   let output = "";
   return new Promise((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -48,12 +56,29 @@ async function run(args: string[]): Promise<{ code: number | null; stdout: strin
 afterEach(() => {
   for (const c of children.splice(0)) c.kill("SIGTERM");
 });
+afterAll(() => {
+  for (const c of sharedChildren.splice(0)) c.kill("SIGTERM");
+});
 
-describe("platform start", () => {
+// One start serves the two tests that only read from it: the port from PORT (no --port) and an ESM
+// host configuration. The others stop or configure their own process.
+const SHARED_PORT = String(20_000 + Math.floor(Math.random() * 20_000));
+let shared: Promise<{ url: string; output: string }> | undefined;
+
+/** `PORT=… platform start --config host-config.mjs`, started by whichever test asks first. */
+function sharedStart(): Promise<{ url: string; output: string }> {
+  shared ??= startCli(
+    ["start", "--config", "packages/cli/src/fixtures/host-config.mjs"],
+    { PORT: SHARED_PORT },
+    sharedChildren,
+  );
+  return shared;
+}
+
+describe("platform start", { timeout: START_TIMEOUT }, () => {
   it("listens on the PORT from the environment and prints http://localhost:PORT", async () => {
-    const port = String(20_000 + Math.floor(Math.random() * 20_000));
-    const { url, output } = await startCli(["start"], { PORT: port });
-    expect(url).toBe(`http://localhost:${port}`);
+    const { url, output } = await sharedStart();
+    expect(url).toBe(`http://localhost:${SHARED_PORT}`);
     expect(output).toContain(`${url}/health`);
     const health = await fetch(`${url}/health`);
     expect(await health.json()).toEqual({ status: "UP", state: "started" });
@@ -70,13 +95,8 @@ describe("platform start", () => {
   });
 
   it("loads an ESM host configuration (properties and routes)", async () => {
-    const { url } = await startCli([
-      "start",
-      "--port",
-      "0",
-      "--config",
-      "packages/cli/src/fixtures/host-config.mjs",
-    ]);
+    const { url, output } = await sharedStart();
+    expect(output).toContain("config: packages/cli/src/fixtures/host-config.mjs");
     expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "mjs" });
     const big = await fetch(`${url}/api/echo`, {
       method: "POST",
@@ -117,7 +137,7 @@ describe("platform start", () => {
   it("stops start-up on a bad property value, naming key, value and rule", async () => {
     const child = spawn(process.execPath, ["--import", "tsx", BIN, "start", "--port", "0"], {
       cwd: ROOT,
-      env: { ...process.env, PLATFORM_HTTP_MAX_BODY_SIZE: "huge" },
+      env: { ...process.env, ...LOW_COST_SCRYPT_ENV, PLATFORM_HTTP_MAX_BODY_SIZE: "huge" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stderr = "";

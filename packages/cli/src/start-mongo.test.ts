@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 
 // `platform start --mongo-uri …` as a user runs it: the real command through tsx.
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -20,7 +21,8 @@ afterAll(async () => {
 });
 
 // A configured key-encryption key, so the test writes nothing into the repository's .platform/.
-const ENV = { PLATFORM_KEYS_ENCRYPTION_KEY: "k".repeat(32), PORT: "" };
+// The demo hashes its users at start: at the tests' scrypt cost (test/support/low-cost-scrypt.ts).
+const ENV = { PLATFORM_KEYS_ENCRYPTION_KEY: "k".repeat(32), PORT: "", ...LOW_COST_SCRYPT_ENV };
 
 function spawnCli(args: string[]) {
   const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
@@ -36,9 +38,11 @@ function spawnCli(args: string[]) {
   return { child, output: () => ({ stdout, stderr }) };
 }
 
+// A start is a child process importing the sources under tsx (seconds of CPU on a busy machine).
+const START_TIMEOUT = 60_000;
 const freePort = () => 20_000 + Math.floor(Math.random() * 20_000);
 
-describe("platform start --mongo-uri", () => {
+describe("platform start --mongo-uri", { timeout: START_TIMEOUT }, () => {
   it("exits non-zero with one clear line when MongoDB cannot be reached: no stack, no password, nothing listening", async () => {
     const gone = await startWireDouble({ ttlMonitorIntervalMs: 0 });
     await gone.close();
@@ -69,7 +73,7 @@ describe("platform start --mongo-uri", () => {
       "--mongo-uri",
       `${double.uri.replace("/?", "/cli_demo?")}`,
     ]);
-    const deadline = Date.now() + 60_000;
+    const deadline = Date.now() + START_TIMEOUT;
     while (!output().stdout.includes("listening on") && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
