@@ -21,6 +21,7 @@ class LineLogger implements Logger {
 }
 
 const JSON_ACCEPT = { accept: "application/json" } as const;
+const JSON_ACCEPT_INIT = { headers: JSON_ACCEPT };
 
 /** A GET through node:http, which sends the path exactly as given. */
 function rawGet(
@@ -218,5 +219,41 @@ describe("what operators watch, on the demo (admin audience for the metrics)", (
         `${type} ${id}`,
       ).toBe(true);
     }
+  });
+});
+
+describe("the bearer metrics audience on the demo, whose catch-all chain reads bearer access tokens", () => {
+  const token = `${"m".repeat(24)}-metrics-token-42`;
+  let demo: RunningDemo;
+  beforeAll(async () => {
+    demo = await startDemo(
+      {},
+      {
+        ...NO_MFA_FOR_ADMINS,
+        "platform.http.metrics.audience": "bearer",
+        "platform.http.metrics.bearer-token": token,
+      },
+    );
+  });
+  afterAll(() => demo.close());
+
+  it("answers the shared token with the metrics; a wrong or missing token is refused; the token opens nothing else", async () => {
+    const ok = await fetch(`${demo.base}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("content-type")).toContain("text/plain");
+    expect(await ok.text()).toContain("keyward_");
+    const wrong = await fetch(`${demo.base}/metrics`, { headers: { authorization: `Bearer ${token}x` } });
+    expect(wrong.status).toBe(401);
+    expect((await fetch(`${demo.base}/metrics`, JSON_ACCEPT_INIT)).status).toBe(401);
+    // The shared token is no access token: every other path refuses it as the chain always did.
+    const elsewhere = await fetch(`${demo.base}/api/me`, {
+      headers: { authorization: `Bearer ${token}`, ...JSON_ACCEPT },
+    });
+    expect(elsewhere.status).toBe(401);
+    const post = await fetch(`${demo.base}/metrics`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(post.status).not.toBe(200);
   });
 });

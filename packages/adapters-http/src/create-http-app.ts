@@ -80,10 +80,12 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   routes.bindTo(table);
   const ids = platform.resolve(IdGenerator);
   const logger = platform.resolve(Logger);
-  const pipeline = assembleHttpPipeline(platform, routes, options, logger);
   routes.add(healthRoute(platform, options.healthPath));
   // Liveness, readiness, metrics; the access log and request metrics (docs/operations.md).
-  const { observer, readiness } = httpOperations(platform, routes, table, logger, options.healthPath);
+  const operations = httpOperations(platform, routes, table, logger, options.healthPath);
+  const { observer, readiness } = operations;
+  const steps = [...operations.steps, ...(options.steps ?? [])];
+  const pipeline = assembleHttpPipeline(platform, routes, { ...options, steps }, logger);
   addServedRoutes(platform, routes, options);
 
   const correlationIds = new WeakMap<H3Event, string>();

@@ -2,7 +2,7 @@ import type { Platform } from "@keyward/core";
 import { DecisionPipeline } from "@keyward/core/decisions";
 import { ErrorCatalog, PlatformError } from "@keyward/core/errors";
 import { type Logger, UrlAuthorizationManager } from "@keyward/core/ports";
-import type { RouteTable } from "@keyward/core/web";
+import type { PipelineContribution, RouteTable } from "@keyward/core/web";
 import { HTTP_ACCESS_LOG_ENABLED } from "./access-log.js";
 import {
   HTTP_METRICS_AUDIENCE,
@@ -10,7 +10,12 @@ import {
   HTTP_METRICS_ENABLED,
   HTTP_METRICS_PATH,
 } from "./metrics/metrics-properties.js";
-import { MIN_METRICS_TOKEN_LENGTH, metricsRoute } from "./metrics/metrics-route.js";
+import {
+  MIN_METRICS_TOKEN_LENGTH,
+  type MetricsRouteOptions,
+  metricsCredentialStep,
+  metricsRoute,
+} from "./metrics/metrics-route.js";
 import { PLATFORM_METRICS, type PlatformMetrics } from "./metrics/platform-metrics.js";
 import { HttpReadiness, livenessRoute, readinessRoute } from "./readiness.js";
 import { RequestObserver } from "./request-observer.js";
@@ -22,6 +27,8 @@ export interface HttpOperations {
   readonly observer: RequestObserver | undefined;
   /** The app's readiness (`beginShutdown()` at the start of a graceful shutdown). */
   readonly readiness: HttpReadiness;
+  /** Pipeline steps the operations need (the `bearer` metrics audience's own credential check). */
+  readonly steps: readonly PipelineContribution[];
 }
 
 /**
@@ -42,13 +49,18 @@ export function httpOperations(
   routes.add(livenessRoute(healthPath));
   routes.add(readinessRoute(platform, readiness, healthPath));
   const metrics = platformMetrics(platform);
-  if (metrics !== undefined) routes.add(configuredMetricsRoute(platform, metrics));
+  const steps: PipelineContribution[] = [];
+  if (metrics !== undefined) {
+    const options = metricsOptions(platform, metrics);
+    routes.add(metricsRoute(options));
+    if (options.audience === "bearer") steps.push(metricsCredentialStep(options));
+  }
   const accessLog = platform.properties.get(HTTP_ACCESS_LOG_ENABLED) ? logger : undefined;
   const observer =
     accessLog === undefined && metrics === undefined
       ? undefined
       : new RequestObserver({ accessLog, metrics, routes, table });
-  return { observer, readiness };
+  return { observer, readiness, steps };
 }
 
 function platformMetrics(platform: Platform): PlatformMetrics | undefined {
@@ -63,7 +75,7 @@ function platformMetrics(platform: Platform): PlatformMetrics | undefined {
   return metrics;
 }
 
-function configuredMetricsRoute(platform: Platform, metrics: PlatformMetrics) {
+function metricsOptions(platform: Platform, metrics: PlatformMetrics): MetricsRouteOptions {
   const audience = platform.properties.get(HTTP_METRICS_AUDIENCE);
   const bearerToken = platform.properties.get(HTTP_METRICS_BEARER_TOKEN);
   if (audience === "bearer" && bearerToken.length < MIN_METRICS_TOKEN_LENGTH) {
@@ -82,5 +94,5 @@ function configuredMetricsRoute(platform: Platform, metrics: PlatformMetrics) {
       `${HTTP_METRICS_AUDIENCE.key}=${audience} needs the identity module (its 401 and 403 codes)`,
     );
   }
-  return metricsRoute({ metrics, path: platform.properties.get(HTTP_METRICS_PATH), audience, bearerToken });
+  return { metrics, path: platform.properties.get(HTTP_METRICS_PATH), audience, bearerToken };
 }

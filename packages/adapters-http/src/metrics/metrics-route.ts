@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { currentAuthentication } from "@keyward/core";
 import { PlatformError } from "@keyward/core/errors";
-import type { HttpExchange, RouteContract } from "@keyward/core/web";
+import type { HttpExchange, PipelineContribution, RouteContract } from "@keyward/core/web";
 import type { RouteDefinition } from "../route-registry.js";
 import { isTrustedProxyAddress, parseTrustedProxies, type TrustedProxies } from "../trusted-proxies.js";
 import type { MetricsAudience } from "./metrics-properties.js";
@@ -71,6 +71,40 @@ function admit(exchange: HttpExchange, audience: MetricsAudience, expected: Buff
     exchange.response.headers.set("www-authenticate", 'Bearer realm="metrics"');
     throw new PlatformError("AUTHENTICATION_REQUIRED", "Send the metrics token as a bearer token");
   }
+}
+
+/**
+ * The `bearer` audience's own credential, whatever the chain: a chain that reads bearer access
+ * tokens would refuse the shared metrics token as an invalid access token (401 INVALID_TOKEN) before
+ * the route saw it. This step, just before identity's `authentication` place (after the firewall
+ * and the chain choice, so the path is the canonical one), answers a GET or HEAD of exactly the
+ * metrics path whose `Authorization: Bearer` is the shared token (constant time) with the metrics,
+ * and lets every other request go on: a wrong or missing token reaches the chain and the route,
+ * which refuse it as before. The route stays in the route table (its contract, its name in the
+ * access line); this step is the same check made before the chain reads the header.
+ */
+export function metricsCredentialStep(options: MetricsRouteOptions): PipelineContribution {
+  const expected = Buffer.from(options.bearerToken, "utf8");
+  const { metrics, path } = options;
+  return {
+    before: "authentication",
+    step: {
+      name: "metrics-credential",
+      apply: (exchange) => {
+        if (exchange.path !== path || (exchange.method !== "GET" && exchange.method !== "HEAD")) return;
+        const header = exchange.header("authorization");
+        if (header === undefined || !bearerMatches(header, expected)) return;
+        return metrics.text().then((text) => {
+          const res = exchange.response;
+          res.status = 200;
+          res.headers.set("cache-control", "no-store");
+          res.headers.set("content-type", metrics.registry.contentType);
+          res.body = text;
+          res.committed = true;
+        });
+      },
+    },
+  };
 }
 
 /** True when `header` is `Bearer <token>` and the token equals `expected`, compared in constant time. */
