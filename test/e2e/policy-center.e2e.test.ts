@@ -135,7 +135,7 @@ describeInBrowser("the Policy Center in a real browser", () => {
     await page.goto(`${demo.base}/admin/policy-center?tab=policies`);
     await page.selectOption('select[name="approvalStatus"]', "PENDING");
     await submit(() => page.click('form.filters button[type="submit"]'));
-    expect(await page.locator("tbody tr").count()).toBe(1);
+    expect(await page.locator("table.policies tbody tr").count()).toBe(1);
     await submit(() => page.click("text=Drafted: reports for managers"));
     await submit(() => page.click("form.approve button"));
     expect(await notice()).toBe("The policy is approved.");
