@@ -218,7 +218,7 @@ ${resourceSection(model)}
 ${csrfField(model)}<input type="hidden" name="resourceId" value="${e(form.resourceId)}">
 ${summary}${general}<fieldset><legend>Policy</legend>
 <p>${input(errors, "name", form.name, "Name", ` maxlength="${POLICY_LIMITS.nameMaxLength}" required`)}</p>
-<p><label for="f-description">Description</label> <textarea id="f-description" name="description" rows="2" cols="60">${e(form.description)}</textarea>${problem(errors, "description").text}</p>
+<p><label for="f-description">Description</label> <textarea id="f-description" name="description" rows="2" cols="60">\n${e(form.description)}</textarea>${problem(errors, "description").text}</p>
 <p>${select(errors, "effect", form.effect, POLICY_EFFECTS, "Effect")} ${input(errors, "priority", form.priority, "Priority (lower first)", ' inputmode="numeric" size="8"')}</p>
 </fieldset>
 <fieldset><legend>Targets</legend><ol class="targets">${targetRows(form, errors)}</ol></fieldset>

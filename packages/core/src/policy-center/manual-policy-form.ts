@@ -1,4 +1,5 @@
 import { POLICY_LIMITS, type PolicyCreateInput } from "../authz/policy/policy-schema.js";
+import { UNSAFE_TEXT } from "../kernel/unsafe-text.js";
 import { POLICY_EFFECTS, POLICY_HTTP_METHODS, TARGET_TYPES } from "../authz/policy/policy.js";
 import { ZERO_TRUST_ACTIONS, type ZeroTrustAction } from "../authz/zerotrust/zero-trust-action.js";
 import type { BodyFields } from "../web/http-exchange.js";
@@ -72,10 +73,6 @@ export const MANUAL_FORM_LIMITS = {
   conditions: POLICY_LIMITS.maxConditionsPerRule,
   samplePath: 2_048,
 } as const;
-
-// Control and format characters (C0, C1, bidi overrides and isolates, zero-width, separators): never
-// part of what people read in the console and the audit trail. A description may hold line breaks and tabs.
-const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 
 function field(fields: BodyFields, key: string): string {
   const value = fields[key];

@@ -65,7 +65,9 @@ describe("Policy Center: a policy's page", () => {
     const s = await seeded();
     const page = await s.admin({ url: s.url(s.pending.id) });
     expect(page.status).toBe(200);
-    expect(page.html).toContain('<textarea name="targets" rows="4" required>URL POST /orders/**</textarea>');
+    expect(page.html).toContain(
+      '<textarea name="targets" rows="4" required>\nURL POST /orders/**</textarea>',
+    );
     expect(page.html).toContain("[managers]\nhasRole(&#39;MANAGER&#39;) and isAllowed()</textarea>");
     expect(page.html).toContain('<input type="hidden" name="version" value="1">');
     for (const action of ["approve", "reject", "deactivate", "delete"]) {
@@ -138,6 +140,10 @@ describe("Policy Center: a policy's page", () => {
       { priority: "99999999" },
       { name: "   " },
       { effect: "MAYBE" },
+      // Read as one rule, enforced as another: format characters are refused (outside review).
+      { name: "Grant ADMIN \u202eNIMDA" },
+      { rules: "[admins]\nhasRole('ADMIN\u200b')" },
+      { description: "zero\u200bwidth" },
     ];
     for (const changes of invalidEdits) {
       const answer = await s.admin({ url: s.url(s.area.id, "edit"), form: s.editForm(1, changes) });
@@ -157,6 +163,9 @@ describe("Policy Center: a policy's page", () => {
     expect(again.html).toContain("Cannot approve a policy whose approval status is APPROVED");
 
     const other = await s.pap.create(generated({ name: "Second draft" }), ROOT);
+    const bidi = await s.admin({ url: s.url(other.id, "reject"), form: { reason: "ok \u202edesrever" } });
+    expect(bidi.status).toBe(400);
+    expect((await s.policies.findById(other.id))?.approvalStatus).toBe("PENDING");
     const rejected = await s.admin({ url: s.url(other.id, "reject"), form: { reason: "Too broad" } });
     expect([rejected.status, rejected.location]).toEqual([303, `${s.url(other.id)}?notice=rejected`]);
     expect(await s.policies.findById(other.id)).toMatchObject({

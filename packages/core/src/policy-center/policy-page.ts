@@ -56,7 +56,7 @@ function editForm(p: Policy, csrfInput: string): string {
     (e) => `<option value="${e}"${e === p.effect ? " selected" : ""}>${e}</option>`,
   ).join("");
   const rules = rulesFitText(p)
-    ? `<label>Rules <textarea name="rules" rows="6">${h(rulesToText(p.rules))}</textarea></label>
+    ? `<label>Rules <textarea name="rules" rows="6">\n${h(rulesToText(p.rules))}</textarea></label>
 <p class="hint">A <code>[rule name]</code> line, then one condition expression per line.</p>`
     : `<p class="hint">The rules hold line breaks the form cannot show: change them through the policies API.</p>`;
   return postForm({
@@ -65,10 +65,10 @@ function editForm(p: Policy, csrfInput: string): string {
     hidden: { version: p.version },
     className: "policy-edit",
     fields: `<label>Name <input type="text" name="name" required maxlength="${POLICY_LIMITS.nameMaxLength}" value="${h(p.name)}"></label>
-<label>Description <textarea name="description" rows="3" maxlength="${POLICY_LIMITS.descriptionMaxLength}">${h(p.description)}</textarea></label>
+<label>Description <textarea name="description" rows="3" maxlength="${POLICY_LIMITS.descriptionMaxLength}">\n${h(p.description)}</textarea></label>
 <label>Priority <input type="number" name="priority" required min="${POLICY_LIMITS.priorityMin}" max="${POLICY_LIMITS.priorityMax}" value="${p.priority}"></label>
 <label>Effect <select name="effect">${effect}</select></label>
-<label>Targets <textarea name="targets" rows="4" required>${h(targetsToText(p.targets))}</textarea></label>
+<label>Targets <textarea name="targets" rows="4" required>\n${h(targetsToText(p.targets))}</textarea></label>
 <p class="hint">One per line: <code>URL GET /api/orders/**</code> or <code>METHOD OrderService.get(string)</code>.</p>
 ${rules}
 `,

@@ -35,6 +35,20 @@ describe("policy text (the edit form's targets and rules)", () => {
     ]);
   });
 
+  it("reads a method identifier whose parameter types are separated by ', ' (the scanner's form) back whole", () => {
+    const id = "OrderService.update(string, Order)";
+    const own: PolicyTarget = {
+      targetType: "METHOD",
+      targetIdentifier: id,
+      httpMethod: "ANY",
+      targetOrder: 0,
+      sourceType: "RESOURCE",
+    };
+    expect(textToTargets(targetsToText([own]), [own])).toEqual([
+      { targetType: "METHOD", targetIdentifier: id, httpMethod: "ANY", sourceType: "RESOURCE" },
+    ]);
+  });
+
   it.each(["GET /a", "URL /a", "URL FETCH /a", "URL GET /a extra", "METHOD", "FILE /etc/passwd"])(
     "refuses the target line %j with VALIDATION_FAILED naming its line",
     (line) => {

@@ -31,8 +31,10 @@ export function textToTargets(text: string, current: readonly PolicyTarget[]): T
   );
   return lines(text).map(({ line, n }) => {
     const [type, ...rest] = line.split(/\s+/);
-    if (type === "METHOD" && rest.length === 1) {
-      const id = rest[0]!;
+    // A method identifier may hold `, ` between parameter types (as the method scanner writes it):
+    // the rest of the line is the identifier, which the policy schema then judges.
+    if (type === "METHOD" && rest.length >= 1) {
+      const id = line.slice(line.indexOf("METHOD") + "METHOD".length).trim();
       return {
         targetType: "METHOD",
         targetIdentifier: id,

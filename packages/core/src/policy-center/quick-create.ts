@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UNSAFE_TEXT } from "../kernel/unsafe-text.js";
 import type { Policy, PolicyTarget } from "../authz/policy/policy.js";
 import type { PolicyAdministrationService } from "../authz/policy/policy-administration-service.js";
 import { POLICY_LIMITS } from "../authz/policy/policy-schema.js";
@@ -9,8 +10,6 @@ import { type ManagedResource, resourceKeyOf } from "../resources/managed-resour
 import type { ManagedResourceRepository } from "../resources/managed-resource-repository.js";
 import { MAX_TEMPLATE_LIST_ITEMS, grantExpression } from "./condition-templates.js";
 
-// Control and format characters (C0, C1, bidi, zero-width, separators) never reach a name people read.
-const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const RESOURCE_ID = /^[A-Za-z0-9_-]{1,128}$/;
 // Roles and permissions are authority names (`ADMIN`, `ROLE_ADMIN`, `order:read`): no spaces or quotes.
 const AUTHORITY_NAME = /^[A-Za-z0-9_][A-Za-z0-9_.:-]{0,99}$/;

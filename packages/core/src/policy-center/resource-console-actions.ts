@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UNSAFE_TEXT } from "../kernel/unsafe-text.js";
 import type { Authentication } from "../identity/authentication/authentication.js";
 import type { ResourceAction } from "../resources/resource-lifecycle.js";
 import { MAX_RESOURCE_NAME_LENGTH } from "../resources/resource-admin-endpoints.js";
@@ -24,9 +25,6 @@ import {
 import { tabHref } from "./policy-center-paths.js";
 import { renderResourcesTab } from "./resources-tab.js";
 
-// No control or format characters (C0, C1, separators, bidi controls, zero-width) in a name people
-// read in the console and the audit trail: the resources API's rule.
-const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const version = wholeNumber(1, 999_999_999);
 const back = z.string().max(MAX_BACK_LENGTH).optional();
 

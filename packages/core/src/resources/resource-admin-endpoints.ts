@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UNSAFE_TEXT } from "../kernel/unsafe-text.js";
 import { type Authentication, currentAuthentication } from "../identity/authentication/authentication.js";
 import { type ChainRoute, resourceRoutes } from "../identity/chain/chain-route.js";
 import { PlatformError } from "../kernel/platform-error.js";
@@ -37,9 +38,6 @@ const ListQuery = z.strictObject({
   limit: integer(0, MANAGED_RESOURCE_MAX_PAGE).optional(),
 });
 const LIST_PARAMS = Object.keys(ListQuery.shape);
-// No control or format characters (C0, C1, line and paragraph separators, bidi overrides and
-// isolates, zero-width characters) in what people read in the console and the audit trail.
-const UNSAFE_TEXT = /[\p{Cc}\p{Cf}\u2028\u2029]/u;
 const text = (max: number) =>
   z
     .string()

@@ -1,4 +1,5 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
+import { UNSAFE_MULTILINE_TEXT } from "../../kernel/unsafe-text.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Logger } from "../../kernel/logger.js";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
@@ -192,10 +193,20 @@ export class PolicyAdministrationService {
    */
   async reject(id: string, actor: Authentication, reason?: string): Promise<Policy> {
     this.requireAdmin(actor, "reject", id);
-    if (reason !== undefined && (typeof reason !== "string" || reason.length > MAX_REJECTION_REASON_LENGTH)) {
+    if (
+      reason !== undefined &&
+      (typeof reason !== "string" ||
+        reason.length > MAX_REJECTION_REASON_LENGTH ||
+        UNSAFE_MULTILINE_TEXT.test(reason))
+    ) {
       throw new PlatformError("VALIDATION_FAILED", "The rejection reason is invalid", {
         details: {
-          issues: [{ path: "reason", message: `must be a string of at most ${MAX_REJECTION_REASON_LENGTH}` }],
+          issues: [
+            {
+              path: "reason",
+              message: `must be a string of at most ${MAX_REJECTION_REASON_LENGTH}, without control or format characters`,
+            },
+          ],
         },
       });
     }

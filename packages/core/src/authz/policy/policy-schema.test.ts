@@ -141,6 +141,29 @@ describe("parsePolicyCreate", () => {
     expect(one({ isActive: "true" })).toEqual(["isActive"]);
   });
 
+  it("refuses format characters (zero-width, bidi) and stray controls in every text field and expression", () => {
+    const one = (patch: Record<string, unknown>) => pathsOf({ ...minimal, ...patch });
+    const rule = (name: string, expression: string) => ({ rules: [{ name, conditions: [{ expression }] }] });
+    for (const c of ["\u200b", "\u202e", "\u2066", "\ufeff", "\u2028"]) {
+      expect(one({ name: `Grant ADMIN ${c}NIMDA` }), JSON.stringify(c)).toEqual(["name"]);
+      expect(one({ description: `d${c}` }), JSON.stringify(c)).toEqual(["description"]);
+      expect(one(rule(`r${c}x`, "permitAll")), JSON.stringify(c)).toEqual(["rules.0.name"]);
+      expect(one(rule("r", `hasRole('ADMIN${c}')`)), JSON.stringify(c)).toEqual([
+        "rules.0.conditions.0.expression",
+      ]);
+    }
+    expect(one({ description: "bell\u0007" })).toEqual(["description"]);
+    expect(one(rule("r", "hasRole('A')\u0000"))).toEqual(["rules.0.conditions.0.expression"]);
+    // Line breaks and tabs stay allowed where text spans lines.
+    expect(
+      parsePolicyCreate({
+        ...minimal,
+        description: "one\n\ttwo\r\n",
+        ...rule("r", "hasRole('A')\n or hasRole('B')"),
+      }),
+    ).toMatchObject({ description: "one\n\ttwo\r\n" });
+  });
+
   it("refuses unknown keys at every level, including approvalStatus and prototype keys", () => {
     expect(pathsOf({ ...minimal, approvalStatus: "APPROVED" })).toEqual([""]);
     expect(pathsOf({ ...minimal, id: "chosen" })).toEqual([""]);

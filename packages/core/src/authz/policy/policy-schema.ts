@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
+import { UNSAFE_MULTILINE_TEXT, UNSAFE_TEXT } from "../../kernel/unsafe-text.js";
 import { canonicalPathPattern } from "../../web/canonical-path.js";
 import { compilePathPattern, MAX_PATH_PATTERN_LENGTH } from "../../web/path-pattern.js";
 import {
@@ -25,8 +26,6 @@ export const POLICY_LIMITS = {
   aiModelMaxLength: 200,
 } as const;
 
-// Control characters (C0, DEL, C1): never part of a name shown in consoles and audit output.
-const CONTROL = /\p{Cc}/u;
 const JAVA_NAME = "[A-Za-z_$][\\w$]*";
 const TYPE_NAME = `${JAVA_NAME}(?:\\.${JAVA_NAME})*(?:\\[\\])*`;
 /**
@@ -43,7 +42,7 @@ const name = z
   .trim()
   .min(1, "must not be empty")
   .max(POLICY_LIMITS.nameMaxLength)
-  .refine((s) => !CONTROL.test(s), "must not contain control characters");
+  .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control or format characters");
 
 const targetInput = z
   .strictObject({
@@ -98,7 +97,11 @@ const targets = z
   );
 
 const condition = z.strictObject({
-  expression: z.string().min(1).max(POLICY_LIMITS.expressionMaxLength),
+  expression: z
+    .string()
+    .min(1)
+    .max(POLICY_LIMITS.expressionMaxLength)
+    .refine((s) => !UNSAFE_MULTILINE_TEXT.test(s), "must not contain control or format characters"),
 });
 
 const rule = z.strictObject({
@@ -107,7 +110,10 @@ const rule = z.strictObject({
 });
 
 const rules = z.array(rule).max(POLICY_LIMITS.maxRules);
-const description = z.string().max(POLICY_LIMITS.descriptionMaxLength);
+const description = z
+  .string()
+  .max(POLICY_LIMITS.descriptionMaxLength)
+  .refine((s) => !UNSAFE_MULTILINE_TEXT.test(s), "must not contain control or format characters");
 const priority = z.int().min(POLICY_LIMITS.priorityMin).max(POLICY_LIMITS.priorityMax);
 const confidenceScore = z.number().min(0).max(1).nullable();
 const aiModel = z
@@ -115,7 +121,7 @@ const aiModel = z
   .trim()
   .min(1)
   .max(POLICY_LIMITS.aiModelMaxLength)
-  .refine((s) => !CONTROL.test(s), "must not contain control characters")
+  .refine((s) => !UNSAFE_TEXT.test(s), "must not contain control or format characters")
   .nullable();
 
 /**
