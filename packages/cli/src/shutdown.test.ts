@@ -1,31 +1,34 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it, type TestContext } from "vitest";
 import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SLOW = "packages/cli/src/fixtures/slow-route.mjs";
-const children: ChildProcess[] = [];
 // A start is a child process importing the sources under tsx (seconds of CPU, far more on a busy machine).
 const START_TIMEOUT = 60_000;
-
-afterEach(() => {
-  for (const c of children.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
-});
 
 function port(): string {
   return String(20_000 + Math.floor(Math.random() * 20_000));
 }
 
 /** Starts a command and resolves once the demo prints its URL; `exit` resolves with the exit code. */
-function launch(command: string, args: string[], env: Record<string, string> = {}) {
+function launch(
+  test: Pick<TestContext, "onTestFinished">,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+) {
   const child = spawn(command, args, {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
     // The demo hashes its users at start: at the tests' scrypt cost (test/support/low-cost-scrypt.ts).
     env: { ...process.env, ...LOW_COST_SCRYPT_ENV, ...env },
   });
-  children.push(child);
+  // Each test's own child, killed when that test ends (the tests run concurrently).
+  test.onTestFinished(() => {
+    if (child.exitCode === null) child.kill("SIGKILL");
+  });
   let output = "";
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   const ready = new Promise<string>((resolve, reject) => {
@@ -50,13 +53,14 @@ async function refused(url: string): Promise<boolean> {
   }
 }
 
-describe("stopping the server", () => {
+// Concurrent: each test waits on its own process (start-up, an in-flight request, a grace period).
+describe.concurrent("stopping the server", () => {
   // The README's exact lines: the PID a terminal or supervisor holds is pnpm's.
   it(
     "`pnpm start -- --port N` listens on N; SIGTERM to the pnpm process stops the server, exit 0",
-    async () => {
+    async (test) => {
       const p = port();
-      const run = launch("pnpm", ["start", "--", "--port", p]);
+      const run = launch(test, "pnpm", ["start", "--", "--port", p]);
       const url = await run.ready;
       expect(url).toBe(`http://localhost:${p}`);
       expect((await fetch(`${url}/health`)).status).toBe(200);
@@ -69,9 +73,9 @@ describe("stopping the server", () => {
 
   it(
     "`pnpm start -- --config f` loads f; SIGINT to the pnpm process lets an in-flight request finish, exit 0",
-    async () => {
+    async (test) => {
       const p = port();
-      const run = launch("pnpm", ["start", "--", "--config", SLOW], { PORT: p });
+      const run = launch(test, "pnpm", ["start", "--", "--config", SLOW], { PORT: p });
       const url = await run.ready;
       expect(url).toBe(`http://localhost:${p}`);
       const inFlight = fetch(`${url}/slow?ms=1500`).then(async (r) => ({
@@ -90,8 +94,8 @@ describe("stopping the server", () => {
 
   it(
     "SIGTERM to the `platform start` process itself stops it gracefully with exit 0",
-    async () => {
-      const run = launch(process.execPath, [
+    async (test) => {
+      const run = launch(test, process.execPath, [
         "--import",
         "tsx",
         "packages/cli/src/bin.ts",
@@ -114,8 +118,8 @@ describe("stopping the server", () => {
 
   it(
     "bounds the wait: a request longer than --shutdown-grace is dropped and the server still exits 0",
-    async () => {
-      const run = launch(process.execPath, [
+    async (test) => {
+      const run = launch(test, process.execPath, [
         "--import",
         "tsx",
         "packages/cli/src/bin.ts",
