@@ -49,10 +49,12 @@ describeInBrowser("Policy Center: manual create with preview in a real browser",
     await page.fill('[name="rule.0.condition.0"]', "hasRole('MANAGER')");
     await page.fill('[name="tpl.business-hours.days"]', "MON TUE WED THU FRI SAT SUN");
     await Promise.all([page.waitForLoadState("load"), page.click('button[value="template:business-hours"]')]);
-    expect(await page.inputValue('[name="rule.0.condition.1"]')).toBe("timeBetween('09:00', '18:00')");
+    // Joined `and` by default: office hours narrow the managers' condition.
+    expect(await page.inputValue('[name="rule.0.condition.0"]')).toBe(
+      "(hasRole('MANAGER')) and (timeBetween('09:00', '18:00'))",
+    );
     // A sample decision that does not depend on the hour the test runs at.
-    await page.fill('[name="rule.0.condition.1"]', "hasRole('MANAGER') and !#ai.isBlocked()");
-    await page.fill('[name="rule.0.condition.0"]', "");
+    await page.fill('[name="rule.0.condition.0"]', "hasRole('MANAGER') and !#ai.isBlocked()");
     await page.fill('[name="sample.roles"]', "MANAGER");
 
     // Enter in a field previews (the first submit button), never saves.

@@ -57,6 +57,7 @@ export function newManualForm(resource?: CreateTabResource): ManualPolicyForm {
     sample: { method: "", path: "", roles: "", authorities: "", anonymous: false, zeroTrustAction: "" },
     templateValues: {},
     templateRule: "0",
+    templateJoin: "and",
   };
 }
 
@@ -76,6 +77,11 @@ function input(errors: FormErrors, key: string, value: string, label: string, ex
   const id = `f-${key.replace(/[^A-Za-z0-9-]/g, "-")}`;
   return `<label for="${e(id)}">${e(label)}</label> <input id="${e(id)}" name="${e(key)}" value="${e(value)}"${extra}${p.attrs}>${p.text}`;
 }
+
+const TEMPLATE_JOINS = [
+  ["and", "required with the rule's last condition (and)"],
+  ["or", "an alternative condition (or)"],
+] as const;
 
 function select(
   errors: FormErrors,
@@ -180,7 +186,8 @@ function templatePicker(form: ManualPolicyForm, errors: FormErrors): string {
 ${fields} <button type="submit" name="action" value="template:${e(t.id)}"${p.attrs}>Add</button>${p.text}</li>`;
   }).join("\n");
   return `<fieldset class="templates"><legend>Condition templates</legend>
-<p>${select(errors, "templateRule", form.templateRule, ruleOptions, "Add to")}</p>
+<p>${select(errors, "templateRule", form.templateRule, ruleOptions, "Add to")} ${select(errors, "templateJoin", form.templateJoin, TEMPLATE_JOINS, "as")}</p>
+<p class="hint">A rule grants when any of its conditions holds: "required with" narrows the rule's last condition (<code>(…) and (…)</code>); "an alternative" adds a condition of its own, which widens the rule.</p>
 <ul>${templates}</ul></fieldset>`;
 }
 

@@ -229,12 +229,20 @@ describe("the condition templates", () => {
     ]);
   });
 
-  it("the Add button fills the chosen rule's first blank condition, or starts a new rule", () => {
+  it("the Add button narrows the rule's last condition (and) by default, or adds an alternative (or)", () => {
     const form = { ...fields(base), templateValues: { "role.roles": "AUDITOR" }, templateRule: "0" };
+    expect(form.templateJoin).toBe("and");
+    // The form's blank row stays a blank row.
     expect(applyTemplate(form, "role").form.rules[0]?.conditions).toEqual([
+      "(hasRole('MANAGER')) and (hasRole('AUDITOR'))",
+      "",
+    ]);
+    expect(applyTemplate({ ...form, templateJoin: "or" }, "role").form.rules[0]?.conditions).toEqual([
       "hasRole('MANAGER')",
       "hasRole('AUDITOR')",
     ]);
+    expect(fields({ ...base, templateJoin: "or" }).templateJoin).toBe("or");
+    expect(fields({ ...base, templateJoin: "xor" }).templateJoin).toBe("and");
     const fresh = {
       ...newManualForm(),
       templateValues: { "ip-range.ranges": "10.0.0.1" },

@@ -44,6 +44,12 @@ export interface ManualPolicyForm {
   readonly templateValues: Readonly<Record<string, string>>;
   /** Which rule (form index, as text) a template's condition is added to. */
   readonly templateRule: string;
+  /**
+   * How it joins that rule: `and` (default) into the rule's last condition, so a restricting
+   * template (business hours, an IP range, not blocked) narrows what that condition grants; `or`
+   * as a condition of its own, which a rule's conditions join with `or` (an alternative grant).
+   */
+  readonly templateJoin: "and" | "or";
 }
 
 /** What the form's submit button asked for. */
@@ -140,6 +146,7 @@ export function readManualPolicyForm(fields: BodyFields): ManualPolicyForm {
     },
     templateValues,
     templateRule: field(fields, "templateRule"),
+    templateJoin: field(fields, "templateJoin") === "or" ? "or" : "and",
   };
 }
 

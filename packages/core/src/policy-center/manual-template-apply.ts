@@ -1,11 +1,14 @@
+import { POLICY_LIMITS } from "../authz/policy/policy-schema.js";
 import { findConditionTemplate } from "./condition-templates.js";
 import { type FormErrors, MANUAL_FORM_LIMITS, type ManualPolicyForm } from "./manual-policy-form.js";
 
 /**
  * The picker's "add" button without script: builds the template's expression from its fields and
- * appends it as a condition of the chosen rule (into its first blank condition, else a new one; a
- * rule index past the last rule starts a new rule). A bad value is an error on `tpl.<id>`, and the
- * form is unchanged.
+ * adds it to the chosen rule. Joined `and` (the default), it narrows the rule's last non-blank
+ * condition: `(<that condition>) and (<template>)`; joined `or`, or into a rule without a condition,
+ * it becomes a condition of its own (into the first blank one, else a new one). A rule index past
+ * the last rule starts a new rule. A bad value, or a joined condition past the expression limit, is
+ * an error on `tpl.<id>`, and the form is unchanged.
  */
 export function applyTemplate(
   form: ManualPolicyForm,
@@ -26,6 +29,14 @@ export function applyTemplate(
     rules.push({ name: "", conditions: [] });
   }
   const rule = rules[index]!;
+  const last = rule.conditions.findLastIndex((c) => c.trim() !== "");
+  if (form.templateJoin === "and" && last >= 0) {
+    const joined = `(${rule.conditions[last]!.trim()}) and (${built.expression})`;
+    if (joined.length > POLICY_LIMITS.expressionMaxLength)
+      return { form, errors: { [`tpl.${template.id}`]: "the joined condition would be too long" } };
+    rule.conditions[last] = joined;
+    return { form: { ...form, rules }, errors: {} };
+  }
   const blank = rule.conditions.findIndex((c) => c.trim() === "");
   if (blank >= 0) rule.conditions[blank] = built.expression;
   else if (rule.conditions.length < MANUAL_FORM_LIMITS.conditions) rule.conditions.push(built.expression);

@@ -255,9 +255,11 @@ describe("the manual form (create-policy)", () => {
       ),
     );
     expect(ok.status).toBe(200);
+    // Joined `and` by default: business hours narrow the rule's condition, they grant nothing alone.
     expect(ok.html).toContain(
-      'name="rule.0.condition.1" value="timeBetween(&#39;08:00&#39;, &#39;17:30&#39;) and dayOfWeekIn(&#39;MON&#39;, &#39;TUE&#39;)"',
+      'name="rule.0.condition.0" value="(hasRole(&#39;MANAGER&#39;)) and (timeBetween(&#39;08:00&#39;, &#39;17:30&#39;) and dayOfWeekIn(&#39;MON&#39;, &#39;TUE&#39;))"',
     );
+    expect(ok.html).not.toContain('name="rule.0.condition.1" value="timeBetween');
   });
 
   it("the quick-grant form posts here without script: 303 on success, the form again on refusal", async () => {
