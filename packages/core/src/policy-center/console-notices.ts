@@ -15,6 +15,7 @@ export const CONSOLE_NOTICES = {
   rejected: "The policy is rejected and inactive.",
   deleted: "The policy is deleted.",
   imported: "The importable static rules are imported as policies.",
+  "nothing-imported": "No static rule was left to import.",
 } as const;
 
 /** The code of one notice. */

@@ -23,7 +23,8 @@ describe("Policy Center: static rules", () => {
     expect(first.length).toBeGreaterThan(0);
     expect(first.every((p) => p.approvalStatus === "NOT_REQUIRED")).toBe(true);
 
-    await s.admin({ url: STATIC_RULES_IMPORT_PATH, form: {} });
+    const again = await s.admin({ url: STATIC_RULES_IMPORT_PATH, form: {} });
+    expect(again.location).toBe(`${PAGE}?tab=policies&notice=nothing-imported`);
     expect((await s.policies.findAll({ source: "IMPORTED" })).length).toBe(first.length);
     const after = await s.admin({ url: `${PAGE}?tab=policies` });
     expect(after.html).toContain("imported as");

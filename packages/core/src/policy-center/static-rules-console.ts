@@ -111,8 +111,9 @@ export async function importStaticRules(
     exchange,
     async () => {
       await readForm(exchange, ImportForm);
-      if (services.staticRules) await services.staticRules.import("all", admin);
-      exchange.redirect(withNotice(tabHref("policies"), "imported"), 303);
+      const result = services.staticRules ? await services.staticRules.import("all", admin) : undefined;
+      const notice = result && result.created.length > 0 ? "imported" : "nothing-imported";
+      exchange.redirect(withNotice(tabHref("policies"), notice), 303);
     },
     (status, notice) =>
       writeConsolePage(exchange, services, { status, tab: "policies", notice, body: errorBody() }),
