@@ -1,7 +1,7 @@
 import { readFile, stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { type CliCommand, CliFailure, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
-import { adminClient } from "./admin-command-client.js";
+import { adminClient, optionQuery } from "./admin-command-client.js";
 import { policiesSimulateCommand } from "./policies-simulate.js";
 
 const URL_OPTION = {
@@ -94,19 +94,13 @@ const listCommand: CliCommand = {
   ],
   async run(input) {
     if (input.positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${input.positionals[0]}`);
-    const params = new URLSearchParams();
-    const map = {
+    const query = optionQuery(input, {
       source: "source",
       status: "approvalStatus",
       active: "isActive",
       type: "targetType",
       query: "q",
-    };
-    for (const [option, param] of Object.entries(map)) {
-      const value = input.options[option];
-      if (typeof value === "string") params.set(param, value);
-    }
-    const query = params.size > 0 ? `?${params}` : "";
+    });
     const body = (await adminClient(input).call("GET", `${BASE}${query}`)).body;
     if (!Array.isArray(body))
       throw new CliFailure("The server's answer is not a policy list", "SERVER_ANSWER_INVALID");

@@ -5,8 +5,7 @@ import {
   type CommandInput,
   EXIT_OK,
 } from "../command-line/cli-command.js";
-import { AdminClient } from "../remote/admin-client.js";
-import { CredentialsFile, credentialsPath } from "../remote/credentials-file.js";
+import { adminClient, optionQuery } from "./admin-command-client.js";
 
 const URL_OPTION = {
   name: "url",
@@ -46,11 +45,6 @@ interface PolicyLinkJson {
   isActive: boolean;
   targetIdentifier: string;
   httpMethod: string;
-}
-
-function client(input: CommandInput): AdminClient {
-  const url = typeof input.options.url === "string" ? input.options.url : undefined;
-  return new AdminClient({ credentials: new CredentialsFile(credentialsPath(input.io.env)), url });
 }
 
 function resourceOf(body: unknown): ResourceJson {
@@ -136,7 +130,7 @@ function moveCommand(action: "exclude" | "restore", summary: string, verb: strin
     options: [URL_OPTION, VERSION_OPTION],
     async run(input) {
       const id = idOf(input, `resources ${action}`);
-      const answer = await client(input).call("POST", `${BASE}/${id}/${action}`, versionOf(input));
+      const answer = await adminClient(input).call("POST", `${BASE}/${id}/${action}`, versionOf(input));
       return print(input, resourceOf(answer.body), verb);
     },
   };
@@ -167,21 +161,15 @@ export const resourcesCommands: readonly CliCommand[] = [
     async run(input) {
       if (input.positionals.length > 0)
         throw new CliUsageError(`Unexpected argument: ${input.positionals[0]}`);
-      const params = new URLSearchParams();
-      const map = {
+      const query = optionQuery(input, {
         status: "status",
         type: "type",
         owner: "serviceOwner",
         query: "q",
         offset: "offset",
         limit: "limit",
-      };
-      for (const [option, param] of Object.entries(map)) {
-        const value = input.options[option];
-        if (typeof value === "string") params.set(param, value);
-      }
-      const query = params.size > 0 ? `?${params}` : "";
-      const page = pageOf((await client(input).call("GET", `${BASE}${query}`)).body);
+      });
+      const page = pageOf((await adminClient(input).call("GET", `${BASE}${query}`)).body);
       if (input.json) input.io.out(JSON.stringify({ ok: true, ...page }));
       else if (page.items.length === 0) input.io.out(`No resources (${page.total} match).`);
       else input.io.out([...page.items.map(line), `${page.items.length} of ${page.total}`].join("\n"));
@@ -195,7 +183,7 @@ export const resourcesCommands: readonly CliCommand[] = [
     options: [URL_OPTION],
     async run(input) {
       const id = idOf(input, "resources show");
-      return print(input, resourceOf((await client(input).call("GET", `${BASE}/${id}`)).body), "");
+      return print(input, resourceOf((await adminClient(input).call("GET", `${BASE}/${id}`)).body), "");
     },
   },
   {
@@ -215,7 +203,7 @@ export const resourcesCommands: readonly CliCommand[] = [
         ...(typeof input.options.name === "string" ? { friendlyName: input.options.name } : {}),
         ...(typeof input.options.description === "string" ? { description: input.options.description } : {}),
       };
-      const answer = await client(input).call("POST", `${BASE}/${id}/define`, body);
+      const answer = await adminClient(input).call("POST", `${BASE}/${id}/define`, body);
       return print(input, resourceOf(answer.body), "Defined");
     },
   },
