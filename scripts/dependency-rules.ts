@@ -76,6 +76,7 @@ export const CORE_MODULE_ORDER = [
   "policy-center",
   "prompts",
   "decisions",
+  "governance",
 ] as const;
 /** The one file allowed to import tsyringe's global container. */
 const PLATFORM_FILE = "packages/core/src/kernel/platform.ts";
