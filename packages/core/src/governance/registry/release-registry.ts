@@ -48,6 +48,12 @@ export interface ReleaseRow {
   readonly canaryResourceFamilies?: readonly string[] | undefined;
   readonly approval?: ReleaseApproval | undefined;
   readonly rollbackState?: ReleaseRollbackState | undefined;
+  /**
+   * SHA-256 of the database policies the release last executed with (recorded when it became
+   * ACTIVE or CANARY, start-up registration included); a rollback to it checks POLICY_SET_MISSING
+   * against this or its evaluation's. Absent on a host without policy sets.
+   */
+  readonly policySetHash?: string | undefined;
   /** When the row was created and last changed (epoch milliseconds). */
   readonly registeredAt: number;
   readonly updatedAt: number;
