@@ -48,8 +48,9 @@ export const SDK_ESM_FILE = "platform-mfa-sdk.esm.js";
 /**
  * The page scripts of the core's pages (`/js/<name>`), each an IIFE, by entry. The four of the MFA page
  * contract drive their page through `window.PlatformMFA` (so the SDK script must load first, as the
- * pages' deferred tags do); `platform-passkeys-page.js` (the `/passkeys` page) and
- * `platform-policy-center-page.js` (the Policy Center's create tab) stand alone.
+ * pages' deferred tags do); `platform-passkeys-page.js` (the `/passkeys` page),
+ * `platform-policy-center-page.js` (the Policy Center's create tab) and `platform-releases-page.js`
+ * (the prompt releases page) stand alone.
  */
 export const SDK_PAGE_SCRIPTS = [
   { name: "platform-login-page.js", entry: "src/pages/login-page.ts" },
@@ -58,6 +59,7 @@ export const SDK_PAGE_SCRIPTS = [
   { name: "platform-passkey-page.js", entry: "src/pages/passkey-page.ts" },
   { name: "platform-passkeys-page.js", entry: "src/pages/passkeys-page.ts" },
   { name: "platform-policy-center-page.js", entry: "src/pages/policy-center-page.ts" },
+  { name: "platform-releases-page.js", entry: "src/pages/releases-page.ts" },
 ] as const;
 /**
  * The stylesheets the core's pages link (`/js/<name>`), copied as written: plain CSS, no build step.

@@ -6,6 +6,7 @@ import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { openApiCliCommand } from "./openapi.js";
 import { policiesCommands } from "./policies.js";
+import { releasesCommands } from "./releases.js";
 import { resourcesCommands } from "./resources.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
@@ -13,7 +14,7 @@ import { usersCommands } from "./users.js";
 
 /**
  * Every subcommand of `platform`. Local commands need no server (`start`, `bundles ...`); admin commands act
- * through a running server's admin API with the caller's own identity (`login`, `users ...`, `resources ...`, `policies ...`).
+ * through a running server's admin API with the caller's own identity (`login`, `users ...`, `resources ...`, `policies ...`, `releases ...`).
  */
 export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   startCliCommand,
@@ -25,6 +26,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   ...resourcesCommands,
   ...policiesCommands,
   ...bundlesCommands,
+  ...releasesCommands,
   breakGlassCommand,
   ...keysCommands,
   doctorCommand,

@@ -40,8 +40,16 @@ export class AdminClient {
     this.now = o.now ?? Date.now;
   }
 
-  /** Sends one JSON request; resolves with 2xx answers, throws a CliFailure with the server's code otherwise. */
-  async call(method: string, path: string, body?: unknown): Promise<ServerAnswer> {
+  /**
+   * Sends one JSON request; resolves with 2xx answers (and those of `options.alsoResolve`, such as a
+   * 422 whose body is a receipt the command prints), throws a CliFailure with the server's code otherwise.
+   */
+  async call(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { alsoResolve?: readonly number[] } = {},
+  ): Promise<ServerAnswer> {
     const session = await this.session();
     let credentials = session.credentials;
     if (credentials.accessExpiresAt - REFRESH_MARGIN_MS <= this.now()) {
@@ -53,6 +61,7 @@ export class AdminClient {
       answer = await send(this.fetch, session.url, method, path, body, credentials.accessToken);
     }
     if (answer.status >= 200 && answer.status < 300) return answer;
+    if (options.alsoResolve?.includes(answer.status)) return answer;
     throw failureOf(answer);
   }
 

@@ -21,4 +21,6 @@ export const PAGE_SCRIPT_PATHS = {
   passkeysPage: `${PAGE_SCRIPTS_PREFIX}/platform-passkeys-page.js`,
   /** The Policy Center's create tab (quick grant by JSON, preview in place); stands alone. */
   policyCenterPage: `${PAGE_SCRIPTS_PREFIX}/platform-policy-center-page.js`,
+  /** The prompt releases console page (transition, rollback, approval forms); stands alone. */
+  releasesPage: `${PAGE_SCRIPTS_PREFIX}/platform-releases-page.js`,
 } as const;
