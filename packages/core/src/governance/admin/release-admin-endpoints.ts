@@ -162,7 +162,9 @@ export class ReleaseAdminEndpoints {
     const actor = releaseAdmin(exchange, this.o.audit);
     if (!EXECUTION_KEY.test(executionKey))
       throw invalid("executionKey", "must be RBX- and 1 to 64 letters, digits, '-' or '_'");
-    const body = releaseBody(ApprovalBody, await exchange.fields(["json"]));
+    // The body is optional: nothing at all (whatever the Content-Type says) is RATIFY without a rationale.
+    const fields = (await exchange.text()) === "" ? {} : await exchange.fields(["json"]);
+    const body = releaseBody(ApprovalBody, fields);
     writeExecution(exchange, await this.o.governance.approve(executionKey, body, actor));
   }
 

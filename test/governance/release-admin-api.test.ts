@@ -1,0 +1,362 @@
+import { AuditLog } from "@keyward/core/ports";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Browser } from "../identity/identity-test-server.js";
+import { bearerHeaders, type RunningDemo } from "../support/demo-server.js";
+import { PROMPT_KEY, putRelease, startReleaseDemo, V18, V19, V20 } from "./release-demo.js";
+
+const API = "/platform/admin/api/prompt-quality";
+const HASH = "0".repeat(64);
+
+let demo: RunningDemo;
+let admin: Record<string, string>;
+let admin2: Record<string, string>;
+let user: Record<string, string>;
+
+beforeAll(async () => {
+  demo = await startReleaseDemo();
+  [admin, admin2, user] = await Promise.all([
+    bearerHeaders(demo.base, "admin", "admin"),
+    bearerHeaders(demo.base, "admin2", "admin2"),
+    bearerHeaders(demo.base, "user", "password"),
+  ]);
+});
+afterAll(() => demo.close());
+
+const call = (method: string, path: string, headers: Record<string, string>, body?: unknown) =>
+  fetch(`${demo.base}${API}${path}`, {
+    method,
+    headers: { accept: "application/json", ...headers },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+
+const transition = (over: Record<string, unknown> = {}) => ({
+  promptKey: PROMPT_KEY,
+  promptVersion: V20,
+  targetReleaseStatus: "SHADOW",
+  rationale: "try the dictionary blocks",
+  ...over,
+});
+const rollback = (over: Record<string, unknown> = {}) => ({
+  promptKey: PROMPT_KEY,
+  fromVersion: V20,
+  toVersion: V19,
+  reason: "v20 blocks too much",
+  ...over,
+});
+const evidence = (over: Record<string, unknown> = {}) => ({
+  kind: "CHANGE_RECORD",
+  promptKey: PROMPT_KEY,
+  promptVersion: V20,
+  bundleHash: HASH,
+  content: {},
+  ...over,
+});
+
+/** Every endpoint with a body its schema accepts (the approve key is unknown: 404 for an admin). */
+const ENDPOINTS: [string, string, unknown][] = [
+  ["GET", "/releases", undefined],
+  ["GET", "/releases/history", undefined],
+  ["POST", "/releases/transition", transition()],
+  ["POST", "/releases/transition?dryRun=true", transition()],
+  ["POST", "/releases/rollback", rollback()],
+  ["POST", "/releases/rollback/RBX-none/approve", {}],
+  ["GET", `/evidence?promptKey=${PROMPT_KEY}`, undefined],
+  ["POST", "/evidence", evidence()],
+];
+
+describe("the release API admits administrators only", () => {
+  it("answers an anonymous caller 401 (or the CSRF 403) and a non-administrator 403, audited, with no-store", async () => {
+    for (const [method, path, body] of ENDPOINTS) {
+      const anonymous = await call(method, path, { "content-type": "application/json" }, body);
+      // An anonymous POST has no session: the session chain's CSRF check refuses it first.
+      const expected =
+        method === "GET"
+          ? ["401 AUTHENTICATION_REQUIRED"]
+          : ["401 AUTHENTICATION_REQUIRED", "403 CSRF_TOKEN_INVALID"];
+      const { code } = (await anonymous.json()) as { code: string };
+      expect(expected, `${method} ${path}`).toContain(`${anonymous.status} ${code}`);
+      const refused = await call(method, path, user, body);
+      expect(refused.status, `${method} ${path}`).toBe(403);
+      expect(refused.headers.get("cache-control")).toBe("no-store");
+      expect(await refused.json()).toMatchObject({ code: "ACCESS_DENIED" });
+    }
+    const denied = await demo.platform.resolve(AuditLog).query({ type: "release.admin.denied" });
+    expect(denied).toHaveLength(ENDPOINTS.length);
+    expect(denied.every((e) => e.principal === "user")).toBe(true);
+  });
+
+  it("asks a session caller for the CSRF token; the token lets the call through", async () => {
+    const b = new Browser(demo.base);
+    const login = await b.postForm("/login", {
+      username: "admin",
+      password: "admin",
+      _csrf: await b.csrfFrom("/login"),
+    });
+    expect(login.status).toBe(302);
+    const csrf = await b.csrfFrom("/");
+    const without = await b.postJson(`${API}/releases/transition?dryRun=true`, transition());
+    expect(without.status).toBe(403);
+    expect(await without.json()).toMatchObject({ code: "CSRF_TOKEN_INVALID" });
+    const withToken = await b.postJson(`${API}/releases/transition?dryRun=true`, transition(), {
+      "x-csrf-token": csrf,
+    });
+    expect([200, 422]).toContain(withToken.status);
+    expect(await withToken.json()).toMatchObject({ dryRun: true, promptVersion: V20 });
+  });
+
+  it("answers other methods 405 with Allow", async () => {
+    const res = await call("DELETE", "/releases/transition", admin);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toContain("POST");
+  });
+});
+
+describe("the release API refuses malformed, missing, oversized and hostile input", () => {
+  const bodies: [string, string, unknown, number, string][] = [
+    ["/releases/transition", "not JSON", "{", 400, "MALFORMED_JSON"],
+    ["/releases/transition", "a JSON array", "[]", 400, "MALFORMED_BODY"],
+    [
+      "/releases/transition",
+      "no promptVersion",
+      transition({ promptVersion: undefined }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    ["/releases/transition", "no rationale", transition({ rationale: undefined }), 400, "VALIDATION_FAILED"],
+    [
+      "/releases/transition",
+      "a blank rationale",
+      transition({ rationale: "  \n " }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "/releases/transition",
+      "an unknown state",
+      transition({ targetReleaseStatus: "LIVE" }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "/releases/transition",
+      "a lower-case state",
+      transition({ targetReleaseStatus: "production" }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    ["/releases/transition", "an actor field", transition({ actor: "mallory" }), 400, "VALIDATION_FAILED"],
+    [
+      "/releases/transition",
+      "a __proto__ field",
+      '{"__proto__":{"x":1},"promptKey":"k"}',
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "/releases/transition",
+      "a path in the version",
+      transition({ promptVersion: "../v19" }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "/releases/transition",
+      "a bidi override",
+      transition({ rationale: "ok\u202Edesrever" }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    ["/releases/transition", "a NUL", transition({ rationale: "a\u0000b" }), 400, "VALIDATION_FAILED"],
+    [
+      "/releases/transition",
+      "a long rationale",
+      transition({ rationale: "x".repeat(2001) }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "/releases/transition",
+      "a long version",
+      transition({ promptVersion: "v".repeat(129) }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    ["/releases/transition", "a number as scope", transition({ registryScope: 7 }), 400, "VALIDATION_FAILED"],
+    ["/releases/rollback", "emergency as text", rollback({ emergency: "true" }), 400, "VALIDATION_FAILED"],
+    ["/releases/rollback", "no toVersion", rollback({ toVersion: undefined }), 400, "VALIDATION_FAILED"],
+    ["/releases/rollback", "an operator field", rollback({ operator: "mallory" }), 400, "VALIDATION_FAILED"],
+    [
+      "/releases/rollback/RBX-none/approve",
+      "an unknown action",
+      { action: "APPROVE" },
+      400,
+      "VALIDATION_FAILED",
+    ],
+    [
+      "/releases/rollback/RBX-none/approve",
+      "an approver field",
+      { approvedBy: "x" },
+      400,
+      "VALIDATION_FAILED",
+    ],
+    ["/evidence", "an unknown kind", evidence({ kind: "PASSED" }), 400, "VALIDATION_FAILED"],
+    [
+      "/evidence",
+      "a hash that is not hex",
+      evidence({ bundleHash: "Z".repeat(64) }),
+      400,
+      "VALIDATION_FAILED",
+    ],
+    ["/evidence", "content as a list", evidence({ content: [] }), 400, "VALIDATION_FAILED"],
+    ["/evidence", "a recordedBy field", evidence({ recordedBy: "mallory" }), 400, "VALIDATION_FAILED"],
+  ];
+  it.each(bodies)("POST %s with %s: %i %s", async (path, _what, body, status, code) => {
+    const res = await call("POST", path, { ...admin, "content-type": "application/json" }, body);
+    expect(res.status).toBe(status);
+    expect(await res.json()).toMatchObject({ code });
+  });
+
+  it("refuses a form body 415, an oversized body 413, and never answers 500", async () => {
+    const form = await call(
+      "POST",
+      "/releases/transition",
+      { ...admin, "content-type": "application/x-www-form-urlencoded" },
+      "promptKey=k",
+    );
+    expect(form.status).toBe(415);
+    const huge = await call("POST", "/releases/rollback", admin, rollback({ reason: "x".repeat(1_100_000) }));
+    expect(huge.status).toBe(413);
+  });
+
+  it.each([
+    ["/releases?registryScope=a&registryScope=b", "registryScope"],
+    ["/releases?scope=PLATFORM_GLOBAL", "scope"],
+    ["/releases?registryScope=%E2%80%AEx", "registryScope"],
+    ["/releases/history?limit=0", "limit"],
+    ["/releases/history?limit=1001", "limit"],
+    ["/releases/history?limit=1e2", "limit"],
+    ["/evidence", "promptKey"],
+    [`/evidence?promptKey=${"k".repeat(129)}`, "promptKey"],
+  ])("refuses GET %s naming %s", async (path, field) => {
+    const res = await call("GET", path, admin);
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { code: string; issues: { path: string }[] };
+    expect(body.code).toBe("VALIDATION_FAILED");
+    expect(body.issues[0]!.path).toBe(field);
+  });
+
+  it("refuses a malformed execution key 400 and an unknown one 404", async () => {
+    for (const key of ["%00", "RBX-", `RBX-${"a".repeat(65)}`, "rbx-1", "RBX-a%2F..%2Fb"]) {
+      const res = await call("POST", `/releases/rollback/${key}/approve`, admin, {});
+      expect(res.status, key).toBe(400);
+    }
+    const unknown = await call("POST", "/releases/rollback/RBX-unknown/approve", admin2);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: "ROLLBACK_EXECUTION_NOT_FOUND" });
+  });
+});
+
+describe("the release API through the registry", () => {
+  const history = async () =>
+    ((await (await call("GET", "/releases/history?limit=1000", admin)).json()) as { entries: unknown[] })
+      .entries;
+
+  it("lists every scope's releases with canonical states", async () => {
+    const res = await call("GET", "/releases", admin);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const { scopes } = (await res.json()) as {
+      scopes: { registryScope: string; releases: { promptVersion: string; status: string }[] }[];
+    };
+    const global = scopes.find((s) => s.registryScope === "PLATFORM_GLOBAL")!;
+    expect(global.releases.find((r) => r.promptVersion === V19)?.status).toBe("ACTIVE");
+    expect(global.releases.find((r) => r.promptVersion === V20)?.status).toBe("AVAILABLE");
+    const one = (await (await call("GET", "/releases?registryScope=PLATFORM_GLOBAL", admin)).json()) as {
+      scopes: unknown[];
+    };
+    expect(one.scopes).toHaveLength(1);
+  });
+
+  it("a dry run lists the blockers and records nothing", async () => {
+    const before = await history();
+    const res = await call(
+      "POST",
+      "/releases/transition?dryRun=true",
+      admin,
+      transition({ targetReleaseStatus: "EVAL_ONLY" }),
+    );
+    expect(res.status).toBe(422);
+    const receipt = (await res.json()) as Record<string, unknown>;
+    expect(receipt).toMatchObject({
+      code: "RELEASE_TRANSITION_BLOCKED",
+      outcome: "BLOCKED",
+      dryRun: true,
+      fromStatus: "AVAILABLE",
+      targetStatus: "SHADOW",
+    });
+    expect(receipt.historyId).toBeUndefined();
+    expect(await history()).toEqual(before);
+  });
+
+  it("a blocked transition answers 422 with its blockers, older names in and canonical names out, recorded under the caller", async () => {
+    const res = await call(
+      "POST",
+      "/releases/transition",
+      admin,
+      transition({ targetReleaseStatus: "PRODUCTION" }),
+    );
+    expect(res.status).toBe(422);
+    const receipt = (await res.json()) as {
+      code: string;
+      targetStatus: string;
+      blockers: { code: string }[];
+    };
+    expect(receipt.code).toBe("RELEASE_TRANSITION_BLOCKED");
+    expect(receipt.targetStatus).toBe("ACTIVE");
+    expect(receipt.blockers.map((b) => b.code)).toContain("ILLEGAL_STATE_TRANSITION");
+    const [latest] = (await history()) as { kind: string; actor: string; toStatus: string }[];
+    expect(latest).toMatchObject({ kind: "TRANSITION_BLOCKED", actor: "admin" });
+    expect(JSON.stringify(await history())).not.toMatch(/PRODUCTION|EVAL_ONLY|DRAFT|ROLLED_BACK/);
+  });
+
+  it("refuses a rollback from v19 to v18 (not in this build) 422 with its conditions", async () => {
+    const res = await call(
+      "POST",
+      "/releases/rollback",
+      admin,
+      rollback({ fromVersion: V19, toVersion: V18 }),
+    );
+    expect(res.status).toBe(422);
+    const execution = (await res.json()) as {
+      code: string;
+      status: string;
+      executionKey: string;
+      conditions: { code: string; outcome: string }[];
+    };
+    expect(execution).toMatchObject({ code: "ROLLBACK_REFUSED", status: "REFUSED" });
+    expect(execution.executionKey).toMatch(/^RBX-/);
+    expect(execution.conditions).toContainEqual(
+      expect.objectContaining({ code: "TARGET_NOT_IN_BUILD", outcome: "FAILED" }),
+    );
+  });
+
+  it("an emergency stop answers 202; its operator cannot approve it (403), another administrator can", async () => {
+    await putRelease(demo, V20, "CANARY");
+    const stop = await call("POST", "/releases/rollback", admin, rollback({ emergency: true }));
+    expect(stop.status).toBe(202);
+    const { executionKey, status, operator } = (await stop.json()) as Record<string, string>;
+    expect({ status, operator }).toEqual({ status: "AWAITING_APPROVAL", operator: "admin" });
+    const listed = JSON.stringify(await (await call("GET", "/releases", admin)).json());
+    expect(listed).toContain(executionKey);
+    const own = await call("POST", `/releases/rollback/${executionKey}/approve`, admin, { action: "RATIFY" });
+    expect(own.status).toBe(403);
+    expect(await own.json()).toMatchObject({ code: "APPROVAL_BY_OPERATOR_FORBIDDEN" });
+    // No body at all: RATIFY.
+    const other = await call("POST", `/releases/rollback/${executionKey}/approve`, admin2);
+    expect(other.status).toBe(200);
+    expect(await other.json()).toMatchObject({ executionKey, status: "RATIFIED", approvedBy: "admin2" });
+    const again = await call("POST", `/releases/rollback/${executionKey}/approve`, admin2, {});
+    expect(again.status).toBe(409);
+    expect(await again.json()).toMatchObject({ code: "ROLLBACK_EXECUTION_NOT_OPEN" });
+  });
+});
