@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { PROMPT_KEY, putRelease, startReleaseDemo, V20 } from "../governance/release-demo.js";
+import type { RunningDemo } from "../support/demo-server.js";
+import { type BrowserSession, describeInBrowser, launchBrowser } from "./browser-harness.js";
+
+const PAGE = "/platform/admin/prompt-quality/releases";
+
+// The releases page in real Chromium: two administrators, each in their own browser context.
+describeInBrowser("Prompt releases console page in a real browser", () => {
+  let demo: RunningDemo;
+  let admin: BrowserSession;
+  let admin2: BrowserSession;
+  const cspViolations: string[] = [];
+  beforeAll(async () => {
+    demo = await startReleaseDemo();
+    [admin, admin2] = await Promise.all([launchBrowser(), launchBrowser()]);
+    for (const { page } of [admin, admin2]) {
+      page.on("console", (m) => {
+        if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
+      });
+    }
+  });
+  afterAll(async () => {
+    await admin?.close();
+    await admin2?.close();
+    await demo?.close();
+  });
+
+  async function signIn({ page }: BrowserSession, username: string): Promise<void> {
+    await page.goto(`${demo.base}/login`);
+    await page.fill("#username", username);
+    await page.fill("#password", username);
+    await Promise.all([page.waitForURL(`${demo.base}/`), page.click("#loginButton")]);
+    await page.goto(`${demo.base}${PAGE}`);
+    await page.waitForSelector('.releases-page[data-enhanced="true"]');
+  }
+
+  it("lists the releases and their next states, and shows a blocked transition's blockers", async () => {
+    await signIn(admin, "admin");
+    const { page } = admin;
+    expect(await page.textContent(`tr[data-version="${V20}"] .status`)).toBe("AVAILABLE");
+    expect(await page.textContent(`tr[data-version="${V20}"] li[data-target="SHADOW"]`)).toMatch(/SHADOW/);
+    expect(await page.getAttribute('a[aria-current="page"]', "href")).toBe(PAGE);
+
+    const form = "#release-transition-form";
+    await page.fill(`${form} [name="promptKey"]`, PROMPT_KEY);
+    await page.fill(`${form} [name="promptVersion"]`, V20);
+    await page.selectOption(`${form} [name="targetReleaseStatus"]`, "ACTIVE");
+    await page.fill(`${form} [name="rationale"]`, "straight to production");
+    await page.click(`${form} button[value="preview"]`);
+    await page.waitForSelector('#release-result[data-kind="error"]');
+    const preview = await page.textContent("#release-result");
+    expect(preview).toContain("Dry run: would be BLOCKED: AVAILABLE → ACTIVE");
+    expect(preview).toContain("blocked by ILLEGAL_STATE_TRANSITION");
+
+    await page.click(`${form} button[value="apply"]`);
+    await page.waitForFunction(
+      () => !document.getElementById("release-result")?.textContent?.includes("Dry run"),
+    );
+    expect(await page.textContent("#release-result")).toContain("BLOCKED: AVAILABLE → ACTIVE");
+    await page.reload();
+    expect(await page.textContent(".release-history")).toContain("TRANSITION_BLOCKED");
+  });
+
+  it("an emergency stop run by one administrator is approved by another", async () => {
+    await putRelease(demo, V20, "CANARY");
+    const { page } = admin;
+    const form = "#release-rollback-form";
+    await page.fill(`${form} [name="promptKey"]`, PROMPT_KEY);
+    await page.fill(`${form} [name="fromVersion"]`, V20);
+    await page.fill(`${form} [name="toVersion"]`, "2026.07.30-v19");
+    await page.fill(`${form} [name="reason"]`, "v20 blocks too much");
+    await page.check(`${form} [name="emergency"]`);
+    await page.click(`${form} button[value="apply"]`);
+    await page.waitForSelector('#release-result[data-outcome="AWAITING_APPROVAL"]');
+    await page.reload();
+    const stop = page.locator(".emergency-stop");
+    expect(await stop.textContent()).toContain("You ran this stop");
+    expect(await stop.locator("button").count()).toBe(0);
+    const key = await stop.getAttribute("data-execution-key");
+
+    await signIn(admin2, "admin2");
+    await admin2.page.click(`.emergency-stop[data-execution-key="${key}"] button[data-approve="RATIFY"]`);
+    await admin2.page.waitForSelector('#release-result[data-outcome="RATIFIED"]');
+    await admin2.page.reload();
+    expect(await admin2.page.textContent(".emergency-stops")).toContain("None open.");
+    expect(cspViolations).toEqual([]);
+  });
+});
