@@ -28,12 +28,15 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
   });
 
   const pageScripts = SDK_PAGE_SCRIPTS.map((p) => p.name);
-  // The /passkeys page's script stands alone: the page loads no SDK.
-  const mfaPageScripts = pageScripts.filter(
-    (name) => name !== "platform-passkeys-page.js" && name !== "platform-policy-center-page.js",
-  );
+  // The /passkeys page's and the console pages' scripts stand alone: those pages load no SDK.
+  const STANDALONE = [
+    "platform-passkeys-page.js",
+    "platform-policy-center-page.js",
+    "platform-releases-page.js",
+  ];
+  const mfaPageScripts = pageScripts.filter((name) => !STANDALONE.includes(name));
 
-  it("builds the IIFE, the ES module, the six page scripts and the console's stylesheet", () => {
+  it("builds the IIFE, the ES module, the seven page scripts and the console's stylesheet", () => {
     expect(built.files.map((f) => f.name)).toEqual([
       SDK_IIFE_FILE,
       SDK_ESM_FILE,
@@ -43,6 +46,7 @@ describe("buildPlatformSdk (esbuild, in memory)", () => {
       "platform-passkey-page.js",
       "platform-passkeys-page.js",
       "platform-policy-center-page.js",
+      "platform-releases-page.js",
       "platform-console.css",
     ]);
     expect(file("platform-console.css")).toContain(".console");
