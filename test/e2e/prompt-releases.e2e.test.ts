@@ -54,9 +54,7 @@ describeInBrowser("Prompt releases console page in a real browser", () => {
     expect(preview).toContain("blocked by ILLEGAL_STATE_TRANSITION");
 
     await page.click(`${form} button[value="apply"]`);
-    await page.waitForFunction(
-      () => !document.getElementById("release-result")?.textContent?.includes("Dry run"),
-    );
+    await page.locator("#release-result").filter({ hasNotText: "Dry run" }).waitFor();
     expect(await page.textContent("#release-result")).toContain("BLOCKED: AVAILABLE → ACTIVE");
     await page.reload();
     expect(await page.textContent(".release-history")).toContain("TRANSITION_BLOCKED");

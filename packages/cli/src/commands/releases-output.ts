@@ -89,7 +89,7 @@ export function headsOf(body: unknown): HeadJson[] {
         (r) => isObject(r) && strings(r, ["promptKey", "promptVersion", "status", "artifactHash"]),
       );
     if (!ok) throw bad("a release list");
-    head.openExecutions.forEach(executionOf);
+    (head.openExecutions as unknown[]).forEach(executionOf);
   }
   return scopes as HeadJson[];
 }
