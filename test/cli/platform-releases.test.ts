@@ -45,9 +45,13 @@ describe("platform releases", () => {
     expect(text.code).toBe(0);
     expect(text.stdout).toMatch(new RegExp(`ACTIVE\\s+${PROMPT_KEY} ${V19}`));
     const json = await releases("admin", "list", "--json");
-    const answer = JSON.parse(json.stdout) as { ok: boolean; scopes: { releases: { status: string }[] }[] };
+    const answer = JSON.parse(json.stdout) as {
+      ok: boolean;
+      scopes: { releases: { promptVersion: string; status: string }[] }[];
+    };
     expect(answer.ok).toBe(true);
-    expect(answer.scopes[0]!.releases.map((r) => r.status).sort()).toEqual(["ACTIVE", "AVAILABLE"]);
+    const status = new Map(answer.scopes[0]!.releases.map((r) => [r.promptVersion, r.status]));
+    expect([status.get(V19), status.get(V20)]).toEqual(["ACTIVE", "AVAILABLE"]);
   });
 
   it("transition --dry-run exits 1 with the blockers printed, an older name read as its canonical state", async () => {
