@@ -19,7 +19,7 @@ export { describePolicyRevisionRepositoryContract } from "./authz/policy/policy-
 export { describeManagedResourceRepositoryContract } from "./resources/managed-resource-repository.contract.js";
 export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-trust-action-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";
-export { describeAuditLogContract, type AuditTrailUnderTest } from "./kernel/audit-log.contract.js";
+export { describeAuditLogContract } from "./kernel/audit-log.contract.js";
 export { describeKeyStoreContract } from "./kernel/keys/key-store.contract.js";
 export { describeChangeCountersContract } from "./kernel/coordination/change-counters.contract.js";
 export { describeDistributedLockContract } from "./kernel/coordination/distributed-lock.contract.js";
