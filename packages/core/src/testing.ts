@@ -24,3 +24,5 @@ export { describeKeyStoreContract } from "./kernel/keys/key-store.contract.js";
 export { describeChangeCountersContract } from "./kernel/coordination/change-counters.contract.js";
 export { describeDistributedLockContract } from "./kernel/coordination/distributed-lock.contract.js";
 export { describeDecisionHistoryStoreContract } from "./decisions/history/decision-history-store.contract.js";
+export { describeReleaseRegistryContract } from "./governance/registry/release-registry.contract.js";
+export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/release-evidence-ledger.contract.js";
