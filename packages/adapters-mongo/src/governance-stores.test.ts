@@ -76,7 +76,10 @@ describe("governance stores registered by mongoPlugin", () => {
           }),
         ),
       );
-    for (const [revision, version] of [[0, "v19"], [1, "v20"]] as const) {
+    for (const [revision, version] of [
+      [0, "v19"],
+      [1, "v20"],
+    ] as const) {
       const winners = (await race(revision, version)).filter((h) => h !== undefined);
       expect(winners, `from revision ${revision}`).toHaveLength(1);
       expect(await ra.head(SCOPE)).toEqual(winners[0]);

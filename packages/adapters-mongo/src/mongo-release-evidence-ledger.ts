@@ -70,10 +70,13 @@ export class MongoReleaseEvidenceLedger implements ReleaseEvidenceLedger {
   async list(query: EvidenceQuery): Promise<EvidenceRecord[]> {
     const limit = query.limit ?? DEFAULT_LIST_LIMIT;
     checkMongoListLimit(limit, MAX_LIST_LIMIT);
-    const filter: Filter<EvidenceDocument> = { promptKey: { $eq: query.promptKey } };
-    if (query.promptVersion !== undefined) filter.promptVersion = { $eq: query.promptVersion };
-    if (query.bundleHash !== undefined) filter.bundleHash = { $eq: query.bundleHash };
-    if (query.kind !== undefined) filter.kind = { $eq: query.kind };
+    // `$eq` throughout: a value is matched as a value, never read as an operator.
+    const filter: Filter<EvidenceDocument> = {
+      promptKey: { $eq: query.promptKey },
+      ...(query.promptVersion === undefined ? {} : { promptVersion: { $eq: query.promptVersion } }),
+      ...(query.bundleHash === undefined ? {} : { bundleHash: { $eq: query.bundleHash } }),
+      ...(query.kind === undefined ? {} : { kind: { $eq: query.kind } }),
+    };
     const docs = await this.records
       .find(filter, { sort: { recordedAt: -1, _id: -1 }, limit, batchSize: limit })
       .toArray();

@@ -1,6 +1,7 @@
 import { checkReleaseHead } from "@keyward/core/adapter-kit";
+import { PlatformError } from "@keyward/core/errors";
 import type { ReleaseRegistry } from "@keyward/core/ports";
-import { type Collection, type Db, type Filter, ObjectId } from "mongodb";
+import { type Collection, type Db, type Filter, MongoServerError, ObjectId } from "mongodb";
 import { isDuplicateKey } from "./mongo-errors.js";
 import { checkMongoListLimit } from "./mongo-list-limit.js";
 
@@ -23,6 +24,34 @@ export interface ReleaseHeadDocument {
   releases: ReleaseScopeHead["releases"];
   openExecutions: ReleaseScopeHead["openExecutions"];
 }
+
+/**
+ * The `release_heads` collection's validator: at most one ACTIVE release per prompt key and template
+ * in a head (rule 1), held by the database as well as by `checkReleaseHead`, so no other writer (an
+ * older build, a script, a hand edit) can store two. A unique index cannot hold it: a multikey
+ * unique index compares documents, never the elements of one document's array.
+ */
+export const RELEASE_HEAD_VALIDATOR = {
+  $expr: {
+    $let: {
+      vars: {
+        active: {
+          $map: {
+            input: {
+              $filter: { input: { $ifNull: ["$releases", []] }, cond: { $eq: ["$$this.status", "ACTIVE"] } },
+            },
+            in: ["$$this.promptKey", "$$this.templateKey"],
+          },
+        },
+      },
+      in: { $eq: [{ $size: "$$active" }, { $size: { $setUnion: ["$$active", []] } }] },
+    },
+  },
+} as const;
+
+/** MongoDB's "a document failed the collection's validator", and "the collection exists". */
+const DOCUMENT_VALIDATION_FAILURE = 121;
+const NAMESPACE_EXISTS = 48;
 
 /** The `release_history` collection's document: the entry, `_id` = an ObjectId (its id, and the append order). */
 export type ReleaseHistoryDocument = Omit<ReleaseHistoryEntry, "id"> & { _id: ObjectId };
@@ -51,7 +80,10 @@ export class MongoReleaseRegistry implements ReleaseRegistry {
   private readonly historyDocs: Collection<ReleaseHistoryDocument>;
   private readonly executionDocs: Collection<RollbackExecutionDocument>;
 
+  private readonly db: Db;
+
   constructor(o: MongoReleaseRegistryOptions) {
+    this.db = o.db;
     const names = o.collections ?? {};
     const options = { ignoreUndefined: true };
     this.headDocs = o.db.collection<ReleaseHeadDocument>(names.heads ?? "release_heads", options);
@@ -62,12 +94,24 @@ export class MongoReleaseRegistry implements ReleaseRegistry {
     );
   }
 
-  /** Creates the history indexes (idempotent; run at start). Heads and executions are read by `_id`. */
+  /**
+   * Creates the heads collection with its validator when it is missing, and the history indexes
+   * (idempotent; run at start). Heads and executions are read by `_id`.
+   */
   async ensureIndexes(): Promise<void> {
+    try {
+      await this.db.createCollection(this.headDocs.collectionName, { validator: RELEASE_HEAD_VALIDATOR });
+    } catch (error) {
+      // 48 NamespaceExists: created by an earlier start (or another instance starting now).
+      if (!(error instanceof MongoServerError && error.code === NAMESPACE_EXISTS)) throw error;
+    }
     await this.historyDocs.createIndexes([
       { key: { at: -1, _id: -1 }, name: "at" },
       { key: { registryScope: 1, at: -1, _id: -1 }, name: "registryScope_at" },
-      { key: { registryScope: 1, promptVersion: 1, at: -1, _id: -1 }, name: "registryScope_promptVersion_at" },
+      {
+        key: { registryScope: 1, promptVersion: 1, at: -1, _id: -1 },
+        name: "registryScope_promptVersion_at",
+      },
     ]);
   }
 
@@ -87,20 +131,44 @@ export class MongoReleaseRegistry implements ReleaseRegistry {
   ): Promise<ReleaseScopeHead | undefined> {
     checkReleaseHead(registryScope, next);
     const revision = expectedRevision + 1;
-    const content = { releases: structuredClone(next.releases), openExecutions: structuredClone(next.openExecutions) };
-    if (expectedRevision === 0) {
-      try {
-        await this.headDocs.insertOne({ _id: registryScope, revision, ...content });
-      } catch (error) {
-        if (isDuplicateKey(error)) return undefined;
-        throw error;
-      }
-    } else {
-      const filter: Filter<ReleaseHeadDocument> = { _id: { $eq: registryScope }, revision: { $eq: expectedRevision } };
-      const result = await this.headDocs.updateOne(filter, { $set: { revision, ...content } });
-      if (result.matchedCount !== 1) return undefined;
+    const content = {
+      releases: structuredClone(next.releases),
+      openExecutions: structuredClone(next.openExecutions),
+    };
+    try {
+      if (!(await this.writeHead(registryScope, expectedRevision, { revision, ...content })))
+        return undefined;
+    } catch (error) {
+      if (!(error instanceof MongoServerError && error.code === DOCUMENT_VALIDATION_FAILURE)) throw error;
+      const message = `the collection's validator refused the head of scope ${registryScope} (at most one ACTIVE release per prompt key and template)`;
+      throw new PlatformError("VALIDATION_FAILED", message, {
+        details: { fields: ["releases"] },
+        cause: error,
+      });
     }
     return { registryScope, revision, ...structuredClone(content) };
+  }
+
+  /** One compare-and-set write: the first head by insert, a later one by an update on the revision. */
+  private async writeHead(
+    registryScope: string,
+    expectedRevision: number,
+    fields: Omit<ReleaseHeadDocument, "_id">,
+  ): Promise<boolean> {
+    if (expectedRevision === 0) {
+      try {
+        await this.headDocs.insertOne({ _id: registryScope, ...fields });
+        return true;
+      } catch (error) {
+        if (isDuplicateKey(error)) return false;
+        throw error;
+      }
+    }
+    const filter: Filter<ReleaseHeadDocument> = {
+      _id: { $eq: registryScope },
+      revision: { $eq: expectedRevision },
+    };
+    return (await this.headDocs.updateOne(filter, { $set: fields })).matchedCount === 1;
   }
 
   async appendHistory(entry: NewReleaseHistoryEntry): Promise<ReleaseHistoryEntry> {
@@ -112,9 +180,11 @@ export class MongoReleaseRegistry implements ReleaseRegistry {
   async history(query: ReleaseHistoryQuery = {}): Promise<ReleaseHistoryEntry[]> {
     const limit = query.limit ?? DEFAULT_HISTORY_LIMIT;
     checkMongoListLimit(limit, MAX_HISTORY_LIMIT);
-    const filter: Filter<ReleaseHistoryDocument> = {};
-    if (query.registryScope !== undefined) filter.registryScope = { $eq: query.registryScope };
-    if (query.promptVersion !== undefined) filter.promptVersion = { $eq: query.promptVersion };
+    // `$eq` throughout: a value is matched as a value, never read as an operator.
+    const filter: Filter<ReleaseHistoryDocument> = {
+      ...(query.registryScope === undefined ? {} : { registryScope: { $eq: query.registryScope } }),
+      ...(query.promptVersion === undefined ? {} : { promptVersion: { $eq: query.promptVersion } }),
+    };
     const docs = await this.historyDocs
       .find(filter, { sort: { at: -1, _id: -1 }, limit, batchSize: limit })
       .toArray();

@@ -84,7 +84,7 @@ function describeRecording(factory: () => Promise<ReleaseEvidenceLedger> | Relea
     const content = {
       cases: [
         { id: "PI-01", passed: true, latencyMs: 812.5, tokens: 1_234 },
-        { id: "PI-02", passed: false, latencyMs: 0, tokens: 0, note: "sh\u00e9ll \u{1F512} \"quoted\"\n" },
+        { id: "PI-02", passed: false, latencyMs: 0, tokens: 0, note: 'sh\u00e9ll \u{1F512} "quoted"\n' },
       ],
       summary: { passRate: 0.5, lowerBound: 0.0945, method: "wilson", k: 3, grader: null },
       empty: {},
@@ -113,7 +113,13 @@ function describeRecording(factory: () => Promise<ReleaseEvidenceLedger> | Relea
 function describeListing(factory: () => Promise<ReleaseEvidenceLedger> | ReleaseEvidenceLedger): void {
   it("answers newest first: by time, then the later recorded of one instant", async () => {
     const ledger = await factory();
-    for (const [summary, at] of [["e1", 1_000], ["e2", 3_000], ["e3", 2_000], ["e4", 3_000], ["e5", 3_000]] as const)
+    for (const [summary, at] of [
+      ["e1", 1_000],
+      ["e2", 3_000],
+      ["e3", 2_000],
+      ["e4", 3_000],
+      ["e5", 3_000],
+    ] as const)
       await ledger.record(evidence(at, { content: { summary } }));
     const listed = await ledger.list({ promptKey: "security-decision" });
     expect(listed.map((r) => r.content.summary)).toEqual(["e5", "e4", "e2", "e3", "e1"]);
@@ -131,7 +137,8 @@ function describeListing(factory: () => Promise<ReleaseEvidenceLedger> | Release
       [6, { kind: "MODEL_COMPATIBILITY" as EvidenceKind }],
     ];
     for (const [at, o] of rows) await ledger.record(evidence(at, o));
-    const at = async (q: Parameters<ReleaseEvidenceLedger["list"]>[0]) => (await ledger.list(q)).map((r) => r.recordedAt);
+    const at = async (q: Parameters<ReleaseEvidenceLedger["list"]>[0]) =>
+      (await ledger.list(q)).map((r) => r.recordedAt);
     const key = "security-decision";
     expect(await at({ promptKey: key })).toEqual([6, 4, 3, 2, 1]);
     expect(await at({ promptKey: "mfa-step-up" })).toEqual([5]);
@@ -139,8 +146,23 @@ function describeListing(factory: () => Promise<ReleaseEvidenceLedger> | Release
     expect(await at({ promptKey: key, promptVersion: "v19" })).toEqual([4]);
     expect(await at({ promptKey: key, bundleHash: other })).toEqual([4, 3]);
     expect(await at({ promptKey: key, kind: "EVALUATION_RUN" })).toEqual([4, 2]);
-    expect(await at({ promptKey: key, promptVersion: "v20", bundleHash: HASH_V20, kind: "EVALUATION_RUN" })).toEqual([2]);
-    expect(await at({ promptKey: key, promptVersion: "v20", bundleHash: other, kind: "CHANGE_RECORD" })).toEqual([3]);
+    expect(
+      await at({ promptKey: key, promptVersion: "v20", bundleHash: HASH_V20, kind: "EVALUATION_RUN" }),
+    ).toEqual([2]);
+    expect(
+      await at({ promptKey: key, promptVersion: "v20", bundleHash: other, kind: "CHANGE_RECORD" }),
+    ).toEqual([3]);
+  });
+
+  it("matches a filter's value as a value: an operator smuggled into a query matches nothing", async () => {
+    const ledger = await factory();
+    await ledger.record(evidence(1));
+    const operator = { $ne: null } as unknown as string;
+    expect(await ledger.list({ promptKey: operator })).toEqual([]);
+    expect(await ledger.list({ promptKey: "security-decision", bundleHash: operator })).toEqual([]);
+    expect(
+      await ledger.list({ promptKey: "security-decision", promptVersion: { $gt: "" } as never }),
+    ).toEqual([]);
   });
 
   it("bounds the answer by the limit (default 100, at most 1,000) and refuses another", async () => {

@@ -69,7 +69,11 @@ function describeHeads(factory: () => Promise<ReleaseRegistry> | ReleaseRegistry
     it("advances from the current revision only: a stale, early or late revision writes nothing", async () => {
       const registry = await factory();
       await registry.replaceHead(SCOPE, 0, headOf([row("v19", "ACTIVE")]));
-      const second = await registry.replaceHead(SCOPE, 1, headOf([row("v19", "ACTIVE"), row("v20", "SHADOW")]));
+      const second = await registry.replaceHead(
+        SCOPE,
+        1,
+        headOf([row("v19", "ACTIVE"), row("v20", "SHADOW")]),
+      );
       expect(second?.revision).toBe(2);
       for (const stale of [0, 1, 3, 7]) {
         const lost = await registry.replaceHead(SCOPE, stale, headOf([row("v21", "AVAILABLE")]));
@@ -82,7 +86,13 @@ function describeHeads(factory: () => Promise<ReleaseRegistry> | ReleaseRegistry
 
     it("creates nothing when a scope never written is asked at a revision above 0", async () => {
       const registry = await factory();
-      expect(await registry.replaceHead("tenant-a", 1, headOf([row("v19", "ACTIVE", { registryScope: "tenant-a" })]))).toBeUndefined();
+      expect(
+        await registry.replaceHead(
+          "tenant-a",
+          1,
+          headOf([row("v19", "ACTIVE", { registryScope: "tenant-a" })]),
+        ),
+      ).toBeUndefined();
       expect(await registry.head("tenant-a")).toMatchObject({ revision: 0, releases: [] });
       expect(await registry.heads()).toEqual([]);
     });
@@ -90,7 +100,9 @@ function describeHeads(factory: () => Promise<ReleaseRegistry> | ReleaseRegistry
     it(`lets exactly one of ${RACERS} concurrent creations of one scope win`, async () => {
       const registry = await factory();
       const answers = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => registry.replaceHead(SCOPE, 0, headOf([row(`v${i}`, "ACTIVE")]))),
+        Array.from({ length: RACERS }, (_, i) =>
+          registry.replaceHead(SCOPE, 0, headOf([row(`v${i}`, "ACTIVE")])),
+        ),
       );
       const winners = answers.filter((a): a is ReleaseScopeHead => a !== undefined);
       expect(winners).toHaveLength(1);
@@ -106,7 +118,10 @@ function describeHeads(factory: () => Promise<ReleaseRegistry> | ReleaseRegistry
           registry.replaceHead(
             SCOPE,
             1,
-            headOf([row("v19", i % 2 ? "ACTIVE" : "DEPRECATED"), row("v20", i % 2 ? "CANARY" : "ACTIVE", { updatedAt: i })]),
+            headOf([
+              row("v19", i % 2 ? "ACTIVE" : "DEPRECATED"),
+              row("v20", i % 2 ? "CANARY" : "ACTIVE", { updatedAt: i }),
+            ]),
           ),
         ),
       );
@@ -153,23 +168,36 @@ function describeHeads(factory: () => Promise<ReleaseRegistry> | ReleaseRegistry
 function describeHeadChecks(factory: () => Promise<ReleaseRegistry> | ReleaseRegistry): void {
   describe("the checks made before a head is written", () => {
     const refused: [string, Pick<ReleaseScopeHead, "releases" | "openExecutions">][] = [
-      ["two ACTIVE releases of one prompt key and template", headOf([row("v19", "ACTIVE"), row("v20", "ACTIVE")])],
-      ["a release of another scope", headOf([row("v19", "ACTIVE"), row("v20", "SHADOW", { registryScope: "tenant-a" })])],
+      [
+        "two ACTIVE releases of one prompt key and template",
+        headOf([row("v19", "ACTIVE"), row("v20", "ACTIVE")]),
+      ],
+      [
+        "a release of another scope",
+        headOf([row("v19", "ACTIVE"), row("v20", "SHADOW", { registryScope: "tenant-a" })]),
+      ],
       ["one version twice", headOf([row("v19", "ACTIVE"), row("v19", "SHADOW")])],
       ["a canary share above 100", headOf([row("v20", "CANARY", { canaryPercent: 101 })])],
       ["a negative canary share", headOf([row("v20", "CANARY", { canaryPercent: -1 })])],
       ["a fractional canary share", headOf([row("v20", "CANARY", { canaryPercent: 12.5 })])],
       ["an older state name", headOf([row("v19", "PRODUCTION" as "ACTIVE")])],
       ["an unknown state", headOf([row("v19", "LIVE" as "ACTIVE")])],
-      ["an open execution of another scope", headOf([], [rollbackExecution("RBX-1", { registryScope: "tenant-a" })])],
+      [
+        "an open execution of another scope",
+        headOf([], [rollbackExecution("RBX-1", { registryScope: "tenant-a" })]),
+      ],
     ];
 
     for (const [what, next] of refused) {
       it(`refuses ${what} with VALIDATION_FAILED, writing nothing`, async () => {
         const registry = await factory();
-        expect(await codeOf(registry.replaceHead("tenant-new", 0, next)), "on a new scope").toBe("VALIDATION_FAILED");
+        expect(await codeOf(registry.replaceHead("tenant-new", 0, next)), "on a new scope").toBe(
+          "VALIDATION_FAILED",
+        );
         const before = await registry.replaceHead(SCOPE, 0, headOf([row("v18", "ACTIVE")]));
-        expect(await codeOf(registry.replaceHead(SCOPE, 1, next)), "on a written scope").toBe("VALIDATION_FAILED");
+        expect(await codeOf(registry.replaceHead(SCOPE, 1, next)), "on a written scope").toBe(
+          "VALIDATION_FAILED",
+        );
         expect(await registry.head(SCOPE)).toEqual(before);
         expect((await registry.heads()).map((h) => h.registryScope)).toEqual([SCOPE]);
       });
@@ -184,7 +212,10 @@ function describeHeadChecks(factory: () => Promise<ReleaseRegistry> | ReleaseReg
         row("v19b", "ACTIVE", { templateKey: "strict" }),
         row("v19", "ACTIVE", { promptKey: "mfa-step-up" }),
       ]);
-      expect(await registry.replaceHead(SCOPE, 0, next)).toMatchObject({ revision: 1, releases: next.releases });
+      expect(await registry.replaceHead(SCOPE, 0, next)).toMatchObject({
+        revision: 1,
+        releases: next.releases,
+      });
     });
   });
 }
@@ -193,9 +224,15 @@ function describeHistory(factory: () => Promise<ReleaseRegistry> | ReleaseRegist
   describe("history", () => {
     it("appends an entry with a fresh id and answers it as given", async () => {
       const registry = await factory();
-      const given = historyEntry("v20", 1_000, { kind: "TRANSITION_BLOCKED", blockers: ["EVALUATION_MISSING"], toStatus: "SHADOW" });
+      const given = historyEntry("v20", 1_000, {
+        kind: "TRANSITION_BLOCKED",
+        blockers: ["EVALUATION_MISSING"],
+        toStatus: "SHADOW",
+      });
       const a = await registry.appendHistory(given);
-      const b = await registry.appendHistory(historyEntry("v20", 2_000, { executionKey: "RBX-1", kind: "ROLLBACK" }));
+      const b = await registry.appendHistory(
+        historyEntry("v20", 2_000, { executionKey: "RBX-1", kind: "ROLLBACK" }),
+      );
       expect(a).toEqual({ ...given, id: expect.any(String) });
       expect(a.id.length).toBeGreaterThan(0);
       expect(a.id).not.toBe(b.id);
@@ -218,7 +255,8 @@ function describeHistory(factory: () => Promise<ReleaseRegistry> | ReleaseRegist
       await registry.appendHistory(historyEntry("v20", 2));
       await registry.appendHistory(historyEntry("v20", 3, { registryScope: "tenant-a" }));
       await registry.appendHistory(historyEntry("v19", 4, { registryScope: "tenant-a" }));
-      const at = async (q: Parameters<ReleaseRegistry["history"]>[0]) => (await registry.history(q)).map((e) => e.at);
+      const at = async (q: Parameters<ReleaseRegistry["history"]>[0]) =>
+        (await registry.history(q)).map((e) => e.at);
       expect(await at({ registryScope: SCOPE })).toEqual([2, 1]);
       expect(await at({ registryScope: "tenant-a" })).toEqual([4, 3]);
       expect(await at({ promptVersion: "v20" })).toEqual([3, 2]);
@@ -227,10 +265,23 @@ function describeHistory(factory: () => Promise<ReleaseRegistry> | ReleaseRegist
       expect(await at({})).toEqual([4, 3, 2, 1]);
     });
 
+    it("matches a scope or filter as a value: an operator smuggled into a read matches nothing", async () => {
+      const registry = await factory();
+      await registry.replaceHead(SCOPE, 0, headOf([row("v19", "ACTIVE")]));
+      await registry.appendHistory(historyEntry("v19", 1));
+      const operator = { $ne: null } as unknown as string;
+      expect(await registry.head(operator)).toMatchObject({ revision: 0, releases: [] });
+      expect(await registry.history({ registryScope: operator })).toEqual([]);
+      expect(await registry.history({ promptVersion: operator })).toEqual([]);
+      expect(await registry.execution(operator)).toBeUndefined();
+    });
+
     it("bounds the answer by the limit (default 100, at most 1,000) and refuses another", async () => {
       const registry = await factory();
       // Appended together (distinct times order them): one round trip's wait, not 105.
-      await Promise.all(Array.from({ length: 105 }, (_, i) => registry.appendHistory(historyEntry(`v${i + 1}`, i + 1))));
+      await Promise.all(
+        Array.from({ length: 105 }, (_, i) => registry.appendHistory(historyEntry(`v${i + 1}`, i + 1))),
+      );
       expect(await registry.history()).toHaveLength(100);
       expect((await registry.history({ limit: 2 })).map((e) => e.promptVersion)).toEqual(["v105", "v104"]);
       expect(await registry.history({ limit: 1_000 })).toHaveLength(105);
@@ -270,7 +321,11 @@ function describeExecutions(factory: () => Promise<ReleaseRegistry> | ReleaseReg
     it("replaces an execution by key with its latest state", async () => {
       const registry = await factory();
       await registry.recordExecution(rollbackExecution("RBX-1"));
-      const ratified = rollbackExecution("RBX-1", { status: "RATIFIED", approvedBy: "bob", approvedAt: 9_000 });
+      const ratified = rollbackExecution("RBX-1", {
+        status: "RATIFIED",
+        approvedBy: "bob",
+        approvedAt: 9_000,
+      });
       await registry.recordExecution(ratified);
       expect(await registry.execution("RBX-1")).toEqual(ratified);
     });
