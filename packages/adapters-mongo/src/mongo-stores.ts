@@ -1,5 +1,6 @@
 import { coordinationStores } from "./coordination-stores.js";
 import { decisionStores } from "./decision-stores.js";
+import { governanceStores } from "./governance-stores.js";
 import { identityStores } from "./identity-stores.js";
 import { mfaAuthzStores } from "./mfa-authz-stores.js";
 import type { MongoStoreRegistration } from "./mongo-store-registration.js";
@@ -11,5 +12,6 @@ export const MONGO_STORES: readonly MongoStoreRegistration[] = [
   ...tokenStores,
   ...mfaAuthzStores,
   ...decisionStores,
+  ...governanceStores,
   ...coordinationStores,
 ];

@@ -40,3 +40,6 @@ export {
   checkDecisionHistoryLimit,
   checkDecisionHistoryRecord,
 } from "./decisions/history/decision-history-validation.js";
+
+// governance
+export { checkReleaseHead } from "./governance/registry/release-head-check.js";

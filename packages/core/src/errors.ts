@@ -12,11 +12,6 @@ export type {
   ErrorCodeTable,
   PlatformErrorCode,
   PlatformErrorCodes,
-  PlatformErrorDetails,
 } from "./kernel/error-code-table.js";
-export {
-  isPlatformError,
-  PlatformError,
-  type PlatformErrorOptions,
-} from "./kernel/platform-error.js";
+export { isPlatformError, PlatformError } from "./kernel/platform-error.js";
 export { WEB_ERROR_CODES } from "./web/web-error-codes.js";

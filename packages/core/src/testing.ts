@@ -19,8 +19,10 @@ export { describePolicyRevisionRepositoryContract } from "./authz/policy/policy-
 export { describeManagedResourceRepositoryContract } from "./resources/managed-resource-repository.contract.js";
 export { describeZeroTrustActionStoreContract } from "./authz/zerotrust/zero-trust-action-store.contract.js";
 export { describeUserRepositoryContract } from "./identity/users/user-repository.contract.js";
-export { describeAuditLogContract, type AuditTrailUnderTest } from "./kernel/audit-log.contract.js";
+export { describeAuditLogContract } from "./kernel/audit-log.contract.js";
 export { describeKeyStoreContract } from "./kernel/keys/key-store.contract.js";
 export { describeChangeCountersContract } from "./kernel/coordination/change-counters.contract.js";
 export { describeDistributedLockContract } from "./kernel/coordination/distributed-lock.contract.js";
 export { describeDecisionHistoryStoreContract } from "./decisions/history/decision-history-store.contract.js";
+export { describeReleaseRegistryContract } from "./governance/registry/release-registry.contract.js";
+export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/release-evidence-ledger.contract.js";

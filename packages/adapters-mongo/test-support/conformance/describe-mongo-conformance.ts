@@ -7,6 +7,7 @@ import { cursorConformance } from "./cursor-conformance.js";
 import { indexConformance } from "./index-conformance.js";
 import { leaseConformance } from "./lease-conformance.js";
 import type { MongoTarget } from "./mongo-target.js";
+import { validatorConformance } from "./validator-conformance.js";
 import { writeConformance } from "./write-conformance.js";
 
 /** Gets the target of the running suite (opened in `beforeAll`). */
@@ -32,5 +33,6 @@ export function describeMongoConformance(label: string, open: () => Promise<Mong
     casConformance(ref);
     leaseConformance(ref);
     indexConformance(ref);
+    validatorConformance(ref);
   });
 }

@@ -25,6 +25,8 @@ export class CollectionState {
   /** Documents by `valueKey(_id)`, in insertion order (the double's natural order). */
   readonly docs = new Map<string, Document>();
   private readonly indexStates: IndexState[] = [{ spec: ID_INDEX }];
+  /** The collection's validator (the `create` command's `validator`), as given and compiled. */
+  private validation?: { spec: Document; query: Query };
 
   constructor(
     readonly db: string,
@@ -41,6 +43,16 @@ export class CollectionState {
     return this.indexStates.map((s) => s.spec);
   }
 
+  /** The validator given to `create`, or undefined. */
+  get validator(): Document | undefined {
+    return this.validation?.spec;
+  }
+
+  /** Sets the validator every later insert and update must pass (validationLevel strict, action error). */
+  setValidator(spec: Document): void {
+    this.validation = { spec, query: new Query(spec) };
+  }
+
   /** The documents in natural order (the stored objects: callers copy before handing them out). */
   all(): Document[] {
     return [...this.docs.values()];
@@ -50,6 +62,7 @@ export class CollectionState {
   insert(doc: Document): void {
     const id = valueKey(doc._id);
     if (this.docs.has(id)) throw this.duplicate(ID_INDEX, { values: { _id: doc._id } });
+    this.validate(doc);
     const keys = this.checkUnique(doc, id);
     this.docs.set(id, doc);
     this.addKeys(keys, id);
@@ -59,6 +72,7 @@ export class CollectionState {
   replace(id: string, doc: Document): void {
     const old = this.docs.get(id);
     if (!old) throw new CommandError("InternalError", "wire double: replacing a missing document");
+    this.validate(doc);
     const keys = this.checkUnique(doc, id);
     this.removeKeys(old, id);
     this.docs.set(id, doc);
@@ -108,6 +122,14 @@ export class CollectionState {
       }
     }
     return removed;
+  }
+
+  /** 121 DocumentValidationFailure when `doc` fails the validator (nothing is written). */
+  private validate(doc: Document): void {
+    if (!this.validation || this.validation.query.test(doc)) return;
+    throw new CommandError("DocumentValidationFailure", "Document failed validation", {
+      errInfo: { failingDocumentId: doc._id },
+    });
   }
 
   private checkUnique(doc: Document, id: string): { state: IndexState; keys: IndexKey[] }[] {

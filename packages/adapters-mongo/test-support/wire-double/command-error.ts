@@ -16,6 +16,7 @@ export const ServerCode = {
   CannotCreateIndex: 67,
   IndexOptionsConflict: 85,
   IndexKeySpecsConflict: 86,
+  DocumentValidationFailure: 121,
   DuplicateKey: 11000,
 } as const;
 

@@ -15,22 +15,15 @@ export { zeroTrustChecked } from "./pdp/zero-trust-checked.js";
 
 // Policies (the PAP)
 export { PolicyAdministrationService } from "./policy/policy-administration-service.js";
-export type { PolicyCreateInput, PolicyUpdateInput } from "./policy/policy-schema.js";
+export type { PolicyCreateInput } from "./policy/policy-schema.js";
 
 // Method protection
 export { MethodSecurity } from "./method/method-security.js";
-export { Protectable, type ProtectableOptions } from "./method/protectable.js";
+export { Protectable } from "./method/protectable.js";
 export { SecurityContextHolder } from "./method/security-context-holder.js";
 
 // Zero trust
 export type { ZeroTrustAction } from "./zerotrust/zero-trust-action.js";
-export {
-  type ZeroTrustClearOptions,
-  ZeroTrustActionService,
-  type ZeroTrustSetOptions,
-} from "./zerotrust/zero-trust-action-service.js";
+export { ZeroTrustActionService } from "./zerotrust/zero-trust-action-service.js";
 export { zeroTrustSessionSubject, zeroTrustUserSubject } from "./zerotrust/zero-trust-subject.js";
-export {
-  ZERO_TRUST_ANALYSIS_MISSING_EVENT,
-  type ZeroTrustAnalysisMissingPayload,
-} from "./zerotrust/zero-trust-events.js";
+export { ZERO_TRUST_ANALYSIS_MISSING_EVENT } from "./zerotrust/zero-trust-events.js";

@@ -9,10 +9,10 @@
 import "./decisions-error-codes.js";
 
 // Plugging in
-export { createDecisionsPlugin, type DecisionsPluginOptions, decisionsPlugin } from "./decisions-plugin.js";
+export { createDecisionsPlugin, decisionsPlugin } from "./decisions-plugin.js";
 export { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
 
 // The pipeline a host submits to, and the alert it publishes
-export { DecisionPipeline, type DecisionSubmission } from "./pipeline/decision-pipeline.js";
-export type { DecisionEvent, DecisionEventKind } from "./pipeline/decision-event.js";
-export { DECISION_ALERT_EVENT, type DecisionAlertPayload } from "./pipeline/decisions-audit.js";
+export { DecisionPipeline } from "./pipeline/decision-pipeline.js";
+export type { DecisionEvent } from "./pipeline/decision-event.js";
+export { DECISION_ALERT_EVENT } from "./pipeline/decisions-audit.js";

@@ -19,7 +19,6 @@ export { type Route, type RouteAccess, RouteTable } from "./route-table.js";
 export {
   contributedSteps,
   holdResult,
-  type PipelineAssembly,
   type PipelineContribution,
   type PipelineStep,
   RequestPipeline,

@@ -53,7 +53,7 @@ const listCollections: CommandHandler = (cmd, ctx) => {
         : {
             name: c.name,
             type: "collection",
-            options: {},
+            options: c.validator ? { validator: c.validator } : {},
             info: { readOnly: false },
             idIndex: describeIndex(ID_INDEX),
           },
@@ -68,13 +68,20 @@ const listCollections: CommandHandler = (cmd, ctx) => {
 
 const create: CommandHandler = (cmd, ctx) => {
   const name = targetCollection(cmd, "create");
-  const options = Object.keys(cmd).filter((k) => k !== "create");
+  const options = Object.keys(cmd).filter((k) => k !== "create" && k !== "validator");
   if (options.length > 0)
     throw new CommandError("BadValue", `wire double: collection option '${options[0]}' is not implemented`);
+  const validator = cmd.validator as unknown;
+  if (
+    validator !== undefined &&
+    (validator === null || typeof validator !== "object" || Array.isArray(validator))
+  )
+    throw new CommandError("BadValue", "'validator' must be an object");
   if (ctx.store.find(ctx.db, name)) {
     throw new CommandError("NamespaceExists", `Collection ${ctx.db}.${name} already exists.`);
   }
-  ctx.store.obtain(ctx.db, name);
+  const { collection } = ctx.store.obtain(ctx.db, name);
+  if (validator) collection.setValidator(validator as Document);
   return { ok: 1 };
 };
 

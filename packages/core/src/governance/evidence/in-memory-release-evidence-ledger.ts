@@ -20,7 +20,7 @@ export class InMemoryReleaseEvidenceLedger implements ReleaseEvidenceLedger {
 
   async record(entry: NewEvidenceRecord): Promise<EvidenceRecord> {
     this.seq += 1;
-    const stored = Object.freeze(structuredClone({ ...entry, id: `ev-${this.seq}` })) as EvidenceRecord;
+    const stored = Object.freeze(structuredClone({ ...evidenceFields(entry), id: `ev-${this.seq}` }));
     this.records.push(stored);
     if (this.records.length > MAX_RECORDS) this.records.shift();
     return structuredClone(stored);
@@ -48,4 +48,18 @@ export class InMemoryReleaseEvidenceLedger implements ReleaseEvidenceLedger {
     const found = this.records.find((r) => r.id === id);
     return found === undefined ? undefined : structuredClone(found);
   }
+}
+
+// The record's own fields only: an `id` (or anything else) smuggled into the input is not stored.
+function evidenceFields(e: NewEvidenceRecord): NewEvidenceRecord {
+  return {
+    kind: e.kind,
+    promptKey: e.promptKey,
+    promptVersion: e.promptVersion,
+    bundleHash: e.bundleHash,
+    recordedBy: e.recordedBy,
+    recordedAt: e.recordedAt,
+    content: e.content,
+    contentHash: e.contentHash,
+  };
 }

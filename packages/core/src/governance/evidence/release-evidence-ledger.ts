@@ -57,7 +57,8 @@ export const MAX_EVIDENCE_LIST_LIMIT = 1_000;
 
 /**
  * Where release evidence is kept: append-only, never edited or deleted. `list` answers newest first
- * (by `recordedAt`, then insertion). A limit outside 1..1,000 is VALIDATION_FAILED.
+ * (by `recordedAt`; of one instant, the later recorded first). A limit outside 1..1,000 is
+ * VALIDATION_FAILED.
  */
 export interface ReleaseEvidenceLedger {
   /** Appends one record; returns it with its id. */

@@ -55,7 +55,7 @@ export class InMemoryReleaseRegistry implements ReleaseRegistry {
 
   async appendHistory(entry: NewReleaseHistoryEntry): Promise<ReleaseHistoryEntry> {
     this.seq += 1;
-    const stored = deepFreeze(structuredClone({ ...entry, id: `rh-${this.seq}` }));
+    const stored = deepFreeze(structuredClone({ ...historyFields(entry), id: `rh-${this.seq}` }));
     this.entries.push(stored);
     if (this.entries.length > MAX_HISTORY) this.entries.shift();
     return stored;
@@ -83,6 +83,23 @@ export class InMemoryReleaseRegistry implements ReleaseRegistry {
   async recordExecution(execution: RollbackExecution): Promise<void> {
     this.executions.set(execution.executionKey, deepFreeze(structuredClone(execution)));
   }
+}
+
+// The entry's own fields only: an `id` (or anything else) smuggled into the input is not stored.
+function historyFields(e: NewReleaseHistoryEntry): NewReleaseHistoryEntry {
+  return {
+    kind: e.kind,
+    registryScope: e.registryScope,
+    promptKey: e.promptKey,
+    promptVersion: e.promptVersion,
+    ...(e.fromStatus === undefined ? {} : { fromStatus: e.fromStatus }),
+    ...(e.toStatus === undefined ? {} : { toStatus: e.toStatus }),
+    blockers: e.blockers,
+    actor: e.actor,
+    rationale: e.rationale,
+    ...(e.executionKey === undefined ? {} : { executionKey: e.executionKey }),
+    at: e.at,
+  };
 }
 
 function deepFreeze<T>(value: T): T {

@@ -181,7 +181,7 @@ export interface ReleaseRegistry {
   ): Promise<ReleaseScopeHead | undefined>;
   /** Appends one history entry; returns it with its id. */
   appendHistory(entry: NewReleaseHistoryEntry): Promise<ReleaseHistoryEntry>;
-  /** History entries, newest first (by `at`, then insertion), at most `limit`. */
+  /** History entries, newest first (by `at`; of one `at`, the later appended first), at most `limit`. */
   history(query?: ReleaseHistoryQuery): Promise<ReleaseHistoryEntry[]>;
   /** A rollback execution by key, open or closed; recorded with `recordExecution`. */
   execution(executionKey: string): Promise<RollbackExecution | undefined>;
