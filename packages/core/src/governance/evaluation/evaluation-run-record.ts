@@ -31,7 +31,10 @@ const tallySchema = z.strictObject({ trials: count, passed: count, passRate: rat
 const summarySchema = z.strictObject({
   /** How `lowerBound` is computed: the Wilson score interval at 95 %. */
   confidence: z.literal("wilson-95"),
-  families: z.array(tallySchema.extend({ family: familyName })).min(1).max(32),
+  families: z
+    .array(tallySchema.extend({ family: familyName }))
+    .min(1)
+    .max(32),
   overall: tallySchema,
   /** Nearest-rank p95 of the decisions' latency, milliseconds. */
   latencyP95Ms: z.number().min(0).max(3_600_000),

@@ -36,10 +36,12 @@ export function summarizeCases(
     confidence: "wilson-95",
     families: families.map((family) => ({ family, ...tally(results.filter((r) => r.family === family)) })),
     overall: tally(results),
-    latencyP95Ms: round6(nearestRankPercentile(
-      results.map((r) => r.latencyMs),
-      95,
-    )),
+    latencyP95Ms: round6(
+      nearestRankPercentile(
+        results.map((r) => r.latencyMs),
+        95,
+      ),
+    ),
     tokensPerDecision: round6(results.length === 0 ? 0 : tokens / results.length),
   };
 }

@@ -23,7 +23,8 @@ export const EVALUATION_MAX_LATENCY_P95 = defineProperty<number>({
   key: "platform.prompt.governance.evaluation.max-latency-p95",
   schema: prop.duration().refine((ms) => ms >= 1 && ms <= 600_000, "must be between 1ms and 10 minutes"),
   default: 10_000,
-  description: "Highest p95 of one decision's latency (both layers) in the newest evaluation run, for ACTIVE.",
+  description:
+    "Highest p95 of one decision's latency (both layers) in the newest evaluation run, for ACTIVE.",
 });
 
 /**
@@ -36,7 +37,8 @@ export const EVALUATION_MAX_TOKENS_PER_DECISION = defineProperty<number>({
   key: "platform.prompt.governance.evaluation.max-tokens-per-decision",
   schema: prop.int(1, 1_000_000),
   default: 8_000,
-  description: "Highest mean tokens per decision (prompts sent and answers received) of the newest evaluation run, for ACTIVE.",
+  description:
+    "Highest mean tokens per decision (prompts sent and answers received) of the newest evaluation run, for ACTIVE.",
 });
 
 /** The fewest repetitions per case a run needs to count as the empirical evaluation. */

@@ -39,7 +39,9 @@ export interface BundleEvaluationOptions {
 /** `openai-compatible:gpt-4o-mini` → provider and name; a name without a colon is provider `custom`. */
 function modelOf(name: string): { provider: string; name: string } {
   const colon = name.indexOf(":");
-  return colon > 0 ? { provider: name.slice(0, colon), name: name.slice(colon + 1) } : { provider: "custom", name };
+  return colon > 0
+    ? { provider: name.slice(0, colon), name: name.slice(colon + 1) }
+    : { provider: "custom", name };
 }
 
 /** Tokens one decision spent: every prompt sent and every answer received, both layers, retries included. */

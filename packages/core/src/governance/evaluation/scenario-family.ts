@@ -21,9 +21,10 @@ export const CASE_ID = /^[A-Z]{2,4}-\d{2,3}$/;
 function checkVisible(value: unknown, path: string, issues: string[]): void {
   if (typeof value === "string") {
     if (UNSAFE_TEXT.test(value)) issues.push(`${path}: holds a control or format character`);
-  } else if (Array.isArray(value)) value.forEach((v, i) => checkVisible(v, `${path}.${i}`, issues));
-  else if (value !== null && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) checkVisible(v, `${path}.${k}`, issues);
+    return;
+  }
+  if (value === null || typeof value !== "object") return;
+  for (const [k, v] of Object.entries(value)) checkVisible(v, `${path}.${k}`, issues);
 }
 
 const caseSchema = z.strictObject({
