@@ -49,8 +49,19 @@ describe("the repository's scenario families", () => {
   });
 });
 
+/** A family file as the edits below change it (parsed JSON). */
+interface FamilyFile {
+  [field: string]: unknown;
+  cases: {
+    id: string;
+    title: string;
+    input: { eventId: string; request: { size?: number } };
+    expected?: { acceptableActions: string[]; why: string };
+  }[];
+}
+
 describe("scenarioFamilyIssues", () => {
-  const good = () => structuredClone(raw("MISSING_FACTS"));
+  const good = (): FamilyFile => structuredClone(raw("MISSING_FACTS"));
 
   it("accepts a good file and refuses one filed under another family", () => {
     expect(scenarioFamilyIssues(good(), "MISSING_FACTS")).toEqual([]);
@@ -60,26 +71,30 @@ describe("scenarioFamilyIssues", () => {
   });
 
   it.each([
-    ["an unknown field", (f: any) => (f.reviewedBy = "x"), /Unrecognized key/],
-    ["a missing expected answer", (f: any) => delete f.cases[0].expected, /cases\.0\.expected/],
-    ["fewer than ten cases", (f: any) => f.cases.splice(9), /cases/],
+    ["an unknown field", (f: FamilyFile) => (f.reviewedBy = "x"), /Unrecognized key/],
+    ["a missing expected answer", (f: FamilyFile) => delete f.cases[0]!.expected, /cases\.0\.expected/],
+    ["fewer than ten cases", (f: FamilyFile) => f.cases.splice(9), /cases/],
     [
       "an empty acceptable set",
-      (f: any) => (f.cases[0].expected.acceptableActions = []),
+      (f: FamilyFile) => (f.cases[0]!.expected!.acceptableActions = []),
       /acceptableActions/,
     ],
     [
       "an action no decision takes",
-      (f: any) => (f.cases[0].expected.acceptableActions = ["DENY"]),
+      (f: FamilyFile) => (f.cases[0]!.expected!.acceptableActions = ["DENY"]),
       /acceptableActions/,
     ],
-    ["a malformed input", (f: any) => (f.cases[0].input.request.size = -1), /input\.request\.size/],
-    ["an oversized text", (f: any) => (f.cases[0].title = "x".repeat(201)), /title/],
-    ["a duplicate case id", (f: any) => (f.cases[1].id = f.cases[0].id), /listed twice/],
-    ["a duplicate event id", (f: any) => (f.cases[1].input.eventId = f.cases[0].input.eventId), /used twice/],
+    ["a malformed input", (f: FamilyFile) => (f.cases[0]!.input.request.size = -1), /input\.request\.size/],
+    ["an oversized text", (f: FamilyFile) => (f.cases[0]!.title = "x".repeat(201)), /title/],
+    ["a duplicate case id", (f: FamilyFile) => (f.cases[1]!.id = f.cases[0]!.id), /listed twice/],
+    [
+      "a duplicate event id",
+      (f: FamilyFile) => (f.cases[1]!.input.eventId = f.cases[0]!.input.eventId),
+      /used twice/,
+    ],
     [
       "a hidden format character",
-      (f: any) => (f.cases[0].expected.why = "block\u202E it"),
+      (f: FamilyFile) => (f.cases[0]!.expected!.why = "block\u202E it"),
       /format character/,
     ],
   ])("refuses %s", (_name, edit, pattern) => {
