@@ -139,7 +139,7 @@ describe("platform bundles evaluate", () => {
       "MISSING_FACTS",
     );
     expect(code).toBe(1);
-    expect(err).toMatch(/platform: EVALUATION_RECORD_INCONSISTENT: /);
+    expect(err).toMatch(/platform: EVIDENCE_INVALID: The evidence does not have/);
   });
 
   it.each([
