@@ -123,10 +123,10 @@ describe("platform bundles evaluate", () => {
   it("prints the server's refusal with its code", async () => {
     await login();
     answer = () => ({
-      status: 422,
+      status: 400,
       body: {
-        code: "EVALUATION_RECORD_INCONSISTENT",
-        message: "The evaluation run record does not hold together",
+        code: "EVIDENCE_INVALID",
+        message: "The evidence does not have its kind's shape",
       },
     });
     const { code, err } = await run(
