@@ -77,6 +77,10 @@ export const bundlesEvaluateCommand: CliCommand = {
       families,
       configFile: typeof input.options.config === "string" ? input.options.config : undefined,
       env: input.io.env,
+      onResult: (r) =>
+        input.io.err(
+          `${r.caseId} #${r.repetition} ${r.action.padEnd(9)} ${r.passed ? "pass" : "FAIL"} ${Math.round(r.latencyMs)} ms`,
+        ),
     });
     if (!client) {
       input.io.out(

@@ -17,12 +17,14 @@ export interface RecordedEvidence {
 export function recordOf(body: unknown): RecordedEvidence {
   const r = body as Partial<Record<keyof RecordedEvidence, unknown>> | null;
   const text = (v: unknown, max: number) => typeof v === "string" && /^[\w.:@-]+$/.test(v) && v.length <= max;
+  // A username may hold more than word characters; it must still be one visible line.
+  const name = (v: unknown) => typeof v === "string" && /^[^\p{Cc}\p{Cf}\s]{1,256}$/u.test(v);
   const ok =
     text(r?.id, 128) &&
     text(r?.kind, 64) &&
     text(r?.promptVersion, 64) &&
     text(r?.bundleHash, 64) &&
-    text(r?.recordedBy, 256) &&
+    name(r?.recordedBy) &&
     text(r?.contentHash, 64);
   if (!ok)
     throw new CliFailure("The server's answer is not a recorded piece of evidence", "SERVER_ANSWER_INVALID");
