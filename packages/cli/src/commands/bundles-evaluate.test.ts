@@ -90,7 +90,7 @@ describe("platform bundles evaluate", () => {
 
   it("posts the run as EVALUATION_RUN with the administrator's token, bound to the manifest's hash", async () => {
     await login();
-    const { code, out } = await run(
+    const { code, out, err } = await run(
       "bundles",
       "evaluate",
       V20,
@@ -100,6 +100,7 @@ describe("platform bundles evaluate", () => {
       "TOOL_MISUSE",
     );
     expect(code).toBe(0);
+    expect(err).toMatch(/^TM-01 #1 (ALLOW|CHALLENGE|ESCALATE|BLOCK) +(pass|FAIL) \d+ ms$/m);
     expect(posts).toHaveLength(1);
     const { auth, body } = posts[0]!;
     expect(auth).toBe("Bearer tok");
