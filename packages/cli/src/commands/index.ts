@@ -6,6 +6,7 @@ import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { openApiCliCommand } from "./openapi.js";
 import { policiesCommands } from "./policies.js";
+import { releasesEvidenceAddCommand } from "./releases-evidence.js";
 import { resourcesCommands } from "./resources.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
@@ -25,6 +26,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   ...resourcesCommands,
   ...policiesCommands,
   ...bundlesCommands,
+  releasesEvidenceAddCommand,
   breakGlassCommand,
   ...keysCommands,
   doctorCommand,
