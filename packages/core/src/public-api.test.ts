@@ -5,6 +5,7 @@ import * as adapterKit from "./adapter-kit.js";
 import * as authz from "./authz/index.js";
 import * as decisions from "./decisions/index.js";
 import * as errors from "./errors.js";
+import * as governance from "./governance/index.js";
 import * as identity from "./identity/index.js";
 import * as root from "./index.js";
 import * as mfa from "./mfa/index.js";
@@ -25,6 +26,7 @@ const SUBPATHS = [
   ["@keyward/core/authz", authz],
   ["@keyward/core/prompts", prompts],
   ["@keyward/core/decisions", decisions],
+  ["@keyward/core/governance", governance],
   ["@keyward/core/errors", errors],
   ["@keyward/core/testing", testing],
 ] as const;

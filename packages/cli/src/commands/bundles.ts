@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { BundleCatalog, CatalogEntry } from "@keyward/core/prompts";
+import { bundlesEvaluateCommand } from "./bundles-evaluate.js";
 import {
   type CliCommand,
   CliFailure,
@@ -177,10 +178,11 @@ function readInput(file: string): unknown {
   }
 }
 
-/** The local `platform bundles …` commands; none needs a server. */
+/** The `platform bundles …` commands: local ones, and `evaluate`, which posts its run to a server. */
 export const bundlesCommands: readonly CliCommand[] = [
   listCommand,
   verifyCommand,
   hashCommand,
   renderCommand,
+  bundlesEvaluateCommand,
 ];

@@ -7,6 +7,7 @@ import { loginCommand, logoutCommand } from "./login.js";
 import { openApiCliCommand } from "./openapi.js";
 import { policiesCommands } from "./policies.js";
 import { releasesCommands } from "./releases.js";
+import { releasesEvidenceAddCommand } from "./releases-evidence.js";
 import { resourcesCommands } from "./resources.js";
 import { routesCliCommand } from "./routes.js";
 import { startCliCommand } from "./start.js";
@@ -27,6 +28,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   ...policiesCommands,
   ...bundlesCommands,
   ...releasesCommands,
+  releasesEvidenceAddCommand,
   breakGlassCommand,
   ...keysCommands,
   doctorCommand,

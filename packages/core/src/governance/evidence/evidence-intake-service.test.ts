@@ -1,0 +1,170 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { canonicalJson, type JsonValue, sha256Hex } from "../../prompts/hashing/canonical-json.js";
+import type { EvaluationRunRecord } from "../evaluation/evaluation-run-record.js";
+import { summarizeCases } from "../evaluation/evaluation-summary.js";
+import { EVIDENCE_AUDIT_EVENT } from "./evidence-intake-service.js";
+import {
+  ADMIN,
+  hashOf,
+  intakeStack,
+  offlineRun,
+  PROMPT_KEY,
+  policyEvidence,
+  V19,
+  V20,
+} from "./evidence.fixture.js";
+
+let run: EvaluationRunRecord;
+beforeAll(async () => {
+  run = await offlineRun(V20, 1);
+});
+
+const submission = (content: unknown, over: Record<string, unknown> = {}) => ({
+  kind: "EVALUATION_RUN" as const,
+  promptKey: PROMPT_KEY,
+  promptVersion: V20,
+  bundleHash: hashOf(V20),
+  content,
+  ...over,
+});
+/** A copy of the run edited by `edit`, its summary left as the runner wrote it unless `resummarise`. */
+function edited(edit: (r: EvaluationRunRecord) => void, resummarise = false): EvaluationRunRecord {
+  const copy = structuredClone(run);
+  edit(copy);
+  if (resummarise) copy.summary = summarizeCases(copy.families, copy.cases);
+  return copy;
+}
+async function reasonsOf(content: unknown, over: Record<string, unknown> = {}): Promise<string> {
+  const error = await intakeStack()
+    .intake.submit(submission(content, over), ADMIN)
+    .catch((e) => e);
+  expect(error.code).toBe("EVALUATION_RECORD_INCONSISTENT");
+  return (error.details.reasons as string[]).join("\n");
+}
+
+describe("LedgerEvidenceIntake: evaluation runs", () => {
+  it("records a real run under the actor, with its content hash, and audits it", async () => {
+    const { intake, audit, ledger } = intakeStack();
+    const record = await intake.submit(submission(run), ADMIN);
+    expect(record).toMatchObject({ kind: "EVALUATION_RUN", recordedBy: "admin", bundleHash: hashOf(V20) });
+    expect(record.contentHash).toBe(sha256Hex(canonicalJson(run as unknown as JsonValue)));
+    expect(await ledger.get(record.id)).toEqual(record);
+    expect(await intake.list(PROMPT_KEY, V20)).toEqual([record]);
+    expect(audit.events().at(-1)).toMatchObject({
+      type: EVIDENCE_AUDIT_EVENT,
+      principal: "admin",
+      outcome: "success",
+      correlationId: "corr-1",
+      data: { id: record.id, kind: "EVALUATION_RUN", contentHash: record.contentHash },
+    });
+  });
+
+  it("refuses an edited pass rate", async () => {
+    const content = edited((r) => {
+      r.summary.overall.passRate = 1;
+      r.summary.overall.lowerBound = 0.97;
+    });
+    expect(await reasonsOf(content)).toMatch(/summary\.overall is not what the cases give/);
+  });
+
+  it("refuses flipped case results even with a summary that matches them", async () => {
+    const content = edited((r) => {
+      for (const c of r.cases) c.passed = true;
+    }, true);
+    expect(await reasonsOf(content)).toMatch(/PROMPT_INJECTION\/PI-08#1: passed=true but ALLOW grades false/);
+  });
+
+  it("refuses another test set's hash", async () => {
+    expect(await reasonsOf(edited((r) => (r.testSetHash = "0".repeat(64))))).toMatch(
+      /testSetHash is not this build's/,
+    );
+  });
+
+  it("refuses the bundle hash of another version, in the record or the submission", async () => {
+    expect(await reasonsOf(edited((r) => (r.bundleHash = hashOf(V19))))).toMatch(
+      /bundleHash is not the manifest's hash of/,
+    );
+    expect(await reasonsOf(run, { bundleHash: hashOf(V19) })).toMatch(/the submission's bundleHash/);
+  });
+
+  it("refuses a record of another version submitted for this one", async () => {
+    const v19run = await offlineRun(V19, 1);
+    expect(await reasonsOf(v19run)).toMatch(/the record is of .* submitted for/);
+  });
+
+  it("refuses an unknown case, a duplicate case, a missing one and a repetition past k", async () => {
+    const unknown = edited((r) => (r.cases[0]!.caseId = "PI-99"), true);
+    expect(await reasonsOf(unknown)).toMatch(/PI-99#1: no such case/);
+    const duplicate = edited((r) => r.cases.push({ ...r.cases[0]! }), true);
+    expect(await reasonsOf(duplicate)).toMatch(/PI-01#1: listed twice/);
+    const missing = edited((r) => r.cases.splice(3, 1), true);
+    expect(await reasonsOf(missing)).toMatch(/missing from the cases/);
+    const past = edited((r) => (r.cases[0]!.repetition = 2), true);
+    expect(await reasonsOf(past)).toMatch(/repetition above 1/);
+  });
+
+  it("refuses cases of a family the run does not list, and another grader", async () => {
+    const stray = edited((r) => (r.families = r.families.filter((f) => f !== "MISSING_FACTS")), true);
+    expect(await reasonsOf(stray)).toMatch(/family MISSING_FACTS is not among the run's families/);
+    expect(await reasonsOf(edited((r) => (r.grader.version = 2)))).toMatch(/grader scenario-grader\/2/);
+  });
+
+  it("audits a refused run under its author, and records nothing", async () => {
+    const { intake, audit, ledger } = intakeStack();
+    await expect(
+      intake.submit(submission(edited((r) => (r.testSetHash = "1".repeat(64)))), ADMIN),
+    ).rejects.toThrow();
+    expect(audit.events().at(-1)).toMatchObject({
+      principal: "admin",
+      outcome: "failure",
+      data: { code: "EVALUATION_RECORD_INCONSISTENT" },
+    });
+    expect(await ledger.list({ promptKey: PROMPT_KEY })).toEqual([]);
+  });
+});
+
+describe("LedgerEvidenceIntake: binding and shape", () => {
+  const evidence = policyEvidence(V20);
+  const other = (kind: string, over: Record<string, unknown> = {}) =>
+    submission(evidence[kind], { kind, ...over }) as ReturnType<typeof submission>;
+
+  it("records every other kind for the manifest's hash", async () => {
+    const { intake } = intakeStack();
+    for (const kind of Object.keys(evidence))
+      await expect(intake.submit(other(kind), ADMIN)).resolves.toMatchObject({ kind });
+  });
+
+  it.each([
+    [
+      "a hash that is not the manifest's",
+      { bundleHash: "f".repeat(64) },
+      /bundleHash: not the manifest's hash/,
+    ],
+    [
+      "a version this build does not run",
+      { promptVersion: "2026.05.12-v18" },
+      /not a bundle this build runs/,
+    ],
+    ["another prompt key", { promptKey: "other.prompt" }, /not a bundle this build runs/],
+    ["an unknown kind", { kind: "PASSED_FLAG" }, /kind/],
+    ["a malformed hash", { bundleHash: "ABC" }, /bundleHash/],
+    ["a control character in the version", { promptVersion: "v20\u0000" }, /promptVersion/],
+    ["a name in the body", { recordedBy: "someone-else" }, /Unrecognized key/],
+  ])("refuses %s with EVIDENCE_INVALID", async (_name, over, pattern) => {
+    const error = await intakeStack()
+      .intake.submit(other("CHANGE_RECORD", over), ADMIN)
+      .catch((e) => e);
+    expect(error.code).toBe("EVIDENCE_INVALID");
+    expect(error.details.issues.join("\n")).toMatch(pattern);
+  });
+
+  it("refuses content that is no JSON value or too large before its schema is read", async () => {
+    const { intake } = intakeStack();
+    const undef = await intake.submit(other("CHANGE_RECORD", { content: undefined }), ADMIN).catch((e) => e);
+    expect(undef.details.issues).toEqual(["content: not a JSON value"]);
+    const big = await intake
+      .submit(other("CHANGE_RECORD", { content: { summary: "x".repeat(9_000), risk: "LOW" } }), ADMIN)
+      .catch((e) => e);
+    expect(big.details.issues[0]).toMatch(/characters of canonical JSON, at most 8192/);
+  });
+});
