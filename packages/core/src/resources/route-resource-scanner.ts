@@ -16,6 +16,7 @@ export const PLATFORM_ROUTE_FEATURES: ReadonlySet<string> = new Set([
   "http",
   "prompts",
   "decisions",
+  "governance",
   "inspection",
   "resources",
 ]);
