@@ -77,9 +77,14 @@ export function buildCatalog(): BundleCatalog {
 /** A manifest like `base`, renamed and changed by `changes`. */
 export function manifestLike(
   base: BundleManifest,
-  changes: Partial<BundleManifest> & { promptVersion?: string; releaseStatus?: string; templateKey?: string },
+  changes: Partial<BundleManifest> & {
+    promptVersion?: string;
+    releaseStatus?: string;
+    templateKey?: string;
+    contractVersion?: string;
+  },
 ): BundleManifest {
-  const { promptVersion, releaseStatus, templateKey, ...rest } = changes;
+  const { promptVersion, releaseStatus, templateKey, contractVersion, ...rest } = changes;
   return {
     ...base,
     ...rest,
@@ -88,6 +93,7 @@ export function manifestLike(
       ...(promptVersion === undefined ? {} : { promptVersion }),
       ...(releaseStatus === undefined ? {} : { releaseStatus }),
       ...(templateKey === undefined ? {} : { templateKey }),
+      ...(contractVersion === undefined ? {} : { contractVersion }),
     },
   };
 }
