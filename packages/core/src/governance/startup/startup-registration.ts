@@ -68,6 +68,91 @@ interface Planned {
   readonly entries: NewReleaseHistoryEntry[];
 }
 
+/** One registration in the making: the rows so far, what it did, and its history. */
+interface Draft {
+  releases: ReleaseRow[];
+  readonly report: StartupRegistrationReport;
+  readonly entries: NewReleaseHistoryEntry[];
+  readonly registryScope: string;
+  readonly at: number;
+  readonly runnable: (row: ReleaseRow) => boolean;
+  readonly newHistoryId: () => string;
+  readonly policySetHash: string | undefined;
+}
+
+/** An existing row: its code-owned content refreshed when the manifest changed; nothing else. */
+function refresh(d: Draft, existing: ReleaseRow, content: ReturnType<typeof codeOwned>): void {
+  if (sameContent(existing, content)) return;
+  d.releases = withReleases(d.releases, [{ ...existing, ...content, updatedAt: d.at }]);
+  d.report.refreshed.push(existing.promptVersion);
+  d.entries.push({
+    kind: "REFRESHED",
+    registryScope: d.registryScope,
+    promptKey: existing.promptKey,
+    promptVersion: existing.promptVersion,
+    fromStatus: existing.status,
+    toStatus: existing.status,
+    blockers: [],
+    actor: SYSTEM_ACTOR.username,
+    rationale: `${RATIONALE}: code-owned content refreshed (artifact hash ${content.artifactHash.slice(0, 12)})`,
+    at: d.at,
+  });
+}
+
+/** The ACTIVE rows of `retired` (bundles this build no longer runs) deprecated for `promoted`. */
+function deprecateRetired(d: Draft, retired: readonly ReleaseRow[], promoted: string): ReleaseRow[] {
+  const rationale = `${RATIONALE}: this build no longer runs it; ${promoted} is the new default`;
+  const change = { actor: SYSTEM_ACTOR, rationale, at: d.at };
+  return retired.map((before) => {
+    const after = movedRow(before, "DEPRECATED", { ...change, historyId: d.newHistoryId() });
+    d.entries.push(movedEntry(before, after, "TRANSITION_APPLIED", change));
+    d.report.deprecated.push(before.promptVersion);
+    return after;
+  });
+}
+
+/** A new row with its descriptor's status, held back to AVAILABLE while a runnable release is ACTIVE. */
+function register(d: Draft, entry: CatalogEntry): void {
+  const { promptKey, promptVersion, releaseStatus } = entry.manifest.descriptor;
+  const declared = releaseStateOf(releaseStatus) ?? "AVAILABLE";
+  const activeHere = d.releases.filter((r) => r.status === "ACTIVE" && r.promptKey === promptKey);
+  const held = declared === "ACTIVE" && activeHere.some(d.runnable);
+  const status = held ? "AVAILABLE" : declared;
+  const rationale = held
+    ? `${RATIONALE}: held back, the scope runs an ACTIVE release of this build`
+    : RATIONALE;
+  const historyId = d.newHistoryId();
+  const executes = status === "ACTIVE" || status === "CANARY";
+  const row: ReleaseRow = {
+    registryScope: d.registryScope,
+    promptKey,
+    promptVersion,
+    status,
+    ...codeOwned(entry),
+    approval: { by: SYSTEM_ACTOR.username, at: d.at, rationale, historyId },
+    ...(executes && d.policySetHash !== undefined ? { policySetHash: d.policySetHash } : {}),
+    registeredAt: d.at,
+    updatedAt: d.at,
+  };
+  d.report.registered.push(promptVersion);
+  if (held) d.report.heldBack.push(promptVersion);
+  d.entries.push({
+    id: historyId,
+    kind: "REGISTERED",
+    registryScope: d.registryScope,
+    promptKey,
+    promptVersion,
+    toStatus: status,
+    requestedStatus: declared,
+    blockers: [],
+    actor: SYSTEM_ACTOR.username,
+    rationale,
+    at: d.at,
+  });
+  const retired = status === "ACTIVE" ? activeHere.filter((r) => !d.runnable(r)) : [];
+  d.releases = withReleases(d.releases, [...deprecateRetired(d, retired, promptVersion), row]);
+}
+
 /**
  * Rule 4 on one fresh read of PLATFORM_GLOBAL: each bundle this build runs gets a row; a new row
  * takes its descriptor's status, except that one declared ACTIVE starts AVAILABLE while the scope
@@ -80,100 +165,30 @@ function planRegistration(
   head: ReleaseScopeHead,
   o: StartupRegistrationOptions,
   policySetHash: string | undefined,
-) {
-  const at = o.clock.now();
+): Draft {
   const runs = new Set(
     o.catalog.entries
       .filter((e) => e.bundle)
       .map((e) => `${e.manifest.descriptor.promptKey}\u0000${e.manifest.descriptor.promptVersion}`),
   );
-  const runnable = (r: ReleaseRow) => runs.has(`${r.promptKey}\u0000${r.promptVersion}`);
-  const report: StartupRegistrationReport = { registered: [], heldBack: [], refreshed: [], deprecated: [] };
-  const entries: NewReleaseHistoryEntry[] = [];
-  const change = { actor: SYSTEM_ACTOR, rationale: RATIONALE, at };
-  let releases = [...head.releases];
+  const d: Draft = {
+    releases: [...head.releases],
+    report: { registered: [], heldBack: [], refreshed: [], deprecated: [] },
+    entries: [],
+    registryScope: head.registryScope,
+    at: o.clock.now(),
+    runnable: (r) => runs.has(`${r.promptKey}\u0000${r.promptVersion}`),
+    newHistoryId: () => newHistoryId(o.ids),
+    policySetHash,
+  };
   for (const entry of o.catalog.entries) {
     if (entry.bundle === undefined) continue;
     const { promptKey, promptVersion } = entry.manifest.descriptor;
-    const content = codeOwned(entry);
-    const existing = findRelease({ releases }, promptKey, promptVersion);
-    if (existing !== undefined) {
-      if (sameContent(existing, content)) continue;
-      releases = withReleases(releases, [{ ...existing, ...content, updatedAt: at }]);
-      report.refreshed.push(promptVersion);
-      entries.push({
-        kind: "REFRESHED",
-        registryScope: head.registryScope,
-        promptKey,
-        promptVersion,
-        fromStatus: existing.status,
-        toStatus: existing.status,
-        blockers: [],
-        actor: SYSTEM_ACTOR.username,
-        rationale: `${RATIONALE}: code-owned content refreshed (artifact hash ${content.artifactHash.slice(0, 12)})`,
-        at,
-      });
-      continue;
-    }
-    const declared = releaseStateOf(entry.manifest.descriptor.releaseStatus) ?? "AVAILABLE";
-    const activeHere = releases.filter((r) => r.status === "ACTIVE" && r.promptKey === promptKey);
-    const held = declared === "ACTIVE" && activeHere.some(runnable);
-    const status = held ? "AVAILABLE" : declared;
-    const historyId = newHistoryId(o.ids);
-    const executes = status === "ACTIVE" || status === "CANARY";
-    const row: ReleaseRow = {
-      registryScope: head.registryScope,
-      promptKey,
-      promptVersion,
-      status,
-      ...content,
-      approval: {
-        by: SYSTEM_ACTOR.username,
-        at,
-        rationale: held
-          ? `${RATIONALE}: held back, the scope runs an ACTIVE release of this build`
-          : RATIONALE,
-        historyId,
-      },
-      ...(executes && policySetHash !== undefined ? { policySetHash } : {}),
-      registeredAt: at,
-      updatedAt: at,
-    };
-    if (held) report.heldBack.push(promptVersion);
-    report.registered.push(promptVersion);
-    entries.push({
-      id: historyId,
-      kind: "REGISTERED",
-      registryScope: head.registryScope,
-      promptKey,
-      promptVersion,
-      toStatus: status,
-      requestedStatus: declared,
-      blockers: [],
-      actor: SYSTEM_ACTOR.username,
-      rationale: row.approval!.rationale,
-      at,
-    });
-    const retired = status === "ACTIVE" ? activeHere.filter((r) => !runnable(r)) : [];
-    const deprecated = retired.map((r) =>
-      movedRow(r, "DEPRECATED", {
-        ...change,
-        rationale: `${RATIONALE}: this build no longer runs it; ${promptVersion} is the new default`,
-        historyId: newHistoryId(o.ids),
-      }),
-    );
-    deprecated.forEach((after, k) =>
-      entries.push(
-        movedEntry(retired[k]!, after, "TRANSITION_APPLIED", {
-          ...change,
-          rationale: after.approval!.rationale,
-        }),
-      ),
-    );
-    report.deprecated.push(...deprecated.map((r) => r.promptVersion));
-    releases = withReleases(releases, [...deprecated, row]);
+    const existing = findRelease({ releases: d.releases }, promptKey, promptVersion);
+    if (existing === undefined) register(d, entry);
+    else refresh(d, existing, codeOwned(entry));
   }
-  return { releases, report, entries };
+  return d;
 }
 
 /**
