@@ -1,9 +1,17 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import { PLATFORM_GLOBAL_SCOPE, type ReleaseRow, type ReleaseScopeHead } from "./release-registry.js";
 
-/** The scope a request names: blank or absent is PLATFORM_GLOBAL; otherwise the trimmed name. */
+/**
+ * The scope a request names: blank or absent is PLATFORM_GLOBAL; otherwise the trimmed name.
+ * VALIDATION_FAILED for a scope that is not a string of at most 200 characters.
+ */
 export function resolveScope(registryScope: string | undefined): string {
-  const trimmed = registryScope?.trim() ?? "";
+  if (registryScope === undefined || registryScope === null) return PLATFORM_GLOBAL_SCOPE;
+  if (typeof registryScope !== "string" || registryScope.length > MAX_NAME_LENGTH)
+    throw new PlatformError("VALIDATION_FAILED", "registryScope must be a name of at most 200 characters", {
+      details: { fields: ["registryScope"] },
+    });
+  const trimmed = registryScope.trim();
   return trimmed === "" ? PLATFORM_GLOBAL_SCOPE : trimmed;
 }
 

@@ -49,7 +49,7 @@ export class EmergencyApprovals {
       throw new PlatformError("VALIDATION_FAILED", "action must be RATIFY or REVERT", {
         details: { fields: ["action"] },
       });
-    const recorded = await this.o.registry.execution(executionKey);
+    const recorded = await this.lookup(executionKey);
     if (recorded === undefined)
       throw new PlatformError("ROLLBACK_EXECUTION_NOT_FOUND", `No rollback execution ${executionKey}`);
     if (!recorded.emergency) throw notOpen(executionKey);
@@ -83,6 +83,17 @@ export class EmergencyApprovals {
       this.o.retry,
     );
     return this.recordApproval(result, actor);
+  }
+
+  /** The execution by key; an open stop whose record failed to write is still found in its head. */
+  private async lookup(executionKey: string): Promise<RollbackExecution | undefined> {
+    const recorded = await this.o.registry.execution(executionKey);
+    if (recorded !== undefined) return recorded;
+    for (const head of await this.o.registry.heads()) {
+      const open = head.openExecutions.find((e) => e.executionKey === executionKey);
+      if (open !== undefined) return open;
+    }
+    return undefined;
   }
 
   private async recordApproval(plan: ApprovalPlan, actor: GovernanceActor): Promise<RollbackExecution> {

@@ -251,6 +251,12 @@ describe("bad input", () => {
       { ...ask(V20, "SHADOW"), promptKey: { $ne: 1 } as unknown as string },
       "VALIDATION_FAILED",
     ],
+    ["an oversized scope", ask(V20, "SHADOW", { registryScope: "s".repeat(201) }), "VALIDATION_FAILED"],
+    [
+      "a non-string scope",
+      ask(V20, "SHADOW", { registryScope: 7 as unknown as string }),
+      "VALIDATION_FAILED",
+    ],
     ["an unregistered version", ask("2026.12.31-v99", "SHADOW"), "RELEASE_NOT_FOUND"],
     ["another scope's version", ask(V20, "SHADOW", { registryScope: "tenant-a" }), "RELEASE_NOT_FOUND"],
   ])("%s → %s", async (_name, request, code) => {
