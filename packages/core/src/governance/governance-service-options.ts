@@ -26,8 +26,3 @@ export interface GovernanceServiceOptions {
   /** Retries of a lost compare-and-set; default DEFAULT_HEAD_WRITE_RETRY. */
   readonly retry?: HeadWriteRetry | undefined;
 }
-
-/** A fresh history id, named before the entry is written (a release's approval carries it). */
-export function newHistoryId(ids: IdGenerator): string {
-  return `rh-${ids.id()}`;
-}

@@ -1,5 +1,6 @@
 import type { AuditEvent, AuditSink } from "../kernel/audit-sink.js";
 import type { Logger } from "../kernel/logger.js";
+import { linkApprovals } from "./registry/approval-links.js";
 import type {
   NewReleaseHistoryEntry,
   ReleaseHistoryEntry,
@@ -39,6 +40,27 @@ export class ReleaseChangeRecorder {
           error: String(error),
         });
       }
+    }
+    return stored;
+  }
+
+  /**
+   * The history of an applied change: appends the entries, then links each changed release's
+   * approval to its stored entry (`approval.historyId`) in one more compare-and-set of the scope.
+   * A link that keeps losing races or fails is logged and left out; the change stands.
+   */
+  async applied(
+    registryScope: string,
+    entries: readonly NewReleaseHistoryEntry[],
+  ): Promise<ReleaseHistoryEntry[]> {
+    const stored = await this.history(entries);
+    try {
+      await linkApprovals(this.o.registry, registryScope, stored);
+    } catch (error) {
+      this.o.logger.warn("release approvals not linked to their history entries", {
+        registryScope,
+        error: String(error),
+      });
     }
     return stored;
   }

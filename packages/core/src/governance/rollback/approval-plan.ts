@@ -30,7 +30,6 @@ export interface ApprovalPlanInput {
   readonly actor: GovernanceActor;
   readonly rationale: string;
   readonly at: number;
-  readonly newHistoryId: () => string;
 }
 
 /** The head an answer writes, the closed execution and its history. */
@@ -58,13 +57,13 @@ function reverted(i: ApprovalPlanInput, change: { actor: GovernanceActor; ration
   for (const item of i.open.restore ?? []) {
     const row = findRelease(i.head, i.open.promptKey, item.promptVersion);
     if (row === undefined || row.status !== stateAfterStop(i.open, item.promptVersion)) continue;
-    back.push(movedRow(row, item.status, { ...change, historyId: i.newHistoryId() }));
+    back.push(movedRow(row, item.status, change));
   }
   const kept = new Set(back.map((r) => r.promptVersion));
   const casualties = back
     .filter((r) => r.status === "ACTIVE")
     .flatMap((r) => sameFamilyActive(i.head.releases, r).filter((o) => !kept.has(o.promptVersion)))
-    .map((o) => movedRow(o, "DEPRECATED", { ...change, historyId: i.newHistoryId() }));
+    .map((o) => movedRow(o, "DEPRECATED", change));
   return [...back, ...casualties];
 }
 
@@ -89,7 +88,6 @@ export function planApproval(i: ApprovalPlanInput): ApprovalPlan {
   if (entries.length === 0) {
     const source = findRelease(i.head, i.open.promptKey, i.open.fromVersion);
     entries.push({
-      id: i.newHistoryId(),
       kind: "APPROVAL",
       registryScope: i.open.registryScope,
       promptKey: i.open.promptKey,

@@ -5,7 +5,7 @@ import {
   type ReleaseAlertPayload,
   SYSTEM_ACTOR,
 } from "../governance-audit.js";
-import { type GovernanceServiceOptions, newHistoryId } from "../governance-service-options.js";
+import type { GovernanceServiceOptions } from "../governance-service-options.js";
 import { writeScopeHead } from "../registry/head-writer.js";
 import type {
   NewReleaseHistoryEntry,
@@ -76,7 +76,6 @@ export class EmergencyApprovals {
           actor,
           rationale: approval.rationale ?? "",
           at: at(),
-          newHistoryId: () => newHistoryId(this.o.ids),
         });
         return { next: { releases: plan.releases, openExecutions: plan.openExecutions }, result: plan };
       },
@@ -99,7 +98,7 @@ export class EmergencyApprovals {
   private async recordApproval(plan: ApprovalPlan, actor: GovernanceActor): Promise<RollbackExecution> {
     const e = plan.execution;
     await this.o.recorder.execution(e);
-    await this.o.recorder.history(plan.entries);
+    await this.o.recorder.applied(e.registryScope, plan.entries);
     const type =
       e.status === "REVERTED" ? GOVERNANCE_AUDIT.emergencyReverted : GOVERNANCE_AUDIT.emergencyRatified;
     this.o.recorder.audit(
@@ -154,7 +153,6 @@ export class EmergencyApprovals {
   private async recordUnratified(e: RollbackExecution): Promise<void> {
     await this.o.recorder.execution(e);
     const entry: NewReleaseHistoryEntry = {
-      id: newHistoryId(this.o.ids),
       kind: "DEADLINE",
       registryScope: e.registryScope,
       promptKey: e.promptKey,

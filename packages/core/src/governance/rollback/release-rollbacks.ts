@@ -1,6 +1,6 @@
 import type { ReleaseEvidenceLedger } from "../evidence/release-evidence-ledger.js";
 import { governanceAuditEvent, GOVERNANCE_AUDIT } from "../governance-audit.js";
-import { type GovernanceServiceOptions, newHistoryId } from "../governance-service-options.js";
+import type { GovernanceServiceOptions } from "../governance-service-options.js";
 import { type HeadWritePlan, writeScopeHead } from "../registry/head-writer.js";
 import type {
   NewReleaseHistoryEntry,
@@ -64,7 +64,7 @@ export class ReleaseRollbacks {
     );
     await this.o.recorder.execution(result.execution);
     if (!written || result.plan === undefined) return this.recordRefused(result, actor);
-    await this.o.recorder.history(result.plan.entries);
+    await this.o.recorder.applied(scope, result.plan.entries);
     const type = result.execution.emergency
       ? GOVERNANCE_AUDIT.emergencyStopped
       : GOVERNANCE_AUDIT.rollbackExecuted;
@@ -119,7 +119,6 @@ export class ReleaseRollbacks {
       actor,
       reason: base.reason,
       at,
-      newHistoryId: () => newHistoryId(this.o.ids),
       policySetHash,
     });
     const execution: RollbackExecution = emergency

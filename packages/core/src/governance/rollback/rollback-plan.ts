@@ -18,7 +18,6 @@ export interface RollbackPlanInput {
   readonly actor: GovernanceActor;
   readonly reason: string;
   readonly at: number;
-  readonly newHistoryId: () => string;
   /** The current policy set's hash, recorded on the target (it executes from now on). */
   readonly policySetHash?: string | undefined;
 }
@@ -42,7 +41,6 @@ export function planRollback(i: RollbackPlanInput): RollbackPlan {
       actor,
       rationale: reason,
       at,
-      historyId: i.newHistoryId(),
       policySetHash: i.policySetHash,
     });
     return role === undefined

@@ -3,7 +3,6 @@ import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import type { CatalogEntry } from "../../prompts/manifest/bundle-catalog.js";
 import { governanceAuditEvent, GOVERNANCE_AUDIT, SYSTEM_ACTOR } from "../governance-audit.js";
-import { newHistoryId } from "../governance-service-options.js";
 import type { PolicySetSource } from "../policy-sets/policy-set-hash.js";
 import { type HeadWriteRetry, writeScopeHead } from "../registry/head-writer.js";
 import {
@@ -76,7 +75,6 @@ interface Draft {
   readonly registryScope: string;
   readonly at: number;
   readonly runnable: (row: ReleaseRow) => boolean;
-  readonly newHistoryId: () => string;
   readonly policySetHash: string | undefined;
 }
 
@@ -104,7 +102,7 @@ function deprecateRetired(d: Draft, retired: readonly ReleaseRow[], promoted: st
   const rationale = `${RATIONALE}: this build no longer runs it; ${promoted} is the new default`;
   const change = { actor: SYSTEM_ACTOR, rationale, at: d.at };
   return retired.map((before) => {
-    const after = movedRow(before, "DEPRECATED", { ...change, historyId: d.newHistoryId() });
+    const after = movedRow(before, "DEPRECATED", change);
     d.entries.push(movedEntry(before, after, "TRANSITION_APPLIED", change));
     d.report.deprecated.push(before.promptVersion);
     return after;
@@ -121,7 +119,6 @@ function register(d: Draft, entry: CatalogEntry): void {
   const rationale = held
     ? `${RATIONALE}: held back, the scope runs an ACTIVE release of this build`
     : RATIONALE;
-  const historyId = d.newHistoryId();
   const executes = status === "ACTIVE" || status === "CANARY";
   const row: ReleaseRow = {
     registryScope: d.registryScope,
@@ -129,7 +126,7 @@ function register(d: Draft, entry: CatalogEntry): void {
     promptVersion,
     status,
     ...codeOwned(entry),
-    approval: { by: SYSTEM_ACTOR.username, at: d.at, rationale, historyId },
+    approval: { by: SYSTEM_ACTOR.username, at: d.at, rationale },
     ...(executes && d.policySetHash !== undefined ? { policySetHash: d.policySetHash } : {}),
     registeredAt: d.at,
     updatedAt: d.at,
@@ -137,7 +134,6 @@ function register(d: Draft, entry: CatalogEntry): void {
   d.report.registered.push(promptVersion);
   if (held) d.report.heldBack.push(promptVersion);
   d.entries.push({
-    id: historyId,
     kind: "REGISTERED",
     registryScope: d.registryScope,
     promptKey,
@@ -178,7 +174,6 @@ function planRegistration(
     registryScope: head.registryScope,
     at: o.clock.now(),
     runnable: (r) => runs.has(`${r.promptKey}\u0000${r.promptVersion}`),
-    newHistoryId: () => newHistoryId(o.ids),
     policySetHash,
   };
   for (const entry of o.catalog.entries) {
@@ -214,7 +209,7 @@ export async function registerBuildReleases(
     o.retry,
   );
   if (!written) return result.report;
-  await o.recorder.history(result.entries);
+  await o.recorder.applied(PLATFORM_GLOBAL_SCOPE, result.entries);
   o.recorder.audit(
     governanceAuditEvent(GOVERNANCE_AUDIT.registered, SYSTEM_ACTOR, "info", { ...result.report }),
   );

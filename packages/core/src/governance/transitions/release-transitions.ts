@@ -1,6 +1,6 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import { governanceAuditEvent, GOVERNANCE_AUDIT } from "../governance-audit.js";
-import { type GovernanceServiceOptions, newHistoryId } from "../governance-service-options.js";
+import type { GovernanceServiceOptions } from "../governance-service-options.js";
 import { type HeadWritePlan, writeScopeHead } from "../registry/head-writer.js";
 import type { NewReleaseHistoryEntry, ReleaseRow } from "../registry/release-registry.js";
 import { checkRequestText, requireRelease, resolveScope } from "../registry/release-rows.js";
@@ -76,7 +76,6 @@ export class ReleaseTransitions {
           actor,
           rationale,
           at,
-          newHistoryId: () => newHistoryId(this.o.ids),
           policySetHash,
         });
         const result = { row, blockers, plan, at };
@@ -98,12 +97,12 @@ export class ReleaseTransitions {
     plan: TransitionPlan,
     actor: GovernanceActor,
   ): Promise<TransitionReceipt> {
-    await this.o.recorder.history(plan.entries);
+    const [entry] = await this.o.recorder.applied(receipt.registryScope, plan.entries);
     this.o.recorder.audit(
       governanceAuditEvent(GOVERNANCE_AUDIT.transitionApplied, actor, "success", auditData(receipt)),
     );
     await this.o.recorder.changed(receipt.registryScope, "TRANSITION_APPLIED");
-    return { ...receipt, historyId: plan.entries[0]?.id };
+    return { ...receipt, historyId: entry?.id };
   }
 
   private async recordBlocked(
@@ -113,7 +112,6 @@ export class ReleaseTransitions {
     actor: GovernanceActor,
   ): Promise<TransitionReceipt> {
     const entry: NewReleaseHistoryEntry = {
-      id: newHistoryId(this.o.ids),
       kind: "TRANSITION_BLOCKED",
       registryScope: row.registryScope,
       promptKey: row.promptKey,
@@ -126,11 +124,11 @@ export class ReleaseTransitions {
       rationale,
       at: receipt.at,
     };
-    await this.o.recorder.history([entry]);
+    const [stored] = await this.o.recorder.history([entry]);
     this.o.recorder.audit(
       governanceAuditEvent(GOVERNANCE_AUDIT.transitionBlocked, actor, "failure", auditData(receipt)),
     );
-    return { ...receipt, historyId: entry.id };
+    return { ...receipt, historyId: stored?.id };
   }
 }
 

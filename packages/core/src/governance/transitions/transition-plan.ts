@@ -11,8 +11,6 @@ export interface TransitionPlanInput {
   readonly actor: GovernanceActor;
   readonly rationale: string;
   readonly at: number;
-  /** A fresh history id (the entry is written after the head). */
-  readonly newHistoryId: () => string;
   /** The current policy set's hash; recorded when the release becomes ACTIVE or CANARY. */
   readonly policySetHash?: string | undefined;
 }
@@ -25,7 +23,10 @@ export interface TransitionPlan {
   readonly entries: NewReleaseHistoryEntry[];
 }
 
-/** `row` moved to `status` by `actor`, its approval naming `historyId`. */
+/**
+ * `row` moved to `status` by `actor` with a fresh approval (its history id is linked once the entry
+ * is stored), recording the policy set when it now executes.
+ */
 export function movedRow(
   row: ReleaseRow,
   status: ReleaseState,
@@ -33,7 +34,6 @@ export function movedRow(
     actor: GovernanceActor;
     rationale: string;
     at: number;
-    historyId: string;
     policySetHash?: string | undefined;
   },
 ): ReleaseRow {
@@ -45,7 +45,6 @@ export function movedRow(
       by: change.actor.username,
       at: change.at,
       rationale: change.rationale,
-      historyId: change.historyId,
     },
     ...(executes && change.policySetHash !== undefined ? { policySetHash: change.policySetHash } : {}),
     updatedAt: change.at,
@@ -60,7 +59,6 @@ export function movedEntry(
   extra: { actor: GovernanceActor; rationale: string; at: number; executionKey?: string | undefined },
 ): NewReleaseHistoryEntry {
   return {
-    id: after.approval?.historyId,
     kind,
     registryScope: before.registryScope,
     promptKey: before.promptKey,
@@ -87,7 +85,6 @@ export function planTransition(input: TransitionPlanInput): TransitionPlan {
     actor,
     rationale: input.rationale,
     at,
-    historyId: input.newHistoryId(),
     policySetHash: input.policySetHash,
   });
   const entries = [movedEntry(row, moved, "TRANSITION_APPLIED", { actor, rationale: input.rationale, at })];
@@ -95,7 +92,7 @@ export function planTransition(input: TransitionPlanInput): TransitionPlan {
   if (target === "ACTIVE")
     for (const other of sameFamilyActive(input.releases, row)) {
       const rationale = `rule 1: ${row.promptVersion} became ACTIVE`;
-      const after = movedRow(other, "DEPRECATED", { actor, rationale, at, historyId: input.newHistoryId() });
+      const after = movedRow(other, "DEPRECATED", { actor, rationale, at });
       deprecated.push(after);
       entries.push(movedEntry(other, after, "TRANSITION_APPLIED", { actor, rationale, at }));
     }
