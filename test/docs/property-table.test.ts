@@ -7,6 +7,8 @@ import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decision
 import { promptsPlugin } from "@keyward/core/prompts";
 import { describe, expect, it } from "vitest";
 import { kernelPlugin } from "../../packages/core/src/kernel/kernel-plugin.js";
+// Not on a public subpath yet (issue 30 exports it with the rest of the governance module).
+import { promptGovernancePlugin } from "../../packages/core/src/governance/governance-plugin.js";
 
 /** Every plugin the platform ships; a new module adds itself here so its keys are checked. */
 const PLUGINS: PlatformPlugin[] = [
@@ -19,6 +21,7 @@ const PLUGINS: PlatformPlugin[] = [
   promptsPlugin,
   decisionsPlugin,
   decisionsPipelinePlugin,
+  promptGovernancePlugin,
   // Declaring properties needs no connection: the client is created when the plugin registers.
   mongoPlugin({ uri: "mongodb://127.0.0.1/properties" }),
 ];

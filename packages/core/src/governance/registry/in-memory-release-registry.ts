@@ -94,6 +94,7 @@ function historyFields(e: NewReleaseHistoryEntry): NewReleaseHistoryEntry {
     promptVersion: e.promptVersion,
     ...(e.fromStatus === undefined ? {} : { fromStatus: e.fromStatus }),
     ...(e.toStatus === undefined ? {} : { toStatus: e.toStatus }),
+    ...(e.requestedStatus === undefined ? {} : { requestedStatus: e.requestedStatus }),
     blockers: e.blockers,
     actor: e.actor,
     rationale: e.rationale,

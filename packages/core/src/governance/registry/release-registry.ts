@@ -11,8 +11,12 @@ export interface ReleaseApproval {
   /** Epoch milliseconds, from the Clock port. */
   readonly at: number;
   readonly rationale: string;
-  /** The history entry of the change (`ReleaseHistoryEntry.id`). */
-  readonly historyId: string;
+  /**
+   * The history entry of the change (`ReleaseHistoryEntry.id`). The store assigns that id when the
+   * entry is appended, which follows the change's compare-and-set, so the service links it in a
+   * second, best-effort write: absent for that moment, or when the history store failed.
+   */
+  readonly historyId?: string | undefined;
 }
 
 /** A release's part in the last rollback that touched it. */
@@ -95,6 +99,11 @@ export interface RollbackExecution {
   readonly at: number;
   /** An emergency stop's approval deadline (epoch milliseconds). */
   readonly approvalDeadline?: number | undefined;
+  /**
+   * An emergency stop's rows as they were before it (source, target and the releases rule 1
+   * deprecated): what a REVERT puts back, each only while it is still in the state the stop set.
+   */
+  readonly restore?: readonly { readonly promptVersion: string; readonly status: ReleaseState }[] | undefined;
   /** Who ratified or reverted it, and when. */
   readonly approvedBy?: string | undefined;
   readonly approvedAt?: number | undefined;
@@ -135,6 +144,8 @@ export interface ReleaseHistoryEntry {
   /** The state before and after (equal for a blocked transition). */
   readonly fromStatus?: ReleaseState | undefined;
   readonly toStatus?: ReleaseState | undefined;
+  /** The state a transition asked for (a blocked one keeps `fromStatus` = `toStatus`). */
+  readonly requestedStatus?: ReleaseState | undefined;
   /** The blockers of a blocked transition, or the failed conditions of a refused rollback. */
   readonly blockers: readonly string[];
   readonly actor: string;
