@@ -340,6 +340,35 @@ describe("the release API through the registry", () => {
     );
   });
 
+  it("records evidence under the caller (201); with a change record for v20's hash the move to SHADOW applies (200)", async () => {
+    const { scopes } = (await (await call("GET", "/releases", admin)).json()) as {
+      scopes: { releases: { promptVersion: string; artifactHash: string }[] }[];
+    };
+    const bundleHash = scopes[0]!.releases.find((r) => r.promptVersion === V20)!.artifactHash;
+    const change = { summary: "Dictionary blocks replace sections.", reference: "SEC-1234", risk: "MEDIUM" };
+    const posted = await call("POST", "/evidence", admin, evidence({ bundleHash, content: change }));
+    expect(posted.status).toBe(201);
+    expect(await posted.json()).toMatchObject({ kind: "CHANGE_RECORD", bundleHash, recordedBy: "admin" });
+    const listed = await call("GET", `/evidence?promptKey=${PROMPT_KEY}&promptVersion=${V20}`, admin);
+    expect(((await listed.json()) as { evidence: { recordedBy: string }[] }).evidence).toEqual([
+      expect.objectContaining({ kind: "CHANGE_RECORD", recordedBy: "admin" }),
+    ]);
+    const applied = await call(
+      "POST",
+      "/releases/transition",
+      admin,
+      transition({ targetReleaseStatus: "EVAL_ONLY" }),
+    );
+    expect(applied.status).toBe(200);
+    expect(await applied.json()).toMatchObject({
+      outcome: "APPLIED",
+      dryRun: false,
+      fromStatus: "AVAILABLE",
+      targetStatus: "SHADOW",
+      blockers: [],
+    });
+  });
+
   it("an emergency stop answers 202; its operator cannot approve it (403), another administrator can", async () => {
     await putRelease(demo, V20, "CANARY");
     const stop = await call("POST", "/releases/rollback", admin, rollback({ emergency: true }));

@@ -28,6 +28,7 @@ import { ReleaseChangeNotifier } from "./release-change-notifier.js";
 import { ReleaseChangeRecorder } from "./release-change-recorder.js";
 import { EvidenceGate, ReleaseGovernance } from "./release-governance.js";
 import { registerBuildReleases } from "./startup/startup-registration.js";
+import { registerReleaseAdmin } from "./admin/register-release-admin.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -98,7 +99,8 @@ function registerLifecycle(ctx: PluginContext): void {
  * Prompt governance (issue 30): the release registry, its gate, rollbacks and emergency stops.
  * Registers defaults for the ReleaseRegistry and ReleaseEvidenceLedger (in memory) and the
  * ReleaseGovernance service; at start registers the build's bundles (rule 4) and starts the job that
- * marks emergency stops past their deadline. Needs the prompts plugin listed before it (its
+ * marks emergency stops past their deadline; serves the release API and the console's releases page
+ * (`registerReleaseAdmin`) when there is a RouteTable. Needs the prompts plugin listed before it (its
  * BundleCatalog) and an EvidenceGate. With `platform.prompt.governance.enabled=false` it does
  * nothing at all: no port, no registration, no job.
  */
@@ -124,5 +126,6 @@ export const promptGovernancePlugin: PlatformPlugin = {
       },
     });
     registerLifecycle(ctx);
+    registerReleaseAdmin(ctx);
   },
 };
