@@ -4,11 +4,10 @@ import { httpPlugin } from "@keyward/adapters-http";
 import { mongoPlugin } from "@keyward/adapters-mongo";
 import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@keyward/core";
 import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
+import { promptGovernancePlugin } from "@keyward/core/governance";
 import { promptsPlugin } from "@keyward/core/prompts";
 import { describe, expect, it } from "vitest";
 import { kernelPlugin } from "../../packages/core/src/kernel/kernel-plugin.js";
-// Not on a public subpath yet (issue 30 exports it with the rest of the governance module).
-import { promptGovernancePlugin } from "../../packages/core/src/governance/governance-plugin.js";
 
 /** Every plugin the platform ships; a new module adds itself here so its keys are checked. */
 const PLUGINS: PlatformPlugin[] = [

@@ -11,6 +11,7 @@ import {
   type PlatformPlugin,
 } from "@keyward/core";
 import { decisionsPlugin } from "@keyward/core/decisions";
+import { promptGovernancePlugin } from "@keyward/core/governance";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { DEMO_CONTRACTS } from "./demo-contracts.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
@@ -127,6 +128,9 @@ export function demoPlugins(host: HostConfig): PlatformPlugin[] {
     // The AI security decisions (the built-in analyst unless configured): events off the request
     // path decide zero-trust actions; platform.security.decision.enabled=false switches it off.
     decisionsPlugin,
+    // Prompt governance: the release registry of the decision bundles (v19 ACTIVE, v20 AVAILABLE at
+    // first start), its evidence gate, rollbacks and emergency stops.
+    promptGovernancePlugin,
     ...(host.plugins ?? []),
   ];
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { authzPlugin } from "./authz/authz-plugin.js";
 import { createDecisionsPlugin } from "./decisions/decisions-plugin.js";
 import { ERROR_CODE_TABLES, ERROR_STATUS } from "./error-code-tables.js";
+import { promptGovernancePlugin } from "./governance/governance-plugin.js";
 import { identityPlugin } from "./identity/identity-plugin.js";
 import { ErrorCatalog } from "./kernel/error-catalog.js";
 import { createPlatform } from "./kernel/platform.js";
@@ -30,7 +31,7 @@ describe("the built-in error code tables", () => {
 
   it("are what the catalog of a platform with every core plugin answers, no more", () => {
     const platform = createPlatform({
-      plugins: [identityPlugin, mfaPlugin, authzPlugin, createDecisionsPlugin()],
+      plugins: [identityPlugin, mfaPlugin, authzPlugin, createDecisionsPlugin(), promptGovernancePlugin],
       env: {},
     });
     const catalog = platform.resolve(ErrorCatalog);
@@ -92,6 +93,10 @@ describe("the built-in error code tables", () => {
       ...{ DECISION_MODEL_TIMEOUT: 504, DECISION_MODEL_UNAVAILABLE: 503, DECISION_MODEL_REFUSED: 502 },
       ...{ DECISION_MODEL_MALFORMED: 502, DECISION_BUNDLE_UNSUPPORTED: 500 },
       ...{ MODEL_REDIRECT_REFUSED: 502, MODEL_ANSWER_TOO_LARGE: 502, RESOURCE_NAMER_FAILED: 502 },
+      ...{ RELEASE_NOT_FOUND: 404, RELEASE_TRANSITION_BLOCKED: 422, ROLLBACK_REFUSED: 422 },
+      ...{ ROLLBACK_EXECUTION_NOT_FOUND: 404, ROLLBACK_EXECUTION_NOT_OPEN: 409 },
+      ...{ APPROVAL_BY_OPERATOR_FORBIDDEN: 403, RELEASE_REGISTRY_BUSY: 409 },
+      ...{ EVIDENCE_INVALID: 400, EVALUATION_RECORD_INCONSISTENT: 422 },
     });
   });
 });

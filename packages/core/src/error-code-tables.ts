@@ -1,8 +1,9 @@
 // The built-in error code tables assembled: one table per module, in the modules' order (kernel ← web
-// ← identity ← mfa ← authz ← prompts ← decisions). Importing this file registers all of them; it sits above every module so
+// ← identity ← mfa ← authz ← prompts ← decisions ← governance). Importing this file registers all of them; it sits above every module so
 // no module imports a higher one to know the whole list.
 import { AUTHZ_ERROR_CODES } from "./authz/authz-error-codes.js";
 import { DECISIONS_ERROR_CODES } from "./decisions/decisions-error-codes.js";
+import { GOVERNANCE_ERROR_CODES } from "./governance/governance-error-codes.js";
 import { IDENTITY_ERROR_CODES } from "./identity/identity-error-codes.js";
 import { KERNEL_ERROR_CODES } from "./kernel/kernel-error-codes.js";
 import { MFA_ERROR_CODES } from "./mfa/mfa-error-codes.js";
@@ -12,6 +13,7 @@ import { WEB_ERROR_CODES } from "./web/web-error-codes.js";
 // whose types it inlines), so a consumer's program loads each table's merge into PlatformErrorCodes.
 import "./authz/authz-error-codes.js";
 import "./decisions/decisions-error-codes.js";
+import "./governance/governance-error-codes.js";
 import "./identity/identity-error-codes.js";
 import "./mfa/mfa-error-codes.js";
 import "./prompts/prompts-error-codes.js";
@@ -26,6 +28,7 @@ export const ERROR_CODE_TABLES = Object.freeze({
   authz: AUTHZ_ERROR_CODES,
   prompts: PROMPTS_ERROR_CODES,
   decisions: DECISIONS_ERROR_CODES,
+  governance: GOVERNANCE_ERROR_CODES,
 });
 
 type Tables = typeof ERROR_CODE_TABLES;

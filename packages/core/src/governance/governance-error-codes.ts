@@ -50,7 +50,8 @@ export const GOVERNANCE_ERROR_CODES = {
   },
   EVIDENCE_INVALID: {
     status: 400,
-    meaning: "The evidence does not have its kind's shape; `issues` says where.",
+    meaning:
+      "The evidence does not have its kind's shape, or is not bound to a bundle this build runs with its manifest's hash; `issues` says which.",
     remedy: "Fix the fields named in `issues` (docs/prompt-governance.md lists each kind's schema).",
   },
   EVALUATION_RECORD_INCONSISTENT: {

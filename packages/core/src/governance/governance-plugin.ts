@@ -26,7 +26,10 @@ import { InMemoryReleaseRegistry } from "./registry/in-memory-release-registry.j
 import { ReleaseRegistry } from "./registry/release-registry.js";
 import { ReleaseChangeNotifier } from "./release-change-notifier.js";
 import { ReleaseChangeRecorder } from "./release-change-recorder.js";
-import { EvidenceGate, ReleaseGovernance } from "./release-governance.js";
+import { EvidenceGate, EvidenceIntake, ReleaseGovernance } from "./release-governance.js";
+import { EVALUATION_PROPERTIES } from "./evaluation/evaluation.properties.js";
+import { evaluationThresholdsOf, LedgerEvidenceGate } from "./evidence/evidence-gate-service.js";
+import { LedgerEvidenceIntake } from "./evidence/evidence-intake-service.js";
 import { registerBuildReleases } from "./startup/startup-registration.js";
 import { registerReleaseAdmin } from "./admin/register-release-admin.js";
 
@@ -97,16 +100,22 @@ function registerLifecycle(ctx: PluginContext): void {
 
 /**
  * Prompt governance (issue 30): the release registry, its gate, rollbacks and emergency stops.
- * Registers defaults for the ReleaseRegistry and ReleaseEvidenceLedger (in memory) and the
- * ReleaseGovernance service; at start registers the build's bundles (rule 4) and starts the job that
- * marks emergency stops past their deadline; serves the release API and the console's releases page
- * (`registerReleaseAdmin`) when there is a RouteTable. Needs the prompts plugin listed before it (its
+ * Registers defaults for the ReleaseRegistry and ReleaseEvidenceLedger (in memory), the
+ * EvidenceGate and EvidenceIntake over the ledger, and the ReleaseGovernance service; at start
+ * registers the build's bundles (rule 4) and starts the job that marks emergency stops past their
+ * deadline; serves the release API and the console's releases page (`registerReleaseAdmin`) when
+ * there is a RouteTable. Needs the prompts plugin listed before it (its
  * BundleCatalog) and an EvidenceGate. With `platform.prompt.governance.enabled=false` it does
  * nothing at all: no port, no registration, no job.
  */
 export const promptGovernancePlugin: PlatformPlugin = {
   id: "prompt-governance",
-  properties: [PROMPT_GOVERNANCE_ENABLED, EMERGENCY_APPROVAL_DEADLINE, EMERGENCY_DEADLINE_CHECK_INTERVAL],
+  properties: [
+    PROMPT_GOVERNANCE_ENABLED,
+    EMERGENCY_APPROVAL_DEADLINE,
+    EMERGENCY_DEADLINE_CHECK_INTERVAL,
+    ...EVALUATION_PROPERTIES,
+  ],
   errorCodes: [GOVERNANCE_ERROR_CODES],
   register(ctx) {
     if (!ctx.properties.get(PROMPT_GOVERNANCE_ENABLED)) return;
@@ -117,6 +126,23 @@ export const promptGovernancePlugin: PlatformPlugin = {
       );
     ctx.registerDefault(ReleaseRegistry, { useFactory: () => new InMemoryReleaseRegistry() });
     ctx.registerDefault(ReleaseEvidenceLedger, { useFactory: () => new InMemoryReleaseEvidenceLedger() });
+    ctx.registerDefault(EvidenceGate, {
+      useFactory: (c) =>
+        new LedgerEvidenceGate({
+          ledger: c.resolve(ReleaseEvidenceLedger),
+          catalog: c.resolve(BundleCatalog),
+          thresholds: evaluationThresholdsOf(ctx.properties),
+        }),
+    });
+    ctx.registerDefault(EvidenceIntake, {
+      useFactory: (c) =>
+        new LedgerEvidenceIntake({
+          ledger: c.resolve(ReleaseEvidenceLedger),
+          catalog: c.resolve(BundleCatalog),
+          audit: c.resolve(AuditSink),
+          clock: c.resolve(Clock),
+        }),
+    });
     ctx.registerDefault(ReleaseGovernance, {
       useFactory: (c) => {
         const events = c.resolve(EventBus);
