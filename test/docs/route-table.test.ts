@@ -16,6 +16,7 @@ const URL_TABLE_DOCS = [
   "architecture.md",
   "cli.md",
   "glossary.md",
+  "prompt-governance.md",
   "../README.md",
 ];
 const METHODS = "GET|HEAD|POST|PUT|PATCH|DELETE";

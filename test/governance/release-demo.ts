@@ -1,17 +1,5 @@
-import type { PlatformPlugin } from "@keyward/core";
-import { AuditSink, Clock } from "@keyward/core/ports";
-import { BundleCatalog } from "../../packages/core/src/prompts/bundle-catalog-token.js";
-import { EVALUATION_PROPERTIES } from "../../packages/core/src/governance/evaluation/evaluation.properties.js";
-import {
-  evaluationThresholdsOf,
-  LedgerEvidenceGate,
-} from "../../packages/core/src/governance/evidence/evidence-gate-service.js";
-import { LedgerEvidenceIntake } from "../../packages/core/src/governance/evidence/evidence-intake-service.js";
-import { ReleaseEvidenceLedger } from "../../packages/core/src/governance/evidence/release-evidence-ledger.js";
-import { promptGovernancePlugin } from "../../packages/core/src/governance/governance-plugin.js";
-import { ReleaseRegistry } from "../../packages/core/src/governance/registry/release-registry.js";
+import { ReleaseRegistry } from "@keyward/core/ports";
 import type { ReleaseState } from "../../packages/core/src/governance/registry/release-state.js";
-import { EvidenceGate, EvidenceIntake } from "../../packages/core/src/governance/release-governance.js";
 import { NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
 /** The demo's bundles (prompt-bundles/manifests/cortex.security-decision). */
@@ -20,37 +8,9 @@ export const V18 = "2026.05.12-v18";
 export const V19 = "2026.07.30-v19";
 export const V20 = "2026.09.15-v20";
 
-/**
- * The real evidence gate and intake over the plugin's ledger, as defaults: what the release API's
- * tests need until promptGovernancePlugin registers them itself (then these defaults change nothing).
- */
-const evidenceServices: PlatformPlugin = {
-  id: "test-release-evidence-services",
-  properties: EVALUATION_PROPERTIES,
-  register(ctx) {
-    ctx.registerDefault(EvidenceGate, {
-      useFactory: (c) =>
-        new LedgerEvidenceGate({
-          ledger: c.resolve(ReleaseEvidenceLedger),
-          catalog: c.resolve(BundleCatalog),
-          thresholds: evaluationThresholdsOf(ctx.properties),
-        }),
-    });
-    ctx.registerDefault(EvidenceIntake, {
-      useFactory: (c) =>
-        new LedgerEvidenceIntake({
-          ledger: c.resolve(ReleaseEvidenceLedger),
-          catalog: c.resolve(BundleCatalog),
-          audit: c.resolve(AuditSink),
-          clock: c.resolve(Clock),
-        }),
-    });
-  },
-};
-
-/** The demo with prompt governance (registry, gate, release API and page), admins signing in without a mailed code. */
+/** The demo (prompt governance on: registry, gate, release API and page), admins signing in without a mailed code. */
 export function startReleaseDemo(): Promise<RunningDemo> {
-  return startDemo({}, NO_MFA_FOR_ADMINS, { plugins: [evidenceServices, promptGovernancePlugin] });
+  return startDemo({}, NO_MFA_FOR_ADMINS);
 }
 
 /**
