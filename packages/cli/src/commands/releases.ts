@@ -103,7 +103,7 @@ const transitionCommand: CliCommand = {
   name: ["releases", "transition"],
   summary:
     "Move a release to another state through the release gate; exit 1 with the blockers when blocked (ADMIN)",
-  args: "<promptVersion>",
+  args: "<version>",
   options: [
     URL_OPTION,
     SCOPE_OPTION,
@@ -118,9 +118,9 @@ const transitionCommand: CliCommand = {
   ],
   async run(input) {
     if (input.positionals.length !== 1)
-      throw new CliUsageError("releases transition needs exactly one <promptVersion>");
+      throw new CliUsageError("releases transition needs exactly one <version>");
     const version = input.positionals[0]!;
-    if (!NAME.test(version)) throw new CliUsageError("<promptVersion> is a version `releases list` shows");
+    if (!NAME.test(version)) throw new CliUsageError("<version> is a promptVersion `releases list` shows");
     const body = {
       ...(input.options.scope === undefined ? {} : { registryScope: option(input, "scope", "name") }),
       promptKey: option(input, "key", "name"),
