@@ -4,7 +4,7 @@ import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { checked, HEADER_VALUE_NEEDS_WORK, type HeaderPair, VALID_HEADER_NAMES } from "./fast-response.js";
 import { forwardedClient } from "./forwarded-client.js";
-import { readLimitedText } from "./limited-body.js";
+import { type BodySource, readLimitedText } from "./limited-body.js";
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./trusted-proxies.js";
 
 /** How an h3 event becomes an exchange: the body limit and which proxies' forwarded headers count. */
@@ -42,7 +42,8 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
   // Express keeps its mount path in `req.baseUrl`: under a prefix the platform's pages, redirects,
   // scripts and cookies would point outside it, so such a request is refused (docs/mounting.md).
   if (typeof node?.baseUrl === "string" && node.baseUrl !== "") throw prefixMountRefused(node.baseUrl);
-  const headers: Record<string, string> = {};
+  // One copy of the headers, the exchange's own map (lower-case names, so it is adopted, not copied).
+  const headers = new Map<string, string>();
   const raw = node?.rawHeaders;
   if (Array.isArray(raw)) {
     // Node: straight from the parser's raw list (no `Headers` object, no sorted copy).
@@ -51,11 +52,11 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
       if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
       const text = String(raw[i + 1]);
       const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
-      const before = headers[name];
-      if (before === undefined || name === "set-cookie") headers[name] = value;
-      else headers[name] = `${before}${name === "cookie" ? "; " : ", "}${value}`;
+      const before = headers.get(name);
+      if (before === undefined || name === "set-cookie") headers.set(name, value);
+      else headers.set(name, `${before}${name === "cookie" ? "; " : ", "}${value}`);
     }
-  } else for (const [name, value] of request.headers) headers[name] = value;
+  } else for (const [name, value] of request.headers) headers.set(name, value);
   const peer = getRequestIP(event) ?? "";
   const trust = options.trustedProxies ?? NO_TRUSTED_PROXIES;
   // No trusted proxy (the default), or no known peer: the peer is the client, no header counts.
@@ -65,14 +66,14 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
       : forwardedClient(
           {
             peer,
-            forwardedFor: headers["x-forwarded-for"] ?? null,
-            forwardedProto: headers["x-forwarded-proto"] ?? null,
+            forwardedFor: headers.get("x-forwarded-for") ?? null,
+            forwardedProto: headers.get("x-forwarded-proto") ?? null,
           },
           trust,
         );
   const line = node?.url;
   const q = typeof line === "string" ? line.indexOf("?") : -1;
-  return new HttpExchange({
+  const init: BoundRequestInit = {
     method: request.method,
     url: event.url.pathname + event.url.search,
     // The path exactly as the client sent it on the request line (before any normalisation), if known.
@@ -80,10 +81,27 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     headers,
     remoteAddress: client?.address ?? peer,
     secure: (client?.protocol ?? getRequestProtocol(event)) === "https",
-    // Bound, not a closure: one less function made (and, under tsx, named) per request.
-    readBody: readLimitedText.bind(null, request, options.maxBodySize),
+    // One shared function, called as the init's method: no closure or bound function per request.
+    readBody: readBoundBody,
     errors: options.errors,
-  });
+    request,
+    maxBodySize: options.maxBodySize,
+  };
+  return new HttpExchange(init);
+}
+
+/** What a binding hands HttpExchange (the core's HttpRequestInit). */
+type HttpRequestInit = ConstructorParameters<typeof HttpExchange>[0];
+
+/** The init toExchange hands the exchange: what `readBoundBody` reads the body from. */
+interface BoundRequestInit extends HttpRequestInit {
+  readonly request: BodySource;
+  readonly maxBodySize: number;
+}
+
+/** The body of the request an init was made from (HttpExchange calls it as `init.readBody()`). */
+function readBoundBody(this: BoundRequestInit): Promise<string> {
+  return readLimitedText(this.request, this.maxBodySize);
 }
 
 /** A header value with whitespace at either end (the parser keeps it; `Headers` would trim it). */
