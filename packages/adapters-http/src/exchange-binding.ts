@@ -143,18 +143,28 @@ export function writeExchange(
   extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
   const state = exchange.response;
-  const values = new Map<string, string>();
-  let cookies: string[] | undefined;
+  // The pairs are built directly (no map of names, no second pass): a name set in lower case, as
+  // the platform's own code sets them, is unique among those; a name in another case, and an extra
+  // header, first replaces a pair of the same name. Set-Cookie lines are added after, in order.
+  const pairs: HeaderPair[] = [];
+  let cookie: string | undefined;
+  let typed = false;
+  let scan = false;
+  let replacedCookies = false;
   for (const [name, value] of state.headers) {
     const lower = name.toLowerCase();
     const clean =
       VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
-    if (lower === "set-cookie") cookies = [clean];
-    else values.set(lower, clean);
-  }
-  for (const cookie of state.cookies) {
-    cookies ??= [];
-    cookies.push(checked("set-cookie", serializeCookie(cookie)));
+    if (lower === "set-cookie") cookie = clean;
+    else {
+      let at = -1;
+      if (scan || lower !== name)
+        for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
+      if (at === -1) pairs.push([lower, clean]);
+      else (pairs[at] as HeaderPair)[1] = clean;
+      if (lower !== name) scan = true;
+      if (lower === "content-type") typed = true;
+    }
   }
   if (extraHeaders) {
     for (const name in extraHeaders) {
@@ -162,30 +172,41 @@ export function writeExchange(
       const lower = name.toLowerCase();
       const clean =
         VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
-      if (lower === "set-cookie") cookies = [clean];
-      else values.set(lower, clean);
+      if (lower === "set-cookie") {
+        // Replaces every cookie line, as `Headers.set` would.
+        cookie = clean;
+        replacedCookies = true;
+        continue;
+      }
+      let at = -1;
+      for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
+      if (at === -1) pairs.push([lower, clean]);
+      else (pairs[at] as HeaderPair)[1] = clean;
+      if (lower === "content-type") typed = true;
     }
   }
   const body = state.body;
   let encoded: string | Uint8Array | null = null;
   if (typeof body === "string") {
     encoded = body;
-    if (!values.has("content-type")) values.set("content-type", "text/plain; charset=utf-8");
+    if (!typed) pairs.push(["content-type", "text/plain; charset=utf-8"]);
   } else if (body instanceof Uint8Array) {
     encoded = body;
-    if (!values.has("content-type")) values.set("content-type", "application/octet-stream");
+    if (!typed) pairs.push(["content-type", "application/octet-stream"]);
   } else if (body !== undefined) {
     encoded = JSON.stringify(body);
-    if (!values.has("content-type")) values.set("content-type", "application/json; charset=utf-8");
+    if (!typed) pairs.push(["content-type", "application/json; charset=utf-8"]);
   }
-  // In the order `Headers` lists them: by name, each Set-Cookie on its own line.
-  const names = [...values.keys()];
-  if (cookies !== undefined) names.push("set-cookie");
-  names.sort();
-  const pairs: HeaderPair[] = [];
-  for (const name of names) {
-    if (name !== "set-cookie") pairs.push([name, values.get(name) as string]);
-    else for (const cookie of cookies as string[]) pairs.push([name, cookie]);
+  if (cookie !== undefined) pairs.push(["set-cookie", cookie]);
+  if (!replacedCookies)
+    for (const c of state.cookies) pairs.push(["set-cookie", checked("set-cookie", serializeCookie(c))]);
+  // In the order `Headers` lists them: by name (an insertion sort, stable, so the Set-Cookie lines
+  // keep theirs; a handful of names, and no comparison function).
+  for (let i = 1; i < pairs.length; i++) {
+    const pair = pairs[i] as HeaderPair;
+    let j = i - 1;
+    for (; j >= 0 && (pairs[j] as HeaderPair)[0] > pair[0]; j--) pairs[j + 1] = pairs[j] as HeaderPair;
+    pairs[j + 1] = pair;
   }
   const status = state.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {
