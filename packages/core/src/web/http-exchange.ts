@@ -344,10 +344,13 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
     const name = part.slice(0, eq).trim();
     let value = part.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      continue;
+    // Without a `%` there is nothing to decode (decodeURIComponent would return it as it is).
+    if (value.includes("%")) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        continue;
+      }
     }
     if (name && !out.has(name)) out.set(name, value);
   }
