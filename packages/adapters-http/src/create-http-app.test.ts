@@ -1,6 +1,7 @@
 import { PlatformError } from "@keyward/core/errors";
 import type { HttpExchange, HttpInterceptor } from "@keyward/core/web";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { H3 } from "h3";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { correlationIdOf, routeParams } from "./exchange-attributes.js";
 import { ACCESS_LOG_MESSAGE } from "./access-log.js";
 import { startTestServer, type TestServer } from "./test-support.js";
@@ -230,6 +231,20 @@ describe("createHttpApp", () => {
     const listed = t.routes.list().map((r) => `${r.method} ${r.path}`);
     expect(listed).toContain("GET /health");
     expect(listed).toContain("GET /items/{id}");
+  });
+  it("skips h3's own router while it holds no route, and asks it once a host added one", async () => {
+    const findRoute = vi.spyOn(H3.prototype, "~findRoute");
+    const other = await startTestServer(({ app }) => app.get("/h3-only", () => "h3"));
+    try {
+      expect((await t.fetch("/hello")).status).toBe(200);
+      expect(findRoute).not.toHaveBeenCalled();
+      // `handle` answers every request (h3's own routes are never reached), but h3 still looks them up.
+      expect((await other.fetch("/h3-only")).status).toBe(404);
+      expect(findRoute).toHaveBeenCalled();
+    } finally {
+      findRoute.mockRestore();
+      await other.close();
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import {
   type RequestPipeline,
   RouteTable,
 } from "@keyward/core/web";
-import { H3, type H3Event } from "h3";
+import { H3, H3Core, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { incomingCorrelationId } from "./correlation-id.js";
 import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";
@@ -126,7 +126,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     return response;
   }
 
-  const app = new H3({
+  const app = new PlatformH3({
     // We log unexpected errors ourselves, through the Logger port, exactly once.
     silent: true,
     onError: (error, event) => {
@@ -140,6 +140,27 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   });
   app.use(handle);
   return { app, routes, table, pipeline, readiness };
+}
+
+/**
+ * The h3 app createHttpApp returns. h3 looks a request up in its own router before it runs the
+ * middleware, on every request; the platform dispatches through its RouteTable and `handle` answers
+ * every request, so that lookup finds nothing unless a host added an h3 route to the app (which
+ * `handle` never hands on to). While the router holds no route, h3's own no-op lookup (H3Core's,
+ * not a function of ours) stands in for it: the same answer (no route) without splitting the path;
+ * the first route added puts the router's lookup back. (h3's internal `~findRoute` and `~addRoute`,
+ * kept honest by a test.)
+ */
+class PlatformH3 extends H3 {
+  constructor(config: ConstructorParameters<typeof H3>[0]) {
+    super(config);
+    (this as Partial<Pick<H3, "~findRoute">>)["~findRoute"] = H3Core.prototype["~findRoute"];
+  }
+
+  override "~addRoute"(route: Parameters<H3["~addRoute"]>[0]): void {
+    delete (this as Partial<Pick<H3, "~findRoute">>)["~findRoute"];
+    super["~addRoute"](route);
+  }
 }
 
 /** Answers an error (after the ErrorTranslator family), counting a dependency's outage. */

@@ -121,4 +121,78 @@ describe("writeExchange", () => {
     ex.response.status = 42;
     expect(() => writeExchange(ex)).toThrow(RangeError);
   });
+
+  it("writes the header lines a web Headers would list, in its order, whatever the names' case and repeats", () => {
+    /** The header lines on the wire (srvx's hand-over to Node: name, value, name, value, ...). */
+    const wire = (res: Response): string[] =>
+      (res as unknown as { _toNodeResponse(): { headers: string[] } })._toNodeResponse().headers;
+    const cases: Array<{
+      set: Array<[string, string]>;
+      cookies: string[];
+      extra?: Record<string, string>;
+      body?: unknown;
+    }> = [
+      {
+        set: [
+          ["x-frame-options", "DENY"],
+          ["cache-control", "no-store"],
+          ["referrer-policy", "no-referrer"],
+        ],
+        cookies: [],
+        body: { a: 1 },
+      },
+      {
+        set: [
+          ["X-Custom", " padded "],
+          ["x-custom", "later"],
+          ["Content-Type", "text/html"],
+        ],
+        cookies: ["a", "b"],
+        body: "text",
+      },
+      {
+        set: [
+          ["x-request-id", "route's"],
+          ["set-cookie", "raw=1"],
+          ["b", "2"],
+          ["a", "1"],
+        ],
+        cookies: ["c"],
+        extra: { "X-Request-Id": "binding's", "x-correlation-id": "c1" },
+      },
+      {
+        set: [["vary", "accept"]],
+        cookies: ["d"],
+        extra: { "set-cookie": "only=1" },
+        body: new Uint8Array([1]),
+      },
+      { set: [], cookies: [], body: undefined },
+    ];
+    for (const c of cases) {
+      const ex = exchange();
+      for (const [name, value] of c.set) ex.response.headers.set(name, value);
+      for (const name of c.cookies) ex.setCookie({ name, value: "v" });
+      ex.response.body = c.body as HttpExchange["response"]["body"];
+      const reference = new Headers();
+      for (const [name, value] of c.set) reference.set(name, value);
+      for (const name of c.cookies) reference.append("set-cookie", `${name}=v; Path=/`);
+      for (const [name, value] of Object.entries(c.extra ?? {})) reference.set(name, value);
+      if (!reference.has("content-type") && c.body !== undefined) {
+        const type =
+          typeof c.body === "string"
+            ? "text/plain; charset=utf-8"
+            : c.body instanceof Uint8Array
+              ? "application/octet-stream"
+              : "application/json; charset=utf-8";
+        reference.set("content-type", type);
+      }
+      const expected = [...reference].flat();
+      const lines = wire(writeExchange(ex, c.extra));
+      // srvx adds a Content-Length of its own for a body; the lines before it are ours.
+      expect(lines.slice(0, expected.length)).toEqual(expected);
+      expect(lines.slice(expected.length).filter((_, i) => i % 2 === 0)).toEqual(
+        c.body === undefined ? [] : ["content-length"],
+      );
+    }
+  });
 });

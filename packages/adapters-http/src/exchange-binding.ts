@@ -4,7 +4,7 @@ import { getRequestIP, getRequestProtocol, type H3Event } from "h3";
 import { FastResponse } from "srvx";
 import { checked, HEADER_VALUE_NEEDS_WORK, type HeaderPair, VALID_HEADER_NAMES } from "./fast-response.js";
 import { forwardedClient } from "./forwarded-client.js";
-import { readLimitedText } from "./limited-body.js";
+import { type BodySource, readLimitedText } from "./limited-body.js";
 import { NO_TRUSTED_PROXIES, type TrustedProxies } from "./trusted-proxies.js";
 
 /** How an h3 event becomes an exchange: the body limit and which proxies' forwarded headers count. */
@@ -42,7 +42,8 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
   // Express keeps its mount path in `req.baseUrl`: under a prefix the platform's pages, redirects,
   // scripts and cookies would point outside it, so such a request is refused (docs/mounting.md).
   if (typeof node?.baseUrl === "string" && node.baseUrl !== "") throw prefixMountRefused(node.baseUrl);
-  const headers: Record<string, string> = {};
+  // One copy of the headers, the exchange's own map (lower-case names, so it is adopted, not copied).
+  const headers = new Map<string, string>();
   const raw = node?.rawHeaders;
   if (Array.isArray(raw)) {
     // Node: straight from the parser's raw list (no `Headers` object, no sorted copy).
@@ -51,11 +52,11 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
       if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
       const text = String(raw[i + 1]);
       const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
-      const before = headers[name];
-      if (before === undefined || name === "set-cookie") headers[name] = value;
-      else headers[name] = `${before}${name === "cookie" ? "; " : ", "}${value}`;
+      const before = headers.get(name);
+      if (before === undefined || name === "set-cookie") headers.set(name, value);
+      else headers.set(name, `${before}${name === "cookie" ? "; " : ", "}${value}`);
     }
-  } else for (const [name, value] of request.headers) headers[name] = value;
+  } else for (const [name, value] of request.headers) headers.set(name, value);
   const peer = getRequestIP(event) ?? "";
   const trust = options.trustedProxies ?? NO_TRUSTED_PROXIES;
   // No trusted proxy (the default), or no known peer: the peer is the client, no header counts.
@@ -65,14 +66,14 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
       : forwardedClient(
           {
             peer,
-            forwardedFor: headers["x-forwarded-for"] ?? null,
-            forwardedProto: headers["x-forwarded-proto"] ?? null,
+            forwardedFor: headers.get("x-forwarded-for") ?? null,
+            forwardedProto: headers.get("x-forwarded-proto") ?? null,
           },
           trust,
         );
   const line = node?.url;
   const q = typeof line === "string" ? line.indexOf("?") : -1;
-  return new HttpExchange({
+  const init: BoundRequestInit = {
     method: request.method,
     url: event.url.pathname + event.url.search,
     // The path exactly as the client sent it on the request line (before any normalisation), if known.
@@ -80,10 +81,27 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     headers,
     remoteAddress: client?.address ?? peer,
     secure: (client?.protocol ?? getRequestProtocol(event)) === "https",
-    // Bound, not a closure: one less function made (and, under tsx, named) per request.
-    readBody: readLimitedText.bind(null, request, options.maxBodySize),
+    // One shared function, called as the init's method: no closure or bound function per request.
+    readBody: readBoundBody,
     errors: options.errors,
-  });
+    request,
+    maxBodySize: options.maxBodySize,
+  };
+  return new HttpExchange(init);
+}
+
+/** What a binding hands HttpExchange (the core's HttpRequestInit). */
+type HttpRequestInit = ConstructorParameters<typeof HttpExchange>[0];
+
+/** The init toExchange hands the exchange: what `readBoundBody` reads the body from. */
+interface BoundRequestInit extends HttpRequestInit {
+  readonly request: BodySource;
+  readonly maxBodySize: number;
+}
+
+/** The body of the request an init was made from (HttpExchange calls it as `init.readBody()`). */
+function readBoundBody(this: BoundRequestInit): Promise<string> {
+  return readLimitedText(this.request, this.maxBodySize);
 }
 
 /** A header value with whitespace at either end (the parser keeps it; `Headers` would trim it). */
@@ -125,18 +143,28 @@ export function writeExchange(
   extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
   const state = exchange.response;
-  const values = new Map<string, string>();
-  let cookies: string[] | undefined;
+  // The pairs are built directly (no map of names, no second pass): a name set in lower case, as
+  // the platform's own code sets them, is unique among those; a name in another case, and an extra
+  // header, first replaces a pair of the same name. Set-Cookie lines are added after, in order.
+  const pairs: HeaderPair[] = [];
+  let cookie: string | undefined;
+  let typed = false;
+  let scan = false;
+  let replacedCookies = false;
   for (const [name, value] of state.headers) {
     const lower = name.toLowerCase();
     const clean =
       VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
-    if (lower === "set-cookie") cookies = [clean];
-    else values.set(lower, clean);
-  }
-  for (const cookie of state.cookies) {
-    cookies ??= [];
-    cookies.push(checked("set-cookie", serializeCookie(cookie)));
+    if (lower === "set-cookie") cookie = clean;
+    else {
+      let at = -1;
+      if (scan || lower !== name)
+        for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
+      if (at === -1) pairs.push([lower, clean]);
+      else (pairs[at] as HeaderPair)[1] = clean;
+      if (lower !== name) scan = true;
+      if (lower === "content-type") typed = true;
+    }
   }
   if (extraHeaders) {
     for (const name in extraHeaders) {
@@ -144,30 +172,41 @@ export function writeExchange(
       const lower = name.toLowerCase();
       const clean =
         VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
-      if (lower === "set-cookie") cookies = [clean];
-      else values.set(lower, clean);
+      if (lower === "set-cookie") {
+        // Replaces every cookie line, as `Headers.set` would.
+        cookie = clean;
+        replacedCookies = true;
+        continue;
+      }
+      let at = -1;
+      for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
+      if (at === -1) pairs.push([lower, clean]);
+      else (pairs[at] as HeaderPair)[1] = clean;
+      if (lower === "content-type") typed = true;
     }
   }
   const body = state.body;
   let encoded: string | Uint8Array | null = null;
   if (typeof body === "string") {
     encoded = body;
-    if (!values.has("content-type")) values.set("content-type", "text/plain; charset=utf-8");
+    if (!typed) pairs.push(["content-type", "text/plain; charset=utf-8"]);
   } else if (body instanceof Uint8Array) {
     encoded = body;
-    if (!values.has("content-type")) values.set("content-type", "application/octet-stream");
+    if (!typed) pairs.push(["content-type", "application/octet-stream"]);
   } else if (body !== undefined) {
     encoded = JSON.stringify(body);
-    if (!values.has("content-type")) values.set("content-type", "application/json; charset=utf-8");
+    if (!typed) pairs.push(["content-type", "application/json; charset=utf-8"]);
   }
-  // In the order `Headers` lists them: by name, each Set-Cookie on its own line.
-  const names = [...values.keys()];
-  if (cookies !== undefined) names.push("set-cookie");
-  names.sort();
-  const pairs: HeaderPair[] = [];
-  for (const name of names) {
-    if (name !== "set-cookie") pairs.push([name, values.get(name) as string]);
-    else for (const cookie of cookies as string[]) pairs.push([name, cookie]);
+  if (cookie !== undefined) pairs.push(["set-cookie", cookie]);
+  if (!replacedCookies)
+    for (const c of state.cookies) pairs.push(["set-cookie", checked("set-cookie", serializeCookie(c))]);
+  // In the order `Headers` lists them: by name (an insertion sort, stable, so the Set-Cookie lines
+  // keep theirs; a handful of names, and no comparison function).
+  for (let i = 1; i < pairs.length; i++) {
+    const pair = pairs[i] as HeaderPair;
+    let j = i - 1;
+    for (; j >= 0 && (pairs[j] as HeaderPair)[0] > pair[0]; j--) pairs[j + 1] = pairs[j] as HeaderPair;
+    pairs[j + 1] = pair;
   }
   const status = state.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {

@@ -4,6 +4,7 @@ import type { Logger } from "@keyward/core/ports";
 import type { HttpExchange, RouteTable } from "@keyward/core/web";
 import { ACCESS_LOG_MESSAGE, type AccessLine, loggedMethod, MAX_LOGGED_PATH } from "./access-log.js";
 import { NO_ROUTE, type PlatformMetrics, type RouteInstruments } from "./metrics/platform-metrics.js";
+import { LATENCY_BUCKETS } from "./metrics/request-latency-histogram.js";
 import type { RouteMatch, RouteRegistry } from "./route-registry.js";
 
 /** What the binding tells operators about each answered request. */
@@ -64,8 +65,15 @@ export class RequestObserver {
           instruments = metrics.requestInstruments(name);
           this.instruments.set(name, instruments);
         }
-        (instruments.byStatus.get(status) ?? instruments.count(status)).inc();
-        instruments.latency.observe(ms / 1000);
+        (instruments.byStatus.get(status) ?? instruments.count(status)).n += 1;
+        // countLatency, inline.
+        const seconds = ms / 1000;
+        const latency = instruments.latency;
+        let b = 0;
+        while (b < LATENCY_BUCKETS.length && !(seconds <= (LATENCY_BUCKETS[b] as number))) b++;
+        latency.buckets[b] = (latency.buckets[b] as number) + 1;
+        latency.sum += seconds;
+        latency.count += 1;
       }
       if (this.o.accessLog === undefined) return;
       const path = exchange.path;

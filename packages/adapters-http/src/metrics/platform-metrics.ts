@@ -1,12 +1,15 @@
 import type { AuditEvent, AuditListener } from "@keyward/core/ports";
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Counter, Gauge, type Histogram, Registry } from "prom-client";
+import {
+  countLatency,
+  emptyLatencyCounts,
+  type LatencyCounts,
+  RequestLatencyHistogram,
+} from "./request-latency-histogram.js";
 import { type OperationalSources, registerSourceCollectors } from "./source-collectors.js";
 
 /** DI key of a platform's PlatformMetrics (registered by httpPlugin when metrics are enabled). */
 export const PLATFORM_METRICS: symbol = Symbol.for("platform.http.PlatformMetrics");
-
-/** Seconds buckets of the request latency histogram: 1 ms to 5 s. */
-const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
 
 /** The route label of a request no route served (404, a refused unparsable request). */
 export const NO_ROUTE = "none";
@@ -32,17 +35,24 @@ const FLOW_END_STATES = new Set([
   "MFA_SYSTEM_ERROR",
 ]);
 
-type CounterChild = ReturnType<Counter<string>["labels"]>;
-type HistogramChild = ReturnType<Histogram<string>["labels"]>;
+/** Answers of one route name with one status, so far. */
+export interface StatusCount {
+  readonly route: string;
+  readonly status: string;
+  n: number;
+}
 
-/** One route name's request metrics, bound (PlatformMetrics.requestInstruments). */
+/**
+ * One route name's request metrics, as plain numbers (PlatformMetrics.requestInstruments): a request
+ * adds to them, and the registry reads them when scraped.
+ */
 export interface RouteInstruments {
-  /** The latency histogram's child for the route. */
-  readonly latency: HistogramChild;
-  /** The request counter's children for the route, by status, as seen so far. */
-  readonly byStatus: ReadonlyMap<number, CounterChild>;
-  /** Binds (and keeps) the counter child of a status not seen yet for the route. */
-  count(status: number): CounterChild;
+  /** The route's latencies (countLatency). */
+  readonly latency: LatencyCounts;
+  /** The route's answers by status, as seen so far. */
+  readonly byStatus: ReadonlyMap<number, StatusCount>;
+  /** Adds (and keeps) the count of a status not seen yet for the route. */
+  count(status: number): StatusCount;
 }
 
 /**
@@ -57,30 +67,38 @@ export class PlatformMetrics {
   readonly registry = new Registry();
   /** Hears the audit events that count (a member of the AuditListener family). */
   readonly auditListener: AuditListener = { id: "http-metrics", heard: (event) => this.heard(event) };
-  private readonly requests: Counter<"route" | "status">;
-  private readonly latency: Histogram<"route">;
+  /** Every route name's and status's answers, in the order first seen (as the counter lists them). */
+  private readonly statusCounts: StatusCount[] = [];
+  private readonly latencies = new Map<string, LatencyCounts>();
   private readonly signIns: Counter<"method" | "outcome">;
   private readonly factors: Counter<"factor" | "outcome">;
   private readonly flows: Counter<"state">;
   private readonly dependencyErrors: Counter<"dependency">;
-  // Children bound per route name (and status): a request allocates no label object once its route was seen.
+  // Counts kept per route name (and status): a request adds to numbers once its route was seen.
   private readonly routeInstruments = new Map<string, RouteInstruments>();
 
   constructor() {
     const registers = [this.registry];
-    this.requests = new Counter({
+    const counts = this.statusCounts;
+    new Counter({
       name: "keyward_http_requests_total",
       help: "HTTP requests answered, by route name (none: no route) and status.",
       labelNames: ["route", "status"],
       registers,
+      // Read from the counts when scraped (a request adds to a number, no label lookup).
+      collect() {
+        this.reset();
+        for (const c of counts) this.inc({ route: c.route, status: c.status }, c.n);
+      },
     });
-    this.latency = new Histogram({
-      name: "keyward_http_request_duration_seconds",
-      help: "Time from a request's arrival to its answer, by route name.",
-      labelNames: ["route"],
-      buckets: LATENCY_BUCKETS,
-      registers,
-    });
+    // prom-client's metric contract, read from the counts when scraped (RequestLatencyHistogram).
+    this.registry.registerMetric(
+      new RequestLatencyHistogram(
+        "keyward_http_request_duration_seconds",
+        "Time from a request's arrival to its answer, by route name.",
+        this.latencies,
+      ) as unknown as Histogram,
+    );
     this.signIns = new Counter({
       name: "keyward_sign_ins_total",
       help: "Sign-in attempts by method (form, rest, ott, passkey, other) and outcome (success, failure, throttled).",
@@ -115,28 +133,30 @@ export class PlatformMetrics {
   /** Counts one answered request: its route name (NO_ROUTE for none), status and duration in seconds. */
   request(route: string, status: number, seconds: number): void {
     const instruments = this.requestInstruments(route);
-    (instruments.byStatus.get(status) ?? instruments.count(status)).inc();
-    instruments.latency.observe(seconds);
+    (instruments.byStatus.get(status) ?? instruments.count(status)).n += 1;
+    countLatency(instruments.latency, seconds);
   }
 
   /**
-   * The request metrics of one route name, bound once (prom-client's `labels(...)` per route, and per
-   * status on its first answer) and kept: the binding's observer holds them per route, so a request
-   * counts itself with no label lookup and no function of ours. The names come from the route table
-   * (bounded), as the statuses do.
+   * The request metrics of one route name, made once and kept: the binding's observer holds them per
+   * route, so a request counts itself by adding to numbers, with no label lookup and no function of
+   * ours. The names come from the route table (bounded), as the statuses do.
    */
   requestInstruments(route: string): RouteInstruments {
     let instruments = this.routeInstruments.get(route);
     if (instruments === undefined) {
-      const byStatus = new Map<number, CounterChild>();
-      const requests = this.requests;
+      const byStatus = new Map<number, StatusCount>();
+      const counts = this.statusCounts;
+      const latency = emptyLatencyCounts();
+      this.latencies.set(route, latency);
       instruments = {
-        latency: this.latency.labels(route),
+        latency,
         byStatus,
         count: (status) => {
-          const counter = requests.labels(route, String(status));
-          byStatus.set(status, counter);
-          return counter;
+          const count: StatusCount = { route, status: String(status), n: 0 };
+          byStatus.set(status, count);
+          counts.push(count);
+          return count;
         },
       };
       this.routeInstruments.set(route, instruments);

@@ -20,6 +20,22 @@ export const Logger: InjectionToken<Logger> = Symbol.for("platform.Logger");
 
 const REDACT = /pass(word)?|secret|token|authorization|cookie|credential|key/i;
 
+/**
+ * A string JSON.stringify writes as it is between quotes: no quote, backslash, control character or
+ * surrogate (a lone one is escaped; a pair is left to JSON.stringify).
+ */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what JSON escapes
+const PLAIN_TEXT = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/**
+ * A field name the line's object treats apart: an integer key (listed first), time, level or message
+ * (it replaces theirs), `__proto__` (not an own field) or `toJSON` (JSON.stringify would call it).
+ */
+const OBJECT_PATH_NAME = /^(?:\d|(?:time|level|message|__proto__|toJSON)$)/;
+
+/** Each field name's `,"name":` text ('' for an OBJECT_PATH_NAME); bounded as SECRET_NAMES. */
+const FIELD_KEYS = new Map<string, string>();
+
 /** Field names already judged (names come from code, so few); bounded so hostile names cannot grow it. */
 const SECRET_NAMES = new Map<string, boolean>();
 
@@ -118,20 +134,56 @@ export class JsonLogger implements Logger {
     if (write === undefined) STDERR.hookExit();
   }
 
+  /** The millisecond whose ISO text `iso` holds (lines in the same millisecond reuse it). */
+  private isoAt = Number.NaN;
+  private iso = "";
+
   private emit(level: string, message: string, fields?: LogFields): void {
     let line: string;
     try {
-      // One object per line (an access line per request comes through here). `redactInto` and
-      // `isSecretName`, inline: the field names are judged from the cache, no helper per field.
-      const out: LogFields = { time: new Date(this.now()).toISOString(), level, message };
+      // The line is written field by field, byte for byte what JSON.stringify makes of
+      // { time, level, message, ...fields } with secret-looking fields redacted (an access line per
+      // request comes through here): a plain string, a finite number, a boolean or null costs no
+      // stringify call, and the time's text is made once per millisecond. `redactInto` and
+      // `isSecretName`, inline. A field named as OBJECT_PATH_NAME says, or an object value, takes
+      // the object path, as before.
+      const at = this.now();
+      if (at !== this.isoAt) {
+        this.iso = new Date(at).toISOString();
+        this.isoAt = at;
+      }
+      line = `{"time":"${this.iso}","level":"${level}","message":${PLAIN_TEXT.test(message) ? `"${message}"` : JSON.stringify(message)}`;
+      let plain = true;
       if (fields !== undefined) {
         for (const k of Object.keys(fields)) {
+          let key = FIELD_KEYS.get(k);
+          if (key === undefined) {
+            key = OBJECT_PATH_NAME.test(k) ? "" : `,${JSON.stringify(k)}:`;
+            if (FIELD_KEYS.size < 1024) FIELD_KEYS.set(k, key);
+          }
           let secret = SECRET_NAMES.get(k);
           if (secret === undefined) secret = isSecretName(k);
-          out[k] = secret ? "[redacted]" : fields[k];
+          const v = fields[k];
+          if (key === "" || (typeof v === "object" && v !== null && !secret)) {
+            plain = false;
+            break;
+          }
+          if (secret) line += `${key}"[redacted]"`;
+          else if (typeof v === "string")
+            line += PLAIN_TEXT.test(v) ? `${key}"${v}"` : key + JSON.stringify(v);
+          else if (typeof v === "number") line += key + (Number.isFinite(v) ? String(v) : "null");
+          else if (typeof v === "boolean" || v === null) line += key + String(v);
+          else if (typeof v === "bigint") line += key + JSON.stringify(v); // throws, as the object would
+          // undefined, a function or a symbol: JSON.stringify leaves the field out.
         }
       }
-      line = JSON.stringify(out);
+      if (plain) line += "}";
+      else {
+        const out: LogFields = { time: this.iso, level, message };
+        for (const k of Object.keys(fields as LogFields))
+          out[k] = isSecretName(k) ? "[redacted]" : fields![k];
+        line = JSON.stringify(out);
+      }
     } catch {
       line = JSON.stringify({ time: new Date(this.now()).toISOString(), level, message });
     }

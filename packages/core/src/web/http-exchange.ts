@@ -27,12 +27,20 @@ export interface HttpRequestInit {
    * when the binding knows it; the request firewall refuses ambiguous raw paths too.
    */
   rawPath?: string;
-  /** Header names in any case; multi-valued headers joined with ", ". */
-  headers: Record<string, string | undefined>;
+  /**
+   * Header names in any case; multi-valued headers joined with ", ". A Map is taken as it is, not
+   * copied: its names must already be lower case (a binding that builds the map itself spares the
+   * exchange a second copy of every header).
+   */
+  headers: Record<string, string | undefined> | ReadonlyMap<string, string>;
   remoteAddress: string;
   /** True when the request reached us over TLS (or a trusted proxy said so). */
   secure?: boolean;
-  /** Reads the raw body once; the binding enforces the size limit and throws PAYLOAD_TOO_LARGE. */
+  /**
+   * Reads the raw body once; the binding enforces the size limit and throws PAYLOAD_TOO_LARGE. It is
+   * called as a method of this init (`init.readBody()`), so a binding can pass one shared function
+   * that reads what it needs from the init instead of a closure or bound function per request.
+   */
   readBody?: () => Promise<string>;
   /**
    * The error codes of the platform serving the request (its bindings pass `platform.resolve(ErrorCatalog)`),
@@ -110,15 +118,18 @@ export class HttpExchange {
   declare readonly match: RequestMatch;
   /** The path as received before canonicalisation (the request line's, when the binding knows it). */
   declare readonly rawPath: string;
-  declare readonly query: URLSearchParams;
   declare readonly remoteAddress: string;
   declare readonly secure: boolean;
   declare readonly response: HttpResponseState;
   /** Request-scoped values (authentication, CSRF token, correlation id, ...). */
   declare readonly attributes: Map<string, unknown>;
-  declare private readonly headerMap: Map<string, string>;
+  declare private readonly headerMap: ReadonlyMap<string, string>;
   declare private cookieMap: Map<string, string> | undefined;
-  declare private readonly readBodyOnce: (() => Promise<string>) | undefined;
+  /** The init, when it reads a body (its `readBody` is called as its method). */
+  declare private readonly bodySource: HttpRequestInit | undefined;
+  /** The query string after `?` ('' for none), parsed on first use of `query`. */
+  declare private readonly search: string;
+  declare private queryParams: URLSearchParams | undefined;
   declare private bodyText: Promise<string> | undefined;
   declare private parsed: Promise<{ kind: "json" | "form" | "empty"; fields: BodyFields }> | undefined;
 
@@ -146,15 +157,26 @@ export class HttpExchange {
     this.path = path;
     // splitPath, inline.
     this.segments = path === "" ? [""] : path.charCodeAt(0) === 47 ? path.slice(1).split("/") : undefined;
-    this.query = new URLSearchParams(q === -1 ? "" : init.url.slice(q + 1));
+    this.search = q === -1 ? "" : init.url.slice(q + 1);
+    this.queryParams = undefined;
     // The firewall judges the received form too: canonicalisation must not hide a `%2e` or a `//`.
     this.rawPath = init.rawPath ?? received;
     this.remoteAddress = init.remoteAddress;
     this.secure = init.secure ?? false;
-    this.headerMap = new Map();
-    for (const [k, v] of Object.entries(init.headers))
-      if (v !== undefined) this.headerMap.set(k.toLowerCase(), v);
-    this.readBodyOnce = init.readBody;
+    const headers = init.headers;
+    if (headers instanceof Map) this.headerMap = headers;
+    else {
+      const map = new Map<string, string>();
+      for (const [k, v] of Object.entries(headers)) if (v !== undefined) map.set(k.toLowerCase(), v);
+      this.headerMap = map;
+    }
+    this.bodySource = init.readBody === undefined ? undefined : init;
+  }
+
+  /** The query parameters (parsed when first asked: most requests never read them). */
+  get query(): URLSearchParams {
+    this.queryParams ??= new URLSearchParams(this.search);
+    return this.queryParams;
   }
 
   /** A request header (case-insensitive), or undefined. */
@@ -193,7 +215,7 @@ export class HttpExchange {
 
   /** The raw body text, read once (empty string when there is none). */
   text(): Promise<string> {
-    this.bodyText ??= this.readBodyOnce ? this.readBodyOnce() : Promise.resolve("");
+    this.bodyText ??= this.bodySource?.readBody ? this.bodySource.readBody() : Promise.resolve("");
     return this.bodyText;
   }
 
@@ -322,10 +344,13 @@ export function parseCookieHeader(header: string | undefined): Map<string, strin
     const name = part.slice(0, eq).trim();
     let value = part.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"') && value.length >= 2) value = value.slice(1, -1);
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      continue;
+    // Without a `%` there is nothing to decode (decodeURIComponent would return it as it is).
+    if (value.includes("%")) {
+      try {
+        value = decodeURIComponent(value);
+      } catch {
+        continue;
+      }
     }
     if (name && !out.has(name)) out.set(name, value);
   }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { SessionManager } from "../../identity/session/session-manager.js";
+import { HttpExchange } from "../../web/http-exchange.js";
 import { SubjectStatusCheck } from "../../identity/authentication/subject-status-check.js";
 import { createPlatform } from "../../kernel/platform.js";
 import type { PlatformPlugin } from "../../kernel/plugin.js";
@@ -6,7 +8,7 @@ import { ADAPTIVE_PROPERTIES } from "../../mfa/adaptive/risk-thresholds.js";
 import { authzPlugin } from "../authz-plugin.js";
 import { UrlAuthorizationManager } from "../pdp/url-authorization-manager.js";
 import { ZeroTrustActionService } from "./zero-trust-action-service.js";
-import { zeroTrustPlugin } from "./zero-trust-plugin.js";
+import { sessionHandle, sessionHandleOf, zeroTrustPlugin } from "./zero-trust-plugin.js";
 
 const adaptiveProperties: PlatformPlugin = {
   id: "adaptive-properties",
@@ -63,5 +65,32 @@ describe("zeroTrustPlugin", () => {
     expect(platform.container.resolveAll(SubjectStatusCheck).map((c) => c.id)).toEqual(["zero-trust"]);
     await platform.resolve(ZeroTrustActionService).set("user:u1", "BLOCK", { source: "admin" });
     expect(await platform.stop()).toEqual([]);
+  });
+});
+
+describe("sessionHandleOf", () => {
+  it("answers each session's own handle, worked out once and kept, also past the memo's bound", async () => {
+    const c = createPlatform({ env: {} }).container.createChildContainer();
+    // The session is the request's cookie value here: only cookieName and current are read.
+    const sessions = {
+      cookieName: "sid",
+      current: (exchange: HttpExchange) => Promise.resolve({ id: exchange.cookie("sid") as string }),
+    };
+    c.registerInstance(SessionManager, sessions as unknown as SessionManager);
+    const handleOf = sessionHandleOf(c);
+    const ask = (cookie: string | undefined) =>
+      handleOf(
+        new HttpExchange({
+          method: "GET",
+          url: "/",
+          headers: cookie === undefined ? {} : { cookie },
+          remoteAddress: "127.0.0.1",
+        }),
+      );
+    expect(ask(undefined)).toBeUndefined();
+    expect(await ask("sid=s-1")).toBe(sessionHandle("s-1"));
+    expect(await ask("sid=s-1")).toBe(sessionHandle("s-1"));
+    for (let i = 0; i < 5000; i++) expect(await ask(`sid=s-${i}`)).toBe(sessionHandle(`s-${i}`));
+    expect(await ask("sid=s-1")).toBe(sessionHandle("s-1"));
   });
 });

@@ -119,18 +119,33 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
 
 /**
  * The request's session as a zero-trust subject handle: a SHA-256 of the session id, never the id
- * itself (a session id is a bearer secret; subjects appear in admin lists and audit records).
+ * itself (a session id is a bearer secret; subjects appear in admin lists and audit records). Each
+ * session id's handle is worked out once and kept in this platform's memory (a SHA-256 per request
+ * otherwise), at most MAX_KEPT_SESSION_HANDLES of them, all forgotten when that many are kept.
  */
 export function sessionHandleOf(
   c: DependencyContainer,
 ): (exchange: HttpExchange) => Promise<string | undefined> | undefined {
   const sessions = c.isRegistered(SessionManager, true) ? c.resolve(SessionManager) : undefined;
+  const handles = new Map<string, string>();
+  // Made once, not per request.
+  const handleOf = (session: { readonly id: string } | undefined): string | undefined => {
+    if (!session) return undefined;
+    let handle = handles.get(session.id);
+    if (handle === undefined) {
+      if (handles.size >= MAX_KEPT_SESSION_HANDLES) handles.clear();
+      handle = sessionHandle(session.id);
+      handles.set(session.id, handle);
+    }
+    return handle;
+  };
   // No session cookie (bearer and anonymous callers): answer at once, without a promise.
   return (exchange) =>
-    sessions && exchange.cookie(sessions.cookieName)
-      ? sessions.current(exchange).then((s) => (s ? sessionHandle(s.id) : undefined))
-      : undefined;
+    sessions && exchange.cookie(sessions.cookieName) ? sessions.current(exchange).then(handleOf) : undefined;
 }
+
+/** Most session handles sessionHandleOf keeps (a flood of sessions cannot grow the memo past it). */
+const MAX_KEPT_SESSION_HANDLES = 4096;
 
 /** The zero-trust subject handle of a session id (`session:<handle>`): base64url SHA-256, 22 chars. */
 export function sessionHandle(sessionId: string): string {

@@ -4,7 +4,7 @@ import type { RequestMatcher } from "../../web/request-matcher.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { constantTimeEquals } from "./constant-time-equals.js";
 import type { CsrfTokenRepository } from "./csrf-token-repository.js";
-import { setCsrfToken } from "./csrf-token.js";
+import { type CsrfToken, setCsrfToken } from "./csrf-token.js";
 
 /** Methods that must not change state, so they pass without a token. */
 export const CSRF_SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS", "TRACE"]);
@@ -54,12 +54,15 @@ export class CsrfFilter implements SecurityFilter {
   }
 
   async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    setCsrfToken(exchange, {
+    const token: RequestCsrfToken = {
       headerName: this.headerName,
       parameterName: this.parameterName,
-      // Bound, not a closure: no function made (and, under tsx, named) per request.
-      value: this.repository.loadOrCreate.bind(this.repository, exchange),
-    });
+      // One shared function, called as the token's method: no closure or bound function per request.
+      value: loadOrCreateToken,
+      repository: this.repository,
+      exchange,
+    };
+    setCsrfToken(exchange, token);
     if (CSRF_SAFE_METHODS.has(exchange.method) || this.ignoring?.matches(exchange)) return next();
     const expected = await this.repository.load(exchange);
     const presented = expected === undefined ? undefined : await this.presented(exchange);
@@ -83,4 +86,15 @@ export class CsrfFilter implements SecurityFilter {
     const value = Object.hasOwn(fields, this.parameterName) ? fields[this.parameterName] : undefined;
     return typeof value === "string" && value.length > 0 ? value : undefined;
   }
+}
+
+/** The token a request's pages see, with what its `value()` reads. */
+interface RequestCsrfToken extends CsrfToken {
+  readonly repository: CsrfTokenRepository;
+  readonly exchange: HttpExchange;
+}
+
+/** The request's token, created (with the session) on first call: CsrfToken.value, called as its method. */
+function loadOrCreateToken(this: RequestCsrfToken): Promise<string> {
+  return this.repository.loadOrCreate(this.exchange);
 }
