@@ -2,17 +2,13 @@ import { RESOURCES_NAMER } from "../authz/authz.properties.js";
 import { ResourceNamer } from "../resources/resource-namer.js";
 import { Clock } from "../kernel/clock.js";
 import type { PlatformPlugin, PluginContext } from "../kernel/plugin.js";
-import { OfflineAnalyst } from "./analyst/offline-analyst.js";
 import {
   DECISION_ESCALATION_CONFIDENCE,
   DECISION_L1_TIMEOUT,
   DECISION_L2_TIMEOUT,
   DECISION_MODEL_API_KEY_ENV,
   DECISION_MODEL_BASE_URL,
-  DECISION_MODEL_MAX_RETRIES,
   DECISION_MODEL_NAME,
-  DECISION_MODEL_PROVIDER,
-  DECISION_MODEL_RETRY_BACKOFF,
   DECISION_MODEL_MAX_ANSWER_SIZE,
   DECISIONS_PROPERTIES,
 } from "./decisions.properties.js";
@@ -20,8 +16,8 @@ import { DecisionEngine } from "./engine/decision-engine.js";
 import { EngineDecisionMaker } from "./engine/engine-decision-maker.js";
 import { inProcessDecisionMaker } from "./engine/in-process-decision-maker.js";
 import { LayeredDecisionEngine } from "./engine/layered-decision-engine.js";
+import { configuredDecisionModel } from "./model/configured-decision-model.js";
 import { DecisionModel } from "./model/decision-model.js";
-import { OpenAiCompatibleModel } from "./openai/openai-compatible-model.js";
 import { OpenAiResourceNamer } from "./openai/openai-resource-namer.js";
 import { DecisionMaker, FallbackDecisionMaker } from "./pipeline/decision-maker.js";
 import { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js";
@@ -54,17 +50,7 @@ export function createDecisionsPlugin(options: DecisionsPluginOptions = {}): Pla
     register(ctx) {
       const p = ctx.properties;
       ctx.registerDefault(DecisionModel, {
-        useFactory: () =>
-          p.get(DECISION_MODEL_PROVIDER) === "builtin"
-            ? new OfflineAnalyst()
-            : new OpenAiCompatibleModel({
-                baseUrl: p.get(DECISION_MODEL_BASE_URL),
-                model: p.get(DECISION_MODEL_NAME),
-                apiKey: (options.env ?? ctx.env)[p.get(DECISION_MODEL_API_KEY_ENV)],
-                maxRetries: p.get(DECISION_MODEL_MAX_RETRIES),
-                retryBackoffMs: p.get(DECISION_MODEL_RETRY_BACKOFF),
-                maxAnswerBytes: p.get(DECISION_MODEL_MAX_ANSWER_SIZE),
-              }),
+        useFactory: () => configuredDecisionModel(p, options.env ?? ctx.env),
       });
       registerResourceNamer(ctx, options);
       ctx.registerDefault(DecisionEngine, {

@@ -1,19 +1,10 @@
-import { OfflineAnalyst } from "../../decisions/analyst/offline-analyst.js";
 import {
   DECISION_ESCALATION_CONFIDENCE,
   DECISION_L1_TIMEOUT,
   DECISION_L2_TIMEOUT,
-  DECISION_MODEL_API_KEY_ENV,
-  DECISION_MODEL_BASE_URL,
-  DECISION_MODEL_MAX_ANSWER_SIZE,
-  DECISION_MODEL_MAX_RETRIES,
-  DECISION_MODEL_NAME,
-  DECISION_MODEL_PROVIDER,
-  DECISION_MODEL_RETRY_BACKOFF,
   DECISIONS_PROPERTIES,
 } from "../../decisions/decisions.properties.js";
-import type { DecisionModel } from "../../decisions/model/decision-model.js";
-import { OpenAiCompatibleModel } from "../../decisions/openai/openai-compatible-model.js";
+import { configuredDecisionModel } from "../../decisions/model/configured-decision-model.js";
 import { type PlatformProperties, resolveProperties } from "../../kernel/properties.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { EVALUATION_DEFAULT_REPETITIONS, EVALUATION_PROPERTIES } from "./evaluation.properties.js";
@@ -34,26 +25,6 @@ export interface ConfiguredEvaluationOptions {
   readonly root?: string | undefined;
   readonly onResult?: ((result: CaseResult) => void) | undefined;
   readonly signal?: AbortSignal | undefined;
-}
-
-/**
- * The DecisionModel the decisions plugin would register for these properties: the offline analyst,
- * or the OpenAI-compatible adapter with its key read from the variable the properties name (the key
- * is never a property and never printed).
- */
-export function configuredDecisionModel(
-  p: PlatformProperties,
-  env: Readonly<Record<string, string | undefined>>,
-): DecisionModel {
-  if (p.get(DECISION_MODEL_PROVIDER) === "builtin") return new OfflineAnalyst();
-  return new OpenAiCompatibleModel({
-    baseUrl: p.get(DECISION_MODEL_BASE_URL),
-    model: p.get(DECISION_MODEL_NAME),
-    apiKey: env[p.get(DECISION_MODEL_API_KEY_ENV)],
-    maxRetries: p.get(DECISION_MODEL_MAX_RETRIES),
-    retryBackoffMs: p.get(DECISION_MODEL_RETRY_BACKOFF),
-    maxAnswerBytes: p.get(DECISION_MODEL_MAX_ANSWER_SIZE),
-  });
 }
 
 /**
