@@ -30,7 +30,10 @@ const diagnostics = [
   ...config.errors,
   ...program.getOptionsDiagnostics(),
   ...program.getGlobalDiagnostics(),
-  ...ours.flatMap((file) => [...program.getSyntacticDiagnostics(file), ...program.getSemanticDiagnostics(file)]),
+  ...ours.flatMap((file) => [
+    ...program.getSyntacticDiagnostics(file),
+    ...program.getSemanticDiagnostics(file),
+  ]),
 ];
 const host = {
   getCanonicalFileName: (f) => f,
