@@ -5,7 +5,7 @@ import {
   DECISIONS_PROPERTIES,
 } from "../../decisions/decisions.properties.js";
 import { configuredDecisionModel } from "../../decisions/model/configured-decision-model.js";
-import { type PlatformProperties, resolveProperties } from "../../kernel/properties.js";
+import { resolveProperties } from "../../kernel/properties.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { EVALUATION_DEFAULT_REPETITIONS, EVALUATION_PROPERTIES } from "./evaluation.properties.js";
 import type { CaseResult, EvaluationRunRecord } from "./evaluation-run-record.js";
