@@ -10,6 +10,7 @@ import {
   zeroTrustPlugin,
 } from "@keyward/core";
 import { createDecisionsPlugin } from "@keyward/core/decisions";
+import { promptGovernancePlugin } from "@keyward/core/governance";
 import { ErrorCatalog } from "@keyward/core/errors";
 import { createPromptsPlugin } from "@keyward/core/prompts";
 import { describe, expect, it } from "vitest";
@@ -66,7 +67,10 @@ describe("the catalog a platform gets", () => {
     );
     expect(known(createPromptsPlugin())).toEqual(codesOf("kernel", "prompts"));
     expect(known(identityPlugin, mfaPlugin, authzPlugin, createDecisionsPlugin())).toEqual(
-      Object.keys(ERROR_STATUS).sort(),
+      codesOf("kernel", "web", "identity", "mfa", "authz", "prompts", "decisions"),
     );
+    expect(
+      known(identityPlugin, mfaPlugin, authzPlugin, createDecisionsPlugin(), promptGovernancePlugin),
+    ).toEqual(Object.keys(ERROR_STATUS).sort());
   });
 });

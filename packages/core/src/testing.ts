@@ -26,4 +26,3 @@ export { describeDistributedLockContract } from "./kernel/coordination/distribut
 export { describeDecisionHistoryStoreContract } from "./decisions/history/decision-history-store.contract.js";
 export { describeReleaseRegistryContract } from "./governance/registry/release-registry.contract.js";
 export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/release-evidence-ledger.contract.js";
-export { describeReleaseGovernanceConcurrency } from "./governance/governance-concurrency.test-support.js";

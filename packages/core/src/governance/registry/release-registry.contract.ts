@@ -6,7 +6,7 @@ import {
   historyEntry,
   releaseRow as row,
   rollbackExecution,
-} from "./release-registry.fixture.js";
+} from "./release-registry.contract-rows.js";
 import type { ReleaseRegistry, ReleaseScopeHead } from "./release-registry.js";
 
 /** How many writers each race runs (as many administrators, or instances, at one moment). */

@@ -1,3 +1,5 @@
+// The rows, heads and entries the ReleaseRegistry contract suite writes (shipped with /testing: a
+// `.fixture.ts` file is left out of the build).
 import type { ReleaseState } from "./release-state.js";
 import type {
   NewReleaseHistoryEntry,
