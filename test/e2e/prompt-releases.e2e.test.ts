@@ -41,6 +41,7 @@ describeInBrowser("Prompt releases console page in a real browser", () => {
     expect(await page.textContent(`tr[data-version="${V20}"] .status`)).toBe("AVAILABLE");
     expect(await page.textContent(`tr[data-version="${V20}"] li[data-target="SHADOW"]`)).toMatch(/SHADOW/);
     expect(await page.getAttribute('a[aria-current="page"]', "href")).toBe(PAGE);
+    expect(await page.isVisible(".releases-enforcement")).toBe(true);
 
     const form = "#release-transition-form";
     await page.fill(`${form} [name="promptKey"]`, PROMPT_KEY);

@@ -150,6 +150,9 @@ describe("the release API refuses malformed, missing, oversized and hostile inpu
       400,
       "VALIDATION_FAILED",
     ],
+    ["/releases/transition?dryRun=", "a blank dryRun", transition(), 400, "VALIDATION_FAILED"],
+    ["/releases/transition?dryRun=1", "dryRun=1", transition(), 400, "VALIDATION_FAILED"],
+    ["/releases/transition?dryRun=TRUE", "an upper-case dryRun", transition(), 400, "VALIDATION_FAILED"],
     ["/releases/transition", "an actor field", transition({ actor: "mallory" }), 400, "VALIDATION_FAILED"],
     [
       "/releases/transition",

@@ -141,6 +141,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
           catalog: c.resolve(BundleCatalog),
           audit: c.resolve(AuditSink),
           clock: c.resolve(Clock),
+          policySets: policySetsOf(c),
         }),
     });
     ctx.registerDefault(ReleaseGovernance, {

@@ -136,7 +136,7 @@ export class ReleaseAdminEndpoints {
 
   private async transition(exchange: HttpExchange): Promise<void> {
     const actor = releaseAdmin(exchange, this.o.audit);
-    const dryRun = releaseQuery(TransitionQuery, exchange.query).dryRun === "true";
+    const dryRun = releaseQuery(TransitionQuery, exchange.query, { blank: "refused" }).dryRun === "true";
     const body = releaseBody(TransitionBody, await exchange.fields(["json"]));
     // Older names are read through the one mapping here too: the service sees the canonical state.
     const target = releaseStateOf(body.targetReleaseStatus) ?? body.targetReleaseStatus;

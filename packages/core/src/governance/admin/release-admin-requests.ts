@@ -76,7 +76,10 @@ export const EvidenceBody = z.strictObject({
   content: z.record(z.string().max(MAX_RELEASE_NAME_LENGTH), z.unknown()),
 });
 
-/** `?dryRun=` of the transition: `true` or `false`, once. */
+/**
+ * `?dryRun=` of the transition: `true` or `false`, once. Read with `blank: "refused"`: a blank or
+ * any other value is VALIDATION_FAILED, never a real write.
+ */
 export const TransitionQuery = z.strictObject({ dryRun: z.enum(["true", "false"]).optional() });
 
 /** `GET …/releases?registryScope=`. */
@@ -95,11 +98,22 @@ export const EvidenceQuery = z.strictObject({
   promptVersion: releaseName.optional(),
 });
 
+/** How a query treats `name=`: as absent (the GET forms' blank fields), or judged by the schema as a value. */
+export interface ReleaseQueryOptions {
+  readonly blank?: "absent" | "refused";
+}
+
 /**
  * A query as one object: each parameter at most once, unknown ones refused (VALIDATION_FAILED
- * naming it), blank ones dropped, values judged by `schema` with a single-line text check first.
+ * naming it), blank ones dropped (or, with `blank: "refused"`, judged as the empty value: the
+ * transition's `dryRun` must not turn a blank into a real write), values judged by `schema` with
+ * a single-line text check first.
  */
-export function releaseQuery<T extends z.ZodObject>(schema: T, query: URLSearchParams): z.infer<T> {
+export function releaseQuery<T extends z.ZodObject>(
+  schema: T,
+  query: URLSearchParams,
+  options: ReleaseQueryOptions = {},
+): z.infer<T> {
   const known = Object.keys(schema.shape);
   const raw: Record<string, string> = {};
   for (const key of new Set(query.keys())) {
@@ -107,8 +121,8 @@ export function releaseQuery<T extends z.ZodObject>(schema: T, query: URLSearchP
       throw invalid(key.slice(0, 64), `is not a parameter (takes ${known.join(", ")})`);
     const values = query.getAll(key);
     if (values.length > 1) throw invalid(key, "must be given at most once");
-    // A GET form sends its blank fields as `name=`: blank is as absent.
-    if (values[0] === "") continue;
+    // A GET form sends its blank fields as `name=`: blank is as absent, unless the caller refuses it.
+    if (values[0] === "" && options.blank !== "refused") continue;
     if (UNSAFE_TEXT.test(values[0]!)) throw invalid(key, "must not hold control or format characters");
     raw[key] = values[0]!;
   }

@@ -56,6 +56,12 @@ describe("the releases page body", () => {
     expect(html).toContain("None open.");
   });
 
+  it("says plainly that decisions do not follow the registry yet", () => {
+    expect(view([])).toMatch(
+      /class="notice releases-enforcement" role="note">Decisions do not follow this registry yet: .*platform\.security\.tiered\.prompt-bundle\.active/,
+    );
+  });
+
   it("flags an UNRATIFIED stop as an alert and offers another administrator ratify and revert", () => {
     const html = view([stop({ status: "UNRATIFIED" })]);
     expect(html).toContain('class="notice error" role="alert"');

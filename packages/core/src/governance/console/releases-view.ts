@@ -141,6 +141,12 @@ ${rollback}
 <div id="release-result" class="release-result" aria-live="polite"></div></section>`;
 }
 
+/**
+ * What the registry does not do yet (issue 31 brings its selector): with the default
+ * `prompt-bundle.selector=CONFIGURATION`, decisions run the configured bundle, whatever is ACTIVE here.
+ */
+const NOT_YET_ENFORCED = `<p class="notice releases-enforcement" role="note">Decisions do not follow this registry yet: the decision pipeline runs the bundle <code>platform.security.tiered.prompt-bundle.active</code> names (blank: the build default), so ACTIVE, CANARY and an emergency stop recorded here do not change which bundle live decisions use until the registry selector arrives.</p>`;
+
 /** The releases page body: emergency stops first (an UNRATIFIED one loudly), each scope's releases, the forms, the history. */
 export function renderReleasesBody(view: ReleasesView): string {
   const scopes =
@@ -148,6 +154,7 @@ export function renderReleasesBody(view: ReleasesView): string {
       ? `<p class="empty">The registry has no releases yet.</p>`
       : view.heads.map((head) => scopeSection(head, view)).join("\n");
   return `<div class="releases-page">
+${NOT_YET_ENFORCED}
 ${stopsSection(view)}
 ${scopes}
 ${forms()}

@@ -7,6 +7,15 @@ import { gradeDecision, SCENARIO_GRADER } from "./scenario-grader.js";
 /** The most reasons one refusal lists; past it the rest are counted. */
 const MAX_REASONS = 20;
 
+/** How far past the server's clock a run's `startedAt` or `finishedAt` may be: 5 minutes of clock skew. */
+export const MAX_RUN_CLOCK_SKEW_MS = 5 * 60_000;
+
+/** `reasons` as a refusal lists them: the first 20, then how many more. */
+export function cappedReasons(reasons: readonly string[]): string[] {
+  if (reasons.length <= MAX_REASONS) return [...reasons];
+  return [...reasons.slice(0, MAX_REASONS), `and ${reasons.length - MAX_REASONS} more`];
+}
+
 /** What a run record is checked against: the build's test set and the manifest of its version. */
 export interface RunRecordExpectations {
   readonly testSet: ScenarioTestSet;
@@ -14,6 +23,8 @@ export interface RunRecordExpectations {
   readonly promptVersion: string;
   /** The manifest's bundle hash of `promptVersion`. */
   readonly bundleHash: string;
+  /** The server's now (epoch ms): a run cannot have started or finished later than this plus the skew. */
+  readonly now: number;
 }
 
 function caseReasons(record: EvaluationRunRecord, testSet: ScenarioTestSet): string[] {
@@ -66,6 +77,10 @@ function headerReasons(record: EvaluationRunRecord, e: RunRecordExpectations): s
     if (!e.testSet.families.has(f)) reasons.push(`family ${f} is not in this build's test set`);
   if (Date.parse(record.finishedAt) < Date.parse(record.startedAt))
     reasons.push("finishedAt is before startedAt");
+  const latest = e.now + MAX_RUN_CLOCK_SKEW_MS;
+  for (const field of ["startedAt", "finishedAt"] as const)
+    if (Date.parse(record[field]) > latest)
+      reasons.push(`${field} is in the future (later than the server's clock plus 5 minutes)`);
   return reasons;
 }
 
@@ -89,11 +104,14 @@ function summaryReasons(record: EvaluationRunRecord): string[] {
  * Why a run record does not hold together, or none: its test set, version, bundle hash and grader
  * must be this build's; every case of every family it lists must be there once per repetition, and
  * nothing else; each `passed` must be what the grader gives the recorded action; and the summary
- * must be what the cases give. What no check can prove is that a model made the recorded actions:
+ * must be what the cases give; and it cannot have started or finished in the future (the server's
+ * clock plus MAX_RUN_CLOCK_SKEW_MS). What no check can prove is that a model made the recorded actions:
  * that is the trust boundary, and the record is audited under its author.
  */
 export function runRecordInconsistencies(record: EvaluationRunRecord, e: RunRecordExpectations): string[] {
-  const reasons = [...headerReasons(record, e), ...caseReasons(record, e.testSet), ...summaryReasons(record)];
-  if (reasons.length <= MAX_REASONS) return reasons;
-  return [...reasons.slice(0, MAX_REASONS), `and ${reasons.length - MAX_REASONS} more`];
+  return cappedReasons([
+    ...headerReasons(record, e),
+    ...caseReasons(record, e.testSet),
+    ...summaryReasons(record),
+  ]);
 }

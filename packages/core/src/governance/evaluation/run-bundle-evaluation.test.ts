@@ -38,8 +38,22 @@ describe("runBundleEvaluation with the offline analyst", () => {
         promptKey: run.promptKey,
         promptVersion: V20,
         bundleHash: hashOf(V20),
+        now: Date.now(),
       }),
     ).toEqual([]);
+  });
+
+  it("gives the event loop a turn after each decision (the intake replays runs on a serving instance)", async () => {
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      turns += 1;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const run = await offlineRun(V19, 1);
+    counting = false;
+    expect(turns).toBeGreaterThanOrEqual(run.cases.length - 1);
   });
 
   it("runs the three default families for a manifest that declares none, or the families asked", async () => {

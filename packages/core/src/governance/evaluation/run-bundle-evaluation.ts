@@ -1,4 +1,5 @@
 import { performance } from "node:perf_hooks";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { LayeredDecisionEngine } from "../../decisions/engine/layered-decision-engine.js";
 import { selectionFromCatalog } from "../../decisions/engine/bundle-selection.js";
 import type { DecisionEngineResult } from "../../decisions/engine/decision-record.js";
@@ -73,7 +74,8 @@ function familiesOf(o: BundleEvaluationOptions, testSet: ScenarioTestSet): reado
  * bundle fixed to `version` and the configured model, `repetitions` times each, grades each
  * decision against the case's fixed expected answer, and returns the run record (not posted: the
  * caller posts it as an EVALUATION_RUN). Cases run one after another, so a rate-limited API is
- * asked one thing at a time.
+ * asked one thing at a time, and the event loop gets a turn after each (the intake replays offline
+ * analyst runs on a serving instance).
  */
 export async function runBundleEvaluation(o: BundleEvaluationOptions): Promise<EvaluationRunRecord> {
   if (!Number.isInteger(o.repetitions) || o.repetitions < 1 || o.repetitions > 20)
@@ -113,6 +115,8 @@ export async function runBundleEvaluation(o: BundleEvaluationOptions): Promise<E
         };
         cases.push(graded);
         o.onResult?.(graded);
+        // A model in this process (the offline analyst) never waits: give the event loop its turn.
+        await nextTurn();
       }
   }
   const { promptKey } = selection.bundle.descriptor;

@@ -1,10 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { InMemoryPolicyRepository } from "../../authz/policy/in-memory-policy-repository.js";
+import { CryptoIdGenerator } from "../../kernel/id-generator.js";
+import { ManualClock } from "../../kernel/clock.js";
+import { policySetHashOf, policySetSourceOf } from "../policy-sets/policy-set-hash.js";
 import { canonicalJson, type JsonValue, sha256Hex } from "../../prompts/hashing/canonical-json.js";
 import type { EvaluationRunRecord } from "../evaluation/evaluation-run-record.js";
 import { summarizeCases } from "../evaluation/evaluation-summary.js";
 import { EVIDENCE_AUDIT_EVENT } from "./evidence-intake-service.js";
 import {
   ADMIN,
+  build,
   hashOf,
   intakeStack,
   offlineRun,
@@ -34,10 +39,12 @@ function edited(edit: (r: EvaluationRunRecord) => void, resummarise = false): Ev
   if (resummarise) copy.summary = summarizeCases(copy.families, copy.cases);
   return copy;
 }
-async function reasonsOf(content: unknown, over: Record<string, unknown> = {}): Promise<string> {
-  const error = await intakeStack()
-    .intake.submit(submission(content, over), ADMIN)
-    .catch((e) => e);
+async function reasonsOf(
+  content: unknown,
+  over: Record<string, unknown> = {},
+  stack = intakeStack(),
+): Promise<string> {
+  const error = await stack.intake.submit(submission(content, over), ADMIN).catch((e) => e);
   expect(error.code).toBe("EVALUATION_RECORD_INCONSISTENT");
   return (error.details.reasons as string[]).join("\n");
 }
@@ -166,5 +173,79 @@ describe("LedgerEvidenceIntake: binding and shape", () => {
       .submit(other("CHANGE_RECORD", { content: { summary: "x".repeat(9_000), risk: "LOW" } }), ADMIN)
       .catch((e) => e);
     expect(big.details.issues[0]).toMatch(/characters of canonical JSON, at most 8192/);
+  });
+});
+
+/** The run with every failed case given its first acceptable action, passed, and the summary recomputed. */
+function everyActionAcceptable(): EvaluationRunRecord {
+  const { testSet } = build();
+  return edited((r) => {
+    for (const c of r.cases) {
+      const scenario = testSet.families.get(c.family)!.cases.find((s) => s.id === c.caseId)!;
+      if (c.passed) continue;
+      c.action = scenario.expected.acceptableActions[0]!;
+      c.passed = true;
+    }
+  }, true);
+}
+
+describe("LedgerEvidenceIntake: what a run cannot claim", () => {
+  it("replays a run that names the offline analyst and refuses actions it does not decide", async () => {
+    const forged = everyActionAcceptable();
+    expect(forged.summary.overall.passed).toBe(forged.summary.overall.trials);
+    const reasons = await reasonsOf(forged);
+    expect(reasons).toMatch(/PROMPT_INJECTION\/PI-08#1: the offline analyst decides ALLOW, the record says /);
+    expect(reasons).toMatch(/MISSING_FACTS\/MF-03#1/);
+    // Any other model: the trust boundary stands as documented (the record is its author's word).
+    const custom = { ...forged, model: { provider: "custom", name: "my-analyst" } };
+    await expect(intakeStack().intake.submit(submission(custom), ADMIN)).resolves.toMatchObject({
+      kind: "EVALUATION_RUN",
+    });
+  });
+
+  it("checks every repetition of an offline analyst run, and refuses another built-in name", async () => {
+    const k2 = await offlineRun(V20, 2);
+    await expect(intakeStack().intake.submit(submission(k2), ADMIN)).resolves.toBeTruthy();
+    const secondOnly = structuredClone(k2);
+    const pi08 = secondOnly.cases.find((c) => c.caseId === "PI-08" && c.repetition === 2)!;
+    pi08.action = "BLOCK";
+    pi08.passed = true;
+    secondOnly.summary = summarizeCases(secondOnly.families, secondOnly.cases);
+    expect(await reasonsOf(secondOnly)).toMatch(
+      /PI-08#2: the offline analyst decides ALLOW, the record says BLOCK/,
+    );
+    const renamed = edited((r) => (r.model = { provider: "builtin", name: "offline-analyst/2" }));
+    expect(await reasonsOf(renamed)).toMatch(/model builtin:offline-analyst\/2 is not a built-in model/);
+  });
+
+  it("takes a policy set hash only when it is the host's current one", async () => {
+    const clock = new ManualClock();
+    const repository = new InMemoryPolicyRepository({ clock, ids: new CryptoIdGenerator() });
+    const current = policySetHashOf(await repository.findAll());
+    const withHash = (hash: string) => edited((r) => (r.policySetHash = hash));
+    expect(await reasonsOf(withHash(current))).toMatch(
+      /policySetHash is given, but this host has no policy sets/,
+    );
+    const hosted = () => intakeStack(policySetSourceOf(repository));
+    expect(await reasonsOf(withHash("f".repeat(64)), {}, hosted())).toMatch(
+      /policySetHash is not this host's current policy set hash/,
+    );
+    await expect(hosted().intake.submit(submission(withHash(current)), ADMIN)).resolves.toMatchObject({
+      content: { policySetHash: current },
+    });
+  });
+
+  it("refuses a run that started or finished in the future, past five minutes of skew", async () => {
+    const stack = intakeStack();
+    const at = (ms: number) => new Date(stack.clock.now() + ms).toISOString();
+    const late = edited((r) => (r.finishedAt = at(6 * 60_000)));
+    expect(await reasonsOf(late, {}, stack)).toMatch(/finishedAt is in the future/);
+    const both = edited((r) => {
+      r.startedAt = at(86_400_000);
+      r.finishedAt = at(86_400_000);
+    });
+    expect(await reasonsOf(both, {}, stack)).toMatch(/startedAt is in the future/);
+    const skewed = edited((r) => (r.finishedAt = at(4 * 60_000)));
+    await expect(stack.intake.submit(submission(skewed), ADMIN)).resolves.toBeTruthy();
   });
 });

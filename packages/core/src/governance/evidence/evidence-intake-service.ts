@@ -6,6 +6,8 @@ import { canonicalJson, type JsonValue, sha256Hex } from "../../prompts/hashing/
 import type { BundleCatalog, CatalogEntry } from "../../prompts/manifest/bundle-catalog.js";
 import type { EvaluationRunRecord } from "../evaluation/evaluation-run-record.js";
 import { runRecordInconsistencies } from "../evaluation/evaluation-record-check.js";
+import { offlineAnalystReplayReasons } from "../evaluation/offline-analyst-replay.js";
+import type { PolicySetSource } from "../policy-sets/policy-set-hash.js";
 import { loadScenarioTestSet, type ScenarioTestSet } from "../evaluation/scenario-family.js";
 import type { EvidenceIntake, EvidenceSubmission, GovernanceActor } from "../release-governance.js";
 import { EVIDENCE_CONTENT_SCHEMAS, MAX_EVIDENCE_CONTENT_CHARS } from "./evidence-kind-schemas.js";
@@ -36,6 +38,8 @@ export interface LedgerEvidenceIntakeOptions {
   readonly clock: Clock;
   /** The build's scenario test set; default read from the catalog's root on first use. */
   readonly testSet?: ScenarioTestSet | undefined;
+  /** The host's policy sets; absent on a host without them (a run record's `policySetHash` is then refused). */
+  readonly policySets?: PolicySetSource | undefined;
 }
 
 const invalid = (issues: string[]) =>
@@ -62,7 +66,8 @@ function parseContent(submission: EvidenceSubmission): Record<string, unknown> {
  * The EvidenceIntake over the ledger: checks the submission and its kind's schema
  * (EVIDENCE_INVALID), binds it to a bundle this build runs and that bundle's manifest hash (a hash
  * that is not the manifest's is EVIDENCE_INVALID, or EVALUATION_RECORD_INCONSISTENT for a run),
- * checks a run record against the build's test set and its own cases, then records it under the
+ * checks a run record against the build's test set, its own cases, the clock and the host's policy
+ * set hash, and replays a run of the built-in offline analyst, then records it under the
  * actor with its content hash (SHA-256 of RFC 8785 canonical JSON) and audits it. A refusal is
  * audited too, with its code: an inconsistent run record is worth a look.
  */
@@ -106,23 +111,12 @@ export class LedgerEvidenceIntake implements EvidenceIntake {
     const content = parseContent(submission);
     const manifestHash = entry.manifest.bundleHash;
     if (submission.kind === "EVALUATION_RUN") {
-      const reasons = runRecordInconsistencies(content as EvaluationRunRecord, {
-        testSet: this.scenarios(),
-        promptKey: submission.promptKey,
-        promptVersion: submission.promptVersion,
-        bundleHash: manifestHash,
-      });
-      if (submission.bundleHash !== manifestHash)
-        reasons.unshift(
-          `the submission's bundleHash is not the manifest's hash of ${submission.promptVersion} (${manifestHash})`,
-        );
+      const reasons = await this.runReasons(submission, content as EvaluationRunRecord, manifestHash);
       if (reasons.length)
         throw new PlatformError(
           "EVALUATION_RECORD_INCONSISTENT",
           "The evaluation run record does not hold together",
-          {
-            details: { reasons },
-          },
+          { details: { reasons } },
         );
     } else if (submission.bundleHash !== manifestHash)
       throw invalid([`bundleHash: not the manifest's hash of ${submission.promptVersion} (${manifestHash})`]);
@@ -136,6 +130,43 @@ export class LedgerEvidenceIntake implements EvidenceIntake {
       content,
       contentHash: sha256Hex(canonicalJson(content as JsonValue)),
     });
+  }
+
+  /**
+   * Why a run record does not hold: its own consistency, then (only when it holds together) its
+   * policy set hash against the host's current one and, for the offline analyst, a replay.
+   */
+  private async runReasons(
+    submission: EvidenceSubmission,
+    record: EvaluationRunRecord,
+    manifestHash: string,
+  ): Promise<string[]> {
+    const testSet = this.scenarios();
+    const reasons = runRecordInconsistencies(record, {
+      testSet,
+      promptKey: submission.promptKey,
+      promptVersion: submission.promptVersion,
+      bundleHash: manifestHash,
+      now: this.o.clock.now(),
+    });
+    if (submission.bundleHash !== manifestHash)
+      reasons.unshift(
+        `the submission's bundleHash is not the manifest's hash of ${submission.promptVersion} (${manifestHash})`,
+      );
+    if (reasons.length) return reasons;
+    const policy = await this.policySetReasons(record);
+    if (policy.length) return policy;
+    return offlineAnalystReplayReasons(record, { catalog: this.o.catalog, testSet });
+  }
+
+  /** A recorded policy set hash must be the host's current one; a host without policy sets takes none. */
+  private async policySetReasons(record: EvaluationRunRecord): Promise<string[]> {
+    if (record.policySetHash === undefined) return [];
+    if (!this.o.policySets) return ["policySetHash is given, but this host has no policy sets"];
+    const current = await this.o.policySets.currentHash();
+    return record.policySetHash === current
+      ? []
+      : [`policySetHash is not this host's current policy set hash (${current})`];
   }
 
   /** The catalog entry of a bundle this build runs: evidence moves a release forward, and a record never moves. */

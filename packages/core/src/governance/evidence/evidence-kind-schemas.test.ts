@@ -80,3 +80,38 @@ describe("evidence kind schemas", () => {
     ).toBe(false);
   });
 });
+
+describe("a change record's reference", () => {
+  const withReference = (reference: string) =>
+    parse("CHANGE_RECORD", { ...VALID.CHANGE_RECORD, reference }).success;
+
+  it("is a ticket id or an http(s) review URL", () => {
+    for (const good of [
+      "SEC-1234",
+      "platform/api#42",
+      "JIRA_7.1",
+      "https://review.example.com/c/42?tab=files#diff",
+      "http://tickets.internal/SEC-1",
+    ])
+      expect(withReference(good), good).toBe(true);
+  });
+
+  it("refuses script and other schemes, credentials, white space and what a ticket id is not", () => {
+    for (const bad of [
+      "javascript:alert(1)",
+      "JavaScript://%0Aalert(1)",
+      "data:text/html,<script>alert(1)</script>",
+      "vbscript:msgbox",
+      "file:///etc/passwd",
+      "https://user:secret@review.example.com/",
+      "https://review.example.com/a b",
+      "https://",
+      "//evil.example.com",
+      "../etc/passwd",
+      "-SEC-1",
+      "SEC 1",
+      "<img src=x>",
+    ])
+      expect(withReference(bad), bad).toBe(false);
+  });
+});

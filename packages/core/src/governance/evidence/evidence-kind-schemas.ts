@@ -6,11 +6,31 @@ import type { EvidenceKind } from "./release-evidence-ledger.js";
 /** A declared model profile: `<provider>:<model>@<budget profile>` (`openai:gpt-4o-mini@L1-standard`). */
 export const MODEL_PROFILE = /^[a-z0-9][a-z0-9-]{0,31}:[^\s@]{1,128}@[A-Za-z0-9][A-Za-z0-9-]{0,63}$/;
 
+/** A ticket id: a letter or digit, then letters, digits, `-`, `_`, `#`, `/` or `.` (`SEC-1234`, `platform/api#42`). */
+export const TICKET_ID = /^[A-Za-z0-9][A-Za-z0-9_#/.-]*$/;
+
+/** An absolute http(s) URL without credentials or white space: a link a reviewer can open, never a script. */
+function isReviewUrl(text: string): boolean {
+  if (!/^https?:\/\/[^\s]+$/i.test(text)) return false;
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+/** A change record's reference: a ticket id or a review URL; nothing a page could run (`javascript:`). */
+const changeReference = evidenceLine(300).refine(
+  (s) => TICKET_ID.test(s) || isReviewUrl(s),
+  "must be an http(s) URL or a ticket id (letters, digits, '-', '_', '#', '/', '.')",
+);
+
 /** CHANGE_RECORD: what changed and why, with a reference a reviewer can open. */
 const changeRecordSchema = z.strictObject({
   summary: evidenceText(2_000),
   /** A ticket id or review URL. */
-  reference: evidenceLine(300).optional(),
+  reference: changeReference.optional(),
   risk: z.enum(["LOW", "MEDIUM", "HIGH"]),
 });
 

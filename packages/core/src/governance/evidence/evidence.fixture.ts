@@ -5,6 +5,7 @@ import { type BundleCatalog, loadBundleCatalog } from "../../prompts/manifest/bu
 import type { EvaluationRunRecord } from "../evaluation/evaluation-run-record.js";
 import { runBundleEvaluation } from "../evaluation/run-bundle-evaluation.js";
 import { loadScenarioTestSet, type ScenarioTestSet } from "../evaluation/scenario-family.js";
+import type { PolicySetSource } from "../policy-sets/policy-set-hash.js";
 import type { ReleaseRow } from "../registry/release-registry.js";
 import type { GovernanceActor } from "../release-governance.js";
 import { LedgerEvidenceIntake } from "./evidence-intake-service.js";
@@ -30,6 +31,9 @@ export function build(): { catalog: BundleCatalog; testSet: ScenarioTestSet } {
 /** The manifest hash of a version. */
 export const hashOf = (version: string) => build().catalog.find(version)!.manifest.bundleHash;
 
+/** When the fixture's runs start: a day before the intake's clock (a run cannot come from the future). */
+export const RUN_CLOCK_START = Date.UTC(2026, 8, 19);
+
 /** A real run with the offline analyst (k repetitions of the given families, default the manifest's). */
 export function offlineRun(
   version: string,
@@ -46,16 +50,17 @@ export function offlineRun(
     families,
     escalationConfidence: 0.7,
     timeouts: { L1: 5_000, L2: 20_000 },
+    clock: new ManualClock(RUN_CLOCK_START),
   });
 }
 
-/** An intake over a fresh in-memory ledger, with its audit sink and clock. */
-export function intakeStack() {
+/** An intake over a fresh in-memory ledger, with its audit sink and clock (and the host's policy sets, if given). */
+export function intakeStack(policySets?: PolicySetSource) {
   const ledger = new InMemoryReleaseEvidenceLedger();
   const clock = new ManualClock(Date.UTC(2026, 8, 20));
   const audit = new InMemoryAuditSink(100, clock);
   const { catalog, testSet } = build();
-  const intake = new LedgerEvidenceIntake({ ledger, catalog, audit, clock, testSet });
+  const intake = new LedgerEvidenceIntake({ ledger, catalog, audit, clock, testSet, policySets });
   return { ledger, audit, clock, intake };
 }
 
