@@ -71,14 +71,17 @@ describe("platform start --mongo-uri", { timeout: START_TIMEOUT }, () => {
   // clear line and the exit code of a failed start, is the test above.
   it("runs the demo on MongoDB and says so in its start-up lines", async () => {
     const lines: string[] = [];
-    const mongoUri = `${double.uri.replace("/?", "/cli_demo?")}`;
+    const mongoUri = double.uri.replace("/?", "/cli_demo?");
     const running = await withEnv(ENV, () =>
       startCommand({ port: 0, mongoUri, cwd: ROOT }, (line) => lines.push(line)),
     );
     try {
       expect(lines.join("\n")).toContain(`store: MongoDB 127.0.0.1:${double.port}/cli_demo`);
       const health = await fetch(`${running.url}/health`);
-      expect(await health.json()).toMatchObject({ status: "UP", dependencies: { mongodb: { status: "UP" } } });
+      expect(await health.json()).toMatchObject({
+        status: "UP",
+        dependencies: { mongodb: { status: "UP" } },
+      });
     } finally {
       await running.close({ graceMs: 0 });
     }
