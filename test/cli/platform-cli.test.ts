@@ -10,8 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ScriptedLine } from "../../packages/cli/src/command-line/memory-cli-io.js";
 import { type PlatformRun, platformBinary, platformInProcess } from "./platform-command-runs.js";
 
-// Most commands run in this process (runCli, as the binary does); the binary itself signs in, sees
-// the credentials gone after logout, and refuses a wrong password (platform-command-runs.ts).
+// Most commands run in this process (runCli, as the binary does); the binary itself signs in (the
+// password and the mailed code piped to its standard input, the credentials file it writes), one
+// child process for the file (platform-command-runs.ts). The binary's exit code 1 is proved by
+// packages/cli/src/start-mongo.test.ts (an unreachable database); a refusal here ends the same way.
 const dir = mkdtempSync(join(tmpdir(), "platform-cli-"));
 const outbox = join(dir, "outbox.jsonl");
 const credentials = join(dir, "config", "credentials.json");
@@ -135,7 +137,7 @@ describe("the platform command against a running server", () => {
 
     const logout = await platformCli(["logout"]);
     expect(logout.code).toBe(0);
-    const after = await platformBin(["users", "list"]);
+    const after = await platformCli(["users", "list"]);
     expect(after.code).toBe(1);
     expect(after.stderr).toContain("NOT_LOGGED_IN");
   }, 120_000);
@@ -157,7 +159,7 @@ describe("the platform command against a running server", () => {
   }, 60_000);
 
   it("a wrong password exits 1 with BAD_CREDENTIALS and stores nothing", async () => {
-    const login = await platformBin(
+    const login = await platformCli(
       ["login", "--url", base, "--username", "user", "--password-stdin"],
       ["wrong"],
     );

@@ -1,6 +1,6 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it, type TestContext } from "vitest";
+import { afterAll, describe, expect, it, type TestContext } from "vitest";
 import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
@@ -92,24 +92,13 @@ describe.concurrent("stopping the server", () => {
     START_TIMEOUT,
   );
 
+  // One `platform start` serves the last two tests: one SIGTERM, two requests in flight, a short one
+  // that finishes within the grace period and a long one that outlasts it.
   it(
     "SIGTERM to the `platform start` process itself stops it gracefully with exit 0",
-    async (test) => {
-      const run = launch(test, process.execPath, [
-        "--import",
-        "tsx",
-        "packages/cli/src/bin.ts",
-        "start",
-        "--port",
-        "0",
-        "--config",
-        SLOW,
-      ]);
-      const url = await run.ready;
-      const inFlight = fetch(`${url}/slow?ms=1000`).then((r) => r.status);
-      await new Promise((r) => setTimeout(r, 300));
-      run.child.kill("SIGTERM");
-      expect(await inFlight).toBe(200);
+    async () => {
+      const { url, run, short } = await graceRun();
+      expect(await short).toBe(200);
       expect(await run.exit).toBe(0);
       expect(await refused(url)).toBe(true);
     },
@@ -118,30 +107,53 @@ describe.concurrent("stopping the server", () => {
 
   it(
     "bounds the wait: a request longer than --shutdown-grace is dropped and the server still exits 0",
-    async (test) => {
-      const run = launch(test, process.execPath, [
-        "--import",
-        "tsx",
-        "packages/cli/src/bin.ts",
-        "start",
-        "--port=0",
-        "--shutdown-grace",
-        "0.5",
-        "--config",
-        SLOW,
-      ]);
-      const url = await run.ready;
-      const started = Date.now();
-      const inFlight = fetch(`${url}/slow?ms=20000`).then(
-        (r) => r.status,
-        () => "dropped",
-      );
-      await new Promise((r) => setTimeout(r, 300));
-      run.child.kill("SIGTERM");
+    async () => {
+      const { run, long, started } = await graceRun();
       expect(await run.exit).toBe(0);
-      expect(await inFlight).toBe("dropped");
+      expect(await long).toBe("dropped");
       expect(Date.now() - started).toBeLessThan(10_000);
     },
     START_TIMEOUT,
   );
 });
+
+let graceRunStarted: ReturnType<typeof startGraceRun> | undefined;
+const graceRunChildren: ChildProcess[] = [];
+afterAll(() => {
+  for (const c of graceRunChildren.splice(0)) if (c.exitCode === null) c.kill("SIGKILL");
+});
+
+/** The shared run of the last two tests, started by whichever asks first. */
+function graceRun(): ReturnType<typeof startGraceRun> {
+  graceRunStarted ??= startGraceRun();
+  return graceRunStarted;
+}
+
+/**
+ * `platform start --shutdown-grace 3` (direct, no pnpm): a 1 s request and a 20 s one in flight,
+ * then SIGTERM. The grace leaves the short request 2 s of margin on a busy machine.
+ */
+async function startGraceRun() {
+  const run = launch({ onTestFinished: () => {} }, process.execPath, [
+    "--import",
+    "tsx",
+    "packages/cli/src/bin.ts",
+    "start",
+    "--port=0",
+    "--shutdown-grace",
+    "3",
+    "--config",
+    SLOW,
+  ]);
+  graceRunChildren.push(run.child);
+  const url = await run.ready;
+  const started = Date.now();
+  const short = fetch(`${url}/slow?ms=1000`).then((r) => r.status);
+  const long = fetch(`${url}/slow?ms=20000`).then(
+    (r) => r.status,
+    () => "dropped",
+  );
+  await new Promise((r) => setTimeout(r, 300));
+  run.child.kill("SIGTERM");
+  return { url, run, short, long, started };
+}

@@ -1,25 +1,25 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
+import { withEnv } from "../../../test/support/with-env.js";
 import { memoryCliIo } from "./command-line/memory-cli-io.js";
 import { runCli } from "./command-line/run-cli.js";
 import { PLATFORM_COMMANDS } from "./commands/index.js";
+import { startCommand } from "./start-command.js";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = "packages/cli/src/bin.ts";
 // A start is a child process importing the sources under tsx (seconds of CPU on a busy machine).
 const START_TIMEOUT = 60_000;
-/** Started by one test, stopped after it. */
-const children: ChildProcess[] = [];
-/** The file's shared start (stopped after the last test). */
+/** The file's one child process, the shared start (stopped after the last test). */
 const sharedChildren: ChildProcess[] = [];
 
 /** Runs the real `platform` command through tsx, as `pnpm start` does, and waits for its URL line. */
 function startCli(
   args: string[],
-  env: Record<string, string> = {},
-  owner: ChildProcess[] = children,
+  env: Record<string, string>,
+  owner: ChildProcess[],
 ): Promise<{ url: string; output: string }> {
   const child = spawn(process.execPath, ["--import", "tsx", BIN, ...args], {
     cwd: ROOT,
@@ -53,15 +53,12 @@ async function run(args: string[]): Promise<{ code: number | null; stdout: strin
   return { code, stdout: io.stdout.join("\n"), stderr: io.stderr.join("\n") };
 }
 
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill("SIGTERM");
-});
 afterAll(() => {
   for (const c of sharedChildren.splice(0)) c.kill("SIGTERM");
 });
 
 // One start serves the two tests that only read from it: the port from PORT (no --port) and an ESM
-// host configuration. The others stop or configure their own process.
+// host configuration. The others run in this process (the TypeScript configuration, the refusals).
 const SHARED_PORT = String(20_000 + Math.floor(Math.random() * 20_000));
 let shared: Promise<{ url: string; output: string }> | undefined;
 
@@ -106,14 +103,18 @@ describe("platform start", { timeout: START_TIMEOUT }, () => {
     expect(big.status).toBe(413);
   });
 
+  // In process: the start command loads a .ts configuration through tsx's own loader (tsImport, not
+  // vitest's transform), so this proves the same thing without a second child process.
   it("loads a TypeScript host configuration with decorators through tsx", async () => {
-    const { url } = await startCli([
-      "start",
-      "--port=0",
-      "--config",
-      "packages/cli/src/fixtures/host-config.ts",
-    ]);
-    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "ts" });
+    const config = "packages/cli/src/fixtures/host-config.ts";
+    const running = await withEnv(LOW_COST_SCRYPT_ENV, () =>
+      startCommand({ port: 0, config, cwd: ROOT }, () => {}),
+    );
+    try {
+      expect(await (await fetch(`${running.url}/hello`)).json()).toEqual({ from: "ts" });
+    } finally {
+      await running.close({ graceMs: 0 });
+    }
   });
 
   it("prints the command list for --help and each command's options for `start --help`, exit 0", async () => {
@@ -134,17 +135,12 @@ describe("platform start", { timeout: START_TIMEOUT }, () => {
     expect(missing.stderr).toContain("Cannot load config module nope.mjs");
   });
 
+  // In process (the property comes from process.env, set for this test only): the binary's exit code
+  // 1 on a failed start is proved by start-mongo.test.ts.
   it("stops start-up on a bad property value, naming key, value and rule", async () => {
-    const child = spawn(process.execPath, ["--import", "tsx", BIN, "start", "--port", "0"], {
-      cwd: ROOT,
-      env: { ...process.env, ...LOW_COST_SCRYPT_ENV, PLATFORM_HTTP_MAX_BODY_SIZE: "huge" },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (c: Buffer) => (stderr += c.toString()));
-    const code = await new Promise((r) => child.on("exit", r));
-    expect(code).toBe(1);
-    expect(stderr).toContain(
+    const r = await withEnv({ PLATFORM_HTTP_MAX_BODY_SIZE: "huge" }, () => run(["start", "--port", "0"]));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(
       'PROPERTY_INVALID: Property platform.http.max-body-size="huge" (from env) must be a byte size',
     );
   });

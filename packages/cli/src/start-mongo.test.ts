@@ -3,8 +3,11 @@ import { fileURLToPath } from "node:url";
 import { startWireDouble, type WireDouble } from "@keyward/adapters-mongo/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
+import { withEnv } from "../../../test/support/with-env.js";
+import { startCommand } from "./start-command.js";
 
-// `platform start --mongo-uri …` as a user runs it: the real command through tsx.
+// `platform start --mongo-uri …`: a failed start as a user runs it (the real command through tsx), a
+// start on the wire double in this process.
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const BIN = "packages/cli/src/bin.ts";
 const children: ChildProcess[] = [];
@@ -64,22 +67,23 @@ describe("platform start --mongo-uri", { timeout: START_TIMEOUT }, () => {
     await expect(fetch(`http://127.0.0.1:${port}/health`)).rejects.toThrow();
   });
 
+  // In process (startCommand, the start-up lines through its `out`): the binary's own part, the one
+  // clear line and the exit code of a failed start, is the test above.
   it("runs the demo on MongoDB and says so in its start-up lines", async () => {
-    const port = freePort();
-    const { output } = spawnCli([
-      "start",
-      "--port",
-      String(port),
-      "--mongo-uri",
-      `${double.uri.replace("/?", "/cli_demo?")}`,
-    ]);
-    const deadline = Date.now() + START_TIMEOUT;
-    while (!output().stdout.includes("listening on") && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines: string[] = [];
+    const mongoUri = double.uri.replace("/?", "/cli_demo?");
+    const running = await withEnv(ENV, () =>
+      startCommand({ port: 0, mongoUri, cwd: ROOT }, (line) => lines.push(line)),
+    );
+    try {
+      expect(lines.join("\n")).toContain(`store: MongoDB 127.0.0.1:${double.port}/cli_demo`);
+      const health = await fetch(`${running.url}/health`);
+      expect(await health.json()).toMatchObject({
+        status: "UP",
+        dependencies: { mongodb: { status: "UP" } },
+      });
+    } finally {
+      await running.close({ graceMs: 0 });
     }
-    const { stdout } = output();
-    expect(stdout).toContain(`store: MongoDB 127.0.0.1:${double.port}/cli_demo`);
-    const health = await fetch(`http://127.0.0.1:${port}/health`);
-    expect(await health.json()).toMatchObject({ status: "UP", dependencies: { mongodb: { status: "UP" } } });
   });
 });
