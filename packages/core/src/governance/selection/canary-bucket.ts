@@ -34,8 +34,8 @@ export function canarySaltOf(release: CanarySaltSource): string {
  * SHA-256 over the length-prefixed salt and the requester key, modulo the bucket count (the modulo
  * bias is below 1e-8). Deterministic across calls, processes and machines; never throws for any
  * string (empty, huge, lone surrogates). SHA-256 because it is native, spreads any input evenly
- * with nothing to tune, and is not steerable: a faster non-cryptographic hash (FNV, Murmur) would
- * let whoever picks an id compute its bucket in advance or aim at one; one call costs ~2 µs, against a
+ * with nothing to tune, and an id can be aimed at a bucket only by trial, where a faster
+ * non-cryptographic hash (FNV, Murmur) can be solved for one; one call costs ~2 µs, against a
  * decision that waits for a model.
  */
 export function canaryBucket(releaseSalt: string, requesterKey: string): number {
