@@ -93,7 +93,10 @@ describe("governance stores registered by mongoPlugin", () => {
     const beat = (instanceId: string, at: number) => ({ instanceId, startedAt: 1, at, serving: [] });
     await a.resolve(InstanceHeartbeatStore).beat(beat("instance-a", 10));
     await b.resolve(InstanceHeartbeatStore).beat(beat("instance-b", 20));
-    expect(await a.resolve(InstanceHeartbeatStore).list()).toEqual([beat("instance-a", 10), beat("instance-b", 20)]);
+    expect(await a.resolve(InstanceHeartbeatStore).list()).toEqual([
+      beat("instance-a", 10),
+      beat("instance-b", 20),
+    ]);
     expect(await b.resolve(InstanceHeartbeatStore).prune(15)).toBe(1);
     expect(await a.resolve(InstanceHeartbeatStore).list()).toEqual([beat("instance-b", 20)]);
   });

@@ -1,5 +1,6 @@
 import { describeInstanceHeartbeatStoreContract } from "@keyward/core/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
+import { countCommands } from "../test-support/command-counter.js";
 import { describeAgainstMongo } from "../test-support/describe-against-mongo.js";
 import { MongoInstanceHeartbeatStore } from "./mongo-instance-heartbeat-store.js";
 
@@ -26,6 +27,19 @@ describeAgainstMongo("MongoInstanceHeartbeatStore", (freshDb) => {
         ["_id_", { _id: 1 }],
         ["at", { at: 1 }],
       ]);
+    });
+
+    it("sends one command per beat, list and prune, and none for a beat it refuses", async () => {
+      const db = await freshDb();
+      const store = new MongoInstanceHeartbeatStore({ db });
+      await store.ensureIndexes();
+      const commands = countCommands(db.client);
+      onTestFinished(commands.stop);
+      const beat = { instanceId: "node-1", startedAt: 1, at: 2, serving: [] };
+      expect(await commands.trace(() => store.beat(beat))).toEqual(["update prompt_instance_heartbeats"]);
+      expect(await commands.trace(() => store.list())).toEqual(["find prompt_instance_heartbeats"]);
+      expect(await commands.trace(() => store.prune(3))).toEqual(["delete prompt_instance_heartbeats"]);
+      expect(await commands.during(() => store.beat({ ...beat, at: -1 }).catch(() => undefined))).toEqual([]);
     });
   });
 });

@@ -46,9 +46,13 @@ export class MongoInstanceHeartbeatStore implements InstanceHeartbeatStore {
 
   async prune(olderThan: number): Promise<number> {
     if (!(typeof olderThan === "number" && Number.isSafeInteger(olderThan) && olderThan >= 0))
-      throw new PlatformError("VALIDATION_FAILED", "olderThan must be a non-negative integer (epoch milliseconds)", {
-        details: { fields: ["olderThan"] },
-      });
+      throw new PlatformError(
+        "VALIDATION_FAILED",
+        "olderThan must be a non-negative integer (epoch milliseconds)",
+        {
+          details: { fields: ["olderThan"] },
+        },
+      );
     return (await this.docs.deleteMany({ at: { $lt: olderThan } })).deletedCount;
   }
 }

@@ -59,5 +59,6 @@ export function checkInstanceHeartbeat(h: InstanceHeartbeat): InstanceHeartbeat 
 
 /** VALIDATION_FAILED unless `olderThan` (of `prune`) is a non-negative integer. */
 export function checkPruneBefore(olderThan: number): void {
-  if (!isTime(olderThan)) invalid("olderThan must be a non-negative integer (epoch milliseconds)", "olderThan");
+  if (!isTime(olderThan))
+    invalid("olderThan must be a non-negative integer (epoch milliseconds)", "olderThan");
 }

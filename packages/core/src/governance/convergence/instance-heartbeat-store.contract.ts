@@ -24,12 +24,19 @@ function serving(registryScope: string, bundleHash: string, extra: Partial<Scope
   };
 }
 
-function heartbeat(instanceId: string, at: number, extra: Partial<InstanceHeartbeat> = {}): InstanceHeartbeat {
+function heartbeat(
+  instanceId: string,
+  at: number,
+  extra: Partial<InstanceHeartbeat> = {},
+): InstanceHeartbeat {
   return {
     instanceId,
     startedAt: 1_000,
     at,
-    serving: [serving("PLATFORM_GLOBAL", "sha256:aa"), serving("tenant-a", "sha256:bb", { source: "CANARY" })],
+    serving: [
+      serving("PLATFORM_GLOBAL", "sha256:aa"),
+      serving("tenant-a", "sha256:bb", { source: "CANARY" }),
+    ],
     ...extra,
   };
 }
@@ -47,7 +54,10 @@ function tryToChange(change: () => void): void {
  * The behaviour every InstanceHeartbeatStore adapter must show. `factory` returns a fresh, empty
  * store. Races are concurrent calls: whatever their order, one whole beat is stored per instance.
  */
-export function describeInstanceHeartbeatStoreContract(name: string, factory: Factory): void {
+export function describeInstanceHeartbeatStoreContract(
+  name: string,
+  factory: () => Promise<InstanceHeartbeatStore> | InstanceHeartbeatStore,
+): void {
   describe(`InstanceHeartbeatStore contract: ${name}`, () => {
     describeBeats(factory);
     describePrune(factory);
@@ -74,7 +84,8 @@ function describeBeats(factory: Factory): void {
 
   it("keeps instances apart, ordered by instance id", async () => {
     const store = await factory();
-    for (const id of ["node-b", "node-a", "Node-C"]) await store.beat(heartbeat(id, 5_000, { startedAt: id.length }));
+    for (const id of ["node-b", "node-a", "Node-C"])
+      await store.beat(heartbeat(id, 5_000, { startedAt: id.length }));
     await store.beat(heartbeat("node-a", 9_000, { serving: [] }));
     const listed = await store.list();
     expect(listed.map((h) => h.instanceId)).toEqual(["Node-C", "node-a", "node-b"]);
@@ -112,7 +123,12 @@ function describeBeats(factory: Factory): void {
 function describePrune(factory: Factory): void {
   it("removes the instances silent since `olderThan` (a beat at it stays) and answers how many", async () => {
     const store = await factory();
-    for (const [id, at] of [["a", 1_000], ["b", 2_000], ["c", 3_000], ["d", 2_999]] as const)
+    for (const [id, at] of [
+      ["a", 1_000],
+      ["b", 2_000],
+      ["c", 3_000],
+      ["d", 2_999],
+    ] as const)
       await store.beat(heartbeat(id, at));
     expect(await store.prune(3_000)).toBe(3);
     expect((await store.list()).map((h) => h.instanceId)).toEqual(["c"]);
@@ -143,15 +159,29 @@ const REFUSED: [string, unknown][] = [
   ["a start time that is not a number", { ...heartbeat("node-1", 5_000), startedAt: "yesterday" }],
   ["a missing start time", { instanceId: "node-1", at: 5_000, serving: [] }],
   ["serving that is not a list", { ...heartbeat("node-1", 5_000), serving: { 0: serving("s", "h") } }],
-  ["too many entries", heartbeat("n", 1, { serving: Array.from({ length: MAX_HEARTBEAT_SERVINGS + 1 }, (_, i) => serving(`s${i}`, "h")) })],
+  [
+    "too many entries",
+    heartbeat("n", 1, {
+      serving: Array.from({ length: MAX_HEARTBEAT_SERVINGS + 1 }, (_, i) => serving(`s${i}`, "h")),
+    }),
+  ],
   ["an entry that is not an object", heartbeat("n", 1, { serving: [null as unknown as ScopeServing] })],
   ["an unknown source", heartbeat("n", 1, { serving: [serving("s", "h", { source: "ROGUE" as "CANARY" })] })],
   ["an empty bundle hash", heartbeat("n", 1, { serving: [serving("s", "")] })],
   ["a bundle hash over its limit", heartbeat("n", 1, { serving: [serving("s", long("bundleHash"))] })],
   ["a scope over its limit", heartbeat("n", 1, { serving: [serving(long("registryScope"), "h")] })],
-  ["a version over its limit", heartbeat("n", 1, { serving: [serving("s", "h", { promptVersion: long("promptVersion") })] })],
-  ["a missing prompt key", heartbeat("n", 1, { serving: [{ ...serving("s", "h"), promptKey: undefined as unknown as string }] })],
-  ["one scope, prompt key and source twice", heartbeat("n", 1, { serving: [serving("s", "h1"), serving("s", "h2")] })],
+  [
+    "a version over its limit",
+    heartbeat("n", 1, { serving: [serving("s", "h", { promptVersion: long("promptVersion") })] }),
+  ],
+  [
+    "a missing prompt key",
+    heartbeat("n", 1, { serving: [{ ...serving("s", "h"), promptKey: undefined as unknown as string }] }),
+  ],
+  [
+    "one scope, prompt key and source twice",
+    heartbeat("n", 1, { serving: [serving("s", "h1"), serving("s", "h2")] }),
+  ],
 ];
 
 function describeChecks(factory: Factory): void {
@@ -173,7 +203,12 @@ function describeChecks(factory: Factory): void {
       }),
     );
     const limit = heartbeat(full("instanceId"), 5_000, { serving: entries });
-    const hostile = { ...limit, _id: "other", $set: { at: 0 }, serving: entries.map((e) => ({ ...e, extra: 1 })) };
+    const hostile = {
+      ...limit,
+      _id: "other",
+      $set: { at: 0 },
+      serving: entries.map((e) => ({ ...e, extra: 1 })),
+    };
     await store.beat(hostile);
     await store.beat(heartbeat("$where.a", 5_000, { serving: [serving("$gt", "h", { source: "SHADOW" })] }));
     expect(await store.list()).toEqual([
