@@ -1,6 +1,6 @@
 import "reflect-metadata";
 import { createPlatform, type Platform } from "@keyward/core";
-import { ReleaseEvidenceLedger, ReleaseRegistry } from "@keyward/core/ports";
+import { InstanceHeartbeatStore, ReleaseEvidenceLedger, ReleaseRegistry } from "@keyward/core/ports";
 import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWireDouble, type WireDouble } from "../test-support/index.js";
@@ -52,9 +52,10 @@ afterAll(async () => {
 });
 
 describe("governance stores registered by mongoPlugin", () => {
-  it("replace the release registry and the evidence ledger, and create their indexes at start", async () => {
+  it("replace the release registry, the evidence ledger and the heartbeats, and create their indexes at start", async () => {
     expect(a.resolve(ReleaseRegistry).constructor.name).toBe("MongoReleaseRegistry");
     expect(a.resolve(ReleaseEvidenceLedger).constructor.name).toBe("MongoReleaseEvidenceLedger");
+    expect(a.resolve(InstanceHeartbeatStore).constructor.name).toBe("MongoInstanceHeartbeatStore");
     const indexes = async (name: string) =>
       (await clients[0]!.db(dbName).collection(name).listIndexes().toArray()).map((i) => i.name).sort();
     expect(await indexes("release_history")).toEqual(
@@ -63,6 +64,7 @@ describe("governance stores registered by mongoPlugin", () => {
     expect(await indexes("release_evidence")).toEqual(
       ["_id_", "promptKey_promptVersion_recordedAt", "promptKey_recordedAt"].sort(),
     );
+    expect(await indexes("prompt_instance_heartbeats")).toEqual(["_id_", "at"]);
   });
 
   it("leave exactly one winner when two instances race replaceHead on one scope, and share its head", async () => {
@@ -85,6 +87,18 @@ describe("governance stores registered by mongoPlugin", () => {
       expect(await ra.head(SCOPE)).toEqual(winners[0]);
       expect(await rb.head(SCOPE)).toEqual(winners[0]);
     }
+  });
+
+  it("let every instance see the others' heartbeats on the shared database", async () => {
+    const beat = (instanceId: string, at: number) => ({ instanceId, startedAt: 1, at, serving: [] });
+    await a.resolve(InstanceHeartbeatStore).beat(beat("instance-a", 10));
+    await b.resolve(InstanceHeartbeatStore).beat(beat("instance-b", 20));
+    expect(await a.resolve(InstanceHeartbeatStore).list()).toEqual([
+      beat("instance-a", 10),
+      beat("instance-b", 20),
+    ]);
+    expect(await b.resolve(InstanceHeartbeatStore).prune(15)).toBe(1);
+    expect(await a.resolve(InstanceHeartbeatStore).list()).toEqual([beat("instance-b", 20)]);
   });
 
   it("let an instance started later read the rows the first ones wrote", async () => {

@@ -43,3 +43,4 @@ export {
 
 // governance
 export { checkReleaseHead } from "./governance/registry/release-head-check.js";
+export { checkInstanceHeartbeat } from "./governance/convergence/instance-heartbeat-check.js";

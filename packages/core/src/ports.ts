@@ -142,3 +142,4 @@ export { type EvidencePackage, SealedEvidenceStore } from "./decisions/evidence/
 // through the methods' signatures: the surface cap)
 export { ReleaseRegistry } from "./governance/registry/release-registry.js";
 export { ReleaseEvidenceLedger } from "./governance/evidence/release-evidence-ledger.js";
+export { InstanceHeartbeatStore } from "./governance/convergence/instance-heartbeat-store.js";

@@ -26,3 +26,4 @@ export { describeDistributedLockContract } from "./kernel/coordination/distribut
 export { describeDecisionHistoryStoreContract } from "./decisions/history/decision-history-store.contract.js";
 export { describeReleaseRegistryContract } from "./governance/registry/release-registry.contract.js";
 export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/release-evidence-ledger.contract.js";
+export { describeInstanceHeartbeatStoreContract } from "./governance/convergence/instance-heartbeat-store.contract.js";
