@@ -137,9 +137,11 @@ export {
   DecisionHistoryStore,
 } from "./decisions/history/decision-history-store.js";
 export { type EvidencePackage, SealedEvidenceStore } from "./decisions/evidence/sealed-evidence-store.js";
+export { BundleSelector } from "./decisions/pipeline/bundle-selector.js";
 
 // governance: the release registry and its evidence (their record and query types are reached
 // through the methods' signatures: the surface cap)
 export { ReleaseRegistry } from "./governance/registry/release-registry.js";
 export { ReleaseEvidenceLedger } from "./governance/evidence/release-evidence-ledger.js";
 export { InstanceHeartbeatStore } from "./governance/convergence/instance-heartbeat-store.js";
+export { RequestScopeResolver } from "./governance/selection/request-scope-resolver.js";

@@ -32,6 +32,7 @@ import { evaluationThresholdsOf, LedgerEvidenceGate } from "./evidence/evidence-
 import { LedgerEvidenceIntake } from "./evidence/evidence-intake-service.js";
 import { registerBuildReleases } from "./startup/startup-registration.js";
 import { registerReleaseAdmin } from "./admin/register-release-admin.js";
+import { SELECTION_PROPERTIES } from "./selection/selection.properties.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -115,6 +116,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
     EMERGENCY_APPROVAL_DEADLINE,
     EMERGENCY_DEADLINE_CHECK_INTERVAL,
     ...EVALUATION_PROPERTIES,
+    ...SELECTION_PROPERTIES,
   ],
   errorCodes: [GOVERNANCE_ERROR_CODES],
   register(ctx) {

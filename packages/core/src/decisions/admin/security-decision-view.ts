@@ -18,6 +18,18 @@ export function decisionSummaryOf(pkg: EvidencePackage): SecurityDecisionSummary
     bundleVersion: m.bundleVersion,
     bundleHash: m.bundleHash,
     selectionSource: m.selectionSource,
+    stage: m.stage ?? "ENFORCE",
+    release: m.release
+      ? {
+          registryScope: m.release.registryScope,
+          promptKey: m.release.promptKey,
+          promptVersion: m.release.promptVersion,
+          status: m.release.status,
+          contractVersion: m.release.contractVersion,
+          approvedAt: m.release.approvedAt ?? null,
+          approvedBy: m.release.approvedBy ?? null,
+        }
+      : null,
     model: { id: m.model.id, external: m.model.external },
     timings: m.timings,
     floorApplied: m.floorApplied ?? null,

@@ -1,5 +1,6 @@
 import type { InjectionToken } from "tsyringe";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
+import type { DecisionStage, SelectedRelease } from "../engine/bundle-selection.js";
 
 /** One prompt exactly as it was sent to the model. */
 export interface SentPrompt {
@@ -22,6 +23,10 @@ export interface EvidenceMetadata {
   readonly bundleVersion: string;
   readonly bundleHash: string;
   readonly selectionSource: string;
+  /** ENFORCE: the decision in force; SHADOW: a shadow run's result, recorded only. Absent in packages written before issue 31: ENFORCE. */
+  readonly stage?: DecisionStage | undefined;
+  /** The registry release the bundle ran as (REGISTRY, CANARY and SHADOW selections). */
+  readonly release?: SelectedRelease | undefined;
   readonly model: { readonly id: string; readonly external: boolean };
   readonly timings: Readonly<Record<string, number>>;
   readonly floorApplied?: string;

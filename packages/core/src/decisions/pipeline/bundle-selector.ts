@@ -1,8 +1,34 @@
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { BundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
-import type { BundleSelection } from "../engine/bundle-selection.js";
+import type { InjectionToken } from "tsyringe";
+import type { BundleSelection, ServedBundle } from "../engine/bundle-selection.js";
+import type { DecisionEvent } from "./decision-event.js";
 import { DECISIONS_AUDIT } from "./decisions-audit.js";
+
+/**
+ * Chooses the bundle each decision runs (the spec's "one selector chooses the bundle for each
+ * request"). Synchronous: it reads what it holds in memory, never a store, so a slow database never
+ * delays a decision; it never throws (a selector that cannot choose answers the build default,
+ * source BUILD_DEFAULT). The first selection of an event fixes its bundle: asking again for the same
+ * event answers the same selection.
+ */
+export interface BundleSelector {
+  /** The bundle of `event` (fixed by its first call). */
+  select(event: DecisionEvent): BundleSelection;
+  /**
+   * What this instance serves now, per scope, prompt key and source (the heartbeat reports it). A
+   * selector that has not read its source yet answers the build default.
+   */
+  serving(): readonly ServedBundle[];
+}
+
+/**
+ * DI token of the BundleSelector port. The decisions pipeline registers the configuration selector
+ * as the default; promptGovernancePlugin overrides it with the registry selector when
+ * `platform.security.tiered.prompt-bundle.selector` is REGISTRY; a host may override either.
+ */
+export const BundleSelector: InjectionToken<BundleSelector> = Symbol.for("platform.BundleSelector");
 
 /** Events whose selection is remembered (the oldest forgotten first). */
 const REMEMBERED_EVENTS = 10_000;
@@ -14,7 +40,7 @@ const REMEMBERED_EVENTS = 10_000;
  * log and the audit trail. The first selection of an event fixes its bundle: asking again for the
  * same event id answers the same selection.
  */
-export class ConfigurationBundleSelector {
+export class ConfigurationBundleSelector implements BundleSelector {
   private readonly byEvent = new Map<string, BundleSelection>();
   private readonly reported = new Set<string>();
 
@@ -22,14 +48,30 @@ export class ConfigurationBundleSelector {
     private readonly o: { catalog: BundleCatalog; active: string; audit: AuditSink; logger: Logger },
   ) {}
 
-  /** The bundle of `eventId` (fixed by its first call). */
-  select(eventId: string): BundleSelection {
+  /** The bundle of `event` (fixed by its first call). */
+  select(event: Pick<DecisionEvent, "id">): BundleSelection {
+    const eventId = event.id;
     const known = this.byEvent.get(eventId);
     if (known !== undefined) return known;
     const selection = this.choose();
     this.byEvent.set(eventId, selection);
     if (this.byEvent.size > REMEMBERED_EVENTS) this.byEvent.delete(this.byEvent.keys().next().value!);
     return selection;
+  }
+
+  /** The one bundle it serves, in PLATFORM_GLOBAL (its scope is the whole platform). */
+  serving(): readonly ServedBundle[] {
+    const selection = this.choose();
+    const entry = this.o.catalog.find(selection.version);
+    return [
+      {
+        registryScope: "PLATFORM_GLOBAL",
+        promptKey: entry?.manifest.descriptor.promptKey ?? "",
+        promptVersion: selection.version,
+        bundleHash: selection.bundleHash,
+        source: selection.source,
+      },
+    ];
   }
 
   private choose(): BundleSelection {

@@ -12,6 +12,7 @@ import type { Clock } from "../../kernel/clock.js";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
 import type { DecisionHistoryStore } from "../history/decision-history-store.js";
+import type { BundleSelection } from "../engine/bundle-selection.js";
 import type { DecisionEvent } from "./decision-event.js";
 import type { DecisionAction } from "../engine/decision-record.js";
 import { DECISION_ACTIONS } from "../../prompts/bundles/output-format.js";
@@ -31,6 +32,8 @@ export interface DecidedEvent {
   readonly input: PromptInput;
   readonly outcome: DecisionOutcome;
   readonly redacted: readonly string[];
+  /** The selection the outcome ran (its registry release, if any, goes into the evidence). */
+  readonly selection?: Pick<BundleSelection, "release"> | undefined;
 }
 
 /** What was written for a decision. */
@@ -256,6 +259,8 @@ function metadataOf(decided: DecidedEvent, action: DecisionAction) {
     bundleVersion: outcome.bundleVersion,
     bundleHash: outcome.bundleHash,
     selectionSource: outcome.selectionSource,
+    stage: "ENFORCE" as const,
+    ...(decided.selection?.release ? { release: decided.selection.release } : {}),
     model: outcome.model,
     timings: outcome.timings,
     ...(outcome.floorApplied ? { floorApplied: outcome.floorApplied } : {}),

@@ -3,7 +3,7 @@ import { zeroTrustUserSubject } from "../../authz/zerotrust/zero-trust-subject.j
 import type { UserAccount } from "../../identity/users/user-account.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { DecisionPipelineSettings } from "./decision-pipeline.properties.js";
-import type { ConfigurationBundleSelector } from "./bundle-selector.js";
+import type { BundleSelector } from "./bundle-selector.js";
 import { type DecisionContextBuilder, withEventLine } from "./decision-context-builder.js";
 import { type DecisionEvent, severityOf } from "./decision-event.js";
 import type { DecisionMaker, DecisionOutcome } from "./decision-maker.js";
@@ -12,6 +12,7 @@ import { DecisionQueue } from "./decision-queue.js";
 import { DECISION_PIPELINE_SOURCE, DECISIONS_AUDIT } from "./decisions-audit.js";
 import type { ModelCallCaps } from "./model-call-caps.js";
 import { redactForExternalModel } from "./prompt-redaction.js";
+import type { ShadowDecisions } from "./shadow-decisions.js";
 import type { DecisionHistoryStore } from "../history/decision-history-store.js";
 import { throttleAddressKey } from "../../identity/throttle/throttle-keys.js";
 
@@ -59,7 +60,9 @@ export interface DecisionPipelineParts {
    * configured one may not be asked (over a cap) or did not answer in time. It costs no model call.
    */
   readonly fallback: DecisionMaker;
-  readonly selector: ConfigurationBundleSelector;
+  readonly selector: BundleSelector;
+  /** Shadow runs, when configured: sampled copies of decisions run with a candidate bundle, recorded only. */
+  readonly shadow?: ShadowDecisions | undefined;
   readonly context: DecisionContextBuilder;
   readonly writer: DecisionOutcomeWriter;
   readonly zeroTrust: ZeroTrustActionService;
@@ -152,6 +155,7 @@ export class DecisionPipeline {
     do {
       await this.queue.idle();
       await Promise.allSettled([...this.background]);
+      await this.p.shadow?.idle();
     } while (this.background.size > 0 || this.queue.stats().waiting + this.queue.stats().running > 0);
   }
 
@@ -241,11 +245,14 @@ export class DecisionPipeline {
   ): Promise<void> {
     const maker = fallBack === undefined ? this.p.maker : this.p.fallback;
     const built = await this.p.context.build(event, account);
-    const selection = this.p.selector.select(event.id);
+    const selection = this.p.selector.select(event);
     const { input, redacted } = maker.model.external
       ? redactForExternalModel(built, this.p.settings.redaction)
       : { input: built, redacted: [] as string[] };
     const sent = withEventLine(input, event);
+    // Copied before the decision; only a decision of the configured model has a shadow to compare.
+    const shadow =
+      fallBack === undefined ? this.p.shadow?.copy({ input: sent, selection, event }) : undefined;
     let outcome = await maker.decide({ input: sent, selection, event }, signal);
     if (fallBack === undefined) this.p.caps.settle(account.id, outcome.modelCalls ?? outcome.prompts.length);
     else {
@@ -253,8 +260,9 @@ export class DecisionPipeline {
       outcome = withFallbackNote(outcome, fallBack);
     }
     signal.throwIfAborted();
-    await this.p.writer.write({ event, account, input: sent, outcome, redacted });
+    await this.p.writer.write({ event, account, input: sent, outcome, redacted, selection });
     this.counts.decided++;
+    shadow?.after(outcome);
   }
 
   /**

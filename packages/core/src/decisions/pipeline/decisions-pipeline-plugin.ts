@@ -14,13 +14,13 @@ import { promptsPlugin } from "../../prompts/prompts-plugin.js";
 import { DECISIONS_ERROR_CODES } from "../decisions-error-codes.js";
 import { RouteTable } from "../../web/route-table.js";
 import { SecurityDecisionsEndpoints } from "../admin/security-decisions-endpoints.js";
-import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
+import { PROMPT_BUNDLE_ACTIVE, PROMPT_BUNDLE_SELECTOR } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
 import { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
 import { DecisionHistoryStore } from "../history/decision-history-store.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
-import { ConfigurationBundleSelector } from "./bundle-selector.js";
+import { BundleSelector, ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
 import { DecisionEventSources } from "./decision-event-sources.js";
 import { DecisionMaker, FallbackDecisionMaker } from "./decision-maker.js";
@@ -28,6 +28,7 @@ import { inProcessDecisionMaker } from "../engine/in-process-decision-maker.js";
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
 import { ModelCallCaps } from "./model-call-caps.js";
+import { ShadowDecisions } from "./shadow-decisions.js";
 
 /**
  * The decision pipeline as a plugin: registers the DecisionHistoryStore and SealedEvidenceStore
@@ -54,6 +55,15 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
     ctx.registerDefault(FallbackDecisionMaker, {
       useFactory: (c) => inProcessDecisionMaker(c.resolve(Clock)),
     });
+    ctx.registerDefault(BundleSelector, {
+      useFactory: (c) =>
+        new ConfigurationBundleSelector({
+          catalog: c.resolve(BundleCatalog),
+          active: c.resolve(PlatformProperties).get(PROMPT_BUNDLE_ACTIVE),
+          audit: c.resolve(AuditSink),
+          logger: c.resolve(Logger),
+        }),
+    });
     ctx.registerDefault(DecisionPipeline, { useFactory: (c) => buildPipeline(c) });
     ctx.registerDefault(DecisionEventSources, {
       useFactory: (c) => {
@@ -73,6 +83,7 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
       addAdminRoutes(c);
       if (!settings.enabled) return;
       requirePorts(c);
+      requireRegistrySelector(c);
       unsubscribe = c.resolve(DecisionEventSources).subscribe();
     });
     ctx.onStop("decisions-pipeline", async (c) => {
@@ -108,6 +119,17 @@ function requirePorts(c: DependencyContainer): void {
     );
 }
 
+// selector=REGISTRY with nothing replacing the configuration selector would silently run the
+// configured bundle: refuse to start instead.
+function requireRegistrySelector(c: DependencyContainer): void {
+  if (c.resolve(PlatformProperties).get(PROMPT_BUNDLE_SELECTOR) !== "REGISTRY") return;
+  if (c.resolve(BundleSelector) instanceof ConfigurationBundleSelector)
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      "platform.security.tiered.prompt-bundle.selector=REGISTRY needs promptGovernancePlugin (the release registry), or a BundleSelector of the host's",
+    );
+}
+
 function buildPipeline(c: DependencyContainer): DecisionPipeline {
   const settings = decisionPipelineSettings(c.resolve(PlatformProperties));
   const users = c.resolve(UserRepository);
@@ -119,12 +141,8 @@ function buildPipeline(c: DependencyContainer): DecisionPipeline {
     settings,
     maker: c.resolve(DecisionMaker),
     fallback: c.resolve(FallbackDecisionMaker),
-    selector: new ConfigurationBundleSelector({
-      catalog: c.resolve(BundleCatalog),
-      active: c.resolve(PlatformProperties).get(PROMPT_BUNDLE_ACTIVE),
-      audit,
-      logger: c.resolve(Logger),
-    }),
+    selector: c.resolve(BundleSelector),
+    shadow: c.isRegistered(ShadowDecisions, true) ? c.resolve(ShadowDecisions) : undefined,
     context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
     writer: new DecisionOutcomeWriter({
       zeroTrust,

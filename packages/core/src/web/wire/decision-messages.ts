@@ -20,7 +20,20 @@ export type SecurityDecisionSummaryJson = {
   layer: "L1" | "L2";
   bundleVersion: string;
   bundleHash: string;
+  /** BUILD_DEFAULT, CONFIGURATION, REGISTRY, CANARY or SHADOW. */
   selectionSource: string;
+  /** ENFORCE: the decision in force; SHADOW: a shadow run's result, recorded only. */
+  stage: "ENFORCE" | "SHADOW";
+  /** The registry release the bundle ran as (REGISTRY, CANARY, SHADOW), as read when selected; null otherwise. */
+  release: {
+    registryScope: string;
+    promptKey: string;
+    promptVersion: string;
+    status: "ACTIVE" | "CANARY" | "SHADOW";
+    contractVersion: string;
+    approvedAt: number | null;
+    approvedBy: string | null;
+  } | null;
   model: { id: string; external: boolean };
   timings: Readonly<Record<string, number>>;
   floorApplied: string | null;
