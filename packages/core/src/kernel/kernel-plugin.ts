@@ -7,6 +7,7 @@ import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
 import { KERNEL_ERROR_CODES } from "./kernel-error-codes.js";
 import { JsonLogger, Logger } from "./logger.js";
 import { ServerAddress } from "./server-address.js";
+import { INSTANCE_ID_PROPERTY, InstanceIdentity } from "./instance-identity.js";
 import { ChangeCounters } from "./coordination/change-counters.js";
 import { DistributedLock } from "./coordination/distributed-lock.js";
 import { InMemoryChangeCounters } from "./coordination/in-memory-change-counters.js";
@@ -34,12 +35,12 @@ const EmbeddedAuditTrail: InjectionToken<InMemoryAuditSink> = Symbol("platform.k
 
 /**
  * The kernel's own ports: Clock, IdGenerator, Logger, EventBus, AuditSink, AuditLog, KeyStore (and the
- * KeyRing over it), DistributedLock and ChangeCounters; and the kernel's error codes, which every
+ * KeyRing over it), DistributedLock and ChangeCounters, and this process's InstanceIdentity; and the kernel's error codes, which every
  * platform knows.
  */
 export const kernelPlugin: PlatformPlugin = {
   id: "kernel",
-  properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY, CHANGE_POLL_INTERVAL],
+  properties: [AUDIT_MEMORY_CAPACITY, KEY_ENCRYPTION_KEY, CHANGE_POLL_INTERVAL, INSTANCE_ID_PROPERTY],
   errorCodes: [KERNEL_ERROR_CODES],
   register(ctx) {
     ctx.registerDefault(Clock, { useValue: new SystemClock() });
@@ -54,6 +55,10 @@ export const kernelPlugin: PlatformPlugin = {
       },
     });
     ctx.registerDefault(ServerAddress, { useValue: new ServerAddress() });
+    ctx.registerDefault(InstanceIdentity, {
+      useFactory: (c) =>
+        InstanceIdentity.of(ctx.properties.get(INSTANCE_ID_PROPERTY), c.resolve(Clock).now()),
+    });
     ctx.registerDefault(DistributedLock, {
       useFactory: (c) => new InMemoryDistributedLock(c.resolve(Clock)),
     });
