@@ -2,7 +2,7 @@ import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http
 import { createIdentityPlugin, createPlatform, type Platform } from "@keyward/core";
 import { FilterChainProxy } from "@keyward/core/identity";
 import type { PlatformError } from "@keyward/core/errors";
-import { Logger, UserRepository } from "@keyward/core/ports";
+import { Clock, IdGenerator, Logger, UserRepository } from "@keyward/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
 import { InMemoryUserRepository } from "../../packages/core/src/identity/users/in-memory-user-repository.js";
@@ -108,7 +108,11 @@ describe("createHttpApp runs the platform's security steps with nothing wired by
     const platform = createPlatform({
       plugins: [httpPlugin],
       env: {},
-      overrides: (o) => o.override(UserRepository, { useFactory: () => new InMemoryUserRepository() }),
+      overrides: (o) =>
+        o.override(UserRepository, {
+          useFactory: (c) =>
+            new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
+        }),
     });
     platforms.push(platform);
     await platform.start();
