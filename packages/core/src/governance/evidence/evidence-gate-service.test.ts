@@ -22,6 +22,8 @@ const LENIENT: EvaluationThresholds = {
   maxLatencyP95Ms: 10_000,
   maxTokensPerDecision: 8_000,
   minRepetitions: 1,
+  shadowMinRuns: 300,
+  shadowAgreementLowerBound: 0.9,
 };
 let runV20: EvaluationRunRecord;
 beforeAll(async () => {
