@@ -199,8 +199,9 @@ export function checkEmpirical(
   t: EvaluationThresholds,
 ): Check {
   if (runBlocker === undefined) return undefined;
-  const bound = Math.round(wilsonLowerBound(shadow.agreed, shadow.runs) * 1000) / 1000;
-  if (shadow.runs >= t.shadowMinRuns && bound >= t.shadowAgreementLowerBound) return undefined;
+  const exact = wilsonLowerBound(shadow.agreed, shadow.runs);
+  if (shadow.runs >= t.shadowMinRuns && exact >= t.shadowAgreementLowerBound) return undefined;
+  const bound = Math.floor(exact * 1000) / 1000;
   return {
     code: "EMPIRICAL_EVAL_MISSING",
     detail:
