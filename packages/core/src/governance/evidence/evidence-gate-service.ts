@@ -148,5 +148,9 @@ export class LedgerEvidenceGate implements EvidenceGate {
 }
 
 function boundTo(release: ReleaseRow) {
-  return { promptKey: release.promptKey, promptVersion: release.promptVersion, bundleHash: release.artifactHash };
+  return {
+    promptKey: release.promptKey,
+    promptVersion: release.promptVersion,
+    bundleHash: release.artifactHash,
+  };
 }

@@ -60,7 +60,10 @@ export const shadowComparisonSchema = z
       .array(z.strictObject({ bundleVersion: evidenceLine(64), bundleHash: sha256Field, runs: runs.min(1) }))
       .min(1)
       .max(MAX_ENFORCED_BUNDLES),
-    families: z.array(familySchema).min(1).max(MAX_COMPARISON_FAMILIES + 1),
+    families: z
+      .array(familySchema)
+      .min(1)
+      .max(MAX_COMPARISON_FAMILIES + 1),
   })
   .refine((c) => c.agreed <= c.runs && c.firstRunAt <= c.lastRunAt, "agreed ≤ runs, firstRunAt ≤ lastRunAt")
   .refine((c) => sum(c.actions) === c.runs && sum(c.families) === c.runs && sum(c.enforced) === c.runs, {

@@ -14,10 +14,7 @@ import { PlatformProperties } from "../../kernel/properties.js";
 import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import { ReleaseEvidenceLedger } from "../evidence/release-evidence-ledger.js";
 import { ReleaseSnapshots, type ResourceFamilyOf } from "../selection/release-snapshots.js";
-import {
-  platformGlobalScopeResolver,
-  RequestScopeResolver,
-} from "../selection/request-scope-resolver.js";
+import { platformGlobalScopeResolver, RequestScopeResolver } from "../selection/request-scope-resolver.js";
 import { SHADOW_DAILY_CALL_CAP, SHADOW_SAMPLE_PERCENT } from "../selection/selection.properties.js";
 import { ShadowComparisonRecorder } from "./shadow-comparison-recorder.js";
 import { ShadowReleaseLookup } from "./shadow-release-lookup.js";
@@ -42,7 +39,10 @@ export function registerShadow(ctx: PluginContext, wiring: ShadowWiring = {}): v
   if (percent <= 0) return;
   let runner: ShadowRunner | undefined;
   ctx.registerDefault(ShadowDecisions, {
-    useFactory: (c) => (runner = buildRunner(c, percent, wiring)),
+    useFactory: (c) => {
+      runner = buildRunner(c, percent, wiring);
+      return runner;
+    },
   });
   ctx.onStop("prompt-governance:shadow", async () => {
     if (runner === undefined) return;
@@ -58,7 +58,10 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
   ];
   for (const [token, what] of needs)
     if (!c.isRegistered(token, true))
-      throw new PlatformError("CONFIGURATION_INVALID", `shadow runs (shadow.sample-percent > 0) need ${what}`);
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `shadow runs (shadow.sample-percent > 0) need ${what}`,
+      );
   const properties = c.resolve(PlatformProperties);
   const clock = c.resolve(Clock);
   const logger = c.resolve(Logger);
@@ -66,7 +69,7 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
     samplePercent: percent,
     dailyCap: properties.get(SHADOW_DAILY_CALL_CAP),
     batchSize: properties.get(SHADOW_COMPARISON_BATCH_SIZE),
-    timeoutMs: properties.get(DECISION_TIMEOUT),
+    timeoutMs: timeoutOf(properties),
     maker: c.resolve(DecisionMaker),
     lookup: new ShadowReleaseLookup({
       snapshots: c.resolve(ReleaseSnapshots),
@@ -88,4 +91,13 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
     audit: c.resolve(AuditSink),
     logger,
   });
+}
+
+/** The decision timeout, or its default where the decisions pipeline (which declares it) is not installed. */
+function timeoutOf(properties: PlatformProperties): number {
+  try {
+    return properties.get(DECISION_TIMEOUT);
+  } catch {
+    return DECISION_TIMEOUT.default;
+  }
 }

@@ -31,7 +31,12 @@ describe("ShadowComparisonBatches", () => {
     expect(batches.add(other, run())).toBeUndefined();
     expect(batches.add(BUNDLE, run({ at: 2_000 }))?.runs.map((r) => r.at)).toEqual([1_000, 2_000]);
     expect(batches.add(BUNDLE, run({ at: 3_000 }))).toBeUndefined();
-    expect(batches.drain().map((b) => [b.bundle.promptVersion, b.runs.length]).sort()).toEqual([
+    expect(
+      batches
+        .drain()
+        .map((b) => [b.bundle.promptVersion, b.runs.length])
+        .sort(),
+    ).toEqual([
       [BUNDLE.promptVersion, 1],
       ["other", 1],
     ]);

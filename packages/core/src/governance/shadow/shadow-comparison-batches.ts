@@ -94,12 +94,14 @@ export function comparisonContent(
     });
     const bundleKey = `${run.enforcedVersion}@${run.enforcedHash}`;
     const bundleSlot =
-      enforced.has(bundleKey) || enforced.size < MAX_ENFORCED_BUNDLES ? bundleKey : [...enforced.keys()].pop()!;
+      enforced.has(bundleKey) || enforced.size < MAX_ENFORCED_BUNDLES
+        ? bundleKey
+        : [...enforced.keys()].pop()!;
     tally(enforced, bundleSlot, { bundleVersion: run.enforcedVersion, bundleHash: run.enforcedHash });
     const familyName =
       families.has(run.family) || families.size < MAX_COMPARISON_FAMILIES ? run.family : OTHER_FAMILY;
-    let family = families.get(familyName);
-    if (family === undefined) families.set(familyName, (family = new FamilyTally(familyName)));
+    const family = families.get(familyName) ?? new FamilyTally(familyName);
+    families.set(familyName, family);
     family.add(run);
   }
   const ats = runs.map((r) => r.at);

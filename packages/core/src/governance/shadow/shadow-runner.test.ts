@@ -7,7 +7,26 @@ import type { EvaluationThresholds } from "../evidence/gate-evidence-checks.js";
 import { shadowComparisonSchema } from "../evidence/shadow-comparison-content.js";
 import { SHADOW_AUDIT } from "./shadow-audit.js";
 import { SHADOW_RECORDER } from "./shadow-comparison-recorder.js";
-import { CATALOG, PROMPT_KEY, row, shadowStack, V18, V19, V20 } from "./shadow-runner.fixture.js";
+import {
+  CATALOG,
+  PROMPT_KEY,
+  row,
+  shadowStack,
+  snapshotsOf,
+  V18,
+  V19,
+  V20,
+} from "./shadow-runner.fixture.js";
+import { InMemorySealedEvidenceStore } from "../../decisions/evidence/in-memory-sealed-evidence-store.js";
+import { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
+import { DecisionMaker } from "../../decisions/pipeline/decision-maker.js";
+import { ShadowDecisions } from "../../decisions/pipeline/shadow-decisions.js";
+import { createPlatform } from "../../kernel/platform.js";
+import type { DependencyContainer } from "tsyringe";
+import { promptsPlugin } from "../../prompts/prompts-plugin.js";
+import { promptGovernancePlugin } from "../governance-plugin.js";
+import { ReleaseSnapshots } from "../selection/release-snapshots.js";
+import { ShadowRunner } from "./shadow-runner.js";
 
 const V20_HASH = CATALOG.find(V20)!.manifest.bundleHash;
 
@@ -24,7 +43,12 @@ describe("ShadowRunner in the decision pipeline", () => {
       version: V20,
       bundleHash: V20_HASH,
       source: "SHADOW",
-      release: { promptVersion: V20, status: "SHADOW", registryScope: "PLATFORM_GLOBAL", approvedBy: "alice" },
+      release: {
+        promptVersion: V20,
+        status: "SHADOW",
+        registryScope: "PLATFORM_GLOBAL",
+        approvedBy: "alice",
+      },
     });
     expect(shadowRequest!.input).toEqual(enforcedRequest!.input);
     expect(Object.isFrozen(shadowRequest!.input)).toBe(true);
@@ -42,7 +66,11 @@ describe("ShadowRunner in the decision pipeline", () => {
     expect(packages).toHaveLength(2);
     const enforced = packages.find((p) => p.id === decisionId)!;
     const shadow = packages.find((p) => p.id !== decisionId)!;
-    expect(enforced.metadata).toMatchObject({ stage: "ENFORCE", bundleVersion: V19, selectionSource: "BUILD_DEFAULT" });
+    expect(enforced.metadata).toMatchObject({
+      stage: "ENFORCE",
+      bundleVersion: V19,
+      selectionSource: "BUILD_DEFAULT",
+    });
     expect(enforced.metadata.release).toBeUndefined();
     expect(shadow).toMatchObject({ eventId: enforced.eventId, input: enforced.input });
     expect(shadow.metadata).toMatchObject({
@@ -53,8 +81,16 @@ describe("ShadowRunner in the decision pipeline", () => {
       userId: f.alice.id,
       release: { promptVersion: V20, status: "SHADOW" },
     });
-    expect(f.auditOf(SHADOW_AUDIT.ran)).toMatchObject([{ data: { packageId: shadow.id, shadowVersion: V20 } }]);
-    expect(f.runner.stats()).toMatchObject({ sampled: 1, admitted: 1, ran: 1, failed: 0, pendingComparisons: 1 });
+    expect(f.auditOf(SHADOW_AUDIT.ran)).toMatchObject([
+      { data: { packageId: shadow.id, shadowVersion: V20 } },
+    ]);
+    expect(f.runner.stats()).toMatchObject({
+      sampled: 1,
+      admitted: 1,
+      ran: 1,
+      failed: 0,
+      pendingComparisons: 1,
+    });
   });
 
   it("makes the pipeline's idle() wait for a shadow run still going", async () => {
@@ -133,7 +169,9 @@ describe("ShadowRunner in the decision pipeline", () => {
     const content = shadowComparisonSchema.parse(first!.content);
     expect(content).toMatchObject({ instanceId: "instance-a", runs: 2 });
     expect(content.families.map((x) => x.family).sort()).toEqual(["orders", "users"]);
-    expect(content.enforced).toEqual([{ bundleVersion: V19, bundleHash: CATALOG.find(V19)!.manifest.bundleHash, runs: 2 }]);
+    expect(content.enforced).toEqual([
+      { bundleVersion: V19, bundleHash: CATALOG.find(V19)!.manifest.bundleHash, runs: 2 },
+    ]);
 
     await f.runner.flush(); // the third run's partial batch, as at stop
     const records = await f.ledger.list(query);
@@ -163,3 +201,45 @@ const LOOSE: EvaluationThresholds = {
   shadowMinRuns: 3,
   shadowAgreementLowerBound: 0,
 };
+
+function platformWith(percent: string | undefined, register: (c: DependencyContainer) => void = () => {}) {
+  return createPlatform({
+    plugins: [promptsPlugin, promptGovernancePlugin],
+    properties:
+      percent === undefined
+        ? {}
+        : { "platform.security.tiered.prompt-bundle.shadow.sample-percent": percent },
+    register,
+  });
+}
+
+describe("registerShadow", () => {
+  it("registers no shadow runner unless shadow.sample-percent is above 0", () => {
+    expect(() => platformWith(undefined).resolve(ShadowDecisions)).toThrow();
+    expect(() => platformWith("0").resolve(ShadowDecisions)).toThrow();
+  });
+
+  it("registers the runner over the registry view and the configured model when it is set", async () => {
+    const views = await snapshotsOf([row(V19, "ACTIVE"), row(V20, "SHADOW")]);
+    const platform = platformWith("10", (c) => {
+      c.registerInstance(ReleaseSnapshots, views);
+      c.registerInstance(DecisionMaker, new RecordingDecisionMaker());
+      c.registerInstance(SealedEvidenceStore, new InMemorySealedEvidenceStore(10));
+    });
+    expect(platform.resolve(ShadowDecisions)).toBeInstanceOf(ShadowRunner);
+  });
+
+  it("refuses a share without a registry view, and a share out of range, at start-up", () => {
+    const error = (() => {
+      try {
+        platformWith("10", (c) => c.registerInstance(DecisionMaker, new RecordingDecisionMaker())).resolve(
+          ShadowDecisions,
+        );
+      } catch (e) {
+        return e as { code?: string; message: string };
+      }
+    })();
+    expect(error?.code ?? error?.message).toMatch(/CONFIGURATION_INVALID|ReleaseSnapshots/);
+    expect(() => platformWith("101")).toThrow(/sample-percent/);
+  });
+});

@@ -1,7 +1,11 @@
 import type { BundleSelection } from "../../decisions/engine/bundle-selection.js";
 import type { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
 import type { DecisionEvent } from "../../decisions/pipeline/decision-event.js";
-import type { DecisionMaker, DecisionOutcome, DecisionRequest } from "../../decisions/pipeline/decision-maker.js";
+import type {
+  DecisionMaker,
+  DecisionOutcome,
+  DecisionRequest,
+} from "../../decisions/pipeline/decision-maker.js";
 import { DecisionQueue } from "../../decisions/pipeline/decision-queue.js";
 import type { ShadowCopy, ShadowDecisions } from "../../decisions/pipeline/shadow-decisions.js";
 import type { AuditEvent, AuditSink } from "../../kernel/audit-sink.js";
@@ -111,7 +115,10 @@ export class ShadowRunner implements ShadowDecisions {
 
   constructor(private readonly o: ShadowRunnerOptions) {
     this.cap = new ShadowDailyCap({ clock: o.clock, cap: o.dailyCap });
-    this.batches = new ShadowComparisonBatches({ batchSize: o.batchSize, maxPending: SHADOW_MAX_PENDING_RUNS });
+    this.batches = new ShadowComparisonBatches({
+      batchSize: o.batchSize,
+      maxPending: SHADOW_MAX_PENDING_RUNS,
+    });
     this.queue = new DecisionQueue({
       capacity: o.queueCapacity ?? SHADOW_QUEUE_CAPACITY,
       concurrency: 1,
@@ -167,7 +174,10 @@ export class ShadowRunner implements ShadowDecisions {
     const copy: FrozenRequest = { ...frozen, selection: found.selection };
     return {
       after: (enforced) => {
-        const accepted = this.queue.offer((signal) => this.track(this.run(copy, enforced, signal)), copy.event.id);
+        const accepted = this.queue.offer(
+          (signal) => this.track(this.run(copy, enforced, signal)),
+          copy.event.id,
+        );
         if (!accepted) this.counts.queueFull++;
       },
     };
@@ -207,7 +217,11 @@ export class ShadowRunner implements ShadowDecisions {
     });
     const release = copy.selection.release!;
     const full = this.batches.add(
-      { promptKey: release.promptKey, promptVersion: copy.selection.version, bundleHash: copy.selection.bundleHash },
+      {
+        promptKey: release.promptKey,
+        promptVersion: copy.selection.version,
+        bundleHash: copy.selection.bundleHash,
+      },
       comparison,
     );
     if (full !== undefined) await this.recordBatch(full);
