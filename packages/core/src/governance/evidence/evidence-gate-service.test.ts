@@ -234,6 +234,7 @@ function runsOf(runs: number, agreed: number): ShadowRunComparison[] {
     family: i % 2 ? "orders" : "event:SIGN_IN_COMPLETED",
     enforcedAction: "CHALLENGE",
     shadowAction: i < agreed ? "CHALLENGE" : "BLOCK",
+    shadowFellBack: false,
     added: i < agreed ? [] : ["NEW_DEVICE"],
     dropped: [],
     enforcedVersion: V19,

@@ -48,27 +48,29 @@ export const shadowComparisonSchema = z
     firstRunAt: z.number().int().min(0),
     lastRunAt: z.number().int().min(0),
     runs: runs.min(1),
-    /** Runs whose shadow action equalled the enforced action. */
+    /** Runs whose shadow answer took the enforced action (a shadow fallback never agrees). */
     agreed: runs,
+    /** Runs whose shadow outcome was a recorded fallback (no accepted answer): not in actions or families. */
+    fellBack: runs,
     /** Runs by (enforced action, shadow action). */
     actions: z
       .array(z.strictObject({ enforced: action, shadow: action, runs: runs.min(1) }))
-      .min(1)
       .max(DECISION_ACTIONS.length ** 2),
     /** The bundles the compared decisions were enforced with. */
     enforced: z
       .array(z.strictObject({ bundleVersion: evidenceLine(64), bundleHash: sha256Field, runs: runs.min(1) }))
       .min(1)
       .max(MAX_ENFORCED_BUNDLES),
-    families: z
-      .array(familySchema)
-      .min(1)
-      .max(MAX_COMPARISON_FAMILIES + 1),
+    families: z.array(familySchema).max(MAX_COMPARISON_FAMILIES + 1),
   })
   .refine((c) => c.agreed <= c.runs && c.firstRunAt <= c.lastRunAt, "agreed ≤ runs, firstRunAt ≤ lastRunAt")
-  .refine((c) => sum(c.actions) === c.runs && sum(c.families) === c.runs && sum(c.enforced) === c.runs, {
-    message: "actions, families and enforced bundles each add up to runs",
-  })
+  .refine(
+    (c) =>
+      sum(c.actions) + c.fellBack === c.runs &&
+      sum(c.families) + c.fellBack === c.runs &&
+      sum(c.enforced) === c.runs,
+    { message: "actions and families add up to runs less fellBack; enforced bundles to runs" },
+  )
   .refine(
     (c) =>
       c.actions.reduce((n, a) => n + (a.enforced === a.shadow ? a.runs : 0), 0) === c.agreed &&

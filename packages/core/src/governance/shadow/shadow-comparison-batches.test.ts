@@ -15,6 +15,7 @@ const run = (over: Partial<ShadowRunComparison> = {}): ShadowRunComparison => ({
   family: "orders",
   enforcedAction: "CHALLENGE",
   shadowAction: "CHALLENGE",
+  shadowFellBack: false,
   added: [],
   dropped: [],
   enforcedVersion: "2026.07.30-v19",

@@ -87,17 +87,22 @@ export function comparisonContent(
   const actions = new Map<string, { enforced: DecisionAction; shadow: DecisionAction; runs: number }>();
   const enforced = new Map<string, { bundleVersion: string; bundleHash: string; runs: number }>();
   const families = new Map<string, FamilyTally>();
+  let fellBack = 0;
   for (const run of runs) {
-    tally(actions, `${run.enforcedAction}>${run.shadowAction}`, {
-      enforced: run.enforcedAction,
-      shadow: run.shadowAction,
-    });
     const bundleKey = `${run.enforcedVersion}@${run.enforcedHash}`;
     const bundleSlot =
       enforced.has(bundleKey) || enforced.size < MAX_ENFORCED_BUNDLES
         ? bundleKey
         : [...enforced.keys()].pop()!;
     tally(enforced, bundleSlot, { bundleVersion: run.enforcedVersion, bundleHash: run.enforcedHash });
+    if (run.shadowFellBack) {
+      fellBack++;
+      continue;
+    }
+    tally(actions, `${run.enforcedAction}>${run.shadowAction}`, {
+      enforced: run.enforcedAction,
+      shadow: run.shadowAction,
+    });
     const familyName =
       families.has(run.family) || families.size < MAX_COMPARISON_FAMILIES ? run.family : OTHER_FAMILY;
     const family = families.get(familyName) ?? new FamilyTally(familyName);
@@ -110,11 +115,17 @@ export function comparisonContent(
     firstRunAt: Math.min(...ats),
     lastRunAt: Math.max(...ats),
     runs: runs.length,
-    agreed: runs.filter((r) => r.enforcedAction === r.shadowAction).length,
+    agreed: runs.filter(agrees).length,
+    fellBack,
     actions: [...actions.values()],
     enforced: [...enforced.values()],
     families: [...families.values()].map((f) => f.content()),
   };
+}
+
+/** A run agrees when the shadow's own answer took the enforced action (a fallback never agrees). */
+export function agrees(run: ShadowRunComparison): boolean {
+  return !run.shadowFellBack && run.enforcedAction === run.shadowAction;
 }
 
 function tally<T extends object>(map: Map<string, T & { runs: number }>, key: string, fresh: T): void {
@@ -135,7 +146,7 @@ class FamilyTally {
 
   add(run: ShadowRunComparison): void {
     this.runs++;
-    if (run.enforcedAction === run.shadowAction) this.agreed++;
+    if (agrees(run)) this.agreed++;
     if (run.added.length > 0 || run.dropped.length > 0) this.reasonDrift++;
     for (const code of run.added) bump(this.added, code);
     for (const code of run.dropped) bump(this.dropped, code);

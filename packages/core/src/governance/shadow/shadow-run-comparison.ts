@@ -13,6 +13,11 @@ export interface ShadowRunComparison {
   /** Reason codes the shadow gave and the enforced decision did not, and the reverse (as sets). */
   readonly added: readonly string[];
   readonly dropped: readonly string[];
+  /**
+   * The shadow outcome is a recorded fallback (no answer of the model was accepted): its action is
+   * not the bundle's, so it counts as a run that did not agree, outside the action pairs and families.
+   */
+  readonly shadowFellBack: boolean;
   /** The bundle the enforced decision ran. */
   readonly enforcedVersion: string;
   readonly enforcedHash: string;
@@ -52,6 +57,7 @@ export function compareShadowRun(
     family,
     enforcedAction: enforced.action,
     shadowAction: shadow.action,
+    shadowFellBack: shadow.fallback !== undefined,
     added: [...s].filter((c) => !e.has(c)).sort(),
     dropped: [...e].filter((c) => !s.has(c)).sort(),
     enforcedVersion: enforced.bundleVersion,

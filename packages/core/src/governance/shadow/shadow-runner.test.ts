@@ -22,6 +22,7 @@ import { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-st
 import { DecisionMaker } from "../../decisions/pipeline/decision-maker.js";
 import { ShadowDecisions } from "../../decisions/pipeline/shadow-decisions.js";
 import { createPlatform } from "../../kernel/platform.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 import type { DependencyContainer } from "tsyringe";
 import { promptsPlugin } from "../../prompts/prompts-plugin.js";
 import { promptGovernancePlugin } from "../governance-plugin.js";
@@ -138,6 +139,31 @@ describe("ShadowRunner in the decision pipeline", () => {
     await g.pipeline.idle();
     expect(g.maker.requests).toHaveLength(1);
     expect(g.runner.stats().sampled).toBe(0);
+  });
+
+  it("counts a shadow fallback as a run that did not agree, and a failed run as nothing", async () => {
+    const shadowMaker = new RecordingDecisionMaker();
+    shadowMaker.gate.mode = "fail"; // the engine answers with its recorded fallback
+    const f = await shadowStack({ shadowMaker, batchSize: 1 });
+    f.pipeline.submit(f.signIn());
+    await f.pipeline.idle();
+    const shadow = (await f.evidence.recent(10)).find((p) => p.metadata.stage === "SHADOW");
+    expect(shadow?.metadata.fallback).toBeDefined();
+    const [record] = await f.ledger.list({ promptKey: PROMPT_KEY, kind: "SHADOW_COMPARISON" });
+    expect(record?.content).toMatchObject({ runs: 1, agreed: 0, fellBack: 1, actions: [], families: [] });
+
+    // A maker that throws: counted and audited; nothing sealed or compared; the decision stands.
+    const down: DecisionMaker = {
+      model: { id: "down", external: false },
+      decide: () => Promise.reject(new PlatformError("DECISION_MODEL_UNAVAILABLE", "down")),
+    };
+    const g = await shadowStack({ shadowMaker: down, batchSize: 1 });
+    g.pipeline.submit(g.signIn());
+    await g.pipeline.idle();
+    expect(g.runner.stats()).toMatchObject({ admitted: 1, ran: 0, failed: 1 });
+    expect(g.auditOf(SHADOW_AUDIT.failed)).toMatchObject([{ data: { error: "DECISION_MODEL_UNAVAILABLE" } }]);
+    expect((await g.evidence.recent(10)).map((p) => p.metadata.stage)).toEqual(["ENFORCE"]);
+    expect(await g.ledger.list({ promptKey: PROMPT_KEY })).toEqual([]);
   });
 
   it("admits at most the daily cap of runs per UTC day, and again after midnight UTC", async () => {

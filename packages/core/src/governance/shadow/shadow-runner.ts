@@ -15,7 +15,7 @@ import type { Logger } from "../../kernel/logger.js";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { ResourceFamilyOf } from "../selection/release-snapshots.js";
 import { SHADOW_AUDIT } from "./shadow-audit.js";
-import { type ComparisonBatch, ShadowComparisonBatches } from "./shadow-comparison-batches.js";
+import { agrees, type ComparisonBatch, ShadowComparisonBatches } from "./shadow-comparison-batches.js";
 import type { ShadowComparisonRecorder } from "./shadow-comparison-recorder.js";
 import { ShadowDailyCap } from "./shadow-daily-cap.js";
 import { shadowEvidencePackage } from "./shadow-evidence-package.js";
@@ -70,6 +70,8 @@ export interface ShadowRunnerStats {
   readonly failed: number;
   readonly timedOut: number;
   readonly sealFailed: number;
+  /** Runs sealed but not compared: the enforced outcome was a recorded fallback. */
+  readonly baselineFellBack: number;
   readonly batchesRecorded: number;
   /** Comparisons waiting for their batch, and comparisons dropped while the ledger failed. */
   readonly pendingComparisons: number;
@@ -110,6 +112,7 @@ export class ShadowRunner implements ShadowDecisions {
     failed: 0,
     timedOut: 0,
     sealFailed: 0,
+    baselineFellBack: 0,
     batchesRecorded: 0,
   };
 
@@ -200,9 +203,15 @@ export class ShadowRunner implements ShadowDecisions {
       this.counts.sealFailed++;
       this.o.logger.warn("shadow run not sealed", { eventId: copy.event.id, error: nameOf(error) });
     });
+    // Against an enforced fallback (the configured model gave no accepted answer) there is no
+    // bundle to compare with: sealed, counted, not compared.
+    if (enforced.fallback !== undefined) {
+      this.counts.baselineFellBack++;
+      return;
+    }
     const family = resourceFamilyOfEvent(this.o.familyOf, copy.event);
     const comparison = compareShadowRun(enforced, outcome, family, at);
-    const agreed = comparison.enforcedAction === comparison.shadowAction;
+    const agreed = agrees(comparison);
     this.record({
       type: SHADOW_AUDIT.ran,
       outcome: "info",
@@ -212,6 +221,7 @@ export class ShadowRunner implements ShadowDecisions {
         enforcedAction: enforced.action,
         shadowAction: outcome.action,
         agreed,
+        shadowFellBack: comparison.shadowFellBack,
         packageId: pkg.id,
       },
     });
@@ -240,7 +250,7 @@ export class ShadowRunner implements ShadowDecisions {
         promptVersion: batch.bundle.promptVersion,
         bundleHash: batch.bundle.bundleHash,
         runs: batch.runs.length,
-        agreed: batch.runs.filter((r) => r.enforcedAction === r.shadowAction).length,
+        agreed: batch.runs.filter(agrees).length,
       },
     });
   }
