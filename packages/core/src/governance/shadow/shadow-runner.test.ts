@@ -206,14 +206,18 @@ describe("ShadowRunner in the decision pipeline", () => {
       "event:SIGN_IN_COMPLETED",
     );
     expect(f.auditOf(SHADOW_AUDIT.batchRecorded)).toHaveLength(2);
+    // A decision that finishes after the flush (the pipeline drains after this hook) is recorded at once.
+    f.pipeline.submit(f.signIn());
+    await f.pipeline.idle();
+    expect(f.runner.stats()).toMatchObject({ batchesRecorded: 3, pendingComparisons: 0 });
 
     const gate = (shadowMinRuns: number) =>
       new LedgerEvidenceGate({ ledger: f.ledger, catalog: CATALOG, thresholds: { ...LOOSE, shadowMinRuns } });
     const codes = async (minRuns: number) =>
       (await gate(minRuns).blockers(row(V20, "SHADOW"), "ACTIVE")).map((b) => b.code);
-    expect(await codes(3)).not.toContain("EMPIRICAL_EVAL_MISSING");
-    expect(await codes(3)).toContain("PROMPT_INJECTION_GATE_FAILED"); // shadow evidence clears only its check
-    expect(await codes(4)).toContain("EMPIRICAL_EVAL_MISSING");
+    expect(await codes(4)).not.toContain("EMPIRICAL_EVAL_MISSING"); // 2 + 1 + 1 runs
+    expect(await codes(4)).toContain("PROMPT_INJECTION_GATE_FAILED"); // shadow evidence clears only its check
+    expect(await codes(5)).toContain("EMPIRICAL_EVAL_MISSING");
   });
 });
 

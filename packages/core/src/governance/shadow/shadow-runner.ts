@@ -101,6 +101,7 @@ export class ShadowRunner implements ShadowDecisions {
   private readonly batches: ShadowComparisonBatches;
   private readonly work = new Set<Promise<void>>();
   private readonly skippedVersions = new Set<string>();
+  private stopping = false;
   private counts = {
     sampled: 0,
     noRelease: 0,
@@ -146,8 +147,13 @@ export class ShadowRunner implements ShadowDecisions {
     } while (this.work.size > 0 || this.queue.stats().waiting + this.queue.stats().running > 0);
   }
 
-  /** Records every partial batch (at stop, after `idle`); a batch the ledger refused stays pending. */
+  /**
+   * Records every partial batch (at stop, after `idle`); a batch the ledger refused stays pending.
+   * From then on each run's comparison is recorded as soon as it is made: the platform's stop hooks
+   * run in reverse plugin order, so decisions still queued in the pipeline may finish after this.
+   */
   async flush(): Promise<void> {
+    this.stopping = true;
     for (const batch of this.batches.drain()) await this.recordBatch(batch);
   }
 
@@ -235,6 +241,7 @@ export class ShadowRunner implements ShadowDecisions {
       comparison,
     );
     if (full !== undefined) await this.recordBatch(full);
+    else if (this.stopping) await this.flush();
   }
 
   private async recordBatch(batch: ComparisonBatch): Promise<void> {
