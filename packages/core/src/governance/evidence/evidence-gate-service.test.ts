@@ -243,7 +243,13 @@ function runsOf(runs: number, agreed: number): ShadowRunComparison[] {
   }));
 }
 
-async function recordBatch(ledger: ReleaseEvidenceLedger, runs: number, agreed: number, version = V20) {
+async function recordBatch(
+  ledger: ReleaseEvidenceLedger,
+  runs: number,
+  agreed: number,
+  version = V20,
+  content = comparisonContent("instance-a", runsOf(runs, agreed)),
+) {
   await ledger.record({
     kind: "SHADOW_COMPARISON",
     promptKey: PROMPT_KEY,
@@ -251,7 +257,7 @@ async function recordBatch(ledger: ReleaseEvidenceLedger, runs: number, agreed: 
     bundleHash: hashOf(version),
     recordedBy: "system:shadow",
     recordedAt: Date.UTC(2026, 8, 21),
-    content: comparisonContent("instance-a", runsOf(runs, agreed)),
+    content,
     contentHash: "0".repeat(64),
   });
 }
@@ -287,7 +293,8 @@ describe("LedgerEvidenceGate: shadow comparisons as the empirical evidence", () 
 
   it("reads every other kind's newest record however many shadow batches came after it", async () => {
     const { gate, ledger } = await gateWithEvidence();
-    for (let i = 0; i < 1_001; i++) await recordBatch(ledger, 1, 1);
+    const one = comparisonContent("instance-a", runsOf(1, 1));
+    for (let i = 0; i < 1_001; i++) await recordBatch(ledger, 1, 1, V20, one);
     expect(await activeCodes(gate)).toEqual([]);
   });
 });
