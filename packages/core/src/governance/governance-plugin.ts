@@ -33,6 +33,8 @@ import { LedgerEvidenceIntake } from "./evidence/evidence-intake-service.js";
 import { registerBuildReleases } from "./startup/startup-registration.js";
 import { registerReleaseAdmin } from "./admin/register-release-admin.js";
 import { SELECTION_PROPERTIES } from "./selection/selection.properties.js";
+import { registerShadow } from "./shadow/register-shadow.js";
+import { SHADOW_PROPERTIES } from "./shadow/shadow.properties.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -117,6 +119,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
     EMERGENCY_DEADLINE_CHECK_INTERVAL,
     ...EVALUATION_PROPERTIES,
     ...SELECTION_PROPERTIES,
+    ...SHADOW_PROPERTIES,
   ],
   errorCodes: [GOVERNANCE_ERROR_CODES],
   register(ctx) {
@@ -156,5 +159,6 @@ export const promptGovernancePlugin: PlatformPlugin = {
     });
     registerLifecycle(ctx);
     registerReleaseAdmin(ctx);
+    registerShadow(ctx);
   },
 };

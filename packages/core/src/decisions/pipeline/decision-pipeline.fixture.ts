@@ -33,6 +33,7 @@ import type { DecisionMaker, DecisionModelInfo, DecisionOutcome, DecisionRequest
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
 import { ModelCallCaps } from "./model-call-caps.js";
+import type { ShadowDecisions } from "./shadow-decisions.js";
 
 // Read once: checking the manifests costs a few hundred milliseconds.
 const CATALOG = loadBundleCatalog();
@@ -122,10 +123,26 @@ export class ListLogger implements Logger {
   }
 }
 
-/** The pipeline over in-memory adapters, with `code` properties and `maker`. */
+/** The fixture's clock and stores a test's shadow runs are built over. */
+export interface ShadowFixtureParts {
+  readonly clock: ManualClock;
+  readonly ids: CryptoIdGenerator;
+  readonly audit: InMemoryAuditSink;
+  readonly evidence: InMemorySealedEvidenceStore;
+  readonly history: InMemoryDecisionHistoryStore;
+  readonly store: InMemoryZeroTrustActionStore;
+  readonly logger: ListLogger;
+}
+
+/** The pipeline over in-memory adapters, with `code` properties and `maker` (and shadow runs, when given). */
 export async function pipelineFixture<
   M extends DecisionMaker & { readonly requests: readonly DecisionRequest[] } = RecordingDecisionMaker,
->(code: Record<string, unknown> = {}, maker: M = new RecordingDecisionMaker() as unknown as M) {
+>(
+  code: Record<string, unknown> = {},
+  maker: M = new RecordingDecisionMaker() as unknown as M,
+  /** Builds the pipeline's shadow runs from the fixture's stores (absent: none). */
+  shadowOf?: (parts: ShadowFixtureParts) => ShadowDecisions,
+) {
   const clock = new ManualClock(Date.UTC(2026, 6, 30, 10, 0, 0));
   const ids = new CryptoIdGenerator();
   const properties = resolveProperties(
@@ -160,11 +177,13 @@ export async function pipelineFixture<
     audit,
     logger,
   });
+  const shadow = shadowOf?.({ clock, ids, audit, evidence, history, store, logger });
   const pipeline = new DecisionPipeline({
     settings,
     maker,
     fallback,
     selector,
+    shadow,
     context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
     writer: new DecisionOutcomeWriter({
       zeroTrust,

@@ -4,7 +4,8 @@ import type { InjectionToken } from "tsyringe";
  * The kinds of release evidence the ledger keeps (docs/prompt-governance.md gives each kind's schema
  * and what the gate checks of it). The gate's injection, non-functional, empirical and TEVV checks
  * read the EVALUATION_RUN record written by `platform bundles evaluate`; there is no kind a person
- * fills in to say "passed".
+ * fills in to say "passed". SHADOW_COMPARISON is written by the shadow runner only (the intake
+ * refuses it) and counts, summed, toward the empirical check.
  */
 export const EVIDENCE_KINDS = [
   "CHANGE_RECORD",
@@ -14,6 +15,7 @@ export const EVIDENCE_KINDS = [
   "TOKEN_COUNTING_POLICY",
   "CACHE_POLICY",
   "COMPACTION_POLICY",
+  "SHADOW_COMPARISON",
 ] as const;
 /** One of EVIDENCE_KINDS. */
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
