@@ -17,6 +17,13 @@ export const EVIDENCE_KINDS = [
   "COMPACTION_POLICY",
   "SHADOW_COMPARISON",
 ] as const;
+/** The kinds an administrator submits through the API or the CLI (every kind but SHADOW_COMPARISON). */
+export const SUBMITTABLE_EVIDENCE_KINDS = EVIDENCE_KINDS.filter(
+  (k): k is Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON"> => k !== "SHADOW_COMPARISON",
+) as [
+  Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON">,
+  ...Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON">[],
+];
 /** One of EVIDENCE_KINDS. */
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
