@@ -18,7 +18,11 @@ import { promptGovernancePlugin } from "../governance-plugin.js";
 import { V19 } from "../governance.fixture.js";
 import { ReleaseSnapshots } from "./release-snapshots.js";
 
-const adaptiveProperties: PlatformPlugin = { id: "adaptive-properties", properties: ADAPTIVE_PROPERTIES, register() {} };
+const adaptiveProperties: PlatformPlugin = {
+  id: "adaptive-properties",
+  properties: ADAPTIVE_PROPERTIES,
+  register() {},
+};
 
 function platformWith(properties: Record<string, unknown>, governance = true) {
   return createPlatform({
@@ -33,7 +37,8 @@ function platformWith(properties: Record<string, unknown>, governance = true) {
     ],
     overrides: (o) => {
       o.override(UserRepository, {
-        useFactory: (c) => new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
+        useFactory: (c) =>
+          new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
       });
       o.override(DecisionMaker, { useValue: new RecordingDecisionMaker() });
     },
@@ -52,7 +57,13 @@ describe("registerSelection in promptGovernancePlugin", () => {
     await expect.poll(() => snapshots.current()?.scopes.size).toBe(1);
     const alice = await platform.resolve(UserRepository).create({ username: "alice" });
     const pipeline = platform.resolve(DecisionPipeline);
-    pipeline.submit({ id: "e-1", kind: "REPEATED_DENIALS", at: Date.now(), userId: alice.id, detail: { denials: 5 } });
+    pipeline.submit({
+      id: "e-1",
+      kind: "REPEATED_DENIALS",
+      at: Date.now(),
+      userId: alice.id,
+      detail: { denials: 5 },
+    });
     await pipeline.idle();
     const [pkg] = await platform.resolve(SealedEvidenceStore).recent(1);
     expect(pkg?.metadata).toMatchObject({

@@ -27,7 +27,11 @@ describe("RegistryBundleSelector: which release a request runs", () => {
     await h.put("us", [rowOf(h.catalog, "us", V20, "AVAILABLE")]);
     await h.cache.refresh();
     const eu = h.selector.select(h.event({ detail: { scope: "eu" } }));
-    expect(eu).toMatchObject({ version: V20, source: "REGISTRY", bundleHash: h.catalog.find(V20)!.manifest.bundleHash });
+    expect(eu).toMatchObject({
+      version: V20,
+      source: "REGISTRY",
+      bundleHash: h.catalog.find(V20)!.manifest.bundleHash,
+    });
     expect(eu.release).toEqual({
       registryScope: "eu",
       promptKey: KEY,
@@ -50,11 +54,17 @@ describe("RegistryBundleSelector: which release a request runs", () => {
   it("takes the ACTIVE release approved last when two templates are ACTIVE, and keeps an event's first selection", async () => {
     const h = selectorHarness();
     const at = (t: number) => ({ approval: { by: "bob", at: t, rationale: "r" } });
-    await h.put(GLOBAL, [rowOf(h.catalog, GLOBAL, V19, "ACTIVE", at(200)), rowOf(h.catalog, GLOBAL, V20, "ACTIVE", at(100))]);
+    await h.put(GLOBAL, [
+      rowOf(h.catalog, GLOBAL, V19, "ACTIVE", at(200)),
+      rowOf(h.catalog, GLOBAL, V20, "ACTIVE", at(100)),
+    ]);
     await h.cache.refresh();
     const first = h.event();
     expect(h.selector.select(first).version).toBe(V19);
-    await h.put(GLOBAL, [rowOf(h.catalog, GLOBAL, V19, "ACTIVE", at(200)), rowOf(h.catalog, GLOBAL, V20, "ACTIVE", at(300))]);
+    await h.put(GLOBAL, [
+      rowOf(h.catalog, GLOBAL, V19, "ACTIVE", at(200)),
+      rowOf(h.catalog, GLOBAL, V20, "ACTIVE", at(300)),
+    ]);
     await h.cache.refresh();
     expect(h.selector.select(h.event()).version).toBe(V20);
     expect(h.selector.select(first).version).toBe(V19);
@@ -103,7 +113,8 @@ describe("RegistryBundleSelector: which release a request runs", () => {
       rowOf(h.catalog, GLOBAL, V20, "CANARY", { canaryTenants: ["acme"] }),
     ]);
     await h.cache.refresh();
-    const source = (detail: DecisionEvent["detail"]) => h.selector.select(h.event({ userId: "u", detail })).source;
+    const source = (detail: DecisionEvent["detail"]) =>
+      h.selector.select(h.event({ userId: "u", detail })).source;
     expect(source({ tenant: "acme" })).toBe("CANARY");
     expect(source({ tenant: "ACME" })).toBe("REGISTRY");
     expect(source({})).toBe("REGISTRY");
@@ -140,7 +151,9 @@ describe("RegistryBundleSelector: which release a request runs", () => {
     const h = selectorHarness({ clock, familyOf: index.familyOf });
     await h.put(GLOBAL, [
       rowOf(h.catalog, GLOBAL, V19, "ACTIVE"),
-      rowOf(h.catalog, GLOBAL, V20, "CANARY", { canaryResourceFamilies: ["OrderService", "app.customers", "/api/invoices"] }),
+      rowOf(h.catalog, GLOBAL, V20, "CANARY", {
+        canaryResourceFamilies: ["OrderService", "app.customers", "/api/invoices"],
+      }),
     ]);
     await h.cache.refresh();
     await index.refresh(h.cache.current()!);
@@ -207,16 +220,34 @@ describe("RegistryBundleSelector: the build default, recorded once per version o
     const h = selectorHarness();
     const hash = (v: string) => h.catalog.find(v)!.manifest.bundleHash;
     expect(h.selector.serving()).toEqual([
-      { registryScope: GLOBAL, promptKey: KEY, promptVersion: V19, bundleHash: hash(V19), source: "BUILD_DEFAULT" },
+      {
+        registryScope: GLOBAL,
+        promptKey: KEY,
+        promptVersion: V19,
+        bundleHash: hash(V19),
+        source: "BUILD_DEFAULT",
+      },
     ]);
     await h.put(GLOBAL, [rowOf(h.catalog, GLOBAL, V19, "ACTIVE"), rowOf(h.catalog, GLOBAL, V20, "CANARY")]);
     await h.put("eu", [rowOf(h.catalog, "eu", V18, "ACTIVE")]);
     await h.cache.refresh();
     expect(h.selector.serving()).toEqual([
-      { registryScope: GLOBAL, promptKey: KEY, promptVersion: V19, bundleHash: hash(V19), source: "REGISTRY" },
+      {
+        registryScope: GLOBAL,
+        promptKey: KEY,
+        promptVersion: V19,
+        bundleHash: hash(V19),
+        source: "REGISTRY",
+      },
       { registryScope: GLOBAL, promptKey: KEY, promptVersion: V20, bundleHash: hash(V20), source: "CANARY" },
       // This build keeps v18 as a record only: the scope runs the build default.
-      { registryScope: "eu", promptKey: KEY, promptVersion: V19, bundleHash: hash(V19), source: "BUILD_DEFAULT" },
+      {
+        registryScope: "eu",
+        promptKey: KEY,
+        promptVersion: V19,
+        bundleHash: hash(V19),
+        source: "BUILD_DEFAULT",
+      },
     ]);
   });
 });

@@ -123,7 +123,10 @@ export class RegistryBundleSelector implements BundleSelector {
       add(scope, executingRelease(rows, this.promptKey, "CANARY"), "CANARY");
     }
     if (![...out.values()].some((s) => s.registryScope === PLATFORM_GLOBAL_SCOPE && s.source === "REGISTRY"))
-      out.set(`${PLATFORM_GLOBAL_SCOPE}\u0000BUILD_DEFAULT`, this.served(PLATFORM_GLOBAL_SCOPE, this.fallback));
+      out.set(
+        `${PLATFORM_GLOBAL_SCOPE}\u0000BUILD_DEFAULT`,
+        this.served(PLATFORM_GLOBAL_SCOPE, this.fallback),
+      );
     return [...out.values()];
   }
 
@@ -151,7 +154,10 @@ export class RegistryBundleSelector implements BundleSelector {
     const ownCanary = executingRelease(own, key, "CANARY");
     if (ownActive !== undefined || ownCanary !== undefined)
       return { canary: ownCanary, active: ownActive ?? executingRelease(global, key, "ACTIVE") };
-    return { canary: executingRelease(global, key, "CANARY"), active: executingRelease(global, key, "ACTIVE") };
+    return {
+      canary: executingRelease(global, key, "CANARY"),
+      active: executingRelease(global, key, "ACTIVE"),
+    };
   }
 
   private inCanary(row: ReleaseRow, event: DecisionEvent, tenant: unknown): boolean {
@@ -196,20 +202,37 @@ export class RegistryBundleSelector implements BundleSelector {
     return requested === undefined ? this.fallback : Object.freeze({ ...this.fallback, requested });
   }
 
-  private report(why: RegistryFallbackReason, requested: string | undefined, extra: Record<string, unknown>): void {
+  private report(
+    why: RegistryFallbackReason,
+    requested: string | undefined,
+    extra: Record<string, unknown>,
+  ): void {
     const key = requested === undefined ? `reason:${why}` : `version:${requested}`;
     if (this.reported.has(key)) return;
     this.reported.add(key);
-    const fields = { why, ...(requested === undefined ? {} : { requested }), ran: this.fallback.version, ...extra };
+    const fields = {
+      why,
+      ...(requested === undefined ? {} : { requested }),
+      ran: this.fallback.version,
+      ...extra,
+    };
     this.o.logger.warn("registry selector ran the build default", fields);
     try {
-      this.o.audit.record({ type: DECISIONS_AUDIT.bundleFallback, outcome: "info", principal: "system", data: fields });
+      this.o.audit.record({
+        type: DECISIONS_AUDIT.bundleFallback,
+        outcome: "info",
+        principal: "system",
+        data: fields,
+      });
     } catch {
       // The sink must not stop a decision.
     }
   }
 
-  private served(registryScope: string, s: Pick<BundleSelection, "version" | "bundleHash" | "source">): ServedBundle {
+  private served(
+    registryScope: string,
+    s: Pick<BundleSelection, "version" | "bundleHash" | "source">,
+  ): ServedBundle {
     return {
       registryScope,
       promptKey: this.promptKey,

@@ -23,7 +23,10 @@ describe("the registry selector in the real decision pipeline", () => {
           catalog: h.catalog,
           snapshots: h.cache,
           resolver: {
-            resolve: (e) => ({ registryScope: GLOBAL, tenant: e.detail?.tenant === "acme" ? "acme" : undefined }),
+            resolve: (e) => ({
+              registryScope: GLOBAL,
+              tenant: e.detail?.tenant === "acme" ? "acme" : undefined,
+            }),
           },
           familyOf: () => undefined,
           audit,
@@ -34,14 +37,22 @@ describe("the registry selector in the real decision pipeline", () => {
     f.pipeline.submit(f.event("REPEATED_DENIALS", { detail: { denials: 5, tenant: "acme" } }));
     await f.pipeline.idle();
     const packages = await f.evidence.recent(10);
-    const metadata = packages.map((p) => p.metadata).sort((a, b) => a.bundleVersion.localeCompare(b.bundleVersion));
+    const metadata = packages
+      .map((p) => p.metadata)
+      .sort((a, b) => a.bundleVersion.localeCompare(b.bundleVersion));
     expect(metadata).toMatchObject([
       {
         bundleVersion: V19,
         bundleHash: h.catalog.find(V19)!.manifest.bundleHash,
         selectionSource: "REGISTRY",
         stage: "ENFORCE",
-        release: { registryScope: GLOBAL, promptKey: KEY, promptVersion: V19, status: "ACTIVE", approvedBy: "alice" },
+        release: {
+          registryScope: GLOBAL,
+          promptKey: KEY,
+          promptVersion: V19,
+          status: "ACTIVE",
+          approvedBy: "alice",
+        },
       },
       {
         bundleVersion: V20,
@@ -73,7 +84,11 @@ describe("the registry selector in the real decision pipeline", () => {
     f.pipeline.submit(f.event("REPEATED_DENIALS", { detail: { denials: 5 } }));
     await f.pipeline.idle();
     const [pkg] = await f.evidence.recent(1);
-    expect(pkg?.metadata).toMatchObject({ bundleVersion: V19, selectionSource: "BUILD_DEFAULT", stage: "ENFORCE" });
+    expect(pkg?.metadata).toMatchObject({
+      bundleVersion: V19,
+      selectionSource: "BUILD_DEFAULT",
+      stage: "ENFORCE",
+    });
     expect(pkg?.metadata.release).toBeUndefined();
     expect(f.auditOf("decision.bundle.fallback").map((e) => e.data)).toEqual([
       { why: "registry-not-read", ran: V19 },

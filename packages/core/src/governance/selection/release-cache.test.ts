@@ -21,7 +21,10 @@ async function tick(clock: ManualClock, ms: number): Promise<void> {
 }
 
 const version = (h: ReturnType<typeof selectorHarness>) =>
-  h.cache.current()?.scopes.get(GLOBAL)?.find((r) => r.status === "ACTIVE")?.promptVersion;
+  h.cache
+    .current()
+    ?.scopes.get(GLOBAL)
+    ?.find((r) => r.status === "ACTIVE")?.promptVersion;
 
 describe("ReleaseCache", () => {
   it("serves nothing before its first read, then never a snapshot older than the TTL while the registry is down", async () => {
@@ -130,7 +133,12 @@ describe("ReleaseCache", () => {
     const a = governanceHarness();
     await a.seed({ [V19]: "ACTIVE", [V20]: "CANARY" });
     await a.evidence(V20);
-    const b = selectorHarness({ registry: a.registry, counters: a.counters, clock: a.clock, pollIntervalMs: 0 });
+    const b = selectorHarness({
+      registry: a.registry,
+      counters: a.counters,
+      clock: a.clock,
+      pollIntervalMs: 0,
+    });
     b.cache.start();
     await vi.advanceTimersByTimeAsync(0);
     await tick(a.clock, 1_000);

@@ -4,7 +4,7 @@ import { PeriodicPoll } from "../../kernel/coordination/periodic-poll.js";
 import type { EventBus } from "../../kernel/event-bus.js";
 import type { Logger } from "../../kernel/logger.js";
 import { RELEASES_CHANGED_EVENT } from "../governance-audit.js";
-import type { ReleaseRegistry, ReleaseRow } from "../registry/release-registry.js";
+import type { ReleaseRegistry, ReleaseRow, ReleaseScopeHead } from "../registry/release-registry.js";
 import { RELEASE_CACHE_TOPIC } from "../release-governance.js";
 import type { ReleaseSnapshot, ReleaseSnapshots } from "./release-snapshots.js";
 
@@ -134,7 +134,7 @@ export class ReleaseCache implements ReleaseSnapshots {
   }
 
   private async readOnce(): Promise<void> {
-    let heads;
+    let heads: ReleaseScopeHead[];
     try {
       heads = await this.o.registry.heads();
     } catch (error) {

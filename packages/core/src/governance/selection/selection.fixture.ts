@@ -108,7 +108,10 @@ export function selectorHarness(options: SelectorHarnessOptions = {}) {
     },
     /** The fallback audit records' data. */
     fallbacks() {
-      return audit.events().filter((e) => e.type === "decision.bundle.fallback").map((e) => e.data);
+      return audit
+        .events()
+        .filter((e) => e.type === "decision.bundle.fallback")
+        .map((e) => e.data);
     },
   };
 }
