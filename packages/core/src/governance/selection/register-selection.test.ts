@@ -76,12 +76,10 @@ describe("registerSelection in promptGovernancePlugin", () => {
     await platform.stop();
   });
 
-  it("keeps the configuration selector by default and still registers the release snapshots", async () => {
+  it("keeps the configuration selector by default and still registers the release snapshots", () => {
     const platform = platformWith({});
-    await platform.start();
     expect(platform.resolve(BundleSelector)).toBeInstanceOf(ConfigurationBundleSelector);
     expect(platform.container.isRegistered(ReleaseSnapshots, true)).toBe(true);
-    await platform.stop();
   });
 
   it("refuses to start with selector=REGISTRY without promptGovernancePlugin", async () => {

@@ -8,6 +8,9 @@ import type { ReleaseRegistry, ReleaseRow, ReleaseScopeHead } from "../registry/
 import { RELEASE_CACHE_TOPIC } from "../release-governance.js";
 import type { ReleaseSnapshot, ReleaseSnapshots } from "./release-snapshots.js";
 
+/** The least time between two reads `current()` starts on demand. */
+const ON_DEMAND_SPACING_MS = 1_000;
+
 /** What a ReleaseCache reads, when, and whom it tells. */
 export interface ReleaseCacheOptions {
   readonly registry: Pick<ReleaseRegistry, "heads">;
@@ -44,6 +47,8 @@ export class ReleaseCache implements ReleaseSnapshots {
   private again = false;
   private failing = false;
   private seenCount: number | undefined;
+  private started = false;
+  private attemptedAt = Number.NEGATIVE_INFINITY;
   private readonly refreshLoop: PeriodicPoll;
   private readonly changeLoop: PeriodicPoll;
   private unsubscribe: (() => void) | undefined;
@@ -70,8 +75,15 @@ export class ReleaseCache implements ReleaseSnapshots {
     const snapshot = this.snapshot;
     if (snapshot === undefined) return undefined;
     const age = this.o.clock.now() - snapshot.readAt;
-    // On demand too, in case a timer ran late: the decision never waits for it.
-    if (age >= this.o.ttlMs / 2 && this.reading === undefined) void this.refresh();
+    // On demand too, in case a timer ran late (the decision never waits for it); at most one attempt
+    // a second, so decisions do not hammer a registry that fails fast.
+    if (
+      this.started &&
+      age >= this.o.ttlMs / 2 &&
+      this.reading === undefined &&
+      this.o.clock.now() - this.attemptedAt >= ON_DEMAND_SPACING_MS
+    )
+      void this.refresh();
     return age > this.o.ttlMs ? undefined : snapshot;
   }
 
@@ -80,6 +92,7 @@ export class ReleaseCache implements ReleaseSnapshots {
    * the change poll and the subscription to this instance's change event.
    */
   start(): void {
+    this.started = true;
     this.unsubscribe ??= this.o.events.on(RELEASES_CHANGED_EVENT, () => {
       void this.refresh();
     });
@@ -93,6 +106,7 @@ export class ReleaseCache implements ReleaseSnapshots {
 
   /** Stops the timers and the subscription; waits for a read in progress. */
   async stop(): Promise<void> {
+    this.started = false;
     this.unsubscribe?.();
     this.unsubscribe = undefined;
     await Promise.all([this.refreshLoop.stop(), this.changeLoop.stop()]);
@@ -135,6 +149,7 @@ export class ReleaseCache implements ReleaseSnapshots {
 
   private async readOnce(): Promise<void> {
     let heads: ReleaseScopeHead[];
+    this.attemptedAt = this.o.clock.now();
     try {
       heads = await this.o.registry.heads();
     } catch (error) {

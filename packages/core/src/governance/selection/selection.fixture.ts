@@ -62,11 +62,14 @@ export function selectorHarness(options: SelectorHarnessOptions = {}) {
   const events = new InProcessEventBus();
   const logger = new RecordingLogger();
   const audit = new InMemoryAuditSink(10_000, clock);
-  const outage = { down: false };
+  const outage = { down: false, reads: 0 };
   const cache = new ReleaseCache({
     // The real registry, unreachable while `outage.down`.
     registry: {
-      heads: () => (outage.down ? Promise.reject(new Error("registry unreachable")) : registry.heads()),
+      heads: () => {
+        outage.reads++;
+        return outage.down ? Promise.reject(new Error("registry unreachable")) : registry.heads();
+      },
     },
     counters,
     events,
@@ -94,7 +97,7 @@ export function selectorHarness(options: SelectorHarnessOptions = {}) {
     audit,
     cache,
     selector,
-    /** `down: true` makes every read of the heads fail. */
+    /** `down: true` makes every read of the heads fail; `reads` counts the reads tried. */
     outage,
     /** Writes `rows` as the scope's head (replacing it). */
     async put(scope: string, rows: readonly ReleaseRow[]): Promise<void> {
