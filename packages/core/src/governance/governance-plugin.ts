@@ -35,6 +35,8 @@ import { registerReleaseAdmin } from "./admin/register-release-admin.js";
 import { SELECTION_PROPERTIES } from "./selection/selection.properties.js";
 import { registerShadow } from "./shadow/register-shadow.js";
 import { SHADOW_PROPERTIES } from "./shadow/shadow.properties.js";
+import { registerSelection } from "./selection/register-selection.js";
+import { ResourceFamilies } from "./selection/resource-family-index.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -159,6 +161,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
     });
     registerLifecycle(ctx);
     registerReleaseAdmin(ctx);
-    registerShadow(ctx);
+    registerSelection(ctx);
+    registerShadow(ctx, { familyOf: (c) => c.resolve(ResourceFamilies).familyOf });
   },
 };

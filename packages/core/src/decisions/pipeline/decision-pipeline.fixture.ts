@@ -22,7 +22,7 @@ import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
-import { ConfigurationBundleSelector } from "./bundle-selector.js";
+import { type BundleSelector, ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
 import { OfflineAnalyst } from "../analyst/offline-analyst.js";
 import { EngineDecisionMaker } from "../engine/engine-decision-maker.js";
@@ -134,12 +134,23 @@ export interface ShadowFixtureParts {
   readonly logger: ListLogger;
 }
 
-/** The pipeline over in-memory adapters, with `code` properties and `maker` (and shadow runs, when given). */
+/** What a test's own selector may use (the fixture's audit sink, logger and clock). */
+export interface FixtureSelectorDeps {
+  readonly audit: InMemoryAuditSink;
+  readonly logger: ListLogger;
+  readonly clock: ManualClock;
+}
+
+/**
+ * The pipeline over in-memory adapters, with `code` properties and `maker`; it runs the configuration
+ * selector (`selector`) unless `selectorOf` builds another, and shadow runs when `shadowOf` builds them.
+ */
 export async function pipelineFixture<
   M extends DecisionMaker & { readonly requests: readonly DecisionRequest[] } = RecordingDecisionMaker,
 >(
   code: Record<string, unknown> = {},
   maker: M = new RecordingDecisionMaker() as unknown as M,
+  selectorOf?: (deps: FixtureSelectorDeps) => BundleSelector,
   /** Builds the pipeline's shadow runs from the fixture's stores (absent: none). */
   shadowOf?: (parts: ShadowFixtureParts) => ShadowDecisions,
 ) {
@@ -171,6 +182,7 @@ export async function pipelineFixture<
     alerts.push(e);
   });
   const logger = new ListLogger();
+  // `selector` stays the configuration selector; the pipeline runs `selectorOf`'s when given.
   const selector = new ConfigurationBundleSelector({
     catalog: CATALOG,
     active: properties.get(PROMPT_BUNDLE_ACTIVE),
@@ -182,7 +194,7 @@ export async function pipelineFixture<
     settings,
     maker,
     fallback,
-    selector,
+    selector: selectorOf?.({ audit, logger, clock }) ?? selector,
     shadow,
     context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
     writer: new DecisionOutcomeWriter({

@@ -71,7 +71,7 @@ export async function shadowStack(o: ShadowStackOptions = {}) {
   const ledger = new InMemoryReleaseEvidenceLedger();
   const maker = new RecordingDecisionMaker();
   let runner: ShadowRunner | undefined;
-  const f = await pipelineFixture({}, maker, (p) => {
+  const f = await pipelineFixture({}, maker, undefined, (p) => {
     runner = new ShadowRunner({
       samplePercent: o.percent ?? 100,
       dailyCap: o.cap ?? 100,
