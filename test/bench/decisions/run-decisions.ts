@@ -40,7 +40,7 @@ async function main(): Promise<number> {
   const engine = await measureEngine(quick ? 200 : 1000);
   const path = await measureRequestPath(quick ? 2 : 6, quick ? 1000 : 3000, 8);
   const selection = await measureSelection(quick ? 300 : 1500, 3);
-  const shadow = await measureShadowPath(3, quick ? 2 : 4, quick ? 1000 : 2500, 8);
+  const shadow = await measureShadowPath(3, quick ? 2 : 4, quick ? 1500 : 4000);
   const report = [
     render(renders, engine, path, quick),
     renderSelection(selection),
@@ -113,11 +113,13 @@ function renderSelection(rows: SelectionRow[]): string {
   ].join("\n");
 }
 
-function renderShadow(runs: ShadowPathRow[][]): string {
+function renderShadow({ rate, runs }: { rate: number; runs: ShadowPathRow[][] }): string {
   const ratios = runs.map(([off, on]) => on!.p50Ms / off!.p50Ms);
   const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
   return [
     "### Request path: POST /api/login, every sign-in decided, shadow runs off vs on (100% sampling)",
+    "",
+    `An open loop of ${rate} sign-ins a second (half the capacity measured without shadow runs), interleaved rounds.`,
     "",
     "| run | shadow | requests | p50 ms | p99 ms | req/s | decisions | shadow runs |",
     "|---|---|---|---|---|---|---|---|",

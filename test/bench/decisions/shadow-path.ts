@@ -98,41 +98,66 @@ async function startDemo(label: Demo["label"]): Promise<Demo> {
   };
 }
 
-/** `connections` closed loops of `POST /api/login` as `user` for `durationMs`; the latencies in ms. */
-async function load(demo: Demo, connections: number, durationMs: number): Promise<number[]> {
-  const latencies: number[] = [];
-  const end = performance.now() + durationMs;
+/** One `POST /api/login` as `user`; its latency in ms. */
+async function signIn(demo: Demo): Promise<number> {
+  const t = performance.now();
+  const res = await fetch(`${demo.base}/api/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ username: "user", password: "password" }),
+  });
+  await res.arrayBuffer();
+  if (res.status !== 200) throw new Error(`${demo.label}: /api/login answered ${res.status}`);
+  return performance.now() - t;
+}
+
+/** `connections` closed loops of sign-ins for `durationMs`: how many a second the server answers. */
+async function capacity(demo: Demo, connections: number, durationMs: number): Promise<number> {
+  let n = 0;
+  const start = performance.now();
+  const end = start + durationMs;
   const loop = async () => {
     while (performance.now() < end) {
-      const t = performance.now();
-      const res = await fetch(`${demo.base}/api/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ username: "user", password: "password" }),
-      });
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`${demo.label}: /api/login answered ${res.status}`);
-      latencies.push(performance.now() - t);
+      await signIn(demo);
+      n++;
     }
   };
   await Promise.all(Array.from({ length: connections }, loop));
-  return latencies;
+  return n / ((performance.now() - start) / 1000);
+}
+
+/**
+ * An open loop: a sign-in started every `1000 / rate` ms for `durationMs`, whether or not earlier
+ * ones answered (a closed loop at saturation would measure throughput, not the request path's
+ * latency); the latencies in ms.
+ */
+async function load(demo: Demo, rate: number, durationMs: number): Promise<number[]> {
+  const latencies: Promise<number>[] = [];
+  const start = performance.now();
+  for (let i = 0; performance.now() - start < durationMs; i++) {
+    latencies.push(signIn(demo));
+    const next = start + ((i + 1) * 1000) / rate;
+    await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+  }
+  return Promise.all(latencies);
 }
 
 /**
  * The request path with shadow runs off and on (100% sampling, the cap raised, the built-in analyst):
- * `POST /api/login` on two demo servers in this process, every sign-in decided, interleaved rounds;
- * one row per server per run, `runs` runs.
+ * `POST /api/login` on two demo servers in this process, every sign-in decided, interleaved rounds
+ * of an open loop at half the capacity the server without shadow runs measured (closed loops of 8);
+ * one row per server per run, `runs` runs, and the rate used.
  */
 export async function measureShadowPath(
   runs: number,
   rounds: number,
   durationMs: number,
-  connections: number,
-): Promise<ShadowPathRow[][]> {
+): Promise<{ rate: number; runs: ShadowPathRow[][] }> {
   const demos = [await startDemo("shadow off"), await startDemo("shadow on")];
   try {
-    for (const d of demos) await load(d, connections, 500); // warm-up
+    for (const d of demos) await capacity(d, 8, 500); // warm-up
+    const rate = Math.max(5, Math.round((await capacity(demos[0]!, 8, 2_000)) / 2));
+    const connections = rate;
     const out: ShadowPathRow[][] = [];
     for (let run = 0; run < runs; run++) {
       const all = new Map<string, number[]>(demos.map((d) => [d.label, []]));
@@ -147,7 +172,7 @@ export async function measureShadowPath(
       }
       out.push(demos.map((d) => rowOf(d, all.get(d.label)!, time.get(d.label)!, before.get(d.label)!)));
     }
-    return out;
+    return { rate, runs: out };
   } finally {
     for (const d of demos) await d.close();
   }
