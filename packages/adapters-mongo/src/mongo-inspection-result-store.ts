@@ -101,7 +101,8 @@ export class MongoInspectionResultStore implements InspectionResultStore {
   async save(result: InspectionResult): Promise<void> {
     checkResult(result);
     const _id = idOf(result.packageId, result.inspectorVersion);
-    await this.docs.replaceOne({ _id }, { ...result, _id }, { upsert: true });
+    // The upsert's insert takes `_id` from the filter; the replacement holds the result alone.
+    await this.docs.replaceOne({ _id }, result, { upsert: true });
   }
 
   async get(packageId: string, inspectorVersion: string): Promise<InspectionResult | undefined> {

@@ -1,6 +1,8 @@
 import type { SentPrompt } from "../decisions/evidence/sealed-evidence-store.js";
+import type { BudgetProfile } from "../prompts/bundles/budget-profile.js";
 import type { BundleDefinition, PromptLayout } from "../prompts/bundles/bundle-definition.js";
 import type { PromptRender } from "../prompts/layouts/prompt-render.js";
+import { renderV20User } from "../prompts/layouts/v20/render-v20.js";
 import type { Dictionary } from "../prompts/layouts/v20/v20-dictionary.js";
 import type { BundleCatalog } from "../prompts/manifest/bundle-catalog.js";
 import type { InspectedPackage } from "./inspected-package.js";
@@ -56,9 +58,28 @@ function bundleOf(pkg: InspectedPackage, catalog: BundleCatalog) {
   return { layout: entry.manifest.layout, bundle: entry.bundle };
 }
 
-function expectedRender(bundle: BundleDefinition | undefined, pkg: InspectedPackage, prompt: SentPrompt) {
+const systemTexts = new WeakMap<BundleDefinition, Map<BudgetProfile, string>>();
+
+/** A bundle's system text of a profile, rendered once: it depends on the bundle and profile only, never on the input. */
+function systemText(bundle: BundleDefinition, profile: BudgetProfile): string {
+  let texts = systemTexts.get(bundle);
+  if (texts === undefined) systemTexts.set(bundle, (texts = new Map()));
+  let text = texts.get(profile);
+  if (text === undefined) texts.set(profile, (text = bundle.renderSystem(profile)));
+  return text;
+}
+
+/**
+ * What `bundle` renders from the sealed context for `prompt`'s layer. A dictionary bundle's user
+ * prompt is drawn by its dictionary and its system text taken once per profile (what its `render`
+ * does, without counting the system tokens per package); another layout renders whole.
+ */
+function expectedRender(bundle: BundleDefinition | undefined, pkg: InspectedPackage, prompt: SentPrompt): PromptRender | undefined {
   const profile = bundle?.budgets.find((p) => p.family === prompt.layer);
-  return bundle && profile ? bundle.render(pkg.input, profile) : undefined;
+  if (!bundle || !profile) return undefined;
+  if (bundle.layout !== V20_LAYOUT || bundle.dictionary === undefined) return bundle.render(pkg.input, profile);
+  const user = renderV20User(pkg.input, profile, bundle.dictionary as unknown as Dictionary);
+  return { ...user, system: systemText(bundle, profile), systemTokens: Number.NaN };
 }
 
 function v20ScopeOf(

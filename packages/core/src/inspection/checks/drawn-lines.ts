@@ -18,8 +18,19 @@ export function entryOfLine(dictionary: Dictionary, line: PromptLine): Dictionar
 /** The key of a past record line: `past-record:` and its first field. */
 export const recordKey = (line: PromptLine): string => `past-record:${line.value!.split(" | ", 1)[0]}`;
 
+const drawnCache = new WeakMap<PromptView, KeyedLine[]>();
+
 /** Every line of `view` that draws a fact (with an ID), keyed; lines the dictionary cannot place are left out. */
-export function drawnLines(view: PromptView, dictionary: Dictionary): KeyedLine[] {
+export function drawnLines(view: PromptView, dictionary: Dictionary): readonly KeyedLine[] {
+  let drawn = drawnCache.get(view);
+  if (drawn === undefined) {
+    drawn = keyDrawnLines(view, dictionary);
+    drawnCache.set(view, drawn);
+  }
+  return drawn;
+}
+
+function keyDrawnLines(view: PromptView, dictionary: Dictionary): KeyedLine[] {
   return view.lines.flatMap((line): KeyedLine[] => {
     if (line.kind === "record") return [{ key: recordKey(line), line }];
     if (line.kind !== "fact") return [];

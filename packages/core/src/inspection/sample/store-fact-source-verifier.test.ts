@@ -8,6 +8,7 @@ import { cleanPackage, releaseRows, rowLookup } from "../corpus/clean-packages.f
 import { CorpusSeals } from "../corpus/corpus-seal.fixture.js";
 import { inspectPackage } from "../inspect-package.js";
 import type { InspectedPackage } from "../inspected-package.js";
+import type { PromptFactSourceVerifier } from "../prompt-fact-source-verifier.js";
 import { StoreFactSourceVerifier } from "./store-fact-source-verifier.js";
 
 const DAY_MS = 86_400_000;
@@ -24,7 +25,7 @@ async function alicesWorld() {
   await history.append({ id: "dec-0990", at: Date.parse("2026-07-29T16:02:11Z"), eventId: "e", eventKind: "SIGN_IN_COMPLETED", userId: alice.id, action: "ALLOW" });
   const pkg = seals.seal({ ...base, id: `${base.id}-${alice.id}`, metadata: { ...base.metadata, userId: alice.id } });
   const verifier = new StoreFactSourceVerifier({ users, history });
-  const inspect = (p: InspectedPackage = pkg, v = verifier) =>
+  const inspect = (p: InspectedPackage = pkg, v: PromptFactSourceVerifier = verifier) =>
     inspectPackage(p, { catalog, verifySeal: seals.verify, releaseRow: rowLookup(releaseRows(catalog)), verifier: v, now: 1 });
   return { users, history, alice, pkg, inspect };
 }

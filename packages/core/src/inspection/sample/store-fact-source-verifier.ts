@@ -10,7 +10,7 @@ import type {
 
 const DAY_MS = 86_400_000;
 /** How far back the decision history is read to find a past record a prompt drew. */
-const HISTORY_READ = 200;
+const HISTORY_READ = 64;
 
 /** The stores the sample verifier reads. */
 export interface StoreFactSourceVerifierOptions {
