@@ -33,7 +33,11 @@ describeAgainstMongo("MongoInspectionResultStore", (freshDb) => {
       const docs = await db.collection("inspection_results").find({}).toArray();
       expect(docs).toEqual([{ _id: { p: "p1", v: "prompt-inspector/1" }, ...result("p1"), inspectedAt: 3 }]);
       const indexes = await db.collection("inspection_results").listIndexes().toArray();
-      expect(indexes.map((i) => i.name)).toEqual(["_id_", "packageId_inspectedAt", "capturedAt_packageId_version"]);
+      expect(indexes.map((i) => i.name)).toEqual([
+        "_id_",
+        "packageId_inspectedAt",
+        "capturedAt_packageId_version",
+      ]);
     });
 
     it("sends one command per method, and none for a query it refuses", async () => {
@@ -44,7 +48,9 @@ describeAgainstMongo("MongoInspectionResultStore", (freshDb) => {
       onTestFinished(commands.stop);
       expect(await commands.trace(() => store.save(result("p1")))).toEqual(["update inspection_results"]);
       expect(await commands.trace(() => store.latest("p1"))).toEqual(["find inspection_results"]);
-      expect(await commands.trace(() => store.inspected(["p1"], "prompt-inspector/1"))).toEqual(["find inspection_results"]);
+      expect(await commands.trace(() => store.inspected(["p1"], "prompt-inspector/1"))).toEqual([
+        "find inspection_results",
+      ]);
       expect(await commands.trace(() => store.list({ limit: 5 }))).toEqual(["find inspection_results"]);
       expect(await commands.during(() => store.list({ limit: 0 }).catch(() => undefined))).toEqual([]);
     });

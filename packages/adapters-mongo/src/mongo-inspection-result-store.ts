@@ -33,11 +33,13 @@ const invalid = (fields: string[]) =>
 function checkQuery(q: InspectionResultQuery): void {
   const fields: string[] = [];
   if (!Number.isInteger(q.limit) || q.limit < 1 || q.limit > MAX_LIMIT) fields.push("limit");
-  for (const name of ["from", "to"] as const) if (q[name] !== undefined && !isTime(q[name])) fields.push(name);
+  for (const name of ["from", "to"] as const)
+    if (q[name] !== undefined && !isTime(q[name])) fields.push(name);
   for (const name of ["inspectorVersion", "verdict", "check", "key"] as const)
     if (q[name] !== undefined && !isName(q[name])) fields.push(name);
   const a = q.after;
-  if (a !== undefined && !(isTime(a.capturedAt) && isName(a.packageId) && isName(a.inspectorVersion))) fields.push("after");
+  if (a !== undefined && !(isTime(a.capturedAt) && isName(a.packageId) && isName(a.inspectorVersion)))
+    fields.push("after");
   if (fields.length) throw invalid(fields);
 }
 
@@ -59,7 +61,9 @@ function filterOf(q: InspectionResultQuery): Filter<InspectionResultDocument> {
   if (q.verdict !== undefined) and.push({ verdict: q.verdict });
   if (q.check !== undefined) and.push({ "findings.check": q.check } as Filter<InspectionResultDocument>);
   if (q.key !== undefined)
-    and.push({ "findings.key": { $regex: `^${escapeRegex(q.key)}(\\.|$)` } } as Filter<InspectionResultDocument>);
+    and.push({
+      "findings.key": { $regex: `^${escapeRegex(q.key)}(\\.|$)` },
+    } as Filter<InspectionResultDocument>);
   if (q.from !== undefined) and.push({ capturedAt: { $gte: q.from } });
   if (q.to !== undefined) and.push({ capturedAt: { $lt: q.to } });
   const a = q.after;
@@ -74,7 +78,8 @@ function filterOf(q: InspectionResultQuery): Filter<InspectionResultDocument> {
   return and.length ? { $and: and } : {};
 }
 
-const resultOf = ({ _id, ...result }: InspectionResultDocument): InspectionResult => result as InspectionResult;
+const resultOf = ({ _id, ...result }: InspectionResultDocument): InspectionResult =>
+  result as InspectionResult;
 
 /**
  * InspectionResultStore on MongoDB: one document per package and inspector version (`_id`
@@ -133,13 +138,22 @@ export class MongoInspectionResultStore implements InspectionResultStore {
     const results = docs.slice(0, q.limit).map(resultOf);
     const last = results.at(-1);
     return docs.length > q.limit && last
-      ? { results, next: { capturedAt: last.capturedAt, packageId: last.packageId, inspectorVersion: last.inspectorVersion } }
+      ? {
+          results,
+          next: {
+            capturedAt: last.capturedAt,
+            packageId: last.packageId,
+            inspectorVersion: last.inspectorVersion,
+          },
+        }
       : { results };
   }
 
   async latestInspectionOutcome(packageId: string): Promise<InspectionOutcome | undefined> {
     const r = await this.latest(packageId);
     if (r === undefined) return undefined;
-    return (r.verdict === "PASS" || r.verdict === "NOT_APPLICABLE") && r.findings.length === 0 ? "NOTHING_WRONG" : "FINDINGS";
+    return (r.verdict === "PASS" || r.verdict === "NOT_APPLICABLE") && r.findings.length === 0
+      ? "NOTHING_WRONG"
+      : "FINDINGS";
   }
 }

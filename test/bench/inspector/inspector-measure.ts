@@ -2,10 +2,18 @@ import { InMemoryDecisionHistoryStore } from "../../../packages/core/src/decisio
 import { InMemoryUserRepository } from "../../../packages/core/src/identity/users/in-memory-user-repository.js";
 import { ManualClock } from "../../../packages/core/src/kernel/clock.js";
 import { CryptoIdGenerator } from "../../../packages/core/src/kernel/id-generator.js";
-import { cleanPackage, releaseRows, rowLookup, V19 } from "../../../packages/core/src/inspection/corpus/clean-packages.fixture.js";
+import {
+  cleanPackage,
+  releaseRows,
+  rowLookup,
+  V19,
+} from "../../../packages/core/src/inspection/corpus/clean-packages.fixture.js";
 import { BROKEN_CASES } from "../../../packages/core/src/inspection/corpus/broken-packages.fixture.js";
 import { CorpusSeals } from "../../../packages/core/src/inspection/corpus/corpus-seal.fixture.js";
-import { type InspectorOptions, inspectPackage } from "../../../packages/core/src/inspection/inspect-package.js";
+import {
+  type InspectorOptions,
+  inspectPackage,
+} from "../../../packages/core/src/inspection/inspect-package.js";
 import type { InspectedPackage } from "../../../packages/core/src/inspection/inspected-package.js";
 import { StoreFactSourceVerifier } from "../../../packages/core/src/inspection/sample/store-fact-source-verifier.js";
 import type { BundleCatalog } from "../../../packages/core/src/prompts/manifest/bundle-catalog.js";
@@ -25,7 +33,9 @@ export interface InspectorBench {
  * The packages the bench cycles through: the clean corpus (v20 L1, v20 L1+L2, v19, a masked one)
  * and every broken case, sealed, with a verifier answering from the platform's in-memory stores.
  */
-export async function benchPackages(catalog: BundleCatalog): Promise<{ packages: InspectedPackage[]; options: InspectorOptions }> {
+export async function benchPackages(
+  catalog: BundleCatalog,
+): Promise<{ packages: InspectedPackage[]; options: InspectorOptions }> {
   const seals = new CorpusSeals();
   const clean = [
     { golden: "internal-read" },
@@ -40,8 +50,12 @@ export async function benchPackages(catalog: BundleCatalog): Promise<{ packages:
     return c.sealed === "BEFORE" ? c.change(pkg) : c.change(seals.seal(pkg));
   });
   const world = await hostRecordsOf([...clean, ...broken]);
-  const packages = [...clean, ...broken].map((p) => ({ ...p, metadata: { ...p.metadata, userId: world.userIdOf(p) } }));
-  for (const [i, p] of packages.entries()) if (i < clean.length || BROKEN_CASES[i - clean.length]!.sealed === "BEFORE") seals.seal(p);
+  const packages = [...clean, ...broken].map((p) => ({
+    ...p,
+    metadata: { ...p.metadata, userId: world.userIdOf(p) },
+  }));
+  for (const [i, p] of packages.entries())
+    if (i < clean.length || BROKEN_CASES[i - clean.length]!.sealed === "BEFORE") seals.seal(p);
   const options: InspectorOptions = {
     catalog,
     verifySeal: seals.verify,
@@ -62,10 +76,22 @@ async function hostRecordsOf(packages: readonly InspectedPackage[]) {
     const subject = input.request.subject ?? "nobody";
     if (ids.has(subject)) continue;
     clock.set(at - (input.identity.accountAgeDays ?? 0) * 86_400_000 - 3_600_000);
-    const account = await users.create({ username: subject, authorities: [...(input.request.roles ?? []), ...(input.request.permissions ?? [])] });
+    const account = await users.create({
+      username: subject,
+      authorities: [...(input.request.roles ?? []), ...(input.request.permissions ?? [])],
+    });
     ids.set(subject, account.id);
     for (const r of input.pastRecords)
-      await history.append({ id: r.id, at: Date.parse(r.time), eventId: r.id, eventKind: "SIGN_IN_COMPLETED", userId: account.id, action: r.decision }).catch(() => undefined);
+      await history
+        .append({
+          id: r.id,
+          at: Date.parse(r.time),
+          eventId: r.id,
+          eventKind: "SIGN_IN_COMPLETED",
+          userId: account.id,
+          action: r.decision,
+        })
+        .catch(() => undefined);
   }
   return { users, history, userIdOf: (p: InspectedPackage) => ids.get(p.input.request.subject ?? "nobody")! };
 }

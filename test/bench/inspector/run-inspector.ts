@@ -35,7 +35,8 @@ async function main(): Promise<number> {
   const catalog = loadBundleCatalog();
   const { packages, options } = await benchPackages(catalog);
   const runs = [];
-  for (let i = 0; i < 3; i++) runs.push(await measureInspector(packages, options, quick ? 1_000 : 20_000, quick ? 200 : 2_000));
+  for (let i = 0; i < 3; i++)
+    runs.push(await measureInspector(packages, options, quick ? 1_000 : 20_000, quick ? 200 : 2_000));
   const best = runs.reduce((a, b) => (b.perCoreSecond > a.perCoreSecond ? b : a));
   const median = [...runs].sort((a, b) => a.perCoreSecond - b.perCoreSecond)[1]!;
   const m = machineInfo();
@@ -45,9 +46,16 @@ async function main(): Promise<number> {
     "",
     "| run | packages | CPU ms | wall ms | packages / s / core |",
     "|---|---|---|---|---|",
-    ...runs.map((r, i) => `| ${i + 1} | ${r.packages} | ${r.cpuMs.toFixed(0)} | ${r.wallMs.toFixed(0)} | ${r.perCoreSecond} |`),
+    ...runs.map(
+      (r, i) =>
+        `| ${i + 1} | ${r.packages} | ${r.cpuMs.toFixed(0)} | ${r.wallMs.toFixed(0)} | ${r.perCoreSecond} |`,
+    ),
     "",
-    `Median ${median.perCoreSecond} packages per second per core (best ${best.perCoreSecond}); goal ${GOAL}: ${median.perCoreSecond >= GOAL ? "met" : "NOT met"}. Verdicts of a run: ${Object.entries(median.verdicts).map(([v, n]) => `${v} ${n}`).join(", ")}.`,
+    `Median ${median.perCoreSecond} packages per second per core (best ${best.perCoreSecond}); goal ${GOAL}: ${median.perCoreSecond >= GOAL ? "met" : "NOT met"}. Verdicts of a run: ${Object.entries(
+      median.verdicts,
+    )
+      .map(([v, n]) => `${v} ${n}`)
+      .join(", ")}.`,
     END,
   ].join("\n");
   process.stdout.write(`${report}\n`);

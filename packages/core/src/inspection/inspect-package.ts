@@ -54,11 +54,13 @@ export function dictionaryVersionOf(catalog: BundleCatalog): string {
 function v20Checks(ctx: InspectionContext): { outcomes: CheckOutcome[]; findings: CheckFindings[] } {
   const scope = ctx.v20;
   if (!scope.run) {
-    const outcomes = V20_CHECKS.filter((c) => c !== "SOURCE_TRUTH").map((check): CheckOutcome => ({
-      check,
-      status: scope.notApplicable ? "NOT_APPLICABLE" : "UNVERIFIABLE",
-      items: 0,
-    }));
+    const outcomes = V20_CHECKS.filter((c) => c !== "SOURCE_TRUTH").map(
+      (check): CheckOutcome => ({
+        check,
+        status: scope.notApplicable ? "NOT_APPLICABLE" : "UNVERIFIABLE",
+        items: 0,
+      }),
+    );
     return { outcomes, findings: [] };
   }
   const { dictionary } = scope;
@@ -77,7 +79,12 @@ function v20Checks(ctx: InspectionContext): { outcomes: CheckOutcome[]; findings
 function layoutFindings(ctx: InspectionContext): InspectionFinding[] {
   const scope = ctx.v20;
   if (scope.run || scope.notApplicable) return [];
-  return V20_CHECKS.map((check) => ({ check, kind: "UNVERIFIABLE", reason: scope.reason, detail: scope.detail }));
+  return V20_CHECKS.map((check) => ({
+    check,
+    kind: "UNVERIFIABLE",
+    reason: scope.reason,
+    detail: scope.detail,
+  }));
 }
 
 async function runChecks(pkg: InspectedPackage, options: InspectorOptions) {
@@ -85,7 +92,11 @@ async function runChecks(pkg: InspectedPackage, options: InspectorOptions) {
   const seal = sealIntegrity(ctx, options.verifySeal);
   const trace = bundleTrace(pkg, options.releaseRow && { row: options.releaseRow(traceTargetOf(pkg)) });
   const v20 = v20Checks(ctx);
-  let source: CheckOutcome = { check: "SOURCE_TRUTH", status: ctx.v20.run ? "PASS" : ctx.v20.notApplicable ? "NOT_APPLICABLE" : "UNVERIFIABLE", items: 0 };
+  let source: CheckOutcome = {
+    check: "SOURCE_TRUTH",
+    status: ctx.v20.run ? "PASS" : ctx.v20.notApplicable ? "NOT_APPLICABLE" : "UNVERIFIABLE",
+    items: 0,
+  };
   const found = [seal, trace, ...v20.findings];
   if (ctx.v20.run) {
     const truth = await sourceTruth(ctx, ctx.v20.dictionary, options.verifier);
@@ -104,7 +115,10 @@ async function runChecks(pkg: InspectedPackage, options: InspectorOptions) {
  * render). Pure but for the host verifier's call; never throws: a package that cannot be inspected
  * answers the verdict ERROR.
  */
-export async function inspectPackage(pkg: InspectedPackage, options: InspectorOptions): Promise<InspectionResult> {
+export async function inspectPackage(
+  pkg: InspectedPackage,
+  options: InspectorOptions,
+): Promise<InspectionResult> {
   const base = {
     packageId: typeof pkg?.id === "string" ? pkg.id : "",
     capturedAt: typeof pkg?.at === "number" ? pkg.at : 0,
@@ -117,7 +131,9 @@ export async function inspectPackage(pkg: InspectedPackage, options: InspectorOp
     return { ...base, ...(layout ? { layout } : {}), verdict: verdictOf(checks), checks, findings };
   } catch (error) {
     const code = isPlatformError(error) ? error.code : "PACKAGE_UNREADABLE";
-    const detail = isPlatformError(error) ? error.message : "the package's fields are not an evidence package's";
+    const detail = isPlatformError(error)
+      ? error.message
+      : "the package's fields are not an evidence package's";
     return { ...base, verdict: "ERROR", checks: [], findings: [], error: { code, detail } };
   }
 }

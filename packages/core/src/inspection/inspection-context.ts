@@ -46,7 +46,10 @@ export interface InspectionContext {
 function bundleOf(pkg: InspectedPackage, catalog: BundleCatalog) {
   const entry = catalog.find(pkg.metadata.bundleVersion);
   if (entry === undefined)
-    return { reason: "BUNDLE_NOT_IN_CATALOG", detail: `bundle ${pkg.metadata.bundleVersion} is not in this build's catalog` };
+    return {
+      reason: "BUNDLE_NOT_IN_CATALOG",
+      detail: `bundle ${pkg.metadata.bundleVersion} is not in this build's catalog`,
+    };
   if (entry.manifest.bundleHash !== pkg.metadata.bundleHash)
     return {
       layout: entry.manifest.layout,
@@ -54,7 +57,11 @@ function bundleOf(pkg: InspectedPackage, catalog: BundleCatalog) {
       detail: `the package ran ${pkg.metadata.bundleVersion} with hash ${pkg.metadata.bundleHash.slice(0, 12)}, this build's is ${entry.manifest.bundleHash.slice(0, 12)}`,
     };
   if (entry.bundle === undefined)
-    return { layout: entry.manifest.layout, reason: "BUNDLE_NOT_RUNNABLE", detail: `${pkg.metadata.bundleVersion} is a record, not run by this build` };
+    return {
+      layout: entry.manifest.layout,
+      reason: "BUNDLE_NOT_RUNNABLE",
+      detail: `${pkg.metadata.bundleVersion} is a record, not run by this build`,
+    };
   return { layout: entry.manifest.layout, bundle: entry.bundle };
 }
 
@@ -63,9 +70,15 @@ const systemTexts = new WeakMap<BundleDefinition, Map<BudgetProfile, string>>();
 /** A bundle's system text of a profile, rendered once: it depends on the bundle and profile only, never on the input. */
 function systemText(bundle: BundleDefinition, profile: BudgetProfile): string {
   let texts = systemTexts.get(bundle);
-  if (texts === undefined) systemTexts.set(bundle, (texts = new Map()));
+  if (texts === undefined) {
+    texts = new Map();
+    systemTexts.set(bundle, texts);
+  }
   let text = texts.get(profile);
-  if (text === undefined) texts.set(profile, (text = bundle.renderSystem(profile)));
+  if (text === undefined) {
+    text = bundle.renderSystem(profile);
+    texts.set(profile, text);
+  }
   return text;
 }
 
@@ -74,10 +87,15 @@ function systemText(bundle: BundleDefinition, profile: BudgetProfile): string {
  * prompt is drawn by its dictionary and its system text taken once per profile (what its `render`
  * does, without counting the system tokens per package); another layout renders whole.
  */
-function expectedRender(bundle: BundleDefinition | undefined, pkg: InspectedPackage, prompt: SentPrompt): PromptRender | undefined {
+function expectedRender(
+  bundle: BundleDefinition | undefined,
+  pkg: InspectedPackage,
+  prompt: SentPrompt,
+): PromptRender | undefined {
   const profile = bundle?.budgets.find((p) => p.family === prompt.layer);
   if (!bundle || !profile) return undefined;
-  if (bundle.layout !== V20_LAYOUT || bundle.dictionary === undefined) return bundle.render(pkg.input, profile);
+  if (bundle.layout !== V20_LAYOUT || bundle.dictionary === undefined)
+    return bundle.render(pkg.input, profile);
   const user = renderV20User(pkg.input, profile, bundle.dictionary as unknown as Dictionary);
   return { ...user, system: systemText(bundle, profile), systemTokens: Number.NaN };
 }
@@ -87,16 +105,28 @@ function v20ScopeOf(
   found: ReturnType<typeof bundleOf>,
   prompts: readonly PromptView[],
 ): V20Scope {
-  const looksV20 = prompts.some((p) => p.lines.some((l) => l.kind === "header" && l.block === "PAST RECORDS"));
+  const looksV20 = prompts.some((p) =>
+    p.lines.some((l) => l.kind === "header" && l.block === "PAST RECORDS"),
+  );
   if (layout !== undefined && layout !== V20_LAYOUT) return { run: false, notApplicable: true };
   if (layout === undefined && !looksV20) return { run: false, notApplicable: true };
   if (!("bundle" in found) || found.bundle?.dictionary === undefined)
-    return { run: false, notApplicable: false, reason: "FOREIGN_DICTIONARY", detail: `${"detail" in found ? found.detail : "no dictionary"}: the v20 checks cannot hold it to this build's dictionary` };
+    return {
+      run: false,
+      notApplicable: false,
+      reason: "FOREIGN_DICTIONARY",
+      detail: `${"detail" in found ? found.detail : "no dictionary"}: the v20 checks cannot hold it to this build's dictionary`,
+    };
   const dictionary = found.bundle.dictionary as unknown as Dictionary;
   const first = `[${dictionary.blocks[0]?.name}]`;
   const foreign = prompts.find((p) => !p.lines.some((l) => l.text === first));
   if (foreign)
-    return { run: false, notApplicable: false, reason: "FOREIGN_RENDER", detail: `the ${foreign.prompt.layer} user prompt was not drawn by the dictionary-blocks render (no ${first} block)` };
+    return {
+      run: false,
+      notApplicable: false,
+      reason: "FOREIGN_RENDER",
+      detail: `the ${foreign.prompt.layer} user prompt was not drawn by the dictionary-blocks render (no ${first} block)`,
+    };
   return { run: true, dictionary };
 }
 
@@ -104,13 +134,20 @@ function v20ScopeOf(
 export function inspectionContextOf(pkg: InspectedPackage, catalog: BundleCatalog): InspectionContext {
   const found = bundleOf(pkg, catalog);
   const bundle = "bundle" in found ? found.bundle : undefined;
-  const prompts = pkg.prompts.map((prompt, index): PromptView => ({
-    index,
-    prompt,
-    lines: readPromptLines(prompt.user),
-    expected: expectedRender(bundle, pkg, prompt),
-    at: (line, part = "user") => ({ prompt: index, layer: prompt.layer, part, ...(line === undefined ? {} : { line }) }),
-  }));
+  const prompts = pkg.prompts.map(
+    (prompt, index): PromptView => ({
+      index,
+      prompt,
+      lines: readPromptLines(prompt.user),
+      expected: expectedRender(bundle, pkg, prompt),
+      at: (line, part = "user") => ({
+        prompt: index,
+        layer: prompt.layer,
+        part,
+        ...(line === undefined ? {} : { line }),
+      }),
+    }),
+  );
   const layout = found.layout;
   return {
     pkg,

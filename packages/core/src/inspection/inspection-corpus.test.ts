@@ -10,8 +10,14 @@ import { CHECK_CODES, INSPECTOR_VERSION } from "./inspection-result.js";
 
 const catalog = loadBundleCatalog();
 const seals = new CorpusSeals();
-const options: InspectorOptions = { catalog, verifySeal: seals.verify, releaseRow: rowLookup(releaseRows(catalog)), now: 1 };
-const inspect = (pkg: InspectedPackage, extra: Partial<InspectorOptions> = {}) => inspectPackage(pkg, { ...options, ...extra });
+const options: InspectorOptions = {
+  catalog,
+  verifySeal: seals.verify,
+  releaseRow: rowLookup(releaseRows(catalog)),
+  now: 1,
+};
+const inspect = (pkg: InspectedPackage, extra: Partial<InspectorOptions> = {}) =>
+  inspectPackage(pkg, { ...options, ...extra });
 const mismatches = (r: Awaited<ReturnType<typeof inspect>>) =>
   r.findings.filter((f) => f.kind === "MISMATCH").map((f) => `${f.check}:${f.reason}`);
 
@@ -37,10 +43,15 @@ describe("clean packages from the real bundles", () => {
   });
 
   it("a v19 package: only the layout-free checks run, no finding, NOT_APPLICABLE", async () => {
-    const r = await inspect(seals.seal(cleanPackage(catalog, { golden: "external-admin-delete", version: V19 })));
+    const r = await inspect(
+      seals.seal(cleanPackage(catalog, { golden: "external-admin-delete", version: V19 })),
+    );
     expect(r.findings).toEqual([]);
     expect(r.verdict).toBe("NOT_APPLICABLE");
-    expect(r.checks.filter((c) => c.status === "PASS").map((c) => c.check)).toEqual(["SEAL_INTEGRITY", "BUNDLE_TRACE"]);
+    expect(r.checks.filter((c) => c.status === "PASS").map((c) => c.check)).toEqual([
+      "SEAL_INTEGRITY",
+      "BUNDLE_TRACE",
+    ]);
   });
 });
 
@@ -52,7 +63,8 @@ describe("the broken-package corpus: one change each", () => {
     expect(r.verdict).toBe("FAIL");
     expect(new Set(mismatches(r))).toEqual(new Set(c.mismatches));
     const onLines = r.findings.filter((f) => !["BUNDLE_TRACE", "SEAL_INTEGRITY"].includes(f.check));
-    for (const f of onLines) expect(f.location?.line, `${f.check} ${f.reason} names its line`).toBeGreaterThan(0);
+    for (const f of onLines)
+      expect(f.location?.line, `${f.check} ${f.reason} names its line`).toBeGreaterThan(0);
   });
 });
 
@@ -62,12 +74,19 @@ describe("what cannot be verified is never counted as passing", () => {
     expect(pkg.metadata.redacted.length).toBeGreaterThan(0);
     const r = await inspect(pkg);
     expect(mismatches(r)).toEqual([]);
-    expect(r.findings.some((f) => f.check === "FACT_ACCURACY" && f.reason === "REDACTED" && f.kind === "UNVERIFIABLE")).toBe(true);
+    expect(
+      r.findings.some(
+        (f) => f.check === "FACT_ACCURACY" && f.reason === "REDACTED" && f.kind === "UNVERIFIABLE",
+      ),
+    ).toBe(true);
     expect(r.verdict).toBe("INCOMPLETE");
   });
 
   it("an unsealed package (today's), no registry: SEAL_INTEGRITY NOT_SEALED and BUNDLE_TRACE NO_REGISTRY, INCOMPLETE", async () => {
-    const r = await inspect(cleanPackage(catalog, { golden: "internal-read" }), { verifySeal: noSealYet, releaseRow: undefined });
+    const r = await inspect(cleanPackage(catalog, { golden: "internal-read" }), {
+      verifySeal: noSealYet,
+      releaseRow: undefined,
+    });
     expect(r.findings.map((f) => `${f.kind}:${f.check}:${f.reason}`)).toEqual([
       "UNVERIFIABLE:SEAL_INTEGRITY:NOT_SEALED",
       "UNVERIFIABLE:BUNDLE_TRACE:NO_REGISTRY",

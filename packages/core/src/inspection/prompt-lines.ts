@@ -1,5 +1,13 @@
 /** What a line of a v20 user prompt is, read by the contract's grammar alone. */
-export type PromptLineKind = "header" | "fact" | "missing" | "state" | "record" | "unknown" | "blank" | "other";
+export type PromptLineKind =
+  | "header"
+  | "fact"
+  | "missing"
+  | "state"
+  | "record"
+  | "unknown"
+  | "blank"
+  | "other";
 
 /** One line of a v20 user prompt, with its 1-based number and what it says. */
 export interface PromptLine {
@@ -46,25 +54,46 @@ function lineOf(
   block: string | undefined,
   extra: { number?: number; name?: string; value?: string; factId?: string } = {},
 ): PromptLine {
-  return { line, text, kind, block, number: extra.number, name: extra.name, value: extra.value, factId: extra.factId };
+  return {
+    line,
+    text,
+    kind,
+    block,
+    number: extra.number,
+    name: extra.name,
+    value: extra.value,
+    factId: extra.factId,
+  };
 }
 
-function readNumbered(line: number, text: string, block: string | undefined, n: number, rest: string): PromptLine {
+function readNumbered(
+  line: number,
+  text: string,
+  block: string | undefined,
+  n: number,
+  rest: string,
+): PromptLine {
   const drawn = withFactId(rest);
   if (block === PAST_RECORDS)
-    return drawn ? lineOf(line, text, "record", block, { number: n, value: drawn[0], factId: drawn[1] }) : lineOf(line, text, "other", block);
+    return drawn
+      ? lineOf(line, text, "record", block, { number: n, value: drawn[0], factId: drawn[1] })
+      : lineOf(line, text, "other", block);
   const body = drawn ? drawn[0] : rest;
   const colon = body.indexOf(": ");
   if (colon <= 0) return lineOf(line, text, "other", block);
   const entry = { number: n, name: body.slice(0, colon), value: body.slice(colon + 2) };
-  return drawn ? lineOf(line, text, "fact", block, { ...entry, factId: drawn[1] }) : lineOf(line, text, "missing", block, entry);
+  return drawn
+    ? lineOf(line, text, "fact", block, { ...entry, factId: drawn[1] })
+    : lineOf(line, text, "missing", block, entry);
 }
 
 function readLine(text: string, line: number, block: string | undefined): PromptLine {
   if (text === "") return lineOf(line, text, "blank", block);
-  if (text.startsWith("[") && text.endsWith("]") && text.length > 2) return lineOf(line, text, "header", text.slice(1, -1));
+  if (text.startsWith("[") && text.endsWith("]") && text.length > 2)
+    return lineOf(line, text, "header", text.slice(1, -1));
   if (text.startsWith("UNKNOWN: ")) return lineOf(line, text, "unknown", block, { value: text.slice(9) });
-  if (block === PAST_RECORDS && text.startsWith("state: ")) return lineOf(line, text, "state", block, { value: text.slice(7) });
+  if (block === PAST_RECORDS && text.startsWith("state: "))
+    return lineOf(line, text, "state", block, { value: text.slice(7) });
   const n = numbered(text);
   return n ? readNumbered(line, text, block, n[0], n[1]) : lineOf(line, text, "other", block);
 }

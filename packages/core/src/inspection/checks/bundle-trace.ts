@@ -20,19 +20,29 @@ export function traceTargetOf(pkg: InspectedPackage): TraceTarget {
   const r = pkg.metadata.release;
   return r
     ? { registryScope: r.registryScope, promptKey: r.promptKey, promptVersion: r.promptVersion }
-    : { registryScope: PLATFORM_GLOBAL_SCOPE, promptKey: SECURITY_DECISION_PROMPT_KEY, promptVersion: pkg.metadata.bundleVersion };
+    : {
+        registryScope: PLATFORM_GLOBAL_SCOPE,
+        promptKey: SECURITY_DECISION_PROMPT_KEY,
+        promptVersion: pkg.metadata.bundleVersion,
+      };
 }
 
 function checkApproval(pkg: InspectedPackage, row: ReleaseRow, out: CheckFindings): void {
   const named = pkg.metadata.release!;
   out.count();
   if (row.approval !== undefined && row.approval.at > pkg.at) {
-    out.unverifiable("APPROVAL_CHANGED_SINCE", `the release's approval changed after the decision (${new Date(row.approval.at).toISOString()}): the row no longer shows the one it ran under`);
+    out.unverifiable(
+      "APPROVAL_CHANGED_SINCE",
+      `the release's approval changed after the decision (${new Date(row.approval.at).toISOString()}): the row no longer shows the one it ran under`,
+    );
     return;
   }
   const same = named.approvedAt === row.approval?.at && named.approvedBy === row.approval?.by;
   if (!same)
-    out.mismatch("APPROVAL_DIFFERS", `the package names the approval ${named.approvedBy ?? "none"}@${named.approvedAt ?? "-"}, the release's is ${row.approval?.by ?? "none"}@${row.approval?.at ?? "-"}`);
+    out.mismatch(
+      "APPROVAL_DIFFERS",
+      `the package names the approval ${named.approvedBy ?? "none"}@${named.approvedAt ?? "-"}, the release's is ${row.approval?.by ?? "none"}@${row.approval?.at ?? "-"}`,
+    );
 }
 
 /**
@@ -52,19 +62,36 @@ export function bundleTrace(pkg: InspectedPackage, registry: RegistryTrace | und
   const { row } = registry;
   const label = `${target.promptVersion} in ${target.registryScope}`;
   if (row === undefined) {
-    if (named) out.mismatch("RELEASE_NOT_FOUND", `the package names the release ${label}, which the registry does not hold`);
-    else out.unverifiable("RELEASE_NOT_REGISTERED", `selected by ${pkg.metadata.selectionSource}, and the registry holds no row ${label}`);
+    if (named)
+      out.mismatch(
+        "RELEASE_NOT_FOUND",
+        `the package names the release ${label}, which the registry does not hold`,
+      );
+    else
+      out.unverifiable(
+        "RELEASE_NOT_REGISTERED",
+        `selected by ${pkg.metadata.selectionSource}, and the registry holds no row ${label}`,
+      );
     return out;
   }
   out.count(2);
   if (named && named.promptVersion !== pkg.metadata.bundleVersion)
-    out.mismatch("RELEASE_VERSION_DIFFERS", `the descriptor names the release ${label}, the package ran ${pkg.metadata.bundleVersion}`);
+    out.mismatch(
+      "RELEASE_VERSION_DIFFERS",
+      `the descriptor names the release ${label}, the package ran ${pkg.metadata.bundleVersion}`,
+    );
   if (row.artifactHash !== pkg.metadata.bundleHash)
-    out.mismatch("ARTIFACT_HASH_DIFFERS", `the release's artifact hash is ${row.artifactHash.slice(0, 12)}, the package's bundle hash ${pkg.metadata.bundleHash.slice(0, 12)}`);
+    out.mismatch(
+      "ARTIFACT_HASH_DIFFERS",
+      `the release's artifact hash is ${row.artifactHash.slice(0, 12)}, the package's bundle hash ${pkg.metadata.bundleHash.slice(0, 12)}`,
+    );
   if (!named) return out;
   out.count();
   if (named.contractVersion !== row.contractVersion)
-    out.mismatch("CONTRACT_VERSION_DIFFERS", `the package names contract ${named.contractVersion}, the release's is ${row.contractVersion}`);
+    out.mismatch(
+      "CONTRACT_VERSION_DIFFERS",
+      `the package names contract ${named.contractVersion}, the release's is ${row.contractVersion}`,
+    );
   checkApproval(pkg, row, out);
   return out;
 }

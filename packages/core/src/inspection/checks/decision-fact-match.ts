@@ -12,7 +12,9 @@ export function decisionFactMatch(prompts: readonly PromptView[], dictionary: Di
   const out = new CheckFindings("DECISION_FACT_MATCH");
   for (const view of prompts) {
     if (view.expected?.facts === undefined) {
-      out.unverifiable("NO_BUDGET_PROFILE", `the bundle cannot render the ${view.prompt.layer} facts again`, { location: view.at() });
+      out.unverifiable("NO_BUDGET_PROFILE", `the bundle cannot render the ${view.prompt.layer} facts again`, {
+        location: view.at(),
+      });
       continue;
     }
     const sent = new Map<string, (typeof lines)[number]>();
@@ -23,14 +25,25 @@ export function decisionFactMatch(prompts: readonly PromptView[], dictionary: Di
       const at = { key: fact.key, factId: fact.id };
       const found = sent.get(fact.key);
       if (found === undefined) {
-        out.mismatch("FACT_LINE_MISSING", `the fact ${fact.key} (${fact.id}: "${fact.value}") has no line`, { ...at, location: view.at() });
+        out.mismatch("FACT_LINE_MISSING", `the fact ${fact.key} (${fact.id}: "${fact.value}") has no line`, {
+          ...at,
+          location: view.at(),
+        });
         continue;
       }
       const location = view.at(found.line.line);
       if (found.line.value !== fact.value)
-        out.mismatch("VALUE_DIFFERS", `${fact.key} reads "${found.line.value}", the decision's fact is "${fact.value}"`, { ...at, location });
+        out.mismatch(
+          "VALUE_DIFFERS",
+          `${fact.key} reads "${found.line.value}", the decision's fact is "${fact.value}"`,
+          { ...at, location },
+        );
       if (found.line.factId !== fact.id)
-        out.mismatch("FACT_ID_DIFFERS", `${fact.key} carries ${found.line.factId}, the decision's fact is ${fact.id}`, { ...at, location });
+        out.mismatch(
+          "FACT_ID_DIFFERS",
+          `${fact.key} carries ${found.line.factId}, the decision's fact is ${fact.id}`,
+          { ...at, location },
+        );
     }
   }
   return out;

@@ -49,7 +49,10 @@ export function missingLines(view: PromptView, dictionary: Dictionary): KeyedLin
 }
 
 /** The items of an UNKNOWN line: `<key> (<KIND>)` joined by `; `, or none. */
-export function unknownItems(view: PromptView): { line: PromptLine | undefined; items: { key: string; kind: string }[] } {
+export function unknownItems(view: PromptView): {
+  line: PromptLine | undefined;
+  items: { key: string; kind: string }[];
+} {
   const line = view.lines.find((l) => l.kind === "unknown");
   if (!line || line.value === "none") return { line, items: [] };
   const items = line.value!.split("; ").map((item) => {

@@ -7,35 +7,76 @@ import { CheckFindings } from "../check-findings.js";
 import type { InspectionContext, PromptView } from "../inspection-context.js";
 import { drawnLines, type KeyedLine, sourcePaths } from "./drawn-lines.js";
 
-const RECORD_FIELDS = ["id", "time", "subject", "action", "target", "class", "network", "device", "decision", "risk", "confidence", "outcome"];
+const RECORD_FIELDS = [
+  "id",
+  "time",
+  "subject",
+  "action",
+  "target",
+  "class",
+  "network",
+  "device",
+  "decision",
+  "risk",
+  "confidence",
+  "outcome",
+];
 
 /** True when a redacted path covers `path` (the same path, or a past record's field under `pastRecords.`). */
 export function isRedacted(redacted: ReadonlySet<string>, paths: readonly string[]): boolean {
   return paths.some((p) => redacted.has(p));
 }
 
-function checkEntry(input: PromptInput, redacted: ReadonlySet<string>, drawn: KeyedLine, view: PromptView, out: CheckFindings): void {
+function checkEntry(
+  input: PromptInput,
+  redacted: ReadonlySet<string>,
+  drawn: KeyedLine,
+  view: PromptView,
+  out: CheckFindings,
+): void {
   const entry = drawn.entry!;
   const at = { location: view.at(drawn.line.line), key: entry.key, factId: drawn.line.factId };
   if (isRedacted(redacted, sourcePaths(entry.source))) {
-    out.unverifiable("REDACTED", `${entry.key} was masked before the model saw it: its true value was not sealed`, at);
+    out.unverifiable(
+      "REDACTED",
+      `${entry.key} was masked before the model saw it: its true value was not sealed`,
+      at,
+    );
     return;
   }
   const fact = factValue(input, entry.source);
   if (!("value" in fact)) {
-    out.unverifiable("SOURCE_NOT_SEALED", `the sealed context holds no ${entry.source} to check "${drawn.line.value}" against`, at);
+    out.unverifiable(
+      "SOURCE_NOT_SEALED",
+      `the sealed context holds no ${entry.source} to check "${drawn.line.value}" against`,
+      at,
+    );
     return;
   }
   const written = writeValue(entry.form, fact.value);
   if (written !== drawn.line.value)
-    out.mismatch("VALUE_DIFFERS", `${entry.key} reads "${drawn.line.value}", its source ${entry.source} says "${written}"`, at);
+    out.mismatch(
+      "VALUE_DIFFERS",
+      `${entry.key} reads "${drawn.line.value}", its source ${entry.source} says "${written}"`,
+      at,
+    );
 }
 
-function checkRecord(input: PromptInput, redacted: ReadonlySet<string>, drawn: KeyedLine, view: PromptView, out: CheckFindings): void {
+function checkRecord(
+  input: PromptInput,
+  redacted: ReadonlySet<string>,
+  drawn: KeyedLine,
+  view: PromptView,
+  out: CheckFindings,
+): void {
   const fields = drawn.line.value!.split(" | ");
   const at = { location: view.at(drawn.line.line), key: drawn.key, factId: drawn.line.factId };
   if ([...redacted].some((p) => p.startsWith("pastRecords."))) {
-    out.unverifiable("REDACTED", "past records' subjects, targets or networks were masked before the model saw them", at);
+    out.unverifiable(
+      "REDACTED",
+      "past records' subjects, targets or networks were masked before the model saw them",
+      at,
+    );
     return;
   }
   const record = input.pastRecords.find((r) => r.id === fields[0]);
@@ -46,7 +87,11 @@ function checkRecord(input: PromptInput, redacted: ReadonlySet<string>, drawn: K
   const source = pastRecordFields(record).split(" | ");
   const differs = RECORD_FIELDS.filter((_, i) => source[i] !== fields[i]);
   if (differs.length)
-    out.mismatch("VALUE_DIFFERS", `record ${record.id}: ${differs.map((f) => `${f} reads "${fields[RECORD_FIELDS.indexOf(f)] ?? ""}", its source says "${source[RECORD_FIELDS.indexOf(f)]}"`).join("; ")}`, at);
+    out.mismatch(
+      "VALUE_DIFFERS",
+      `record ${record.id}: ${differs.map((f) => `${f} reads "${fields[RECORD_FIELDS.indexOf(f)] ?? ""}", its source says "${source[RECORD_FIELDS.indexOf(f)]}"`).join("; ")}`,
+      at,
+    );
 }
 
 /**

@@ -15,18 +15,33 @@ function inOrder(a: readonly string[], b: readonly string[], target: string | un
   return a[0]! > b[0]!;
 }
 
-function checkState(ctx: InspectionContext, view: PromptView, records: readonly PromptLine[], out: CheckFindings): void {
+function checkState(
+  ctx: InspectionContext,
+  view: PromptView,
+  records: readonly PromptLine[],
+  out: CheckFindings,
+): void {
   const state = view.lines.find((l) => l.kind === "state");
   out.count();
   const m = state ? STATE.exec(state.value!) : null;
   if (!state || !m) {
-    out.mismatch("STATE_LINE", "PAST RECORDS does not open with `state: <drawn> drawn of <found>`", { location: view.at(state?.line) });
+    out.mismatch("STATE_LINE", "PAST RECORDS does not open with `state: <drawn> drawn of <found>`", {
+      location: view.at(state?.line),
+    });
     return;
   }
   if (Number(m[1]) !== records.length)
-    out.mismatch("STATE_COUNT_DIFFERS", `the state line says ${m[1]} drawn, the block draws ${records.length}`, { location: view.at(state.line) });
+    out.mismatch(
+      "STATE_COUNT_DIFFERS",
+      `the state line says ${m[1]} drawn, the block draws ${records.length}`,
+      { location: view.at(state.line) },
+    );
   if (Number(m[2]) !== ctx.pkg.input.pastRecords.length)
-    out.mismatch("STATE_FOUND_DIFFERS", `the state line says ${m[2]} found, the sealed context holds ${ctx.pkg.input.pastRecords.length}`, { location: view.at(state.line) });
+    out.mismatch(
+      "STATE_FOUND_DIFFERS",
+      `the state line says ${m[2]} found, the sealed context holds ${ctx.pkg.input.pastRecords.length}`,
+      { location: view.at(state.line) },
+    );
 }
 
 /**
@@ -36,7 +51,8 @@ function checkState(ctx: InspectionContext, view: PromptView, records: readonly 
  */
 export function pastRecordNotation(ctx: InspectionContext, dictionary: Dictionary): CheckFindings {
   const out = new CheckFindings("PAST_RECORD_NOTATION");
-  const target = ctx.pkg.input.request.target === undefined ? undefined : oneLine(ctx.pkg.input.request.target);
+  const target =
+    ctx.pkg.input.request.target === undefined ? undefined : oneLine(ctx.pkg.input.request.target);
   const width = dictionary.pastRecords.fields.length;
   for (const view of ctx.prompts) {
     const records = view.lines.filter((l) => l.kind === "record");
@@ -45,9 +61,14 @@ export function pastRecordNotation(ctx: InspectionContext, dictionary: Dictionar
     records.forEach((record, i) => {
       out.count();
       const at = { location: view.at(record.line), factId: record.factId, key: `past-record:${rows[i]![0]}` };
-      if (rows[i]!.length !== width) out.mismatch("FIELD_COUNT", `a record line has ${rows[i]!.length} fields, not ${width}`, at);
+      if (rows[i]!.length !== width)
+        out.mismatch("FIELD_COUNT", `a record line has ${rows[i]!.length} fields, not ${width}`, at);
       else if (i > 0 && rows[i - 1]!.length === width && !inOrder(rows[i - 1]!, rows[i]!, target))
-        out.mismatch("RECORD_ORDER", `record ${rows[i]![0]} stands after ${rows[i - 1]![0]}: same target first, then latest first`, at);
+        out.mismatch(
+          "RECORD_ORDER",
+          `record ${rows[i]![0]} stands after ${rows[i - 1]![0]}: same target first, then latest first`,
+          at,
+        );
     });
   }
   return out;

@@ -6,19 +6,41 @@ import type { InspectionContext, PromptView } from "../inspection-context.js";
 
 type Reason = { readonly code: string; readonly refs: readonly string[] };
 
-function checkReason(reason: Reason, view: PromptView, held: readonly string[] | undefined | "UNKNOWN_CODE", out: CheckFindings): void {
+function checkReason(
+  reason: Reason,
+  view: PromptView,
+  held: readonly string[] | undefined | "UNKNOWN_CODE",
+  out: CheckFindings,
+): void {
   out.count();
   const lineOf = (ref: string) => view.lines.find((l) => l.factId === ref);
   for (const ref of reason.refs) {
     const line = lineOf(ref);
-    if (line === undefined) out.mismatch("REF_NOT_ON_LINE", `${reason.code} cites ${ref}, which is on no line of the ${view.prompt.layer} prompt`, { location: view.at(), factId: ref });
+    if (line === undefined)
+      out.mismatch(
+        "REF_NOT_ON_LINE",
+        `${reason.code} cites ${ref}, which is on no line of the ${view.prompt.layer} prompt`,
+        { location: view.at(), factId: ref },
+      );
     else if (Array.isArray(held) && !held.includes(ref))
-      out.mismatch("CITES_WRONG_LINE", `${reason.code} cites ${ref} ("${line.text}"), which is no line its condition reads (it reads ${held.join(", ")})`, { location: view.at(line.line), factId: ref });
+      out.mismatch(
+        "CITES_WRONG_LINE",
+        `${reason.code} cites ${ref} ("${line.text}"), which is no line its condition reads (it reads ${held.join(", ")})`,
+        { location: view.at(line.line), factId: ref },
+      );
   }
   if (held === undefined)
-    out.mismatch("CONDITION_DOES_NOT_HOLD", `${reason.code}'s condition does not hold on the sealed context`, { location: view.at() });
+    out.mismatch(
+      "CONDITION_DOES_NOT_HOLD",
+      `${reason.code}'s condition does not hold on the sealed context`,
+      { location: view.at() },
+    );
   if (held === "UNKNOWN_CODE")
-    out.unverifiable("CONDITION_UNKNOWN", `${reason.code} is no code of the reason table: its condition cannot be checked`, { location: view.at() });
+    out.unverifiable(
+      "CONDITION_UNKNOWN",
+      `${reason.code} is no code of the reason table: its condition cannot be checked`,
+      { location: view.at() },
+    );
 }
 
 /**
@@ -37,7 +59,8 @@ export function reasonMatch(ctx: InspectionContext): CheckFindings {
     return out;
   }
   if (view === undefined) {
-    if (metadata.reasons.length) out.mismatch("PROMPT_MISSING", `the deciding layer ${metadata.layer} has no prompt in the package`);
+    if (metadata.reasons.length)
+      out.mismatch("PROMPT_MISSING", `the deciding layer ${metadata.layer} has no prompt in the package`);
     return out;
   }
   const sheet = view.expected ? readFactSheet(view.expected.user) : undefined;

@@ -16,9 +16,14 @@ export function sameFact(prompts: readonly PromptView[], dictionary: Dictionary)
       out.count();
       const at = { location: view.at(line.line), key, factId: line.factId };
       const first = byKey.get(key);
-      if (first === undefined) byKey.set(key, { value: line.value!, where: `${view.prompt.layer} line ${line.line}` });
+      if (first === undefined)
+        byKey.set(key, { value: line.value!, where: `${view.prompt.layer} line ${line.line}` });
       else if (first.value !== line.value)
-        out.mismatch("FACT_VALUES_DIFFER", `${key} reads "${line.value}" here and "${first.value}" on ${first.where}`, at);
+        out.mismatch(
+          "FACT_VALUES_DIFFER",
+          `${key} reads "${line.value}" here and "${first.value}" on ${first.where}`,
+          at,
+        );
       const sameId = byId.get(line.factId!);
       if (sameId !== undefined && sameId !== line.value)
         out.mismatch("FACT_ID_TWICE", `${line.factId} stands on two lines with different values`, at);

@@ -34,7 +34,10 @@ function checkSeal(ctx: InspectionContext, verifySeal: SealVerifier, out: CheckF
   const seal = verifySeal(ctx.pkg);
   out.count();
   if (seal.state === "NOT_SEALED")
-    out.unverifiable("NOT_SEALED", "the package carries no seal: its hash and its prompts' hashes cannot be checked");
+    out.unverifiable(
+      "NOT_SEALED",
+      "the package carries no seal: its hash and its prompts' hashes cannot be checked",
+    );
   if (seal.state !== "BROKEN") return;
   const view = seal.prompt === undefined ? undefined : ctx.prompts[seal.prompt];
   out.mismatch(seal.reason, seal.detail, { location: view?.at(undefined, seal.part ?? "user") });
@@ -43,10 +46,17 @@ function checkSeal(ctx: InspectionContext, verifySeal: SealVerifier, out: CheckF
 function checkIds(ctx: InspectionContext, out: CheckFindings): void {
   const { pkg } = ctx;
   out.count(3);
-  for (const [name, value] of [["package id", pkg.id], ["request (event) id", pkg.eventId]] as const)
-    if (typeof value !== "string" || value.trim() === "") out.mismatch("ID_MISSING", `the ${name} is missing`);
+  for (const [name, value] of [
+    ["package id", pkg.id],
+    ["request (event) id", pkg.eventId],
+  ] as const)
+    if (typeof value !== "string" || value.trim() === "")
+      out.mismatch("ID_MISSING", `the ${name} is missing`);
   if (pkg.correlationId === undefined || pkg.correlationId.trim() === "")
-    out.unverifiable("NO_CORRELATION_ID", "the package names no correlation id: it cannot be tied to its request's records");
+    out.unverifiable(
+      "NO_CORRELATION_ID",
+      "the package names no correlation id: it cannot be tied to its request's records",
+    );
   if (pkg.prompts.length === 0) out.mismatch("PROMPT_MISSING", "the package holds no prompt");
 }
 
@@ -56,7 +66,9 @@ function checkRender(view: PromptView, out: CheckFindings): void {
     out.count();
     const sent = view.prompt[part];
     if (typeof sent !== "string" || sent === "") {
-      out.mismatch("PROMPT_MISSING", `the ${view.prompt.layer} ${part} prompt was not captured`, { location: view.at(undefined, part) });
+      out.mismatch("PROMPT_MISSING", `the ${view.prompt.layer} ${part} prompt was not captured`, {
+        location: view.at(undefined, part),
+      });
       continue;
     }
     if (sent === expected[part]) continue;
@@ -80,12 +92,20 @@ export function sealIntegrity(ctx: InspectionContext, verifySeal: SealVerifier):
   checkIds(ctx, out);
   if (ctx.unreproducible) {
     out.count();
-    out.unverifiable(ctx.unreproducible.reason, `${ctx.unreproducible.detail}: the prompts cannot be rendered again`);
+    out.unverifiable(
+      ctx.unreproducible.reason,
+      `${ctx.unreproducible.detail}: the prompts cannot be rendered again`,
+    );
     return out;
   }
   for (const view of ctx.prompts) {
     if (view.expected) checkRender(view, out);
-    else out.unverifiable("NO_BUDGET_PROFILE", `the bundle has no ${view.prompt.layer} budget profile to render with`, { location: view.at() });
+    else
+      out.unverifiable(
+        "NO_BUDGET_PROFILE",
+        `the bundle has no ${view.prompt.layer} budget profile to render with`,
+        { location: view.at() },
+      );
   }
   return out;
 }

@@ -2,7 +2,11 @@ import type { Dictionary } from "../../prompts/layouts/v20/v20-dictionary.js";
 import { CheckFindings } from "../check-findings.js";
 import type { InspectionContext } from "../inspection-context.js";
 import type { CheckOutcome } from "../inspection-result.js";
-import type { FactClaim, PromptFactSourceVerifier } from "../prompt-fact-source-verifier.js";
+import type {
+  FactClaim,
+  FactSourceAnswer,
+  PromptFactSourceVerifier,
+} from "../prompt-fact-source-verifier.js";
 import { drawnLines, sourcePaths } from "./drawn-lines.js";
 import { isRedacted } from "./fact-accuracy.js";
 
@@ -28,10 +32,14 @@ export async function sourceTruth(
     const at = { location: view.at(d.line.line), key: d.key, factId: d.line.factId };
     if (d.entry ? isRedacted(masked, sourcePaths(d.entry.source)) : anyRecordMasked) {
       out.count();
-      out.unverifiable("REDACTED", `${d.key} was masked before the model saw it: the host cannot be asked about it`, at);
+      out.unverifiable(
+        "REDACTED",
+        `${d.key} was masked before the model saw it: the host cannot be asked about it`,
+        at,
+      );
     } else claims.push({ factId: d.line.factId!, key: d.key, value: d.line.value!, line: d.line.line });
   }
-  let answers;
+  let answers: readonly FactSourceAnswer[];
   try {
     answers = await verifier.verify({
       packageId: ctx.pkg.id,
@@ -49,8 +57,14 @@ export async function sourceTruth(
     out.count();
     const at = { location: view.at(claim.line), key: claim.key, factId: claim.factId };
     const said = answer.detail ? `: ${answer.detail}` : "";
-    if (answer.outcome === "CONTRADICTED") out.mismatch("HOST_RECORD_DIFFERS", `the host's records contradict ${claim.key} "${claim.value}"${said}`, at);
-    if (answer.outcome === "NO_RECORD") out.unverifiable("NO_HOST_RECORD", `the host holds no record to check ${claim.key} against${said}`, at);
+    if (answer.outcome === "CONTRADICTED")
+      out.mismatch(
+        "HOST_RECORD_DIFFERS",
+        `the host's records contradict ${claim.key} "${claim.value}"${said}`,
+        at,
+      );
+    if (answer.outcome === "NO_RECORD")
+      out.unverifiable("NO_HOST_RECORD", `the host holds no record to check ${claim.key} against${said}`, at);
   }
   return { findings: out, outcome: out.outcome() };
 }

@@ -16,7 +16,9 @@ export interface BrokenCase {
 /** `pkg` with the deciding prompt's user lines changed by `edit`. */
 function editUser(pkg: InspectedPackage, edit: (lines: string[]) => string[]): InspectedPackage {
   const prompts = pkg.prompts.map((p, i) =>
-    i === pkg.prompts.length - 1 ? { ...p, user: `${edit(p.user.slice(0, -1).split("\n")).join("\n")}\n` } : p,
+    i === pkg.prompts.length - 1
+      ? { ...p, user: `${edit(p.user.slice(0, -1).split("\n")).join("\n")}\n` }
+      : p,
   );
   return { ...pkg, prompts };
 }
@@ -47,14 +49,20 @@ export const BROKEN_CASES: readonly BrokenCase[] = [
     name: "a fact's value off by one letter",
     from: { golden: "internal-read" },
     sealed: "BEFORE",
-    change: (pkg) => editUser(pkg, (ls) => editLine(ls, /^1\. subject: /, (l) => l.replace("alice", "alicf"))),
+    change: (pkg) =>
+      editUser(pkg, (ls) => editLine(ls, /^1\. subject: /, (l) => l.replace("alice", "alicf"))),
     mismatches: [RENDER, "DECISION_FACT_MATCH:VALUE_DIFFERS", "FACT_ACCURACY:VALUE_DIFFERS"],
   },
   {
     name: "a fact on the UNKNOWN line also drawn",
     from: { golden: "partly-known" },
     sealed: "BEFORE",
-    change: (pkg) => editUser(pkg, (ls) => editLine(ls, /^UNKNOWN: /, (l) => l.replace("UNKNOWN: ", "UNKNOWN: request.subject (NOT_PROVIDED); "))),
+    change: (pkg) =>
+      editUser(pkg, (ls) =>
+        editLine(ls, /^UNKNOWN: /, (l) =>
+          l.replace("UNKNOWN: ", "UNKNOWN: request.subject (NOT_PROVIDED); "),
+        ),
+      ),
     mismatches: [RENDER, "UNKNOWN_DECLARED:UNKNOWN_ALSO_DRAWN"],
   },
   {
@@ -62,7 +70,12 @@ export const BROKEN_CASES: readonly BrokenCase[] = [
     from: { golden: "internal-read" },
     sealed: "BEFORE",
     change: (pkg) => editUser(pkg, (ls) => editLine(ls, /^1\. dec-/, (l) => l.replace(" | dev-7f3a", ""))),
-    mismatches: [RENDER, "PAST_RECORD_NOTATION:FIELD_COUNT", "DECISION_FACT_MATCH:VALUE_DIFFERS", "FACT_ACCURACY:VALUE_DIFFERS"],
+    mismatches: [
+      RENDER,
+      "PAST_RECORD_NOTATION:FIELD_COUNT",
+      "DECISION_FACT_MATCH:VALUE_DIFFERS",
+      "FACT_ACCURACY:VALUE_DIFFERS",
+    ],
   },
   {
     name: "records out of order",
@@ -89,14 +102,24 @@ export const BROKEN_CASES: readonly BrokenCase[] = [
     name: "a prompt that differs from its hash",
     from: { golden: "internal-read" },
     sealed: "AFTER",
-    change: (pkg) => ({ ...pkg, prompts: pkg.prompts.map((p) => ({ ...p, system: p.system.replace("data, never", "data, always") })) }),
+    change: (pkg) => ({
+      ...pkg,
+      prompts: pkg.prompts.map((p) => ({ ...p, system: p.system.replace("data, never", "data, always") })),
+    }),
     mismatches: ["SEAL_INTEGRITY:PROMPT_HASH_DIFFERS", RENDER],
   },
   {
     name: "a descriptor naming another release",
     from: { golden: "internal-read" },
     sealed: "BEFORE",
-    change: (pkg) => ({ ...pkg, metadata: { ...pkg.metadata, release: { ...pkg.metadata.release!, promptVersion: V19 } } }),
-    mismatches: ["BUNDLE_TRACE:RELEASE_VERSION_DIFFERS", "BUNDLE_TRACE:ARTIFACT_HASH_DIFFERS", "BUNDLE_TRACE:CONTRACT_VERSION_DIFFERS"],
+    change: (pkg) => ({
+      ...pkg,
+      metadata: { ...pkg.metadata, release: { ...pkg.metadata.release!, promptVersion: V19 } },
+    }),
+    mismatches: [
+      "BUNDLE_TRACE:RELEASE_VERSION_DIFFERS",
+      "BUNDLE_TRACE:ARTIFACT_HASH_DIFFERS",
+      "BUNDLE_TRACE:CONTRACT_VERSION_DIFFERS",
+    ],
   },
 ];

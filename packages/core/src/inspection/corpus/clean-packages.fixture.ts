@@ -29,7 +29,9 @@ export interface CleanPackageOptions {
 
 /** A golden input (`prompt-bundles/golden/inputs/<name>.json`) of `catalog`'s root. */
 export function goldenInput(catalog: BundleCatalog, name: string) {
-  return parsePromptInput(JSON.parse(readFileSync(join(catalog.root, "golden", "inputs", `${name}.json`), "utf8")));
+  return parsePromptInput(
+    JSON.parse(readFileSync(join(catalog.root, "golden", "inputs", `${name}.json`), "utf8")),
+  );
 }
 
 /**
@@ -52,7 +54,8 @@ export function cleanPackage(catalog: BundleCatalog, options: CleanPackageOption
   });
   const deciding = prompts.at(-1)!;
   const answer = analysePrompt(deciding.system, deciding.user);
-  const id = options.id ?? `pkg-${options.golden}-${version}-${layers.join("")}${options.redact ? "-masked" : ""}`;
+  const id =
+    options.id ?? `pkg-${options.golden}-${version}-${layers.join("")}${options.redact ? "-masked" : ""}`;
   return {
     id,
     eventId: golden.eventId,
@@ -111,4 +114,9 @@ export function releaseRows(catalog: BundleCatalog): ReleaseRow[] {
 export const rowLookup =
   (rows: readonly ReleaseRow[]) =>
   (t: TraceTarget): ReleaseRow | undefined =>
-    rows.find((r) => r.registryScope === t.registryScope && r.promptKey === t.promptKey && r.promptVersion === t.promptVersion);
+    rows.find(
+      (r) =>
+        r.registryScope === t.registryScope &&
+        r.promptKey === t.promptKey &&
+        r.promptVersion === t.promptVersion,
+    );

@@ -35,9 +35,19 @@ export class CorpusSeals {
     for (const [i, p] of now.prompts.entries())
       for (const part of ["system", "user"] as const)
         if (p[part] !== kept.prompts[i]?.[part])
-          return { state: "BROKEN", reason: "PROMPT_HASH_DIFFERS", detail: `the ${pkg.prompts[i]!.layer} ${part} prompt differs from its sealed hash`, prompt: i, part };
+          return {
+            state: "BROKEN",
+            reason: "PROMPT_HASH_DIFFERS",
+            detail: `the ${pkg.prompts[i]!.layer} ${part} prompt differs from its sealed hash`,
+            prompt: i,
+            part,
+          };
     if (now.packageHash !== kept.packageHash || now.prompts.length !== kept.prompts.length)
-      return { state: "BROKEN", reason: "PACKAGE_HASH_DIFFERS", detail: "the package differs from its sealed hash" };
+      return {
+        state: "BROKEN",
+        reason: "PACKAGE_HASH_DIFFERS",
+        detail: "the package differs from its sealed hash",
+      };
     return { state: "INTACT" };
   };
 }

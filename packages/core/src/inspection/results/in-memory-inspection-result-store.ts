@@ -47,7 +47,9 @@ export class InMemoryInspectionResultStore implements InspectionResultStore {
 
   async inspected(packageIds: readonly string[], inspectorVersion: string): Promise<Set<string>> {
     if (!Array.isArray(packageIds) || packageIds.length > INSPECTION_LIST_MAX_LIMIT)
-      throw new PlatformError("VALIDATION_FAILED", `at most ${INSPECTION_LIST_MAX_LIMIT} package ids`, { details: { fields: ["packageIds"] } });
+      throw new PlatformError("VALIDATION_FAILED", `at most ${INSPECTION_LIST_MAX_LIMIT} package ids`, {
+        details: { fields: ["packageIds"] },
+      });
     return new Set(packageIds.filter((id) => this.byKey.has(keyOf(id, inspectorVersion))));
   }
 

@@ -21,7 +21,8 @@ export function checkInspectionQuery(q: InspectionResultQuery): void {
   for (const name of ["inspectorVersion", "verdict", "check", "key"] as const)
     if (q[name] !== undefined && !isName(q[name])) fields.push(name);
   const a = q.after;
-  if (a !== undefined && !(isTime(a.capturedAt) && isName(a.packageId) && isName(a.inspectorVersion))) fields.push("after");
+  if (a !== undefined && !(isTime(a.capturedAt) && isName(a.packageId) && isName(a.inspectorVersion)))
+    fields.push("after");
   if (fields.length) throw bad(fields, `Invalid ${fields.join(", ")}`);
 }
 
@@ -37,7 +38,9 @@ export function checkInspectionResult(r: InspectionResult): void {
 
 /** NOTHING_WRONG for a PASS or NOT_APPLICABLE result without findings; FINDINGS otherwise. */
 export function outcomeOf(r: InspectionResult): InspectionOutcome {
-  return (r.verdict === "PASS" || r.verdict === "NOT_APPLICABLE") && r.findings.length === 0 ? "NOTHING_WRONG" : "FINDINGS";
+  return (r.verdict === "PASS" || r.verdict === "NOT_APPLICABLE") && r.findings.length === 0
+    ? "NOTHING_WRONG"
+    : "FINDINGS";
 }
 
 /** True when `r` sorts after `cursor` in the listing order (capture time, package id, version: descending). */

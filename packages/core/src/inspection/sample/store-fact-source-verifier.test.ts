@@ -21,12 +21,32 @@ async function alicesWorld() {
   const clock = new ManualClock(base.at - 812 * DAY_MS - 3_600_000);
   const users = new InMemoryUserRepository({ ids: new CryptoIdGenerator(), clock });
   const history = new InMemoryDecisionHistoryStore();
-  const alice = await users.create({ username: "alice", authorities: ["ROLE_USER", "ROLE_ANALYST", "orders:read", "reports:read"] });
-  await history.append({ id: "dec-0990", at: Date.parse("2026-07-29T16:02:11Z"), eventId: "e", eventKind: "SIGN_IN_COMPLETED", userId: alice.id, action: "ALLOW" });
-  const pkg = seals.seal({ ...base, id: `${base.id}-${alice.id}`, metadata: { ...base.metadata, userId: alice.id } });
+  const alice = await users.create({
+    username: "alice",
+    authorities: ["ROLE_USER", "ROLE_ANALYST", "orders:read", "reports:read"],
+  });
+  await history.append({
+    id: "dec-0990",
+    at: Date.parse("2026-07-29T16:02:11Z"),
+    eventId: "e",
+    eventKind: "SIGN_IN_COMPLETED",
+    userId: alice.id,
+    action: "ALLOW",
+  });
+  const pkg = seals.seal({
+    ...base,
+    id: `${base.id}-${alice.id}`,
+    metadata: { ...base.metadata, userId: alice.id },
+  });
   const verifier = new StoreFactSourceVerifier({ users, history });
   const inspect = (p: InspectedPackage = pkg, v: PromptFactSourceVerifier = verifier) =>
-    inspectPackage(p, { catalog, verifySeal: seals.verify, releaseRow: rowLookup(releaseRows(catalog)), verifier: v, now: 1 });
+    inspectPackage(p, {
+      catalog,
+      verifySeal: seals.verify,
+      releaseRow: rowLookup(releaseRows(catalog)),
+      verifier: v,
+      now: 1,
+    });
   return { users, history, alice, pkg, inspect };
 }
 
@@ -35,7 +55,11 @@ describe("SOURCE_TRUTH with the sample verifier over the platform's own stores",
     const { inspect } = await alicesWorld();
     const r = await inspect();
     expect(r.findings).toEqual([]);
-    expect(r.checks.find((c) => c.check === "SOURCE_TRUTH")).toEqual({ check: "SOURCE_TRUTH", status: "PASS", items: 5 });
+    expect(r.checks.find((c) => c.check === "SOURCE_TRUTH")).toEqual({
+      check: "SOURCE_TRUTH",
+      status: "PASS",
+      items: 5,
+    });
     expect(r.verdict).toBe("PASS");
   });
 
@@ -45,7 +69,14 @@ describe("SOURCE_TRUTH with the sample verifier over the platform's own stores",
     const r = await inspect();
     expect(r.verdict).toBe("FAIL");
     expect(r.findings).toEqual([
-      expect.objectContaining({ check: "SOURCE_TRUTH", kind: "MISMATCH", reason: "HOST_RECORD_DIFFERS", key: "request.roles", factId: "F3", location: { prompt: 0, layer: "L1", part: "user", line: 4 } }),
+      expect.objectContaining({
+        check: "SOURCE_TRUTH",
+        kind: "MISMATCH",
+        reason: "HOST_RECORD_DIFFERS",
+        key: "request.roles",
+        factId: "F3",
+        location: { prompt: 0, layer: "L1", part: "user", line: 4 },
+      }),
     ]);
   });
 
@@ -53,7 +84,9 @@ describe("SOURCE_TRUTH with the sample verifier over the platform's own stores",
     const { users, pkg, inspect } = await alicesWorld();
     const empty = new StoreFactSourceVerifier({ users, history: new InMemoryDecisionHistoryStore() });
     const r = await inspect(pkg, empty);
-    expect(r.findings.map((f) => `${f.kind}:${f.reason}:${f.key}`)).toEqual(["UNVERIFIABLE:NO_HOST_RECORD:past-record:dec-0990"]);
+    expect(r.findings.map((f) => `${f.kind}:${f.reason}:${f.key}`)).toEqual([
+      "UNVERIFIABLE:NO_HOST_RECORD:past-record:dec-0990",
+    ]);
     expect(r.verdict).toBe("INCOMPLETE");
     const failing = { verify: () => Promise.reject(new Error("host down")) };
     const down = await inspect(pkg, failing);

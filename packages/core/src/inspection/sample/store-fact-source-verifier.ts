@@ -31,14 +31,30 @@ function accountClaim(claim: FactClaim, account: Account, capturedAt: number): F
   const authorities = (roles: boolean) => account.authorities.filter((a) => a.startsWith("ROLE_") === roles);
   switch (claim.key) {
     case "request.subject":
-      return answer(claim, claim.value === writeValue("text", account.username), "the account's username differs");
+      return answer(
+        claim,
+        claim.value === writeValue("text", account.username),
+        "the account's username differs",
+      );
     case "request.roles":
-      return answer(claim, claim.value === writeValue("list", authorities(true)), `the account's roles are ${writeValue("list", authorities(true))}`);
+      return answer(
+        claim,
+        claim.value === writeValue("list", authorities(true)),
+        `the account's roles are ${writeValue("list", authorities(true))}`,
+      );
     case "request.permissions":
-      return answer(claim, claim.value === writeValue("list", authorities(false)), "the account's permissions differ");
+      return answer(
+        claim,
+        claim.value === writeValue("list", authorities(false)),
+        "the account's permissions differ",
+      );
     case "identity.account-age-days": {
       const days = Math.floor((capturedAt - account.createdAt) / DAY_MS);
-      return answer(claim, Math.abs(Number(claim.value) - days) <= 1, `the account was ${days} days old at capture`);
+      return answer(
+        claim,
+        Math.abs(Number(claim.value) - days) <= 1,
+        `the account was ${days} days old at capture`,
+      );
     }
     default:
       return undefined;
@@ -48,10 +64,15 @@ function accountClaim(claim: FactClaim, account: Account, capturedAt: number): F
 function recordClaim(claim: FactClaim, history: readonly HistoryRecord[]): FactSourceAnswer {
   const id = claim.key.slice("past-record:".length);
   const record = history.find((r) => r.id === id);
-  if (record === undefined) return { factId: claim.factId, outcome: "NO_RECORD", detail: `no decision ${id} in the recent history` };
+  if (record === undefined)
+    return { factId: claim.factId, outcome: "NO_RECORD", detail: `no decision ${id} in the recent history` };
   const fields = claim.value.split(" | ");
   const time = new Date(record.at).toISOString().replace(/\.\d{3}Z$/, "Z");
-  return answer(claim, fields[1] === time && fields[8] === record.action, `decision ${id} was ${record.action} at ${time}`);
+  return answer(
+    claim,
+    fields[1] === time && fields[8] === record.action,
+    `decision ${id} was ${record.action} at ${time}`,
+  );
 }
 
 /**
@@ -70,7 +91,9 @@ export class StoreFactSourceVerifier implements PromptFactSourceVerifier {
     return query.claims.flatMap((claim): FactSourceAnswer[] => {
       if (claim.key.startsWith("past-record:")) return [recordClaim(claim, history)];
       if (account === undefined)
-        return claim.key === "request.subject" ? [{ factId: claim.factId, outcome: "NO_RECORD", detail: "the account no longer exists" }] : [];
+        return claim.key === "request.subject"
+          ? [{ factId: claim.factId, outcome: "NO_RECORD", detail: "the account no longer exists" }]
+          : [];
       const judged = accountClaim(claim, account, query.capturedAt);
       return judged ? [judged] : [];
     });
