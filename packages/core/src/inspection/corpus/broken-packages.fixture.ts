@@ -43,7 +43,7 @@ function swapRecords(lines: string[], a: number, b: number): string[] {
 
 const RENDER = "SEAL_INTEGRITY:RENDER_DIFFERS" as const;
 
-/** The corpus: each case one change of a clean package (issue 32's list). */
+/** The corpus: each case one change of a clean package (issue 32's list, then three more of the contract). */
 export const BROKEN_CASES: readonly BrokenCase[] = [
   {
     name: "a fact's value off by one letter",
@@ -122,4 +122,47 @@ export const BROKEN_CASES: readonly BrokenCase[] = [
       "BUNDLE_TRACE:CONTRACT_VERSION_DIFFERS",
     ],
   },
+  {
+    name: "two blocks swapped",
+    from: { golden: "internal-read" },
+    sealed: "BEFORE",
+    change: (pkg) => ({
+      ...pkg,
+      prompts: pkg.prompts.map((p) => ({ ...p, user: swapBlocks(p.user, "LOCATION", "PATTERN") })),
+    }),
+    mismatches: [RENDER, "DICTIONARY_CONTRACT:BLOCK_ORDER", "DICTIONARY_CONTRACT:FACT_ID_ORDER"],
+  },
+  {
+    name: "the second analysis restates a fact with another value",
+    from: { golden: "external-admin-delete", layers: ["L1", "L2"] },
+    sealed: "BEFORE",
+    change: (pkg) => editUser(pkg, (ls) => editLine(ls, /^6\. target: /, (l) => l.replace("/", "//"))),
+    mismatches: [
+      RENDER,
+      "SAME_FACT:FACT_VALUES_DIFFER",
+      "DECISION_FACT_MATCH:VALUE_DIFFERS",
+      "FACT_ACCURACY:VALUE_DIFFERS",
+    ],
+  },
+  {
+    name: "an unknown fact named with the wrong kind",
+    from: { golden: "partly-known" },
+    sealed: "BEFORE",
+    change: (pkg) =>
+      editUser(pkg, (ls) =>
+        editLine(ls, /^UNKNOWN: /, (l) =>
+          l.replace("request.action (UNCLASSIFIED)", "request.action (NOT_DERIVABLE)"),
+        ),
+      ),
+    mismatches: [RENDER, "UNKNOWN_DECLARED:UNKNOWN_KIND_DIFFERS"],
+  },
 ];
+
+/** `user` with the blocks `a` and `b` (headers and lines) in each other's place. */
+function swapBlocks(user: string, a: string, b: string): string {
+  const blocks = user.slice(0, -1).split("\n\n");
+  const ia = blocks.findIndex((x) => x.startsWith(`[${a}]`));
+  const ib = blocks.findIndex((x) => x.startsWith(`[${b}]`));
+  [blocks[ia], blocks[ib]] = [blocks[ib]!, blocks[ia]!];
+  return `${blocks.join("\n\n")}\n`;
+}
