@@ -111,3 +111,16 @@ describe("what cannot be verified is never counted as passing", () => {
     expect(r.error?.code).toBe("PACKAGE_UNREADABLE");
   });
 });
+
+describe("hostile prompts", () => {
+  it("a prompt of 200,000 characters built to make patterns backtrack is inspected in well under a second", async () => {
+    const clean = cleanPackage(catalog, { golden: "internal-read", id: "hostile" });
+    const junk = `${"x (".repeat(60_000)}; 1. a: ${"{F".repeat(20_000)}`;
+    const user = clean.prompts[0]!.user.replace("UNKNOWN: none", `UNKNOWN: ${junk}`);
+    const started = performance.now();
+    const r = await inspect(seals.seal({ ...clean, prompts: [{ ...clean.prompts[0]!, user }] }));
+    expect(performance.now() - started).toBeLessThan(1_000);
+    expect(r.verdict).toBe("FAIL");
+    expect(mismatches(r)).toContain("DICTIONARY_CONTRACT:UNKNOWN_LINE_FORM");
+  });
+});

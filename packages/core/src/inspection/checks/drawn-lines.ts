@@ -55,9 +55,11 @@ export function unknownItems(view: PromptView): {
 } {
   const line = view.lines.find((l) => l.kind === "unknown");
   if (!line || line.value === "none") return { line, items: [] };
+  // Read with lastIndexOf, not a backtracking pattern: the line is as long as a hostile prompt makes it.
   const items = line.value!.split("; ").map((item) => {
-    const m = /^(.*) \(([A-Z_]+)\)$/.exec(item);
-    return m ? { key: m[1]!, kind: m[2]! } : { key: item, kind: "" };
+    const open = item.lastIndexOf(" (");
+    const kind = open < 0 || !item.endsWith(")") ? "" : item.slice(open + 2, -1);
+    return /^[A-Z_]+$/.test(kind) ? { key: item.slice(0, open), kind } : { key: item, kind: "" };
   });
   return { line, items };
 }
