@@ -35,7 +35,7 @@ export interface InspectorBench {
  */
 export async function benchPackages(
   catalog: BundleCatalog,
-): Promise<{ packages: InspectedPackage[]; options: InspectorOptions }> {
+): Promise<{ packages: InspectedPackage[]; clean: number; options: InspectorOptions }> {
   const seals = new CorpusSeals();
   const clean = [
     { golden: "internal-read" },
@@ -63,7 +63,7 @@ export async function benchPackages(
     verifier: new StoreFactSourceVerifier({ users: world.users, history: world.history }),
     now: 1,
   };
-  return { packages, options };
+  return { packages, clean: clean.length, options };
 }
 
 /** The host's records the packages' contexts were drawn from: one account per subject, its past decisions. */
