@@ -77,6 +77,7 @@ export const CORE_MODULE_ORDER = [
   "prompts",
   "decisions",
   "governance",
+  "inspection",
 ] as const;
 /** The one file allowed to import tsyringe's global container. */
 const PLATFORM_FILE = "packages/core/src/kernel/platform.ts";

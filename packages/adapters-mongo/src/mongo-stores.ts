@@ -1,6 +1,7 @@
 import { coordinationStores } from "./coordination-stores.js";
 import { decisionStores } from "./decision-stores.js";
 import { governanceStores } from "./governance-stores.js";
+import { inspectionStores } from "./inspection-stores.js";
 import { identityStores } from "./identity-stores.js";
 import { mfaAuthzStores } from "./mfa-authz-stores.js";
 import type { MongoStoreRegistration } from "./mongo-store-registration.js";
@@ -13,5 +14,6 @@ export const MONGO_STORES: readonly MongoStoreRegistration[] = [
   ...mfaAuthzStores,
   ...decisionStores,
   ...governanceStores,
+  ...inspectionStores,
   ...coordinationStores,
 ];

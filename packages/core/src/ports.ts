@@ -145,3 +145,7 @@ export { ReleaseRegistry } from "./governance/registry/release-registry.js";
 export { ReleaseEvidenceLedger } from "./governance/evidence/release-evidence-ledger.js";
 export { InstanceHeartbeatStore } from "./governance/convergence/instance-heartbeat-store.js";
 export { RequestScopeResolver } from "./governance/selection/request-scope-resolver.js";
+
+// inspection: where inspection results are kept, and the host's check of prompt facts (SOURCE_TRUTH)
+export { InspectionResultStore } from "./inspection/results/inspection-result-store.js";
+export { PromptFactSourceVerifier } from "./inspection/prompt-fact-source-verifier.js";
