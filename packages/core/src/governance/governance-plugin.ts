@@ -33,6 +33,7 @@ import { LedgerEvidenceIntake } from "./evidence/evidence-intake-service.js";
 import { registerBuildReleases } from "./startup/startup-registration.js";
 import { registerReleaseAdmin } from "./admin/register-release-admin.js";
 import { SELECTION_PROPERTIES } from "./selection/selection.properties.js";
+import { registerConvergence } from "./convergence/register-convergence.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -155,6 +156,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
       },
     });
     registerLifecycle(ctx);
+    registerConvergence(ctx);
     registerReleaseAdmin(ctx);
   },
 };
