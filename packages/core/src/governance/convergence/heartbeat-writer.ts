@@ -78,6 +78,11 @@ export class HeartbeatWriter {
     return this.poll.poll();
   }
 
+  /** One beat through the loop, as the timer runs it: a failure is logged (once in a row), never thrown. */
+  beatNow(): Promise<void> {
+    return this.poll.poll();
+  }
+
   /** Stops beating (waits for a beat in progress). */
   stop(): Promise<void> {
     return this.poll.stop();
