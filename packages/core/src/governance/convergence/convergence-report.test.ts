@@ -129,12 +129,18 @@ describe("the convergence report", () => {
       ["new", [served("v18", "BUILD_DEFAULT")]],
     ] as const)
       await h.instance(id, serves, id === "new" ? h.clock.now() : T0 - 1).writer.beatOnce();
+    // The configuration selector with no version configured serves the build default, even v19 here.
+    await h
+      .instance("config-default", [served("v19", "BUILD_DEFAULT")], T0 - 1, "CONFIGURATION")
+      .writer.beatOnce();
     const byId = Object.fromEntries((await h.reports.report()).instances.map((i) => [i.instanceId, i]));
     expect(byId["ended-canary"]).toMatchObject({ verdict: "STALE" });
     expect(byId["ended-canary"]!.reason).toContain("v20 as CANARY, which the registry no longer runs");
     expect(byId.fallback).toMatchObject({ verdict: "STALE" });
     expect(byId.fallback!.reason).toContain("serves the build default v18");
     expect(byId.configured).toMatchObject({ verdict: "NOT_FOLLOWING" });
+    expect(byId["config-default"]).toMatchObject({ verdict: "NOT_FOLLOWING" });
+    expect(byId["config-default"]!.reason).toContain("serves v19 (BUILD_DEFAULT)");
     // A just-started instance that has not read the registry yet is PENDING, not STALE.
     expect(byId.new).toMatchObject({ verdict: "PENDING" });
   });

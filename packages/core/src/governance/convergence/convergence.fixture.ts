@@ -9,6 +9,7 @@ import type { ReleaseRow } from "../registry/release-registry.js";
 import { StoreConvergenceReports } from "./convergence-report.js";
 import { HeartbeatWriter } from "./heartbeat-writer.js";
 import { InMemoryInstanceHeartbeatStore } from "./in-memory-instance-heartbeat-store.js";
+import type { HeartbeatSelector } from "./instance-heartbeat-store.js";
 
 /** The bound and silence the fixtures' reports use (the defaults: 60 s + 5 s + 15 s, 60 s). */
 export const BOUND_MS = 80_000;
@@ -92,7 +93,12 @@ export function convergenceHarness() {
   });
   const logger = new LinesLogger();
   /** An instance started at `startedAt` that serves `serves`: its writer beats through the store. */
-  const instance = (instanceId: string, serves: readonly ServedBundle[], startedAt = T0 - 3_600_000) => {
+  const instance = (
+    instanceId: string,
+    serves: readonly ServedBundle[],
+    startedAt = T0 - 3_600_000,
+    selectorKind?: HeartbeatSelector,
+  ) => {
     const selector = new ServingSelector(serves);
     const writer = new HeartbeatWriter({
       store: heartbeats,
@@ -101,6 +107,7 @@ export function convergenceHarness() {
       clock,
       logger,
       intervalMs: 15_000,
+      selectorKind,
     });
     return { selector, writer };
   };

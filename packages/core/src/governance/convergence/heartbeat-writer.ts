@@ -4,6 +4,7 @@ import { PeriodicPoll } from "../../kernel/coordination/periodic-poll.js";
 import type { InstanceIdentity } from "../../kernel/instance-identity.js";
 import type { Logger } from "../../kernel/logger.js";
 import {
+  type HeartbeatSelector,
   HEARTBEAT_TEXT_LIMITS,
   type InstanceHeartbeatStore,
   MAX_HEARTBEAT_SERVINGS,
@@ -25,6 +26,8 @@ export interface HeartbeatWriterOptions {
   readonly logger: Logger;
   /** `heartbeat.interval`. */
   readonly intervalMs: number;
+  /** Which selector this instance decides with (`prompt-bundle.selector`), written in every beat. */
+  readonly selectorKind?: HeartbeatSelector | undefined;
 }
 
 const FIELDS = ["registryScope", "promptKey", "promptVersion", "bundleHash"] as const;
@@ -96,6 +99,7 @@ export class HeartbeatWriter {
       startedAt: this.o.identity.startedAt,
       at,
       serving: servingOf(this.o.selector.serving()),
+      ...(this.o.selectorKind === undefined ? {} : { selector: this.o.selectorKind }),
     });
     if (at - this.prunedAt < PRUNE_EVERY_MS) return;
     await this.o.store.prune(Math.max(0, at - HEARTBEAT_PRUNE_AFTER_MS));

@@ -104,7 +104,8 @@ function groups(heartbeat: InstanceHeartbeat): Map<string, ScopeServing[]> {
 
 /**
  * An instance's verdict: SILENT when its last beat is older than `silentAfterMs`; NOT_FOLLOWING when
- * it serves a CONFIGURATION bundle (the configuration selector does not read the registry); else
+ * its heartbeat names the CONFIGURATION selector or it serves a CONFIGURATION bundle (the
+ * configuration selector does not read the registry, not even its build default); else
  * the worst of its scopes (an instance that reports none is judged as not serving the registry's
  * PLATFORM_GLOBAL releases).
  */
@@ -126,13 +127,8 @@ export function instanceVerdict(ctx: VerdictContext, heartbeat: InstanceHeartbea
   if (ctx.now - heartbeat.at > ctx.silentAfterMs)
     return { ...base, scopes, verdict: "SILENT", reason: `no heartbeat for ${ctx.now - heartbeat.at} ms` };
   const configured = heartbeat.serving.find((e) => e.source === "CONFIGURATION");
-  if (configured !== undefined)
-    return {
-      ...base,
-      scopes,
-      verdict: "NOT_FOLLOWING",
-      reason: `runs the configured bundle ${configured.promptVersion} (selector CONFIGURATION): it does not follow the registry`,
-    };
+  if (configured !== undefined || heartbeat.selector === "CONFIGURATION")
+    return { ...base, scopes, verdict: "NOT_FOLLOWING", reason: notFollowing(heartbeat) };
   if (scopes.length === 0) return { ...base, scopes, ...emptyVerdict(ctx, heartbeat) };
   const verdict = scopes.reduce<ConvergenceVerdict>((v, s) => worse(v, s.verdict), "CONVERGED");
   const reason =
@@ -143,6 +139,11 @@ export function instanceVerdict(ctx: VerdictContext, heartbeat: InstanceHeartbea
           .map((s) => `${s.registryScope}: ${s.reason}`)
           .join("; ");
   return { ...base, scopes, verdict, reason };
+}
+
+function notFollowing(heartbeat: InstanceHeartbeat): string {
+  const served = heartbeat.serving.map((e) => `${e.promptVersion} (${e.source})`).join(", ") || "nothing";
+  return `decides with the configuration selector (prompt-bundle.selector=CONFIGURATION), which does not read the registry; serves ${served}`;
 }
 
 function emptyVerdict(

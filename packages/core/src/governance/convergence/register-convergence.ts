@@ -3,6 +3,7 @@ import { Clock } from "../../kernel/clock.js";
 import { InstanceIdentity } from "../../kernel/instance-identity.js";
 import { Logger } from "../../kernel/logger.js";
 import type { PluginContext } from "../../kernel/plugin.js";
+import { PROMPT_BUNDLE_SELECTOR } from "../../prompts/prompts.properties.js";
 import { ReleaseRegistry } from "../registry/release-registry.js";
 import {
   HEARTBEAT_INTERVAL,
@@ -50,6 +51,7 @@ export function registerConvergence(
       clock: c.resolve(Clock),
       logger: c.resolve(Logger),
       intervalMs: ctx.properties.get(HEARTBEAT_INTERVAL),
+      selectorKind: ctx.properties.get(PROMPT_BUNDLE_SELECTOR),
     });
     await writer.start();
   });
