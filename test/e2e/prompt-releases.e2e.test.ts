@@ -126,6 +126,20 @@ describeInBrowser("Prompt releases console page in a real browser", () => {
     // The demo decides with the configuration selector: listed, not following the registry.
     expect(await page.locator('.instances tr[data-verdict="NOT_FOLLOWING"]').count()).toBe(1);
     expect(await page.textContent(".instances")).toContain("80 s after the change");
+
+    // The lagging instance catches up and a new one starts: Refresh rewrites the verdicts in place.
+    await beat("node-behind", Date.now(), [entry(V19, "REGISTRY"), entry(V20, "CANARY")]);
+    await beat("node-new", Date.now(), [entry(V19, "REGISTRY")]);
+    await page.click("#convergence-refresh");
+    await page.waitForSelector('#convergence-status[data-state="done"]');
+    expect(await verdict("node-behind")).toBe("CONVERGED");
+    expect(await page.textContent(`${scope} tr[data-instance="node-behind"] .serves`)).toContain(
+      `CANARY ${V20}`,
+    );
+    expect(await page.getAttribute('.instances tr[data-instance="node-behind"]', "data-verdict")).toBe(
+      "CONVERGED",
+    );
+    expect(await page.textContent("#convergence-status")).toContain("1 instance(s) not listed here");
     expect(cspViolations).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { escapeHtml as h } from "../../web/html-escape.js";
+import { CONVERGENCE_API } from "../admin/convergence-endpoint.js";
 import type { ConvergenceReportJson } from "../../web/wire/convergence-messages.js";
 
 type ScopeReleases = ConvergenceReportJson["scopes"][number]["releases"];
@@ -27,8 +28,9 @@ function executing(releases: ScopeReleases): string {
   return `<table class="executing-releases"><thead><tr><th>Prompt key</th><th>Version</th><th>Runs as</th><th>Hash</th><th>Canary share</th><th>Changed</th></tr></thead><tbody>${rows.join("")}</tbody></table>`;
 }
 
+// The page script's refresh rewrites the cells by these classes (`.last-beat`, `.serves`, `.verdict`, `.reason`).
 function verdictCell(verdict: string, reason: string): string {
-  return `<td><span class="verdict verdict-${h(verdict.toLowerCase())}">${h(verdict)}</span></td><td class="hint">${h(reason)}</td>`;
+  return `<td><span class="verdict verdict-${h(verdict.toLowerCase())}">${h(verdict)}</span></td><td class="hint reason">${h(reason)}</td>`;
 }
 
 function scopeInstances(registryScope: string, instances: readonly Instance[]): string {
@@ -44,7 +46,7 @@ function scopeInstances(registryScope: string, instances: readonly Instance[]): 
         const served = s.serving.map(
           (e) => `${h(e.source)} ${h(e.promptVersion)} <code>${h(e.bundleHash.slice(0, 12))}</code>`,
         );
-        return `<tr data-instance="${h(i.instanceId)}" data-verdict="${h(verdict)}"><td><code>${h(i.instanceId)}</code></td><td>${h(when(i.lastBeatAt))}</td><td><code>${h(s.promptKey)}</code>: ${served.join("<br>")}</td>${verdictCell(verdict, reason)}</tr>`;
+        return `<tr data-instance="${h(i.instanceId)}" data-prompt-key="${h(s.promptKey)}" data-verdict="${h(verdict)}"><td><code>${h(i.instanceId)}</code></td><td class="last-beat">${h(when(i.lastBeatAt))}</td><td><code>${h(s.promptKey)}</code>: <span class="serves">${served.join("<br>")}</span></td>${verdictCell(verdict, reason)}</tr>`;
       }),
   );
   if (rows.length === 0) return `<p class="empty">No instance reports this scope.</p>`;
@@ -66,12 +68,13 @@ ${scopeInstances(registryScope, report.instances)}</div>`;
 /** Every instance's overall verdict, with the bound the verdicts use. */
 export function renderInstancesSection(report: ConvergenceReportJson | undefined): string {
   if (report === undefined) return "";
-  const bound = `<p class="hint">An instance serving another bundle than the registry says is PENDING for ${h(seconds(report.boundMs))} after the change (cache TTL + poll interval + heartbeat interval), then STALE; one without a heartbeat for ${h(seconds(report.silentAfterMs))} is SILENT. Report of ${h(when(report.generatedAt))}.</p>`;
+  const bound = `<p class="hint">An instance serving another bundle than the registry says is PENDING for ${h(seconds(report.boundMs))} after the change (cache TTL + poll interval + heartbeat interval), then STALE; one without a heartbeat for ${h(seconds(report.silentAfterMs))} is SILENT. Report of <span class="convergence-generated">${h(when(report.generatedAt))}</span>.</p>
+<p><button type="button" id="convergence-refresh" data-url="${h(CONVERGENCE_API)}">Refresh the verdicts</button> <span id="convergence-status" class="hint" aria-live="polite"></span></p>`;
   if (report.instances.length === 0)
     return `<section class="instances"><h2>Instances</h2>${bound}<p class="empty">No instance has written a heartbeat.</p></section>`;
   const rows = report.instances.map(
     (i) =>
-      `<tr data-instance="${h(i.instanceId)}" data-verdict="${h(i.verdict)}"><td><code>${h(i.instanceId)}</code></td><td>${h(when(i.startedAt))}</td><td>${h(when(i.lastBeatAt))}</td>${verdictCell(i.verdict, i.reason)}</tr>`,
+      `<tr data-instance="${h(i.instanceId)}" data-verdict="${h(i.verdict)}"><td><code>${h(i.instanceId)}</code></td><td>${h(when(i.startedAt))}</td><td class="last-beat">${h(when(i.lastBeatAt))}</td>${verdictCell(i.verdict, i.reason)}</tr>`,
   );
   return `<section class="instances"><h2>Instances</h2>${bound}<table><thead><tr><th>Instance</th><th>Started</th><th>Last beat</th><th>Verdict</th><th>Why</th></tr></thead><tbody>${rows.join("")}</tbody></table></section>`;
 }
