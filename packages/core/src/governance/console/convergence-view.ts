@@ -2,6 +2,9 @@ import { escapeHtml as h } from "../../web/html-escape.js";
 import { CONVERGENCE_API } from "../admin/convergence-endpoint.js";
 import type { ConvergenceReportJson } from "../../web/wire/convergence-messages.js";
 
+/** The report, or UNAVAILABLE when it could not be read (the rest of the page still shows). */
+export type ConvergenceOnPage = ConvergenceReportJson | "UNAVAILABLE" | undefined;
+
 type ScopeReleases = ConvergenceReportJson["scopes"][number]["releases"];
 type Instance = ConvergenceReportJson["instances"][number];
 
@@ -54,11 +57,8 @@ function scopeInstances(registryScope: string, instances: readonly Instance[]): 
 }
 
 /** One scope's executing releases (with canary share and targets) and every reporting instance's verdict there. */
-export function renderScopeConvergence(
-  registryScope: string,
-  report: ConvergenceReportJson | undefined,
-): string {
-  if (report === undefined) return "";
+export function renderScopeConvergence(registryScope: string, report: ConvergenceOnPage): string {
+  if (report === undefined || report === "UNAVAILABLE") return "";
   const scope = report.scopes.find((s) => s.registryScope === registryScope);
   return `<div class="convergence" data-scope="${h(registryScope)}"><h3>Executing now and convergence</h3>
 ${executing(scope?.releases ?? [])}
@@ -66,8 +66,10 @@ ${scopeInstances(registryScope, report.instances)}</div>`;
 }
 
 /** Every instance's overall verdict, with the bound the verdicts use. */
-export function renderInstancesSection(report: ConvergenceReportJson | undefined): string {
+export function renderInstancesSection(report: ConvergenceOnPage): string {
   if (report === undefined) return "";
+  if (report === "UNAVAILABLE")
+    return `<section class="instances"><h2>Instances</h2><p class="notice error" role="alert">The instances' heartbeats could not be read: convergence is not shown. Reload to try again.</p></section>`;
   const bound = `<p class="hint">An instance serving another bundle than the registry says is PENDING for ${h(seconds(report.boundMs))} after the change (cache TTL + poll interval + heartbeat interval), then STALE; one without a heartbeat for ${h(seconds(report.silentAfterMs))} is SILENT. Report of <span class="convergence-generated">${h(when(report.generatedAt))}</span>.</p>
 <p><button type="button" id="convergence-refresh" data-url="${h(CONVERGENCE_API)}">Refresh the verdicts</button> <span id="convergence-status" class="hint" aria-live="polite"></span></p>`;
   if (report.instances.length === 0)

@@ -73,7 +73,8 @@ export class ReleasesPage {
         const [previews, history, convergence] = await Promise.all([
           this.previews(heads, actor),
           this.o.governance.history({ registryScope: query.registryScope, limit: PAGE_HISTORY_LIMIT }),
-          this.o.convergence?.report(query.registryScope),
+          // A heartbeat store that cannot be read costs the page its convergence part, not the page.
+          this.o.convergence?.report(query.registryScope).catch(() => "UNAVAILABLE" as const),
         ]);
         await this.write(
           exchange,

@@ -142,5 +142,7 @@ describe("the releases page's convergence parts", () => {
     expect(renderScopeConvergence("tenant-a", empty)).toContain("No instance reports this scope.");
     expect(renderInstancesSection(empty)).toContain("No instance has written a heartbeat.");
     expect(renderScopeConvergence("PLATFORM_GLOBAL", undefined) + renderInstancesSection(undefined)).toBe("");
+    expect(renderScopeConvergence("PLATFORM_GLOBAL", "UNAVAILABLE")).toBe("");
+    expect(renderInstancesSection("UNAVAILABLE")).toContain("heartbeats could not be read");
   });
 });

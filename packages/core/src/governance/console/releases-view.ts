@@ -1,5 +1,4 @@
 import { escapeHtml as h } from "../../web/html-escape.js";
-import type { ConvergenceReportJson } from "../../web/wire/convergence-messages.js";
 import { approveApiOf, RELEASE_ROLLBACK_API, RELEASE_TRANSITION_API } from "../admin/release-admin-paths.js";
 import type {
   ReleaseHistoryEntry,
@@ -9,7 +8,11 @@ import type {
 } from "../registry/release-registry.js";
 import { RELEASE_STATES } from "../registry/release-state.js";
 import type { GateBlocker } from "../release-governance.js";
-import { renderInstancesSection, renderScopeConvergence } from "./convergence-view.js";
+import {
+  type ConvergenceOnPage,
+  renderInstancesSection,
+  renderScopeConvergence,
+} from "./convergence-view.js";
 
 /** The dry-run answer for one allowed next state of one release. */
 export interface NextStatePreview {
@@ -27,7 +30,7 @@ export interface ReleasesView {
   /** The administrator looking at the page (their own emergency stops show no approval buttons). */
   readonly viewer: string;
   /** The convergence report (each scope's executing releases, every instance's verdict); absent: not shown. */
-  readonly convergence?: ConvergenceReportJson | undefined;
+  readonly convergence?: ConvergenceOnPage;
 }
 
 /** The key of a release in `ReleasesView.previews`. */
