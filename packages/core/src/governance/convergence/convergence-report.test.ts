@@ -91,10 +91,22 @@ describe("the convergence report", () => {
     ]);
     expect(instance!.verdict).toBe("STALE");
     expect(instance!.reason).toMatch(/^tenant-b: /);
+    // A scope with only a CANARY of its own: the registry selector reports that CANARY there and
+    // PLATFORM_GLOBAL's ACTIVE under PLATFORM_GLOBAL; a REGISTRY entry there is not required.
+    await h.put("tenant-c", [row("v20", "CANARY")]);
+    const c = h.instance("node-c", [served("v19", "REGISTRY"), served("v20", "CANARY", "tenant-c")]);
+    await c.writer.beatOnce();
+    const nodeC = (await h.reports.report()).instances.find((i) => i.instanceId === "node-c")!;
+    expect(nodeC.scopes.map((s) => [s.registryScope, s.verdict])).toEqual([
+      ["PLATFORM_GLOBAL", "CONVERGED"],
+      ["tenant-c", "CONVERGED"],
+    ]);
     // One scope asked for: its releases and each instance's entries there only.
     const one = await h.reports.report("tenant-b");
     expect(one.scopes.map((s) => s.registryScope)).toEqual(["tenant-b"]);
-    expect(one.instances[0]!.scopes.map((s) => s.registryScope)).toEqual(["tenant-b"]);
+    expect(one.instances.find((i) => i.instanceId === "node-a")!.scopes.map((s) => s.registryScope)).toEqual([
+      "tenant-b",
+    ]);
   });
 
   it("is PENDING after a release changes until the bound passes, judged from the row's last change", async () => {

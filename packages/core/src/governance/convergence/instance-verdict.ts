@@ -1,5 +1,6 @@
 import type { ConvergenceReportJson, ConvergenceVerdict } from "../../web/wire/convergence-messages.js";
-import type { ReleaseRow } from "../registry/release-registry.js";
+import { PLATFORM_GLOBAL_SCOPE, type ReleaseRow } from "../registry/release-registry.js";
+import { executingRelease } from "../selection/executing-release.js";
 import { changedAt, expectedReleases, type ScopeRows } from "./expected-releases.js";
 import type { InstanceHeartbeat, ScopeServing } from "./instance-heartbeat-store.js";
 
@@ -27,13 +28,20 @@ export function worse(a: ConvergenceVerdict, b: ConvergenceVerdict): Convergence
 const short = (hash: string) => hash.slice(0, 12);
 const named = (row: ReleaseRow) => `${row.status} ${row.promptVersion} (${short(row.artifactHash)})`;
 
-/** A mismatch of one expected source, or undefined when the instance serves what the registry says. */
+/**
+ * A mismatch of one expected source, or undefined when the instance serves what the registry says.
+ * `ownRow`: the scope has such a release of its own. Without one the instance need not report the
+ * source there (the registry selector reports each scope's own releases; the fallback to
+ * PLATFORM_GLOBAL's is judged in PLATFORM_GLOBAL's entries), but what it does report must match.
+ */
 function mismatch(
   source: "REGISTRY" | "CANARY",
   expected: ReleaseRow | undefined,
   entries: readonly ScopeServing[],
+  ownRow: boolean,
 ): string | undefined {
   const served = entries.find((e) => e.source === source);
+  if (served === undefined && !ownRow) return undefined;
   if (expected === undefined)
     return served === undefined
       ? undefined
@@ -43,7 +51,7 @@ function mismatch(
     return `serves ${served.promptVersion} (${short(served.bundleHash)}) as ${source}; the registry runs ${named(expected)}`;
   const fallback = entries.find((e) => e.source === "BUILD_DEFAULT");
   return fallback !== undefined
-    ? `serves the build default ${fallback.promptVersion}; the registry runs ${named(expected)}`
+    ? `serves the build default ${fallback.promptVersion} (its build does not run the release, or it has not read the registry); the registry runs ${named(expected)}`
     : `does not serve the registry's ${named(expected)}`;
 }
 
@@ -67,14 +75,17 @@ export function scopeVerdict(
   entries: readonly ScopeServing[],
 ): ScopeConvergence {
   const expected = expectedReleases(ctx.rows, scope, promptKey);
+  const own = scope === PLATFORM_GLOBAL_SCOPE ? undefined : (ctx.rows.get(scope) ?? []);
+  const owns = (status: "ACTIVE" | "CANARY") =>
+    own === undefined || executingRelease(own, promptKey, status) !== undefined;
   const serving = entries.map(({ promptVersion, bundleHash, source }) => ({
     promptVersion,
     bundleHash,
     source,
   }));
   const problems = [
-    mismatch("REGISTRY", expected.active, entries),
-    mismatch("CANARY", expected.canary, entries),
+    mismatch("REGISTRY", expected.active, entries, owns("ACTIVE")),
+    mismatch("CANARY", expected.canary, entries, owns("CANARY")),
   ].filter((p): p is string => p !== undefined);
   if (problems.length === 0)
     return {
