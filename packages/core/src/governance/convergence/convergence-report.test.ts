@@ -1,4 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { InstanceIdentity } from "../../kernel/instance-identity.js";
+import { V19, V20 } from "../governance.fixture.js";
+import { PLATFORM_GLOBAL_SCOPE as GLOBAL } from "../registry/release-registry.js";
+import { rowOf, selectorHarness } from "../selection/selection.fixture.js";
+import { StoreConvergenceReports } from "./convergence-report.js";
+import { HeartbeatWriter } from "./heartbeat-writer.js";
+import { InMemoryInstanceHeartbeatStore } from "./in-memory-instance-heartbeat-store.js";
 import {
   BOUND_MS,
   convergenceHarness,
@@ -163,5 +170,51 @@ describe("the convergence report", () => {
     const report = await h.reports.report();
     expect(report.instances).toEqual([]);
     expect(report.scopes[0]!.releases.map((r) => r.promptVersion)).toEqual(["v19"]);
+  });
+});
+
+describe("the convergence report over the real registry selector", () => {
+  it("judges what RegistryBundleSelector.serving() beats: converged, pending after a change, converged after its refresh", async () => {
+    const s = selectorHarness();
+    const heartbeats = new InMemoryInstanceHeartbeatStore();
+    const reports = new StoreConvergenceReports({
+      registry: s.registry,
+      heartbeats,
+      clock: s.clock,
+      boundMs: BOUND_MS,
+      silentAfterMs: SILENT_AFTER_MS,
+    });
+    const writer = new HeartbeatWriter({
+      store: heartbeats,
+      identity: new InstanceIdentity("node-r", s.clock.now() - 3_600_000),
+      selector: s.selector,
+      clock: s.clock,
+      logger: s.logger,
+      intervalMs: 15_000,
+      selectorKind: "REGISTRY",
+    });
+    const at = s.clock.now();
+    const approval = { by: "alice", at, rationale: "r" };
+    await s.put(GLOBAL, [rowOf(s.catalog, GLOBAL, V19, "ACTIVE", { approval, updatedAt: at })]);
+    await s.put("tenant-a", [rowOf(s.catalog, "tenant-a", V20, "CANARY", { approval, updatedAt: at })]);
+    await s.cache.refresh();
+    await writer.beatOnce();
+    const verdicts = async () =>
+      (await reports.report()).instances[0]!.scopes.map((x) => `${x.registryScope} ${x.verdict}`);
+    expect(await verdicts()).toEqual(["PLATFORM_GLOBAL CONVERGED", "tenant-a CONVERGED"]);
+
+    // v20 becomes PLATFORM_GLOBAL's ACTIVE; this instance has not read it yet.
+    s.clock.advance(BOUND_MS * 2);
+    await s.cache.refresh(); // the cache's own timer keeps its snapshot within the TTL
+    const changed = { approval: { ...approval, at: s.clock.now() }, updatedAt: s.clock.now() };
+    await s.put(GLOBAL, [
+      rowOf(s.catalog, GLOBAL, V19, "DEPRECATED", changed),
+      rowOf(s.catalog, GLOBAL, V20, "ACTIVE", changed),
+    ]);
+    await writer.beatOnce();
+    expect(await verdicts()).toEqual(["PLATFORM_GLOBAL PENDING", "tenant-a CONVERGED"]);
+    await s.cache.refresh();
+    await writer.beatOnce();
+    expect(await verdicts()).toEqual(["PLATFORM_GLOBAL CONVERGED", "tenant-a CONVERGED"]);
   });
 });
