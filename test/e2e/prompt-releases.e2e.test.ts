@@ -1,5 +1,6 @@
+import { InstanceHeartbeatStore, ReleaseRegistry } from "@keyward/core/ports";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { PROMPT_KEY, putRelease, startReleaseDemo, V20 } from "../governance/release-demo.js";
+import { PROMPT_KEY, putRelease, startReleaseDemo, V18, V19, V20 } from "../governance/release-demo.js";
 import type { RunningDemo } from "../support/demo-server.js";
 import { type BrowserSession, describeInBrowser, launchBrowser } from "./browser-harness.js";
 
@@ -83,6 +84,62 @@ describeInBrowser("Prompt releases console page in a real browser", () => {
     await admin2.page.waitForSelector('#release-result[data-outcome="RATIFIED"]');
     await admin2.page.reload();
     expect(await admin2.page.textContent(".emergency-stops")).toContain("None open.");
+    expect(cspViolations).toEqual([]);
+  });
+
+  it("shows each scope's executing release, its canary share and every instance's convergence", async () => {
+    await putRelease(demo, V20, "CANARY");
+    const rows = (await demo.platform.resolve(ReleaseRegistry).head("PLATFORM_GLOBAL")).releases;
+    const hash = (v: string) => rows.find((r) => r.promptVersion === v)!.artifactHash;
+    const entry = (
+      promptVersion: string,
+      source: "REGISTRY" | "CANARY",
+      bundleHash = hash(promptVersion),
+    ) => ({
+      registryScope: "PLATFORM_GLOBAL",
+      promptKey: PROMPT_KEY,
+      promptVersion,
+      bundleHash,
+      source,
+    });
+    // Three more "instances" beat through the store port beside the demo's own.
+    const store = demo.platform.resolve(InstanceHeartbeatStore);
+    const now = Date.now();
+    const beat = (instanceId: string, at: number, serving: ReturnType<typeof entry>[]) =>
+      store.beat({ instanceId, startedAt: now - 600_000, at, serving, selector: "REGISTRY" });
+    await beat("node-current", now, [entry(V19, "REGISTRY"), entry(V20, "CANARY")]);
+    await beat("node-behind", now, [entry(V18, "REGISTRY", "0".repeat(64))]);
+    await beat("node-quiet", now - 120_000, [entry(V19, "REGISTRY")]);
+
+    const { page } = admin;
+    await page.goto(`${demo.base}${PAGE}`);
+    await page.waitForSelector('.releases-page[data-enhanced="true"]');
+    const scope = '.release-scope[data-scope="PLATFORM_GLOBAL"] .convergence';
+    expect(await page.textContent(`${scope} tr[data-executing="ACTIVE"]`)).toContain(V19);
+    expect(await page.textContent(`${scope} tr[data-executing="CANARY"] .canary-share`)).toBe(
+      "the whole scope",
+    );
+    const verdict = (id: string) => page.getAttribute(`${scope} tr[data-instance="${id}"]`, "data-verdict");
+    expect(await verdict("node-current")).toBe("CONVERGED");
+    expect(await verdict("node-behind")).toBe("PENDING");
+    expect(await verdict("node-quiet")).toBe("SILENT");
+    // The demo decides with the configuration selector: listed, not following the registry.
+    expect(await page.locator('.instances tr[data-verdict="NOT_FOLLOWING"]').count()).toBe(1);
+    expect(await page.textContent(".instances")).toContain("80 s after the change");
+
+    // The lagging instance catches up and a new one starts: Refresh rewrites the verdicts in place.
+    await beat("node-behind", Date.now(), [entry(V19, "REGISTRY"), entry(V20, "CANARY")]);
+    await beat("node-new", Date.now(), [entry(V19, "REGISTRY")]);
+    await page.click("#convergence-refresh");
+    await page.waitForSelector('#convergence-status[data-state="done"]');
+    expect(await verdict("node-behind")).toBe("CONVERGED");
+    expect(await page.textContent(`${scope} tr[data-instance="node-behind"] .serves`)).toContain(
+      `CANARY ${V20}`,
+    );
+    expect(await page.getAttribute('.instances tr[data-instance="node-behind"]', "data-verdict")).toBe(
+      "CONVERGED",
+    );
+    expect(await page.textContent("#convergence-status")).toContain("1 instance(s) not listed here");
     expect(cspViolations).toEqual([]);
   });
 });

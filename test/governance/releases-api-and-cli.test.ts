@@ -68,6 +68,7 @@ const ENDPOINTS: [string, string, unknown][] = [
   ["POST", "/releases/rollback/RBX-none/approve", {}],
   ["GET", `/evidence?promptKey=${PROMPT_KEY}`, undefined],
   ["POST", "/evidence", evidence()],
+  ["GET", "/convergence", undefined],
 ];
 
 describe("the release API admits administrators only", () => {
@@ -246,6 +247,9 @@ describe("the release API refuses malformed, missing, oversized and hostile inpu
     ["/releases/history?limit=1e2", "limit"],
     ["/evidence", "promptKey"],
     [`/evidence?promptKey=${"k".repeat(129)}`, "promptKey"],
+    ["/convergence?verdict=STALE", "verdict"],
+    ["/convergence?registryScope=a&registryScope=b", "registryScope"],
+    ["/convergence?registryScope=%3Cscript%3E", "registryScope"],
   ])("refuses GET %s naming %s", async (path, field) => {
     const res = await call("GET", path, admin);
     expect(res.status).toBe(400);
@@ -284,6 +288,15 @@ describe("the release API through the registry", () => {
       scopes: unknown[];
     };
     expect(one.scopes).toHaveLength(1);
+  });
+
+  it("reports the convergence of the demo's own instance, which beats at start", async () => {
+    const res = await call("GET", "/convergence", admin);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const report = (await res.json()) as { instances: { verdict: string; scopes: unknown[] }[] };
+    // The demo decides with the configuration selector: it does not follow the registry.
+    expect(report.instances).toMatchObject([{ verdict: "NOT_FOLLOWING" }]);
   });
 
   it("a dry run lists the blockers and records nothing", async () => {

@@ -265,3 +265,17 @@ describe("two instances over one MongoDB database", () => {
     expect(answers).toEqual([401, 401, 401, 401, 423]);
   });
 });
+
+describe("prompt bundle convergence across instances", () => {
+  it("each instance's heartbeat, written at its start, is in the other's convergence report", async () => {
+    const { accessToken } = await tokensOf(a, "admin", "admin");
+    const res = await fetch(`${b.base}/platform/admin/api/prompt-quality/convergence`, {
+      headers: bearer(accessToken),
+    });
+    expect(res.status).toBe(200);
+    const report = (await res.json()) as { instances: { instanceId: string; verdict: string }[] };
+    // Two processes' names (generated per platform), both on the configuration selector.
+    expect(new Set(report.instances.map((i) => i.instanceId)).size).toBe(2);
+    expect(report.instances.map((i) => i.verdict)).toEqual(["NOT_FOLLOWING", "NOT_FOLLOWING"]);
+  });
+});

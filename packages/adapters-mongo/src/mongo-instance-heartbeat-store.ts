@@ -41,7 +41,11 @@ export class MongoInstanceHeartbeatStore implements InstanceHeartbeatStore {
 
   async list(): Promise<InstanceHeartbeat[]> {
     const docs = await this.docs.find({}, { sort: { _id: 1 } }).toArray();
-    return docs.map(({ _id, startedAt, at, serving }) => ({ instanceId: _id, startedAt, at, serving }));
+    return docs.map(({ _id, startedAt, at, serving, selector }) =>
+      selector === undefined
+        ? { instanceId: _id, startedAt, at, serving }
+        : { instanceId: _id, startedAt, at, serving, selector },
+    );
   }
 
   async prune(olderThan: number): Promise<number> {

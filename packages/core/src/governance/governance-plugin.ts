@@ -37,6 +37,7 @@ import { registerShadow } from "./shadow/register-shadow.js";
 import { SHADOW_PROPERTIES } from "./shadow/shadow.properties.js";
 import { registerSelection } from "./selection/register-selection.js";
 import { ResourceFamilies } from "./selection/resource-family-index.js";
+import { registerConvergence } from "./convergence/register-convergence.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -163,5 +164,6 @@ export const promptGovernancePlugin: PlatformPlugin = {
     registerReleaseAdmin(ctx);
     registerSelection(ctx);
     registerShadow(ctx, { familyOf: (c) => c.resolve(ResourceFamilies).familyOf });
+    registerConvergence(ctx);
   },
 };

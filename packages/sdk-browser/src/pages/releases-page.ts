@@ -6,7 +6,10 @@
 // every call carries the session's CSRF token from the page's meta tags. The answer is shown in
 // `#release-result`: the outcome, each blocker or failed condition, or the refusal's code and
 // message. After an applied change the page offers a reload (the lists are server-rendered).
+// The convergence section's refresh button is `releases-convergence.ts`'s.
 // State for tests: `data-enhanced` on `.releases-page`, `data-outcome` on `#release-result`.
+
+import { enhanceConvergence } from "./releases-convergence.js";
 
 /** The parts of an answer this page reads (a receipt, an execution, or an error). */
 interface Answer {
@@ -126,5 +129,6 @@ if (page) {
     const button = (event.target as Element | null)?.closest?.("button[data-approve]");
     if (button instanceof HTMLButtonElement) approve(button).catch(failed);
   });
+  enhanceConvergence();
   page.dataset.enhanced = "true";
 }

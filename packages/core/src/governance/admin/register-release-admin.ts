@@ -3,7 +3,9 @@ import { AuditSink } from "../../kernel/audit-sink.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { ConsoleSection } from "../../web/console/console-page.js";
 import { RouteTable } from "../../web/route-table.js";
+import { ConvergenceReports } from "../convergence/convergence-report.js";
 import { ReleasesPage } from "../console/releases-page.js";
+import { ConvergenceEndpoint } from "./convergence-endpoint.js";
 import { EvidenceIntake, ReleaseGovernance } from "../release-governance.js";
 import { ReleaseAdminEndpoints } from "./release-admin-endpoints.js";
 import { RELEASES_SECTION } from "./release-admin-paths.js";
@@ -12,7 +14,8 @@ import { RELEASES_SECTION } from "./release-admin-paths.js";
  * The release API and the releases page, for `promptGovernancePlugin` to call from its `register`
  * when `platform.prompt.governance.enabled` is true: adds the page's entry to the console navigation
  * and, at start, the routes to the RouteTable (when there is one: a platform without the HTTP binding
- * has none). The evidence routes are added when an EvidenceIntake is registered.
+ * has none). The evidence routes are added when an EvidenceIntake is registered, the convergence
+ * report's when ConvergenceReports is (`registerConvergence`).
  */
 export function registerReleaseAdmin(ctx: Pick<PluginContext, "registerMember" | "onStart">): void {
   ctx.registerMember(ConsoleSection, { useValue: RELEASES_SECTION });
@@ -28,6 +31,17 @@ export function releaseAdminRoutes(c: DependencyContainer) {
   const governance = c.resolve(ReleaseGovernance);
   const audit = c.resolve(AuditSink);
   const evidence = c.isRegistered(EvidenceIntake, true) ? c.resolve(EvidenceIntake) : undefined;
-  const page = new ReleasesPage({ governance, audit, sections: () => c.resolveAll(ConsoleSection) });
-  return [...new ReleaseAdminEndpoints({ governance, evidence, audit }).routes(), ...page.routes()];
+  const reports = c.isRegistered(ConvergenceReports, true) ? c.resolve(ConvergenceReports) : undefined;
+  const page = new ReleasesPage({
+    governance,
+    audit,
+    convergence: reports,
+    sections: () => c.resolveAll(ConsoleSection),
+  });
+  const convergence = reports === undefined ? [] : new ConvergenceEndpoint({ reports, audit }).routes();
+  return [
+    ...new ReleaseAdminEndpoints({ governance, evidence, audit }).routes(),
+    ...convergence,
+    ...page.routes(),
+  ];
 }

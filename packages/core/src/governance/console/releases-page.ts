@@ -14,6 +14,7 @@ import { releaseAdmin } from "../admin/release-admin-access.js";
 import { RELEASE_ADMIN_FEATURE } from "../admin/release-admin-endpoints.js";
 import { RELEASES_PAGE_PATH, RELEASES_SECTION } from "../admin/release-admin-paths.js";
 import { ReleasesQuery, releaseQuery } from "../admin/release-admin-requests.js";
+import type { ConvergenceReports } from "../convergence/convergence-report.js";
 import type { ReleaseScopeHead } from "../registry/release-registry.js";
 import { ALLOWED_RELEASE_TRANSITIONS } from "../registry/release-state.js";
 import type { GovernanceActor, ReleaseGovernance } from "../release-governance.js";
@@ -29,6 +30,8 @@ const PREVIEW_RATIONALE = "console preview (dry run)";
 export interface ReleasesPageOptions {
   readonly governance: ReleaseGovernance;
   readonly audit: AuditSink;
+  /** The convergence report each scope's section shows; absent: the page shows none. */
+  readonly convergence?: ConvergenceReports | undefined;
   /** The console navigation (the ConsoleSection family), read per page. */
   readonly sections: () => readonly ConsoleSection[];
 }
@@ -38,7 +41,8 @@ export interface ReleasesPageOptions {
  * `registryScope`): each scope's releases with state, hash, canary fields, approval and rollback
  * state; the blockers of each release's next allowed states (dry runs: nothing recorded); the open
  * emergency stops (UNRATIFIED flagged as an alert) with ratify/revert buttons for any administrator
- * but their operator; the history; forms for a transition (with a dry-run preview) and a rollback or
+ * but their operator; every instance's convergence verdict, and per scope its executing releases
+ * (canary share and targets) and each reporting instance's verdict there; the history; forms for a transition (with a dry-run preview) and a rollback or
  * emergency stop. The forms and buttons are the page script's (`/js/platform-releases-page.js`),
  * which calls the release API with the session's CSRF token. ADMIN only.
  */
@@ -66,14 +70,16 @@ export class ReleasesPage {
       async () => {
         const query = releaseQuery(ReleasesQuery, exchange.query);
         const heads = await this.o.governance.releases(query.registryScope);
-        const [previews, history] = await Promise.all([
+        const [previews, history, convergence] = await Promise.all([
           this.previews(heads, actor),
           this.o.governance.history({ registryScope: query.registryScope, limit: PAGE_HISTORY_LIMIT }),
+          // A heartbeat store that cannot be read costs the page its convergence part, not the page.
+          this.o.convergence?.report(query.registryScope).catch(() => "UNAVAILABLE" as const),
         ]);
         await this.write(
           exchange,
           200,
-          renderReleasesBody({ heads, previews, history, viewer: actor.username }),
+          renderReleasesBody({ heads, previews, history, viewer: actor.username, convergence }),
         );
       },
       (status, notice) =>

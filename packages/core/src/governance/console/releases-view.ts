@@ -8,6 +8,11 @@ import type {
 } from "../registry/release-registry.js";
 import { RELEASE_STATES } from "../registry/release-state.js";
 import type { GateBlocker } from "../release-governance.js";
+import {
+  type ConvergenceOnPage,
+  renderInstancesSection,
+  renderScopeConvergence,
+} from "./convergence-view.js";
 
 /** The dry-run answer for one allowed next state of one release. */
 export interface NextStatePreview {
@@ -24,6 +29,8 @@ export interface ReleasesView {
   readonly history: readonly ReleaseHistoryEntry[];
   /** The administrator looking at the page (their own emergency stops show no approval buttons). */
   readonly viewer: string;
+  /** The convergence report (each scope's executing releases, every instance's verdict); absent: not shown. */
+  readonly convergence?: ConvergenceOnPage;
 }
 
 /** The key of a release in `ReleasesView.previews`. */
@@ -96,6 +103,7 @@ function scopeSection(head: ReleaseScopeHead, view: ReleasesView): string {
       : `<table class="releases"><thead><tr><th>Release</th><th>State</th><th>Hash</th><th>Canary</th><th>Approval</th><th>Rollback</th><th>Next states (dry run)</th></tr></thead>
 <tbody>${rows}</tbody></table>`;
   return `<section class="release-scope" data-scope="${h(head.registryScope)}"><h2>Scope ${h(head.registryScope)} <span class="hint">revision ${head.revision}</span></h2>
+${renderScopeConvergence(head.registryScope, view.convergence)}
 ${table}</section>`;
 }
 
@@ -147,7 +155,10 @@ ${rollback}
  */
 const NOT_YET_ENFORCED = `<p class="notice releases-enforcement" role="note">Decisions do not follow this registry yet: the decision pipeline runs the bundle <code>platform.security.tiered.prompt-bundle.active</code> names (blank: the build default), so ACTIVE, CANARY and an emergency stop recorded here do not change which bundle live decisions use until the registry selector arrives.</p>`;
 
-/** The releases page body: emergency stops first (an UNRATIFIED one loudly), each scope's releases, the forms, the history. */
+/**
+ * The releases page body: emergency stops first (an UNRATIFIED one loudly), the instances' convergence,
+ * each scope's executing releases, instances and releases, the forms, the history.
+ */
 export function renderReleasesBody(view: ReleasesView): string {
   const scopes =
     view.heads.length === 0
@@ -156,6 +167,7 @@ export function renderReleasesBody(view: ReleasesView): string {
   return `<div class="releases-page">
 ${NOT_YET_ENFORCED}
 ${stopsSection(view)}
+${renderInstancesSection(view.convergence)}
 ${scopes}
 ${forms()}
 ${historySection(view.history)}

@@ -1,6 +1,7 @@
 import { SELECTION_SOURCES } from "../../decisions/engine/bundle-selection.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import {
+  HEARTBEAT_SELECTORS,
   HEARTBEAT_TEXT_LIMITS,
   type InstanceHeartbeat,
   MAX_HEARTBEAT_SERVINGS,
@@ -54,7 +55,10 @@ export function checkInstanceHeartbeat(h: InstanceHeartbeat): InstanceHeartbeat 
     seen.add(key);
     return entry;
   });
-  return { instanceId: h.instanceId, startedAt: h.startedAt, at: h.at, serving };
+  if (h.selector !== undefined && !(HEARTBEAT_SELECTORS as readonly unknown[]).includes(h.selector))
+    invalid(`selector must be ${HEARTBEAT_SELECTORS.join(" or ")}`, "selector");
+  const record = { instanceId: h.instanceId, startedAt: h.startedAt, at: h.at, serving };
+  return h.selector === undefined ? record : { ...record, selector: h.selector };
 }
 
 /** VALIDATION_FAILED unless `olderThan` (of `prune`) is a non-negative integer. */

@@ -73,6 +73,18 @@ function describeBeats(factory: Factory): void {
     expect(await store.list()).toEqual([heartbeat("node-1", 5_000)]);
   });
 
+  it("keeps the selector an instance names, and leaves it out when it names none", async () => {
+    const store = await factory();
+    await store.beat(heartbeat("node-1", 5_000, { selector: "REGISTRY" }));
+    await store.beat(heartbeat("node-2", 5_000));
+    expect(await store.list()).toEqual([
+      heartbeat("node-1", 5_000, { selector: "REGISTRY" }),
+      heartbeat("node-2", 5_000),
+    ]);
+    await store.beat(heartbeat("node-1", 6_000));
+    expect((await store.list())[0]).not.toHaveProperty("selector");
+  });
+
   it("replaces an instance's record with each beat, never appends nor merges", async () => {
     const store = await factory();
     await store.beat(heartbeat("node-1", 5_000));
@@ -157,6 +169,7 @@ const REFUSED: [string, unknown][] = [
   ["a negative time", heartbeat("node-1", -1)],
   ["a fractional time", heartbeat("node-1", 5_000.5)],
   ["a start time that is not a number", { ...heartbeat("node-1", 5_000), startedAt: "yesterday" }],
+  ["an unknown selector", { ...heartbeat("node-1", 5_000), selector: "RANDOM" }],
   ["a missing start time", { instanceId: "node-1", at: 5_000, serving: [] }],
   ["serving that is not a list", { ...heartbeat("node-1", 5_000), serving: { 0: serving("s", "h") } }],
   [

@@ -23,7 +23,17 @@ export interface InstanceHeartbeat {
   readonly at: number;
   /** At most one entry per scope, prompt key and source; at most MAX_HEARTBEAT_SERVINGS. */
   readonly serving: readonly ScopeServing[];
+  /**
+   * Which selector the instance decides with (`prompt-bundle.selector`): CONFIGURATION does not read
+   * the registry, so the convergence report marks it as not following it. Absent: not said.
+   */
+  readonly selector?: HeartbeatSelector | undefined;
 }
+
+/** The selectors a heartbeat names (`prompt-bundle.selector`'s values). */
+export const HEARTBEAT_SELECTORS = ["CONFIGURATION", "REGISTRY"] as const;
+/** One of HEARTBEAT_SELECTORS. */
+export type HeartbeatSelector = (typeof HEARTBEAT_SELECTORS)[number];
 
 /** Most serving entries in one heartbeat (scopes times prompt keys times sources). */
 export const MAX_HEARTBEAT_SERVINGS = 500;
