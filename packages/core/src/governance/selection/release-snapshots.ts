@@ -27,11 +27,9 @@ export interface ReleaseSnapshots {
 /** DI token of the ReleaseSnapshots (registered by promptGovernancePlugin; internal to governance). */
 export const ReleaseSnapshots: InjectionToken<ReleaseSnapshots> = Symbol.for("platform.ReleaseSnapshots");
 
-/** Works out the resource family of a decision's request (for canary narrowing and shadow drift). */
-export interface ResourceFamilyOf {
-  /**
-   * The managed resource's service owner for the request's target, else the owning route's feature;
-   * undefined when the event has no target or no route owns it. Synchronous, from memory.
-   */
-  (method: string | undefined, target: string | undefined): string | undefined;
-}
+/**
+ * Works out the resource family of a decision's request (for canary narrowing and shadow drift): the
+ * managed resource's service owner for the request's target, else the owning route's feature;
+ * undefined when the event has no target or no route owns it. Synchronous, from memory.
+ */
+export type ResourceFamilyOf = (method: string | undefined, target: string | undefined) => string | undefined;
