@@ -20,7 +20,7 @@ import { resolveProperties } from "../../kernel/properties.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
-import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
+import { sealedEvidenceFixture } from "../evidence/sealed-evidence.fixture.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
 import { ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
@@ -147,7 +147,7 @@ export async function pipelineFixture<
   });
   const zeroTrust = new ZeroTrustActionService(store, resolver, audit, users, guard);
   const history = new InMemoryDecisionHistoryStore();
-  const evidence = new InMemorySealedEvidenceStore(100);
+  const evidence = sealedEvidenceFixture({ clock });
   const events = new InProcessEventBus();
   const alerts: PlatformEvent[] = [];
   events.on("decisions.alert", (e) => {
@@ -169,7 +169,7 @@ export async function pipelineFixture<
     writer: new DecisionOutcomeWriter({
       zeroTrust,
       history,
-      evidence,
+      evidence: evidence.sealed,
       audit,
       events,
       ids,

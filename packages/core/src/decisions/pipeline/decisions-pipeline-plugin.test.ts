@@ -82,7 +82,7 @@ describe("decisionsPipelinePlugin", () => {
     });
     expect(await zeroTrust.get(`user:${bob.id}`)).toMatchObject({ action: "ALLOW", source: "ai-decision" });
     expect(maker.requests.map((r) => r.event.kind)).toEqual(["MFA_LOCKOUT", "REQUEST_SAMPLED"]);
-    expect(await platform.resolve(SealedEvidenceStore).recent(10)).toHaveLength(2);
+    expect(await platform.resolve(SealedEvidenceStore).recentRecords(10)).toHaveLength(2);
     expect(await platform.resolve(DecisionHistoryStore).recentFor(alice.id, 5)).toHaveLength(1);
     await platform.stop();
   });
