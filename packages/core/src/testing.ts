@@ -27,3 +27,4 @@ export { describeDecisionHistoryStoreContract } from "./decisions/history/decisi
 export { describeReleaseRegistryContract } from "./governance/registry/release-registry.contract.js";
 export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/release-evidence-ledger.contract.js";
 export { describeInstanceHeartbeatStoreContract } from "./governance/convergence/instance-heartbeat-store.contract.js";
+export { describeSealedEvidenceStoreContract } from "./decisions/evidence/sealed-evidence-store.contract.js";
