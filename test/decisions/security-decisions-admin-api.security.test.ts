@@ -71,6 +71,31 @@ describe("the security-decisions admin API guards itself", () => {
     expect(await res.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: [field] });
   });
 
+  it("answers an administrator one decision with its seal intact, an audited read of its prompts", async () => {
+    const list = (await (await get("?limit=1", admin)).json()) as { decisions: { id: string }[] };
+    const res = await get(`/${list.decisions[0]!.id}`, admin);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { sealed: boolean; seal: { intact: boolean }; prompts: unknown[] };
+    expect(body).toMatchObject({ sealed: true, seal: { intact: true, reason: null } });
+    expect(body.prompts.length).toBeGreaterThan(0);
+    const reads = await demo.platform.resolve(AuditLog).query({ type: "evidence.package.read" });
+    expect(reads.map((e) => e.principal)).toContain("admin");
+  });
+
+  it("guards the evidence chain: 401 anonymous, 403 non-administrator, 400 hostile, the chain to an administrator", async () => {
+    const chain = (query: string, headers: Record<string, string>) =>
+      fetch(`${demo.base}/platform/admin/api/prompt-inspection/chain${query}`, { headers });
+    expect((await chain("", { accept: "application/json" })).status).toBe(401);
+    expect((await chain("", user)).status).toBe(403);
+    expect((await chain("?instance=%00", admin)).status).toBe(400);
+    expect((await chain(`?instance=${"x".repeat(500)}`, admin)).status).toBe(400);
+    const heads = (await (await chain("", admin)).json()) as { chains: { instanceId: string }[] };
+    expect(heads.chains).toHaveLength(1);
+    const page = await chain(`?instance=${heads.chains[0]!.instanceId}`, admin);
+    expect(page.status).toBe(200);
+    expect(((await page.json()) as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
+  });
+
   it("answers an unknown or hostile id 404 or 400, never 500", async () => {
     expect((await get("/no-such-decision", admin)).status).toBe(404);
     expect((await get("/%2e%2e", admin)).status).toBe(404);
