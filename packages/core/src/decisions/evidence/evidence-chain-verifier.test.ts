@@ -6,6 +6,9 @@ import { packageHashOf } from "./sealed-package.js";
 import { EvidenceChainVerifier, verifyEvidenceChain } from "./evidence-chain-verifier.js";
 import type { EvidencePackage } from "./evidence-package.js";
 import { InMemorySealedEvidenceStore } from "./in-memory-sealed-evidence-store.js";
+import { SealedEvidenceStore } from "./sealed-evidence-store.js";
+import { createPlatform } from "../../kernel/platform.js";
+import { KeyRing } from "../../kernel/keys/key-ring.js";
 import { sealedEvidenceFixture } from "./sealed-evidence.fixture.js";
 
 function pkg(id: string, at: number, userId = "alice"): EvidencePackage {
@@ -114,6 +117,30 @@ describe("the evidence chain", () => {
       after = page.at(-1)!.sequence;
     }
     expect(verifier.finish()).toMatchObject({ intact: true, entries: 7, coveredTo: 4 });
+  });
+
+  it("verifies a platform's store locally, opening payloads: a changed prompt is caught", async () => {
+    const platform = createPlatform({
+      register: (c) => c.registerInstance(SealedEvidenceStore, new InMemorySealedEvidenceStore()),
+    });
+    const f = sealedEvidenceFixture({
+      clock: new ManualClock(1_000),
+      store: platform.resolve(SealedEvidenceStore),
+      keys: platform.container.resolve(KeyRing),
+    });
+    for (let i = 1; i <= 3; i++) await f.sealed.record(pkg(`p${i}`, 1_000 + i));
+    expect(await EvidenceChainVerifier.verifyStore(platform.container)).toMatchObject([{ intact: true, entries: 3 }]);
+    // Someone re-encrypts p2 under its own key with another prompt: the hashes its header seals disagree.
+    const other = sealedEvidenceFixture({ clock: new ManualClock(1_000), keys: platform.container.resolve(KeyRing) });
+    await other.sealed.record({ ...pkg("p2", 1_002), prompts: [{ layer: "L1", system: "system text", user: "other" }] });
+    const forged = (await other.store.packageEntry("p2"))!;
+    const raw = (f.store as unknown as { packages: Map<string, { payload: unknown }> }).packages;
+    raw.get("p2")!.payload = forged.payload;
+    expect((await EvidenceChainVerifier.verifyStore(platform.container))[0]!.problem).toEqual({
+      kind: "PAYLOAD_EDITED",
+      sequence: 2,
+      packageId: "p2",
+    });
   });
 
   it("lets two writers of one chain interleave without a fork (compare-and-set on the slot)", async () => {

@@ -1,10 +1,15 @@
+import type { DependencyContainer } from "tsyringe";
+import { KeyRing } from "../../kernel/keys/key-ring.js";
 import { type ChainEntry, genesisLinkOf, linkOf, recordHashOf } from "./chain-entry.js";
 import {
+  CHECKPOINT_KEY_PURPOSE,
   type CheckpointPublicKey,
   checkpointSignatureHolds,
   type EvidenceCheckpoint,
 } from "./evidence-checkpoint.js";
+import { SealedEvidenceStore } from "./sealed-evidence-store.js";
 import { packageHashOf } from "./sealed-package.js";
+import { brokenPayloadsOf } from "./stored-payload-check.js";
 
 /** What is wrong with a chain at a sequence. */
 export type ChainProblemKind =
@@ -14,6 +19,8 @@ export type ChainProblemKind =
   | "BROKEN_LINK"
   /** A package's header does not hash to the hash the chain holds. */
   | "PACKAGE_EDITED"
+  /** A package's kept payload does not open, or its prompts or context differ from the hashes sealed (local verify). */
+  | "PAYLOAD_EDITED"
   /** An erasure or deletion entry does not hash to the hash the chain holds. */
   | "ENTRY_EDITED"
   /** A package's header is gone but no deletion entry records it. */
@@ -48,6 +55,8 @@ export interface ChainVerification {
   readonly problem: ChainProblem | null;
 }
 
+const PAGE = 500;
+
 /**
  * Walks one chain's entries in the order they are read (ascending sequence, page by page through
  * `feed`) and proves it intact or names its first broken or missing link: each entry must take the
@@ -76,6 +85,33 @@ export class EvidenceChainVerifier {
   ) {
     this.previousLink = genesisLinkOf(instanceId);
     this.pending = new Map(checkpoints.map((c) => [c.sequence, c]));
+  }
+
+  /**
+   * Verifies every chain of the store a platform's container holds (a local verify, with the
+   * key-encryption key its KeyRing opens under): links, hashes and checkpoints as through the admin
+   * API, and every kept payload opened and checked against its hashes.
+   */
+  static async verifyStore(container: DependencyContainer): Promise<ChainVerification[]> {
+    const store = container.resolve(SealedEvidenceStore);
+    const ring = container.resolve(KeyRing);
+    const keys = (await ring.keys(CHECKPOINT_KEY_PURPOSE))
+      .filter((k) => k.publicJwk !== undefined)
+      .map((k) => ({ kid: k.kid, publicJwk: k.publicJwk! }));
+    const verdicts: ChainVerification[] = [];
+    for (const instanceId of await store.chains()) {
+      const verifier = new EvidenceChainVerifier(instanceId, await store.checkpoints(instanceId), keys);
+      for (let after = 0; ; ) {
+        const page = await store.entries(instanceId, after, PAGE);
+        verifier.feed(page);
+        for (const broken of await brokenPayloadsOf(page, ring))
+          verifier.flag("PAYLOAD_EDITED", broken.sequence, broken.packageIds[0] ?? null);
+        if (page.length < PAGE) break;
+        after = page.at(-1)!.sequence;
+      }
+      verdicts.push(verifier.finish());
+    }
+    return verdicts;
   }
 
   /** Reads the next entries of the chain. */
@@ -149,7 +185,8 @@ export class EvidenceChainVerifier {
     }
   }
 
-  private flag(kind: ChainProblemKind, sequence: number, packageId: string | null = null): void {
+  /** Records a problem found outside the walk (a payload check). */
+  flag(kind: ChainProblemKind, sequence: number, packageId: string | null = null): void {
     this.problems.push({ kind, sequence, packageId });
   }
 }
