@@ -1,5 +1,9 @@
-import { AuditLog } from "@keyward/core/ports";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AuditLog, SealedEvidenceStore } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { platformInProcess } from "../cli/platform-command-runs.js";
 import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
 const API = "/platform/admin/api/security-decisions";
@@ -101,5 +105,26 @@ describe("the security-decisions admin API guards itself", () => {
     expect((await get("/%2e%2e", admin)).status).toBe(404);
     expect((await get(`/${"a".repeat(129)}`, admin)).status).toBe(400);
     expect((await get("/%00", admin)).status).toBe(400);
+  });
+
+  it("platform evidence verify proves the chain intact through the admin API, then names a package dropped without a deletion entry", async () => {
+    const env = { PLATFORM_CREDENTIALS: join(mkdtempSync(join(tmpdir(), "evidence-verify-")), "admin.json") };
+    const login = await platformInProcess(
+      ["login", "--url", demo.base, "--username", "admin", "--password-stdin"],
+      ["admin"],
+      env,
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const intact = await platformInProcess(["evidence", "verify", "--json"], [], env);
+    expect(intact.code, intact.stderr).toBe(0);
+    const answer = JSON.parse(intact.stdout) as { ok: boolean; chains: { entries: number }[] };
+    expect(answer.ok).toBe(true);
+    expect(answer.chains[0]!.entries).toBeGreaterThan(0);
+    const store = demo.platform.resolve(SealedEvidenceStore);
+    const [record] = await store.recentRecords(1);
+    expect(await store.dropPackage(record!.id)).toBe(true);
+    const broken = await platformInProcess(["evidence", "verify"], [], env);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(new RegExp(`UNRECORDED_DELETION at sequence \\d+ \\(package ${record!.id}\\)`));
   });
 });
