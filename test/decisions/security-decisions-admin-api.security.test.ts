@@ -125,6 +125,8 @@ describe("the security-decisions admin API guards itself", () => {
     expect(await store.dropPackage(record!.id)).toBe(true);
     const broken = await platformInProcess(["evidence", "verify"], [], env);
     expect(broken.code).toBe(1);
-    expect(broken.stdout).toMatch(new RegExp(`UNRECORDED_DELETION at sequence \\d+ \\(package ${record!.id}\\)`));
+    expect(broken.stdout).toMatch(
+      new RegExp(`UNRECORDED_DELETION at sequence \\d+ \\(package ${record!.id}\\)`),
+    );
   });
 });

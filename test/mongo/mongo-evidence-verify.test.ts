@@ -76,7 +76,9 @@ describe("platform evidence verify --local on MongoDB", () => {
     await chain.updateOne({ packageId: "d2" }, { $set: { "payload.ciphertext": d1!.payload.ciphertext } });
     const broken = await verify(KEK);
     expect(broken.code).toBe(1);
-    expect(broken.out).toBe("node-1: 3 entries, no signed checkpoint yet: PAYLOAD_EDITED at sequence 2 (package d2)");
+    expect(broken.out).toBe(
+      "node-1: 3 entries, no signed checkpoint yet: PAYLOAD_EDITED at sequence 2 (package d2)",
+    );
   });
 
   it("stops on a wrong key-encryption key, printing no material", async () => {

@@ -21,7 +21,12 @@ export function checkEntry(entry: ChainEntry): void {
     throw invalid("sequence must be a positive integer", "sequence");
   checkNonNegative(entry.at, "at");
   if (!KINDS.includes(entry.kind)) throw invalid("kind must be PACKAGE, ERASURE or DELETION", "kind");
-  if (typeof entry.entryHash !== "string" || !HASH.test(entry.entryHash) || typeof entry.link !== "string" || !HASH.test(entry.link))
+  if (
+    typeof entry.entryHash !== "string" ||
+    !HASH.test(entry.entryHash) ||
+    typeof entry.link !== "string" ||
+    !HASH.test(entry.link)
+  )
     throw invalid("entryHash and link must be SHA-256 hex", "link");
   const ids = entry.packageIds;
   if (!Array.isArray(ids) || ids.some((id) => typeof id !== "string" || id === "" || id.length > 128))

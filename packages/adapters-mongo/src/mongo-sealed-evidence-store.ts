@@ -167,7 +167,9 @@ export class MongoSealedEvidenceStore implements SealedEvidenceStore {
   }
 
   async checkpoints(instanceId: string): Promise<EvidenceCheckpoint[]> {
-    const docs = await this.marks.find({ instanceId: { $eq: instanceId } }, { sort: { sequence: 1 } }).toArray();
+    const docs = await this.marks
+      .find({ instanceId: { $eq: instanceId } }, { sort: { sequence: 1 } })
+      .toArray();
     return docs.map(({ _id, ...checkpoint }) => checkpoint);
   }
 }

@@ -32,11 +32,16 @@ const MAX_PAGES = 100_000;
  */
 export const evidenceVerifyCommand: CliCommand = {
   name: ["evidence", "verify"],
-  summary: "Prove the sealed-evidence hash chains intact, or name the first broken or missing link (ADMIN, or --local)",
+  summary:
+    "Prove the sealed-evidence hash chains intact, or name the first broken or missing link (ADMIN, or --local)",
   options: [
     { name: "url", value: "<server>", description: "The server (default: the last one you logged in to)" },
     { name: "local", description: "Read the store itself (with the key-encryption key), not the admin API" },
-    { name: "mongo-uri", value: "<uri>", description: "With --local: the store (default: $PLATFORM_MONGO_URI)" },
+    {
+      name: "mongo-uri",
+      value: "<uri>",
+      description: "With --local: the store (default: $PLATFORM_MONGO_URI)",
+    },
     KEY_FILE_OPTION,
   ],
   async run(input) {
@@ -44,7 +49,8 @@ export const evidenceVerifyCommand: CliCommand = {
     const local = input.options.local === true;
     if (!local && (input.options["mongo-uri"] !== undefined || input.options["key-file"] !== undefined))
       throw new CliUsageError("--mongo-uri and --key-file go with --local");
-    if (local && input.options.url !== undefined) throw new CliUsageError("--url and --local exclude each other");
+    if (local && input.options.url !== undefined)
+      throw new CliUsageError("--url and --local exclude each other");
     const verdicts = local ? await verifyLocally(input) : await verifyRemotely(input);
     if (input.json) input.io.out(JSON.stringify({ ok: verdicts.every((v) => v.intact), chains: verdicts }));
     else input.io.out(verdicts.length === 0 ? "No evidence chains yet." : verdicts.map(lineOf).join("\n"));
@@ -68,11 +74,13 @@ async function verifyRemotely(input: CommandInput): Promise<ChainVerification[]>
   const verdicts: ChainVerification[] = [];
   for (const chain of heads.chains as { instanceId?: unknown }[]) {
     const instanceId = chain?.instanceId;
-    if (typeof instanceId !== "string" || !INSTANCE.test(instanceId)) throw malformed("a chain without a valid name");
+    if (typeof instanceId !== "string" || !INSTANCE.test(instanceId))
+      throw malformed("a chain without a valid name");
     let verifier: EvidenceChainVerifier | undefined;
     let after = 0;
     for (let pages = 0; pages < MAX_PAGES; pages++) {
-      const page = (await client.call("GET", `${API}?instance=${instanceId}&after=${after}&limit=${PAGE}`)).body as {
+      const page = (await client.call("GET", `${API}?instance=${instanceId}&after=${after}&limit=${PAGE}`))
+        .body as {
         entries?: unknown;
         checkpoints?: unknown;
         keys?: unknown;

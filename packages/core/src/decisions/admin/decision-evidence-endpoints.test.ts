@@ -43,9 +43,18 @@ async function setup() {
   const outOfSample = Array.from({ length: 400 }, (_, i) => `c${i}`).find((c) => sampleBucketOf(c) >= 1)!;
   await f.sealed.record(pkg("sealed-1", "c-a"));
   await f.sealed.record(pkg("unsealed-1", outOfSample));
-  const decisions = new SecurityDecisionsEndpoints({ evidence: f.store, sealed: f.sealed, audit: f.audit }).routes();
+  const decisions = new SecurityDecisionsEndpoints({
+    evidence: f.store,
+    sealed: f.sealed,
+    audit: f.audit,
+  }).routes();
   const chain = new EvidenceChainEndpoint({ store: f.store, signer: f.signer, audit: f.audit }).route();
-  const call = async (route: Route, url: string, authorities: string[] | null, params: Record<string, string> = {}) => {
+  const call = async (
+    route: Route,
+    url: string,
+    authorities: string[] | null,
+    params: Record<string, string> = {},
+  ) => {
     const exchange = new HttpExchange({ method: "GET", url, headers: {}, remoteAddress: "203.0.113.9" });
     if (authorities)
       setCurrentAuthentication(exchange, {
@@ -69,10 +78,19 @@ describe("the decision detail", () => {
     expect(sealed).toMatchObject({
       id: "sealed-1",
       sealed: true,
-      seal: { instanceId: "node-1", sequence: 1, intact: true, reason: null, erased: false, checkpoint: null },
+      seal: {
+        instanceId: "node-1",
+        sequence: 1,
+        intact: true,
+        reason: null,
+        erased: false,
+        checkpoint: null,
+      },
       prompts: [{ layer: "L1", user: "user text of sealed-1" }],
     });
-    expect((sealed.seal as { packageHash: string }).packageHash).toBe((await f.store.packageEntry("sealed-1"))!.entryHash);
+    expect((sealed.seal as { packageHash: string }).packageHash).toBe(
+      (await f.store.packageEntry("sealed-1"))!.entryHash,
+    );
     expect(await call(detail, "/x", ["ROLE_ADMIN"], { id: "unsealed-1" })).toMatchObject({
       id: "unsealed-1",
       sealed: false,
@@ -80,7 +98,12 @@ describe("the decision detail", () => {
       prompts: [],
       input: null,
     });
-    expect(f.audit.events().filter((e) => e.type === "evidence.package.read").map((e) => e.principal)).toEqual(["root"]);
+    expect(
+      f.audit
+        .events()
+        .filter((e) => e.type === "evidence.package.read")
+        .map((e) => e.principal),
+    ).toEqual(["root"]);
   });
 });
 
@@ -90,9 +113,16 @@ describe("GET /platform/admin/api/prompt-inspection/chain", () => {
     await f.chain.checkpoint("node-1");
     expect(chain.path).toBe(EVIDENCE_CHAIN_PATH);
     const heads = await call(chain, EVIDENCE_CHAIN_PATH, ["ROLE_ADMIN"]);
-    expect(heads).toMatchObject({ chains: [{ instanceId: "node-1", head: { sequence: 1 } }], keys: [{ kid: expect.any(String) }] });
+    expect(heads).toMatchObject({
+      chains: [{ instanceId: "node-1", head: { sequence: 1 } }],
+      keys: [{ kid: expect.any(String) }],
+    });
     const page = await call(chain, `${EVIDENCE_CHAIN_PATH}?instance=node-1&after=0&limit=1`, ["ROLE_ADMIN"]);
-    expect(page).toMatchObject({ instanceId: "node-1", entries: [{ sequence: 1, kind: "PACKAGE" }], next: 1 });
+    expect(page).toMatchObject({
+      instanceId: "node-1",
+      entries: [{ sequence: 1, kind: "PACKAGE" }],
+      next: 1,
+    });
     expect((page.entries as Record<string, unknown>[])[0]).not.toHaveProperty("payload");
     expect(page.checkpoints).toHaveLength(1);
   });
@@ -115,6 +145,8 @@ describe("GET /platform/admin/api/prompt-inspection/chain", () => {
       "?__proto__=1",
       "?instance=%00",
     ])
-      expect(await codeOf(call(chain, `${EVIDENCE_CHAIN_PATH}${query}`, ["ROLE_ADMIN"])), query).toBe("VALIDATION_FAILED");
+      expect(await codeOf(call(chain, `${EVIDENCE_CHAIN_PATH}${query}`, ["ROLE_ADMIN"])), query).toBe(
+        "VALIDATION_FAILED",
+      );
   });
 });

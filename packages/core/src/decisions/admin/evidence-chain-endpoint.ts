@@ -73,7 +73,13 @@ export class EvidenceChainEndpoint {
     const entries = await this.o.store.entries(query.instance, query.after, query.limit);
     const checkpoints = await this.o.store.checkpoints(query.instance);
     const next = entries.length === query.limit ? entries.at(-1)!.sequence : null;
-    exchange.json(200, { instanceId: query.instance, entries: entries.map(withoutPayload), checkpoints, keys, next });
+    exchange.json(200, {
+      instanceId: query.instance,
+      entries: entries.map(withoutPayload),
+      checkpoints,
+      keys,
+      next,
+    });
   }
 }
 

@@ -58,7 +58,10 @@ export function decisionDetailOf(evidence: DecisionEvidence): SecurityDecisionJs
             reason: seal.reason,
             erased: seal.erased,
           },
-    prompts: payload === null ? [] : payload.prompts.map((p) => ({ layer: p.layer, system: p.system, user: p.user })),
+    prompts:
+      payload === null
+        ? []
+        : payload.prompts.map((p) => ({ layer: p.layer, system: p.system, user: p.user })),
     input: payload === null ? null : (payload.input as unknown as Readonly<Record<string, unknown>>),
   };
 }

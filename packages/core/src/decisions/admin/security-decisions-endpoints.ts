@@ -58,7 +58,7 @@ export class SecurityDecisionsEndpoints {
         path: `${SECURITY_DECISIONS_PATH}/{id}`,
         name: "decisions.admin.get",
         meta: { contract: DECISIONS_CONTRACTS.get },
-        description: "One AI security decision with its prompts exactly as sent",
+        description: "One AI security decision with its seal and, when sealed, its prompts exactly as sent",
         feature: "decisions",
         access: "admin",
         handler: (exchange, params) => this.one(exchange, params.id ?? ""),

@@ -58,10 +58,19 @@ describe("the evidence chain", () => {
   it("verifies intact, its checkpoints signed by the key ring's evidence.checkpoint key", async () => {
     const { f, verify } = await sealedChain(10);
     const result = await verify();
-    expect(result).toMatchObject({ intact: true, entries: 10, checkpointsVerified: 2, coveredTo: 8, problem: null });
+    expect(result).toMatchObject({
+      intact: true,
+      entries: 10,
+      checkpointsVerified: 2,
+      coveredTo: 8,
+      problem: null,
+    });
     expect(result.head?.sequence).toBe(10);
     const checkpoints = await f.store.checkpoints("node-1");
-    expect(checkpoints.map((c) => c.kid)).toEqual([(await f.signer.publicKeys())[0]!.kid, checkpoints[0]!.kid]);
+    expect(checkpoints.map((c) => c.kid)).toEqual([
+      (await f.signer.publicKeys())[0]!.kid,
+      checkpoints[0]!.kid,
+    ]);
   });
 
   it("catches an edited package, even when its hash and link are recomputed up to the head", async () => {
@@ -108,7 +117,11 @@ describe("the evidence chain", () => {
 
   it("reads a chain page by page to the same verdict", async () => {
     const { f } = await sealedChain(7);
-    const verifier = new EvidenceChainVerifier("node-1", await f.store.checkpoints("node-1"), await f.signer.publicKeys());
+    const verifier = new EvidenceChainVerifier(
+      "node-1",
+      await f.store.checkpoints("node-1"),
+      await f.signer.publicKeys(),
+    );
     let after = 0;
     for (;;) {
       const page = await f.store.entries("node-1", after, 3);
@@ -129,10 +142,18 @@ describe("the evidence chain", () => {
       keys: platform.container.resolve(KeyRing),
     });
     for (let i = 1; i <= 3; i++) await f.sealed.record(pkg(`p${i}`, 1_000 + i));
-    expect(await EvidenceChainVerifier.verifyStore(platform.container)).toMatchObject([{ intact: true, entries: 3 }]);
+    expect(await EvidenceChainVerifier.verifyStore(platform.container)).toMatchObject([
+      { intact: true, entries: 3 },
+    ]);
     // Someone re-encrypts p2 under its own key with another prompt: the hashes its header seals disagree.
-    const other = sealedEvidenceFixture({ clock: new ManualClock(1_000), keys: platform.container.resolve(KeyRing) });
-    await other.sealed.record({ ...pkg("p2", 1_002), prompts: [{ layer: "L1", system: "system text", user: "other" }] });
+    const other = sealedEvidenceFixture({
+      clock: new ManualClock(1_000),
+      keys: platform.container.resolve(KeyRing),
+    });
+    await other.sealed.record({
+      ...pkg("p2", 1_002),
+      prompts: [{ layer: "L1", system: "system text", user: "other" }],
+    });
     const forged = (await other.store.packageEntry("p2"))!;
     const raw = (f.store as unknown as { packages: Map<string, { payload: unknown }> }).packages;
     raw.get("p2")!.payload = forged.payload;

@@ -124,7 +124,8 @@ export class EvidenceChainVerifier {
     for (const [packageId, sequence] of this.dropped)
       if (!this.deleted.has(packageId)) this.flag("UNRECORDED_DELETION", sequence, packageId);
     for (const checkpoint of this.pending.values()) {
-      if (!checkpointSignatureHolds(checkpoint, this.keys)) this.flag("CHECKPOINT_INVALID", checkpoint.sequence);
+      if (!checkpointSignatureHolds(checkpoint, this.keys))
+        this.flag("CHECKPOINT_INVALID", checkpoint.sequence);
       else this.flag("TAIL_MISSING", (this.last?.sequence ?? 0) + 1);
     }
     const problem = [...this.problems].sort((a, b) => a.sequence - b.sequence)[0] ?? null;

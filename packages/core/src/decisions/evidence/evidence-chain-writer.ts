@@ -32,9 +32,11 @@ export class EvidenceChainWriter {
     const previous = this.queues.get(entry.instanceId) ?? Promise.resolve();
     const next = previous.catch(() => undefined).then(() => this.place(entry));
     this.queues.set(entry.instanceId, next);
-    void next.finally(() => {
-      if (this.queues.get(entry.instanceId) === next) this.queues.delete(entry.instanceId);
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.queues.get(entry.instanceId) === next) this.queues.delete(entry.instanceId);
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -53,7 +55,11 @@ export class EvidenceChainWriter {
       const head = await this.o.store.head(entry.instanceId);
       const sequence = (head?.sequence ?? 0) + 1;
       const previousLink = head?.link ?? genesisLinkOf(entry.instanceId);
-      const placed: ChainEntry = { ...entry, sequence, link: linkOf(previousLink, entry.entryHash, sequence) };
+      const placed: ChainEntry = {
+        ...entry,
+        sequence,
+        link: linkOf(previousLink, entry.entryHash, sequence),
+      };
       try {
         await this.o.store.append(placed);
       } catch (error) {
@@ -63,7 +69,10 @@ export class EvidenceChainWriter {
       if (sequence % this.o.checkpointEvery === 0) await this.sign(placed).catch(() => undefined);
       return placed;
     }
-    throw new PlatformError("CONFLICT", `Chain ${entry.instanceId} moved on ${MAX_TRIES} times; entry not appended`);
+    throw new PlatformError(
+      "CONFLICT",
+      `Chain ${entry.instanceId} moved on ${MAX_TRIES} times; entry not appended`,
+    );
   }
 
   // A CONFLICT for a package sealed already is final; a lost slot is retried.

@@ -1,4 +1,11 @@
-import { createPrivateKey, createPublicKey, generateKeyPairSync, type JsonWebKey, sign, verify } from "node:crypto";
+import {
+  createPrivateKey,
+  createPublicKey,
+  generateKeyPairSync,
+  type JsonWebKey,
+  sign,
+  verify,
+} from "node:crypto";
 import type { KeyRing, NewKey } from "../../kernel/keys/key-ring.js";
 import { canonicalJson } from "../../prompts/hashing/canonical-json.js";
 
@@ -39,7 +46,10 @@ export function checkpointSigningInput(cp: Omit<EvidenceCheckpoint, "signature">
 }
 
 /** True when `cp`'s signature holds under the public key its kid names among `keys`. */
-export function checkpointSignatureHolds(cp: EvidenceCheckpoint, keys: readonly CheckpointPublicKey[]): boolean {
+export function checkpointSignatureHolds(
+  cp: EvidenceCheckpoint,
+  keys: readonly CheckpointPublicKey[],
+): boolean {
   const key = keys.find((k) => k.kid === cp.kid);
   if (key === undefined) return false;
   try {

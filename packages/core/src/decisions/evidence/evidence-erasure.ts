@@ -25,7 +25,8 @@ export class EvidenceErasure {
       const page = await this.o.store.readablePackagesOf(userId, EVIDENCE_RECENT_MAX_LIMIT);
       if (page.length === 0) break;
       const byChain = new Map<string, string[]>();
-      for (const e of page) byChain.set(e.instanceId, [...(byChain.get(e.instanceId) ?? []), e.packageIds[0]!]);
+      for (const e of page)
+        byChain.set(e.instanceId, [...(byChain.get(e.instanceId) ?? []), e.packageIds[0]!]);
       for (const [instanceId, packageIds] of byChain) {
         const at = this.o.now();
         await this.o.chain.append({
@@ -39,7 +40,12 @@ export class EvidenceErasure {
       }
     }
     try {
-      this.o.audit.record({ type: "evidence.erased", outcome: "success", principal: actor, data: { userId, erased } });
+      this.o.audit.record({
+        type: "evidence.erased",
+        outcome: "success",
+        principal: actor,
+        data: { userId, erased },
+      });
     } catch {
       // The erasure stands whatever the sink does.
     }

@@ -52,7 +52,13 @@ async function setup(outcomes?: Record<string, LatestInspectionOutcome>) {
   });
   const now = clock.now();
   // Ages in days: old (past 90), clean (40, inspected clean), findings (40), fresh (40, never inspected), young (10, clean).
-  for (const [id, age] of [["old", 95], ["clean", 40], ["findings", 40], ["uninspected", 40], ["young", 10]] as const)
+  for (const [id, age] of [
+    ["old", 95],
+    ["clean", 40],
+    ["findings", 40],
+    ["uninspected", 40],
+    ["young", 10],
+  ] as const)
     await f.sealed.record(pkg(id, now - age * DAY));
   return { clock, f, lock, retention };
 }
@@ -62,15 +68,18 @@ describe("EvidenceRetention", () => {
     const { f, retention } = await setup({ clean: "CLEAN", findings: "FINDINGS", young: "CLEAN" });
     expect(await retention.runOnce()).toEqual({ ran: true, deleted: 2, recordsDeleted: 1 });
     const kept = async (id: string) => (await f.store.packageEntry(id))?.header !== undefined;
-    expect([await kept("old"), await kept("clean"), await kept("findings"), await kept("uninspected"), await kept("young")]).toEqual([
-      false,
-      false,
-      true,
-      true,
-      true,
-    ]);
+    expect([
+      await kept("old"),
+      await kept("clean"),
+      await kept("findings"),
+      await kept("uninspected"),
+      await kept("young"),
+    ]).toEqual([false, false, true, true, true]);
     const entries = await f.store.entries("node-1", 0, 100);
-    expect(entries.filter((e) => e.kind === "DELETION").map((e) => e.packageIds)).toEqual([["old"], ["clean"]]);
+    expect(entries.filter((e) => e.kind === "DELETION").map((e) => e.packageIds)).toEqual([
+      ["old"],
+      ["clean"],
+    ]);
     const verdict = verifyEvidenceChain({
       instanceId: "node-1",
       entries,
@@ -78,7 +87,10 @@ describe("EvidenceRetention", () => {
       keys: await f.signer.publicKeys(),
     });
     expect(verdict).toMatchObject({ intact: true, coveredTo: 7 });
-    expect((await f.sealed.read("clean", { principal: "a" }))?.seal).toMatchObject({ intact: false, reason: "DELETED" });
+    expect((await f.sealed.read("clean", { principal: "a" }))?.seal).toMatchObject({
+      intact: false,
+      reason: "DELETED",
+    });
   });
 
   it("keeps the full period for every package without an inspection read", async () => {

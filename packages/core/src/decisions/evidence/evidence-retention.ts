@@ -51,8 +51,7 @@ export class EvidenceRetention {
       const deleted = (await this.expired(now - this.o.periodMs)) + (await this.clean(now));
       const recordsDeleted = await this.o.store.pruneRecords(Math.max(0, now - this.o.periodMs));
       await this.o.chain.checkpoint(this.o.instanceId);
-      if (deleted + recordsDeleted > 0)
-        this.record({ deleted, recordsDeleted });
+      if (deleted + recordsDeleted > 0) this.record({ deleted, recordsDeleted });
       return { ran: true, deleted, recordsDeleted };
     } finally {
       await this.o.lock.release(RETENTION_LOCK, this.o.owner);
@@ -82,7 +81,8 @@ export class EvidenceRetention {
       if (page.length === 0) return count;
       const clean: ChainEntry[] = [];
       for (const entry of page)
-        if ((await this.o.outcomes.latestInspectionOutcome(entry.packageIds[0]!)) === "CLEAN") clean.push(entry);
+        if ((await this.o.outcomes.latestInspectionOutcome(entry.packageIds[0]!)) === "CLEAN")
+          clean.push(entry);
       count += await this.delete(clean);
       const last = page.at(-1)!;
       after = { at: last.header!.at, id: last.packageIds[0]! };
@@ -93,7 +93,8 @@ export class EvidenceRetention {
   // Recorded first, then dropped: a crash between leaves a recorded deletion of a kept package, never a gap.
   private async delete(entries: readonly ChainEntry[]): Promise<number> {
     const byChain = new Map<string, string[]>();
-    for (const e of entries) byChain.set(e.instanceId, [...(byChain.get(e.instanceId) ?? []), e.packageIds[0]!]);
+    for (const e of entries)
+      byChain.set(e.instanceId, [...(byChain.get(e.instanceId) ?? []), e.packageIds[0]!]);
     let count = 0;
     for (const [instanceId, packageIds] of byChain) {
       const at = this.o.now();
@@ -111,7 +112,12 @@ export class EvidenceRetention {
 
   private record(data: Record<string, unknown>): void {
     try {
-      this.o.audit.record({ type: "evidence.retention.deleted", outcome: "info", principal: "system:retention", data });
+      this.o.audit.record({
+        type: "evidence.retention.deleted",
+        outcome: "info",
+        principal: "system:retention",
+        data,
+      });
     } catch {
       // A broken sink does not undo a round.
     }

@@ -33,7 +33,10 @@ export function checkChainEntry(entry: ChainEntry): void {
   if (entry.kind === "PACKAGE" && (ids.length !== 1 || entry.header?.id !== ids[0]))
     throw invalid("a PACKAGE entry names one package, the one its header seals", "packageIds");
   if (entry.kind !== "PACKAGE" && (ids.length < 1 || ids.length > EVIDENCE_RECENT_MAX_LIMIT))
-    throw invalid(`an ERASURE or DELETION entry names 1 to ${EVIDENCE_RECENT_MAX_LIMIT} packages`, "packageIds");
+    throw invalid(
+      `an ERASURE or DELETION entry names 1 to ${EVIDENCE_RECENT_MAX_LIMIT} packages`,
+      "packageIds",
+    );
 }
 
 function invalid(message: string, field: string): PlatformError {

@@ -13,4 +13,6 @@ export interface InspectionOutcomes {
 }
 
 /** DI token of the InspectionOutcomes read. */
-export const InspectionOutcomes: InjectionToken<InspectionOutcomes> = Symbol.for("platform.InspectionOutcomes");
+export const InspectionOutcomes: InjectionToken<InspectionOutcomes> = Symbol.for(
+  "platform.InspectionOutcomes",
+);

@@ -41,7 +41,8 @@ export function verifyPackageSeal(pkg: SealedPackage): PackageSealCheck {
     for (const [i, sent] of payload.prompts.entries()) {
       const hashes = header.prompts[i]!;
       if (sent.layer !== hashes.layer) return broken("PROMPT_HASH_MISMATCH", `${i}.layer`);
-      if (sha256Hex(sent.system) !== hashes.systemSha256) return broken("PROMPT_HASH_MISMATCH", `${i}.system`);
+      if (sha256Hex(sent.system) !== hashes.systemSha256)
+        return broken("PROMPT_HASH_MISMATCH", `${i}.system`);
       if (sha256Hex(sent.user) !== hashes.userSha256) return broken("PROMPT_HASH_MISMATCH", `${i}.user`);
     }
     if (inputHashOf(payload.input) !== header.inputSha256) return broken("CONTEXT_HASH_MISMATCH");

@@ -31,11 +31,14 @@ export const EvidenceChainWriterToken: InjectionToken<EvidenceChainWriter> = Sym
   "platform.EvidenceChainWriter",
 );
 /** DI token of the checkpoint signer. */
-export const CheckpointSignerToken: InjectionToken<CheckpointSigner> = Symbol.for("platform.CheckpointSigner");
+export const CheckpointSignerToken: InjectionToken<CheckpointSigner> =
+  Symbol.for("platform.CheckpointSigner");
 /** DI token of the erasure service. */
 export const EvidenceErasureToken: InjectionToken<EvidenceErasure> = Symbol.for("platform.EvidenceErasure");
 /** DI token of the retention jobs. */
-export const EvidenceRetentionToken: InjectionToken<EvidenceRetention> = Symbol.for("platform.EvidenceRetention");
+export const EvidenceRetentionToken: InjectionToken<EvidenceRetention> = Symbol.for(
+  "platform.EvidenceRetention",
+);
 
 /**
  * The sealed evidence (issue 32): the SealedEvidence service the decision writer and the shadow

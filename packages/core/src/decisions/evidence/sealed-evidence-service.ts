@@ -78,7 +78,9 @@ export class SealedEvidence {
     const entry = await this.o.store.packageEntry(id);
     if (entry === undefined) return record === undefined ? undefined : { record, seal: null, payload: null };
     if (entry.header === undefined)
-      return record === undefined ? undefined : { record, seal: await this.sealOf(entry, "DELETED"), payload: null };
+      return record === undefined
+        ? undefined
+        : { record, seal: await this.sealOf(entry, "DELETED"), payload: null };
     const kept = record ?? recordOf(entry);
     let payload: SealedPayload | undefined;
     let unreadable = false;
@@ -130,8 +132,11 @@ export class SealedEvidence {
   }
 
   private async coveringCheckpoint(entry: ChainEntry): Promise<SealView["checkpoint"]> {
-    const covering = (await this.o.store.checkpoints(entry.instanceId)).find((c) => c.sequence >= entry.sequence);
-    if (covering === undefined || !checkpointSignatureHolds(covering, await this.o.signer.publicKeys())) return null;
+    const covering = (await this.o.store.checkpoints(entry.instanceId)).find(
+      (c) => c.sequence >= entry.sequence,
+    );
+    if (covering === undefined || !checkpointSignatureHolds(covering, await this.o.signer.publicKeys()))
+      return null;
     return { sequence: covering.sequence, at: covering.at, kid: covering.kid };
   }
 

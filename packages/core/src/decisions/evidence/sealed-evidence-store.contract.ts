@@ -84,7 +84,10 @@ function checkpoint(sequence: number, instanceId = "node-1"): EvidenceCheckpoint
  * The behaviour every SealedEvidenceStore adapter must show. `factory` returns a fresh, empty store.
  * The chain's slot claim is the compare-and-set two writers of one chain race on.
  */
-export function describeSealedEvidenceStoreContract(name: string, factory: Factory): void {
+export function describeSealedEvidenceStoreContract(
+  name: string,
+  factory: () => Promise<SealedEvidenceStore> | SealedEvidenceStore,
+): void {
   describe(`SealedEvidenceStore contract: ${name}`, () => {
     describeRecords(factory);
     describeChain(factory);

@@ -45,7 +45,12 @@ export function sealedEvidenceFixture(o: SealedEvidenceFixtureOptions) {
     chain,
     cipher: new PayloadCipher({ keys, newKid }),
     signer,
-    capture: new EvidenceCapture({ enabled: true, fullCaptureAfterChange: 1_000_000, samplePercent: 100, ...o.capture }),
+    capture: new EvidenceCapture({
+      enabled: true,
+      fullCaptureAfterChange: 1_000_000,
+      samplePercent: 100,
+      ...o.capture,
+    }),
     instanceId,
     audit,
   });

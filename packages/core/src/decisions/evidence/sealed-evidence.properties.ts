@@ -21,7 +21,8 @@ export const SEALED_EVIDENCE_SAMPLE_PERCENT = defineProperty({
   key: "platform.pqa.oss.sealed-evidence.sample-percent",
   schema: prop.int(1, 100),
   default: 1,
-  description: "Share of decisions sealed after the window, by a stable hash of the correlation id (1 to 100).",
+  description:
+    "Share of decisions sealed after the window, by a stable hash of the correlation id (1 to 100).",
 });
 
 /** Decisions sealed in full after a start or a bundle change. */
@@ -81,8 +82,7 @@ export interface SealedEvidenceSettings {
 export function sealedEvidenceSettings(properties: PlatformProperties): SealedEvidenceSettings {
   const periodMs = properties.get(SEALED_EVIDENCE_RETENTION_PERIOD);
   return {
-    captureEnabled:
-      properties.get(SEALED_EVIDENCE_CAPTURE_ENABLED) && !properties.get(ENTERPRISE_ENABLED),
+    captureEnabled: properties.get(SEALED_EVIDENCE_CAPTURE_ENABLED) && !properties.get(ENTERPRISE_ENABLED),
     samplePercent: properties.get(SEALED_EVIDENCE_SAMPLE_PERCENT),
     fullCaptureAfterChange: properties.get(SEALED_EVIDENCE_FULL_CAPTURE),
     retentionEnabled: properties.get(SEALED_EVIDENCE_RETENTION_ENABLED),

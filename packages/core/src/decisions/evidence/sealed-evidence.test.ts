@@ -10,7 +10,10 @@ import { sealedEvidenceFixture } from "./sealed-evidence.fixture.js";
 import { sealPackage } from "./sealed-package.js";
 import { verifyEvidenceChain } from "./evidence-chain-verifier.js";
 
-function pkg(id: string, o: Partial<EvidencePackage["metadata"]> & { correlationId?: string } = {}): EvidencePackage {
+function pkg(
+  id: string,
+  o: Partial<EvidencePackage["metadata"]> & { correlationId?: string } = {},
+): EvidencePackage {
   const { correlationId, ...metadata } = o;
   return {
     id,
@@ -51,26 +54,40 @@ describe("a sealed package", () => {
     });
     expect(sealed.header.inputSha256).toBe(sha256Hex(canonicalJson(sealed.payload!.input as never)));
     expect(sealed.packageHash).toBe(sha256Hex(canonicalJson(sealed.header as never)));
-    expect(sealed.header).toMatchObject({ id: "p1", eventId: "evt-p1", correlationId: "corr-p1", instanceId: "node-1" });
-    expect(verifyPackageSeal(sealed)).toEqual({ intact: true, reason: null, detail: null, payloadChecked: true });
+    expect(sealed.header).toMatchObject({
+      id: "p1",
+      eventId: "evt-p1",
+      correlationId: "corr-p1",
+      instanceId: "node-1",
+    });
+    expect(verifyPackageSeal(sealed)).toEqual({
+      intact: true,
+      reason: null,
+      detail: null,
+      payloadChecked: true,
+    });
   });
 
   it("breaks on any change: a prompt, the context, a header field, the hash", () => {
     const sealed = sealPackage(pkg("p1"), "node-1");
     const payload = sealed.payload!;
     const prompt = { ...payload.prompts[1]!, user: "user text 2." };
-    expect(verifyPackageSeal({ ...sealed, payload: { ...payload, prompts: [payload.prompts[0]!, prompt] } })).toMatchObject({
+    expect(
+      verifyPackageSeal({ ...sealed, payload: { ...payload, prompts: [payload.prompts[0]!, prompt] } }),
+    ).toMatchObject({
       intact: false,
       reason: "PROMPT_HASH_MISMATCH",
       detail: "1.user",
     });
     const input = parsePromptInput({ eventId: "evt-p1", request: { subject: "alicf" } });
-    expect(verifyPackageSeal({ ...sealed, payload: { ...payload, input } }).reason).toBe("CONTEXT_HASH_MISMATCH");
+    expect(verifyPackageSeal({ ...sealed, payload: { ...payload, input } }).reason).toBe(
+      "CONTEXT_HASH_MISMATCH",
+    );
     const header = { ...sealed.header, metadata: { ...sealed.header.metadata, stage: "SHADOW" as const } };
     expect(verifyPackageSeal({ ...sealed, header }).reason).toBe("PACKAGE_HASH_MISMATCH");
-    expect(verifyPackageSeal({ ...sealed, payload: { ...payload, prompts: [payload.prompts[0]!] } }).reason).toBe(
-      "PROMPT_COUNT_MISMATCH",
-    );
+    expect(
+      verifyPackageSeal({ ...sealed, payload: { ...payload, prompts: [payload.prompts[0]!] } }).reason,
+    ).toBe("PROMPT_COUNT_MISMATCH");
     expect(verifyPackageSeal({ header: sealed.header, packageHash: sealed.packageHash })).toMatchObject({
       intact: true,
       payloadChecked: false,
@@ -117,7 +134,13 @@ describe("SealedEvidence", () => {
     await f.sealed.record(pkg("p1"));
     const read = await f.sealed.read("p1", { principal: "admin", remoteAddress: "203.0.113.1" });
     expect(read?.payload?.prompts[0]?.user).toBe("user text of p1");
-    expect(read?.seal).toMatchObject({ instanceId: "node-1", sequence: 1, intact: true, erased: false, checkpoint: null });
+    expect(read?.seal).toMatchObject({
+      instanceId: "node-1",
+      sequence: 1,
+      intact: true,
+      erased: false,
+      checkpoint: null,
+    });
     expect(f.audit.events().filter((e) => e.type === "evidence.package.read")).toMatchObject([
       { principal: "admin", remoteAddress: "203.0.113.1", data: { packageId: "p1" } },
     ]);
@@ -131,7 +154,12 @@ describe("SealedEvidence", () => {
     await f.sealed.record(pkg("p1"));
     await f.sealed.record(pkg("p2", { userId: "bob" }));
     await f.sealed.record(pkg("p3"));
-    const erasure = new EvidenceErasure({ store: f.store, chain: f.chain, audit: f.audit, now: () => clock.now() });
+    const erasure = new EvidenceErasure({
+      store: f.store,
+      chain: f.chain,
+      audit: f.audit,
+      now: () => clock.now(),
+    });
     expect(await erasure.eraseUser("alice", "admin")).toBe(2);
     const read = await f.sealed.read("p1", { principal: "admin" });
     expect(read).toMatchObject({ payload: null, seal: { intact: true, erased: true } });
@@ -140,6 +168,8 @@ describe("SealedEvidence", () => {
     expect(entries.at(-1)).toMatchObject({ kind: "ERASURE", sequence: 4, packageIds: ["p1", "p3"] });
     const verdict = verifyEvidenceChain({ instanceId: "node-1", entries, checkpoints: [], keys: [] });
     expect(verdict).toMatchObject({ intact: true, entries: 4 });
-    expect(f.audit.events().filter((e) => e.type === "evidence.erased")).toMatchObject([{ data: { erased: 2 } }]);
+    expect(f.audit.events().filter((e) => e.type === "evidence.erased")).toMatchObject([
+      { data: { erased: 2 } },
+    ]);
   });
 });

@@ -37,7 +37,11 @@ export interface SealedHeader {
 
 /** The payload a package seals under a key of its own: the prompts as sent and the context. */
 export interface SealedPayload {
-  readonly prompts: readonly { readonly layer: "L1" | "L2"; readonly system: string; readonly user: string }[];
+  readonly prompts: readonly {
+    readonly layer: "L1" | "L2";
+    readonly system: string;
+    readonly user: string;
+  }[];
   readonly input: PromptInput;
 }
 

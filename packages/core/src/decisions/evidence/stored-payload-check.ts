@@ -18,7 +18,8 @@ export async function brokenPayloadsOf(entries: readonly ChainEntry[], keys: Key
   });
   const broken: ChainEntry[] = [];
   for (const entry of entries) {
-    if (entry.kind !== "PACKAGE" || entry.header === undefined || entry.payload?.wrappedKey === undefined) continue;
+    if (entry.kind !== "PACKAGE" || entry.header === undefined || entry.payload?.wrappedKey === undefined)
+      continue;
     const id = entry.packageIds[0]!;
     try {
       const payload = await cipher.decrypt(entry.payload, id, entry.entryHash);
