@@ -58,9 +58,19 @@ export class SealedEvidence {
     },
   ) {}
 
-  /** Records `pkg` (sealed when the capture rules pick it); CONFLICT when its id was recorded. */
+  /**
+   * Records `pkg` (sealed when the capture rules pick it); CONFLICT when its id was recorded. When
+   * sealing fails the record is still kept (`sealed: false`) and the sealing error is thrown after.
+   */
   async record(pkg: EvidencePackage): Promise<{ sealed: boolean }> {
-    const sealed = this.o.capture.decide(pkg) && (await this.seal(pkg));
+    let failure: unknown;
+    const sealed =
+      this.o.capture.decide(pkg) &&
+      (await this.seal(pkg).catch((error: unknown) => {
+        failure = error;
+        return false;
+      }));
+    // A package that could not be sealed still leaves its decision's record; the failure is the caller's to report.
     await this.o.store.putRecord({
       id: pkg.id,
       eventId: pkg.eventId,
@@ -69,6 +79,7 @@ export class SealedEvidence {
       metadata: pkg.metadata,
       sealed,
     });
+    if (failure !== undefined) throw failure;
     return { sealed };
   }
 

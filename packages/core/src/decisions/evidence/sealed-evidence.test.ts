@@ -173,3 +173,15 @@ describe("SealedEvidence", () => {
     ]);
   });
 });
+
+describe("SealedEvidence when sealing fails", () => {
+  it("still keeps the decision's record (sealed: false) and throws the sealing error", async () => {
+    const clock = new ManualClock(5_000);
+    const f = sealedEvidenceFixture({ clock });
+    const broken = Object.create(f.store) as typeof f.store;
+    broken.append = () => Promise.reject(new Error("store down"));
+    const g = sealedEvidenceFixture({ clock, store: broken, keys: f.keys });
+    await expect(g.sealed.record(pkg("p1"))).rejects.toThrow("store down");
+    expect(await f.store.record("p1")).toMatchObject({ id: "p1", sealed: false });
+  });
+});
