@@ -73,6 +73,25 @@ describe("the evidence chain", () => {
     ]);
   });
 
+  it("verifies checkpoints signed by a rotated key with the key kept for verification, and names an unknown kid", async () => {
+    const { f, verify } = await sealedChain(4);
+    const [old] = await f.keys.keys("evidence.checkpoint");
+    const make = () => ({ ...old!, kid: "rotated" });
+    // The rotated-in key's material does not matter here: only checkpoints after the rotation use it.
+    expect(await f.keys.rotate("evidence.checkpoint", old!.kid, make, Number.MAX_SAFE_INTEGER)).toBe(true);
+    for (let i = 5; i <= 8; i++) await f.sealed.record(pkg(`p${i}`, 2_000 + i));
+    const checkpoints = await f.store.checkpoints("node-1");
+    expect(checkpoints.map((c) => c.kid)).toEqual([old!.kid, "rotated"]);
+    expect(await verify()).toMatchObject({ intact: true, checkpointsVerified: 2, coveredTo: 8 });
+    const withoutOld = verifyEvidenceChain({
+      instanceId: "node-1",
+      entries: await f.store.entries("node-1", 0, 100),
+      checkpoints,
+      keys: (await f.signer.publicKeys()).filter((k) => k.kid !== old!.kid),
+    });
+    expect(withoutOld.problem).toEqual({ kind: "CHECKPOINT_INVALID", sequence: 4, packageId: null });
+  });
+
   it("catches an edited package, even when its hash and link are recomputed up to the head", async () => {
     const { raw, verify } = await sealedChain(6);
     const edited = { ...raw[2]!.header!, metadata: { ...raw[2]!.header!.metadata, action: "BLOCK" } };
