@@ -101,13 +101,34 @@ async function verifyRemotely(input: CommandInput): Promise<ChainVerification[]>
 // A hostile answer (an entry of the wrong shape) is a broken chain, never a crash.
 function feedSafely(verifier: EvidenceChainVerifier, entries: Feed): void {
   for (const entry of entries) {
+    if (!wellFormed(entry)) {
+      const sequence = (entry as { sequence?: unknown } | null)?.sequence;
+      verifier.flag("BROKEN_LINK", Number.isSafeInteger(sequence) ? (sequence as number) : 0);
+      continue;
+    }
     try {
       verifier.feed([entry]);
     } catch {
-      const sequence = typeof entry?.sequence === "number" ? entry.sequence : 0;
-      verifier.flag("BROKEN_LINK", sequence);
+      verifier.flag("BROKEN_LINK", entry.sequence);
     }
   }
+}
+
+/** The shape the verifier reads: an integer sequence, strings where it hashes, a list of ids. */
+function wellFormed(entry: unknown): entry is Feed[number] {
+  const e = entry as Record<string, unknown> | null;
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    Number.isSafeInteger(e.sequence) &&
+    Number.isSafeInteger(e.at) &&
+    typeof e.instanceId === "string" &&
+    typeof e.kind === "string" &&
+    typeof e.entryHash === "string" &&
+    typeof e.link === "string" &&
+    Array.isArray(e.packageIds) &&
+    e.packageIds.every((id) => typeof id === "string")
+  );
 }
 
 async function verifyLocally(input: CommandInput): Promise<ChainVerification[]> {
