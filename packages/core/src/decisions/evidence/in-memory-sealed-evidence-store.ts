@@ -1,21 +1,24 @@
 import { PlatformError } from "../../kernel/platform-error.js";
-import type { ChainEntry } from "./chain-entry.js";
+import { type ChainEntry, linkOf, recordHashOf } from "./chain-entry.js";
 import type { EvidenceCheckpoint } from "./evidence-checkpoint.js";
 import type { DecisionRecord } from "./evidence-package.js";
 import { checkChainEntry, checkEvidenceLimit, checkInstant } from "./evidence-store-checks.js";
 import type { SealedEvidenceStore } from "./sealed-evidence-store.js";
 
 /**
- * The embedded SealedEvidenceStore. Decision records are bounded: the oldest `capacity` are dropped
- * first (and counted). Chains and checkpoints are kept until retention thins them (a chain entry is
- * small once its package is dropped). Everything is deep-copied in and out.
+ * The embedded SealedEvidenceStore, bounded: past `capacity` decision records the oldest is dropped
+ * (and counted); past `capacity` kept packages the oldest package's header and payload are dropped
+ * and the drop is recorded as a DELETION entry of its chain, so the chain stays verifiable. Chain
+ * entries themselves stay (small once thinned). Everything is deep-copied in and out.
  */
 export class InMemorySealedEvidenceStore implements SealedEvidenceStore {
   private readonly records = new Map<string, DecisionRecord>();
   private readonly chainsByName = new Map<string, ChainEntry[]>();
   private readonly packages = new Map<string, ChainEntry>();
   private readonly checkpointsByName = new Map<string, EvidenceCheckpoint[]>();
+  private readonly keptOrder: string[] = [];
   private droppedCount = 0;
+  private droppedPackages = 0;
 
   constructor(private readonly capacity = 1000) {
     if (!Number.isInteger(capacity) || capacity < 1)
@@ -64,7 +67,36 @@ export class InMemorySealedEvidenceStore implements SealedEvidenceStore {
     chain.push(kept);
     chain.sort((a, b) => a.sequence - b.sequence);
     this.chainsByName.set(entry.instanceId, chain);
-    if (packageId !== undefined) this.packages.set(packageId, kept);
+    if (packageId === undefined) return;
+    this.packages.set(packageId, kept);
+    this.keptOrder.push(packageId);
+    this.evictBeyondCapacity(entry.at);
+  }
+
+  // Memory is bounded: past `capacity` kept packages the oldest is dropped, and the drop recorded as a
+  // DELETION entry of its chain (linked here, in the same step), so the chain still verifies.
+  private evictBeyondCapacity(at: number): void {
+    while (this.keptOrder.length > this.capacity) {
+      const id = this.keptOrder.shift()!;
+      const victim = this.packages.get(id) as { header?: unknown; payload?: unknown; instanceId: string };
+      if (victim.header === undefined) continue;
+      delete victim.header;
+      delete victim.payload;
+      const chain = this.chainsByName.get(victim.instanceId)!;
+      const head = chain.at(-1)!;
+      const entryHash = recordHashOf("DELETION", at, [id]);
+      const sequence = head.sequence + 1;
+      chain.push({
+        instanceId: victim.instanceId,
+        sequence,
+        kind: "DELETION",
+        at,
+        entryHash,
+        link: linkOf(head.link, entryHash, sequence),
+        packageIds: [id],
+      });
+      this.droppedPackages++;
+    }
   }
 
   async head(instanceId: string): Promise<ChainEntry | undefined> {
@@ -143,6 +175,11 @@ export class InMemorySealedEvidenceStore implements SealedEvidenceStore {
   /** Decision records dropped because the store was full. */
   get dropped(): number {
     return this.droppedCount;
+  }
+
+  /** Sealed packages dropped because the store was full (each recorded by a DELETION entry). */
+  get droppedPackageCount(): number {
+    return this.droppedPackages;
   }
 }
 
