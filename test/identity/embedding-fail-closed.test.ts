@@ -1,9 +1,11 @@
 import { createHttpApp, httpPlugin, RouteRegistry } from "@keyward/adapters-http";
 import { createIdentityPlugin, createPlatform, type Platform } from "@keyward/core";
 import { FilterChainProxy } from "@keyward/core/identity";
-import { Logger } from "@keyward/core/ports";
+import type { PlatformError } from "@keyward/core/errors";
+import { Clock, IdGenerator, Logger, UserRepository } from "@keyward/core/ports";
 import { afterEach, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../packages/adapters-http/src/test-support.js";
+import { InMemoryUserRepository } from "../../packages/core/src/identity/users/in-memory-user-repository.js";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 const platforms: Platform[] = [];
@@ -100,6 +102,30 @@ describe("createHttpApp runs the platform's security steps with nothing wired by
         (e) => e.level === "warn" && e.message.includes("every route answers without authentication"),
       ),
     ).toBe(true);
+  });
+
+  it("users without the identity module are refused with the plugin to add (the README's old snippet)", async () => {
+    const platform = createPlatform({
+      plugins: [httpPlugin],
+      env: {},
+      overrides: (o) =>
+        o.override(UserRepository, {
+          useFactory: (c) =>
+            new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
+        }),
+    });
+    platforms.push(platform);
+    await platform.start();
+    const refusal = (() => {
+      try {
+        createHttpApp({ platform });
+      } catch (error) {
+        return error as PlatformError;
+      }
+      throw new Error("createHttpApp accepted users without the identity module");
+    })();
+    expect(refusal.code).toBe("CONFIGURATION_INVALID");
+    expect(refusal.message).toContain("add createIdentityPlugin({ security })");
   });
 
   it("a platform without the identity module but with the host's own interceptor logs no warning", async () => {

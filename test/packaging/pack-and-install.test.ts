@@ -116,7 +116,13 @@ describe("the packed packages, installed together outside the workspace", () => 
       join(app, "package.json"),
       JSON.stringify({ name: "consumer", private: true, type: "module", dependencies }),
     );
-    for (const f of ["start-and-login.mjs", "check-declarations.mjs", "consumer.ts", "tsconfig.json"])
+    for (const f of [
+      "start-and-login.mjs",
+      "check-declarations.mjs",
+      "consumer.ts",
+      "tsconfig.json",
+      "host-config.mjs",
+    ])
       copyFileSync(join(CONSUMER_FILES, f), join(app, f));
     run("pnpm", ["install", "--offline", "--frozen-lockfile", "--ignore-scripts"], app);
     declarations = checkDeclarations(app);
@@ -167,10 +173,12 @@ describe("the packed packages, installed together outside the workspace", () => 
     });
   }, 60_000);
 
-  it("the published `platform` command runs under plain node", () => {
-    expect(run(join(dir, "app", "node_modules", ".bin", "platform"), ["--help"], join(dir, "app"))).toContain(
-      "Usage: platform <command>",
-    );
+  // One run proves both: the published command runs under plain node, and a config module outside
+  // the repository imports definePlatformConfig from the installed @keyward/cli.
+  it("the published `platform` command runs under plain node with a config module importing @keyward/cli", () => {
+    const bin = join(dir, "app", "node_modules", ".bin", "platform");
+    const out = run(bin, ["openapi", "--config", "host-config.mjs", "--json"], join(dir, "app"));
+    expect(JSON.parse(out).paths).toHaveProperty("/api/hello-from-config");
   }, 60_000);
 
   // skipLibCheck off (the user's tsconfig has it on): that also checks our declarations, which

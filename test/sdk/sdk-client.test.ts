@@ -283,6 +283,8 @@ describe("failures", () => {
       message: "The code is not valid",
       attemptsMade: 1,
       maxAttempts: 5,
+      method: "POST",
+      url: "/login/mfa-ott",
     });
     expect(error.body).toEqual(failure);
     expect(events).toEqual([{ operation: "verifyOtt", code: "MFA_FACTOR_VERIFICATION_FAILED" }]);
@@ -319,6 +321,27 @@ describe("failures", () => {
       code: "NETWORK_ERROR",
       status: 0,
     });
+  });
+
+  it("an error names the request that failed: method and path (never the query), in the message of a wiring failure", async () => {
+    const c = client();
+    box.answers.set("POST /mfa/select-factor", {
+      status: 404,
+      body: { code: "NOT_FOUND", error: "Not found" },
+    });
+    const notFound = await rejection(c.apiClient.selectFactor("OTT"));
+    expect(notFound).toMatchObject({
+      code: "NOT_FOUND",
+      status: 404,
+      method: "POST",
+      url: "/mfa/select-factor",
+    });
+    expect(notFound.message).toBe("Not found (POST /mfa/select-factor)");
+    box.window.fetch = () => Promise.reject(new TypeError("Failed to fetch"));
+    const loader = new sdk.ApiClient({});
+    const offline = await rejection(loader.init({ configUrl: "/api/mfa/config?secret=1" }));
+    expect(offline).toMatchObject({ code: "NETWORK_ERROR", method: "GET", url: "/api/mfa/config" });
+    expect(offline.message).toBe("The MFA configuration could not be loaded (GET /api/mfa/config)");
   });
 
   it("an ended MFA session is forgotten (no stale X-MFA-Session-Id)", async () => {

@@ -1,6 +1,7 @@
 import type { Platform } from "@keyward/core";
 import { FilterChainProxy } from "@keyward/core/identity";
-import type { Logger } from "@keyward/core/ports";
+import { type Logger, UserRepository } from "@keyward/core/ports";
+import { PlatformError } from "@keyward/core/errors";
 import {
   contributedSteps,
   type HttpInterceptor,
@@ -45,6 +46,12 @@ export function assembleHttpPipeline(
       : undefined;
   const interceptors = (host.interceptors ?? []).filter((i) => i !== proxy);
   const hostSteps = [...(host.steps ?? []), ...interceptors.map(interceptorStep)];
+  if (!secured && platform.container.isRegistered(UserRepository, true))
+    // Users without the identity module: nobody can sign in and nothing is protected, silently.
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      "createHttpApp: a UserRepository is registered but the identity module is not installed, so nobody can sign in and no route is protected: add createIdentityPlugin({ security }) (from @keyward/core) to the platform's plugins",
+    );
   if (!secured && hostSteps.length === 0) {
     logger.warn(
       "createHttpApp: the platform has no security steps (no identity module) and no interceptor is installed: every route answers without authentication, authorization, CSRF or the request firewall",

@@ -41,7 +41,9 @@ describe("http properties", () => {
     ).toThrow(/platform\.http\.max-body-size/);
     expect(() =>
       createPlatform({ plugins: [httpPlugin], env: { PLATFORM_HTTP_TRUSTED_PROXIES: "10.0.0.0/8, proxy" } }),
-    ).toThrow(/platform\.http\.trusted-proxies="10\.0\.0\.0\/8, proxy" \(from env\) entry "proxy"/);
+    ).toThrow(
+      /platform\.http\.trusted-proxies="10\.0\.0\.0\/8, proxy" \(from env PLATFORM_HTTP_TRUSTED_PROXIES\) entry "proxy"/,
+    );
     expect(() =>
       createPlatform({ plugins: [httpPlugin], env: { PLATFORM_HTTP_TRUSTED_PROXIES: "0" } }),
     ).toThrow(/hop count must be 1\.\.32/);

@@ -16,6 +16,7 @@ import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from
 import { DEMO_CONTRACTS } from "./demo-contracts.js";
 import { demoSecurity, seedDemoUsers } from "./demo-security.js";
 import { homePage } from "./home-page.js";
+import { commandEnvironmentPlugin } from "./command-environment.js";
 import type { HostConfig } from "./host-config.js";
 
 /** The assembled demo: platform, HTTP app and its routes, before it listens. */
@@ -36,6 +37,7 @@ export async function buildDemoPlatform(host: HostConfig = {}, env = process.env
   const platform = createPlatform({
     plugins: demoPlugins(host),
     properties: host.properties,
+    ...(host.source === undefined ? {} : { propertiesOrigin: `config module ${host.source}` }),
     env,
     register: host.register,
     overrides: host.overrides,
@@ -131,6 +133,8 @@ export function demoPlugins(host: HostConfig): PlatformPlugin[] {
     // Prompt governance: the release registry of the decision bundles (v19 ACTIVE, v20 AVAILABLE at
     // first start), its evidence gate, rollbacks and emergency stops.
     promptGovernancePlugin,
+    // Declares the command's own PLATFORM_* variables, so the start does not warn of them.
+    commandEnvironmentPlugin,
     ...(host.plugins ?? []),
   ];
 }

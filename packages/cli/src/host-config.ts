@@ -1,6 +1,12 @@
 import { extname, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import type { Platform, PlatformPlugin, PlatformProperties, PortOverrides } from "@keyward/core";
+import {
+  nearestName,
+  type Platform,
+  type PlatformPlugin,
+  type PlatformProperties,
+  type PortOverrides,
+} from "@keyward/core";
 import type { RouteRegistry } from "@keyward/adapters-http";
 import type { DependencyContainer } from "tsyringe";
 
@@ -16,7 +22,12 @@ export interface HostConfig {
   register?: (container: DependencyContainer, properties: PlatformProperties) => void;
   /** Application routes of the host. */
   routes?: (routes: RouteRegistry, platform: Platform) => void;
+  /** Where the configuration came from (set by `loadHostConfig`: the module's path as given), named in errors. */
+  source?: string;
 }
+
+/** The keys a configuration module's export may have. */
+const HOST_CONFIG_KEYS = ["properties", "plugins", "overrides", "register", "routes"] as const;
 
 /** Identity helper that types a host configuration module's default export. */
 export function definePlatformConfig(config: HostConfig): HostConfig {
@@ -58,5 +69,17 @@ export async function loadHostConfig(file: string, cwd = process.cwd()): Promise
       `Config module ${file} must default-export a configuration object or a function returning one`,
     );
   }
-  return config as HostConfig;
+  refuseUnknownKeys(file, config);
+  return { ...(config as HostConfig), source: file };
+}
+
+/** A mistyped key (`propertes`) would start silently on defaults: refuse it, naming the file and the key. */
+function refuseUnknownKeys(file: string, config: object): void {
+  for (const key of Object.keys(config)) {
+    if ((HOST_CONFIG_KEYS as readonly string[]).includes(key)) continue;
+    const nearest = nearestName(key, HOST_CONFIG_KEYS);
+    throw new Error(
+      `Config module ${file}: unknown key ${JSON.stringify(key.slice(0, 100))}${nearest ? ` (did you mean ${nearest}?)` : ""}; a configuration has ${HOST_CONFIG_KEYS.join(", ")}`,
+    );
+  }
 }

@@ -1,4 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { LOW_COST_SCRYPT_ENV } from "../../../test/support/low-cost-scrypt.js";
@@ -135,13 +138,31 @@ describe("platform start", { timeout: START_TIMEOUT }, () => {
     expect(missing.stderr).toContain("Cannot load config module nope.mjs");
   });
 
+  it("refuses a configuration's mistyped top-level key and names the module of a mistyped property", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "host-config-"));
+    const typoKey = join(dir, "typo-key.mjs");
+    writeFileSync(typoKey, 'export default { propertes: { "platform.http.max-body-size": "1kb" } };\n');
+    const keyRun = await run(["start", "--port", "0", "--config", typoKey]);
+    expect(keyRun.code).toBe(1);
+    expect(keyRun.stderr).toContain(
+      `Config module ${typoKey}: unknown key "propertes" (did you mean properties?)`,
+    );
+    const typoProperty = join(dir, "typo-property.mjs");
+    writeFileSync(typoProperty, 'export default { properties: { "platform.http.max-body-sise": "1kb" } };\n');
+    const propertyRun = await run(["start", "--port", "0", "--config", typoProperty]);
+    expect(propertyRun.code).toBe(1);
+    expect(propertyRun.stderr).toContain(
+      `Unknown property platform.http.max-body-sise (from config module ${typoProperty}); did you mean platform.http.max-body-size?`,
+    );
+  });
+
   // In process (the property comes from process.env, set for this test only): the binary's exit code
   // 1 on a failed start is proved by start-mongo.test.ts.
   it("stops start-up on a bad property value, naming key, value and rule", async () => {
     const r = await withEnv({ PLATFORM_HTTP_MAX_BODY_SIZE: "huge" }, () => run(["start", "--port", "0"]));
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(
-      'PROPERTY_INVALID: Property platform.http.max-body-size="huge" (from env) must be a byte size',
+      'PROPERTY_INVALID: Property platform.http.max-body-size="huge" (from env PLATFORM_HTTP_MAX_BODY_SIZE) must be a byte size',
     );
   });
 });

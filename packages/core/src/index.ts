@@ -60,6 +60,7 @@ export {
   prop,
 } from "./kernel/properties.js";
 export { ServerAddress } from "./kernel/server-address.js";
+export { nearestName } from "./kernel/nearest-name.js";
 
 // Handle a request
 export { type Authentication, currentAuthentication } from "./identity/authentication/authentication.js";

@@ -276,10 +276,12 @@ export class ApiClient {
       this.observer?.answer?.(operation, body);
       return body;
     } catch (error) {
-      const failure =
-        error instanceof PlatformMfaError
-          ? error
-          : new PlatformMfaError("NETWORK_ERROR", "The request could not be sent", 0, {}, error);
+      const failure = PlatformMfaError.ofRequest(
+        error,
+        request.method ?? "POST",
+        url,
+        "The request could not be sent",
+      );
       this.tracked.applyFailure(failure.code);
       this.observer?.failure?.(operation, failure);
       throw failure;
@@ -295,10 +297,12 @@ export class ApiClient {
     try {
       return mergeMfaConfig(DEFAULT_MFA_CONFIG, await this.exchange(url, { method: "GET" }));
     } catch (error) {
-      const failure =
-        error instanceof PlatformMfaError
-          ? error
-          : new PlatformMfaError("NETWORK_ERROR", "The MFA configuration could not be loaded", 0, {}, error);
+      const failure = PlatformMfaError.ofRequest(
+        error,
+        "GET",
+        url,
+        "The MFA configuration could not be loaded",
+      );
       this.observer?.failure?.("config", failure);
       throw failure;
     }

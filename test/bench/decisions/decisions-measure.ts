@@ -65,7 +65,8 @@ const DEMO_SIGN_IN = {
   markedMissing: ["request.device"],
 };
 
-function inputs(): Map<string, PromptInput> {
+/** The golden inputs and the demo sign-in, by name. */
+export function inputs(): Map<string, PromptInput> {
   const raw = readGoldenInputs(DEFAULT_BUNDLE_ROOT, [...INPUTS]);
   const golden = INPUTS.map((name) => [name, parsePromptInput(raw.get(name))] as const);
   return new Map([...golden, ["demo-sign-in", parsePromptInput(DEMO_SIGN_IN)]]);

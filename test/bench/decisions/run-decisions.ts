@@ -4,13 +4,18 @@ import { fileURLToPath } from "node:url";
 import { machineInfo } from "../login/machine.js";
 import { measureEngine, measureRenders } from "./decisions-measure.js";
 import { measureRequestPath } from "./request-path.js";
+import { measureSelection, type SelectionRow } from "./selection-measure.js";
+import { measureShadowPath, type ShadowPathRow } from "./shadow-path.js";
 
 const USAGE = `pnpm bench:decisions [--quick] [--no-write]
 
 Measures the AI security decisions: render time per prompt per layout (v19, v20; L1, L2; the golden
 inputs and the demo's sign-in from the machine itself), decisions per second through the built-in offline analyst (whole decisions: render,
 analyst, inspector, floors, L2 when asked), and the request path of zero trust with decisions on
-versus off: bearer GET /api/orders on two demo servers in this process, interleaved rounds.
+versus off: bearer GET /api/orders on two demo servers in this process, interleaved rounds;
+decisions per second with the build default, the registry selector and a 10% canary; and the
+request path with shadow runs on versus off (POST /api/login, every sign-in decided, shadow at 100%
+sampling with the daily cap raised, the built-in analyst), the median of three runs.
 --quick      fewer iterations and shorter rounds
 --no-write   do not update test/bench/decisions/RESULTS.md
 `;
@@ -34,7 +39,13 @@ async function main(): Promise<number> {
   const renders = measureRenders(quick ? 200 : 2000);
   const engine = await measureEngine(quick ? 200 : 1000);
   const path = await measureRequestPath(quick ? 2 : 6, quick ? 1000 : 3000, 8);
-  const report = render(renders, engine, path, quick);
+  const selection = await measureSelection(quick ? 300 : 1500, 3);
+  const shadow = await measureShadowPath(3, quick ? 2 : 4, quick ? 1000 : 2500, 8);
+  const report = [
+    render(renders, engine, path, quick),
+    renderSelection(selection),
+    renderShadow(shadow),
+  ].join("\n\n");
   process.stdout.write(`${report}\n`);
   if (!args.includes("--no-write")) write(report);
   const [off, on] = path;
@@ -82,6 +93,48 @@ function render(
     "",
     `p50 with decisions on is ${ratio >= 0 ? "+" : ""}${ratio}% of off (goal: within 5%).`,
   ].join("\n");
+}
+
+function renderSelection(rows: SelectionRow[]): string {
+  const base = rows[0]!.decisionsPerSecond;
+  return [
+    "### Decisions per second by selector (select + the built-in analyst on the demo's sign-in; median of three runs)",
+    "",
+    "| selector | decisions/s | vs build default | select µs | versions run (%) |",
+    "|---|---|---|---|---|",
+    ...rows.map(
+      (r) =>
+        `| ${r.selector} | ${r.decisionsPerSecond} | ${pct(r.decisionsPerSecond / base)} | ${r.selectUs} | ${Object.entries(
+          r.versions,
+        )
+          .map(([v, p]) => `${v} ${p}`)
+          .join(", ")} |`,
+    ),
+  ].join("\n");
+}
+
+function renderShadow(runs: ShadowPathRow[][]): string {
+  const ratios = runs.map(([off, on]) => on!.p50Ms / off!.p50Ms);
+  const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
+  return [
+    "### Request path: POST /api/login, every sign-in decided, shadow runs off vs on (100% sampling)",
+    "",
+    "| run | shadow | requests | p50 ms | p99 ms | req/s | decisions | shadow runs |",
+    "|---|---|---|---|---|---|---|---|",
+    ...runs.flatMap((rows, i) =>
+      rows.map(
+        (r) =>
+          `| ${i + 1} | ${r.shadow} | ${r.requests} | ${r.p50Ms} | ${r.p99Ms} | ${r.rps} | ${r.decided} | ${r.shadowRuns} |`,
+      ),
+    ),
+    "",
+    `p50 with shadow on, median of the three runs' ratios: ${pct(median)} of off (goal: within 5%).`,
+  ].join("\n");
+}
+
+function pct(ratio: number): string {
+  const d = Math.round((ratio - 1) * 1000) / 10;
+  return `${d >= 0 ? "+" : ""}${d}%`;
 }
 
 function write(report: string): void {

@@ -33,6 +33,10 @@ import { LedgerEvidenceIntake } from "./evidence/evidence-intake-service.js";
 import { registerBuildReleases } from "./startup/startup-registration.js";
 import { registerReleaseAdmin } from "./admin/register-release-admin.js";
 import { SELECTION_PROPERTIES } from "./selection/selection.properties.js";
+import { registerShadow } from "./shadow/register-shadow.js";
+import { SHADOW_PROPERTIES } from "./shadow/shadow.properties.js";
+import { registerSelection } from "./selection/register-selection.js";
+import { ResourceFamilies } from "./selection/resource-family-index.js";
 
 /** The change recorder over the container's registry, audit sink, counters, bus and logger. */
 function recorderOf(c: DependencyContainer): ReleaseChangeRecorder {
@@ -117,6 +121,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
     EMERGENCY_DEADLINE_CHECK_INTERVAL,
     ...EVALUATION_PROPERTIES,
     ...SELECTION_PROPERTIES,
+    ...SHADOW_PROPERTIES,
   ],
   errorCodes: [GOVERNANCE_ERROR_CODES],
   register(ctx) {
@@ -156,5 +161,7 @@ export const promptGovernancePlugin: PlatformPlugin = {
     });
     registerLifecycle(ctx);
     registerReleaseAdmin(ctx);
+    registerSelection(ctx);
+    registerShadow(ctx, { familyOf: (c) => c.resolve(ResourceFamilies).familyOf });
   },
 };

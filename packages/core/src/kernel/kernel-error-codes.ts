@@ -91,7 +91,16 @@ export type KernelErrorDetails = {
   ILLEGAL_STATE_TRANSITION: PlatformErrorDetails;
   /** Operator-facing facts about the wrong configuration (never shown to a client). */
   CONFIGURATION_INVALID: PlatformErrorDetails;
-  PROPERTY_INVALID: { key: string; source: string; rule: string; value?: unknown };
+  PROPERTY_INVALID: {
+    key: string;
+    source: string;
+    /** The source named: `code` or the config module, `env NAME`, `file PATH`. */
+    origin?: string;
+    rule: string;
+    value?: unknown;
+    /** The declared key nearest to an unknown one. */
+    nearest?: string;
+  };
   /** The dependency that did not answer, by its `/health` name (`mongodb`). */
   DEPENDENCY_UNAVAILABLE: { dependency?: string };
 };

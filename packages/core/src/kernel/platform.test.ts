@@ -5,6 +5,7 @@ import { Clock, ManualClock } from "./clock.js";
 import { EventBus } from "./event-bus.js";
 import { IdGenerator } from "./id-generator.js";
 import { InMemoryAuditSink } from "./in-memory-audit-sink.js";
+import { Logger } from "./logger.js";
 import { createPlatform } from "./platform.js";
 import { isPlatformError, PlatformError } from "./platform-error.js";
 import type { PlatformPlugin } from "./plugin.js";
@@ -207,5 +208,40 @@ describe("createPlatform", () => {
       },
     };
     expect(createPlatform({ plugins: [plugin], env: {} }).container.resolveAll(Family)).toEqual(["a", "b"]);
+  });
+});
+
+describe("createPlatform: environment variables that name nothing", () => {
+  it("warns at start of each ignored PLATFORM_*/SECURITY_* variable with the nearest name; a module's own is not warned", async () => {
+    const lines: { message: string; fields?: Record<string, unknown> }[] = [];
+    const logger: Logger = {
+      info: () => {},
+      error: () => {},
+      warn: (message, fields) => lines.push({ message, ...(fields ? { fields } : {}) }),
+    };
+    const platform = createPlatform({
+      plugins: [{ id: "reader", environment: ["PLATFORM_MY_API_KEY"] }],
+      env: {
+        PLATFORM_CHANGES_POLL_INTERVALL: "5s",
+        PLATFORM_MY_API_KEY: "secret",
+        PLATFORM_INSTANCE_ID: "i-1",
+        SECURITY_SOMETHING: "x",
+      },
+      overrides: (o) => o.override(Logger, { useValue: logger }),
+    });
+    expect(lines).toEqual([]);
+    await platform.start();
+    expect(lines).toEqual([
+      {
+        message: "environment variable names no property and is ignored",
+        fields: { variable: "PLATFORM_CHANGES_POLL_INTERVALL", didYouMean: "PLATFORM_CHANGES_POLL_INTERVAL" },
+      },
+      {
+        message: "environment variable names no property and is ignored",
+        fields: { variable: "SECURITY_SOMETHING" },
+      },
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("secret");
+    await platform.stop();
   });
 });

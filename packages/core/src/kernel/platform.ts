@@ -9,6 +9,7 @@ import { tapAuditSink } from "./audit-listener.js";
 import { AuditSink } from "./audit-sink.js";
 import { createErrorCatalog, ErrorCatalog } from "./error-catalog.js";
 import { kernelPlugin } from "./kernel-plugin.js";
+import { Logger } from "./logger.js";
 import { PlatformError } from "./platform-error.js";
 import type {
   DefaultProvider,
@@ -29,6 +30,8 @@ export interface PlatformOptions {
   env?: Record<string, string | undefined>;
   /** A JSON properties file (weaker than env, stronger than defaults). */
   configFile?: string;
+  /** Where `properties` came from, named in property errors (e.g. `config module ./platform.config.ts`); default "code". */
+  propertiesOrigin?: string;
   /**
    * The host's port replacements, applied last (after every default and every plugin's overrides):
    * `overrides: (o) => o.override(UserRepository, { useFactory: (c) => new MyUsers(c.resolve(Clock)) })`.
@@ -87,14 +90,9 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
     if (ids.has(p.id)) throw new PlatformError("CONFIGURATION_INVALID", `Plugin ${p.id} is installed twice`);
     ids.add(p.id);
   }
-  const sources: PropertySourcesInit = {
-    code: options.properties,
-    env: options.env,
-    file: options.configFile,
-  };
   const properties = resolveProperties(
     plugins.flatMap((p) => p.properties ?? []),
-    sources,
+    sourcesOf(options, plugins),
   );
   const container = rootContainer.createChildContainer();
   container.registerInstance(PlatformProperties, properties);
@@ -139,6 +137,7 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       if (state !== "created")
         throw new PlatformError("ILLEGAL_STATE_TRANSITION", `Cannot start a ${state} platform`);
       state = "starting";
+      warnUnknownEnvironment(container, properties);
       for (const { name, hook } of [...connectHooks, ...startHooks]) {
         try {
           await hook(container);
@@ -158,6 +157,29 @@ export function createPlatform(options: PlatformOptions = {}): Platform {
       return runStopHooks(stopHooks, container);
     },
   };
+}
+
+/** The property sources of `options`, with the variables `plugins` read themselves. */
+function sourcesOf(options: PlatformOptions, plugins: readonly PlatformPlugin[]): PropertySourcesInit {
+  return {
+    code: options.properties,
+    env: options.env,
+    file: options.configFile,
+    ...(options.propertiesOrigin === undefined ? {} : { codeOrigin: options.propertiesOrigin }),
+    readDirectly: plugins.flatMap((p) => p.environment ?? []),
+  };
+}
+
+/** One warning per ignored `PLATFORM_*`/`SECURITY_*` variable (a typo would otherwise pass silently). */
+function warnUnknownEnvironment(container: DependencyContainer, properties: PlatformProperties): void {
+  const unknown = properties.unknownEnvironment();
+  if (unknown.length === 0) return;
+  const logger = container.resolve(Logger);
+  for (const { name, nearest } of unknown)
+    logger.warn("environment variable names no property and is ignored", {
+      variable: name.slice(0, 200),
+      ...(nearest === undefined ? {} : { didYouMean: nearest }),
+    });
 }
 
 /**

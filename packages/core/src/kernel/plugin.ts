@@ -71,6 +71,11 @@ export interface PlatformPlugin {
    */
   readonly includes?: readonly PlatformPlugin[];
   /**
+   * `PLATFORM_*`/`SECURITY_*` environment variables this module reads itself, never as properties
+   * (an API key through `ctx.env`): the platform does not warn of them as unknown.
+   */
+  readonly environment?: readonly string[];
+  /**
    * Registers defaults, family members and hooks; must not resolve ports of plugins registered after
    * it. Optional: a plugin may only declare properties or error codes.
    */

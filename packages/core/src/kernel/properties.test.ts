@@ -107,6 +107,56 @@ describe("resolveProperties", () => {
     });
   });
 
+  it("names where a wrong value came from: the config module, the variable, the file; and the nearest key", () => {
+    const fromModule = failure(() =>
+      resolveProperties(DEFS, {
+        code: { "platform.test.maxRetryAtempts": 3 },
+        codeOrigin: "config module ./platform.config.ts",
+        env: {},
+      }),
+    );
+    expect(fromModule.message).toBe(
+      "Unknown property platform.test.maxRetryAtempts (from config module ./platform.config.ts); did you mean platform.test.maxRetryAttempts?",
+    );
+    expect(fromModule.details).toMatchObject({ nearest: "platform.test.maxRetryAttempts" });
+    const badValue = failure(() =>
+      resolveProperties(DEFS, {
+        code: { "platform.test.maxRetryAttempts": 99 },
+        codeOrigin: "config module c.mjs",
+        env: {},
+      }),
+    );
+    expect(badValue.message).toContain("(from config module c.mjs)");
+    const fromEnv = failure(() => resolveProperties(DEFS, { env: { PLATFORM_TEST_MAXRETRYATTEMPTS: "99" } }));
+    expect(fromEnv.message).toContain("(from env PLATFORM_TEST_MAXRETRYATTEMPTS)");
+    const file = tempJson({ platform: { test: { maxRetryAttempts: 0 } } });
+    expect(failure(() => resolveProperties(DEFS, { env: {}, file })).message).toContain(
+      `(from file ${file})`,
+    );
+    expect(failure(() => resolveProperties(DEFS, { code: { "platform.zzz": 1 }, env: {} })).message).toBe(
+      "Unknown property platform.zzz (from code)",
+    );
+  });
+
+  it("lists PLATFORM_* and SECURITY_* variables that name no property, with the nearest name", () => {
+    const properties = resolveProperties(DEFS, {
+      env: {
+        PLATFORM_TEST_SESSION_TIMEOUT: "5s",
+        PLATFORM_TEST_SESION_TIMEOUT: "5s",
+        SECURITY_NOTHING_LIKE_IT_AT_ALL: "1",
+        PLATFORM_READ_BY_A_MODULE: "x",
+        HOME: "/root",
+      },
+      readDirectly: ["PLATFORM_READ_BY_A_MODULE"],
+    });
+    expect(properties.unknownEnvironment()).toEqual([
+      { name: "PLATFORM_TEST_SESION_TIMEOUT", nearest: "PLATFORM_TEST_SESSION_TIMEOUT" },
+      { name: "SECURITY_NOTHING_LIKE_IT_AT_ALL" },
+    ]);
+    expect(properties.suggest("platform.test.sesion-timeout")).toBe("platform.test.session-timeout");
+    expect(properties.suggest("something.else.entirely")).toBeUndefined();
+  });
+
   it("refuses an unreadable config file with a clear error", () => {
     expect(failure(() => resolveProperties(DEFS, { env: {}, file: tempJson("{not json") })).code).toBe(
       "CONFIGURATION_INVALID",

@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { parseByteSize, parseDuration } from "./duration.js";
+import { type UnknownEnvironmentVariable, unknownEnvironmentVariables } from "./environment-names.js";
+import { nearestName } from "./nearest-name.js";
 import { PlatformError } from "./platform-error.js";
 
 /** One typed property: key, zod schema, default, description; `inert` names why it has no effect yet. */
@@ -86,6 +88,16 @@ export interface PropertySourcesInit {
   env?: Record<string, string | undefined>;
   /** A JSON config file, flat (`{"a.b": 1}`) or nested (`{"a": {"b": 1}}`). */
   file?: string;
+  /**
+   * Where the code values came from, named in errors instead of "code" (e.g. `config module
+   * ./platform.config.ts`).
+   */
+  codeOrigin?: string;
+  /**
+   * `PLATFORM_*`/`SECURITY_*` variables a module reads itself (secrets, a command's own): not warned
+   * as unknown.
+   */
+  readDirectly?: readonly string[];
 }
 
 /** The environment variable a property key is read from: upper case, `.` and `-` become `_`. */
@@ -98,7 +110,21 @@ export class PlatformProperties {
   constructor(
     private readonly values: ReadonlyMap<string, { value: unknown; source: PropertySource }>,
     private readonly definitions: ReadonlyMap<string, PropertyDefinition>,
+    private readonly unknownEnv: readonly UnknownEnvironmentVariable[] = [],
   ) {}
+
+  /**
+   * The `PLATFORM_*` and `SECURITY_*` environment variables that name no property (ignored; the
+   * platform warns of each at creation), with the nearest known name.
+   */
+  unknownEnvironment(): readonly UnknownEnvironmentVariable[] {
+    return this.unknownEnv;
+  }
+
+  /** The declared key nearest to `key`, when close enough to be the one meant ("did you mean"). */
+  suggest(key: string): string | undefined {
+    return nearestName(key, [...this.definitions.keys()]);
+  }
 
   /** The typed value of a property. */
   get<T>(definition: PropertyDefinition<T>): T {
@@ -146,15 +172,31 @@ export function resolveProperties(
   const code = sources.code ?? {};
   const file = sources.file ? readConfigFile(sources.file, defs) : {};
   const env = sources.env ?? process.env;
+  const origins = {
+    code: sources.codeOrigin ?? "code",
+    file: `file ${sources.file ?? ""}`,
+  };
   for (const [origin, values] of [
     ["code", code],
     ["file", file],
   ] as const) {
     for (const key of Object.keys(values)) {
       if (!defs.has(key)) {
-        throw new PlatformError("PROPERTY_INVALID", `Unknown property ${key} (from ${origin})`, {
-          details: { key, source: origin, rule: "unknown key" },
-        });
+        const nearest = nearestName(key, [...defs.keys()]);
+        const hint = nearest === undefined ? "" : `; did you mean ${nearest}?`;
+        throw new PlatformError(
+          "PROPERTY_INVALID",
+          `Unknown property ${key.slice(0, 200)} (from ${origins[origin]})${hint}`,
+          {
+            details: {
+              key,
+              source: origin,
+              origin: origins[origin],
+              rule: "unknown key",
+              ...(nearest ? { nearest } : {}),
+            },
+          },
+        );
       }
     }
   }
@@ -174,13 +216,21 @@ export function resolveProperties(
     if (!parsed.success) {
       const rule = parsed.error.issues.map((i) => i.message).join("; ");
       const shown = typeof raw === "string" ? JSON.stringify(raw) : String(JSON.stringify(raw));
-      throw new PlatformError("PROPERTY_INVALID", `Property ${d.key}=${shown} (from ${source}) ${rule}`, {
-        details: { key: d.key, value: raw, source, rule },
+      const origin =
+        source === "env" ? `env ${envNameOf(d.key)}` : source === "code" ? origins.code : origins.file;
+      throw new PlatformError("PROPERTY_INVALID", `Property ${d.key}=${shown} (from ${origin}) ${rule}`, {
+        details: { key: d.key, value: raw, source, origin, rule },
       });
     }
     values.set(d.key, { value: parsed.data, source });
   }
-  return new PlatformProperties(values, defs);
+  // A property whose key ends in `-env` names a variable its module reads itself (an API key).
+  const named = [...values].filter(([k, v]) => k.endsWith("-env") && typeof v.value === "string");
+  const unknownEnv = unknownEnvironmentVariables(env, [...defs.keys()].map(envNameOf), [
+    ...(sources.readDirectly ?? []),
+    ...named.map(([, v]) => v.value as string),
+  ]);
+  return new PlatformProperties(values, defs, unknownEnv);
 }
 
 function readConfigFile(

@@ -5,6 +5,7 @@ import type { InjectionToken } from "tsyringe";
 import type { BundleSelection, ServedBundle } from "../engine/bundle-selection.js";
 import type { DecisionEvent } from "./decision-event.js";
 import { DECISIONS_AUDIT } from "./decisions-audit.js";
+import { EventSelections } from "./event-selections.js";
 
 /**
  * Chooses the bundle each decision runs (the spec's "one selector chooses the bundle for each
@@ -30,9 +31,6 @@ export interface BundleSelector {
  */
 export const BundleSelector: InjectionToken<BundleSelector> = Symbol.for("platform.BundleSelector");
 
-/** Events whose selection is remembered (the oldest forgotten first). */
-const REMEMBERED_EVENTS = 10_000;
-
 /**
  * The configuration selector: the version in `platform.security.tiered.prompt-bundle.active`
  * (CONFIGURATION), blank → the build default (BUILD_DEFAULT). A version this build does not run
@@ -41,7 +39,7 @@ const REMEMBERED_EVENTS = 10_000;
  * same event id answers the same selection.
  */
 export class ConfigurationBundleSelector implements BundleSelector {
-  private readonly byEvent = new Map<string, BundleSelection>();
+  private readonly byEvent = new EventSelections();
   private readonly reported = new Set<string>();
 
   constructor(
@@ -54,8 +52,7 @@ export class ConfigurationBundleSelector implements BundleSelector {
     const known = this.byEvent.get(eventId);
     if (known !== undefined) return known;
     const selection = this.choose();
-    this.byEvent.set(eventId, selection);
-    if (this.byEvent.size > REMEMBERED_EVENTS) this.byEvent.delete(this.byEvent.keys().next().value!);
+    this.byEvent.remember(eventId, selection);
     return selection;
   }
 

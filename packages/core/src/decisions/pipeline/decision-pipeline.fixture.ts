@@ -21,8 +21,9 @@ import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { sealedEvidenceFixture } from "../evidence/sealed-evidence.fixture.js";
+import type { SealedEvidence } from "../evidence/sealed-evidence-service.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
-import { ConfigurationBundleSelector } from "./bundle-selector.js";
+import { type BundleSelector, ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
 import { OfflineAnalyst } from "../analyst/offline-analyst.js";
 import { EngineDecisionMaker } from "../engine/engine-decision-maker.js";
@@ -33,6 +34,7 @@ import type { DecisionMaker, DecisionModelInfo, DecisionOutcome, DecisionRequest
 import { DecisionOutcomeWriter } from "./decision-outcome-writer.js";
 import { DecisionPipeline } from "./decision-pipeline.js";
 import { ModelCallCaps } from "./model-call-caps.js";
+import type { ShadowDecisions } from "./shadow-decisions.js";
 
 // Read once: checking the manifests costs a few hundred milliseconds.
 const CATALOG = loadBundleCatalog();
@@ -122,10 +124,38 @@ export class ListLogger implements Logger {
   }
 }
 
-/** The pipeline over in-memory adapters, with `code` properties and `maker`. */
+/** The fixture's clock and stores a test's shadow runs are built over. */
+export interface ShadowFixtureParts {
+  readonly clock: ManualClock;
+  readonly ids: CryptoIdGenerator;
+  readonly audit: InMemoryAuditSink;
+  /** The sealed evidence a shadow run records through (stage SHADOW). */
+  readonly evidence: SealedEvidence;
+  readonly history: InMemoryDecisionHistoryStore;
+  readonly store: InMemoryZeroTrustActionStore;
+  readonly logger: ListLogger;
+}
+
+/** What a test's own selector may use (the fixture's audit sink, logger and clock). */
+export interface FixtureSelectorDeps {
+  readonly audit: InMemoryAuditSink;
+  readonly logger: ListLogger;
+  readonly clock: ManualClock;
+}
+
+/**
+ * The pipeline over in-memory adapters, with `code` properties and `maker`; it runs the configuration
+ * selector (`selector`) unless `selectorOf` builds another, and shadow runs when `shadowOf` builds them.
+ */
 export async function pipelineFixture<
   M extends DecisionMaker & { readonly requests: readonly DecisionRequest[] } = RecordingDecisionMaker,
->(code: Record<string, unknown> = {}, maker: M = new RecordingDecisionMaker() as unknown as M) {
+>(
+  code: Record<string, unknown> = {},
+  maker: M = new RecordingDecisionMaker() as unknown as M,
+  selectorOf?: (deps: FixtureSelectorDeps) => BundleSelector,
+  /** Builds the pipeline's shadow runs from the fixture's stores (absent: none). */
+  shadowOf?: (parts: ShadowFixtureParts) => ShadowDecisions,
+) {
   const clock = new ManualClock(Date.UTC(2026, 6, 30, 10, 0, 0));
   const ids = new CryptoIdGenerator();
   const properties = resolveProperties(
@@ -154,17 +184,20 @@ export async function pipelineFixture<
     alerts.push(e);
   });
   const logger = new ListLogger();
+  // `selector` stays the configuration selector; the pipeline runs `selectorOf`'s when given.
   const selector = new ConfigurationBundleSelector({
     catalog: CATALOG,
     active: properties.get(PROMPT_BUNDLE_ACTIVE),
     audit,
     logger,
   });
+  const shadow = shadowOf?.({ clock, ids, audit, evidence: evidence.sealed, history, store, logger });
   const pipeline = new DecisionPipeline({
     settings,
     maker,
     fallback,
-    selector,
+    selector: selectorOf?.({ audit, logger, clock }) ?? selector,
+    shadow,
     context: new DecisionContextBuilder({ users, history, clock, historyLimit: settings.historyLimit }),
     writer: new DecisionOutcomeWriter({
       zeroTrust,

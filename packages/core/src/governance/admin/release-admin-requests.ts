@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { UNSAFE_MULTILINE_TEXT, UNSAFE_TEXT } from "../../kernel/unsafe-text.js";
 import { invalid, parseWith, wholeNumber } from "../../policy-center/console-input.js";
-import { EVIDENCE_KINDS } from "../evidence/release-evidence-ledger.js";
+import { SUBMITTABLE_EVIDENCE_KINDS } from "../evidence/release-evidence-ledger.js";
 import { MAX_RELEASE_HISTORY_LIMIT } from "../registry/release-registry.js";
 import { RELEASE_STATES, releaseStateOf } from "../registry/release-state.js";
 
@@ -69,7 +69,7 @@ export const EXECUTION_KEY = /^RBX-[A-Za-z0-9_-]{1,64}$/;
 
 /** `POST …/prompt-quality/evidence`: the bundle it is bound to and the kind's content (checked by the intake). */
 export const EvidenceBody = z.strictObject({
-  kind: z.enum(EVIDENCE_KINDS),
+  kind: z.enum(SUBMITTABLE_EVIDENCE_KINDS),
   promptKey: releaseName,
   promptVersion: releaseName,
   bundleHash: z.string().regex(/^[0-9a-f]{64}$/, "must be the manifest's bundle hash (64 lower-case hex)"),

@@ -57,6 +57,35 @@ export const EVALUATION_DEFAULT_REPETITIONS = defineProperty<number>({
   description: "Repetitions of each case `platform bundles evaluate` runs when --repetitions is not given.",
 });
 
+/**
+ * The fewest shadow runs, summed over every SHADOW_COMPARISON record of a bundle hash, that can stand
+ * for the empirical evaluation (EMPIRICAL_EVAL_MISSING). 300 is three days of the default daily cap
+ * on one instance, and puts the 95 % Wilson margin near ±3 points at the agreement a pass needs.
+ */
+export const EVALUATION_SHADOW_MIN_RUNS = defineProperty<number>({
+  key: "platform.prompt.governance.evaluation.shadow-min-runs",
+  schema: prop.int(1, 10_000_000),
+  default: 300,
+  description:
+    "Fewest shadow runs (summed SHADOW_COMPARISON records of the bundle hash) that can clear EMPIRICAL_EVAL_MISSING " +
+    "instead of a passing evaluation run.",
+});
+
+/**
+ * The lowest Wilson lower bound (95 %) of action agreement between shadow runs and the enforced
+ * decisions for the shadow evidence to clear EMPIRICAL_EVAL_MISSING. 0.9: at most about one decision
+ * in ten may change its action on live traffic before a candidate needs a graded evaluation run to
+ * tell whether the change is better or worse (at 300 runs it takes ~94 % observed agreement).
+ */
+export const EVALUATION_SHADOW_AGREEMENT_LOWER_BOUND = defineProperty<number>({
+  key: "platform.prompt.governance.evaluation.shadow-agreement-lower-bound",
+  schema: prop.number(0, 1),
+  default: 0.9,
+  description:
+    "Lowest action-agreement lower bound (Wilson, 95%) of the summed shadow comparisons of the bundle hash that " +
+    "clears EMPIRICAL_EVAL_MISSING (agreement with the enforced bundle, not correctness).",
+});
+
 /** Every evaluation property, for the governance plugin's list. */
 export const EVALUATION_PROPERTIES = [
   EVALUATION_PASS_RATE_LOWER_BOUND,
@@ -65,4 +94,6 @@ export const EVALUATION_PROPERTIES = [
   EVALUATION_MAX_TOKENS_PER_DECISION,
   EVALUATION_MIN_REPETITIONS,
   EVALUATION_DEFAULT_REPETITIONS,
+  EVALUATION_SHADOW_MIN_RUNS,
+  EVALUATION_SHADOW_AGREEMENT_LOWER_BOUND,
 ] as const;

@@ -14,7 +14,9 @@ import {
   V20,
 } from "./evidence.fixture.js";
 import type { EvaluationThresholds } from "./gate-evidence-checks.js";
-import type { EvidenceKind } from "./release-evidence-ledger.js";
+import type { EvidenceKind, ReleaseEvidenceLedger } from "./release-evidence-ledger.js";
+import { comparisonContent } from "../shadow/shadow-comparison-batches.js";
+import type { ShadowRunComparison } from "../shadow/shadow-run-comparison.js";
 
 const LENIENT: EvaluationThresholds = {
   passRateLowerBound: 0.5,
@@ -22,6 +24,8 @@ const LENIENT: EvaluationThresholds = {
   maxLatencyP95Ms: 10_000,
   maxTokensPerDecision: 8_000,
   minRepetitions: 1,
+  shadowMinRuns: 300,
+  shadowAgreementLowerBound: 0.9,
 };
 let runV20: EvaluationRunRecord;
 beforeAll(async () => {
@@ -221,5 +225,76 @@ describe("LedgerEvidenceGate: what it checks inside the other kinds", () => {
     expect(
       (await blockedBy("COMPACTION_POLICY", { strategy: "CUT_SECTIONS_BY_PRIORITY", rationale: "x" }))[0],
     ).toMatch(/^COMPACTION_POLICY_MISSING: .*v20-dictionary-blocks layout does DROP_PAST_RECORDS/);
+  });
+});
+
+/** `runs` comparisons of which `agreed` kept the enforced action. */
+function runsOf(runs: number, agreed: number): ShadowRunComparison[] {
+  return Array.from({ length: runs }, (_, i) => ({
+    family: i % 2 ? "orders" : "event:SIGN_IN_COMPLETED",
+    enforcedAction: "CHALLENGE",
+    shadowAction: i < agreed ? "CHALLENGE" : "BLOCK",
+    shadowFellBack: false,
+    added: i < agreed ? [] : ["NEW_DEVICE"],
+    dropped: [],
+    enforcedVersion: V19,
+    enforcedHash: hashOf(V19),
+    at: Date.UTC(2026, 8, 20) + i,
+  }));
+}
+
+async function recordBatch(
+  ledger: ReleaseEvidenceLedger,
+  runs: number,
+  agreed: number,
+  version = V20,
+  content = comparisonContent("instance-a", runsOf(runs, agreed)),
+) {
+  await ledger.record({
+    kind: "SHADOW_COMPARISON",
+    promptKey: PROMPT_KEY,
+    promptVersion: version,
+    bundleHash: hashOf(version),
+    recordedBy: "system:shadow",
+    recordedAt: Date.UTC(2026, 8, 21),
+    content,
+    contentHash: "0".repeat(64),
+  });
+}
+
+/** Passes everything but the empirical part of the run (one repetition of three). */
+const EMPIRICAL_ONLY: EvaluationThresholds = { ...LENIENT, minRepetitions: 3 };
+const gateWithEvidence = () => gateWith(V20, ALL, EMPIRICAL_ONLY);
+const activeCodes = (gate: LedgerEvidenceGate) => codes(gate, "ACTIVE");
+
+describe("LedgerEvidenceGate: shadow comparisons as the empirical evidence", () => {
+  it("clears EMPIRICAL_EVAL_MISSING when the summed batches reach the run count and agreement bound", async () => {
+    const { gate, ledger } = await gateWithEvidence();
+    expect(await activeCodes(gate)).toEqual(["EMPIRICAL_EVAL_MISSING"]);
+    // Two instances' batches: 281 of 300 agree, a Wilson lower bound of 0.903.
+    await recordBatch(ledger, 150, 141);
+    await recordBatch(ledger, 150, 140);
+    expect(await activeCodes(gate)).toEqual([]);
+  });
+
+  it("keeps it for another bundle's comparisons, below the run count, and below the agreement bound", async () => {
+    const { gate, ledger } = await gateWithEvidence();
+    await recordBatch(ledger, 300, 300, V19);
+    expect(await activeCodes(gate)).toEqual(["EMPIRICAL_EVAL_MISSING"]);
+    await recordBatch(ledger, 150, 140);
+    expect(await activeCodes(gate)).toEqual(["EMPIRICAL_EVAL_MISSING"]); // 150 runs of 300
+    await recordBatch(ledger, 150, 140); // 280 of 300: 0.8993
+    const [blocker] = await gate.blockers(releaseRow(V20), "ACTIVE");
+    expect(blocker?.code).toBe("EMPIRICAL_EVAL_MISSING");
+    expect(blocker?.detail).toMatch(
+      /Shadow comparisons: 300 runs in 2 records \(at least 300\), agreement lower bound 0\.899 \(at least 0\.9\)\.$/,
+    );
+  });
+
+  it("reads every other kind's newest record however many shadow batches came after it", async () => {
+    const { gate, ledger } = await gateWithEvidence();
+    const one = comparisonContent("instance-a", runsOf(1, 1));
+    for (let i = 0; i < 1_001; i++) await recordBatch(ledger, 1, 1, V20, one);
+    expect(await activeCodes(gate)).toEqual([]);
   });
 });

@@ -157,6 +157,11 @@ describe("LedgerEvidenceIntake: binding and shape", () => {
     ["a malformed hash", { bundleHash: "ABC" }, /bundleHash/],
     ["a control character in the version", { promptVersion: "v20\u0000" }, /promptVersion/],
     ["a name in the body", { recordedBy: "someone-else" }, /Unrecognized key/],
+    [
+      "a shadow comparison (only the shadow runner records one)",
+      { kind: "SHADOW_COMPARISON", content: { runs: 1_000_000, agreed: 1_000_000 } },
+      /recorded by the shadow runner only/,
+    ],
   ])("refuses %s with EVIDENCE_INVALID", async (_name, over, pattern) => {
     const error = await intakeStack()
       .intake.submit(other("CHANGE_RECORD", over), ADMIN)

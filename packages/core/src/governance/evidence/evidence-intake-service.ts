@@ -107,6 +107,9 @@ export class LedgerEvidenceIntake implements EvidenceIntake {
     const shape = submissionSchema.safeParse(raw);
     if (!shape.success) throw invalid(shape.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`));
     const submission = shape.data as EvidenceSubmission;
+    // Shadow comparisons count toward the empirical check: only the runner's own batches may.
+    if (submission.kind === "SHADOW_COMPARISON")
+      throw invalid(["kind: SHADOW_COMPARISON is recorded by the shadow runner only, never submitted"]);
     const entry = this.runnableEntry(submission);
     const content = parseContent(submission);
     const manifestHash = entry.manifest.bundleHash;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { evaluationRunSchema } from "../evaluation/evaluation-run-record.js";
 import { evidenceLine, evidenceText } from "./evidence-text.js";
+import { shadowComparisonSchema } from "./shadow-comparison-content.js";
 import type { EvidenceKind } from "./release-evidence-ledger.js";
 
 /** A declared model profile: `<provider>:<model>@<budget profile>` (`openai:gpt-4o-mini@L1-standard`). */
@@ -105,6 +106,7 @@ export const EVIDENCE_CONTENT_SCHEMAS: Readonly<Record<EvidenceKind, z.ZodType>>
   TOKEN_COUNTING_POLICY: tokenCountingPolicySchema,
   CACHE_POLICY: cachePolicySchema,
   COMPACTION_POLICY: compactionPolicySchema,
+  SHADOW_COMPARISON: shadowComparisonSchema,
 };
 
 /** Largest canonical JSON of one kind's content, in characters: a run record holds its cases. */
@@ -116,6 +118,7 @@ export const MAX_EVIDENCE_CONTENT_CHARS: Readonly<Record<EvidenceKind, number>> 
   TOKEN_COUNTING_POLICY: 4_096,
   CACHE_POLICY: 4_096,
   COMPACTION_POLICY: 4_096,
+  SHADOW_COMPARISON: 524_288,
 };
 
 /** The content types of the kinds the gate reads field by field. */

@@ -2,6 +2,7 @@ import type { BundleDefinition, PromptLayout } from "../../prompts/bundles/bundl
 import type { BundleManifest } from "../../prompts/manifest/bundle-manifest.js";
 import { TOKEN_ENCODING } from "../../prompts/tokens/token-counter.js";
 import type { EvaluationRunRecord } from "../evaluation/evaluation-run-record.js";
+import { wilsonLowerBound } from "../evaluation/wilson-bound.js";
 import { DEFAULT_SCENARIO_FAMILIES } from "../evaluation/scenario-family.js";
 import type { GateBlocker } from "../release-governance.js";
 import type {
@@ -10,6 +11,7 @@ import type {
   ModelCompatibilityContent,
   TokenCountingPolicyContent,
 } from "./evidence-kind-schemas.js";
+import type { ShadowComparisonContent } from "./shadow-comparison-content.js";
 
 /** The gate's thresholds (the evaluation properties). */
 export interface EvaluationThresholds {
@@ -18,6 +20,10 @@ export interface EvaluationThresholds {
   readonly maxLatencyP95Ms: number;
   readonly maxTokensPerDecision: number;
   readonly minRepetitions: number;
+  /** Fewest summed shadow runs that can stand for the empirical evaluation. */
+  readonly shadowMinRuns: number;
+  /** Lowest Wilson lower bound (95 %) of their action agreement that can. */
+  readonly shadowAgreementLowerBound: number;
 }
 
 /** What each layout cuts when a prompt is over its budget: a compaction policy must say the same. */
@@ -161,4 +167,45 @@ export function checkPolicies(
       detail: `The newest policy says ${compaction.strategy}; the ${layout} layout does ${LAYOUT_COMPACTION[layout]}.`,
     });
   return out;
+}
+
+/** The shadow comparisons of one bundle hash, summed over their records. */
+export interface ShadowAgreement {
+  readonly records: number;
+  readonly runs: number;
+  readonly agreed: number;
+}
+
+/** Sums SHADOW_COMPARISON contents (batches are disjoint: each run is in one record). */
+export function sumShadowComparisons(contents: readonly ShadowComparisonContent[]): ShadowAgreement {
+  let runs = 0;
+  let agreed = 0;
+  for (const c of contents) {
+    runs += c.runs;
+    agreed += c.agreed;
+  }
+  return { records: contents.length, runs, agreed };
+}
+
+/**
+ * EMPIRICAL_EVAL_MISSING with the shadow comparisons as the other accepted kind: the evaluation run's
+ * blocker (`runBlocker`, undefined when the run's empirical part passed) stands only when the summed
+ * shadow runs are fewer than `shadowMinRuns` or their agreement's Wilson lower bound is below
+ * `shadowAgreementLowerBound`; its detail then says both.
+ */
+export function checkEmpirical(
+  runBlocker: GateBlocker | undefined,
+  shadow: ShadowAgreement,
+  t: EvaluationThresholds,
+): Check {
+  if (runBlocker === undefined) return undefined;
+  const exact = wilsonLowerBound(shadow.agreed, shadow.runs);
+  if (shadow.runs >= t.shadowMinRuns && exact >= t.shadowAgreementLowerBound) return undefined;
+  const bound = Math.floor(exact * 1000) / 1000;
+  return {
+    code: "EMPIRICAL_EVAL_MISSING",
+    detail:
+      `${runBlocker.detail} Shadow comparisons: ${shadow.runs} runs in ${shadow.records} records ` +
+      `(at least ${t.shadowMinRuns}), agreement lower bound ${bound} (at least ${t.shadowAgreementLowerBound}).`,
+  };
 }

@@ -4,7 +4,8 @@ import type { InjectionToken } from "tsyringe";
  * The kinds of release evidence the ledger keeps (docs/prompt-governance.md gives each kind's schema
  * and what the gate checks of it). The gate's injection, non-functional, empirical and TEVV checks
  * read the EVALUATION_RUN record written by `platform bundles evaluate`; there is no kind a person
- * fills in to say "passed".
+ * fills in to say "passed". SHADOW_COMPARISON is written by the shadow runner only (the intake
+ * refuses it) and counts, summed, toward the empirical check.
  */
 export const EVIDENCE_KINDS = [
   "CHANGE_RECORD",
@@ -14,7 +15,15 @@ export const EVIDENCE_KINDS = [
   "TOKEN_COUNTING_POLICY",
   "CACHE_POLICY",
   "COMPACTION_POLICY",
+  "SHADOW_COMPARISON",
 ] as const;
+/** The kinds an administrator submits through the API or the CLI (every kind but SHADOW_COMPARISON). */
+export const SUBMITTABLE_EVIDENCE_KINDS = EVIDENCE_KINDS.filter(
+  (k): k is Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON"> => k !== "SHADOW_COMPARISON",
+) as [
+  Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON">,
+  ...Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON">[],
+];
 /** One of EVIDENCE_KINDS. */
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 
