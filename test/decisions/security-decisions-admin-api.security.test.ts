@@ -1,5 +1,9 @@
-import { AuditLog } from "@keyward/core/ports";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AuditLog, SealedEvidenceStore } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { platformInProcess } from "../cli/platform-command-runs.js";
 import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
 
 const API = "/platform/admin/api/security-decisions";
@@ -71,10 +75,58 @@ describe("the security-decisions admin API guards itself", () => {
     expect(await res.json()).toMatchObject({ code: "VALIDATION_FAILED", fields: [field] });
   });
 
+  it("answers an administrator one decision with its seal intact, an audited read of its prompts", async () => {
+    const list = (await (await get("?limit=1", admin)).json()) as { decisions: { id: string }[] };
+    const res = await get(`/${list.decisions[0]!.id}`, admin);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { sealed: boolean; seal: { intact: boolean }; prompts: unknown[] };
+    expect(body).toMatchObject({ sealed: true, seal: { intact: true, reason: null } });
+    expect(body.prompts.length).toBeGreaterThan(0);
+    const reads = await demo.platform.resolve(AuditLog).query({ type: "evidence.package.read" });
+    expect(reads.map((e) => e.principal)).toContain("admin");
+  });
+
+  it("guards the evidence chain: 401 anonymous, 403 non-administrator, 400 hostile, the chain to an administrator", async () => {
+    const chain = (query: string, headers: Record<string, string>) =>
+      fetch(`${demo.base}/platform/admin/api/prompt-inspection/chain${query}`, { headers });
+    expect((await chain("", { accept: "application/json" })).status).toBe(401);
+    expect((await chain("", user)).status).toBe(403);
+    expect((await chain("?instance=%00", admin)).status).toBe(400);
+    expect((await chain(`?instance=${"x".repeat(500)}`, admin)).status).toBe(400);
+    const heads = (await (await chain("", admin)).json()) as { chains: { instanceId: string }[] };
+    expect(heads.chains).toHaveLength(1);
+    const page = await chain(`?instance=${heads.chains[0]!.instanceId}`, admin);
+    expect(page.status).toBe(200);
+    expect(((await page.json()) as { entries: unknown[] }).entries.length).toBeGreaterThan(0);
+  });
+
   it("answers an unknown or hostile id 404 or 400, never 500", async () => {
     expect((await get("/no-such-decision", admin)).status).toBe(404);
     expect((await get("/%2e%2e", admin)).status).toBe(404);
     expect((await get(`/${"a".repeat(129)}`, admin)).status).toBe(400);
     expect((await get("/%00", admin)).status).toBe(400);
+  });
+
+  it("platform evidence verify proves the chain intact through the admin API, then names a package dropped without a deletion entry", async () => {
+    const env = { PLATFORM_CREDENTIALS: join(mkdtempSync(join(tmpdir(), "evidence-verify-")), "admin.json") };
+    const login = await platformInProcess(
+      ["login", "--url", demo.base, "--username", "admin", "--password-stdin"],
+      ["admin"],
+      env,
+    );
+    expect(login.code, login.stderr).toBe(0);
+    const intact = await platformInProcess(["evidence", "verify", "--json"], [], env);
+    expect(intact.code, intact.stderr).toBe(0);
+    const answer = JSON.parse(intact.stdout) as { ok: boolean; chains: { entries: number }[] };
+    expect(answer.ok).toBe(true);
+    expect(answer.chains[0]!.entries).toBeGreaterThan(0);
+    const store = demo.platform.resolve(SealedEvidenceStore);
+    const [record] = await store.recentRecords(1);
+    expect(await store.dropPackage(record!.id)).toBe(true);
+    const broken = await platformInProcess(["evidence", "verify"], [], env);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toMatch(
+      new RegExp(`UNRECORDED_DELETION at sequence \\d+ \\(package ${record!.id}\\)`),
+    );
   });
 });

@@ -7,6 +7,7 @@ import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decision
 import { promptGovernancePlugin } from "@keyward/core/governance";
 import { promptsPlugin } from "@keyward/core/prompts";
 import { describe, expect, it } from "vitest";
+import { sealedEvidencePlugin } from "../../packages/core/src/decisions/evidence/sealed-evidence-plugin.js";
 import { kernelPlugin } from "../../packages/core/src/kernel/kernel-plugin.js";
 
 /** Every plugin the platform ships; a new module adds itself here so its keys are checked. */
@@ -20,6 +21,7 @@ const PLUGINS: PlatformPlugin[] = [
   promptsPlugin,
   decisionsPlugin,
   decisionsPipelinePlugin,
+  sealedEvidencePlugin,
   promptGovernancePlugin,
   // Declaring properties needs no connection: the client is created when the plugin registers.
   mongoPlugin({ uri: "mongodb://127.0.0.1/properties" }),

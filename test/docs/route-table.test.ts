@@ -17,6 +17,7 @@ const URL_TABLE_DOCS = [
   "cli.md",
   "glossary.md",
   "prompt-governance.md",
+  "sealed-evidence.md",
   "../README.md",
 ];
 const METHODS = "GET|HEAD|POST|PUT|PATCH|DELETE";

@@ -65,6 +65,13 @@ export {
   MongoDecisionHistoryStore,
   type MongoDecisionHistoryStoreOptions,
 } from "./mongo-decision-history-store.js";
+export {
+  type ChainEntryDocument,
+  type CheckpointDocument,
+  type DecisionRecordDocument,
+  MongoSealedEvidenceStore,
+  type MongoSealedEvidenceStoreOptions,
+} from "./mongo-sealed-evidence-store.js";
 export type {
   PolicyCounterDocument,
   PolicyDocument,

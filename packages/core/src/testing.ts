@@ -28,3 +28,4 @@ export { describeReleaseRegistryContract } from "./governance/registry/release-r
 export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/release-evidence-ledger.contract.js";
 export { describeInstanceHeartbeatStoreContract } from "./governance/convergence/instance-heartbeat-store.contract.js";
 export { describeInspectionResultStoreContract } from "./inspection/results/inspection-result-store.contract.js";
+export { describeSealedEvidenceStoreContract } from "./decisions/evidence/sealed-evidence-store.contract.js";

@@ -199,4 +199,29 @@ describe("platform against a hostile server: nothing it sends is printed raw", (
     expect(code).toBe(1);
     expect(err).toMatch(/platform: SERVER_ANSWER_TOO_LARGE: /);
   });
+
+  it("evidence verify: malformed chain entries are broken links, never a crash; no chain list is SERVER_ANSWER_INVALID", async () => {
+    await new CredentialsFile(credentialsPath()).put(base, {
+      username: "admin",
+      accessToken: "at",
+      refreshToken: "rt",
+      accessExpiresAt: Date.now() + 3_600_000,
+    });
+    const chain = "/platform/admin/api/prompt-inspection/chain";
+    routes[`GET ${chain}`] = json(200, { chains: [{ instanceId: "n1" }], keys: [] });
+    routes[`GET ${chain}?instance=n1&after=0&limit=1000`] = json(200, {
+      entries: [null, 5, { sequence: `1${ESC}[2J`, packageIds: [HOSTILE] }],
+      checkpoints: [],
+      keys: [],
+      next: null,
+    });
+    const broken = await run(["evidence", "verify", "--url", base]);
+    expect(broken.code).toBe(1);
+    expect(broken.out).not.toMatch(CONTROL);
+    expect(broken.out).toMatch(/^n1: 0 entries, no signed checkpoint yet: BROKEN_LINK at sequence 0$/);
+    routes[`GET ${chain}`] = json(200, { chains: `n1${ESC}[2J` });
+    const invalid = await run(["evidence", "verify", "--url", base]);
+    expect(invalid.code).toBe(1);
+    expect(invalid.err).toMatch(/platform: SERVER_ANSWER_INVALID: /);
+  });
 });

@@ -2,6 +2,7 @@ import type { CliCommand } from "../command-line/cli-command.js";
 import { breakGlassCommand } from "./break-glass.js";
 import { bundlesCommands } from "./bundles.js";
 import { doctorCommand } from "./doctor.js";
+import { evidenceVerifyCommand } from "./evidence-verify.js";
 import { keysCommands } from "./keys.js";
 import { loginCommand, logoutCommand } from "./login.js";
 import { openApiCliCommand } from "./openapi.js";
@@ -29,6 +30,7 @@ export const PLATFORM_COMMANDS: readonly CliCommand[] = [
   ...bundlesCommands,
   ...releasesCommands,
   releasesEvidenceAddCommand,
+  evidenceVerifyCommand,
   breakGlassCommand,
   ...keysCommands,
   doctorCommand,

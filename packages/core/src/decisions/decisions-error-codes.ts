@@ -62,6 +62,13 @@ export const DECISIONS_ERROR_CODES = {
       "The selected bundle's response inspector (B6) or minimum action rules (B5) are of a version this pipeline does not read, or it lacks an L1 or L2 budget profile (B8); `element` names which.",
     remedy: "Select a bundle this build runs, or update the pipeline with the bundle.",
   },
+  EVIDENCE_UNREADABLE: {
+    status: 500,
+    meaning:
+      "A sealed package's payload does not open: the key-ring key that wrapped its key is no longer kept, or the stored ciphertext was changed or moved to another package.",
+    remedy:
+      "Operator: run `platform evidence verify`; check that `platform.keys.encryption-key` is the one the evidence was sealed under.",
+  },
 } as const satisfies ErrorCodeTable;
 
 /** The details of the decisions codes that carry any. */

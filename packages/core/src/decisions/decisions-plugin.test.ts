@@ -67,7 +67,7 @@ describe("decisionsPlugin", () => {
       userId: alice.id,
     });
     await platform.resolve(DecisionPipeline).idle();
-    const [pkg] = await platform.resolve(SealedEvidenceStore).recent(1);
+    const [pkg] = await platform.resolve(SealedEvidenceStore).recentRecords(1);
     expect(pkg?.metadata).toMatchObject({ eventKind: "MFA_FAILURE", model: maker.model, layer: "L2" });
     await platform.stop();
   });

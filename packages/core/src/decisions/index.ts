@@ -16,3 +16,4 @@ export { decisionsPipelinePlugin } from "./pipeline/decisions-pipeline-plugin.js
 export { DecisionPipeline } from "./pipeline/decision-pipeline.js";
 export type { DecisionEvent } from "./pipeline/decision-event.js";
 export { DECISION_ALERT_EVENT } from "./pipeline/decisions-audit.js";
+export { EvidenceChainVerifier } from "./evidence/evidence-chain-verifier.js";

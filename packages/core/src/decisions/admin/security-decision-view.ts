@@ -1,8 +1,9 @@
 import type { SecurityDecisionJson, SecurityDecisionSummaryJson } from "../../web/wire/decision-messages.js";
-import type { EvidencePackage } from "../evidence/sealed-evidence-store.js";
+import type { DecisionRecord } from "../evidence/evidence-package.js";
+import type { DecisionEvidence } from "../evidence/sealed-evidence-service.js";
 
-/** The list's view of an evidence package: the decision without its prompts and context. */
-export function decisionSummaryOf(pkg: EvidencePackage): SecurityDecisionSummaryJson {
+/** The list's view of a decision record: the decision without its prompts and context. */
+export function decisionSummaryOf(pkg: DecisionRecord): SecurityDecisionSummaryJson {
   const m = pkg.metadata;
   return {
     id: pkg.id,
@@ -38,11 +39,29 @@ export function decisionSummaryOf(pkg: EvidencePackage): SecurityDecisionSummary
   };
 }
 
-/** One decision in full: the summary, the prompts exactly as sent and the context as sent. */
-export function decisionDetailOf(pkg: EvidencePackage): SecurityDecisionJson {
+/** One decision in full: the summary, its seal, and the prompts and context as sent when they are kept. */
+export function decisionDetailOf(evidence: DecisionEvidence): SecurityDecisionJson {
+  const { record, seal, payload } = evidence;
   return {
-    ...decisionSummaryOf(pkg),
-    prompts: pkg.prompts.map((p) => ({ layer: p.layer, system: p.system, user: p.user })),
-    input: pkg.input as unknown as Readonly<Record<string, unknown>>,
+    ...decisionSummaryOf(record),
+    sealed: seal !== null,
+    seal:
+      seal === null
+        ? null
+        : {
+            packageHash: seal.packageHash,
+            instanceId: seal.instanceId,
+            sequence: seal.sequence,
+            link: seal.link,
+            checkpoint: seal.checkpoint,
+            intact: seal.intact,
+            reason: seal.reason,
+            erased: seal.erased,
+          },
+    prompts:
+      payload === null
+        ? []
+        : payload.prompts.map((p) => ({ layer: p.layer, system: p.system, user: p.user })),
+    input: payload === null ? null : (payload.input as unknown as Readonly<Record<string, unknown>>),
   };
 }

@@ -34,13 +34,15 @@ export const DECISIONS_CONTRACTS = {
     pathParams: [{ name: "id", description: "The decision's id" }],
     responses: {
       200: jsonAnswer(
-        "The decision with its prompts as sent",
+        "The decision with its seal and, when sealed, its prompts as sent",
         DecisionSummary.extend({
+          sealed: z.boolean(),
+          seal: z.looseObject({ packageHash: z.string(), intact: z.boolean() }).nullable(),
           prompts: z.array(z.looseObject({ layer: z.string() })),
-          input: z.looseObject({}),
+          input: z.looseObject({}).nullable(),
         }),
       ),
     },
-    errors: ["NOT_FOUND"],
+    errors: ["VALIDATION_FAILED", "NOT_FOUND"],
   },
 } as const satisfies Record<string, RouteContract>;

@@ -1,4 +1,3 @@
-import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
 import type { UserRepository } from "../../identity/users/user-repository.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
@@ -6,20 +5,22 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { Route } from "../../web/route-table.js";
 import type { SecurityDecisionListAnswer } from "../../web/wire/decision-messages.js";
 import { EVIDENCE_RECENT_MAX_LIMIT, type SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
-import { DECISIONS_AUDIT } from "../pipeline/decisions-audit.js";
+import type { SealedEvidence } from "../evidence/sealed-evidence-service.js";
+import { decisionsAdmin } from "./decisions-admin-access.js";
 import { parseSecurityDecisionQuery, type SecurityDecisionQuery } from "./security-decision-query.js";
 import { decisionDetailOf, decisionSummaryOf } from "./security-decision-view.js";
 import { DECISIONS_CONTRACTS } from "./security-decisions-contracts.js";
 
 /** Where the security-decisions admin API lives. */
 export const SECURITY_DECISIONS_PATH = "/platform/admin/api/security-decisions";
-/** The authority it needs. */
-export const SECURITY_DECISIONS_AUTHORITY = "ROLE_ADMIN";
+export { SECURITY_DECISIONS_AUTHORITY } from "./decisions-admin-access.js";
 const MAX_ID = 128;
 
 /** Options of the SecurityDecisionsEndpoints. */
 export interface SecurityDecisionsEndpointsOptions {
   readonly evidence: SealedEvidenceStore;
+  /** Reads one decision with its seal and (audited) its payload. */
+  readonly sealed: Pick<SealedEvidence, "read">;
   /** Resolves a `user` filter given as a username; absent: the filter matches user ids only. */
   readonly users?: Pick<UserRepository, "findByUsername">;
   /** Records refused calls (`decision.admin.denied`). */
@@ -31,7 +32,8 @@ export interface SecurityDecisionsEndpointsOptions {
  * from the SealedEvidenceStore (so it lists the decisions whose evidence is kept, the latest
  * `evidence.capacity` by default): `GET <path>` lists them newest first, filtered by `user` (id or
  * username), `action`, `layer`, `since`/`until`, `limit`; `GET <path>/{id}` answers one with its
- * prompts exactly as sent and the context as sent (404 NOT_FOUND). The endpoints check ROLE_ADMIN
+ * seal and, when sealed, its prompts exactly as sent and the context as sent (an audited read;
+ * `sealed: false` and no prompts when the capture rules did not seal it; 404 NOT_FOUND). The endpoints check ROLE_ADMIN
  * themselves (401 AUTHENTICATION_REQUIRED anonymous, 403 ACCESS_DENIED audited otherwise): their
  * path is under no chain's admin rule.
  */
@@ -56,7 +58,7 @@ export class SecurityDecisionsEndpoints {
         path: `${SECURITY_DECISIONS_PATH}/{id}`,
         name: "decisions.admin.get",
         meta: { contract: DECISIONS_CONTRACTS.get },
-        description: "One AI security decision with its prompts exactly as sent",
+        description: "One AI security decision with its seal and, when sealed, its prompts exactly as sent",
         feature: "decisions",
         access: "admin",
         handler: (exchange, params) => this.one(exchange, params.id ?? ""),
@@ -65,11 +67,10 @@ export class SecurityDecisionsEndpoints {
   }
 
   private async list(exchange: HttpExchange): Promise<void> {
-    exchange.response.headers.set("cache-control", "no-store");
-    this.requireAdmin(exchange);
+    decisionsAdmin(exchange, this.o.audit);
     const query = parseSecurityDecisionQuery(exchange.query);
     const userIds = await this.userIds(query);
-    const kept = await this.o.evidence.recent(EVIDENCE_RECENT_MAX_LIMIT);
+    const kept = await this.o.evidence.recentRecords(EVIDENCE_RECENT_MAX_LIMIT);
     const decisions = kept
       .filter(
         (p) =>
@@ -87,15 +88,17 @@ export class SecurityDecisionsEndpoints {
 
   /** `id` is the path segment, decoded by the route table. */
   private async one(exchange: HttpExchange, id: string): Promise<void> {
-    exchange.response.headers.set("cache-control", "no-store");
-    this.requireAdmin(exchange);
+    const admin = decisionsAdmin(exchange, this.o.audit);
     if (id.length === 0 || id.length > MAX_ID || /\p{Cc}/u.test(id))
       throw new PlatformError("VALIDATION_FAILED", `id must be 1 to ${MAX_ID} printable characters`, {
         details: { fields: ["id"] },
       });
-    const pkg = await this.o.evidence.get(id);
-    if (pkg === undefined) throw new PlatformError("NOT_FOUND", "No such security decision");
-    exchange.json(200, decisionDetailOf(pkg));
+    const evidence = await this.o.sealed.read(id, {
+      principal: admin.username,
+      remoteAddress: exchange.remoteAddress,
+    });
+    if (evidence === undefined) throw new PlatformError("NOT_FOUND", "No such security decision");
+    exchange.json(200, decisionDetailOf(evidence));
   }
 
   private async userIds(query: SecurityDecisionQuery): Promise<Set<string> | undefined> {
@@ -104,23 +107,5 @@ export class SecurityDecisionsEndpoints {
     const byName = await this.o.users?.findByUsername(query.user);
     if (byName) ids.add(byName.id);
     return ids;
-  }
-
-  private requireAdmin(exchange: HttpExchange): Authentication {
-    const authentication = currentAuthentication(exchange);
-    if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-    if (authentication.authorities.includes(SECURITY_DECISIONS_AUTHORITY)) return authentication;
-    try {
-      this.o.audit.record({
-        type: DECISIONS_AUDIT.adminDenied,
-        outcome: "denied",
-        principal: authentication.username,
-        remoteAddress: exchange.remoteAddress,
-        data: { method: exchange.method, path: exchange.path.slice(0, 256) },
-      });
-    } catch {
-      // The refusal stands whatever the sink does.
-    }
-    throw new PlatformError("ACCESS_DENIED", "Only administrators can read security decisions");
   }
 }

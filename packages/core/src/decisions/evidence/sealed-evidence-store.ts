@@ -1,72 +1,63 @@
 import type { InjectionToken } from "tsyringe";
-import type { PromptInput } from "../../prompts/input/prompt-input.js";
-import type { DecisionStage, SelectedRelease } from "../engine/bundle-selection.js";
+import type { ChainEntry } from "./chain-entry.js";
+import type { EvidenceCheckpoint } from "./evidence-checkpoint.js";
+import type { DecisionRecord } from "./evidence-package.js";
 
-/** One prompt exactly as it was sent to the model. */
-export interface SentPrompt {
-  readonly layer: "L1" | "L2";
-  readonly system: string;
-  readonly user: string;
-}
+export type { DecisionRecord, EvidenceMetadata, EvidencePackage, SentPrompt } from "./evidence-package.js";
 
-/** How a decision was made: everything but the prompts and the context. */
-export interface EvidenceMetadata {
-  readonly eventKind: string;
-  readonly userId: string;
-  readonly action: string;
-  /** The action the model's outcome carried, when the last-administrator rule changed it. */
-  readonly decidedAction?: string;
-  /** Null for a fallback decision. */
-  readonly riskScore: number | null;
-  readonly confidence: number;
-  readonly layer: "L1" | "L2";
-  readonly bundleVersion: string;
-  readonly bundleHash: string;
-  readonly selectionSource: string;
-  /** ENFORCE: the decision in force; SHADOW: a shadow run's result, recorded only. Absent in packages written before issue 31: ENFORCE. */
-  readonly stage?: DecisionStage | undefined;
-  /** The registry release the bundle ran as (REGISTRY, CANARY and SHADOW selections). */
-  readonly release?: SelectedRelease | undefined;
-  readonly model: { readonly id: string; readonly external: boolean };
-  readonly timings: Readonly<Record<string, number>>;
-  readonly floorApplied?: string;
-  readonly fallback?: string;
-  /** Fields of the input masked before an external model saw it (dotted paths). */
-  readonly redacted: readonly string[];
-}
-
-/** What is kept of one decision for later inspection. */
-export interface EvidencePackage {
-  /** The package's id (the decision's id). */
-  readonly id: string;
-  readonly eventId: string;
-  /** The correlation id of the request whose signal asked for the decision, when there was one. */
-  readonly correlationId?: string;
-  /** When it was captured, epoch milliseconds. */
-  readonly at: number;
-  /** The system and user prompts, exactly as sent, in the order they were sent. */
-  readonly prompts: readonly SentPrompt[];
-  /** The canonical context the prompts were rendered from (as sent: after any redaction). */
-  readonly input: PromptInput;
-  readonly metadata: EvidenceMetadata;
-}
+/** Largest `limit` of the store's list reads. */
+export const EVIDENCE_RECENT_MAX_LIMIT = 1000;
 
 /**
- * Where decisions' evidence packages go. Readable by id and by recency (the admin API reads it).
- * The sealing rules (signatures, sampling after a window, retention) and the prompt inspector that
- * re-checks packages come later; today a package is stored as given.
+ * Where decisions' evidence is kept: a record of every decision (what the admin list reads, sealed or
+ * not), and one hash chain per instance of sealed packages, erasures and deletions, with its signed
+ * checkpoints. The chain's head moves by compare-and-set: `append` claims the slot `sequence` of
+ * chain `instanceId` and fails (CONFLICT) when it is taken, so two writers of one chain cannot fork
+ * it. Entries are never rewritten, only thinned: retention removes a package's header and payload
+ * (`dropPackage`), erasure its payload key (`destroyPayloadKey`); the entry's hash and link stay.
+ * Every read answers copies. Limits are integers 1..EVIDENCE_RECENT_MAX_LIMIT, else VALIDATION_FAILED.
  */
 export interface SealedEvidenceStore {
-  /** Stores a package; CONFLICT when one with this id exists. */
-  put(pkg: EvidencePackage): Promise<void>;
-  /** The package with this id, if it is kept. */
-  get(id: string): Promise<EvidencePackage | undefined>;
-  /** The most recent packages, newest first, at most `limit` (1..1000, else VALIDATION_FAILED). */
-  recent(limit: number): Promise<EvidencePackage[]>;
-}
+  /** Stores a decision's record; CONFLICT when one with its id exists. */
+  putRecord(record: DecisionRecord): Promise<void>;
+  /** The decision record with this id. */
+  record(id: string): Promise<DecisionRecord | undefined>;
+  /** The most recent records (by `at`, then last stored), newest first. */
+  recentRecords(limit: number): Promise<DecisionRecord[]>;
+  /** Deletes the records older than `before` (epoch ms); the count. */
+  pruneRecords(before: number): Promise<number>;
 
-/** Largest `limit` of `SealedEvidenceStore.recent`. */
-export const EVIDENCE_RECENT_MAX_LIMIT = 1000;
+  /**
+   * Claims slot `entry.sequence` of chain `entry.instanceId`: CONFLICT when the slot is taken, or when
+   * a PACKAGE entry names a package already sealed.
+   */
+  append(entry: ChainEntry): Promise<void>;
+  /** The entry of highest sequence of a chain (its head). */
+  head(instanceId: string): Promise<ChainEntry | undefined>;
+  /** A chain's entries of sequence above `afterSequence`, ascending, at most `limit`. */
+  entries(instanceId: string, afterSequence: number, limit: number): Promise<ChainEntry[]>;
+  /** The names of every chain, ascending. */
+  chains(): Promise<string[]>;
+  /** The PACKAGE entry sealing package `packageId`. */
+  packageEntry(packageId: string): Promise<ChainEntry | undefined>;
+  /** PACKAGE entries still holding their header, captured before `before`, oldest first (by `at`, then id), after the cursor `after`. */
+  keptPackages(
+    before: number,
+    limit: number,
+    after?: { readonly at: number; readonly id: string },
+  ): Promise<ChainEntry[]>;
+  /** PACKAGE entries of user `userId` whose payload key is still there. */
+  readablePackagesOf(userId: string, limit: number): Promise<ChainEntry[]>;
+  /** Removes a package's header and payload (retention); false when it had none. */
+  dropPackage(packageId: string): Promise<boolean>;
+  /** Removes a package's wrapped payload key (erasure); false when it had none. */
+  destroyPayloadKey(packageId: string): Promise<boolean>;
+
+  /** Stores a signed checkpoint; CONFLICT when the chain has one at that sequence. */
+  putCheckpoint(checkpoint: EvidenceCheckpoint): Promise<void>;
+  /** A chain's checkpoints, ascending by sequence. */
+  checkpoints(instanceId: string): Promise<EvidenceCheckpoint[]>;
+}
 
 /** DI token of the SealedEvidenceStore port. */
 export const SealedEvidenceStore: InjectionToken<SealedEvidenceStore> = Symbol.for(

@@ -10,7 +10,7 @@ import type { EventBus } from "../../kernel/event-bus.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { Clock } from "../../kernel/clock.js";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
-import type { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
+import type { SealedEvidence } from "../evidence/sealed-evidence-service.js";
 import type { DecisionHistoryStore } from "../history/decision-history-store.js";
 import type { BundleSelection } from "../engine/bundle-selection.js";
 import type { DecisionEvent } from "./decision-event.js";
@@ -47,8 +47,7 @@ export interface WrittenDecision {
 
 /**
  * Writes a decision everywhere it goes: the ZeroTrustActionService (the user, and the session when
- * the event names one; the reason leads with the decision's id, which the held user's answer names), the DecisionHistoryStore, the SealedEvidenceStore (prompts as sent, the
- * context, the metadata) and the audit trail (`decision.made`). A BLOCK or ESCALATE that would leave
+ * the event names one; the reason leads with the decision's id, which the held user's answer names), the DecisionHistoryStore, the sealed evidence (the decision's record, and its package of prompts as sent, context and metadata when the capture rules seal it) and the audit trail (`decision.made`). A BLOCK or ESCALATE that would leave
  * no available administrator (the AdministratorGuard behind the ZeroTrustActionService: enabled, not
  * locked, no MFA lockout, no live BLOCK or ESCALATE) is written as CHALLENGE, audited
  * (`decision.last-admin.protected`) and published as a `decisions.alert` event. An administrator's record, or a BLOCK written by anyone else, is never
@@ -59,7 +58,8 @@ export class DecisionOutcomeWriter {
     private readonly o: {
       zeroTrust: ZeroTrustActionService;
       history: DecisionHistoryStore;
-      evidence: SealedEvidenceStore;
+      /** Records the decision, sealing its package when the capture rules pick it. */
+      evidence: Pick<SealedEvidence, "record">;
       audit: AuditSink;
       events: EventBus;
       ids: IdGenerator;
@@ -95,7 +95,7 @@ export class DecisionOutcomeWriter {
         confidence: outcome.confidence,
         outcome: kept ? "NOT_ENFORCED" : action === outcome.action ? "ENFORCED" : "DOWNGRADED",
       }),
-      this.o.evidence.put({
+      this.o.evidence.record({
         id: decisionId,
         eventId: event.id,
         ...(event.correlationId === undefined ? {} : { correlationId: event.correlationId }),

@@ -20,7 +20,8 @@ import { resolveProperties } from "../../kernel/properties.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { PROMPT_BUNDLE_ACTIVE } from "../../prompts/prompts.properties.js";
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
-import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
+import { sealedEvidenceFixture } from "../evidence/sealed-evidence.fixture.js";
+import type { SealedEvidence } from "../evidence/sealed-evidence-service.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
 import { type BundleSelector, ConfigurationBundleSelector } from "./bundle-selector.js";
 import { DecisionContextBuilder } from "./decision-context-builder.js";
@@ -128,7 +129,8 @@ export interface ShadowFixtureParts {
   readonly clock: ManualClock;
   readonly ids: CryptoIdGenerator;
   readonly audit: InMemoryAuditSink;
-  readonly evidence: InMemorySealedEvidenceStore;
+  /** The sealed evidence a shadow run records through (stage SHADOW). */
+  readonly evidence: SealedEvidence;
   readonly history: InMemoryDecisionHistoryStore;
   readonly store: InMemoryZeroTrustActionStore;
   readonly logger: ListLogger;
@@ -175,7 +177,7 @@ export async function pipelineFixture<
   });
   const zeroTrust = new ZeroTrustActionService(store, resolver, audit, users, guard);
   const history = new InMemoryDecisionHistoryStore();
-  const evidence = new InMemorySealedEvidenceStore(100);
+  const evidence = sealedEvidenceFixture({ clock });
   const events = new InProcessEventBus();
   const alerts: PlatformEvent[] = [];
   events.on("decisions.alert", (e) => {
@@ -189,7 +191,7 @@ export async function pipelineFixture<
     audit,
     logger,
   });
-  const shadow = shadowOf?.({ clock, ids, audit, evidence, history, store, logger });
+  const shadow = shadowOf?.({ clock, ids, audit, evidence: evidence.sealed, history, store, logger });
   const pipeline = new DecisionPipeline({
     settings,
     maker,
@@ -200,7 +202,7 @@ export async function pipelineFixture<
     writer: new DecisionOutcomeWriter({
       zeroTrust,
       history,
-      evidence,
+      evidence: evidence.sealed,
       audit,
       events,
       ids,

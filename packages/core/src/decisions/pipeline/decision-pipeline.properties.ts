@@ -118,12 +118,13 @@ export const DECISION_HISTORY_LIMIT = defineProperty({
   description: "Past decisions of the user the context carries (0: none).",
 });
 
-/** Evidence packages kept in memory. */
+/** Decision records and sealed packages kept in memory. */
 export const DECISION_EVIDENCE_CAPACITY = defineProperty({
   key: "platform.security.decision.evidence.capacity",
   schema: prop.int(1, 1_000_000),
   default: 1_000,
-  description: "Evidence packages the in-memory SealedEvidenceStore keeps, the oldest dropped first.",
+  description:
+    "Decision records, and sealed packages, the in-memory SealedEvidenceStore keeps, the oldest dropped first (a dropped package is recorded in its chain).",
 });
 
 /** External models may see e-mail addresses. */

@@ -82,8 +82,28 @@ describe("decisionsPipelinePlugin", () => {
     });
     expect(await zeroTrust.get(`user:${bob.id}`)).toMatchObject({ action: "ALLOW", source: "ai-decision" });
     expect(maker.requests.map((r) => r.event.kind)).toEqual(["MFA_LOCKOUT", "REQUEST_SAMPLED"]);
-    expect(await platform.resolve(SealedEvidenceStore).recent(10)).toHaveLength(2);
+    const evidence = platform.resolve(SealedEvidenceStore);
+    expect((await evidence.recentRecords(10)).map((r) => r.sealed)).toEqual([true, true]);
+    const [chain] = await evidence.chains();
+    expect(await evidence.entries(chain!, 0, 10)).toHaveLength(2);
     expect(await platform.resolve(DecisionHistoryStore).recentFor(alice.id, 5)).toHaveLength(1);
+    await platform.stop();
+  });
+
+  it("records but seals nothing in an Enterprise installation", async () => {
+    const platform = platformWith({ "platform.enterprise.enabled": true }, new RecordingDecisionMaker());
+    await platform.start();
+    const alice = await platform.resolve(UserRepository).create({ username: "alice" });
+    await platform.resolve(EventBus).publish("mfa.ErrorEvent", {
+      type: "ErrorEvent",
+      errorType: "LIMIT_EXCEEDED",
+      code: "ACCOUNT_LOCKED",
+      userId: alice.id,
+    });
+    await platform.resolve(DecisionPipeline).idle();
+    const evidence = platform.resolve(SealedEvidenceStore);
+    expect((await evidence.recentRecords(10)).map((r) => r.sealed)).toEqual([false]);
+    expect(await evidence.chains()).toEqual([]);
     await platform.stop();
   });
 });

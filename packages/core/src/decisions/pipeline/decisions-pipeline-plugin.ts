@@ -18,6 +18,8 @@ import { PROMPT_BUNDLE_ACTIVE, PROMPT_BUNDLE_SELECTOR } from "../../prompts/prom
 import { DECISION_PIPELINE_PROPERTIES, decisionPipelineSettings } from "./decision-pipeline.properties.js";
 import { InMemorySealedEvidenceStore } from "../evidence/in-memory-sealed-evidence-store.js";
 import { SealedEvidenceStore } from "../evidence/sealed-evidence-store.js";
+import { sealedEvidencePlugin } from "../evidence/sealed-evidence-plugin.js";
+import { SealedEvidenceToken } from "../evidence/sealed-evidence-service.js";
 import { DecisionHistoryStore } from "../history/decision-history-store.js";
 import { InMemoryDecisionHistoryStore } from "../history/in-memory-decision-history-store.js";
 import { BundleSelector, ConfigurationBundleSelector } from "./bundle-selector.js";
@@ -43,7 +45,7 @@ export const decisionsPipelinePlugin: PlatformPlugin = {
   id: "decisions-pipeline",
   properties: DECISION_PIPELINE_PROPERTIES,
   errorCodes: [DECISIONS_ERROR_CODES],
-  includes: [promptsPlugin],
+  includes: [promptsPlugin, sealedEvidencePlugin],
   register(ctx) {
     const settings = decisionPipelineSettings(ctx.properties);
     ctx.registerDefault(DecisionHistoryStore, { useFactory: () => new InMemoryDecisionHistoryStore() });
@@ -99,6 +101,7 @@ function addAdminRoutes(c: DependencyContainer): void {
   if (!c.isRegistered(RouteTable, true)) return;
   const endpoints = new SecurityDecisionsEndpoints({
     evidence: c.resolve(SealedEvidenceStore),
+    sealed: c.resolve(SealedEvidenceToken),
     ...(c.isRegistered(UserRepository, true) ? { users: c.resolve(UserRepository) } : {}),
     audit: c.resolve(AuditSink),
   });
@@ -147,7 +150,7 @@ function buildPipeline(c: DependencyContainer): DecisionPipeline {
     writer: new DecisionOutcomeWriter({
       zeroTrust,
       history,
-      evidence: c.resolve(SealedEvidenceStore),
+      evidence: c.resolve(SealedEvidenceToken),
       audit,
       events: c.resolve(EventBus),
       ids: c.resolve(IdGenerator),

@@ -65,7 +65,7 @@ describe("registerSelection in promptGovernancePlugin", () => {
       detail: { denials: 5 },
     });
     await pipeline.idle();
-    const [pkg] = await platform.resolve(SealedEvidenceStore).recent(1);
+    const [pkg] = await platform.resolve(SealedEvidenceStore).recentRecords(1);
     expect(pkg?.metadata).toMatchObject({
       bundleVersion: V19,
       selectionSource: "REGISTRY",

@@ -1,5 +1,5 @@
 import type { DependencyContainer } from "tsyringe";
-import { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
+import { SealedEvidenceToken } from "../../decisions/evidence/sealed-evidence-service.js";
 import { DecisionMaker } from "../../decisions/pipeline/decision-maker.js";
 import { DECISION_TIMEOUT } from "../../decisions/pipeline/decision-pipeline.properties.js";
 import { ShadowDecisions } from "../../decisions/pipeline/shadow-decisions.js";
@@ -55,6 +55,7 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
   const needs: [symbol | string, string][] = [
     [ReleaseSnapshots as symbol, "a ReleaseSnapshots (the registry's run-time view)"],
     [DecisionMaker as symbol, "a DecisionMaker (the configured model)"],
+    [SealedEvidenceToken as symbol, "the sealed evidence (decisionsPipelinePlugin)"],
   ];
   for (const [token, what] of needs)
     if (!c.isRegistered(token, true))
@@ -78,7 +79,7 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
         : platformGlobalScopeResolver,
       catalog: c.resolve(BundleCatalog),
     }),
-    evidence: c.resolve(SealedEvidenceStore),
+    evidence: c.resolve(SealedEvidenceToken),
     recorder: new ShadowComparisonRecorder({
       ledger: c.resolve(ReleaseEvidenceLedger),
       clock,

@@ -17,8 +17,9 @@ import {
   V19,
   V20,
 } from "./shadow-runner.fixture.js";
-import { InMemorySealedEvidenceStore } from "../../decisions/evidence/in-memory-sealed-evidence-store.js";
-import { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
+import { ManualClock } from "../../kernel/clock.js";
+import { sealedEvidenceFixture } from "../../decisions/evidence/sealed-evidence.fixture.js";
+import { SealedEvidenceToken } from "../../decisions/evidence/sealed-evidence-service.js";
 import { DecisionMaker } from "../../decisions/pipeline/decision-maker.js";
 import { ShadowDecisions } from "../../decisions/pipeline/shadow-decisions.js";
 import { createPlatform } from "../../kernel/platform.js";
@@ -254,7 +255,7 @@ describe("registerShadow", () => {
     const platform = platformWith("10", (c) => {
       c.registerInstance(ReleaseSnapshots, views);
       c.registerInstance(DecisionMaker, new RecordingDecisionMaker());
-      c.registerInstance(SealedEvidenceStore, new InMemorySealedEvidenceStore(10));
+      c.registerInstance(SealedEvidenceToken, sealedEvidenceFixture({ clock: new ManualClock(0) }).sealed);
     });
     expect(platform.resolve(ShadowDecisions)).toBeInstanceOf(ShadowRunner);
   });

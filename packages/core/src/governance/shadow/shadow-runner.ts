@@ -1,5 +1,5 @@
 import type { BundleSelection } from "../../decisions/engine/bundle-selection.js";
-import type { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
+import type { SealedEvidence } from "../../decisions/evidence/sealed-evidence-service.js";
 import type { DecisionEvent } from "../../decisions/pipeline/decision-event.js";
 import type {
   DecisionMaker,
@@ -42,7 +42,8 @@ export interface ShadowRunnerOptions {
   /** The configured DecisionMaker: the model the enforced decision asked. */
   readonly maker: DecisionMaker;
   readonly lookup: ShadowReleaseLookup;
-  readonly evidence: SealedEvidenceStore;
+  /** Records each run (stage SHADOW: always sealed). */
+  readonly evidence: Pick<SealedEvidence, "record">;
   readonly recorder: ShadowComparisonRecorder;
   /** The request's resource family (absent or undefined: `event:<kind>`). */
   readonly familyOf?: ResourceFamilyOf | undefined;
@@ -205,7 +206,7 @@ export class ShadowRunner implements ShadowDecisions {
     const at = this.o.clock.now();
     this.counts.ran++;
     const pkg = shadowEvidencePackage({ id: this.o.ids.id(), ...copy, outcome, at });
-    await this.o.evidence.put(pkg).catch((error: unknown) => {
+    await this.o.evidence.record(pkg).catch((error: unknown) => {
       this.counts.sealFailed++;
       this.o.logger.warn("shadow run not sealed", { eventId: copy.event.id, error: nameOf(error) });
     });

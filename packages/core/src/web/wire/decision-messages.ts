@@ -49,9 +49,34 @@ export type SecurityDecisionListAnswer = {
   limit: number;
 };
 
-/** `GET /platform/admin/api/security-decisions/{id}`: one decision with its prompts exactly as sent. */
+/** A sealed package's seal, as the decision detail shows it. */
+export type DecisionSealJson = {
+  /** SHA-256 (hex) of the RFC 8785 canonical header (docs/sealed-evidence.md). */
+  packageHash: string;
+  /** The hash chain the package is sealed into (the instance's id) and its place there. */
+  instanceId: string;
+  sequence: number;
+  link: string;
+  /** The first signed checkpoint at or past the package whose signature holds; null when none covers it yet. */
+  checkpoint: { sequence: number; at: number; kid: string } | null;
+  /** The package hash, the prompts' and context's hashes and the link to its predecessor all hold. */
+  intact: boolean;
+  /** Why not (PACKAGE_HASH_MISMATCH, PROMPT_HASH_MISMATCH, CONTEXT_HASH_MISMATCH, BROKEN_LINK, PAYLOAD_UNREADABLE, DELETED, ...); null when intact. */
+  reason: string | null;
+  /** True when the payload (prompts and context) was erased: its key destroyed, its hashes kept. */
+  erased: boolean;
+};
+
+/**
+ * `GET /platform/admin/api/security-decisions/{id}`: one decision; when its package was sealed, its
+ * seal, and its prompts exactly as sent and context as sent (an audited read) unless erased or deleted.
+ */
 export type SecurityDecisionJson = SecurityDecisionSummaryJson & {
+  /** False when the capture rules did not seal the decision: no seal, no prompts, no context. */
+  sealed: boolean;
+  seal: DecisionSealJson | null;
+  /** Empty when not sealed, erased or deleted. */
   prompts: readonly { layer: "L1" | "L2"; system: string; user: string }[];
-  /** The canonical context the prompts were rendered from, as sent (after any redaction). */
-  input: Readonly<Record<string, unknown>>;
+  /** The canonical context the prompts were rendered from, as sent (after any redaction); null when not sealed, erased or deleted. */
+  input: Readonly<Record<string, unknown>> | null;
 };
