@@ -9,6 +9,8 @@ export interface ReleaseJson {
   status: string;
   artifactHash: string;
   canaryPercent?: number;
+  canaryTenants?: string[];
+  canaryResourceFamilies?: string[];
   approval?: { by: string; at: number; rationale: string };
   rollbackState?: { executionKey: string; role: string; status: string };
 }
@@ -45,6 +47,15 @@ export interface ReceiptJson {
   targetStatus: string;
   blockers: { code: string; detail: string }[];
   deprecated: string[];
+  /** A move to CANARY: the share and targets it has (or would have). */
+  canary?: CanaryJson;
+}
+
+/** A canary's share and targets, as a row, receipt or history entry carries them. */
+export interface CanaryJson {
+  canaryPercent?: number;
+  canaryTenants?: string[];
+  canaryResourceFamilies?: string[];
 }
 
 /** What the CLI reads of a history entry. */
@@ -57,6 +68,7 @@ export interface HistoryJson {
   blockers: string[];
   actor: string;
   rationale: string;
+  canary?: CanaryJson;
   at: number;
 }
 
@@ -121,12 +133,25 @@ export function historyOf(body: unknown): HistoryJson[] {
 const when = (at: number | undefined) =>
   at !== undefined && Number.isFinite(new Date(at).getTime()) ? new Date(at).toISOString() : "-";
 
+/**
+ * A canary's share in words: `canary 10%` or `canary whole scope` (no share set: every requester of
+ * the scope), then its tenants and families. Whatever the server sent is checked before it is shown.
+ */
+export function canaryText(c: CanaryJson): string {
+  const list = (v: unknown) =>
+    Array.isArray(v) ? v.filter((x): x is string => typeof x === "string").join(",") : "";
+  const percent = typeof c.canaryPercent === "number" ? `canary ${c.canaryPercent}%` : "canary whole scope";
+  const tenants = list(c.canaryTenants) ? ` tenants ${list(c.canaryTenants)}` : "";
+  const families = list(c.canaryResourceFamilies) ? ` families ${list(c.canaryResourceFamilies)}` : "";
+  return `${percent}${tenants}${families}`;
+}
+
 /** One line per release, then one per open emergency stop (UNRATIFIED ones flagged). */
 export function headLines(head: HeadJson): string[] {
   const lines = [`${head.registryScope} (revision ${head.revision})`];
   if (head.releases.length === 0) lines.push("  no releases");
   for (const r of head.releases) {
-    const canary = r.canaryPercent === undefined ? "" : `  canary ${r.canaryPercent}%`;
+    const canary = r.status === "CANARY" ? `  ${canaryText(r)}` : "";
     const approval = r.approval ? `  by ${r.approval.by} at ${when(r.approval.at)}` : "";
     const rollback = r.rollbackState ? `  ${r.rollbackState.role} of ${r.rollbackState.executionKey}` : "";
     lines.push(
@@ -149,7 +174,8 @@ export function receiptLines(r: ReceiptJson): string[] {
   const would = r.dryRun ? "Dry run: would be " : "";
   const head = `${would}${r.outcome} ${r.promptVersion}: ${r.fromStatus} -> ${r.targetStatus}`;
   const deprecated = r.deprecated?.length ? [`  deprecates ${r.deprecated.join(", ")}`] : [];
-  return [head, ...r.blockers.map((b) => `  blocked by ${b.code}: ${b.detail}`), ...deprecated];
+  const canary = r.canary === undefined ? [] : [`  ${canaryText(r.canary)}`];
+  return [head, ...canary, ...r.blockers.map((b) => `  blocked by ${b.code}: ${b.detail}`), ...deprecated];
 }
 
 /** An execution: its status line, then every condition with its outcome. */
@@ -166,5 +192,6 @@ export function historyLine(e: HistoryJson): string {
     ? `  ${e.fromStatus}${e.toStatus && e.toStatus !== e.fromStatus ? ` -> ${e.toStatus}` : ""}`
     : "";
   const blockers = e.blockers.length > 0 ? `  [${e.blockers.join(", ")}]` : "";
-  return `${when(e.at)} ${e.kind.padEnd(18)} ${e.registryScope} ${e.promptVersion}${move}${blockers}  by ${e.actor}: ${e.rationale}`;
+  const canary = e.canary === undefined ? "" : `  (${canaryText(e.canary)})`;
+  return `${when(e.at)} ${e.kind.padEnd(18)} ${e.registryScope} ${e.promptVersion}${move}${canary}${blockers}  by ${e.actor}: ${e.rationale}`;
 }

@@ -51,6 +51,39 @@ function option(
   return value;
 }
 
+/** A comma-separated list option (`--canary-tenants a,b`), trimmed, blanks dropped; the server checks each. */
+function listOption(input: CommandInput, name: string): string[] | undefined {
+  const value = input.options[name];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || value.trim() === "")
+    throw new CliUsageError(`--${name} takes a comma-separated list`);
+  return value
+    .split(",")
+    .map((v) => v.trim())
+    .filter(Boolean);
+}
+
+/** `--canary-percent`: a whole number from 0 to 100. */
+function percentOption(input: CommandInput): number | undefined {
+  const value = input.options["canary-percent"];
+  if (value === undefined) return undefined;
+  if (typeof value !== "string" || !/^\d{1,3}$/.test(value.trim()) || Number(value) > 100)
+    throw new CliUsageError("--canary-percent takes a whole number from 0 to 100");
+  return Number(value);
+}
+
+/** The canary fields of a transition body, from the flags (only those given). */
+function canaryBody(input: CommandInput): Record<string, unknown> {
+  const percent = percentOption(input);
+  const tenants = listOption(input, "canary-tenants");
+  const families = listOption(input, "canary-families");
+  return {
+    ...(percent === undefined ? {} : { canaryPercent: percent }),
+    ...(tenants === undefined ? {} : { canaryTenants: tenants }),
+    ...(families === undefined ? {} : { canaryResourceFamilies: families }),
+  };
+}
+
 function noPositionals(input: CommandInput): void {
   if (input.positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${input.positionals[0]}`);
 }
@@ -114,6 +147,17 @@ const transitionCommand: CliCommand = {
       description: "Target state (AVAILABLE, SHADOW, CANARY, ACTIVE, DEPRECATED, RETIRED, or an older name)",
     },
     { name: "rationale", value: "<text>", description: "Why (recorded with the change)" },
+    {
+      name: "canary-percent",
+      value: "<n>",
+      description: "To CANARY: the share of requesters, 0..100 (absent: the whole scope)",
+    },
+    { name: "canary-tenants", value: "<a,b>", description: "To CANARY: only these tenants" },
+    {
+      name: "canary-families",
+      value: "</api/orders,…>",
+      description: "To CANARY: only these resource families (canonical paths or resource IDs)",
+    },
     { name: "dry-run", description: "List the blockers without recording anything" },
   ],
   async run(input) {
@@ -127,6 +171,7 @@ const transitionCommand: CliCommand = {
       promptVersion: version,
       targetReleaseStatus: option(input, "to", "name"),
       rationale: option(input, "rationale", "text"),
+      ...canaryBody(input),
     };
     const path = `${API}/transition${input.options["dry-run"] === true ? "?dryRun=true" : ""}`;
     const answer = await adminClient(input).call("POST", path, body, { alsoResolve: [422] });

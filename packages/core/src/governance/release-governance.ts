@@ -65,6 +65,15 @@ export interface TransitionRequest {
   readonly promptVersion: string;
   readonly targetReleaseStatus: string;
   readonly rationale: string;
+  /**
+   * To CANARY only: the whole percent (0 to 100) of the scope's requesters it runs for; absent: the
+   * whole scope. A CANARY → CANARY move with a share field is a re-share (see docs/prompt-governance.md).
+   */
+  readonly canaryPercent?: number | undefined;
+  /** To CANARY only: the tenants it is narrowed to (at most 100; an empty list narrows nothing). */
+  readonly canaryTenants?: readonly string[] | undefined;
+  /** To CANARY only: the resource families (canonical paths or resource IDs) it is narrowed to. */
+  readonly canaryResourceFamilies?: readonly string[] | undefined;
 }
 
 /** The transition receipt: 200 when APPLIED, 422 (RELEASE_TRANSITION_BLOCKED) when BLOCKED. */
@@ -81,6 +90,14 @@ export interface TransitionReceipt {
   readonly blockers: readonly GateBlocker[];
   /** Versions rule 1 deprecated with this change (applied or would-be). */
   readonly deprecated: readonly string[];
+  /** A move to CANARY: the share and targets the release has (or would have) after it. */
+  readonly canary?:
+    | {
+        readonly canaryPercent?: number | undefined;
+        readonly canaryTenants?: readonly string[] | undefined;
+        readonly canaryResourceFamilies?: readonly string[] | undefined;
+      }
+    | undefined;
   /** The history entry that records it (absent for a dry run). */
   readonly historyId?: string | undefined;
   readonly at: number;

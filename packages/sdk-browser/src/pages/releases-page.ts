@@ -3,6 +3,8 @@
 // - the transition form (`#release-transition-form`) posts its fields as JSON to `data-url`, with
 //   `?dryRun=true` for its Preview button; the rollback form (`#release-rollback-form`) likewise;
 // - the Ratify and Revert buttons of an emergency stop (`[data-approve]`) post to their `data-url`;
+// - the transition form's canary fields (`fieldset.canary-fields`) show only for target CANARY and are
+//   sent only then (the percent as a number, the lists split at commas);
 // every call carries the session's CSRF token from the page's meta tags. The answer is shown in
 // `#release-result`: the outcome, each blocker or failed condition, or the refusal's code and
 // message. After an applied change the page offers a reload (the lists are server-rendered).
@@ -24,6 +26,19 @@ interface Answer {
   blockers?: { code?: unknown; detail?: unknown }[];
   conditions?: { code?: unknown; outcome?: unknown; detail?: unknown }[];
   issues?: { path?: unknown; message?: unknown }[];
+  canary?: { canaryPercent?: unknown; canaryTenants?: unknown; canaryResourceFamilies?: unknown };
+}
+
+/** A receipt's canary share as one line: `canary: 10% of requesters; tenants a, b`. */
+function canaryLine(canary: NonNullable<Answer["canary"]>): string {
+  const list = (v: unknown) => (Array.isArray(v) ? v.map(str).filter(Boolean).join(", ") : "");
+  const percent = canary.canaryPercent;
+  const parts = [
+    typeof percent === "number" ? `${percent}% of requesters` : "whole scope (no share set)",
+    list(canary.canaryTenants) && `tenants ${list(canary.canaryTenants)}`,
+    list(canary.canaryResourceFamilies) && `families ${list(canary.canaryResourceFamilies)}`,
+  ];
+  return `canary: ${parts.filter(Boolean).join("; ")}`;
 }
 
 function meta(name: string): string | undefined {
@@ -48,17 +63,44 @@ async function post(url: string, body: unknown): Promise<{ status: number; answe
 
 const str = (v: unknown) => (typeof v === "string" ? v : "");
 
-/** The form's fields as the API's JSON: text fields as they are (blank scope left out), checkboxes as booleans. */
+const CANARY_LISTS = new Set(["canaryTenants", "canaryResourceFamilies"]);
+const CANARY_FIELDS = new Set(["canaryPercent", ...CANARY_LISTS]);
+
+/** A canary field's JSON: the percent as a number (as typed: the API refuses what is not one), a list split at commas. */
+function canaryValue(name: string, value: string): unknown {
+  if (CANARY_LISTS.has(name))
+    return value
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+  return value.trim() === "" ? value : Number(value);
+}
+
+/**
+ * The form's fields as the API's JSON: text fields as they are (blank scope left out), checkboxes as
+ * booleans; the canary fields only when the target is CANARY and they are filled in.
+ */
 function jsonOf(form: HTMLFormElement): Record<string, unknown> {
   const body: Record<string, unknown> = {};
+  const target = form.querySelector<HTMLSelectElement>("select[name=targetReleaseStatus]")?.value;
   for (const element of Array.from(form.elements)) {
     if (!(element instanceof HTMLInputElement || element instanceof HTMLSelectElement) || !element.name)
       continue;
-    if (element instanceof HTMLInputElement && element.type === "checkbox")
+    if (CANARY_FIELDS.has(element.name)) {
+      if (target === "CANARY" && element.value.trim() !== "")
+        body[element.name] = canaryValue(element.name, element.value);
+    } else if (element instanceof HTMLInputElement && element.type === "checkbox")
       body[element.name] = element.checked;
     else if (element.value !== "" || element.name !== "registryScope") body[element.name] = element.value;
   }
   return body;
+}
+
+/** Shows the transition form's canary fields only while its target is CANARY. */
+function toggleCanaryFields(form: HTMLFormElement | null): void {
+  const fields = form?.querySelector<HTMLFieldSetElement>("fieldset.canary-fields");
+  const target = form?.querySelector<HTMLSelectElement>("select[name=targetReleaseStatus]");
+  if (fields && target) fields.hidden = target.value !== "CANARY";
 }
 
 /** Writes the answer into `#release-result` as text (never as HTML). */
@@ -70,6 +112,7 @@ function show(status: number, answer: Answer): void {
   if (str(answer.outcome)) {
     const dry = answer.dryRun === true ? "Dry run: would be " : "";
     lines.push(`${dry}${outcome}: ${str(answer.fromStatus)} → ${str(answer.targetStatus)}`);
+    if (answer.canary) lines.push(canaryLine(answer.canary));
   } else if (str(answer.executionKey)) {
     lines.push(`${str(answer.executionKey)}: ${str(answer.status)}`);
   } else lines.push(`${outcome}: ${str(answer.message)}`);
@@ -129,6 +172,9 @@ if (page) {
     const button = (event.target as Element | null)?.closest?.("button[data-approve]");
     if (button instanceof HTMLButtonElement) approve(button).catch(failed);
   });
+  const transitionForm = document.querySelector<HTMLFormElement>("#release-transition-form");
+  transitionForm?.addEventListener("change", () => toggleCanaryFields(transitionForm));
+  toggleCanaryFields(transitionForm);
   enhanceConvergence();
   page.dataset.enhanced = "true";
 }

@@ -4,6 +4,7 @@ import { invalid, parseWith, wholeNumber } from "../../policy-center/console-inp
 import { SUBMITTABLE_EVIDENCE_KINDS } from "../evidence/release-evidence-ledger.js";
 import { MAX_RELEASE_HISTORY_LIMIT } from "../registry/release-registry.js";
 import { RELEASE_STATES, releaseStateOf } from "../registry/release-state.js";
+import { MAX_CANARY_TARGET_LENGTH, MAX_CANARY_TARGETS } from "../transitions/canary-share.js";
 
 /** Longest scope, prompt key or version the release API reads. */
 export const MAX_RELEASE_NAME_LENGTH = 128;
@@ -39,14 +40,35 @@ const stateName = z
     message: `must be one of ${RELEASE_STATES.join(", ")} (or DRAFT, EVAL_ONLY, PRODUCTION, ROLLED_BACK)`,
   });
 
-/** `POST …/releases/transition` (the spec's fields, nothing else). */
-export const TransitionBody = z.strictObject({
-  registryScope: scope,
-  promptKey: releaseName,
-  promptVersion: releaseName,
-  targetReleaseStatus: stateName,
-  rationale,
-});
+/** A canary's tenants or resource families: at most 100 bounded strings (the service checks each further). */
+const canaryTargets = z
+  .array(z.string().max(MAX_CANARY_TARGET_LENGTH))
+  .max(MAX_CANARY_TARGETS, `must list at most ${MAX_CANARY_TARGETS} entries`);
+
+const CANARY_FIELDS = ["canaryPercent", "canaryTenants", "canaryResourceFamilies"] as const;
+
+/**
+ * `POST …/releases/transition`: the spec's fields, and to CANARY only its share (a whole percent 0
+ * to 100) and targets; nothing else. Each name and family is checked further by the service
+ * (requestedCanaryShare), which refuses the same on any caller.
+ */
+export const TransitionBody = z
+  .strictObject({
+    registryScope: scope,
+    promptKey: releaseName,
+    promptVersion: releaseName,
+    targetReleaseStatus: stateName,
+    rationale,
+    canaryPercent: z.number().int("must be a whole number").min(0).max(100).optional(),
+    canaryTenants: canaryTargets.optional(),
+    canaryResourceFamilies: canaryTargets.optional(),
+  })
+  .superRefine((body, ctx) => {
+    if (releaseStateOf(body.targetReleaseStatus) === "CANARY") return;
+    const named = CANARY_FIELDS.find((f) => body[f] !== undefined);
+    if (named !== undefined)
+      ctx.addIssue({ code: "custom", path: [named], message: "is taken only by a transition to CANARY" });
+  });
 
 /** `POST …/releases/rollback` (the spec's fields, nothing else). */
 export const RollbackBody = z.strictObject({

@@ -8,6 +8,7 @@ import type {
 } from "../registry/release-registry.js";
 import { RELEASE_STATES } from "../registry/release-state.js";
 import type { GateBlocker } from "../release-governance.js";
+import { describeCanaryShare, MAX_CANARY_TARGETS } from "../transitions/canary-share.js";
 import {
   type ConvergenceOnPage,
   renderInstancesSection,
@@ -41,15 +42,11 @@ export function previewKey(r: Pick<ReleaseRow, "registryScope" | "promptKey" | "
 const when = (at: number | undefined) =>
   at === undefined || !Number.isFinite(at) ? "" : new Date(at).toISOString().replace(".000Z", "Z");
 
+/** A CANARY row's share and targets ("10% of requesters", "whole scope (no share set)"); other rows none. */
 function canary(r: ReleaseRow): string {
-  if (r.canaryPercent === undefined && !r.canaryTenants?.length && !r.canaryResourceFamilies?.length)
-    return "";
-  const parts = [
-    r.canaryPercent === undefined ? "" : `${r.canaryPercent}%`,
-    r.canaryTenants?.length ? `tenants ${r.canaryTenants.join(", ")}` : "",
-    r.canaryResourceFamilies?.length ? `families ${r.canaryResourceFamilies.join(", ")}` : "",
-  ];
-  return h(parts.filter(Boolean).join("; "));
+  if (r.status !== "CANARY") return "";
+  const whole = r.canaryPercent === undefined ? " canary-whole-scope" : "";
+  return `<span class="canary-share${whole}">${h(describeCanaryShare(r))}</span>`;
 }
 
 function nextStates(previews: readonly NextStatePreview[] | undefined): string {
@@ -131,11 +128,20 @@ const field = (label: string, input: string) => `<label>${h(label)} ${input}</la
 const text = (name: string, required = true, value = "") =>
   `<input type="text" name="${name}" value="${h(value)}" maxlength="128"${required ? " required" : ""}>`;
 
+/** The transition form's CANARY fields (the page's script shows them only while the target is CANARY). */
+function canaryFields(): string {
+  const list = (name: string, hint: string) =>
+    `<input type="text" name="${name}" maxlength="${MAX_CANARY_TARGETS * 257}" placeholder="${h(hint)}">`;
+  return `<fieldset class="canary-fields" data-for-target="CANARY"><legend>Canary share (CANARY only; blank: the whole scope)</legend>
+${field("Percent of requesters", `<input type="number" name="canaryPercent" min="0" max="100" step="1">`)} ${field("Tenants (comma-separated)", list("canaryTenants", "acme,globex"))} ${field("Resource families (comma-separated)", list("canaryResourceFamilies", "/api/orders,billing"))}</fieldset>`;
+}
+
 function forms(): string {
   const targets = RELEASE_STATES.map((s) => `<option value="${s}">${s}</option>`).join("");
   const transition = `<form id="release-transition-form" class="release-form" data-url="${h(RELEASE_TRANSITION_API)}">
 <h3>Transition</h3>${field("Scope", text("registryScope", false, "PLATFORM_GLOBAL"))} ${field("Prompt key", text("promptKey"))} ${field("Version", text("promptVersion"))}
 ${field("Target", `<select name="targetReleaseStatus">${targets}</select>`)} ${field("Rationale", `<input type="text" name="rationale" maxlength="2000" required>`)}
+${canaryFields()}
 <button type="submit" value="preview">Preview (dry run)</button> <button type="submit" value="apply">Apply</button></form>`;
   const rollback = `<form id="release-rollback-form" class="release-form" data-url="${h(RELEASE_ROLLBACK_API)}">
 <h3>Rollback or emergency stop</h3>${field("Scope", text("registryScope", false, "PLATFORM_GLOBAL"))} ${field("Prompt key", text("promptKey"))}

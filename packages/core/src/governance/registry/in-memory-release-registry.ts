@@ -99,6 +99,7 @@ function historyFields(e: NewReleaseHistoryEntry): NewReleaseHistoryEntry {
     actor: e.actor,
     rationale: e.rationale,
     ...(e.executionKey === undefined ? {} : { executionKey: e.executionKey }),
+    ...(e.canary === undefined ? {} : { canary: e.canary }),
     at: e.at,
   };
 }

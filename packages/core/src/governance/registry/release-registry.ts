@@ -151,6 +151,14 @@ export interface ReleaseHistoryEntry {
   readonly actor: string;
   readonly rationale: string;
   readonly executionKey?: string | undefined;
+  /** An applied move to CANARY (a re-share included): the share and targets the release took. */
+  readonly canary?:
+    | {
+        readonly canaryPercent?: number | undefined;
+        readonly canaryTenants?: readonly string[] | undefined;
+        readonly canaryResourceFamilies?: readonly string[] | undefined;
+      }
+    | undefined;
   readonly at: number;
 }
 

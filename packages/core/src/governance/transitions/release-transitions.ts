@@ -11,6 +11,7 @@ import type {
   TransitionReceipt,
   TransitionRequest,
 } from "../release-governance.js";
+import { type CanaryShare, canaryShareOf, requestedCanaryShare } from "./canary-share.js";
 import { orderedBlockers, registryBlockers } from "./transition-blockers.js";
 import { planTransition, type TransitionPlan } from "./transition-plan.js";
 
@@ -52,6 +53,7 @@ export class ReleaseTransitions {
       { rationale: request.rationale ?? "" },
     );
     const target = targetOf(request.targetReleaseStatus);
+    const canary = requestedCanaryShare(request, target);
     const scope = resolveScope(request.registryScope);
     const dryRun = options.dryRun === true;
     const executes = target === "ACTIVE" || target === "CANARY";
@@ -62,7 +64,7 @@ export class ReleaseTransitions {
       scope,
       async (head): Promise<HeadWritePlan<Decided>> => {
         const row = requireRelease(head, request.promptKey, request.promptVersion);
-        const own = registryBlockers(head, row, target);
+        const own = registryBlockers(head, row, target, canary !== undefined);
         const illegal = own.some((b) => b.code === "ILLEGAL_STATE_TRANSITION");
         const blockers = orderedBlockers(
           illegal ? own : [...own, ...(await this.o.gate.blockers(row, target))],
@@ -77,6 +79,7 @@ export class ReleaseTransitions {
           rationale,
           at,
           policySetHash,
+          canary,
         });
         const result = { row, blockers, plan, at };
         return dryRun
@@ -85,7 +88,7 @@ export class ReleaseTransitions {
       },
       this.o.retry,
     );
-    const receipt = receiptOf(scope, request, target, result, dryRun);
+    const receipt = receiptOf(scope, request, target, result, dryRun, canary);
     if (dryRun) return receipt;
     return written && result.plan
       ? this.recordApplied(receipt, result.plan, actor)
@@ -138,7 +141,14 @@ function receiptOf(
   target: ReleaseState,
   decided: Decided,
   dryRun: boolean,
+  requested: CanaryShare | undefined,
 ): TransitionReceipt {
+  // The share the release has (or would have) after an applied move; a blocked one what it asked for.
+  const moved = decided.plan?.releases.find(
+    (r) => r.promptKey === request.promptKey && r.promptVersion === request.promptVersion,
+  );
+  const canary =
+    target !== "CANARY" ? undefined : canaryShareOf(moved ?? requested ?? {});
   return {
     outcome: decided.blockers.length > 0 ? "BLOCKED" : "APPLIED",
     dryRun,
@@ -149,6 +159,7 @@ function receiptOf(
     targetStatus: target,
     blockers: decided.blockers,
     deprecated: (decided.plan?.deprecated ?? []).map((r) => r.promptVersion),
+    ...(canary === undefined ? {} : { canary }),
     at: decided.at,
   };
 }
@@ -162,5 +173,6 @@ function auditData(receipt: TransitionReceipt): Record<string, unknown> {
     targetStatus: receipt.targetStatus,
     blockers: receipt.blockers.map((b) => b.code),
     deprecated: receipt.deprecated,
+    ...(receipt.canary === undefined ? {} : { canary: receipt.canary }),
   };
 }

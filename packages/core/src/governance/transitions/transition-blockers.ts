@@ -10,14 +10,17 @@ const NEEDS_ROLLBACK_TARGET: ReadonlySet<ReleaseState> = new Set(["CANARY", "ACT
  * check means anything then), NO_OTHER_ACTIVE_RELEASE (rule 2: to DEPRECATED only while another
  * release of the scope and prompt key is ACTIVE) and ROLLBACK_TARGET_MISSING (to CANARY, ACTIVE or
  * DEPRECATED when the manifest declares no rollback target other than itself; whether the target is
- * in the build is the rollback's question, not the gate's).
+ * in the build is the rollback's question, not the gate's). With `reshare` (the request names a
+ * canary share), CANARY → CANARY is allowed too: the re-share of a running canary.
  */
 export function registryBlockers(
   head: ReleaseScopeHead,
   row: ReleaseRow,
   target: ReleaseState,
+  reshare = false,
 ): GateBlocker[] {
-  if (!isAllowedReleaseTransition(row.status, target))
+  const allowed = isAllowedReleaseTransition(row.status, target) || (reshare && row.status === "CANARY");
+  if (!allowed)
     return [
       {
         code: "ILLEGAL_STATE_TRANSITION",

@@ -2,6 +2,7 @@ import type { NewReleaseHistoryEntry, ReleaseRow } from "../registry/release-reg
 import { sameFamilyActive, withReleases } from "../registry/release-rows.js";
 import type { ReleaseState } from "../registry/release-state.js";
 import type { GovernanceActor } from "../release-governance.js";
+import { type CanaryShare, canaryShareOf, withCanaryShare } from "./canary-share.js";
 
 /** What an applied transition needs besides the head. */
 export interface TransitionPlanInput {
@@ -13,6 +14,8 @@ export interface TransitionPlanInput {
   readonly at: number;
   /** The current policy set's hash; recorded when the release becomes ACTIVE or CANARY. */
   readonly policySetHash?: string | undefined;
+  /** The checked share of a move to CANARY (see withCanaryShare); undefined: none named. */
+  readonly canary?: CanaryShare | undefined;
 }
 
 /** The rows an applied transition writes and the history entries that record it. */
@@ -58,6 +61,7 @@ export function movedEntry(
   kind: NewReleaseHistoryEntry["kind"],
   extra: { actor: GovernanceActor; rationale: string; at: number; executionKey?: string | undefined },
 ): NewReleaseHistoryEntry {
+  const canary = after.status === "CANARY" && kind === "TRANSITION_APPLIED" ? canaryShareOf(after) : undefined;
   return {
     kind,
     registryScope: before.registryScope,
@@ -70,6 +74,7 @@ export function movedEntry(
     actor: extra.actor.username,
     rationale: extra.rationale,
     ...(extra.executionKey === undefined ? {} : { executionKey: extra.executionKey }),
+    ...(canary === undefined ? {} : { canary }),
     at: extra.at,
   };
 }
@@ -78,15 +83,15 @@ export function movedEntry(
  * An applied transition: the release takes its target with its approval (and the policy set hash
  * when it now executes); moving to ACTIVE deprecates the other ACTIVE releases of its prompt key
  * and template (rule 1), each recorded as a change of its own that names the promoted version.
+ * A move to CANARY writes its share with the state (withCanaryShare), and its entry records it.
  */
 export function planTransition(input: TransitionPlanInput): TransitionPlan {
   const { row, target, actor, at } = input;
-  const moved = movedRow(row, target, {
-    actor,
-    rationale: input.rationale,
-    at,
-    policySetHash: input.policySetHash,
-  });
+  const moved = withCanaryShare(
+    row,
+    movedRow(row, target, { actor, rationale: input.rationale, at, policySetHash: input.policySetHash }),
+    input.canary,
+  );
   const entries = [movedEntry(row, moved, "TRANSITION_APPLIED", { actor, rationale: input.rationale, at })];
   const deprecated: ReleaseRow[] = [];
   if (target === "ACTIVE")
