@@ -47,7 +47,17 @@ describeInBrowser("Prompt releases console page in a real browser", () => {
     const form = "#release-transition-form";
     await page.fill(`${form} [name="promptKey"]`, PROMPT_KEY);
     await page.fill(`${form} [name="promptVersion"]`, V20);
+    // The canary fields show for CANARY only, and a preview answers the share asked for.
+    await page.selectOption(`${form} [name="targetReleaseStatus"]`, "CANARY");
+    expect(await page.isVisible(`${form} .canary-fields`)).toBe(true);
+    await page.fill(`${form} [name="canaryPercent"]`, "10");
+    await page.fill(`${form} [name="canaryTenants"]`, "acme, globex");
+    await page.fill(`${form} [name="rationale"]`, "a share first");
+    await page.click(`${form} button[value="preview"]`);
+    await page.locator("#release-result").filter({ hasText: "→ CANARY" }).waitFor();
+    expect(await page.textContent("#release-result")).toContain("canary: 10% of requesters; tenants acme, globex");
     await page.selectOption(`${form} [name="targetReleaseStatus"]`, "ACTIVE");
+    expect(await page.isVisible(`${form} .canary-fields`)).toBe(false);
     await page.fill(`${form} [name="rationale"]`, "straight to production");
     await page.click(`${form} button[value="preview"]`);
     await page.waitForSelector('#release-result[data-kind="error"]');

@@ -59,7 +59,10 @@ describe("the README's prompt-release walkthrough", () => {
     }
     const run = await platform("bundles", "evaluate", V20, "--repetitions", "1");
     expect(run.code, run.stderr).toBe(0);
-    for (const to of ["SHADOW", "CANARY"]) {
+    for (const [to, share] of [
+      ["SHADOW", []],
+      ["CANARY", ["--canary-percent", "10"]],
+    ] as const) {
       const step = await platform(
         "releases",
         "transition",
@@ -68,12 +71,15 @@ describe("the README's prompt-release walkthrough", () => {
         PROMPT_KEY,
         "--to",
         to,
+        ...share,
         "--rationale",
         `v20 to ${to}`,
       );
       expect(step.code, `${to}: ${step.stdout}${step.stderr}`).toBe(0);
     }
     expect(await statuses()).toMatchObject({ [V19]: "ACTIVE", [V20]: "CANARY" });
+    // The README's "a share of requests": 10% of requesters, shown by `releases list`.
+    expect((await platform("releases", "list")).stdout).toMatch(/CANARY\s+\S+ 2026\.09\.15-v20 .*canary 10%/);
 
     const active = await platform(
       "releases",

@@ -52,10 +52,26 @@ describe("the releases page body", () => {
     const html = view([]);
     expect(html).toContain('data-status="CANARY"');
     expect(html).toContain("05b713ce1fe3…");
-    expect(html).toContain("10%; tenants acme");
+    expect(html).toContain('<span class="canary-share">10% of requesters; tenants acme</span>');
     expect(html).toContain("&#60;img src=x onerror=alert(1)&#62;");
     expect(html).toMatch(/data-target="ACTIVE".*EMPIRICAL_EVAL_MISSING/s);
     expect(html).toContain("None open.");
+  });
+
+  it("says when a CANARY has no share (the whole scope), shows none for other states, and offers the share fields", () => {
+    const rows: ReleaseRow[] = [
+      { ...row, canaryPercent: undefined, canaryTenants: undefined },
+      { ...row, promptVersion: "2026.07.30-v19", status: "ACTIVE" },
+    ];
+    const html = renderReleasesBody({
+      heads: [{ registryScope: "PLATFORM_GLOBAL", revision: 1, releases: rows, openExecutions: [] }],
+      previews: new Map(),
+      history: [],
+      viewer: "admin",
+    });
+    expect(html).toContain('<span class="canary-share canary-whole-scope">whole scope (no share set)</span>');
+    expect(html.match(/class="canary-share/g)).toHaveLength(1);
+    expect(html).toMatch(/<fieldset class="canary-fields" data-for-target="CANARY">.*name="canaryPercent" min="0" max="100" step="1".*name="canaryTenants".*name="canaryResourceFamilies"/s);
   });
 
   it("says plainly that decisions do not follow the registry yet", () => {
