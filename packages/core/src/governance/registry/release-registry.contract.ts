@@ -233,10 +233,16 @@ function describeHistory(factory: () => Promise<ReleaseRegistry> | ReleaseRegist
       const b = await registry.appendHistory(
         historyEntry("v20", 2_000, { executionKey: "RBX-1", kind: "ROLLBACK" }),
       );
+      // A move to CANARY records its share and targets with the entry.
+      const canary = historyEntry("v20", 500, {
+        toStatus: "CANARY",
+        canary: { canaryPercent: 10, canaryTenants: ["acme"], canaryResourceFamilies: ["/api/orders"] },
+      });
+      expect(await registry.appendHistory(canary)).toEqual({ ...canary, id: expect.any(String) });
       expect(a).toEqual({ ...given, id: expect.any(String) });
       expect(a.id.length).toBeGreaterThan(0);
       expect(a.id).not.toBe(b.id);
-      expect(await registry.history()).toEqual([b, a]);
+      expect((await registry.history()).slice(0, 2)).toEqual([b, a]);
     });
 
     it("answers newest first: by time, then the later appended of one instant", async () => {
