@@ -55,7 +55,9 @@ describeInBrowser("Prompt releases console page in a real browser", () => {
     await page.fill(`${form} [name="rationale"]`, "a share first");
     await page.click(`${form} button[value="preview"]`);
     await page.locator("#release-result").filter({ hasText: "→ CANARY" }).waitFor();
-    expect(await page.textContent("#release-result")).toContain("canary: 10% of requesters; tenants acme, globex");
+    expect(await page.textContent("#release-result")).toContain(
+      "canary: 10% of requesters; tenants acme, globex",
+    );
     await page.selectOption(`${form} [name="targetReleaseStatus"]`, "ACTIVE");
     expect(await page.isVisible(`${form} .canary-fields`)).toBe(false);
     await page.fill(`${form} [name="rationale"]`, "straight to production");

@@ -279,11 +279,24 @@ describe("the canary share of a transition (hostile values refused, naming the f
     ["a decimal", canary({ canaryPercent: 2.5 }), "canaryPercent"],
     ["the string NaN", canary({ canaryPercent: "NaN" }), "canaryPercent"],
     ["a numeric string", canary({ canaryPercent: "10" }), "canaryPercent"],
-    ["10,000 tenants", canary({ canaryTenants: Array.from({ length: 10_000 }, (_, i) => `t${i}`) }), "canaryTenants"],
+    [
+      "10,000 tenants",
+      canary({ canaryTenants: Array.from({ length: 10_000 }, (_, i) => `t${i}`) }),
+      "canaryTenants",
+    ],
     ["a tenant list as text", canary({ canaryTenants: "acme,globex" }), "canaryTenants"],
-    ["a 300-character family", canary({ canaryResourceFamilies: ["/a".repeat(150)] }), "canaryResourceFamilies"],
+    [
+      "a 300-character family",
+      canary({ canaryResourceFamilies: ["/a".repeat(150)] }),
+      "canaryResourceFamilies",
+    ],
   ])("refuses %s (400, the schema)", async (_what, body, field) => {
-    const res = await call("POST", "/releases/transition?dryRun=true", { ...admin, "content-type": "application/json" }, body);
+    const res = await call(
+      "POST",
+      "/releases/transition?dryRun=true",
+      { ...admin, "content-type": "application/json" },
+      body,
+    );
     expect(res.status).toBe(400);
     const answer = (await res.json()) as { code: string; issues: { path: string }[] };
     expect(answer.code).toBe("VALIDATION_FAILED");
@@ -298,7 +311,12 @@ describe("the canary share of a transition (hostile values refused, naming the f
     ["a bidi override", { canaryTenants: ["\u202Eemca"] }, "canaryTenants"],
     ["a blank tenant", { canaryTenants: [""] }, "canaryTenants"],
   ])("refuses %s (400, the service)", async (_what, over, field) => {
-    const res = await call("POST", "/releases/transition?dryRun=true", { ...admin, "content-type": "application/json" }, canary(over));
+    const res = await call(
+      "POST",
+      "/releases/transition?dryRun=true",
+      { ...admin, "content-type": "application/json" },
+      canary(over),
+    );
     expect(res.status).toBe(400);
     const answer = (await res.json()) as { code: string; message: string };
     expect(answer.code).toBe("VALIDATION_FAILED");
@@ -306,8 +324,17 @@ describe("the canary share of a transition (hostile values refused, naming the f
   });
 
   it("takes a share on a move to CANARY and answers it in the receipt", async () => {
-    const share = { canaryPercent: 10, canaryTenants: ["acme"], canaryResourceFamilies: ["/api/orders", "billing"] };
-    const res = await call("POST", "/releases/transition?dryRun=true", { ...admin, "content-type": "application/json" }, canary(share));
+    const share = {
+      canaryPercent: 10,
+      canaryTenants: ["acme"],
+      canaryResourceFamilies: ["/api/orders", "billing"],
+    };
+    const res = await call(
+      "POST",
+      "/releases/transition?dryRun=true",
+      { ...admin, "content-type": "application/json" },
+      canary(share),
+    );
     // v20 is AVAILABLE here: the dry run is blocked, and says what share the move asked for.
     expect(res.status).toBe(422);
     expect(await res.json()).toMatchObject({ targetStatus: "CANARY", canary: share });
@@ -619,9 +646,22 @@ describe("platform releases with a canary share", () => {
   it("sends --canary-percent, --canary-tenants and --canary-families and prints the share", async () => {
     await putRelease(demo, V20, "SHADOW");
     const run = await releases(
-      "transition", V20, "--key", PROMPT_KEY, "--to", "CANARY", "--rationale", "try",
-      "--canary-percent", "10", "--canary-tenants", "acme, globex", "--canary-families", "/api/orders",
-      "--dry-run", "--json",
+      "transition",
+      V20,
+      "--key",
+      PROMPT_KEY,
+      "--to",
+      "CANARY",
+      "--rationale",
+      "try",
+      "--canary-percent",
+      "10",
+      "--canary-tenants",
+      "acme, globex",
+      "--canary-families",
+      "/api/orders",
+      "--dry-run",
+      "--json",
     );
     const { receipt } = JSON.parse(run.stdout) as { receipt: { canary: unknown } };
     expect(receipt.canary).toEqual({
@@ -629,24 +669,56 @@ describe("platform releases with a canary share", () => {
       canaryTenants: ["acme", "globex"],
       canaryResourceFamilies: ["/api/orders"],
     });
-    const text = await releases("transition", V20, "--key", PROMPT_KEY, "--to", "CANARY", "--rationale", "t", "--canary-percent", "10", "--dry-run");
+    const text = await releases(
+      "transition",
+      V20,
+      "--key",
+      PROMPT_KEY,
+      "--to",
+      "CANARY",
+      "--rationale",
+      "t",
+      "--canary-percent",
+      "10",
+      "--dry-run",
+    );
     expect(text.stdout).toContain("canary 10%");
   });
 
   it("refuses a bad share with exit 2 before calling the server", async () => {
     for (const bad of ["101", "-1", "abc", "10.5", ""]) {
-      const run = await releases("transition", V20, "--key", PROMPT_KEY, "--to", "CANARY", "--rationale", "r", "--canary-percent", bad);
+      const run = await releases(
+        "transition",
+        V20,
+        "--key",
+        PROMPT_KEY,
+        "--to",
+        "CANARY",
+        "--rationale",
+        "r",
+        "--canary-percent",
+        bad,
+      );
       expect(run.code, bad).toBe(2);
     }
   });
 
   it("list shows a CANARY release's share, or that it has none", async () => {
     await putRelease(demo, V20, "CANARY");
-    expect((await releases("list")).stdout).toMatch(new RegExp(`CANARY\\s+${PROMPT_KEY} ${V20} .*canary whole scope`));
+    expect((await releases("list")).stdout).toMatch(
+      new RegExp(`CANARY\\s+${PROMPT_KEY} ${V20} .*canary whole scope`),
+    );
     const registry = demo.platform.resolve(ReleaseRegistry);
     const head = await registry.head("PLATFORM_GLOBAL");
-    const releasesNext = head.releases.map((r) => (r.promptVersion === V20 ? { ...r, canaryPercent: 10 } : r));
-    await registry.replaceHead("PLATFORM_GLOBAL", head.revision, { releases: releasesNext, openExecutions: head.openExecutions });
-    expect((await releases("list")).stdout).toMatch(new RegExp(`CANARY\\s+${PROMPT_KEY} ${V20} .*canary 10%`));
+    const releasesNext = head.releases.map((r) =>
+      r.promptVersion === V20 ? { ...r, canaryPercent: 10 } : r,
+    );
+    await registry.replaceHead("PLATFORM_GLOBAL", head.revision, {
+      releases: releasesNext,
+      openExecutions: head.openExecutions,
+    });
+    expect((await releases("list")).stdout).toMatch(
+      new RegExp(`CANARY\\s+${PROMPT_KEY} ${V20} .*canary 10%`),
+    );
   });
 });

@@ -71,7 +71,9 @@ describe("the releases page body", () => {
     });
     expect(html).toContain('<span class="canary-share canary-whole-scope">whole scope (no share set)</span>');
     expect(html.match(/class="canary-share/g)).toHaveLength(1);
-    expect(html).toMatch(/<fieldset class="canary-fields" data-for-target="CANARY">.*name="canaryPercent" min="0" max="100" step="1".*name="canaryTenants".*name="canaryResourceFamilies"/s);
+    expect(html).toMatch(
+      /<fieldset class="canary-fields" data-for-target="CANARY">.*name="canaryPercent" min="0" max="100" step="1".*name="canaryTenants".*name="canaryResourceFamilies"/s,
+    );
   });
 
   it("says plainly that decisions do not follow the registry yet", () => {

@@ -85,7 +85,9 @@ export function requestedCanaryShare(request: CanaryShare, target: ReleaseState)
   const families = request.canaryResourceFamilies;
   return {
     ...(percent === undefined ? {} : { canaryPercent: percent }),
-    ...(tenants === undefined ? {} : { canaryTenants: targetList("canaryTenants", tenants, () => undefined) }),
+    ...(tenants === undefined
+      ? {}
+      : { canaryTenants: targetList("canaryTenants", tenants, () => undefined) }),
     ...(families === undefined
       ? {}
       : { canaryResourceFamilies: targetList("canaryResourceFamilies", families, familyProblem) }),

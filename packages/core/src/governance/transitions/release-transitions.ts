@@ -147,8 +147,7 @@ function receiptOf(
   const moved = decided.plan?.releases.find(
     (r) => r.promptKey === request.promptKey && r.promptVersion === request.promptVersion,
   );
-  const canary =
-    target !== "CANARY" ? undefined : canaryShareOf(moved ?? requested ?? {});
+  const canary = target !== "CANARY" ? undefined : canaryShareOf(moved ?? requested ?? {});
   return {
     outcome: decided.blockers.length > 0 ? "BLOCKED" : "APPLIED",
     dryRun,

@@ -61,7 +61,8 @@ export function movedEntry(
   kind: NewReleaseHistoryEntry["kind"],
   extra: { actor: GovernanceActor; rationale: string; at: number; executionKey?: string | undefined },
 ): NewReleaseHistoryEntry {
-  const canary = after.status === "CANARY" && kind === "TRANSITION_APPLIED" ? canaryShareOf(after) : undefined;
+  const canary =
+    after.status === "CANARY" && kind === "TRANSITION_APPLIED" ? canaryShareOf(after) : undefined;
   return {
     kind,
     registryScope: before.registryScope,
