@@ -10,7 +10,8 @@ export function sameOriginUrl(url: string): string {
   try {
     resolved = new URL(url, here);
   } catch {
-    throw new PlatformMfaError("INVALID_URL", `Not a URL: ${url}`);
+    // Not echoed: a URL may carry a token in its query.
+    throw new PlatformMfaError("INVALID_URL", "Not a URL");
   }
   if (resolved.origin !== new URL(here).origin) {
     throw new PlatformMfaError("INVALID_URL", "The SDK only sends requests to the page's own origin");

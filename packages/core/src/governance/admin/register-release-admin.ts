@@ -1,4 +1,6 @@
 import type { DependencyContainer } from "tsyringe";
+import { PlatformProperties } from "../../kernel/properties.js";
+import { PROMPT_BUNDLE_SELECTOR } from "../../prompts/prompts.properties.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import { ConsoleSection } from "../../web/console/console-page.js";
@@ -37,6 +39,7 @@ export function releaseAdminRoutes(c: DependencyContainer) {
     audit,
     convergence: reports,
     sections: () => c.resolveAll(ConsoleSection),
+    selector: c.resolve(PlatformProperties).get(PROMPT_BUNDLE_SELECTOR),
   });
   const convergence = reports === undefined ? [] : new ConvergenceEndpoint({ reports, audit }).routes();
   return [

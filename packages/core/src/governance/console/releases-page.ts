@@ -34,6 +34,8 @@ export interface ReleasesPageOptions {
   readonly convergence?: ConvergenceReports | undefined;
   /** The console navigation (the ConsoleSection family), read per page. */
   readonly sections: () => readonly ConsoleSection[];
+  /** Which selector decisions run (`prompt-bundle.selector`): the page says whether they follow the registry. */
+  readonly selector?: "CONFIGURATION" | "REGISTRY" | undefined;
 }
 
 /**
@@ -79,7 +81,14 @@ export class ReleasesPage {
         await this.write(
           exchange,
           200,
-          renderReleasesBody({ heads, previews, history, viewer: actor.username, convergence }),
+          renderReleasesBody({
+            heads,
+            previews,
+            history,
+            viewer: actor.username,
+            convergence,
+            selector: this.o.selector,
+          }),
         );
       },
       (status, notice) =>

@@ -76,10 +76,19 @@ describe("the releases page body", () => {
     );
   });
 
-  it("says plainly that decisions do not follow the registry yet", () => {
+  it("says plainly whether decisions follow the registry: not with the configuration selector, yes with REGISTRY", () => {
     expect(view([])).toMatch(
-      /class="notice releases-enforcement" role="note">Decisions do not follow this registry yet: .*platform\.security\.tiered\.prompt-bundle\.active/,
+      /class="notice releases-enforcement" role="note">Decisions do not follow this registry: .*platform\.security\.tiered\.prompt-bundle\.active/,
     );
+    const registry = renderReleasesBody({
+      heads: [],
+      previews: new Map(),
+      history: [],
+      viewer: "admin",
+      selector: "REGISTRY",
+    });
+    expect(registry).toContain("Decisions follow this registry");
+    expect(registry).not.toContain("do not follow");
   });
 
   it("flags an UNRATIFIED stop as an alert and offers another administrator ratify and revert", () => {

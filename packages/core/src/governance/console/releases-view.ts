@@ -32,6 +32,8 @@ export interface ReleasesView {
   readonly viewer: string;
   /** The convergence report (each scope's executing releases, every instance's verdict); absent: not shown. */
   readonly convergence?: ConvergenceOnPage;
+  /** Which selector this instance's decisions run (`prompt-bundle.selector`); absent: CONFIGURATION. */
+  readonly selector?: "CONFIGURATION" | "REGISTRY" | undefined;
 }
 
 /** The key of a release in `ReleasesView.previews`. */
@@ -156,10 +158,15 @@ ${rollback}
 }
 
 /**
- * What the registry does not do yet (issue 31 brings its selector): with the default
- * `prompt-bundle.selector=CONFIGURATION`, decisions run the configured bundle, whatever is ACTIVE here.
+ * Whether this registry decides what live decisions run: with `prompt-bundle.selector=CONFIGURATION`
+ * (the default) decisions run the configured bundle whatever is ACTIVE here; with REGISTRY they follow
+ * it within the cache bound.
  */
-const NOT_YET_ENFORCED = `<p class="notice releases-enforcement" role="note">Decisions do not follow this registry yet: the decision pipeline runs the bundle <code>platform.security.tiered.prompt-bundle.active</code> names (blank: the build default), so ACTIVE, CANARY and an emergency stop recorded here do not change which bundle live decisions use until the registry selector arrives.</p>`;
+function enforcementNote(selector: ReleasesView["selector"]): string {
+  return selector === "REGISTRY"
+    ? `<p class="notice releases-enforcement" role="note">Decisions follow this registry (<code>platform.security.tiered.prompt-bundle.selector=REGISTRY</code>): a change to ACTIVE or CANARY, a rollback and an emergency stop change which bundle live decisions run on every instance within the cache bound (the Instances section shows each one's convergence).</p>`
+    : `<p class="notice releases-enforcement" role="note">Decisions do not follow this registry: this instance runs the configuration selector (<code>platform.security.tiered.prompt-bundle.selector=CONFIGURATION</code>, the default), which runs the bundle <code>platform.security.tiered.prompt-bundle.active</code> names (blank: the build default), so ACTIVE, CANARY and an emergency stop recorded here do not change which bundle live decisions use. Set the selector to REGISTRY to have them follow it.</p>`;
+}
 
 /**
  * The releases page body: emergency stops first (an UNRATIFIED one loudly), the instances' convergence,
@@ -171,7 +178,7 @@ export function renderReleasesBody(view: ReleasesView): string {
       ? `<p class="empty">The registry has no releases yet.</p>`
       : view.heads.map((head) => scopeSection(head, view)).join("\n");
   return `<div class="releases-page">
-${NOT_YET_ENFORCED}
+${enforcementNote(view.selector)}
 ${stopsSection(view)}
 ${renderInstancesSection(view.convergence)}
 ${scopes}

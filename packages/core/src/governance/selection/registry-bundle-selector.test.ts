@@ -197,6 +197,10 @@ describe("RegistryBundleSelector: the build default, recorded once per version o
     await h.put(GLOBAL, [rowOf(h.catalog, GLOBAL, V18, "ACTIVE")]);
     await h.cache.refresh();
     expect(twice()[1]).toMatchObject({ source: "BUILD_DEFAULT", requested: V18 });
+    // Another build of v20 registered the row (its hash is not this build's).
+    await h.put(GLOBAL, [rowOf(h.catalog, GLOBAL, V20, "ACTIVE", { artifactHash: "f".repeat(64) })]);
+    await h.cache.refresh();
+    expect(twice()[1]).toMatchObject({ source: "BUILD_DEFAULT", version: V19, requested: V20 });
     // The host's resolver throws.
     throwing = true;
     expect(twice()[1]?.source).toBe("BUILD_DEFAULT");
@@ -210,10 +214,11 @@ describe("RegistryBundleSelector: the build default, recorded once per version o
       { why: "nothing-chose", ran: V19 },
       { why: "unknown", requested: "2099.01.01-v99", ran: V19, registryScope: GLOBAL },
       { why: "record-only", requested: V18, ran: V19, registryScope: GLOBAL },
+      { why: "hash-mismatch", requested: V20, ran: V19, registryScope: GLOBAL },
       { why: "selector-failed", ran: V19, error: "Error: host resolver broke" },
       { why: "registry-unreadable", ran: V19 },
     ]);
-    expect(h.logger.lines.filter((l) => l.level === "warn")).toHaveLength(6);
+    expect(h.logger.lines.filter((l) => l.level === "warn")).toHaveLength(7);
   });
 
   it("reports what it serves per scope: the registry's releases, or the build default before the first read", async () => {

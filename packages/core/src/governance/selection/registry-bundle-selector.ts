@@ -25,6 +25,7 @@ export type RegistryFallbackReason =
   | "registry-unreadable"
   | "unknown"
   | "record-only"
+  | "hash-mismatch"
   | "selector-failed";
 
 /** What a RegistryBundleSelector reads. */
@@ -171,6 +172,10 @@ export class RegistryBundleSelector implements BundleSelector {
       return this.buildDefault(entry === undefined ? "unknown" : "record-only", row.promptVersion, {
         registryScope: row.registryScope,
       });
+    // Another build of this version (another instance registered its hash): this code is not the
+    // release the gate passed.
+    if (entry.manifest.bundleHash !== row.artifactHash)
+      return this.buildDefault("hash-mismatch", row.promptVersion, { registryScope: row.registryScope });
     const selection: BundleSelection = Object.freeze({
       version: row.promptVersion,
       bundle: entry.bundle,
