@@ -2,7 +2,7 @@ import type { JsonValue } from "../hashing/canonical-json.js";
 import { renderV19User } from "../layouts/v19/render-v19.js";
 import { renderV19System } from "../layouts/v19/v19-system-text.js";
 import { V19_SECTIONS, type V19Limits } from "../layouts/v19/v19-sections.js";
-import { countTokens } from "../tokens/token-counter.js";
+import { countSystemTokens } from "../tokens/token-counter.js";
 import { VOCABULARY } from "../vocabulary/vocabulary.js";
 import { type BundleDefinition, SECURITY_DECISION_PROMPT_KEY } from "./bundle-definition.js";
 import { STANDARD_BUDGETS } from "./budget-profile.js";
@@ -66,6 +66,6 @@ export const V19_BUNDLE: BundleDefinition = {
   renderSystem: (profile) => renderV19System(profile, OUTPUT_FORMAT),
   render(input, profile) {
     const system = renderV19System(profile, OUTPUT_FORMAT);
-    return { system, systemTokens: countTokens(system), ...renderV19User(input, profile, LIMITS) };
+    return { system, systemTokens: countSystemTokens(system), ...renderV19User(input, profile, LIMITS) };
   },
 };

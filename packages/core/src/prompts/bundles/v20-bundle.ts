@@ -1,7 +1,7 @@
 import { renderV20User } from "../layouts/v20/render-v20.js";
 import { renderV20System } from "../layouts/v20/v20-system-text.js";
 import { type Dictionary, V20_DICTIONARY } from "../layouts/v20/v20-dictionary.js";
-import { countTokens } from "../tokens/token-counter.js";
+import { countSystemTokens } from "../tokens/token-counter.js";
 import { VOCABULARY } from "../vocabulary/vocabulary.js";
 import type { JsonValue } from "../hashing/canonical-json.js";
 import { type BundleDefinition, SECURITY_DECISION_PROMPT_KEY } from "./bundle-definition.js";
@@ -100,7 +100,11 @@ export function createV20Bundle(dictionary: Dictionary): BundleDefinition {
     renderSystem: (profile) => renderV20System(profile, OUTPUT_FORMAT),
     render(input, profile) {
       const system = renderV20System(profile, OUTPUT_FORMAT);
-      return { system, systemTokens: countTokens(system), ...renderV20User(input, profile, dictionary) };
+      return {
+        system,
+        systemTokens: countSystemTokens(system),
+        ...renderV20User(input, profile, dictionary),
+      };
     },
   };
 }
