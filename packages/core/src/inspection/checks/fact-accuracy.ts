@@ -3,24 +3,13 @@ import { factValue } from "../../prompts/layouts/v20/fact-values.js";
 import { pastRecordFields } from "../../prompts/layouts/v20/past-records.js";
 import type { Dictionary } from "../../prompts/layouts/v20/v20-dictionary.js";
 import { writeValue } from "../../prompts/layouts/v20/value-forms.js";
+import { V20_DICTIONARY } from "../../prompts/layouts/v20/v20-dictionary.js";
 import { CheckFindings } from "../check-findings.js";
 import type { InspectionContext, PromptView } from "../inspection-context.js";
 import { drawnLines, type KeyedLine, sourcePaths } from "./drawn-lines.js";
 
-const RECORD_FIELDS = [
-  "id",
-  "time",
-  "subject",
-  "action",
-  "target",
-  "class",
-  "network",
-  "device",
-  "decision",
-  "risk",
-  "confidence",
-  "outcome",
-];
+/** A past record's twelve fields, in the order the v20 dictionary draws them. */
+const RECORD_FIELDS: readonly string[] = V20_DICTIONARY.pastRecords.fields;
 
 /** True when a redacted path covers `path` (the same path, or a past record's field under `pastRecords.`). */
 export function isRedacted(redacted: ReadonlySet<string>, paths: readonly string[]): boolean {
