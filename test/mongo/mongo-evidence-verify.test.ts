@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryCliIo } from "../../packages/cli/src/command-line/memory-cli-io.js";
 import { sealedEvidencePlugin } from "../../packages/core/src/decisions/evidence/sealed-evidence-plugin.js";
 import { SealedEvidenceToken } from "../../packages/core/src/decisions/evidence/sealed-evidence-service.js";
-import { parsePromptInput } from "../../packages/core/src/prompts/input/prompt-input.js";
+import { evidencePackageOf } from "../../packages/core/src/decisions/evidence/sealed-evidence.fixture.js";
 
 // Issue 32: `platform evidence verify --local` reads the chains from the store with the
 // key-encryption key, opens every kept payload, and names a changed one.
@@ -29,29 +29,12 @@ beforeAll(async () => {
   await platform.start();
   const sealed = platform.resolve(SealedEvidenceToken);
   for (const id of ["d1", "d2", "d3"])
-    await sealed.record({
-      id,
-      eventId: `evt-${id}`,
-      correlationId: `corr-${id}`,
-      at: 1_000,
-      prompts: [{ layer: "L1", system: "system", user: `user of ${id}` }],
-      input: parsePromptInput({ eventId: `evt-${id}` }),
-      metadata: {
-        eventKind: "SIGN_IN_COMPLETED",
-        userId: "alice",
-        action: "ALLOW",
-        riskScore: 0.1,
-        confidence: 0.9,
-        layer: "L1",
-        bundleVersion: "v19",
-        bundleHash: "h19",
-        selectionSource: "BUILD_DEFAULT",
-        stage: "ENFORCE",
-        model: { id: "m", external: false },
-        timings: { totalMs: 3 },
-        redacted: [],
-      },
-    });
+    await sealed.record(
+      evidencePackageOf(id, {
+        at: 1_000,
+        prompts: [{ layer: "L1", system: "system", user: `user of ${id}` }],
+      }),
+    );
   client = await new MongoClient(double.uri).connect();
 });
 afterAll(async () => {

@@ -2,39 +2,16 @@ import { describe, expect, it } from "vitest";
 import { setCurrentAuthentication } from "../../identity/authentication/authentication.js";
 import { ManualClock } from "../../kernel/clock.js";
 import { codeOf } from "../../kernel/error-code.test-support.js";
-import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import type { Route } from "../../web/route-table.js";
 import { sampleBucketOf } from "../evidence/evidence-capture.js";
 import type { EvidencePackage } from "../evidence/evidence-package.js";
-import { sealedEvidenceFixture } from "../evidence/sealed-evidence.fixture.js";
+import { evidencePackageOf, sealedEvidenceFixture } from "../evidence/sealed-evidence.fixture.js";
 import { EVIDENCE_CHAIN_PATH, EvidenceChainEndpoint } from "./evidence-chain-endpoint.js";
 import { SecurityDecisionsEndpoints } from "./security-decisions-endpoints.js";
 
 function pkg(id: string, correlationId: string): EvidencePackage {
-  return {
-    id,
-    eventId: `evt-${id}`,
-    correlationId,
-    at: 5_000,
-    prompts: [{ layer: "L1", system: "system text", user: `user text of ${id}` }],
-    input: parsePromptInput({ eventId: `evt-${id}` }),
-    metadata: {
-      eventKind: "SIGN_IN_COMPLETED",
-      userId: "alice",
-      action: "ALLOW",
-      riskScore: 0.1,
-      confidence: 0.9,
-      layer: "L1",
-      bundleVersion: "v19",
-      bundleHash: "h19",
-      selectionSource: "BUILD_DEFAULT",
-      stage: "ENFORCE",
-      model: { id: "m", external: false },
-      timings: { totalMs: 3 },
-      redacted: [],
-    },
-  };
+  return evidencePackageOf(id, { correlationId });
 }
 
 async function setup() {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { ManualClock } from "../../kernel/clock.js";
-import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { type ChainEntry, linkOf } from "./chain-entry.js";
 import { packageHashOf } from "./sealed-package.js";
 import { EvidenceChainVerifier, verifyEvidenceChain } from "./evidence-chain-verifier.js";
@@ -9,32 +8,10 @@ import { InMemorySealedEvidenceStore } from "./in-memory-sealed-evidence-store.j
 import { SealedEvidenceStore } from "./sealed-evidence-store.js";
 import { createPlatform } from "../../kernel/platform.js";
 import { KeyRing } from "../../kernel/keys/key-ring.js";
-import { sealedEvidenceFixture } from "./sealed-evidence.fixture.js";
+import { evidencePackageOf, sealedEvidenceFixture } from "./sealed-evidence.fixture.js";
 
 function pkg(id: string, at: number, userId = "alice"): EvidencePackage {
-  return {
-    id,
-    eventId: `evt-${id}`,
-    correlationId: `corr-${id}`,
-    at,
-    prompts: [{ layer: "L1", system: "system text", user: `user text of ${id}` }],
-    input: parsePromptInput({ eventId: `evt-${id}`, request: { subject: userId } }),
-    metadata: {
-      eventKind: "SIGN_IN_COMPLETED",
-      userId,
-      action: "ALLOW",
-      riskScore: 0.1,
-      confidence: 0.9,
-      layer: "L1",
-      bundleVersion: "v19",
-      bundleHash: "h19",
-      selectionSource: "BUILD_DEFAULT",
-      stage: "ENFORCE",
-      model: { id: "m", external: false },
-      timings: { totalMs: 3 },
-      redacted: [],
-    },
-  };
+  return evidencePackageOf(id, { at, subject: userId, metadata: { userId } });
 }
 
 /** A chain of `count` sealed packages, checkpointed every 4 entries. */

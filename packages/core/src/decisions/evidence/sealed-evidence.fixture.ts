@@ -3,6 +3,7 @@ import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { InMemoryKeyStore } from "../../kernel/keys/in-memory-key-store.js";
 import { KeyRing } from "../../kernel/keys/key-ring.js";
 import { KeySealer } from "../../kernel/keys/key-sealer.js";
+import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { EvidenceCapture, type EvidenceCaptureSettings } from "./evidence-capture.js";
 import { EvidenceChainWriter } from "./evidence-chain-writer.js";
 import { CheckpointSigner } from "./evidence-checkpoint.js";
@@ -74,4 +75,46 @@ export function sealedEvidenceFixture(o: SealedEvidenceFixtureOptions) {
     return Promise.all(records.map(async (r) => (await get(r.id))!));
   };
   return { store, audit, keys, signer, chain, sealed, instanceId, get, recent };
+}
+
+/** What `evidencePackageOf` may change of its sample package. */
+export interface SamplePackageOptions {
+  readonly at?: number;
+  readonly correlationId?: string;
+  readonly prompts?: EvidencePackage["prompts"];
+  /** The input's request subject (absent: an input with no request). */
+  readonly subject?: string;
+  readonly metadata?: Partial<EvidencePackage["metadata"]>;
+}
+
+/** A sample evidence package `id` of a v19 build-default sign-in decision of `alice`, for tests. */
+export function evidencePackageOf(id: string, o: SamplePackageOptions = {}): EvidencePackage {
+  return {
+    id,
+    eventId: `evt-${id}`,
+    correlationId: o.correlationId ?? `corr-${id}`,
+    at: o.at ?? 5_000,
+    prompts: o.prompts ?? [{ layer: "L1", system: "system text", user: `user text of ${id}` }],
+    input: parsePromptInput(
+      o.subject === undefined
+        ? { eventId: `evt-${id}` }
+        : { eventId: `evt-${id}`, request: { subject: o.subject } },
+    ),
+    metadata: {
+      eventKind: "SIGN_IN_COMPLETED",
+      userId: "alice",
+      action: "ALLOW",
+      riskScore: 0.1,
+      confidence: 0.9,
+      layer: "L1",
+      bundleVersion: "v19",
+      bundleHash: "h19",
+      selectionSource: "BUILD_DEFAULT",
+      stage: "ENFORCE",
+      model: { id: "m", external: false },
+      timings: { totalMs: 3 },
+      redacted: [],
+      ...o.metadata,
+    },
+  };
 }

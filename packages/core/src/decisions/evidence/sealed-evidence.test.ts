@@ -9,7 +9,7 @@ import { EvidenceCapture, sampleBucketOf } from "./evidence-capture.js";
 import { EvidenceErasure } from "./evidence-erasure.js";
 import type { EvidencePackage } from "./evidence-package.js";
 import { verifyPackageSeal } from "./package-seal-check.js";
-import { sealedEvidenceFixture } from "./sealed-evidence.fixture.js";
+import { evidencePackageOf, sealedEvidenceFixture } from "./sealed-evidence.fixture.js";
 import { sealPackage } from "./sealed-package.js";
 import { verifyEvidenceChain } from "./evidence-chain-verifier.js";
 
@@ -18,33 +18,15 @@ function pkg(
   o: Partial<EvidencePackage["metadata"]> & { correlationId?: string } = {},
 ): EvidencePackage {
   const { correlationId, ...metadata } = o;
-  return {
-    id,
-    eventId: `evt-${id}`,
-    correlationId: correlationId ?? `corr-${id}`,
-    at: 5_000,
+  return evidencePackageOf(id, {
+    ...(correlationId === undefined ? {} : { correlationId }),
     prompts: [
       { layer: "L1", system: "system text", user: `user text of ${id}` },
       { layer: "L2", system: "system text 2", user: "user text 2" },
     ],
-    input: parsePromptInput({ eventId: `evt-${id}`, request: { subject: "alice" } }),
-    metadata: {
-      eventKind: "SIGN_IN_COMPLETED",
-      userId: "alice",
-      action: "ALLOW",
-      riskScore: 0.1,
-      confidence: 0.9,
-      layer: "L1",
-      bundleVersion: "v19",
-      bundleHash: "h19",
-      selectionSource: "BUILD_DEFAULT",
-      stage: "ENFORCE",
-      model: { id: "m", external: false },
-      timings: { totalMs: 3 },
-      redacted: [],
-      ...metadata,
-    },
-  };
+    subject: "alice",
+    metadata,
+  });
 }
 
 describe("a sealed package", () => {
