@@ -7,7 +7,6 @@
 export { compilePathPattern, routePattern } from "./path-pattern.js";
 export { correlationIdOf } from "./correlation-id.js";
 export { errorResponse } from "./error-response.js";
-export { attachErrorCatalog } from "./exchange-error-catalog.js";
 export { errorTranslation } from "./error-translation.js";
 export { HttpExchange, type ResponseBody, serializeCookie } from "./http-exchange.js";
 export type { HttpInterceptor } from "./http-interceptor.js";
