@@ -38,6 +38,7 @@ import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
 import { LogoutHook } from "../identity/login/logout-hook.js";
 import { AccountUnlockHook } from "../identity/users/admin/account-unlock-hook.js";
+import { UserRepository } from "../identity/users/user-repository.js";
 import { endPendingMfa } from "./flow/end-pending-mfa.js";
 import { InMemoryMfaLockouts } from "./flow/in-memory-mfa-lockouts.js";
 import { MfaLockouts } from "./flow/mfa-lockouts.js";
@@ -47,6 +48,7 @@ import { FactorContextRepository } from "./state/factor-context-repository.js";
 import { InMemoryFactorContextRepository } from "./state/in-memory-factor-context-repository.js";
 import { MfaStateMachine } from "./state/mfa-state-machine.js";
 import { AdministratorAvailabilityCheck } from "../identity/users/admin/administrator-guard.js";
+import { addressedDelivery } from "../identity/ott/addressed-delivery.js";
 
 /** Registers the MFA defaults (policy, FactorContext store, lockouts, runtime) where the host gave none. */
 export function registerMfaDefaults(ctx: PluginContext): void {
@@ -198,7 +200,7 @@ function registerMfaRuntime(ctx: PluginContext, settings: MfaSettings): void {
         }),
         binding: new MfaCallerBinding(c.resolve(IdGenerator)),
         lockouts: c.resolve(MfaLockouts),
-        delivery: c.resolve(OneTimeTokenDelivery),
+        delivery: addressedDelivery(c.resolve(OneTimeTokenDelivery), c.resolve(UserRepository)),
         clock: c.resolve(Clock),
         ids: c.resolve(IdGenerator),
         audit: c.resolve(AuditSink),

@@ -16,6 +16,7 @@ import { OneTimeTokenService } from "./one-time-token-service.js";
 import { OttGenerationLimiter } from "./ott-generation-limiter.js";
 import { ottSettingsFromProperties } from "./ott.properties.js";
 import { OutboxOneTimeTokenDelivery } from "./outbox-one-time-token-delivery.js";
+import { addressedDelivery } from "./addressed-delivery.js";
 
 /** Registers the OTT defaults (token service, delivery, generation limiter) where the host gave none. */
 export function registerOttDefaults(ctx: PluginContext): void {
@@ -49,7 +50,7 @@ export function registerOttDefaults(ctx: PluginContext): void {
 export function ottDependencies(c: DependencyContainer, ctx: PluginContext): OttDependencies {
   return {
     tokenService: c.resolve(OneTimeTokenService),
-    delivery: c.resolve(OneTimeTokenDelivery),
+    delivery: addressedDelivery(c.resolve(OneTimeTokenDelivery), c.resolve(UserRepository)),
     limiter: c.resolve(OttGenerationLimiter),
     throttle: c.resolve(LoginThrottle),
     users: c.resolve(UserRepository),

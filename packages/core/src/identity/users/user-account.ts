@@ -21,6 +21,12 @@ export interface UserAccount {
    * Absent on accounts never changed so; a UserRepository stores it as given.
    */
   securityStamp?: string | undefined;
+  /**
+   * The account's e-mail address, when it has one: messages for the account (one-time tokens, MFA
+   * codes, reset links) go to it instead of the username. Unique case-insensitively when set; set by
+   * an administrator or by the host's repository, so trusted as given.
+   */
+  email?: string | undefined;
   /** Compare-and-set version: 1 after create, +1 on every successful update. */
   version: number;
   /** Creation time, epoch milliseconds from the Clock. */
@@ -39,4 +45,6 @@ export interface NewUserAccount {
   enabled?: boolean;
   /** Defaults to false. */
   locked?: boolean;
+  /** The account's e-mail address (see UserAccount.email); defaults to none. */
+  email?: string | undefined;
 }

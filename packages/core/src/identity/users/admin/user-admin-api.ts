@@ -19,6 +19,7 @@ import { PasswordResetEndpoint } from "./password-reset-endpoint.js";
 import { PASSWORD_RESET_PATH, PasswordResetTokenService } from "./password-reset-tokens.js";
 import { USER_ADMIN_FEATURE, UserAdminEndpoints } from "./user-admin-endpoints.js";
 import { UserAdministrationService } from "./user-administration-service.js";
+import { addressedDelivery } from "../../ott/addressed-delivery.js";
 
 /** DI token of the platform's UserAdministrationService: hosts change accounts through it, guarded like the API. */
 export const UserAdministration: InjectionToken<UserAdministrationService> = Symbol.for(
@@ -63,7 +64,7 @@ export function userAdministrationServiceOf(container: DependencyContainer): Use
     audit: container.resolve(AuditSink),
     signOutEverywhere: signOutEverywhereIn(container),
     resetTokens,
-    delivery: container.resolve(OneTimeTokenDelivery),
+    delivery: addressedDelivery(container.resolve(OneTimeTokenDelivery), container.resolve(UserRepository)),
     unlockHooks: () =>
       container.isRegistered(AccountUnlockHook, true) ? container.resolveAll(AccountUnlockHook) : [],
     resetLink: (token) =>
