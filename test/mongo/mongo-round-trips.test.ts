@@ -152,7 +152,12 @@ describe("MongoDB commands per request (every store on MongoDB)", () => {
 
   it("REST MFA: the password step, then the emailed code", async () => {
     const before = outbox(demo.outboxFile).length;
-    const primary = await measure(() => restLogin("carol", "carol-pass"));
+    // Until the code is in the outbox: its delivery, after the answer, looks up the account's address.
+    const primary = await measure(async () => {
+      const answer = await restLogin("carol", "carol-pass");
+      await waitForLine(demo.outboxFile, before + 1);
+      return answer;
+    });
     expect(primary.status).toBe(200);
     const mfa = primary.body as ApiMfaRequired;
     expect(mfa).toMatchObject({ mfaRequired: true, state: "OTT_CHALLENGE" });
@@ -166,6 +171,7 @@ describe("MongoDB commands per request (every store on MongoDB)", () => {
       "update mfa_factor_contexts", // the flow is created
       "findAndModify mfa_factor_contexts", // → factor selected (compare-and-set on the version)
       "findAndModify mfa_factor_contexts", // → code challenge issued (its hash)
+      "find users", // the delivery: the account's e-mail address (UserAccount.email), off the answer's path
     ]);
     const line = await waitForLine(demo.outboxFile, before + 1);
     const verify = await measure(() =>
