@@ -1,5 +1,5 @@
 import { availableParallelism } from "node:os";
-import { defineConfig } from "vitest/config";
+import { defineConfig, type TestProjectInlineConfiguration } from "vitest/config";
 import { SlowFirstSequencer } from "./test/support/slow-first-sequencer.js";
 
 // Tests that start the platform as a process or a server (the demo, the CLI's `start`, HTTP stacks).
@@ -38,6 +38,67 @@ const ALWAYS_EXCLUDED = ["**/node_modules/**", "**/fixtures/**"];
 // `pnpm exec vitest --clearCache` empties it.
 const FS_MODULE_CACHE = process.env.CI === "true" || process.env.KEYWARD_VITEST_FS_CACHE === "1";
 
+const UNIT = ["packages/*/src/**/*.test.ts", "packages/*/test-support/**/*.test.ts", "scripts/**/*.test.ts"];
+const UNIT_ISOLATED: TestProjectInlineConfiguration = {
+  extends: true,
+  test: { name: "unit-isolated", include: OWN_PROCESS, exclude: ALWAYS_EXCLUDED },
+};
+const BROWSER_PROJECT: TestProjectInlineConfiguration = {
+  extends: true,
+  test: {
+    name: "browser",
+    include: BROWSER,
+    exclude: ALWAYS_EXCLUDED,
+    isolate: false,
+    // One Chromium for the run; each session opens a context in it (test/e2e/browser-harness.ts).
+    globalSetup: ["./test/support/sdk-assets-setup.ts", "./test/e2e/chromium-server.ts"],
+  },
+};
+
+// The four groups of `pnpm test:unit|integration|mongo|browser` (KEYWARD_VITEST_SPLIT=1, set by those
+// scripts): each project has its own module graph, so each worker imports the core once per project.
+const SPLIT_PROJECTS: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: "unit",
+      include: UNIT,
+      exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...MONGO, ...BROWSER, ...OWN_PROCESS],
+      isolate: false,
+    },
+  },
+  UNIT_ISOLATED,
+  {
+    extends: true,
+    test: {
+      name: "integration",
+      include: INTEGRATION,
+      exclude: [...ALWAYS_EXCLUDED, ...MONGO, ...BROWSER],
+      isolate: false,
+    },
+  },
+  { extends: true, test: { name: "mongo", include: MONGO, exclude: ALWAYS_EXCLUDED, isolate: false } },
+  BROWSER_PROJECT,
+];
+
+// `pnpm test` (and CI): every group but the two files that need a process of their own in one project,
+// so a worker imports the core once for all of them instead of once per group (the suite's largest
+// fixed cost), and no project waits for the last file of the one before it.
+const MERGED_PROJECTS: TestProjectInlineConfiguration[] = [
+  {
+    extends: true,
+    test: {
+      name: "node",
+      include: [...UNIT, ...INTEGRATION, ...MONGO, ...BROWSER],
+      exclude: [...ALWAYS_EXCLUDED, ...OWN_PROCESS],
+      isolate: false,
+      globalSetup: BROWSER_PROJECT.test?.globalSetup,
+    },
+  },
+  UNIT_ISOLATED,
+];
+const SPLIT = process.env.KEYWARD_VITEST_SPLIT === "1";
+
 export default defineConfig({
   oxc: { decorator: { legacy: true } },
   test: {
@@ -60,48 +121,6 @@ export default defineConfig({
     // Every core gets one (the main process mostly waits); one value for all projects, which share
     // one queue.
     maxWorkers: Math.max(2, availableParallelism()),
-    projects: [
-      {
-        extends: true,
-        test: {
-          name: "unit",
-          include: [
-            "packages/*/src/**/*.test.ts",
-            "packages/*/test-support/**/*.test.ts",
-            "scripts/**/*.test.ts",
-          ],
-          exclude: [...ALWAYS_EXCLUDED, ...INTEGRATION, ...MONGO, ...BROWSER, ...OWN_PROCESS],
-          isolate: false,
-        },
-      },
-      {
-        extends: true,
-        test: { name: "unit-isolated", include: OWN_PROCESS, exclude: ALWAYS_EXCLUDED },
-      },
-      {
-        extends: true,
-        test: {
-          name: "integration",
-          include: INTEGRATION,
-          exclude: [...ALWAYS_EXCLUDED, ...MONGO, ...BROWSER],
-          isolate: false,
-        },
-      },
-      {
-        extends: true,
-        test: { name: "mongo", include: MONGO, exclude: ALWAYS_EXCLUDED, isolate: false },
-      },
-      {
-        extends: true,
-        test: {
-          name: "browser",
-          include: BROWSER,
-          exclude: ALWAYS_EXCLUDED,
-          isolate: false,
-          // One Chromium for the run; each session opens a context in it (test/e2e/browser-harness.ts).
-          globalSetup: ["./test/support/sdk-assets-setup.ts", "./test/e2e/chromium-server.ts"],
-        },
-      },
-    ],
+    projects: SPLIT ? SPLIT_PROJECTS : MERGED_PROJECTS,
   },
 });
