@@ -62,8 +62,13 @@ describeInBrowser("the example host (examples/h3-host)", () => {
     expect(login.status).toBe(200);
     const { accessToken } = (await login.json()) as { accessToken: string };
     expect(hashOf("u-bo")).toMatch(/^\$scrypt\$/);
-    const refused = await fetch(`${base}/api/reports`, { headers: { authorization: `Bearer ${accessToken}` } });
-    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([403, "ACCESS_DENIED"]);
+    const refused = await fetch(`${base}/api/reports`, {
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+    expect([refused.status, ((await refused.json()) as { code: string }).code]).toEqual([
+      403,
+      "ACCESS_DENIED",
+    ]);
     const anonymous = await fetch(`${base}/api/reports`);
     expect(anonymous.status).toBe(401);
     const page = await fetch(`${base}/reports`, { redirect: "manual" });

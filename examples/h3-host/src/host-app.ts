@@ -51,8 +51,11 @@ export async function createHostApp(options: HostAppOptions = {}): Promise<HostA
     // The host's replacements win over every default, wherever the plugins stand.
     overrides: (ports, properties) => {
       ports.override(UserRepository, { useValue: users });
-      ports.override(PasswordHasher, { useValue: new LegacyPasswordHasher(platformPasswordHasher(properties)) });
-      if (options.mailer) ports.override(OneTimeTokenDelivery, { useValue: new MailDelivery(options.mailer) });
+      ports.override(PasswordHasher, {
+        useValue: new LegacyPasswordHasher(platformPasswordHasher(properties)),
+      });
+      if (options.mailer)
+        ports.override(OneTimeTokenDelivery, { useValue: new MailDelivery(options.mailer) });
     },
   });
   const routes = new RouteRegistry();

@@ -19,7 +19,11 @@ export const STEP_UP_MAX_AGE_MS = 5 * 60_000;
  * `/api/**`. Both end with the dynamic authorization manager, so every request meets the policies.
  */
 export function hostSecurity(registry: SecurityRegistry): SecurityConfiguration {
-  const pages = orMatcher(notMatcher(antMatcher("/api/**")), antMatcher("/api/mfa/**"), antMatcher("/api/me"));
+  const pages = orMatcher(
+    notMatcher(antMatcher("/api/**")),
+    antMatcher("/api/mfa/**"),
+    antMatcher("/api/me"),
+  );
   return registry
     .mfa((mfa) =>
       mfa

@@ -20,7 +20,8 @@ export function existingUsers(): HostUserRecord[] {
       id: "u-bo",
       login: "bo",
       email: "bo@example.test",
-      passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$WQJwGSjyXuK5Hk+IPpIRZA$yKvkqDTG4kAugGUaN28zN69UxINM9GcdsPqOydnIWvs",
+      passwordHash:
+        "$argon2id$v=19$m=19456,t=2,p=1$WQJwGSjyXuK5Hk+IPpIRZA$yKvkqDTG4kAugGUaN28zN69UxINM9GcdsPqOydnIWvs",
       roles: ["ROLE_USER"],
     },
     {

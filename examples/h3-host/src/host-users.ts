@@ -118,7 +118,10 @@ export class HostUsers implements UserRepository {
   async list(query: UserListQuery = {}): Promise<UserAccount[]> {
     const text = query.text ? usernameKey(query.text) : "";
     const offset = Math.max(0, Math.trunc(query.offset ?? 0));
-    const limit = Math.min(USER_LIST_MAX_LIMIT, Math.max(1, Math.trunc(query.limit ?? USER_LIST_DEFAULT_LIMIT)));
+    const limit = Math.min(
+      USER_LIST_MAX_LIMIT,
+      Math.max(1, Math.trunc(query.limit ?? USER_LIST_DEFAULT_LIMIT)),
+    );
     return [...this.idByKey.entries()]
       .filter(([key]) => text === "" || key.includes(text))
       .sort(([a, idA], [b, idB]) => (a < b ? -1 : a > b ? 1 : idA < idB ? -1 : 1))
@@ -129,7 +132,10 @@ export class HostUsers implements UserRepository {
   /** CONFLICT when another account holds the login's key or skeleton, or the address. */
   private assertFree(login: string | undefined, email: string | undefined, self: string | undefined): void {
     const other = (id: string | undefined) => id !== undefined && id !== self;
-    if (login !== undefined && (other(this.idByKey.get(usernameKey(login))) || other(this.idBySkeleton.get(usernameSkeleton(login)))))
+    if (
+      login !== undefined &&
+      (other(this.idByKey.get(usernameKey(login))) || other(this.idBySkeleton.get(usernameSkeleton(login))))
+    )
       throw new PlatformError("CONFLICT", "Username is already taken");
     if (email !== undefined && other(this.idByEmail.get(email.toLowerCase())))
       throw new PlatformError("CONFLICT", "E-mail address is already taken");
@@ -145,7 +151,8 @@ export class HostUsers implements UserRepository {
   private unindex(r: HostUserRecord): void {
     this.records.delete(r.id);
     this.idByKey.delete(usernameKey(r.login));
-    if (this.idBySkeleton.get(usernameSkeleton(r.login)) === r.id) this.idBySkeleton.delete(usernameSkeleton(r.login));
+    if (this.idBySkeleton.get(usernameSkeleton(r.login)) === r.id)
+      this.idBySkeleton.delete(usernameSkeleton(r.login));
     if (r.email !== undefined) this.idByEmail.delete(r.email.toLowerCase());
   }
 }
