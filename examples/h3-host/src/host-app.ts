@@ -47,7 +47,8 @@ export async function createHostApp(options: HostAppOptions = {}): Promise<HostA
   });
   const platform = createPlatform({
     plugins: [httpPlugin, createIdentityPlugin({ security: hostSecurity }), mfaPlugin, authzPlugin],
-    properties: options.properties,
+    // Closed by default: a request no policy matches is refused (the spec's default is ALLOW).
+    properties: { "platform.policy.no-match-decision": "DENY", ...options.properties },
     // The host's replacements win over every default, wherever the plugins stand.
     overrides: (ports, properties) => {
       ports.override(UserRepository, { useValue: users });

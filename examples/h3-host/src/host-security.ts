@@ -16,7 +16,9 @@ export const STEP_UP_MAX_AGE_MS = 5 * 60_000;
  * every path but `/api/**`, and also `/api/mfa/**` (the flow's own JSON endpoints, which the browser
  * SDK reads: a page chain that left them to the API chain would answer its `GET /api/mfa/config`
  * with 404) and `/api/me`. API: JSON login at `POST /api/login` answering tokens, bearer tokens on
- * `/api/**`. Both end with the dynamic authorization manager, so every request meets the policies.
+ * `/api/**`. Both end with the dynamic authorization manager, so every request meets the policies;
+ * with `platform.policy.no-match-decision=DENY` (createHostApp) a path no policy names is refused, so
+ * the public pages, scripts and health checks are permitted here by name.
  */
 export function hostSecurity(registry: SecurityRegistry): SecurityConfiguration {
   const pages = orMatcher(
@@ -34,6 +36,8 @@ export function hostSecurity(registry: SecurityRegistry): SecurityConfiguration 
             .securityMatcher(pages)
             .authorizeHttpRequests((a) =>
               a
+                .requestMatchers("/", "/host/**", "/js/**", "/health", "/health/**")
+                .permitAll()
                 .requestMatchers("/account/**")
                 .recentFactor(STEP_UP_MAX_AGE_MS)
                 .anyRequest()
