@@ -1,3 +1,4 @@
+import { PlatformError } from "@keyward/core/errors";
 import type { OneTimeTokenDelivery, OneTimeTokenMessage } from "@keyward/core/ports";
 
 /** One e-mail. */
@@ -15,13 +16,18 @@ export interface Mailer {
 /**
  * The platform's OneTimeTokenDelivery over the service's Mailer. The platform addresses each message
  * first: `to` is the account's `email` (HostUsers hands it out), else its username. A failure to send
- * is the platform's to handle (logged and counted; the caller's answer does not change).
+ * becomes DELIVERY_FAILED with the mailer's error as its cause (the port's rule: no transport error
+ * reaches the platform, which would answer it with a 500).
  */
 export class MailDelivery implements OneTimeTokenDelivery {
   constructor(private readonly mailer: Mailer) {}
 
-  deliver(message: OneTimeTokenMessage): Promise<void> {
-    return this.mailer.send(mailFor(message));
+  async deliver(message: OneTimeTokenMessage): Promise<void> {
+    try {
+      await this.mailer.send(mailFor(message));
+    } catch (cause) {
+      throw new PlatformError("DELIVERY_FAILED", "The mail could not be sent", { cause });
+    }
   }
 }
 
