@@ -105,7 +105,7 @@ describeInBrowser("the example host (examples/h3-host)", () => {
     const mail = await mailTo("ana@example.test", before);
     await page.fill(OVERLAY.code, codeIn(mail));
     await page.click(OVERLAY.verify);
-    await page.waitForFunction(() => document.getElementById("settingsResult")?.textContent !== "");
+    await page.waitForSelector("#settingsResult:not(:empty)");
     expect(JSON.parse((await page.textContent("#settingsResult")) ?? "")).toEqual({
       status: 200,
       body: { username: "ana", factors: ["pwd", "otp"] },

@@ -10,7 +10,7 @@ import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
 
 const hashes = Object.fromEntries(existingUsers().map((u) => [u.login, u.passwordHash ?? ""]));
 const { properties } = createPlatform({
-  plugins: [createIdentityPlugin({ security: (r) => r.rest().build() })],
+  plugins: [createIdentityPlugin({ security: (r) => r.rest().oauth2().build() })],
   properties: LOW_COST_SCRYPT,
 });
 const hasher = new LegacyPasswordHasher(platformPasswordHasher(properties));
