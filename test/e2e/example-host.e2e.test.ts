@@ -73,6 +73,16 @@ describeInBrowser("the example host (examples/h3-host)", () => {
     expect(anonymous.status).toBe(401);
     const page = await fetch(`${base}/reports`, { redirect: "manual" });
     expect([page.status, page.headers.get("location")]).toEqual([302, "/login"]);
+    for (const token of ["", "not.a.jwt", `${accessToken}x`, "x".repeat(9_000)]) {
+      const forged = await fetch(`${base}/api/reports`, { headers: { authorization: `Bearer ${token}` } });
+      expect(forged.status, token.slice(0, 20)).toBeGreaterThanOrEqual(400);
+      expect(forged.status, token.slice(0, 20)).toBeLessThan(500);
+    }
+    // The host's script folder serves its files and nothing around them.
+    for (const path of ["/host/%2e%2e/package.json", "/host/..%2fREADME.md", "/host/.%2e/src/main.ts"]) {
+      const answer = await fetch(`${base}${path}`, { redirect: "manual" });
+      expect([answer.status === 200, answer.status < 500], path).toEqual([false, true]);
+    }
     const wrong = await fetch(`${base}/api/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
