@@ -1,5 +1,5 @@
 import { type RouteRegistry, routeParams } from "@keyward/adapters-http";
-import { type Authentication, currentAuthentication, type Platform } from "@keyward/core";
+import { currentAuthentication, type Platform } from "@keyward/core";
 import { PlatformError } from "@keyward/core/errors";
 import { type PolicyCreateInput, PolicyAdministrationService, MethodSecurity } from "@keyward/core/authz";
 import { AuditLog } from "@keyward/core/ports";
@@ -9,16 +9,6 @@ import { DEMO_CONTRACTS } from "./demo-contracts.js";
 
 /** DI token of the demo's method-protected OrderService. */
 export const OrderServiceToken: InjectionToken<OrderService> = Symbol.for("demo.OrderService");
-
-/** The actor that seeds the demo's policies (audit records name it). */
-const SEEDER: Authentication = {
-  userId: "system",
-  username: "system:demo-seed",
-  authorities: ["ROLE_ADMIN"],
-  method: "form",
-  authenticatedAt: 0,
-  factors: [],
-};
 
 /** The demo's database policies: `/admin/**` for ADMIN, and the sample `/api/orders/**`. */
 export const DEMO_POLICIES: readonly PolicyCreateInput[] = [
@@ -54,31 +44,12 @@ export const DEMO_POLICIES: readonly PolicyCreateInput[] = [
 ];
 
 /**
- * Stores the demo policies through the PAP (validated, audited, reloaded), once. Instances starting
- * together on one database may both create a missing policy (names are not unique in the store), so
- * each then keeps the earliest of every demo name and deletes the others: both pick the same survivor,
- * and a twin ALLOW never outlives an administrator's deletion of the original.
+ * Stores the demo policies that are missing through the PAP, as the system actor `system:demo-seed`
+ * (validated, audited, reloaded; safe when instances start together: `seedMissing`).
  */
 export async function seedDemoPolicies(platform: Platform): Promise<void> {
   const pap = platform.resolve(PolicyAdministrationService);
-  const existing = new Set((await pap.list({}, SEEDER)).map((p) => p.name));
-  const missing = DEMO_POLICIES.filter((policy) => !existing.has(policy.name));
-  if (missing.length === 0) return;
-  for (const policy of missing) await pap.create(policy, SEEDER);
-  const names = new Set(missing.map((p) => p.name));
-  const seeded = (await pap.list({}, SEEDER))
-    .filter((p) => names.has(p.name))
-    .sort((a, b) => a.createdAt - b.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-  const kept = new Set<string>();
-  for (const policy of seeded) {
-    if (!kept.has(policy.name)) kept.add(policy.name);
-    else await pap.delete(policy.id, SEEDER).catch(ignoreNotFound);
-  }
-}
-
-/** A twin another instance deleted first is gone already. */
-function ignoreNotFound(error: unknown): void {
-  if (!(error instanceof PlatformError && error.code === "NOT_FOUND")) throw error;
+  await pap.seedMissing(DEMO_POLICIES, pap.systemActor("demo-seed"));
 }
 
 /** Registers the method-protected OrderService (call before `platform.start()`). */

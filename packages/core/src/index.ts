@@ -60,6 +60,7 @@ export {
   prop,
 } from "./kernel/properties.js";
 export { ServerAddress } from "./kernel/server-address.js";
+export { platformPasswordHasher } from "./identity/password/platform-password-hasher.js";
 export { nearestName } from "./kernel/nearest-name.js";
 
 // Handle a request

@@ -6,8 +6,7 @@ import { PasswordAuthenticator } from "./authentication/password-authenticator.j
 import { SignInFailureHook } from "./authentication/sign-in-failure-hook.js";
 import { PrimaryAuthenticator } from "./login/primary-authenticator.js";
 import { PasswordHasher } from "./password/password-hasher.js";
-import { scryptOptionsFromProperties } from "./password/password-hasher.properties.js";
-import { ScryptPasswordHasher } from "./password/scrypt-password-hasher.js";
+import { platformPasswordHasher } from "./password/platform-password-hasher.js";
 import { InMemoryLoginThrottle } from "./throttle/in-memory-login-throttle.js";
 import { LoginThrottle } from "./throttle/login-throttle.js";
 import { throttleOptionsFromProperties } from "./throttle/login-throttle.properties.js";
@@ -21,7 +20,7 @@ export function registerAccountDefaults(ctx: PluginContext): void {
     useFactory: (c) => new InMemoryUserRepository({ ids: c.resolve(IdGenerator), clock: c.resolve(Clock) }),
   });
   ctx.registerDefault(PasswordHasher, {
-    useFactory: () => new ScryptPasswordHasher(scryptOptionsFromProperties(properties)),
+    useFactory: () => platformPasswordHasher(properties),
   });
   ctx.registerDefault(LoginThrottle, {
     useFactory: (c) =>

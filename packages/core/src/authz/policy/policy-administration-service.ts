@@ -25,6 +25,7 @@ import { assertRegexBudget } from "./policy-regex-budget.js";
 import { changedPolicyFields, POLICY_CONTENT_FIELDS } from "./policy-revision-fields.js";
 import type { PolicyRevision, PolicyRevisionAction } from "./policy-revision-repository.js";
 import { appendRevision, type PolicyRevisionWriting } from "./policy-revision-writer.js";
+import { seedMissingPolicies, systemActorFor } from "./policy-seeding.js";
 
 /** The authority every PAP operation needs unless configured otherwise. */
 export const POLICY_ADMIN_AUTHORITY = "ROLE_ADMIN";
@@ -69,6 +70,24 @@ export class PolicyAdministrationService {
    */
   assertAdmin(actor: Authentication, action: string, policyId?: string): void {
     this.requireAdmin(actor, action, policyId);
+  }
+
+  /**
+   * The actor `system:<name>` (lower-case letters, digits, hyphens; VALIDATION_FAILED otherwise)
+   * holding this PAP's admin authority: the public way for a host's own code (seeding policies at
+   * start) to act through the PAP, validated and audited under that name like an administrator.
+   */
+  systemActor(name: string): Authentication {
+    return systemActorFor(name, this.adminAuthority);
+  }
+
+  /**
+   * Creates each of `policies` whose name no stored policy has, as `actor`, and returns the names it
+   * created: seeding from code, safe on every start and on several instances starting together
+   * (see `seedMissingPolicies`). Each create is the ordinary one (validated, audited, reloaded).
+   */
+  seedMissing(policies: readonly PolicyCreateInput[], actor: Authentication): Promise<string[]> {
+    return seedMissingPolicies(this, policies, actor);
   }
 
   /** The policies matching `filter`, in evaluation order. */
