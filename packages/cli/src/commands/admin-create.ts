@@ -2,7 +2,7 @@ import { hostname, userInfo } from "node:os";
 import { Clock } from "@keyward/core/ports";
 import { type CliCommand, CliFailure, CliUsageError, EXIT_OK } from "../command-line/cli-command.js";
 import { loadHostConfig } from "../host-config.js";
-import { createAdministrator, systemActor } from "../serve/first-administrator.js";
+import { checkNewAdministrator, createAdministrator, systemActor } from "../serve/first-administrator.js";
 import { buildServePlatform } from "../serve/serve-platform.js";
 import { serveStore } from "../serve/serve-store.js";
 
@@ -41,12 +41,14 @@ export const adminCreateCommand: CliCommand = {
       secret: true,
     });
     if (!password) throw new CliFailure("No password entered", "USAGE_MISSING_PASSWORD");
+    // Refused before the store is opened: a wrong name or password costs no start.
+    const { username } = checkNewAdministrator(positionals[0], password);
     const served = await buildServePlatform(host, io.env);
     try {
       const operator = `${loginName()}@${hostname()}`;
       const actor = systemActor(ADMIN_CREATE_ACTOR, served.platform.resolve(Clock).now());
       const created = await createAdministrator(served.platform, {
-        username: positionals[0]!,
+        username,
         password,
         actor,
         audit: { operator },
