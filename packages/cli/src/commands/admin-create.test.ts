@@ -38,14 +38,24 @@ describe("the first administrator on MongoDB", { timeout: 60_000 }, () => {
   it("platform admin create writes an administrator to the configuration's store, never its password", async () => {
     const config = configFor("local");
     const io = memoryCliIo(["correct horse"], {});
-    const code = await runCli(["admin", "create", "root", "--config", config, "--password-stdin"], PLATFORM_COMMANDS, io);
+    const code = await runCli(
+      ["admin", "create", "root", "--config", config, "--password-stdin"],
+      PLATFORM_COMMANDS,
+      io,
+    );
     expect([code, io.stderr.join("\n")]).toEqual([0, ""]);
-    expect(io.stdout.join("\n")).toMatch(/^Created administrator root \(.+\); audited as user.created by system:admin-create/);
+    expect(io.stdout.join("\n")).toMatch(
+      /^Created administrator root \(.+\); audited as user.created by system:admin-create/,
+    );
     const client = await MongoClient.connect(double.uri);
     try {
       const users = await client.db("local").collection("users").find({}).toArray();
       expect(users).toHaveLength(1);
-      expect(users[0]).toMatchObject({ username: "root", authorities: ["ROLE_USER", "ROLE_ADMIN"], enabled: true });
+      expect(users[0]).toMatchObject({
+        username: "root",
+        authorities: ["ROLE_USER", "ROLE_ADMIN"],
+        enabled: true,
+      });
       expect(JSON.stringify(users)).not.toContain("correct horse");
     } finally {
       await client.close();
@@ -56,8 +66,18 @@ describe("the first administrator on MongoDB", { timeout: 60_000 }, () => {
     const memory = join(dir, "memory.mjs");
     writeFileSync(memory, "export default { properties: {} };\n");
     const cases: [string[], string[], number, RegExp][] = [
-      [["admin", "create", "root", "--config", memory, "--password-stdin"], ["correct horse"], 1, /STORE_IN_MEMORY/],
-      [["admin", "create", "root", "--config", configFor("bad"), "--password-stdin"], ["short"], 1, /VALIDATION_FAILED/],
+      [
+        ["admin", "create", "root", "--config", memory, "--password-stdin"],
+        ["correct horse"],
+        1,
+        /STORE_IN_MEMORY/,
+      ],
+      [
+        ["admin", "create", "root", "--config", configFor("bad"), "--password-stdin"],
+        ["short"],
+        1,
+        /VALIDATION_FAILED/,
+      ],
       [["admin", "create", "root", "--password-stdin"], ["correct horse"], 2, /needs --config/],
       [["admin", "create", "--config", memory], [], 2, /exactly one <username>/],
     ];

@@ -37,9 +37,12 @@ export const adminCreateCommand: CliCommand = {
         "STORE_IN_MEMORY",
       );
     }
-    const password = await io.readLine(options["password-stdin"] ? "" : "Password for the new administrator: ", {
-      secret: true,
-    });
+    const password = await io.readLine(
+      options["password-stdin"] ? "" : "Password for the new administrator: ",
+      {
+        secret: true,
+      },
+    );
     if (!password) throw new CliFailure("No password entered", "USAGE_MISSING_PASSWORD");
     // Refused before the store is opened: a wrong name or password costs no start.
     const { username } = checkNewAdministrator(positionals[0], password);
@@ -55,7 +58,10 @@ export const adminCreateCommand: CliCommand = {
       });
       const user = { id: created.id, username: created.username, authorities: created.authorities };
       if (json) io.out(JSON.stringify({ ok: true, user }));
-      else io.out(`Created administrator ${created.username} (${created.id}); audited as user.created by ${ADMIN_CREATE_ACTOR} (${operator}).`);
+      else
+        io.out(
+          `Created administrator ${created.username} (${created.id}); audited as user.created by ${ADMIN_CREATE_ACTOR} (${operator}).`,
+        );
       return EXIT_OK;
     } finally {
       await served.platform.stop();

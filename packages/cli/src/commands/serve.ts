@@ -25,13 +25,19 @@ export const serveCliCommand: CliCommand = {
   async run({ options, positionals, io }) {
     if (positionals.length > 0) throw new CliUsageError(`Unexpected argument: ${positionals[0]}`);
     if (typeof options.config !== "string") {
-      throw new CliUsageError("serve needs --config <file>: it runs a host configuration (`platform start` runs the demo)");
+      throw new CliUsageError(
+        "serve needs --config <file>: it runs a host configuration (`platform start` runs the demo)",
+      );
     }
     const port = parsePort(typeof options.port === "string" ? options.port : io.env.PORT);
     const host = parseHost(options.host);
     const graceMs = parseGrace(options["shutdown-grace"]);
     const stop = io.stopSignal();
-    const running = await serveCommand({ config: options.config, port, host }, (line) => io.out(line), io.env);
+    const running = await serveCommand(
+      { config: options.config, port, host },
+      (line) => io.out(line),
+      io.env,
+    );
     const { signal, force } = await stop;
     io.err(`${signal}: shutting down (in-flight requests get ${graceMs / 1000} s)`);
     await running.close({ graceMs, force });

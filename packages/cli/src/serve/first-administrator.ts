@@ -27,7 +27,10 @@ export async function anyAdministrator(users: UserRepository): Promise<boolean> 
  * API does (8 to 256 characters, no control characters). VALIDATION_FAILED names the field, never
  * the password.
  */
-export function checkNewAdministrator(username: unknown, password: unknown): { username: string; password: string } {
+export function checkNewAdministrator(
+  username: unknown,
+  password: unknown,
+): { username: string; password: string } {
   if (typeof username !== "string" || username.length === 0 || username.length > 1024) {
     throw invalid("username", "must be a non-empty string");
   }
@@ -46,7 +49,14 @@ export function checkNewAdministrator(username: unknown, password: unknown): { u
 
 /** A system actor that creates an administrator (audit records name it; it signs nobody in). */
 export function systemActor(username: string, now: number): Authentication {
-  return { userId: "system", username, authorities: ["ROLE_ADMIN"], method: "form", authenticatedAt: now, factors: [] };
+  return {
+    userId: "system",
+    username,
+    authorities: ["ROLE_ADMIN"],
+    method: "form",
+    authenticatedAt: now,
+    factors: [],
+  };
 }
 
 /**

@@ -32,7 +32,10 @@ let token = "";
 async function setupSession(): Promise<{ cookie: string; csrf: string; page: string }> {
   const page = await fetch(`${url}/setup`);
   const html = await page.text();
-  const cookie = page.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const cookie = page.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .join("; ");
   const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
   return { cookie, csrf, page: html };
 }
@@ -90,11 +93,36 @@ describe("platform serve --config", () => {
       ["a huge token", JSON.stringify({ ...good, token: "x".repeat(5000) }), 401, "INVALID_TOKEN"],
       ["no password", JSON.stringify({ ...good, password: undefined }), 400, "VALIDATION_FAILED"],
       ["a short password", JSON.stringify({ ...good, password: "short" }), 400, "VALIDATION_FAILED"],
-      ["a control character", JSON.stringify({ ...good, password: "correct\u0000horse" }), 400, "VALIDATION_FAILED"],
-      ["a hidden character in the username", JSON.stringify({ ...good, username: "ro\u200bot" }), 400, "VALIDATION_FAILED"],
-      ["a huge username", JSON.stringify({ ...good, username: "r".repeat(100_000) }), 400, "VALIDATION_FAILED"],
-      ["a proto key", `{"__proto__":{"token":"${token}"},"username":"root","password":"correct horse"}`, 400, "VALIDATION_FAILED"],
-      ["an oversized body", JSON.stringify({ ...good, pad: "x".repeat(1_100_000) }), 413, "PAYLOAD_TOO_LARGE"],
+      [
+        "a control character",
+        JSON.stringify({ ...good, password: "correct\u0000horse" }),
+        400,
+        "VALIDATION_FAILED",
+      ],
+      [
+        "a hidden character in the username",
+        JSON.stringify({ ...good, username: "ro\u200bot" }),
+        400,
+        "VALIDATION_FAILED",
+      ],
+      [
+        "a huge username",
+        JSON.stringify({ ...good, username: "r".repeat(100_000) }),
+        400,
+        "VALIDATION_FAILED",
+      ],
+      [
+        "a proto key",
+        `{"__proto__":{"token":"${token}"},"username":"root","password":"correct horse"}`,
+        400,
+        "VALIDATION_FAILED",
+      ],
+      [
+        "an oversized body",
+        JSON.stringify({ ...good, pad: "x".repeat(1_100_000) }),
+        413,
+        "PAYLOAD_TOO_LARGE",
+      ],
     ];
     for (const [what, body, status, code] of cases) {
       const answer = await postSetup(body);
@@ -113,7 +141,12 @@ describe("platform serve --config", () => {
     const { cookie, csrf, page } = await setupSession();
     expect(page).toContain('<form method="post" action="/setup">');
     expect(page).not.toContain("<script");
-    const form = new URLSearchParams({ _csrf: csrf, token: "<b>nope</b>", username: "root", password: "correct horse" });
+    const form = new URLSearchParams({
+      _csrf: csrf,
+      token: "<b>nope</b>",
+      username: "root",
+      password: "correct horse",
+    });
     const answer = await fetch(`${url}/setup`, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded", cookie },
@@ -129,7 +162,10 @@ describe("platform serve --config", () => {
     const body = JSON.stringify({ token, username: "root", password: "correct horse" });
     const first = await postSetup(body);
     expect(first.status).toBe(201);
-    expect(await first.json()).toMatchObject({ ok: true, user: { username: "root", authorities: ["ROLE_USER", "ROLE_ADMIN"] } });
+    expect(await first.json()).toMatchObject({
+      ok: true,
+      user: { username: "root", authorities: ["ROLE_USER", "ROLE_ADMIN"] },
+    });
     const again = await postSetup(body);
     expect(again.status).toBe(409);
     expect(((await again.json()) as { code: string }).code).toBe("CONFLICT");

@@ -20,7 +20,8 @@ export function serveStore(host: HostConfig, env: Record<string, string | undefi
     return { host, line: "  store: MongoDB (the configuration's mongo plugin)" };
   }
   const configured = host.properties?.[MONGO_URI.key];
-  const uri = typeof configured === "string" && configured !== "" ? configured : env[envNameOf(MONGO_URI.key)];
+  const uri =
+    typeof configured === "string" && configured !== "" ? configured : env[envNameOf(MONGO_URI.key)];
   if (!uri) {
     return {
       host,

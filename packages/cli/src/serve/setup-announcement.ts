@@ -9,7 +9,9 @@ import { type SetupTokenIssue, SetupTokens } from "./setup-tokens.js";
  * this instance, or live from another one), else nothing. Returns the issue so the caller prints
  * it once, to the console only: the token never goes to the log sink.
  */
-export async function setupTokenAtStart(platform: Platform): Promise<SetupTokenIssue | "no-administrator" | undefined> {
+export async function setupTokenAtStart(
+  platform: Platform,
+): Promise<SetupTokenIssue | "no-administrator" | undefined> {
   const users = platform.resolve(UserRepository);
   if ((await users.count()) > 0) return (await anyAdministrator(users)) ? undefined : "no-administrator";
   const clock = platform.resolve(Clock);
@@ -20,7 +22,9 @@ export async function setupTokenAtStart(platform: Platform): Promise<SetupTokenI
 export function setupLines(issue: SetupTokenIssue | "no-administrator" | undefined, url: string): string[] {
   if (issue === undefined) return [];
   if (issue === "no-administrator") {
-    return ["  No administrator in the store: create one with `platform admin create <username> --config <file>`"];
+    return [
+      "  No administrator in the store: create one with `platform admin create <username> --config <file>`",
+    ];
   }
   const until = new Date(issue.expiresAt).toISOString();
   if (issue.kind === "live") {

@@ -4,7 +4,12 @@ import { ErrorCatalog, isPlatformError, PlatformError } from "@keyward/core/erro
 import { Clock, KeyStore, UserRepository } from "@keyward/core/ports";
 import type { HttpExchange } from "@keyward/core/web";
 import { escapeHtml } from "../home-page.js";
-import { anyAdministrator, checkNewAdministrator, createAdministrator, systemActor } from "./first-administrator.js";
+import {
+  anyAdministrator,
+  checkNewAdministrator,
+  createAdministrator,
+  systemActor,
+} from "./first-administrator.js";
 import { SetupTokens } from "./setup-tokens.js";
 
 /** Where the first administrator is created with the setup token (page and endpoint). */

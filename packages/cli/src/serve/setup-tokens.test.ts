@@ -4,7 +4,12 @@ import { createPlatform } from "@keyward/core";
 import { KeyStore } from "@keyward/core/ports";
 import { ManualClock } from "@keyward/core/testing";
 import { describe, expect, it } from "vitest";
-import { SETUP_TOKEN_PURPOSE, SETUP_TOKEN_TTL_MS, type SetupTokenIssue, SetupTokens } from "./setup-tokens.js";
+import {
+  SETUP_TOKEN_PURPOSE,
+  SETUP_TOKEN_TTL_MS,
+  type SetupTokenIssue,
+  SetupTokens,
+} from "./setup-tokens.js";
 
 /** The kernel's default KeyStore (in memory), as a platform registers it. */
 function inMemoryStore(): KeyStore {
@@ -20,9 +25,7 @@ function describeSetupTokens(label: string, newStore: () => Promise<{ a: KeyStor
       const { a, b } = await newStore();
       const clock = new ManualClock();
       const now = () => clock.now();
-      const issues = await Promise.all(
-        [a, b, a, b].map((store) => new SetupTokens({ store, now }).issue()),
-      );
+      const issues = await Promise.all([a, b, a, b].map((store) => new SetupTokens({ store, now }).issue()));
       expect(made(issues)).toHaveLength(1);
       const expiresAt = clock.now() + SETUP_TOKEN_TTL_MS;
       expect(issues.every((i) => i.expiresAt === expiresAt)).toBe(true);
