@@ -8,6 +8,7 @@ import { memoryCliIo } from "../command-line/memory-cli-io.js";
 import { parseHost } from "../command-line/parse-options.js";
 import { runCli } from "../command-line/run-cli.js";
 import { PLATFORM_COMMANDS } from "../commands/index.js";
+import { setupLines } from "./setup-announcement.js";
 
 // `platform serve --config f` in this process, as the CLI runs it: one start for the file.
 const logger = new CapturingLogger();
@@ -185,5 +186,14 @@ describe("platform serve --config", () => {
     for (const bad of ["", "a b", "-x", "x..y", "http://x", "a".repeat(300), true] as const) {
       expect(() => parseHost(bad)).toThrow(/Invalid --host/);
     }
+  });
+
+  it("says what another instance's live token or a store without administrators means, never a token it did not make", () => {
+    const live = setupLines({ kind: "live", expiresAt: Date.UTC(2026, 0, 1, 1) }, "http://x");
+    expect(live.join("\n")).toMatch(
+      /setup token is live until 2026-01-01T01:00:00.000Z; the instance that made it printed it/,
+    );
+    expect(setupLines("no-administrator", "http://x").join("\n")).toMatch(/platform admin create/);
+    expect(setupLines(undefined, "http://x")).toEqual([]);
   });
 });
