@@ -1,6 +1,8 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Platform } from "@keyward/core";
+import { UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../../adapters-http/src/test-support.js";
 import { LOW_COST_SCRYPT } from "../../../../test/support/low-cost-scrypt.js";
@@ -20,7 +22,10 @@ writeFileSync(
   `export default {
   properties: ${JSON.stringify(LOW_COST_SCRYPT)},
   register(c) { c.registerInstance(Symbol.for("platform.Logger"), globalThis.serveTestLogger); },
-  routes(routes) { routes.add({ method: "GET", path: "/hello", handler: () => ({ from: "host" }) }); },
+  routes(routes, platform) {
+    globalThis.servePlatform = platform;
+    routes.add({ method: "GET", path: "/hello", handler: () => ({ from: "host" }) });
+  },
 };\n`,
 );
 
@@ -157,6 +162,17 @@ describe("platform serve --config", () => {
     const html = await answer.text();
     expect(html).toContain('role="alert"');
     expect(html).not.toContain("<b>nope");
+  });
+
+  it("while the token is live, an administrator made another way ends setup, and the token stays unspent", async () => {
+    const platform = (globalThis as { servePlatform?: Platform }).servePlatform!;
+    const users = platform.resolve(UserRepository);
+    const other = await users.create({ username: "other", authorities: ["ROLE_ADMIN"] });
+    const body = JSON.stringify({ token, username: "root", password: "correct horse" });
+    const refused = await postSetup(body);
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe("CONFLICT");
+    await users.delete(other.id);
   });
 
   it("spends the token once for the first administrator, who signs in; afterwards setup is refused", async () => {

@@ -22,8 +22,9 @@ const SETUP_ACTOR = "system:setup-token";
  * `GET /setup` (a form) and `POST /setup` (`{token, username, password}`, JSON or the form): spends
  * the store's one-time setup token and creates the first administrator. Public routes on whichever
  * session chain serves the path, so the chain's CSRF check guards the form post (and a JSON one).
- * Refused with 409 CONFLICT once any administrator exists, 401 INVALID_TOKEN for a wrong, spent or
- * expired token (the same answer for all three), 400 VALIDATION_FAILED naming the field.
+ * Refused with 409 CONFLICT once the token was spent or, while it is live, once any administrator
+ * exists; 401 INVALID_TOKEN for a wrong or expired token, or none (the same answer for all);
+ * 400 VALIDATION_FAILED naming the field.
  */
 export function addSetupRoutes(routes: RouteRegistry, platform: Platform): void {
   routes.add({
@@ -61,10 +62,17 @@ export function addSetupRoutes(routes: RouteRegistry, platform: Platform): void 
   });
 }
 
-/** Checks, spends the token, then creates the account: a refused name or password never spends it. */
+/**
+ * Reads the token's state first (one read: an anonymous caller never makes the server page through
+ * the accounts unless a live token exists), checks the fields, spends the token, then creates the
+ * account: a refused name or password never spends it.
+ */
 async function setUp(platform: Platform, fields: Record<string, unknown>) {
-  if (await anyAdministrator(platform.resolve(UserRepository))) {
-    throw new PlatformError("CONFLICT", "Setup is complete: an administrator exists; sign in instead");
+  const clock = platform.resolve(Clock);
+  const tokens = new SetupTokens({ store: platform.resolve(KeyStore), now: () => clock.now() });
+  const state = await tokens.state();
+  if (state === "spent" || (state === "live" && (await anyAdministrator(platform.resolve(UserRepository))))) {
+    throw new PlatformError("CONFLICT", "Setup is complete: an administrator was made; sign in instead");
   }
   const token = fields.token;
   if (typeof token !== "string" || token.length === 0) {
@@ -73,9 +81,7 @@ async function setUp(platform: Platform, fields: Record<string, unknown>) {
     });
   }
   const { username, password } = checkNewAdministrator(fields.username, fields.password);
-  const clock = platform.resolve(Clock);
-  const tokens = new SetupTokens({ store: platform.resolve(KeyStore), now: () => clock.now() });
-  if (!(await tokens.spend(token))) {
+  if (state !== "live" || !(await tokens.spend(token))) {
     throw new PlatformError("INVALID_TOKEN", "The setup token is wrong, spent or expired");
   }
   return createAdministrator(platform, { username, password, actor: systemActor(SETUP_ACTOR, clock.now()) });

@@ -43,7 +43,9 @@ function describeSetupTokens(label: string, newStore: () => Promise<{ a: KeyStor
       expect(await onB.spend(`${issue.token.slice(0, -1)}x`)).toBe(false);
       expect(await onB.spend("")).toBe(false);
       expect(await onB.spend("x".repeat(10_000))).toBe(false);
+      expect(await onB.state()).toBe("live");
       const spends = await Promise.all([onA.spend(issue.token), onB.spend(issue.token)]);
+      expect(await onB.state()).toBe("spent");
       expect(spends.filter(Boolean)).toHaveLength(1);
       expect(await onA.spend(issue.token)).toBe(false);
       // The store keeps only its digest, never the token.
@@ -58,6 +60,7 @@ function describeSetupTokens(label: string, newStore: () => Promise<{ a: KeyStor
       const first = await new SetupTokens({ store: a, now }).issue();
       if (first.kind !== "made") throw new Error("expected a new token");
       clock.advance(SETUP_TOKEN_TTL_MS);
+      expect(await new SetupTokens({ store: b, now }).state()).toBe("none");
       expect(await new SetupTokens({ store: b, now }).spend(first.token)).toBe(false);
       const later = await Promise.all([a, b].map((store) => new SetupTokens({ store, now }).issue()));
       expect(made(later)).toHaveLength(1);

@@ -62,6 +62,18 @@ export class SetupTokens {
   }
 
   /**
+   * What the store holds now, in one read: a token that can be spent (`live`), a spent one whose
+   * record no start has replaced yet (`spent`: setup happened), or nothing usable (`none`: never made,
+   * or expired).
+   */
+  async state(): Promise<"live" | "spent" | "none"> {
+    const now = this.o.now();
+    const current = await this.current(now);
+    if (current?.algorithm === SPENT) return "spent";
+    return current !== undefined && isLive(current, now) ? "live" : "none";
+  }
+
+  /**
    * Spends `token` once: true when it is the store's live token (compared in constant time) and this
    * call replaced it; false for any other token, an expired or spent one, or a lost race.
    */
