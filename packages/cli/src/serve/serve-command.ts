@@ -1,4 +1,5 @@
 import { serveHttp } from "@keyward/adapters-http";
+import type { Platform } from "@keyward/core";
 import { loadHostConfig } from "../host-config.js";
 import { type RunningServer, runningServer } from "../running-server.js";
 import { setupLines, setupTokenAtStart } from "./setup-announcement.js";
@@ -44,8 +45,14 @@ export async function serveCommand(
       `Platform listening on ${args.host ?? "127.0.0.1"} port ${server.port} (${server.url})`,
       store.line,
       `  config: ${args.config}`,
-      ...setupLines(issue, server.url),
+      ...setupLines(issue, publicUrlOf(served.platform) ?? server.url),
     ].join("\n"),
   );
   return runningServer(server, served);
+}
+
+/** The configured public URL (`platform.server.public-url`), where the operator opens `/setup`; undefined when unset. */
+function publicUrlOf(platform: Platform): string | undefined {
+  const value = platform.properties.list().find((p) => p.key === "platform.server.public-url")?.value;
+  return typeof value === "string" && value !== "" ? value.replace(/\/+$/, "") : undefined;
 }
