@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Platform } from "@keyward/core";
 import { UserRepository } from "@keyward/core/ports";
+import { RouteTable } from "@keyward/core/web";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CapturingLogger } from "../../../adapters-http/src/test-support.js";
 import { LOW_COST_SCRYPT } from "../../../../test/support/low-cost-scrypt.js";
@@ -20,7 +21,7 @@ const config = join(dir, "host.mjs");
 writeFileSync(
   config,
   `export default {
-  properties: ${JSON.stringify(LOW_COST_SCRYPT)},
+  properties: ${JSON.stringify({ ...LOW_COST_SCRYPT, "platform.policy.no-match-decision": "DENY" })},
   register(c) { c.registerInstance(Symbol.for("platform.Logger"), globalThis.serveTestLogger); },
   routes(routes, platform) {
     globalThis.servePlatform = platform;
@@ -67,18 +68,28 @@ afterAll(async () => {
 });
 
 describe("platform serve --config", () => {
-  it("runs the host's configuration on its own: no demo users, the host's routes, the in-memory store named", async () => {
+  it("runs the host's configuration on its own: no demo users or routes, its properties and routes, the in-memory store named; /setup stays open under DENY", async () => {
     const out = io.stdout.join("\n");
     expect(out).toContain("store: in memory");
     expect(out).not.toMatch(/admin \/ admin|Users:/);
-    expect(await (await fetch(`${url}/hello`)).json()).toEqual({ from: "host" });
+    // The configuration's properties hold: under DENY the host's route without a policy is closed.
+    const hello = await fetch(`${url}/hello`, { redirect: "manual" });
+    expect([hello.status, hello.headers.get("location")]).toEqual([302, "/login"]);
+    const platform = (globalThis as { servePlatform?: Platform }).servePlatform!;
+    const names = platform
+      .resolve(RouteTable)
+      .list()
+      .map((r) => r.name);
+    expect(names).toEqual(
+      expect.arrayContaining(["app.GET /hello", "setup.page", "setup.submit", "serve.home"]),
+    );
+    expect(names.filter((n) => /^(orders|admin|account)\./.test(n))).toEqual([]);
     const demoLogin = await fetch(`${url}/api/login`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ username: "admin", password: "admin" }),
     });
     expect(demoLogin.status).toBe(401);
-    expect((await fetch(`${url}/api/orders`)).status).toBe(404);
   });
 
   it("prints the setup token once, on the console; the log sink never sees it", () => {

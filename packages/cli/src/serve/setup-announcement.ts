@@ -1,7 +1,7 @@
 import type { Platform } from "@keyward/core";
 import { Clock, KeyStore, UserRepository } from "@keyward/core/ports";
 import { anyAdministrator } from "./first-administrator.js";
-import { SETUP_PATH } from "./setup-routes.js";
+import { SETUP_PATH } from "../demo-security.js";
 import { type SetupTokenIssue, SetupTokens } from "./setup-tokens.js";
 
 /**

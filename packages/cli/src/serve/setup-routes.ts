@@ -3,6 +3,7 @@ import { csrfHiddenInput, type Platform } from "@keyward/core";
 import { ErrorCatalog, isPlatformError, PlatformError } from "@keyward/core/errors";
 import { Clock, KeyStore, UserRepository } from "@keyward/core/ports";
 import type { HttpExchange } from "@keyward/core/web";
+import { SETUP_PATH } from "../demo-security.js";
 import { escapeHtml } from "../home-page.js";
 import {
   anyAdministrator,
@@ -11,9 +12,6 @@ import {
   systemActor,
 } from "./first-administrator.js";
 import { SetupTokens } from "./setup-tokens.js";
-
-/** Where the first administrator is created with the setup token (page and endpoint). */
-export const SETUP_PATH = "/setup";
 
 /** The audit principal of an administrator made with the setup token. */
 const SETUP_ACTOR = "system:setup-token";
