@@ -31,7 +31,7 @@ export const adminCreateCommand: CliCommand = {
     const store = serveStore(await loadHostConfig(options.config), io.env);
     const { host } = store;
     const replacesStores = host.plugins?.length || host.overrides || host.register;
-    if (store.line.includes("in memory") && !replacesStores) {
+    if (!store.mongo && !replacesStores) {
       throw new CliFailure(
         "The configuration keeps its users in memory: an account made here would die with this command. Configure platform.mongo.uri, or use the setup token `platform serve` prints",
         "STORE_IN_MEMORY",

@@ -6,6 +6,8 @@ import type { HostConfig } from "../host-config.js";
 export interface ServeStore {
   host: HostConfig;
   line: string;
+  /** True when MongoDB keeps the data; false for the in-memory default. */
+  mongo: boolean;
 }
 
 /**
@@ -17,7 +19,7 @@ export interface ServeStore {
  */
 export function serveStore(host: HostConfig, env: Record<string, string | undefined>): ServeStore {
   if (host.plugins?.some((plugin) => plugin.id === "mongo")) {
-    return { host, line: "  store: MongoDB (the configuration's mongo plugin)" };
+    return { host, line: "  store: MongoDB (the configuration's mongo plugin)", mongo: true };
   }
   const configured = host.properties?.[MONGO_URI.key];
   const uri =
@@ -26,10 +28,12 @@ export function serveStore(host: HostConfig, env: Record<string, string | undefi
     return {
       host,
       line: `  store: in memory (lost at stop: set ${MONGO_URI.key} or ${envNameOf(MONGO_URI.key)} for MongoDB)`,
+      mongo: false,
     };
   }
   return {
     host: { ...host, plugins: [...(host.plugins ?? []), mongoPlugin({ uri })] },
     line: `  store: MongoDB ${describeMongoUri(uri)}`,
+    mongo: true,
   };
 }
