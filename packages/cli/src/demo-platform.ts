@@ -116,11 +116,15 @@ function addAccountSecurityRoutes(routes: RouteRegistry): void {
   });
 }
 
-/** The demo's modules, then the host configuration's plugins (also what `platform doctor` judges against). */
+/**
+ * The platform's modules as `platform start` and `platform serve` run them, with the host's chains
+ * (`security`, default the demo's layout), then the host configuration's plugins (also what
+ * `platform doctor` judges against).
+ */
 export function demoPlugins(host: HostConfig): PlatformPlugin[] {
   return [
     httpPlugin,
-    createIdentityPlugin({ security: demoSecurity }),
+    createIdentityPlugin({ security: host.security ?? demoSecurity }),
     mfaPlugin,
     authzPlugin,
     // Managed resources: the scanned routes and @Protectable methods, their lifecycle and admin API.

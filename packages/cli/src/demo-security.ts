@@ -29,6 +29,9 @@ export const API_MFA_PREFIX = "/api/token-mfa";
 /** How recent a second factor must be for the demo's step-up routes (`/account/**`, `/api/account/**`). */
 export const STEP_UP_MAX_AGE_MS = 5 * 60_000;
 
+/** Where `platform serve` creates the first administrator with the setup token (public on the page chain). */
+export const SETUP_PATH = "/setup";
+
 /** Paths served by the OTT chain (generation, the built-in submit page and processing). */
 const OTT_PATHS = ["/ott/**", "/login/ott"];
 
@@ -67,6 +70,10 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
               // is decided by the database policies (dynamic authorization).
               .authorizeHttpRequests((a) =>
                 a
+                  // `platform serve`'s first-administrator page: reachable before anyone can sign in,
+                  // even under platform.policy.no-match-decision=DENY (the demo serves no such route).
+                  .requestMatchers(SETUP_PATH)
+                  .permitAll()
                   .requestMatchers("/account/**")
                   .recentFactor(STEP_UP_MAX_AGE_MS)
                   .requestMatchers("/admin/api/**")

@@ -3,6 +3,8 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import {
   nearestName,
   type Platform,
+  type SecurityConfiguration,
+  type SecurityRegistry,
   type PlatformPlugin,
   type PlatformProperties,
   type PortOverrides,
@@ -20,6 +22,11 @@ export interface HostConfig {
   overrides?: (overrides: PortOverrides, properties: PlatformProperties) => void;
   /** Advanced escape hatch: raw tsyringe registrations made before any default. Prefer `overrides`. */
   register?: (container: DependencyContainer, properties: PlatformProperties) => void;
+  /**
+   * The host's security filter chains, in the registry DSL (`(r) => r.form().session()…build()`);
+   * default: the demo's chain layout (`demoSecurity`), which `platform serve` also uses.
+   */
+  security?: (registry: SecurityRegistry) => SecurityConfiguration;
   /** Application routes of the host. */
   routes?: (routes: RouteRegistry, platform: Platform) => void;
   /** Where the configuration came from (set by `loadHostConfig`: the module's path as given), named in errors. */
@@ -27,7 +34,7 @@ export interface HostConfig {
 }
 
 /** The keys a configuration module's export may have. */
-const HOST_CONFIG_KEYS = ["properties", "plugins", "overrides", "register", "routes"] as const;
+const HOST_CONFIG_KEYS = ["properties", "plugins", "overrides", "register", "security", "routes"] as const;
 
 /** Identity helper that types a host configuration module's default export. */
 export function definePlatformConfig(config: HostConfig): HostConfig {

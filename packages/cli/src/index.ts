@@ -15,4 +15,6 @@ export { buildDemoPlatform, type DemoPlatform } from "./demo-platform.js";
 export { routeListMarkdown, routeListText } from "./route-list.js";
 export { definePlatformConfig, loadHostConfig, type HostConfig } from "./host-config.js";
 export { startCommand, type RunningDemo, type StartOptions } from "./start-command.js";
+export type { CloseOptions, RunningServer } from "./running-server.js";
+export { serveCommand, type ServeOptions } from "./serve/serve-command.js";
 export { API_MFA_PREFIX, DEMO_USERS, demoSecurity, seedDemoUsers } from "./demo-security.js";

@@ -7,11 +7,14 @@ import { buildDemoPlatform } from "./demo-platform.js";
 import { DEMO_USERS } from "./demo-security.js";
 import { DEMO_KEK_FILE, type DemoStore, demoStore } from "./demo-store.js";
 import { loadHostConfig } from "./host-config.js";
+import { type RunningServer, runningServer } from "./running-server.js";
 
 /** What `platform start` needs: where to listen and the host configuration module, if any. */
 export interface StartOptions {
   /** TCP port; 0 picks a free one; default 8080. */
   port?: number | undefined;
+  /** Interface to bind (default `127.0.0.1`; `0.0.0.0` for every interface, as in a container). */
+  host?: string | undefined;
   /** Path of a host configuration module. */
   config?: string | undefined;
   /** MongoDB connection string (else `platform.mongo.uri`; none: the in-memory stores). */
@@ -20,31 +23,17 @@ export interface StartOptions {
   cwd?: string | undefined;
 }
 
-/** How a running demo stops: wait up to `graceMs` for in-flight requests (or until `force` settles). */
-export interface CloseOptions {
-  graceMs?: number;
-  force?: Promise<unknown>;
-}
-
 /** A running demo server. */
-export interface RunningDemo {
-  url: string;
-  port: number;
-  /**
-   * Stops accepting connections, lets in-flight requests finish (at most `graceMs`, default 10 s,
-   * or until `force` settles), drops what is left, then stops the platform (its stores close).
-   */
-  close(options?: CloseOptions): Promise<void>;
-}
+export type RunningDemo = RunningServer;
 
-/** `platform start`: builds the demo, listens on 127.0.0.1 and prints its URL as http://localhost:PORT. */
+/** `platform start`: builds the demo, listens on `host` (default 127.0.0.1) and prints its URL as http://localhost:PORT. */
 export async function startCommand(
   args: StartOptions,
   out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
 ): Promise<RunningDemo> {
   const host = args.config ? await loadHostConfig(args.config) : {};
   const store = demoStore(host, args.mongoUri, process.env, args.cwd ?? process.cwd());
-  const { demo, server } = await startServing(store, args.port ?? 8080);
+  const { demo, server } = await startServing(store, args.port ?? 8080, args.host);
   const lines = [`Platform demo listening on ${server.url}`];
   for (const route of demo.routes.list()) {
     // Only literal paths are URLs to open (no `*`, `**` or `{name}`).
@@ -62,26 +51,7 @@ export async function startCommand(
   lines.push(...store.lines);
   if (args.config) lines.push(`  config: ${args.config}`);
   out(lines.join("\n"));
-  return {
-    url: server.url,
-    port: server.port,
-    async close(options = {}) {
-      // From now on `/health/ready` answers 503 shutting-down to whoever still asks.
-      demo.readiness.beginShutdown();
-      const grace = new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, options.graceMs ?? 10_000);
-        timer.unref();
-        options.force?.then(
-          () => resolve(),
-          () => resolve(),
-        );
-      });
-      const graceful = server.close(false);
-      const finished = await Promise.race([graceful.then(() => true), grace.then(() => false)]);
-      if (!finished) await server.close(true);
-      await demo.platform.stop();
-    },
-  };
+  return runningServer(server, demo);
 }
 
 /**
@@ -89,7 +59,7 @@ export async function startCommand(
  * leaves no server. Only then is a key-encryption key generated for this start saved, so a failed
  * start leaves no key file either; a key that cannot be saved stops what started.
  */
-async function startServing(store: DemoStore, port: number) {
+async function startServing(store: DemoStore, port: number, hostname = "127.0.0.1") {
   let demo: Awaited<ReturnType<typeof buildDemoPlatform>>;
   try {
     demo = await buildDemoPlatform(store.host);
@@ -98,7 +68,7 @@ async function startServing(store: DemoStore, port: number) {
   }
   let server: Awaited<ReturnType<typeof serveHttp>> | undefined;
   try {
-    server = await serveHttp(demo.app, { port, hostname: "127.0.0.1" });
+    server = await serveHttp(demo.app, { port, hostname });
     demo.platform.resolve(ServerAddress).port = server.port;
     store.persist();
     return { demo, server };

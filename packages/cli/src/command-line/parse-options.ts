@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { CliUsageError, type OptionSpec } from "./cli-command.js";
 
 /** Options every command accepts. */
@@ -60,4 +61,23 @@ export function parsePort(text: string | undefined): number | undefined {
     throw new CliUsageError(`Invalid port: ${text} (0..65535)`);
   }
   return Number(text);
+}
+
+/** One DNS label: letters, digits and inner hyphens, 1 to 63 characters. */
+const LABEL = /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?$/;
+
+/**
+ * The interface to bind from `--host`: an IPv4 or IPv6 address (`0.0.0.0` and `::` bind every
+ * interface) or a host name of DNS labels (at most 253 characters); undefined when absent.
+ */
+export function parseHost(text: string | true | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  if (typeof text === "string" && (isIP(text) !== 0 || validHostName(text))) return text;
+  throw new CliUsageError(
+    `Invalid --host: ${typeof text === "string" ? JSON.stringify(text.slice(0, 100)) : "(no value)"} (an IP address such as 127.0.0.1 or 0.0.0.0, or a host name)`,
+  );
+}
+
+function validHostName(text: string): boolean {
+  return text.length <= 253 && text.split(".").every((label) => LABEL.test(label));
 }
