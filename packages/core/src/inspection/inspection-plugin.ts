@@ -19,6 +19,7 @@ import { BundleCatalog } from "../prompts/bundle-catalog-token.js";
 import { RouteTable } from "../web/route-table.js";
 import { InspectionAdminEndpoints } from "./admin/inspection-admin-endpoints.js";
 import { CanaryHealth } from "./canary/canary-health.js";
+import { registerInspectionConsole } from "./console/register-inspection-console.js";
 import { dictionaryVersionOf } from "./inspect-package.js";
 import {
   PROMPT_INSPECTION_PROPERTIES,
@@ -75,6 +76,7 @@ export function createPromptInspectionPlugin(options: PromptInspectionPluginOpti
         });
       ctx.registerDefault(PromptInspectionToken, { useFactory: (c) => inspectionOf(c) });
       registerRuntime(ctx, settings);
+      registerInspectionConsole(ctx);
     },
   };
 }

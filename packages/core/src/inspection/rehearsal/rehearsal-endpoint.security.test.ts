@@ -153,6 +153,6 @@ describe("POST /platform/admin/api/prompt-inspection/rehearsals", () => {
       authenticatedAt: 0,
       factors: [],
     });
-    expect(await codeOf(route.handler(oversized, {}))).toBe("PAYLOAD_TOO_LARGE");
+    expect(await codeOf(Promise.resolve(route.handler(oversized, {})))).toBe("PAYLOAD_TOO_LARGE");
   });
 });

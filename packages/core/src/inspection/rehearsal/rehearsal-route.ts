@@ -5,7 +5,6 @@ import { ReleaseEvidenceLedger } from "../../governance/evidence/release-evidenc
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import { KeyRing } from "../../kernel/keys/key-ring.js";
-import type { PlatformPlugin } from "../../kernel/plugin.js";
 import { BundleCatalog } from "../../prompts/bundle-catalog-token.js";
 import { RouteTable } from "../../web/route-table.js";
 import { BundleRehearsal } from "./bundle-rehearsal.js";
@@ -37,11 +36,3 @@ export function addRehearsalRoute(c: DependencyContainer): void {
   const endpoint = new RehearsalEndpoint({ rehearsal, audit: c.resolve(AuditSink), clock: c.resolve(Clock) });
   c.resolve(RouteTable).add(endpoint.route());
 }
-
-/** The counterfactual rehearsal's route as a plugin of its own (installed with the inspection). */
-export const rehearsalPlugin: PlatformPlugin = {
-  id: "prompt-rehearsal",
-  register(ctx) {
-    ctx.onStart("prompt-rehearsal", (c) => addRehearsalRoute(c));
-  },
-};
