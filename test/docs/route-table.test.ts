@@ -17,6 +17,7 @@ const URL_TABLE_DOCS = [
   "cli.md",
   "glossary.md",
   "prompt-governance.md",
+  "prompt-inspection.md",
   "sealed-evidence.md",
   "../README.md",
 ];
