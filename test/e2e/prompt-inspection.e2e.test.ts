@@ -100,7 +100,9 @@ describeInBrowser("Prompt inspection console pages in a real browser", () => {
     expect(missing?.status()).toBe(404);
     // Hostile and oversized input: a refused id, an oversized cursor, an unknown parameter; never a 500.
     expect((await page.goto(`${demo.base}${OVERVIEW}/packages/%3Cscript%3E`))?.status()).toBe(400);
-    expect((await page.goto(`${demo.base}${OVERVIEW}/packages?cursor=${"x".repeat(5_000)}`))?.status()).toBe(400);
+    expect((await page.goto(`${demo.base}${OVERVIEW}/packages?cursor=${"x".repeat(5_000)}`))?.status()).toBe(
+      400,
+    );
     expect((await page.goto(`${demo.base}${OVERVIEW}?limit=5`))?.status()).toBe(400);
     // Anonymous: no page (the chain sends a browser to sign in, an API caller a 401).
     const anonymous = await fetch(`${demo.base}${OVERVIEW}`, { redirect: "manual" });
