@@ -42,7 +42,11 @@ describeInBrowser("Prompt inspection console pages in a real browser", () => {
     admin.page.on("console", (m) => {
       if (/Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
     });
-    admin.page.on("dialog", (d) => void dialogs.push(d.message()).toString() && d.dismiss());
+    // A script run by an injected value would show itself as a dialog (alert): none may open.
+    admin.page.on("dialog", (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
     const { page } = admin;
     await page.goto(`${demo.base}/login`);
     await page.fill("#username", "admin");
