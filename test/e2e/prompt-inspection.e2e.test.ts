@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { SealedEvidenceToken } from "../../packages/core/src/decisions/evidence/sealed-evidence-service.js";
-import { BROKEN_CASES } from "../../packages/core/src/inspection/corpus/broken-packages.fixture.js";
 import { cleanPackage, V20 } from "../../packages/core/src/inspection/corpus/clean-packages.fixture.js";
 import type { InspectedPackage } from "../../packages/core/src/inspection/inspected-package.js";
 import { PromptInspectionToken } from "../../packages/core/src/inspection/service/prompt-inspection.js";
@@ -11,15 +10,21 @@ import { type BrowserSession, describeInBrowser, launchBrowser } from "./browser
 const OVERVIEW = "/platform/admin/prompt-inspection";
 const CLEAN_ID = "pkg-e2e-clean";
 const BROKEN_ID = "pkg-e2e-off-by-one";
+const HOSTILE = `<img src=x onerror="alert('xss')">`;
 
 /** One clean v20 package and one whose subject is drawn one letter off, sealed and inspected in the demo. */
 async function seedInspected(demo: RunningDemo): Promise<void> {
   const catalog = loadBundleCatalog();
   const at = Date.now() - 60_000;
-  const offByOne = BROKEN_CASES.find((c) => c.name === "a fact's value off by one letter")!;
+  const clean = cleanPackage(catalog, { golden: "internal-read", id: BROKEN_ID });
+  // The subject drawn one letter off, with markup after it: a mismatch whose line must show as text.
+  const drawn = clean.prompts.map((p) => ({
+    ...p,
+    user: p.user.replace("subject: alice", `subject: alicf${HOSTILE}`),
+  }));
   const packages: InspectedPackage[] = [
     { ...cleanPackage(catalog, { golden: "internal-read", id: CLEAN_ID }), at },
-    { ...offByOne.change(cleanPackage(catalog, { ...offByOne.from, id: BROKEN_ID })), at: at + 1 },
+    { ...clean, prompts: drawn, at: at + 1 },
   ];
   const sealed = demo.platform.resolve(SealedEvidenceToken);
   const inspection = demo.platform.resolve(PromptInspectionToken);
@@ -96,7 +101,8 @@ describeInBrowser("Prompt inspection console pages in a real browser", () => {
     ]);
     expect(await page.textContent(".package-id")).toBe(BROKEN_ID);
     const flagged = page.locator("ol.prompt-lines li.flagged").filter({ hasText: "alicf" }).first();
-    expect(await flagged.locator(".prompt-line").textContent()).toMatch(/subject: alicf/);
+    expect(await flagged.locator(".prompt-line").textContent()).toContain(`subject: alicf${HOSTILE}`);
+    expect(await page.locator("main img").count()).toBe(0);
     expect(await flagged.locator('.finding[data-check="FACT_ACCURACY"]').textContent()).toContain(
       "VALUE_DIFFERS",
     );
