@@ -132,6 +132,11 @@ describeInBrowser("Prompt inspection console pages in a real browser", () => {
     expect(body.record.kind).toBe("REHEARSAL");
     expect(body.rehearsal.packages).toBeGreaterThanOrEqual(2);
     expect(body.rehearsal.verdicts.FAIL).toBe(0);
+    // The overview lists it among the rehearsals.
+    await page.reload();
+    const row = page.locator(`.rehearsals tr[data-evidence="${body.record.id}"]`);
+    expect(await row.getAttribute("data-outcome")).toBe("OK");
+    expect(await row.textContent()).toContain(V20);
     expect(cspViolations).toEqual([]);
     expect(dialogs).toEqual([]);
   });

@@ -1,6 +1,11 @@
 import type { SealedEvidence } from "../../decisions/evidence/sealed-evidence-service.js";
 import { releaseQuery } from "../../governance/admin/release-admin-requests.js";
+import type {
+  EvidenceRecord,
+  ReleaseEvidenceLedger,
+} from "../../governance/evidence/release-evidence-ledger.js";
 import { PlatformError } from "../../kernel/platform-error.js";
+import { SECURITY_DECISION_PROMPT_KEY } from "../../prompts/bundles/bundle-definition.js";
 import type {
   InspectionOverviewJson,
   InspectionPackageDetailJson,
@@ -25,6 +30,8 @@ import type { InspectionResultStore } from "../results/inspection-result-store.j
 /** What the console pages read: the inspection's stores, the sealed evidence and the clock's now. */
 export interface InspectionConsoleDataOptions {
   readonly results: InspectionResultStore;
+  /** The release evidence ledger (its REHEARSAL records); absent without prompt governance. */
+  readonly ledger?: ReleaseEvidenceLedger | undefined;
   readonly evidence: SealedEvidence;
   readonly dictionaryVersion: string;
   readonly now: () => number;
@@ -43,6 +50,11 @@ export class InspectionConsoleData {
     const period = overviewPeriod(releaseQuery(OverviewQuery, query), this.o.now());
     const versions = { inspectorVersion: INSPECTOR_VERSION, dictionaryVersion: this.o.dictionaryVersion };
     return inspectionOverview(this.o.results, period, versions);
+  }
+
+  /** The newest REHEARSAL evidence records of the security-decision prompt; undefined without a ledger. */
+  async rehearsals(limit: number): Promise<EvidenceRecord[] | undefined> {
+    return this.o.ledger?.list({ promptKey: SECURITY_DECISION_PROMPT_KEY, kind: "REHEARSAL", limit });
   }
 
   /** One page of inspected packages by the query's filters, newest capture first. */

@@ -8,6 +8,7 @@ import { CHECK_CODES } from "../inspection-result.js";
 import { renderInspectionOverview } from "./inspection-overview-view.js";
 import { renderInspectionPackage } from "./inspection-package-view.js";
 import { renderInspectionPackages } from "./inspection-packages-view.js";
+import { renderRehearsals } from "./inspection-rehearsals-view.js";
 
 const HOSTILE = `"><script>alert(1)</script><img src=x onerror=alert(2)>`;
 const DAY = 86_400_000;
@@ -168,5 +169,31 @@ describe("the inspection console's views", () => {
       'rel="next" href="/platform/admin/prompt-inspection/packages?verdict=ERROR&#38;block=%22%3E%3Cscript',
     );
     expect(html).toContain("cursor=c%26d");
+  });
+
+  it("the overview's rehearsals flag a failing one and escape what an administrator's name holds", () => {
+    const content = {
+      period: { from: DAY, to: 2 * DAY },
+      packages: 4,
+      truncated: false,
+      verdicts: { PASS: 2, FAIL: 1, INCOMPLETE: 1, NOT_APPLICABLE: 0, ERROR: 0 },
+    };
+    const record = {
+      id: "ev-1",
+      kind: "REHEARSAL" as const,
+      promptKey: "cortex.security-decision",
+      promptVersion: "2026.09.15-v20",
+      bundleHash: "a".repeat(64),
+      recordedBy: HOSTILE,
+      recordedAt: 3 * DAY,
+      content,
+      contentHash: "c".repeat(64),
+    };
+    const html = renderRehearsals([record]);
+    expect(html).toContain('data-outcome="FAIL"');
+    expect(html).toContain('<span class="alert-flag">PASS 2, FAIL 1, INCOMPLETE 1');
+    expect(html).not.toContain("<script>");
+    expect(renderRehearsals([])).toContain("No rehearsal recorded yet");
+    expect(renderRehearsals(undefined)).toBe("");
   });
 });

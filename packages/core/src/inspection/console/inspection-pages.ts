@@ -21,6 +21,7 @@ import {
 } from "./inspection-console-paths.js";
 import { h, renderInspectionOverview } from "./inspection-overview-view.js";
 import { renderInspectionPackage } from "./inspection-package-view.js";
+import { renderRehearsals, SHOWN_REHEARSALS } from "./inspection-rehearsals-view.js";
 import { type PackagesFilters, renderInspectionPackages } from "./inspection-packages-view.js";
 
 /** What the pages read. */
@@ -97,13 +98,14 @@ export class InspectionPages {
     inspectionAdmin(exchange, this.o.audit);
     await withErrorPage(
       exchange,
-      async () =>
-        this.write(
-          exchange,
-          200,
-          "Prompt inspection",
-          renderInspectionOverview(await this.o.data.overview(exchange.query)),
-        ),
+      async () => {
+        const [overview, rehearsals] = await Promise.all([
+          this.o.data.overview(exchange.query),
+          this.o.data.rehearsals(SHOWN_REHEARSALS),
+        ]);
+        const body = `${renderInspectionOverview(overview)}\n${renderRehearsals(rehearsals)}`;
+        await this.write(exchange, 200, "Prompt inspection", body);
+      },
       (status, notice) =>
         this.write(
           exchange,

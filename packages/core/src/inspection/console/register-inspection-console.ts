@@ -1,4 +1,5 @@
 import { SealedEvidenceToken } from "../../decisions/evidence/sealed-evidence-service.js";
+import { ReleaseEvidenceLedger } from "../../governance/evidence/release-evidence-ledger.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import type { PluginContext } from "../../kernel/plugin.js";
@@ -24,6 +25,7 @@ export function registerInspectionConsole(ctx: Pick<PluginContext, "registerMemb
     if (!c.isRegistered(RouteTable, true)) return;
     const data = new InspectionConsoleData({
       results: c.resolve(InspectionResultStore),
+      ledger: c.isRegistered(ReleaseEvidenceLedger, true) ? c.resolve(ReleaseEvidenceLedger) : undefined,
       evidence: c.resolve(SealedEvidenceToken),
       dictionaryVersion: dictionaryVersionOf(c.resolve(BundleCatalog)),
       now: () => c.resolve(Clock).now(),
