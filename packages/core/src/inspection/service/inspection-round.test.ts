@@ -67,7 +67,7 @@ describe("the inspection service over stored packages", () => {
     expect(r?.checks.find((c) => c.check === "SEAL_INTEGRITY")?.status).toBe("PASS");
     expect(r?.checks.find((c) => c.check === "BUNDLE_TRACE")?.status).toBe("PASS");
     expect(r?.checks.find((c) => c.check === "REASON_MATCH")).toMatchObject({ status: "PASS" });
-    expect(r?.checks.find((c) => c.check === "REASON_MATCH")!.items).toBeGreaterThan(0);
+    expect(r!.checks.find((c) => c.check === "REASON_MATCH")!.items).toBeGreaterThan(0);
     expect(r?.release).toMatchObject({
       promptVersion: template.metadata.release!.promptVersion,
       status: "ACTIVE",
