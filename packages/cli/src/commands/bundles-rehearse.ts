@@ -14,7 +14,8 @@ import { recordedLine, recordOf, type RecordedEvidence } from "./evidence-postin
 export const REHEARSALS_PATH = "/platform/admin/api/prompt-inspection/rehearsals";
 const VERSION = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/;
 const EPOCH_MS = /^\d{1,15}$/;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
+// As the inspection API takes them: a date (UTC midnight), or a date-time with its zone.
+const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const VERDICTS = ["PASS", "FAIL", "INCOMPLETE", "NOT_APPLICABLE", "ERROR"] as const;
 /** Findings printed (the record keeps up to 20; `--json` shows them all). */
 const SHOWN_FINDINGS = 5;
@@ -56,7 +57,9 @@ function instantOption(input: CommandInput, name: "from" | "to"): string | numbe
   if (v === undefined) return undefined;
   if (typeof v === "string" && EPOCH_MS.test(v)) return Number(v);
   if (typeof v === "string" && ISO_INSTANT.test(v)) return v;
-  throw new CliUsageError(`--${name} takes an ISO-8601 date-time with its offset, or epoch milliseconds`);
+  throw new CliUsageError(
+    `--${name} takes an ISO-8601 date or date-time with its zone, or epoch milliseconds`,
+  );
 }
 
 function limitOption(input: CommandInput): number | undefined {

@@ -31,9 +31,9 @@ import { InMemoryInspectionResultStore } from "./results/in-memory-inspection-re
 import { InspectionResultStore } from "./results/inspection-result-store.js";
 import { StoreFactSourceVerifier } from "./sample/store-fact-source-verifier.js";
 import { InspectionScheduler } from "./service/inspection-scheduler.js";
-import { InspectionRound } from "./service/inspection-round.js";
+import { InspectionRound, InspectionRoundToken } from "./service/inspection-round.js";
 import { PromptInspection, PromptInspectionToken } from "./service/prompt-inspection.js";
-import { ReinspectionJobs } from "./service/reinspection-jobs.js";
+import { ReinspectionJobs, ReinspectionJobsToken } from "./service/reinspection-jobs.js";
 
 /** How the inspection plugin is made. */
 export interface PromptInspectionPluginOptions {
@@ -112,47 +112,56 @@ function outcomesOf(results: InspectionResultStore): InspectionOutcomes {
 }
 
 function registerRuntime(ctx: PluginContext, settings: PromptInspectionSettings): void {
+  ctx.registerDefault(ReinspectionJobsToken, {
+    useFactory: (c) =>
+      new ReinspectionJobs({
+        store: c.resolve(SealedEvidenceStore),
+        now: () => c.resolve(Clock).now(),
+        newId: () => `RIJ-${c.resolve(IdGenerator).id()}`,
+        instanceId: c.resolve(InstanceIdentity).instanceId,
+      }),
+  });
+  ctx.registerDefault(InspectionRoundToken, { useFactory: (c) => roundOf(c, settings) });
   let scheduler: InspectionScheduler | undefined;
   ctx.onStart("prompt-inspection", (c) => {
-    const inspection = c.resolve(PromptInspectionToken);
-    const identity = c.resolve(InstanceIdentity);
-    const jobs = new ReinspectionJobs({
-      store: c.resolve(SealedEvidenceStore),
-      now: () => c.resolve(Clock).now(),
-      newId: () => `RIJ-${c.resolve(IdGenerator).id()}`,
-      instanceId: identity.instanceId,
-    });
-    const canary = canaryOf(c, settings);
-    const round = new InspectionRound({
-      inspection,
-      store: c.resolve(SealedEvidenceStore),
-      results: c.resolve(InspectionResultStore),
-      jobs,
-      lock: c.resolve(DistributedLock),
-      owner: `${identity.instanceId}:inspection`,
-      batchSize: settings.batchSize,
-      samplePercent: settings.samplePercent,
-      now: () => c.resolve(Clock).now(),
-      after: canary && (async () => void (await canary.check())),
-    });
     if (c.isRegistered(RouteTable, true)) {
       const endpoints = new InspectionAdminEndpoints({
-        inspection,
+        inspection: c.resolve(PromptInspectionToken),
         results: c.resolve(InspectionResultStore),
         evidence: c.resolve(SealedEvidenceToken),
-        jobs,
+        jobs: c.resolve(ReinspectionJobsToken),
         dictionaryVersion: dictionaryVersionOf(c.resolve(BundleCatalog)),
         clock: c.resolve(Clock),
         audit: c.resolve(AuditSink),
       });
       for (const route of endpoints.routes()) c.resolve(RouteTable).add(route);
     }
-    scheduler = new InspectionScheduler({ round, settings, logger: c.resolve(Logger) });
+    scheduler = new InspectionScheduler({
+      round: c.resolve(InspectionRoundToken),
+      settings,
+      logger: c.resolve(Logger),
+    });
     scheduler.start();
   });
   ctx.onStop("prompt-inspection", async () => {
     await scheduler?.stop();
     scheduler = undefined;
+  });
+}
+
+function roundOf(c: DependencyContainer, settings: PromptInspectionSettings): InspectionRound {
+  const canary = canaryOf(c, settings);
+  return new InspectionRound({
+    inspection: c.resolve(PromptInspectionToken),
+    store: c.resolve(SealedEvidenceStore),
+    results: c.resolve(InspectionResultStore),
+    jobs: c.resolve(ReinspectionJobsToken),
+    lock: c.resolve(DistributedLock),
+    owner: `${c.resolve(InstanceIdentity).instanceId}:inspection`,
+    batchSize: settings.batchSize,
+    samplePercent: settings.samplePercent,
+    now: () => c.resolve(Clock).now(),
+    after: canary && (async () => void (await canary.check())),
   });
 }
 

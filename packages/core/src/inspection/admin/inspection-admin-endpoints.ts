@@ -3,7 +3,7 @@ import type { SealedEvidence } from "../../decisions/evidence/sealed-evidence-se
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import { parseWith } from "../../policy-center/console-input.js";
+import { invalid, parseWith } from "../../policy-center/console-input.js";
 import { releaseQuery } from "../../governance/admin/release-admin-requests.js";
 import { jsonAnswer, pathParam } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
@@ -173,7 +173,8 @@ export class InspectionAdminEndpoints {
   private async packages(exchange: HttpExchange): Promise<void> {
     inspectionAdmin(exchange, this.o.audit);
     const q = releaseQuery(PackagesQuery, exchange.query);
-    if (q.from !== undefined && q.to !== undefined && q.from >= q.to) checkedPeriod(q.from, q.to);
+    if (q.from !== undefined && q.to !== undefined && q.from >= q.to)
+      throw invalid("from", "must be before to");
     const key = keyFilterOf(q);
     const page = await this.o.results.list({
       inspectorVersion: INSPECTOR_VERSION,

@@ -9,6 +9,7 @@ import { jsonAnswer } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { RouteContract } from "../../web/route-contract.js";
 import type { Route } from "../../web/route-table.js";
+import { ReinspectionBody } from "../admin/inspection-admin-requests.js";
 import { type BundleRehearsal, type RehearsalRequest, rehearsalInvalid } from "./bundle-rehearsal.js";
 
 /** Where a rehearsal is asked for. */
@@ -17,26 +18,8 @@ export const REHEARSALS_PATH = "/platform/admin/api/prompt-inspection/rehearsals
 export const DEFAULT_REHEARSAL_LIMIT = 200;
 /** The capture period when the request names none: the 7 days before now. */
 const DEFAULT_PERIOD_MS = 7 * 24 * 60 * 60_000;
-// Years 2000 to 9999 in epoch milliseconds: a bound any real capture time is inside.
-const LATEST_INSTANT = 253_402_300_799_999;
-const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,3})?)?(Z|[+-]\d{2}:\d{2})$/;
-
-/** An instant: epoch milliseconds, or an ISO-8601 date-time with its offset. */
-const instant = z.union([
-  z.number().int().min(0).max(LATEST_INSTANT),
-  z
-    .string()
-    .max(40)
-    .regex(ISO_INSTANT, "must be an ISO-8601 date-time with an offset, or epoch milliseconds")
-    .transform((s, ctx) => {
-      const ms = Date.parse(s);
-      if (!Number.isFinite(ms) || ms < 0 || ms > LATEST_INSTANT) {
-        ctx.addIssue({ code: "custom", message: "is not a real instant" });
-        return z.NEVER;
-      }
-      return ms;
-    }),
-]);
+/** An instant as the inspection API takes one (ISO-8601 date or date-time with its zone, or epoch ms). */
+const instant = ReinspectionBody.shape.from;
 
 /** `POST …/rehearsals` body: the candidate version, an optional period and limit, and whether to record. */
 export const RehearsalBody = z.strictObject({

@@ -1,5 +1,6 @@
 import type { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
 import { sampleBucketOf } from "../../decisions/evidence/evidence-capture.js";
+import type { InjectionToken } from "tsyringe";
 import type { DistributedLock } from "../../kernel/coordination/distributed-lock.js";
 import { INSPECTOR_VERSION } from "../inspection-result.js";
 import type { InspectionResultStore } from "../results/inspection-result-store.js";
@@ -113,3 +114,6 @@ export class InspectionRound {
     return picked;
   }
 }
+
+/** DI token of the automatic round (the plugin's scheduler runs it; a host or a test may run one at once). */
+export const InspectionRoundToken: InjectionToken<InspectionRound> = Symbol.for("platform.InspectionRound");

@@ -10,6 +10,7 @@ import type { InspectionRound } from "./inspection-round.js";
  */
 export class InspectionScheduler {
   private readonly poll: PeriodicPoll;
+  private readonly initialDelayMs: number;
   private first: ReturnType<typeof setTimeout> | undefined;
 
   constructor(o: { round: InspectionRound; settings: PromptInspectionSettings; logger: Logger }) {
@@ -22,8 +23,6 @@ export class InspectionScheduler {
     });
     this.initialDelayMs = o.settings.initialDelayMs;
   }
-
-  private readonly initialDelayMs: number;
 
   /** Starts the first round's timer; the interval starts with it. */
   start(): void {

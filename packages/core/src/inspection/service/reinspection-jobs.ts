@@ -1,3 +1,4 @@
+import type { InjectionToken } from "tsyringe";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { SealedEvidenceStore } from "../../decisions/evidence/sealed-evidence-store.js";
 
@@ -114,3 +115,7 @@ export class ReinspectionJobs {
     }
   }
 }
+
+/** DI token of this instance's reinspection jobs. */
+export const ReinspectionJobsToken: InjectionToken<ReinspectionJobs> =
+  Symbol.for("platform.ReinspectionJobs");

@@ -44,7 +44,12 @@ export type InspectionOverviewJson = {
     unverifiableFindings: number;
   }[];
   /** Findings by check, kind and reason, most frequent first (at most 50 rows). */
-  byReason: { check: InspectionCheckName; kind: InspectionFindingKindName; reason: string; findings: number }[];
+  byReason: {
+    check: InspectionCheckName;
+    kind: InspectionFindingKindName;
+    reason: string;
+    findings: number;
+  }[];
 };
 
 /** One inspected package in a listing. */
