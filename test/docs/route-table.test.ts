@@ -17,8 +17,8 @@ const URL_TABLE_DOCS = [
   "cli.md",
   "glossary.md",
   "prompt-governance.md",
-  "prompt-inspection.md",
   "sealed-evidence.md",
+  "prompt-inspection.md",
   "../README.md",
 ];
 const METHODS = "GET|HEAD|POST|PUT|PATCH|DELETE";
