@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { httpPlugin } from "@keyward/adapters-http";
 import { mongoPlugin } from "@keyward/adapters-mongo";
-import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@keyward/core";
+import {
+  authzPlugin,
+  createPromptInspectionPlugin,
+  identityPlugin,
+  mfaPlugin,
+  type PlatformPlugin,
+  zeroTrustPlugin,
+} from "@keyward/core";
 import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
 import { promptGovernancePlugin } from "@keyward/core/governance";
 import { promptsPlugin } from "@keyward/core/prompts";
@@ -23,6 +30,7 @@ const PLUGINS: PlatformPlugin[] = [
   decisionsPipelinePlugin,
   sealedEvidencePlugin,
   promptGovernancePlugin,
+  createPromptInspectionPlugin(),
   // Declaring properties needs no connection: the client is created when the plugin registers.
   mongoPlugin({ uri: "mongodb://127.0.0.1/properties" }),
 ];
