@@ -35,8 +35,8 @@ import { resultOf, summaryOf } from "./inspection-views.js";
 
 /** Where the prompt-inspection admin API lives. */
 export const PROMPT_INSPECTION_API = "/platform/admin/api/prompt-inspection";
-/** The feature the inspection routes belong to. */
-export const PROMPT_INSPECTION_FEATURE = "prompt-inspection";
+/** The feature the inspection routes belong to (a platform feature: no managed resource is made of them). */
+export const PROMPT_INSPECTION_FEATURE = "inspection";
 
 const answer = (description: string) => jsonAnswer(description, z.looseObject({}));
 const PACKAGE_ID = [pathParam("packageId", "The sealed package's id (the decision's id)")];

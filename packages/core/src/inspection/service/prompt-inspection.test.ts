@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { sampleBucketOf } from "../../decisions/evidence/evidence-capture.js";
 import { sealedEvidenceFixture } from "../../decisions/evidence/sealed-evidence.fixture.js";
 import { InMemoryReleaseRegistry } from "../../governance/registry/in-memory-release-registry.js";
@@ -13,6 +13,10 @@ import { InMemoryInspectionResultStore } from "../results/in-memory-inspection-r
 import { INSPECTION_LOCK, InspectionRound } from "./inspection-round.js";
 import { PromptInspection } from "./prompt-inspection.js";
 import { ReinspectionJobs } from "./reinspection-jobs.js";
+import { pipelineFixture } from "../../decisions/pipeline/decision-pipeline.fixture.js";
+import { RecordingLogger } from "../../identity/tokens/token-service.test-support.js";
+import type { PromptInspectionSettings } from "../inspection.properties.js";
+import { InspectionScheduler } from "./inspection-scheduler.js";
 
 const catalog = loadBundleCatalog();
 const template = cleanPackage(catalog, { golden: "external-admin-delete", id: "template" });
@@ -163,5 +167,67 @@ describe("reinspection of a capture period", () => {
     );
     expect(again.map((r) => r.packageId).sort()).toEqual(["pkg-002", "pkg-003", "pkg-004", "pkg-005"]);
     expect((await jobs.start({ from: T0, to: T0 + 1 }, "admin2")).total).toBe(1);
+  });
+});
+
+describe("a package the decision pipeline sealed, inspected", () => {
+  it("a v20 decision's package carries its reasons and seal: SEAL_INTEGRITY passes, REASON_MATCH checks the reasons", async () => {
+    const f = await pipelineFixture({ "platform.security.tiered.prompt-bundle.active": "2026.09.15-v20" });
+    f.pipeline.submit(f.event("SIGN_IN_COMPLETED"));
+    await f.pipeline.idle();
+    const [entry] = await f.evidence.store.keptPackages(Number.MAX_SAFE_INTEGER, 10);
+    expect(entry?.header?.metadata.bundleVersion).toBe("2026.09.15-v20");
+    expect(entry!.header!.metadata.reasons!.length).toBeGreaterThan(0);
+    const inspection = new PromptInspection({
+      evidence: f.evidence.sealed,
+      results: new InMemoryInspectionResultStore(),
+      catalog: loadBundleCatalog(),
+      clock: f.clock,
+    });
+    const r = await inspection.inspect(entry!.packageIds[0]!);
+    const status = (check: string) => r!.checks.find((c) => c.check === check)?.status;
+    // The fixture's event has no correlation id and the fixture no registry: nothing else is found,
+    // and the seal itself (hash, prompts, context, clear fields) holds.
+    expect(r!.findings.map((x) => `${x.kind}:${x.check}:${x.reason}`)).toEqual([
+      "UNVERIFIABLE:SEAL_INTEGRITY:NO_CORRELATION_ID",
+      "UNVERIFIABLE:BUNDLE_TRACE:NO_REGISTRY",
+    ]);
+    expect(r!.checks.find((c) => c.check === "REASON_MATCH")).toMatchObject({ status: "PASS" });
+    expect(r!.checks.find((c) => c.check === "REASON_MATCH")!.items).toBeGreaterThan(0);
+    expect(status("DICTIONARY_CONTRACT")).toBe("PASS");
+  });
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+const settings = { intervalMs: 30_000, initialDelayMs: 10_000 } as PromptInspectionSettings;
+
+describe("the inspection scheduler", () => {
+  it("runs the first round after the initial delay, then every interval, until stopped; a failure is logged once", async () => {
+    vi.useFakeTimers({ toFake: ["setTimeout", "clearTimeout", "setInterval", "clearInterval"] });
+    let runs = 0;
+    const round = {
+      runOnce: async () => {
+        runs++;
+        if (runs === 2 || runs === 3) throw new Error("store down");
+        return { ran: true, inspected: 0, reinspected: 0 };
+      },
+    } as unknown as InspectionRound;
+    const logger = new RecordingLogger();
+    const scheduler = new InspectionScheduler({ round, settings, logger });
+    scheduler.start();
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(runs).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(runs).toBe(1);
+    await vi.advanceTimersByTimeAsync(90_000);
+    expect(runs).toBe(4);
+    expect(logger.lines.filter((e) => e.message === "prompt inspection round failed")).toHaveLength(1);
+    expect(logger.lines.filter((e) => e.message === "prompt inspection round recovered")).toHaveLength(1);
+    await scheduler.stop();
+    await vi.advanceTimersByTimeAsync(120_000);
+    expect(runs).toBe(4);
   });
 });
