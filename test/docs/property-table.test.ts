@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { httpPlugin } from "@keyward/adapters-http";
+import { httpPlugin, mailPlugin } from "@keyward/adapters-http";
 import { mongoPlugin } from "@keyward/adapters-mongo";
 import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@keyward/core";
 import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
@@ -16,6 +16,7 @@ const PLUGINS: PlatformPlugin[] = [
   identityPlugin,
   mfaPlugin,
   httpPlugin,
+  mailPlugin,
   authzPlugin,
   zeroTrustPlugin,
   promptsPlugin,

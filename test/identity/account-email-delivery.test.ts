@@ -185,7 +185,9 @@ describe("the account's e-mail address and SMTP delivery", () => {
   });
 
   it("answers a sign-in the same when the server refuses the address, or the account has none; audited, logged without the token", async () => {
+    const delivered = smtp.received.length;
     const sent = await requestLink("nia");
+    await smtp.waitFor(delivered + 1);
     smtp.refuse.add("nia@example.org");
     const received = smtp.received.length;
     expect(await requestLink("nia")).toEqual(sent);
@@ -203,13 +205,19 @@ describe("the account's e-mail address and SMTP delivery", () => {
   });
 
   it("answers the same when the SMTP server is gone; the MFA code's failure is audited too", async () => {
+    const delivered = smtp.received.length;
     const sent = await requestLink("nia");
+    await smtp.waitFor(delivered + 1);
     await smtp.close();
     expect(await requestLink("nia")).toEqual(sent);
     await waitForAudit("auth.ott.delivery-failed", "nia", 2);
+    expect(auditTypes().filter((e) => e.type === "auth.ott.delivery-failed")).toHaveLength(3);
     const login = await api(undefined, "POST", "/api/login", { username: "admin", password: "admin" });
     expect(login.body).toMatchObject({ mfaRequired: true });
     await waitForAudit("auth.mfa.delivery-failed", "admin", 1);
     expect(logger.entries.map((e) => e.line).join("\n")).not.toMatch(/token=/);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toContain('keyward_delivery_failures_total{kind="ott"} 3');
+    expect(metrics).toContain('keyward_delivery_failures_total{kind="mfa"} 1');
   });
 });
