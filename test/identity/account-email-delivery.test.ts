@@ -121,7 +121,10 @@ describe("the account's e-mail address and SMTP delivery", () => {
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ username: "nia", email: "Nia@example.org", hasPassword: false });
     const id = created.body.id as string;
-    const taken = await api(adminToken, "POST", "/admin/api/users", { username: "nia2", email: "nia@EXAMPLE.org" });
+    const taken = await api(adminToken, "POST", "/admin/api/users", {
+      username: "nia2",
+      email: "nia@EXAMPLE.org",
+    });
     expect([taken.status, taken.body.code]).toEqual([409, "CONFLICT"]);
     const cleared = await api(adminToken, "PUT", `/admin/api/users/${id}/email`, { email: null });
     expect(cleared.status).toBe(200);
@@ -130,7 +133,9 @@ describe("the account's e-mail address and SMTP delivery", () => {
     expect([set.status, set.body.email]).toEqual([200, "nia@example.org"]);
     expect((await api(adminToken, "GET", `/admin/api/users/${id}`)).body.email).toBe("nia@example.org");
     const admin = (await platform.resolve(UserRepository).findByUsername("admin"))!;
-    const clash = await api(adminToken, "PUT", `/admin/api/users/${id}/email`, { email: "admin@example.com" });
+    const clash = await api(adminToken, "PUT", `/admin/api/users/${id}/email`, {
+      email: "admin@example.com",
+    });
     expect([clash.status, admin.email]).toEqual([409, "Admin@Example.com"]);
     const events = auditTypes().filter((e) => e.type.startsWith("user.email-"));
     expect(events.map((e) => [e.type, e.data?.emailDomain])).toEqual([
@@ -163,7 +168,9 @@ describe("the account's e-mail address and SMTP delivery", () => {
     const badCreate = await api(adminToken, "POST", "/admin/api/users", { username: "x9", email: "x9@@x" });
     expect(badCreate.status).toBe(400);
     expect((await api(adminToken, "GET", path)).status).toBe(405);
-    expect((await api(adminToken, "PUT", "/admin/api/users/no-such-user/email", { email: null })).status).toBe(404);
+    expect(
+      (await api(adminToken, "PUT", "/admin/api/users/no-such-user/email", { email: null })).status,
+    ).toBe(404);
     // Anonymous: refused before the API runs (CSRF or authentication, whichever filter comes first).
     expect([401, 403]).toContain((await api(undefined, "PUT", path, { email: null })).status);
     const user = await api(undefined, "POST", "/api/login", { username: "user", password: "password" });
@@ -175,7 +182,9 @@ describe("the account's e-mail address and SMTP delivery", () => {
     const before = smtp.received.length;
     expect(await requestLink("NIA")).toEqual({ status: 302, location: "/login/ott?sent" });
     const nia = (await platform.resolve(UserRepository).findByUsername("nia"))!;
-    const reset = await api(adminToken, "POST", `/admin/api/users/${nia.id}/reset-password`, { sendLink: true });
+    const reset = await api(adminToken, "POST", `/admin/api/users/${nia.id}/reset-password`, {
+      sendLink: true,
+    });
     expect(reset.status).toBe(200);
     const [link, resetMail] = (await smtp.waitFor(before + 2)).slice(before);
     expect(link!.to).toEqual(["nia@example.org"]);

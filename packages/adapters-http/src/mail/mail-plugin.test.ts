@@ -62,7 +62,11 @@ describe("mailPlugin (included by httpPlugin)", () => {
     });
     expect(platform.properties.sourceOf("platform.mail.smtp.password")).toBe("code");
     const bad = thrown(() =>
-      createPlatform({ plugins: [httpPlugin], properties: { "platform.mail.smtp.security": "ssl" }, env: {} }),
+      createPlatform({
+        plugins: [httpPlugin],
+        properties: { "platform.mail.smtp.security": "ssl" },
+        env: {},
+      }),
     );
     expect((bad as Error).message).toContain("must be starttls, tls or none");
   });

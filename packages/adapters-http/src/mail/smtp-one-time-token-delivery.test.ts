@@ -67,8 +67,15 @@ describe("SmtpOneTimeTokenDelivery", () => {
 
   it("mails an MFA code with its page, and a reset link, each with its own subject", async () => {
     const delivery = new SmtpOneTimeTokenDelivery({ smtp: settings() });
-    await delivery.deliver({ ...message("mfa-code"), token: "482913", link: "http://localhost:8080/mfa/ott" });
-    await delivery.deliver({ ...message("password-reset"), link: `http://localhost:8080/reset-password?token=${TOKEN}` });
+    await delivery.deliver({
+      ...message("mfa-code"),
+      token: "482913",
+      link: "http://localhost:8080/mfa/ott",
+    });
+    await delivery.deliver({
+      ...message("password-reset"),
+      link: `http://localhost:8080/reset-password?token=${TOKEN}`,
+    });
     const [code, reset] = await server.waitFor(2);
     expect(code!.raw).toMatch(/^Subject: Your verification code\r$/m);
     expect(code!.decoded).toContain("Your verification code is 482913");
@@ -84,7 +91,9 @@ describe("SmtpOneTimeTokenDelivery", () => {
     ["a display name", "Eve <eve@evil.test>"],
     ["an oversized address", `${"a".repeat(250)}@example.com`],
   ])("refuses %s and sends nothing", async (_what, to) => {
-    const error = await failure(new SmtpOneTimeTokenDelivery({ smtp: settings() }).deliver(message("email", to)));
+    const error = await failure(
+      new SmtpOneTimeTokenDelivery({ smtp: settings() }).deliver(message("email", to)),
+    );
     expect(error.message).not.toContain(TOKEN);
     expect(error.message).not.toContain("evil");
     expect(server.received).toEqual([]);
@@ -115,7 +124,9 @@ describe("SmtpOneTimeTokenDelivery", () => {
     const wrong = settings({ password: "wrong-pass-123" });
     const error = await failure(new SmtpOneTimeTokenDelivery({ smtp: wrong }).deliver(message("email")));
     expect(String((error.cause as Error).message)).toMatch(/^EAUTH/);
-    expect(JSON.stringify([error.message, String((error.cause as Error).message)])).not.toContain("wrong-pass");
+    expect(JSON.stringify([error.message, String((error.cause as Error).message)])).not.toContain(
+      "wrong-pass",
+    );
   });
 
   it("fails with DELIVERY_FAILED when nothing listens, and when STARTTLS is required but not offered", async () => {
@@ -131,7 +142,11 @@ describe("SmtpOneTimeTokenDelivery", () => {
   });
 
   it("refuses settings without a host or a sender address", () => {
-    expect(() => new SmtpOneTimeTokenDelivery({ smtp: settings({ host: "" }) })).toThrow(/platform\.mail\.smtp\.host/);
-    expect(() => new SmtpOneTimeTokenDelivery({ smtp: settings({ from: "nobody" }) })).toThrow(/platform\.mail\.smtp\.from/);
+    expect(() => new SmtpOneTimeTokenDelivery({ smtp: settings({ host: "" }) })).toThrow(
+      /platform\.mail\.smtp\.host/,
+    );
+    expect(() => new SmtpOneTimeTokenDelivery({ smtp: settings({ from: "nobody" }) })).toThrow(
+      /platform\.mail\.smtp\.from/,
+    );
   });
 });

@@ -24,7 +24,10 @@ export interface TestSmtpServer {
 }
 
 /** Starts a plain-text SMTP server (no STARTTLS offered); with `auth`, only that user and password may send. */
-export async function startTestSmtpServer(auth?: { user: string; password: string }): Promise<TestSmtpServer> {
+export async function startTestSmtpServer(auth?: {
+  user: string;
+  password: string;
+}): Promise<TestSmtpServer> {
   const received: ReceivedMail[] = [];
   const refuse = new Set<string>();
   const waiters: (() => void)[] = [];
@@ -34,7 +37,8 @@ export async function startTestSmtpServer(auth?: { user: string; password: strin
     allowInsecureAuth: true,
     authOptional: !auth,
     onAuth(a, _session, callback) {
-      if (auth && a.username === auth.user && a.password === auth.password) callback(null, { user: a.username });
+      if (auth && a.username === auth.user && a.password === auth.password)
+        callback(null, { user: a.username });
       else callback(new Error("Invalid username or password"));
     },
     onRcptTo(address, _session, callback) {
@@ -47,7 +51,12 @@ export async function startTestSmtpServer(auth?: { user: string; password: strin
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         const from = session.envelope.mailFrom === false ? "" : session.envelope.mailFrom.address;
-        received.push({ from, to: session.envelope.rcptTo.map((r) => r.address), raw, decoded: decodeQp(raw) });
+        received.push({
+          from,
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+          decoded: decodeQp(raw),
+        });
         for (const w of waiters.splice(0)) w();
         callback();
       });

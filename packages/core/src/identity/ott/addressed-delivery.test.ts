@@ -6,7 +6,14 @@ import { addressedDelivery } from "./addressed-delivery.js";
 import type { OneTimeTokenMessage } from "./one-time-token-delivery.js";
 
 function message(username: string): OneTimeTokenMessage {
-  return { username, to: username, token: "t0k3n", link: "http://x.test/l?token=t0k3n", channel: "email", at: 1 };
+  return {
+    username,
+    to: username,
+    token: "t0k3n",
+    link: "http://x.test/l?token=t0k3n",
+    channel: "email",
+    at: 1,
+  };
 }
 
 async function setUp() {

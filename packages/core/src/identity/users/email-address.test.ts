@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
-import { checkEmailAddress, emailAddressKey, emailAddressProblem, MAX_EMAIL_LENGTH } from "./email-address.js";
+import {
+  checkEmailAddress,
+  emailAddressKey,
+  emailAddressProblem,
+  MAX_EMAIL_LENGTH,
+} from "./email-address.js";
 
 describe("emailAddressProblem", () => {
   it.each([

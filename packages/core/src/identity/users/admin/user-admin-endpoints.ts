@@ -98,7 +98,11 @@ export class UserAdminEndpoints {
         { name: "identity.users.authorities.other" },
       ),
       ...resourceRoutes(
-        { ...resource, path: `${base}/*/email`, handler: (x, p) => this.handle(x, { kind: "email", id: p["*"]! }) },
+        {
+          ...resource,
+          path: `${base}/*/email`,
+          handler: (x, p) => this.handle(x, { kind: "email", id: p["*"]! }),
+        },
         {
           PUT: {
             name: "identity.users.email",
