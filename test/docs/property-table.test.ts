@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { httpPlugin } from "@keyward/adapters-http";
+import { httpPlugin, mailPlugin } from "@keyward/adapters-http";
 import { mongoPlugin } from "@keyward/adapters-mongo";
 import {
   authzPlugin,
@@ -23,6 +23,7 @@ const PLUGINS: PlatformPlugin[] = [
   identityPlugin,
   mfaPlugin,
   httpPlugin,
+  mailPlugin,
   authzPlugin,
   zeroTrustPlugin,
   promptsPlugin,

@@ -93,7 +93,7 @@ export const IDENTITY_ERROR_CODES = {
   DELIVERY_FAILED: {
     status: 500,
     meaning:
-      "A one-time token or code could not be handed to its delivery channel (the outbox could not be written).",
+      "A one-time token or code could not be handed to its delivery channel (the outbox could not be written, the SMTP server refused the message or could not be reached, the account has no address SMTP can use).",
     remedy: "Operator: check the delivery channel (outbox file, mailer); clients see INTERNAL_ERROR.",
   },
 } as const satisfies ErrorCodeTable;
