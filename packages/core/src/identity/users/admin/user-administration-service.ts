@@ -6,6 +6,7 @@ import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import type { PasswordHasher } from "../../password/password-hasher.js";
 import type { UserAccount } from "../user-account.js";
 import type { UserListQuery, UserRepository } from "../user-repository.js";
+import type { AccountDeletionHook } from "./account-deletion-hook.js";
 import type { AccountUnlockHook } from "./account-unlock-hook.js";
 import type { AdministratorGuard } from "./administrator-guard.js";
 import { assertAcceptablePassword, assertAcceptableUsername } from "./account-rules.js";
@@ -52,6 +53,8 @@ export interface UserAdministrationServiceOptions {
   newStamp: () => string;
   /** The AccountUnlockHook family, read when an unlock runs (members come from later plugins). */
   unlockHooks: () => readonly AccountUnlockHook[];
+  /** What features erase with an account (absent: none). */
+  deletionHooks?: () => readonly AccountDeletionHook[];
   resetTokens: OneTimeTokenService;
   delivery: OneTimeTokenDelivery;
   /** The absolute reset link for a token value (from the configured public URL, never Host). */
@@ -210,15 +213,18 @@ export class UserAdministrationService {
       throw new PlatformError("CONFLICT", "An administrator cannot delete their own account");
     }
     const account = await this.find(id);
+    const hooks = this.o.deletionHooks?.() ?? [];
     const deleted = await this.o.guard.guard(id, async () => {
       // While the account exists: its links are found by its username, its sessions by its id.
       await this.o.signOutEverywhere(id);
+      // Then what features keep about the user (a failure stops here: nothing removed, ask again).
+      for (const hook of hooks) await hook.accountDeleting(account);
       return this.o.users.delete(id);
     });
     if (!deleted) throw new PlatformError("NOT_FOUND", "No such user");
     // Again, gone: whatever was issued between the first pass and the delete (a link by username).
     await this.o.signOutEverywhere(id, account.username);
-    this.audit(actor, "user.deleted", "success", { userId: id });
+    this.audit(actor, "user.deleted", "success", { userId: id, hooks: hooks.map((h) => h.id) });
   }
 
   /**
