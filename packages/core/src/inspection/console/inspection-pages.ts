@@ -6,7 +6,7 @@ import {
   type ConsoleSection,
   renderConsolePage,
 } from "../../web/console/console-page.js";
-import { pageContract, pathParam } from "../../web/contract-parts.js";
+import { htmlAnswer, pageContract, pathParam } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { RouteContract } from "../../web/route-contract.js";
 import type { Route } from "../../web/route-table.js";
@@ -66,7 +66,13 @@ export class InspectionPages {
         description,
         feature: PROMPT_INSPECTION_FEATURE,
         access: "admin" as const,
-        meta: { contract: { ...pageContract(description), ...extra } },
+        meta: {
+          contract: {
+            ...pageContract(description),
+            ...extra,
+            responses: { ...pageContract(description).responses, ...extra.responses },
+          },
+        },
         handler,
       }));
     return [
@@ -74,21 +80,37 @@ export class InspectionPages {
         INSPECTION_PAGE_PATH,
         "overview",
         "The prompt inspector's overview of a capture period",
-        { query: OverviewQuery },
+        {
+          query: OverviewQuery,
+          responses: {
+            400: htmlAnswer("A malformed filter or period: a page that names it"),
+          },
+        },
         (x) => this.overview(x),
       ),
       ...page(
         INSPECTION_PACKAGES_PAGE_PATH,
         "packages",
         "Inspected packages by verdict, check, block, entry and period",
-        { query: PackagesQuery },
+        {
+          query: PackagesQuery,
+          responses: {
+            400: htmlAnswer("A malformed filter or period: a page that names it"),
+          },
+        },
         (x) => this.packages(x),
       ),
       ...page(
         `${INSPECTION_PACKAGES_PAGE_PATH}/{packageId}`,
         "package",
         "One inspected package: its findings beside its prompt lines",
-        { pathParams: [pathParam("packageId", "The sealed package's id")] },
+        {
+          pathParams: [pathParam("packageId", "The sealed package's id")],
+          responses: {
+            400: htmlAnswer("A malformed package id: a page that says so"),
+            404: htmlAnswer("An unknown package (or one not inspected): a page that says so"),
+          },
+        },
         (x, p) => this.detail(x, p.packageId ?? ""),
       ),
     ];
