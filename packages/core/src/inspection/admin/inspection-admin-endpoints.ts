@@ -3,8 +3,7 @@ import type { SealedEvidence } from "../../decisions/evidence/sealed-evidence-se
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import { invalid, parseWith } from "../../policy-center/console-input.js";
-import { releaseQuery } from "../../governance/admin/release-admin-requests.js";
+import { parseWith } from "../../policy-center/console-input.js";
 import { jsonAnswer, pathParam } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { RouteContract } from "../../web/route-contract.js";
@@ -13,25 +12,18 @@ import type {
   InspectionPackageDetailJson,
   ReinspectionStatusJson,
 } from "../../web/wire/inspection-messages.js";
-import { INSPECTOR_VERSION } from "../inspection-result.js";
 import type { InspectionResultStore } from "../results/inspection-result-store.js";
 import type { PromptInspection } from "../service/prompt-inspection.js";
 import type { ReinspectionJobs } from "../service/reinspection-jobs.js";
 import { inspectionAdmin } from "./inspection-admin-access.js";
+import { InspectionQueries } from "./inspection-queries.js";
 import {
   checkedPeriod,
   checkPackageId,
-  decodeCursor,
-  encodeCursor,
-  keyFilterOf,
   OverviewQuery,
-  overviewPeriod,
   PackagesQuery,
-  pageSizeOf,
   ReinspectionBody,
 } from "./inspection-admin-requests.js";
-import { inspectionOverview } from "./inspection-overview.js";
-import { resultOf, summaryOf } from "./inspection-views.js";
 
 /** Where the prompt-inspection admin API lives. */
 export const PROMPT_INSPECTION_API = "/platform/admin/api/prompt-inspection";
@@ -90,7 +82,16 @@ export interface InspectionAdminOptions {
  * GET reads). Shapes: `web/wire/inspection-messages.ts`, docs/prompt-inspection.md.
  */
 export class InspectionAdminEndpoints {
-  constructor(private readonly o: InspectionAdminOptions) {}
+  private readonly queries: InspectionQueries;
+
+  constructor(private readonly o: InspectionAdminOptions) {
+    this.queries = new InspectionQueries({
+      results: o.results,
+      evidence: o.evidence,
+      dictionaryVersion: o.dictionaryVersion,
+      now: () => o.clock.now(),
+    });
+  }
 
   /** The routes, one per endpoint. */
   routes(): Route[] {
@@ -165,31 +166,12 @@ export class InspectionAdminEndpoints {
 
   private async overview(exchange: HttpExchange): Promise<void> {
     inspectionAdmin(exchange, this.o.audit);
-    const period = overviewPeriod(releaseQuery(OverviewQuery, exchange.query), this.o.clock.now());
-    const versions = { inspectorVersion: INSPECTOR_VERSION, dictionaryVersion: this.o.dictionaryVersion };
-    exchange.json(200, { ...(await inspectionOverview(this.o.results, period, versions)) });
+    exchange.json(200, { ...(await this.queries.overview(exchange.query)) });
   }
 
   private async packages(exchange: HttpExchange): Promise<void> {
     inspectionAdmin(exchange, this.o.audit);
-    const q = releaseQuery(PackagesQuery, exchange.query);
-    if (q.from !== undefined && q.to !== undefined && q.from >= q.to)
-      throw invalid("from", "must be before to");
-    const key = keyFilterOf(q);
-    const page = await this.o.results.list({
-      inspectorVersion: INSPECTOR_VERSION,
-      limit: pageSizeOf(q.limit),
-      ...(q.verdict ? { verdict: q.verdict } : {}),
-      ...(q.check ? { check: q.check } : {}),
-      ...(key ? { key } : {}),
-      ...(q.from === undefined ? {} : { from: q.from }),
-      ...(q.to === undefined ? {} : { to: q.to }),
-      ...(q.cursor === undefined ? {} : { after: decodeCursor(q.cursor) }),
-    });
-    exchange.json(200, {
-      packages: page.results.map(summaryOf),
-      next: page.next ? encodeCursor(page.next) : null,
-    });
+    exchange.json(200, { ...(await this.queries.packages(exchange.query)) });
   }
 
   private async detail(exchange: HttpExchange, packageId: string): Promise<void> {
@@ -219,24 +201,12 @@ export class InspectionAdminEndpoints {
     exchange.json(200, { ...answer });
   }
 
-  private async detailOf(
+  private detailOf(
     id: string,
     principal: string,
     exchange: HttpExchange,
   ): Promise<InspectionPackageDetailJson> {
-    const evidence = await this.o.evidence.read(id, { principal, remoteAddress: exchange.remoteAddress });
-    if (evidence?.seal == null) throw notFound();
-    const result = (await this.o.results.get(id, INSPECTOR_VERSION)) ?? (await this.o.results.latest(id));
-    const { payload, seal } = evidence;
-    return {
-      packageId: id,
-      capturedAt: evidence.record.at,
-      result: result ? resultOf(result, payload) : null,
-      seal: { ...seal, checkpoint: seal.checkpoint ?? null },
-      prompts: payload
-        ? payload.prompts.map((p) => ({ layer: p.layer, system: p.system, user: p.user }))
-        : null,
-    };
+    return this.queries.detail(id, { principal, remoteAddress: exchange.remoteAddress });
   }
 }
 

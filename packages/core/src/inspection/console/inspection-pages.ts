@@ -13,7 +13,7 @@ import type { Route } from "../../web/route-table.js";
 import { OverviewQuery, PackagesQuery } from "../admin/inspection-admin-requests.js";
 import { inspectionAdmin } from "../admin/inspection-admin-access.js";
 import { PROMPT_INSPECTION_FEATURE } from "../admin/inspection-admin-endpoints.js";
-import type { InspectionConsoleData } from "./inspection-console-data.js";
+import type { InspectionQueries } from "../admin/inspection-queries.js";
 import {
   INSPECTION_PACKAGES_PAGE_PATH,
   INSPECTION_PAGE_PATH,
@@ -26,7 +26,7 @@ import { type PackagesFilters, renderInspectionPackages } from "./inspection-pac
 
 /** What the pages read. */
 export interface InspectionPagesOptions {
-  readonly data: InspectionConsoleData;
+  readonly data: InspectionQueries;
   readonly audit: AuditSink;
   /** The console navigation (the ConsoleSection family), read per page. */
   readonly sections: () => readonly ConsoleSection[];

@@ -9,7 +9,7 @@ import { RouteTable } from "../../web/route-table.js";
 import { dictionaryVersionOf } from "../inspect-package.js";
 import { InspectionResultStore } from "../results/inspection-result-store.js";
 import { addRehearsalRoute } from "../rehearsal/rehearsal-route.js";
-import { InspectionConsoleData } from "./inspection-console-data.js";
+import { InspectionQueries } from "../admin/inspection-queries.js";
 import { INSPECTION_SECTION } from "./inspection-console-paths.js";
 import { InspectionPages } from "./inspection-pages.js";
 
@@ -23,7 +23,7 @@ export function registerInspectionConsole(ctx: Pick<PluginContext, "registerMemb
   ctx.registerMember(ConsoleSection, { useValue: INSPECTION_SECTION });
   ctx.onStart("prompt-inspection-console", (c) => {
     if (!c.isRegistered(RouteTable, true)) return;
-    const data = new InspectionConsoleData({
+    const data = new InspectionQueries({
       results: c.resolve(InspectionResultStore),
       ledger: c.isRegistered(ReleaseEvidenceLedger, true) ? c.resolve(ReleaseEvidenceLedger) : undefined,
       evidence: c.resolve(SealedEvidenceToken),

@@ -21,14 +21,14 @@ import {
   overviewPeriod,
   PackagesQuery,
   pageSizeOf,
-} from "../admin/inspection-admin-requests.js";
-import { inspectionOverview } from "../admin/inspection-overview.js";
-import { resultOf, summaryOf } from "../admin/inspection-views.js";
+} from "./inspection-admin-requests.js";
+import { inspectionOverview } from "./inspection-overview.js";
+import { resultOf, summaryOf } from "./inspection-views.js";
 import { INSPECTOR_VERSION } from "../inspection-result.js";
 import type { InspectionResultStore } from "../results/inspection-result-store.js";
 
-/** What the console pages read: the inspection's stores, the sealed evidence and the clock's now. */
-export interface InspectionConsoleDataOptions {
+/** What the inspection's reads need: its stores, the sealed evidence and the clock's now. */
+export interface InspectionQueriesOptions {
   readonly results: InspectionResultStore;
   /** The release evidence ledger (its REHEARSAL records); absent without prompt governance. */
   readonly ledger?: ReleaseEvidenceLedger | undefined;
@@ -38,12 +38,12 @@ export interface InspectionConsoleDataOptions {
 }
 
 /**
- * The console pages' data, in the admin API's shapes (web/wire/inspection-messages.ts) and judged by
+ * The inspection's reads for the admin API and the console pages alike, in the API's shapes (web/wire/inspection-messages.ts) and judged by
  * the admin API's own query rules (an unknown, repeated or bad parameter is VALIDATION_FAILED; a
  * blank one, as a GET form sends it, is absent), so a page and the API never disagree on a filter.
  */
-export class InspectionConsoleData {
-  constructor(private readonly o: InspectionConsoleDataOptions) {}
+export class InspectionQueries {
+  constructor(private readonly o: InspectionQueriesOptions) {}
 
   /** The overview of the query's period (default the last 7 days). */
   async overview(query: URLSearchParams): Promise<InspectionOverviewJson> {
@@ -82,7 +82,8 @@ export class InspectionConsoleData {
   ): Promise<InspectionPackageDetailJson> {
     const id = checkPackageId(packageId);
     const evidence = await this.o.evidence.read(id, reader);
-    if (evidence?.seal == null) throw new PlatformError("NOT_FOUND", "No sealed package with this id");
+    if (evidence?.seal == null)
+      throw new PlatformError("NOT_FOUND", "No sealed package with this id is kept");
     const result = (await this.o.results.get(id, INSPECTOR_VERSION)) ?? (await this.o.results.latest(id));
     const { payload, seal } = evidence;
     return {
