@@ -210,6 +210,14 @@ describe("the account's e-mail address and SMTP delivery", () => {
     const lines = logger.entries.map((e) => e.line).join("\n");
     expect(lines).toContain("EENVELOPE 550");
     expect(lines).not.toMatch(/token=|nia@example\.org/);
+    // An administrator's reset link waits for its delivery: 503 DELIVERY_FAILED, audited as failed.
+    const niaId = (await platform.resolve(UserRepository).findByUsername("nia"))!.id;
+    const reset = await api(adminToken, "POST", `/admin/api/users/${niaId}/reset-password`, {
+      sendLink: true,
+    });
+    expect(reset.status).toBe(503);
+    expect(reset.body).toMatchObject({ code: "DELIVERY_FAILED" });
+    await waitForAudit("user.password-reset-link-failed", "admin", 1);
     smtp.refuse.clear();
   });
 

@@ -216,6 +216,7 @@ describe("the prompt-inspection API refuses callers and input it must not take",
   it.each([
     ["/overview?from=yesterday", "from"],
     ["/overview?from=2026-13-45", "from"],
+    ["/overview?from=2026-02-30", "from"], // no such day (Date.parse would roll it over to March)
     ["/overview?from=2026-11-02&to=2026-11-01", "from"],
     ["/overview?from=0&to=99999999999999", "to"],
     ["/overview?from=-5", "from"],

@@ -79,11 +79,31 @@ export class SmtpOneTimeTokenDelivery implements OneTimeTokenDelivery {
     const e = error as { code?: unknown; responseCode?: unknown; message?: unknown };
     let text = `${typeof e.code === "string" ? e.code : "SMTP"}${typeof e.responseCode === "number" ? ` ${e.responseCode}` : ""}: ${String(e.message ?? error)}`;
     const secrets = [message.link, message.token, message.to, this.options.smtp.password];
-    for (const secret of secrets) if (secret !== "") text = text.split(secret).join("[redacted]");
+    for (const secret of secrets) if (secret !== "") text = withoutText(text, secret);
     return text.slice(0, 500);
   }
 }
 
 function refused(reason: string): PlatformError {
   return new PlatformError("DELIVERY_FAILED", `SMTP delivery refused: ${reason}`);
+}
+
+/**
+ * `text` with every occurrence of `secret` replaced by `[redacted]`, in any letter case: a server
+ * echoes an address lower-cased (`550 5.1.1 <erin.x@example.com>`). Plain index search, no pattern.
+ */
+function withoutText(text: string, secret: string): string {
+  const lowerText = text.toLowerCase();
+  const lowerSecret = secret.toLowerCase();
+  // Case folding that changes lengths (rare outside ASCII) falls back to the exact match.
+  if (lowerText.length !== text.length || lowerSecret.length !== secret.length) {
+    return text.split(secret).join("[redacted]");
+  }
+  let out = "";
+  let from = 0;
+  for (let at = lowerText.indexOf(lowerSecret); at !== -1; at = lowerText.indexOf(lowerSecret, from)) {
+    out += `${text.slice(from, at)}[redacted]`;
+    from = at + secret.length;
+  }
+  return out + text.slice(from);
 }

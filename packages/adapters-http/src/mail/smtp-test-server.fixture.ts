@@ -44,7 +44,9 @@ export async function startTestSmtpServer(auth?: {
       else callback(new Error("Invalid username or password"));
     },
     onRcptTo(address, _session, callback) {
-      if (refuse.has(address.address.toLowerCase())) callback(new Error("Mailbox unavailable"));
+      // The refusal echoes the address lower-cased, as real servers do (the delivery must redact it anyway).
+      const lower = address.address.toLowerCase();
+      if (refuse.has(lower)) callback(new Error(`<${lower}>: Mailbox unavailable`));
       else callback();
     },
     onData(stream, session, callback) {

@@ -18,10 +18,18 @@ const LATEST_INSTANT = 8_640_000_000_000_000;
 const ISO = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/;
 const PACKAGE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** `Date.parse` of an ISO-8601 text, or NaN for a day the calendar does not have (it rolls 2026-02-30 over to March). */
+function isoInstant(text: string): number {
+  const [y, m, d] = [Number(text.slice(0, 4)), Number(text.slice(5, 7)), Number(text.slice(8, 10))];
+  const day = new Date(Date.UTC(y, m - 1, d));
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== m - 1 || day.getUTCDate() !== d) return Number.NaN;
+  return Date.parse(text);
+}
+
 /** An instant: an ISO-8601 date (UTC midnight) or date-time with a zone, or epoch milliseconds. */
 const instant = z.union([z.string().max(40), z.number()]).transform((v, ctx) => {
   const ms =
-    typeof v === "number" ? v : /^\d{1,16}$/.test(v) ? Number(v) : ISO.test(v) ? Date.parse(v) : Number.NaN;
+    typeof v === "number" ? v : /^\d{1,16}$/.test(v) ? Number(v) : ISO.test(v) ? isoInstant(v) : Number.NaN;
   if (!Number.isSafeInteger(ms) || ms < 0 || ms > LATEST_INSTANT) {
     ctx.addIssue({
       code: "custom",

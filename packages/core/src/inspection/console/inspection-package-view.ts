@@ -68,7 +68,8 @@ function unplaced(d: InspectionPackageDetailJson, findings: readonly InspectionF
   if (loose.length === 0) return "";
   const items = loose.map((f) => {
     const line = f.promptLine === null ? "" : `<br><code class="prompt-line">${h(f.promptLine)}</code>`;
-    return finding(f).replace(/<\/li>$/, `${line}</li>`);
+    // A function, not a replacement string: `$&` or `$\`` in a prompt line stays text.
+    return finding(f).replace(/<\/li>$/, () => `${line}</li>`);
   });
   return `<h2>Findings not shown on a line</h2><ul class="findings">${items.join("")}</ul>`;
 }

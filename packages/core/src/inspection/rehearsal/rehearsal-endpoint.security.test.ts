@@ -106,6 +106,13 @@ describe("POST /platform/admin/api/prompt-inspection/rehearsals", () => {
     ["a prototype key", `{"candidate":"${V20}","__proto__":{"limit":5}}`, "VALIDATION_FAILED"],
     ["from after to", JSON.stringify({ candidate: V20, from: 20, to: 10 }), "VALIDATION_FAILED"],
     [
+      "a period of 56 years",
+      JSON.stringify({ candidate: V20, from: 0, to: "2026-11-29" }),
+      "VALIDATION_FAILED",
+    ],
+    ["an empty period", JSON.stringify({ candidate: V20, from: 10, to: 10 }), "VALIDATION_FAILED"],
+    ["a day the calendar lacks", JSON.stringify({ candidate: V20, to: "2026-02-30" }), "VALIDATION_FAILED"],
+    [
       "an instant without offset",
       JSON.stringify({ candidate: V20, from: "2026-01-01T00:00" }),
       "VALIDATION_FAILED",

@@ -9,8 +9,8 @@ import { jsonAnswer } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { RouteContract } from "../../web/route-contract.js";
 import type { Route } from "../../web/route-table.js";
-import { ReinspectionBody } from "../admin/inspection-admin-requests.js";
-import { type BundleRehearsal, type RehearsalRequest, rehearsalInvalid } from "./bundle-rehearsal.js";
+import { checkedPeriod, ReinspectionBody } from "../admin/inspection-admin-requests.js";
+import { type BundleRehearsal, type RehearsalRequest } from "./bundle-rehearsal.js";
 
 /** Where a rehearsal is asked for. */
 export const REHEARSALS_PATH = "/platform/admin/api/prompt-inspection/rehearsals";
@@ -44,12 +44,12 @@ const CONTRACT: RouteContract = {
 /** The request of a checked body, with the defaults filled in (`now` from the Clock port). */
 export function rehearsalRequestOf(body: z.output<typeof RehearsalBody>, now: number): RehearsalRequest {
   const to = body.to ?? now;
-  const from = body.from ?? Math.max(0, to - DEFAULT_PERIOD_MS);
-  if (from > to) throw rehearsalInvalid("from must be at most to", "from");
+  // The inspection API's own period rule (from before to, at most MAX_PERIOD_DAYS) and error shape.
+  const { from, to: until } = checkedPeriod(body.from ?? Math.max(0, to - DEFAULT_PERIOD_MS), to);
   return {
     candidate: body.candidate,
     from,
-    to,
+    to: until,
     limit: body.limit ?? DEFAULT_REHEARSAL_LIMIT,
     record: body.record ?? true,
   };

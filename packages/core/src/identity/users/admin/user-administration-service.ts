@@ -236,14 +236,22 @@ export class UserAdministrationService {
     const account = await this.find(id);
     const token = await this.o.resetTokens.generate({ username: account.username });
     const value = token.getTokenValue();
-    await this.o.delivery.deliver({
-      username: account.username,
-      to: account.username,
-      token: value,
-      link: this.o.resetLink(value),
-      channel: "password-reset",
-      at: this.o.now(),
-    });
+    try {
+      await this.o.delivery.deliver({
+        username: account.username,
+        to: account.username,
+        token: value,
+        link: this.o.resetLink(value),
+        channel: "password-reset",
+        at: this.o.now(),
+      });
+    } catch (error) {
+      // The answer (503 DELIVERY_FAILED) tells the administrator; the trail keeps what failed (never the
+      // token, the link or the address: only the error's code).
+      const code = error instanceof PlatformError ? error.code : "UNKNOWN";
+      this.audit(actor, "user.password-reset-link-failed", "failure", { userId: id, error: code });
+      throw error;
+    }
     this.audit(actor, "user.password-reset-link-sent", "success", { userId: id });
     return userView(account);
   }
@@ -270,7 +278,7 @@ export class UserAdministrationService {
   private audit(
     actor: Authentication,
     type: string,
-    outcome: "success" | "denied",
+    outcome: "success" | "denied" | "failure",
     data: Record<string, unknown>,
   ): void {
     this.o.audit.record({
