@@ -27,7 +27,8 @@ export const adminCreateCommand: CliCommand = {
     {
       name: "email",
       value: "<address>",
-      description: "The administrator's e-mail address (needed for the mailed sign-in code with SMTP delivery)",
+      description:
+        "The administrator's e-mail address (needed for the mailed sign-in code with SMTP delivery)",
     },
   ],
   async run({ options, positionals, io, json }) {
