@@ -28,5 +28,7 @@ export function parseFactorType(value: unknown, known: readonly FactorType[] = F
 
 /** `OTT or PASSKEY`, `OTT, PASSKEY or TOTP`. */
 function oneOf(types: readonly FactorType[]): string {
-  return types.length < 2 ? (types[0] ?? "a factor type") : `${types.slice(0, -1).join(", ")} or ${types.at(-1)}`;
+  return types.length < 2
+    ? (types[0] ?? "a factor type")
+    : `${types.slice(0, -1).join(", ")} or ${types.at(-1)}`;
 }

@@ -7,7 +7,13 @@ import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
-import { base32Of, matchedTotpStep, otpauthUri, TOTP_SECRET_BYTES, type TotpParameters } from "./totp-codes.js";
+import {
+  base32Of,
+  matchedTotpStep,
+  otpauthUri,
+  TOTP_SECRET_BYTES,
+  type TotpParameters,
+} from "./totp-codes.js";
 import type { TotpEnrolmentStore } from "./totp-enrolment-store.js";
 import type { TotpSecretSeal } from "./totp-secret-seal.js";
 
@@ -40,15 +46,30 @@ export class TotpEnrolmentEndpoints {
   routes(): ChainRoute[] {
     const common = { feature: "mfa.totp", access: "authenticated" } as const;
     return [
-      { ...common, method: "POST", path: TOTP_ENROLMENT_URL, name: "mfa.totp-enrol",
+      {
+        ...common,
+        method: "POST",
+        path: TOTP_ENROLMENT_URL,
+        name: "mfa.totp-enrol",
         description: "Starts enrolling an authenticator app (URI, secret, QR code)",
-        handler: (x) => this.enrol(x) },
-      { ...common, method: "POST", path: `${TOTP_ENROLMENT_URL}/confirm`, name: "mfa.totp-confirm",
+        handler: (x) => this.enrol(x),
+      },
+      {
+        ...common,
+        method: "POST",
+        path: `${TOTP_ENROLMENT_URL}/confirm`,
+        name: "mfa.totp-confirm",
         description: "Activates the enrolled authenticator app with one of its codes",
-        handler: (x) => this.confirm(x) },
-      { ...common, method: "DELETE", path: TOTP_ENROLMENT_URL, name: "mfa.totp-remove",
+        handler: (x) => this.confirm(x),
+      },
+      {
+        ...common,
+        method: "DELETE",
+        path: TOTP_ENROLMENT_URL,
+        name: "mfa.totp-remove",
         description: "Removes the signed-in user's authenticator app",
-        handler: (x) => this.remove(x) },
+        handler: (x) => this.remove(x),
+      },
     ];
   }
 
@@ -56,7 +77,9 @@ export class TotpEnrolmentEndpoints {
     const who = await this.freshCaller(exchange);
     const secret = new Uint8Array(randomBytes(TOTP_SECRET_BYTES));
     const sealed = this.o.seal.seal(secret, who.userId);
-    if (!(await this.o.store.begin({ userId: who.userId, sealedSecret: sealed, createdAt: this.o.clock.now() }))) {
+    if (
+      !(await this.o.store.begin({ userId: who.userId, sealedSecret: sealed, createdAt: this.o.clock.now() }))
+    ) {
       throw new PlatformError("CONFLICT", "An authenticator app is already set up; remove it first");
     }
     const uri = otpauthUri(secret, this.o.issuer, who.username, this.o.parameters);
@@ -80,9 +103,15 @@ export class TotpEnrolmentEndpoints {
     }
     const secret = this.o.seal.open(enrolment.sealedSecret, who.userId);
     const step = secret && matchedTotpStep(secret, fields.code, this.o.clock.now(), this.o.parameters);
-    if (step === undefined || !secret || !(await this.o.store.confirm(who.userId, enrolment.sealedSecret, step))) {
+    if (
+      step === undefined ||
+      !secret ||
+      !(await this.o.store.confirm(who.userId, enrolment.sealedSecret, step))
+    ) {
       this.audited(exchange, who, "auth.mfa.totp.confirm-failed", "failure");
-      throw new PlatformError("VALIDATION_FAILED", "The code is not valid", { details: { fields: ["code"] } });
+      throw new PlatformError("VALIDATION_FAILED", "The code is not valid", {
+        details: { fields: ["code"] },
+      });
     }
     this.audited(exchange, who, "auth.mfa.totp.enrolled");
     exchange.json(200, { enrolled: true });
@@ -106,7 +135,12 @@ export class TotpEnrolmentEndpoints {
     throw stepUpChallenge(this.o.stepUpMaxAgeMs).error(await this.o.startStepUp(exchange, who));
   }
 
-  private audited(exchange: HttpExchange, who: Authentication, type: string, outcome: "success" | "failure" = "success"): void {
+  private audited(
+    exchange: HttpExchange,
+    who: Authentication,
+    type: string,
+    outcome: "success" | "failure" = "success",
+  ): void {
     this.o.audit.record({ type, principal: who.username, outcome, remoteAddress: exchange.remoteAddress });
   }
 }

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import type { TotpEnrolmentStore } from "./totp-enrolment-store.js";
 
 /** The TotpEnrolmentStore contract: every adapter runs it (`factory` gives an empty store). */
-export function describeTotpEnrolmentStoreContract(name: string, factory: () => Promise<TotpEnrolmentStore>): void {
+export function describeTotpEnrolmentStoreContract(
+  name: string,
+  factory: () => Promise<TotpEnrolmentStore>,
+): void {
   describe(`TotpEnrolmentStore contract: ${name}`, () => {
     const start = { userId: "u-1", sealedSecret: "s-1", createdAt: 1 };
 

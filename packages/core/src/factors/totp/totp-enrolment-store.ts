@@ -35,4 +35,6 @@ export interface TotpEnrolmentStore {
 }
 
 /** DI token of the TotpEnrolmentStore port. */
-export const TotpEnrolmentStore: InjectionToken<TotpEnrolmentStore> = Symbol.for("platform.TotpEnrolmentStore");
+export const TotpEnrolmentStore: InjectionToken<TotpEnrolmentStore> = Symbol.for(
+  "platform.TotpEnrolmentStore",
+);

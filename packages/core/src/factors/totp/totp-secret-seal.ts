@@ -43,14 +43,17 @@ export class TotpSecretSeal {
       const decipher = createDecipheriv("aes-256-gcm", this.started(), Buffer.from(iv, "base64url"));
       decipher.setAAD(Buffer.from(`totp:${userId}`, "utf8"));
       decipher.setAuthTag(bytes.subarray(bytes.length - 16));
-      return new Uint8Array(Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]));
+      return new Uint8Array(
+        Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]),
+      );
     } catch {
       return undefined;
     }
   }
 
   private started(): Buffer {
-    if (!this.key) throw new PlatformError("DEPENDENCY_MISSING", "TOTP secrets are used before the platform started");
+    if (!this.key)
+      throw new PlatformError("DEPENDENCY_MISSING", "TOTP secrets are used before the platform started");
     return this.key;
   }
 }

@@ -14,13 +14,19 @@ export const TOTP_PERIOD_SECONDS = defineProperty({
   key: "platform.auth.mfa.totp.periodSeconds",
   schema: prop.int(15, 120),
   default: 30,
-  description: "Seconds of one TOTP step (15 to 120; apps expect 30). One step of drift is accepted each way.",
+  description:
+    "Seconds of one TOTP step (15 to 120; apps expect 30). One step of drift is accepted each way.",
 });
 
 /** The issuer an authenticator app shows beside the account name. */
 export const TOTP_ISSUER = defineProperty({
   key: "platform.auth.mfa.totp.issuer",
-  schema: z.string().trim().min(1).max(64).regex(/^[^:\p{Cc}]+$/u, "no colon or control character"),
+  schema: z
+    .string()
+    .trim()
+    .min(1)
+    .max(64)
+    .regex(/^[^:\p{Cc}]+$/u, "no colon or control character"),
   default: "Keyward",
   description: "The issuer name written into the otpauth:// URI (the app shows it); no colon.",
 });

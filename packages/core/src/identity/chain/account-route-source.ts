@@ -11,7 +11,9 @@ export interface AccountRouteSource {
 }
 
 /** DI token of the AccountRouteSource family. */
-export const AccountRouteSource: InjectionToken<AccountRouteSource> = Symbol.for("platform.AccountRouteSource");
+export const AccountRouteSource: InjectionToken<AccountRouteSource> = Symbol.for(
+  "platform.AccountRouteSource",
+);
 
 /** Every member's routes (none without a container or members). */
 export function accountRoutesOf(container: DependencyContainer | undefined): ChainRoute[] {

@@ -144,7 +144,12 @@ export class MfaOptions extends MethodOptions {
   passkey(customizer: (passkey: PasskeyLoginOptions) => void = () => {}): this {
     const options = new PasskeyLoginOptions();
     customizer(options);
-    this.factors.push({ type: "passkey", stepOrder: this.factors.length + 1, options, factorType: "PASSKEY" });
+    this.factors.push({
+      type: "passkey",
+      stepOrder: this.factors.length + 1,
+      options,
+      factorType: "PASSKEY",
+    });
     return this;
   }
   /** Adds a factor a plugin registered, by its type (`TOTP`); an unregistered type stops start-up. */

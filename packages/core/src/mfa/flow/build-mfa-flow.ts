@@ -33,7 +33,8 @@ export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefau
   const prefix = options.urlPrefixValue ?? "";
   const factorUrls: Record<FactorType, GenericFactorUrls> = {};
   for (const m of members) {
-    if (m.urls) factorUrls[m.type] = { verify: prefix + m.urls.verify, challengePage: prefix + m.urls.challengePage };
+    if (m.urls)
+      factorUrls[m.type] = { verify: prefix + m.urls.verify, challengePage: prefix + m.urls.challengePage };
   }
   return {
     factorMembers: members,

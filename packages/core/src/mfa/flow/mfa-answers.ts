@@ -142,7 +142,10 @@ export function provedFactors(
 }
 
 /** The final authentication of a completed flow: the primary's identity plus every verified factor. */
-export function finalAuthentication(ctx: FactorContext, members: readonly FactorDescription[]): Authentication {
+export function finalAuthentication(
+  ctx: FactorContext,
+  members: readonly FactorDescription[],
+): Authentication {
   return {
     ...ctx.primary,
     method: "mfa",

@@ -107,7 +107,8 @@ export class MfaApiEndpoints {
           meta: { contract: MFA_CONTRACTS.verifyCode },
           feature: "mfa",
           access: "mfa-flow" as const,
-          handler: (exchange: HttpExchange) => this.guard(exchange, () => this.verifyFactor(exchange, member.type)),
+          handler: (exchange: HttpExchange) =>
+            this.guard(exchange, () => this.verifyFactor(exchange, member.type)),
         },
       ];
     });

@@ -90,12 +90,21 @@ export class MfaFactorVerification {
    * and spends it in one atomic step, once; then the flow steps as for a code (a wrong answer counts
    * toward the lockout with the member's weight). Padded to the minimum delay like every rejection.
    */
-  verifyFactor(ctx: FactorContext, factor: Factor, answer: unknown, origin: AuditOrigin = {}): Promise<FactorContext> {
+  verifyFactor(
+    ctx: FactorContext,
+    factor: Factor,
+    answer: unknown,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
     return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
       if (ctx.state !== "FACTOR_CHALLENGE" || ctx.currentFactor !== factor.type || !factor.verify) {
-        throw new PlatformError("ILLEGAL_STATE_TRANSITION", `No ${factor.type} challenge is open for this MFA session`, {
-          details: { state: ctx.state },
-        });
+        throw new PlatformError(
+          "ILLEGAL_STATE_TRANSITION",
+          `No ${factor.type} challenge is open for this MFA session`,
+          {
+            details: { state: ctx.state },
+          },
+        );
       }
       const ok = await factor.verify({ userId: ctx.userId, answer });
       return this.settle(ctx, factor.type, ok, origin);
@@ -107,7 +116,12 @@ export class MfaFactorVerification {
    * A lost compare-and-set reloads the flow and steps again without judging twice; the flow must
    * still be waiting in the challenge of `factor`.
    */
-  private async settle(ctx: FactorContext, factor: FactorType, ok: boolean, origin: AuditOrigin): Promise<FactorContext> {
+  private async settle(
+    ctx: FactorContext,
+    factor: FactorType,
+    ok: boolean,
+    origin: AuditOrigin,
+  ): Promise<FactorContext> {
     const waiting = ctx.state;
     for (let attempt = 0; attempt < 20; attempt++) {
       const current = attempt === 0 ? ctx : await this.o.contexts.find(ctx.mfaSessionId);
@@ -188,7 +202,11 @@ export class MfaFactorVerification {
     let userLock: number | undefined;
     const weight = this.o.factors.get(factor)?.lockoutWeight ?? 1;
     for (let i = 0; i < weight && userLock === undefined; i++) {
-      userLock = await this.o.lockouts.recordFailure(failed.userId, maxRetryAttempts, accountLockoutDurationMs);
+      userLock = await this.o.lockouts.recordFailure(
+        failed.userId,
+        maxRetryAttempts,
+        accountLockoutDurationMs,
+      );
     }
     if (failed.state !== "MFA_ACCOUNT_LOCKED" && userLock === undefined) {
       await this.events.reportError(

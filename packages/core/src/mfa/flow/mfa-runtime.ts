@@ -327,9 +327,17 @@ export class MfaRuntime {
    * Judges an answer to the open challenge of a generic factor (a plugin's, e.g. TOTP): the same
    * answers as an OTT code (401 MFA_FACTOR_VERIFICATION_FAILED, 423 ACCOUNT_LOCKED at the limit).
    */
-  verifyFactor(ctx: FactorContext, factor: FactorType, answer: unknown, origin: AuditOrigin = {}): Promise<FactorContext> {
+  verifyFactor(
+    ctx: FactorContext,
+    factor: FactorType,
+    answer: unknown,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
     const member = this.o.factors.get(factor);
-    if (!member) throw new PlatformError("VALIDATION_FAILED", `${factor} is not offered`, { details: { fields: ["factorType"] } });
+    if (!member)
+      throw new PlatformError("VALIDATION_FAILED", `${factor} is not offered`, {
+        details: { fields: ["factorType"] },
+      });
     return this.verification.verifyFactor(ctx, member, answer, origin);
   }
 
