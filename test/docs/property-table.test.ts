@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { httpPlugin } from "@keyward/adapters-http";
 import { mongoPlugin } from "@keyward/adapters-mongo";
-import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@keyward/core";
+import {
+  authzPlugin,
+  identityPlugin,
+  mfaPlugin,
+  type PlatformPlugin,
+  totpPlugin,
+  zeroTrustPlugin,
+} from "@keyward/core";
 import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
 import { promptGovernancePlugin } from "@keyward/core/governance";
 import { promptsPlugin } from "@keyward/core/prompts";
@@ -15,6 +22,7 @@ const PLUGINS: PlatformPlugin[] = [
   kernelPlugin,
   identityPlugin,
   mfaPlugin,
+  totpPlugin,
   httpPlugin,
   authzPlugin,
   zeroTrustPlugin,
