@@ -8,6 +8,7 @@ import {
   identityPlugin,
   mfaPlugin,
   type PlatformPlugin,
+  totpPlugin,
   zeroTrustPlugin,
 } from "@keyward/core";
 import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
@@ -22,6 +23,7 @@ const PLUGINS: PlatformPlugin[] = [
   kernelPlugin,
   identityPlugin,
   mfaPlugin,
+  totpPlugin,
   httpPlugin,
   mailPlugin,
   authzPlugin,

@@ -84,6 +84,7 @@ export { FactorContextRepository } from "./mfa/state/factor-context-repository.j
 export { MfaLockouts } from "./mfa/flow/mfa-lockouts.js";
 export { MfaPolicyProvider } from "./mfa/decision/mfa-policy-provider.js";
 export { MfaDecision } from "./mfa/decision/mfa-decision.js";
+export { Factor } from "./mfa/factor-family/factor.js";
 export type { MfaPolicyContext } from "./mfa/decision/mfa-policy-context.js";
 export { MfaEventListener } from "./mfa/events/mfa-event-listener.js";
 export type { MfaStateMachineEvent } from "./mfa/events/mfa-state-machine-events.js";
