@@ -31,7 +31,6 @@ export { PrimaryAuthenticator } from "./identity/login/primary-authenticator.js"
 export { type SessionRecord, SessionStore, type SessionSummary } from "./identity/session/session-store.js";
 export { CsrfTokenRepository } from "./identity/csrf/csrf-token-repository.js";
 export {
-  type SubjectCheckpoint,
   SubjectStatusCheck,
   type SubjectStatusQuery,
 } from "./identity/authentication/subject-status-check.js";
@@ -100,7 +99,6 @@ export {
   RiskAnalyzer,
   type RiskAssessment,
   type RiskInput,
-  type RiskSignal,
 } from "./mfa/adaptive/risk-analyzer.js";
 
 // authz
@@ -119,7 +117,6 @@ export { UrlAuthorizationManager } from "./authz/pdp/url-authorization-manager.j
 export {
   type PolicyChange,
   PolicyChangeListener,
-  type PolicyChangeType,
 } from "./authz/policy/policy-change-listener.js";
 export { PermissionEvaluator } from "./authz/method/permission-evaluator.js";
 // The namer of scanned resources a host may bring (the offline and OpenAI-compatible ones are built in).
