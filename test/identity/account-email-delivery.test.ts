@@ -137,6 +137,15 @@ describe("the account's e-mail address and SMTP delivery", () => {
       email: "admin@example.com",
     });
     expect([clash.status, admin.email]).toEqual([409, "Admin@Example.com"]);
+    // An address that is another account's username: that account is mailed there, so refused too.
+    await api(adminToken, "POST", "/admin/api/users", { username: "ops@example.net" });
+    for (const [method, path, body] of [
+      ["PUT", `/admin/api/users/${id}/email`, { email: "OPS@example.net" }],
+      ["POST", "/admin/api/users", { username: "nia3", email: "ops@example.net" }],
+    ] as const) {
+      const shared = await api(adminToken, method, path, body);
+      expect([shared.status, shared.body.code]).toEqual([409, "CONFLICT"]);
+    }
     const events = auditTypes().filter((e) => e.type.startsWith("user.email-"));
     expect(events.map((e) => [e.type, e.data?.emailDomain])).toEqual([
       ["user.email-cleared", undefined],

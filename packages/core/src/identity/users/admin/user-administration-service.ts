@@ -109,6 +109,7 @@ export class UserAdministrationService {
     this.assertAdmin(actor, "create");
     const authorities = checkAuthorities(request.authorities ?? ["ROLE_USER"]);
     const email = request.email === undefined ? undefined : checkEmailAddress(request.email);
+    if (email !== undefined) await this.assertMailboxFree(email, undefined);
     const passwordHash =
       request.password === undefined
         ? undefined
@@ -198,6 +199,7 @@ export class UserAdministrationService {
     const wanted = email === null ? undefined : checkEmailAddress(email);
     const current = await this.find(id);
     if (current.email === wanted) return userView(current);
+    if (wanted !== undefined) await this.assertMailboxFree(wanted, id);
     const updated = await this.change(id, (a) => ({ ...a, email: wanted }));
     this.audit(actor, wanted === undefined ? "user.email-cleared" : "user.email-set", "success", {
       userId: id,
@@ -254,6 +256,21 @@ export class UserAdministrationService {
     }
     this.audit(actor, "user.password-reset-link-sent", "success", { userId: id });
     return userView(account);
+  }
+
+  /**
+   * CONFLICT when `email` is another account's username: an account without an address is mailed at
+   * its username, so the two would share a mailbox (and its reset links). The stores keep addresses
+   * unique among themselves; this covers an address against the usernames.
+   */
+  private async assertMailboxFree(email: string, ownId: string | undefined): Promise<void> {
+    const named = await this.o.users.findByUsername(email);
+    if (named !== undefined && named.id !== ownId) {
+      throw new PlatformError(
+        "CONFLICT",
+        "The address is another account's username (they would share a mailbox)",
+      );
+    }
   }
 
   private async find(id: string): Promise<UserAccount> {
