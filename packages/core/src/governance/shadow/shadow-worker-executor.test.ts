@@ -13,6 +13,12 @@ import { inThreadShadowExecutor, type ShadowJob } from "./shadow-executor.js";
 import { shadowEvidencePackage } from "./shadow-evidence-package.js";
 import { CATALOG, V20 } from "./shadow-runner.fixture.js";
 import { ShadowWorkerExecutor } from "./shadow-worker-executor.js";
+import { shadowExecutorOf } from "./shadow-executor-choice.js";
+import { createPlatform } from "../../kernel/platform.js";
+import { promptsPlugin } from "../../prompts/prompts-plugin.js";
+import { promptGovernancePlugin } from "../governance-plugin.js";
+import { decisionsPlugin } from "../../decisions/decisions-plugin.js";
+import { DecisionMaker } from "../../decisions/pipeline/decision-maker.js";
 
 const ENGINE = { escalationConfidence: 0.6, timeouts: { L1: 5_000, L2: 10_000 } };
 const INSTANCE = "node-1";
@@ -129,5 +135,45 @@ describe("ShadowWorkerExecutor", () => {
 
   it("names the built-in analyst as the offline analyst does", () => {
     expect(new OfflineAnalyst().name).toBe("builtin:offline-analyst/1");
+  });
+});
+
+describe("shadowExecutorOf", () => {
+  const platformWith = (properties: Record<string, string> = {}) =>
+    createPlatform({ plugins: [promptsPlugin, promptGovernancePlugin, decisionsPlugin], properties, env: {} });
+  const choose = (properties: Record<string, string> = {}) => {
+    const platform = platformWith(properties);
+    return shadowExecutorOf(platform.container, platform.resolve(DecisionMaker), INSTANCE, recordingLogger());
+  };
+
+  it("runs the decisions plugin's built-in analyst on a worker", async () => {
+    const executor = choose();
+    expect(executor).toBeInstanceOf(ShadowWorkerExecutor);
+    await executor.stop();
+  });
+
+  it("keeps IN_THREAD, a model behind HTTP and a host's own maker on the serving thread", () => {
+    expect(choose({ "platform.security.tiered.prompt-bundle.shadow.executor": "in-thread" })).not.toBeInstanceOf(
+      ShadowWorkerExecutor,
+    );
+    expect(
+      choose({
+        "platform.security.decision.model.provider": "openai-compatible",
+        "platform.security.decision.model.base-url": "http://127.0.0.1:9/v1",
+      }),
+    ).not.toBeInstanceOf(ShadowWorkerExecutor);
+    const platform = platformWith();
+    const hostMaker = { model: { id: "builtin:offline-analyst/1", external: false }, decide: inThreadMaker.decide };
+    const bare = createPlatform({ plugins: [promptsPlugin, promptGovernancePlugin], properties: {}, env: {} });
+    expect(shadowExecutorOf(bare.container, hostMaker, INSTANCE, recordingLogger())).not.toBeInstanceOf(
+      ShadowWorkerExecutor,
+    );
+    expect(platform.resolve(DecisionMaker).model.id).toBe(hostMaker.model.id);
+  });
+
+  it("refuses a value that is not an executor at start-up, naming the key", () => {
+    expect(() => platformWith({ "platform.security.tiered.prompt-bundle.shadow.executor": "threads" })).toThrow(
+      /shadow\.executor/,
+    );
   });
 });

@@ -84,11 +84,17 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(n);
+        if (this.pending.size === 0) this.worker?.unref();
         this.post({ type: "abort", n });
         reject(signal.reason);
       };
       signal.addEventListener("abort", onAbort, { once: true });
-      const settle = () => signal.removeEventListener("abort", onAbort);
+      const settle = () => {
+        signal.removeEventListener("abort", onAbort);
+        if (this.pending.size === 0) this.worker?.unref();
+      };
+      // Held while a run is out, so a process that drains its runs at stop does not exit under them.
+      if (this.pending.size === 0) this.worker?.ref();
       this.pending.set(n, {
         resolve: (m) => (settle(), resolve(m)),
         reject: (e) => (settle(), reject(e)),
@@ -141,7 +147,8 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
   }
 
   private rejectPending(error: Error): void {
-    for (const p of this.pending.values()) p.reject(error);
+    const waiting = [...this.pending.values()];
     this.pending.clear();
+    for (const p of waiting) p.reject(error);
   }
 }
