@@ -127,7 +127,10 @@ function renderSelection(rows: SelectionRow[]): string {
 }
 
 function renderShadow({ rate, ordersRate, runs }: Awaited<ReturnType<typeof measureShadowPath>>): string {
-  const medianRatio = (pick: (r: ShadowPathRow) => number, rows: (run: (typeof runs)[number]) => ShadowPathRow[]) => {
+  const medianRatio = (
+    pick: (r: ShadowPathRow) => number,
+    rows: (run: (typeof runs)[number]) => ShadowPathRow[],
+  ) => {
     const ratios = runs.map((run) => pick(rows(run)[1]!) / pick(rows(run)[0]!));
     return [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)]!;
   };
@@ -153,14 +156,24 @@ function renderShadow({ rate, ordersRate, runs }: Awaited<ReturnType<typeof meas
     "",
     ...table((run) => run.signIn),
     "",
-    `p50 with shadow on, median of the three runs' ratios: ${pct(medianRatio((r) => r.p50Ms, (run) => run.signIn))} of off (goal: within 5%).`,
+    `p50 with shadow on, median of the three runs' ratios: ${pct(
+      medianRatio(
+        (r) => r.p50Ms,
+        (run) => run.signIn,
+      ),
+    )} of off (goal: within 5%).`,
     `Serving-thread time per shadow run (busy ms per request, on minus off, per run): ${Math.round(medianExtra * 1000) / 1000} ms (median of the runs).`,
     "",
     `The ordinary path beside it: bearer GET /api/orders, an open loop of ${ordersRate} a second (half its capacity without shadow runs).`,
     "",
     ...table((run) => run.orders),
     "",
-    `p50 with shadow on, median of the three runs' ratios: ${pct(medianRatio((r) => r.p50Ms, (run) => run.orders))} of off.`,
+    `p50 with shadow on, median of the three runs' ratios: ${pct(
+      medianRatio(
+        (r) => r.p50Ms,
+        (run) => run.orders,
+      ),
+    )} of off.`,
   ].join("\n");
 }
 
@@ -171,7 +184,8 @@ function renderCost(rows: ShadowRunCostRow[]): string {
     "| executor | runs | serving-thread ms per run | process CPU ms per run (every thread) | on the worker |",
     "|---|---|---|---|---|",
     ...rows.map(
-      (r) => `| ${r.executor} | ${r.runs} | ${r.servingMsPerRun} | ${r.processCpuMsPerRun} | ${r.workerRuns} |`,
+      (r) =>
+        `| ${r.executor} | ${r.runs} | ${r.servingMsPerRun} | ${r.processCpuMsPerRun} | ${r.workerRuns} |`,
     ),
   ].join("\n");
 }

@@ -160,7 +160,12 @@ async function signIn(demo: Demo): Promise<number> {
 type Request = (demo: Demo) => Promise<number>;
 
 /** `connections` closed loops of `request` for `durationMs`: how many a second the server answers. */
-async function capacity(demo: Demo, connections: number, durationMs: number, request: Request = signIn): Promise<number> {
+async function capacity(
+  demo: Demo,
+  connections: number,
+  durationMs: number,
+  request: Request = signIn,
+): Promise<number> {
   let n = 0;
   const start = performance.now();
   const end = start + durationMs;
@@ -179,7 +184,12 @@ async function capacity(demo: Demo, connections: number, durationMs: number, req
  * ones answered (a closed loop at saturation would measure throughput, not the request path's
  * latency); the latencies in ms.
  */
-async function load(demo: Demo, rate: number, durationMs: number, request: Request = signIn): Promise<number[]> {
+async function load(
+  demo: Demo,
+  rate: number,
+  durationMs: number,
+  request: Request = signIn,
+): Promise<number[]> {
   const latencies: Promise<number>[] = [];
   const start = performance.now();
   for (let i = 0; performance.now() - start < durationMs; i++) {
@@ -257,7 +267,12 @@ async function roundsOf(
 
 function countsOf(d: Demo) {
   const e = d.executor();
-  return { decided: d.decided(), shadow: d.shadowRuns(), worker: e?.workerRuns ?? 0, inThread: e?.inThreadRuns ?? 0 };
+  return {
+    decided: d.decided(),
+    shadow: d.shadowRuns(),
+    worker: e?.workerRuns ?? 0,
+    inThread: e?.inThreadRuns ?? 0,
+  };
 }
 
 function rowOf(

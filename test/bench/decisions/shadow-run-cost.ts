@@ -54,7 +54,12 @@ export async function costOf(executor: "IN_THREAD" | "WORKER", runs: number): Pr
     const request = (i: number) => ({
       input,
       selection,
-      event: { id: `evt-cost-${executor}-${i}`, kind: "SIGN_IN_COMPLETED" as const, at: Date.now(), userId: "u" },
+      event: {
+        id: `evt-cost-${executor}-${i}`,
+        kind: "SIGN_IN_COMPLETED" as const,
+        at: Date.now(),
+        userId: "u",
+      },
     });
     const enforced = await fallback.decide(request(-1), new AbortController().signal);
     const hand = async (from: number, n: number) => {

@@ -79,7 +79,11 @@ export interface PayloadBody {
  * `payload` (its RFC 8785 form) under a fresh AES-256-GCM key, bound to the package id and hash: the
  * part of sealing that needs no key-ring key, so it can run off the serving thread.
  */
-export function encryptPayloadBody(payload: SealedPayload, packageId: string, packageHash: string): PayloadBody {
+export function encryptPayloadBody(
+  payload: SealedPayload,
+  packageId: string,
+  packageHash: string,
+): PayloadBody {
   const dataKey = randomBytes(32);
   const text = Buffer.from(canonicalJson(payload as unknown as JsonValue), "utf8");
   const ciphertext = seal(dataKey, text, `payload:${packageId}:${packageHash}`);

@@ -1,5 +1,8 @@
 import type { BundleSelection } from "../../decisions/engine/bundle-selection.js";
-import { inProcessDecisionMaker, type InProcessEngineOptions } from "../../decisions/engine/in-process-decision-maker.js";
+import {
+  inProcessDecisionMaker,
+  type InProcessEngineOptions,
+} from "../../decisions/engine/in-process-decision-maker.js";
 import { encryptPayloadBody } from "../../decisions/evidence/payload-cipher.js";
 import { sealPackage } from "../../decisions/evidence/sealed-package.js";
 import { SystemClock } from "../../kernel/clock.js";

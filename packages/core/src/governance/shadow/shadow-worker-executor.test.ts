@@ -39,7 +39,13 @@ function job(id: string, selection = selectionFromCatalog(CATALOG, V20, "SHADOW"
     id,
     at: clock.now(),
     input: parsePromptInput(raw),
-    event: { id: `evt-${id}`, kind: "SIGN_IN_COMPLETED", at: clock.now(), userId: "alice", correlationId: `c-${id}` },
+    event: {
+      id: `evt-${id}`,
+      kind: "SIGN_IN_COMPLETED",
+      at: clock.now(),
+      userId: "alice",
+      correlationId: `c-${id}`,
+    },
     selection,
   };
 }
@@ -82,7 +88,10 @@ describe("ShadowWorkerExecutor", () => {
     expect(read!.seal).toMatchObject({ intact: true, reason: null, packageHash: local.packageHash });
     expect(read!.payload).toEqual(local.payload);
     const entry = await evidence.store.packageEntry("w-1");
-    expect(verifyPackageSeal({ header: entry!.header!, packageHash: entry!.entryHash, payload: read!.payload! }).reason).toBeNull();
+    expect(
+      verifyPackageSeal({ header: entry!.header!, packageHash: entry!.entryHash, payload: read!.payload! })
+        .reason,
+    ).toBeNull();
   });
 
   it("ignores a presealed part of another package or chain and seals on the serving thread", async () => {
@@ -109,7 +118,10 @@ describe("ShadowWorkerExecutor", () => {
     controller.abort(new Error("timeout"));
     await expect(aborted).rejects.toThrow("timeout");
     await expect(worker.run(job("w-5"), AbortSignal.abort())).rejects.toThrow();
-    const hostile = { ...job("w-6"), event: { ...job("w-6").event, toJSON: () => "x" } } as unknown as ShadowJob;
+    const hostile = {
+      ...job("w-6"),
+      event: { ...job("w-6").event, toJSON: () => "x" },
+    } as unknown as ShadowJob;
     await expect(worker.run(hostile, new AbortController().signal)).rejects.toThrow(/clone/i);
     expect((await worker.run(job("w-7"), new AbortController().signal)).presealed).toBeDefined();
     expect(worker.stats()).toMatchObject({ executor: "worker", workerFailures: 0 });
@@ -121,12 +133,18 @@ describe("ShadowWorkerExecutor", () => {
       init: { bundleRoot: CATALOG.root, instanceId: INSTANCE, engine: ENGINE },
       fallback: inThreadShadowExecutor(inThreadMaker),
       logger: broken,
-      entry: () => new URL(`data:text/javascript,${encodeURIComponent("throw new Error('secret-ish detail')")}`),
+      entry: () =>
+        new URL(`data:text/javascript,${encodeURIComponent("throw new Error('secret-ish detail')")}`),
     });
     expect(await executor.started).toBe(false);
     const { outcome } = await executor.run(job("w-8"), new AbortController().signal);
     expect(outcome.bundleVersion).toBe(V20);
-    expect(executor.stats()).toEqual({ executor: "in-thread", workerRuns: 0, inThreadRuns: 1, workerFailures: 1 });
+    expect(executor.stats()).toEqual({
+      executor: "in-thread",
+      workerRuns: 0,
+      inThreadRuns: 1,
+      workerFailures: 1,
+    });
     expect(broken.lines).toEqual([
       { message: "shadow worker error; shadow runs go on the serving thread", fields: { error: "Error" } },
     ]);
@@ -140,7 +158,11 @@ describe("ShadowWorkerExecutor", () => {
 
 describe("shadowExecutorOf", () => {
   const platformWith = (properties: Record<string, string> = {}) =>
-    createPlatform({ plugins: [promptsPlugin, promptGovernancePlugin, decisionsPlugin], properties, env: {} });
+    createPlatform({
+      plugins: [promptsPlugin, promptGovernancePlugin, decisionsPlugin],
+      properties,
+      env: {},
+    });
   const choose = (properties: Record<string, string> = {}) => {
     const platform = platformWith(properties);
     return shadowExecutorOf(platform.container, platform.resolve(DecisionMaker), INSTANCE, recordingLogger());
@@ -153,9 +175,9 @@ describe("shadowExecutorOf", () => {
   });
 
   it("keeps IN_THREAD, a model behind HTTP and a host's own maker on the serving thread", () => {
-    expect(choose({ "platform.security.tiered.prompt-bundle.shadow.executor": "in-thread" })).not.toBeInstanceOf(
-      ShadowWorkerExecutor,
-    );
+    expect(
+      choose({ "platform.security.tiered.prompt-bundle.shadow.executor": "in-thread" }),
+    ).not.toBeInstanceOf(ShadowWorkerExecutor);
     expect(
       choose({
         "platform.security.decision.model.provider": "openai-compatible",
@@ -163,8 +185,15 @@ describe("shadowExecutorOf", () => {
       }),
     ).not.toBeInstanceOf(ShadowWorkerExecutor);
     const platform = platformWith();
-    const hostMaker = { model: { id: "builtin:offline-analyst/1", external: false }, decide: inThreadMaker.decide };
-    const bare = createPlatform({ plugins: [promptsPlugin, promptGovernancePlugin], properties: {}, env: {} });
+    const hostMaker = {
+      model: { id: "builtin:offline-analyst/1", external: false },
+      decide: inThreadMaker.decide,
+    };
+    const bare = createPlatform({
+      plugins: [promptsPlugin, promptGovernancePlugin],
+      properties: {},
+      env: {},
+    });
     expect(shadowExecutorOf(bare.container, hostMaker, INSTANCE, recordingLogger())).not.toBeInstanceOf(
       ShadowWorkerExecutor,
     );
@@ -172,8 +201,8 @@ describe("shadowExecutorOf", () => {
   });
 
   it("refuses a value that is not an executor at start-up, naming the key", () => {
-    expect(() => platformWith({ "platform.security.tiered.prompt-bundle.shadow.executor": "threads" })).toThrow(
-      /shadow\.executor/,
-    );
+    expect(() =>
+      platformWith({ "platform.security.tiered.prompt-bundle.shadow.executor": "threads" }),
+    ).toThrow(/shadow\.executor/);
   });
 });

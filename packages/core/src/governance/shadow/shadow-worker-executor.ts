@@ -57,7 +57,8 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
     signal.throwIfAborted();
     if (this.state !== "ready") return this.inThread(job, signal);
     const reply = await this.ask(job, signal);
-    if (reply.type === "failed") throw Object.assign(new Error("shadow run failed on the worker"), { code: reply.error });
+    if (reply.type === "failed")
+      throw Object.assign(new Error("shadow run failed on the worker"), { code: reply.error });
     if ("unavailable" in reply.answer) return this.inThread(job, signal);
     this.workerRuns++;
     return reply.answer;
@@ -79,7 +80,10 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
     await this.worker?.terminate();
   }
 
-  private ask(job: ShadowJob, signal: AbortSignal): Promise<FromShadowWorker & { type: "answer" | "failed" }> {
+  private ask(
+    job: ShadowJob,
+    signal: AbortSignal,
+  ): Promise<FromShadowWorker & { type: "answer" | "failed" }> {
     const n = ++this.next;
     return new Promise((resolve, reject) => {
       const onAbort = () => {
@@ -96,8 +100,14 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
       // Held while a run is out, so a process that drains its runs at stop does not exit under them.
       if (this.pending.size === 0) this.worker?.ref();
       this.pending.set(n, {
-        resolve: (m) => (settle(), resolve(m)),
-        reject: (e) => (settle(), reject(e)),
+        resolve: (m) => {
+          settle();
+          resolve(m);
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
       });
       this.post({ type: "run", n, job: shadowWorkerJobOf(job) });
     });
@@ -140,7 +150,10 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
     if (this.state === "failed" || this.state === "stopped") return;
     this.state = "failed";
     this.workerFailures++;
-    const detail = typeof cause === "number" ? { exitCode: cause } : { error: typeof cause === "string" ? cause : errorNameOf(cause) };
+    const detail =
+      typeof cause === "number"
+        ? { exitCode: cause }
+        : { error: typeof cause === "string" ? cause : errorNameOf(cause) };
     this.o.logger.warn(`shadow ${what}; shadow runs go on the serving thread`, detail);
     this.rejectPending(new Error(`shadow ${what}`));
     void this.worker?.terminate().catch(() => {});
