@@ -181,11 +181,11 @@ function renderCost(rows: ShadowRunCostRow[]): string {
   return [
     "### One shadow run's cost to the serving thread, by executor (the demo sign-in, v20 in SHADOW, no HTTP)",
     "",
-    "| executor | runs | serving-thread ms per run | process CPU ms per run (every thread) | on the worker |",
-    "|---|---|---|---|---|",
+    "| executor | runs | serving-thread busy ms per run | serving-thread CPU ms per run | process CPU ms per run (every thread) | on the worker |",
+    "|---|---|---|---|---|---|",
     ...rows.map(
       (r) =>
-        `| ${r.executor} | ${r.runs} | ${r.servingMsPerRun} | ${r.processCpuMsPerRun} | ${r.workerRuns} |`,
+        `| ${r.executor} | ${r.runs} | ${r.servingMsPerRun} | ${r.servingCpuMsPerRun ?? "n/a"} | ${r.processCpuMsPerRun} | ${r.workerRuns} |`,
     ),
   ].join("\n");
 }

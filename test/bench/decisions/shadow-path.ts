@@ -151,8 +151,9 @@ async function signIn(demo: Demo): Promise<number> {
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ username: "user", password: "password" }),
   });
-  await res.arrayBuffer();
-  if (res.status !== 200) throw new Error(`${demo.label}: /api/login answered ${res.status}`);
+  const body = await res.text();
+  if (res.status !== 200)
+    throw new Error(`${demo.label}: /api/login answered ${res.status} ${body.slice(0, 200)}`);
   return performance.now() - t;
 }
 

@@ -1,3 +1,4 @@
+import { existsSync, readFileSync } from "node:fs";
 import { performance } from "node:perf_hooks";
 import { buildDemoPlatform } from "@keyward/cli";
 import { selectionFromCatalog } from "../../../packages/core/src/decisions/engine/bundle-selection.js";
@@ -12,8 +13,10 @@ import { v20InShadow, workerServing } from "./shadow-path.js";
 export interface ShadowRunCostRow {
   executor: "IN_THREAD" | "WORKER";
   runs: number;
-  /** Event-loop busy time per run, ms: what a run takes from the serving thread. */
+  /** Event-loop busy time per run, ms: what a run takes from the serving thread (wall time, so load inflates it). */
   servingMsPerRun: number;
+  /** The serving thread's own CPU time per run, ms (Linux: /proc/self/task/<pid>/stat; 10 ms ticks); null elsewhere. */
+  servingCpuMsPerRun: number | null;
   /** Process CPU (every thread) per run, ms. */
   processCpuMsPerRun: number;
   workerRuns: number;
@@ -73,9 +76,11 @@ export async function costOf(executor: "IN_THREAD" | "WORKER", runs: number): Pr
     await hand(0, 64); // warm-up
     const before = runner.stats();
     const cpu = process.cpuUsage();
+    const thread = mainThreadCpuMs();
     const elu = performance.eventLoopUtilization();
     await hand(64, runs);
     const busy = performance.eventLoopUtilization(elu).active;
+    const threadAfter = mainThreadCpuMs();
     const used = process.cpuUsage(cpu);
     const after = runner.stats();
     const ran = after.ran - before.ran;
@@ -84,12 +89,24 @@ export async function costOf(executor: "IN_THREAD" | "WORKER", runs: number): Pr
       executor,
       runs,
       servingMsPerRun: round(busy / runs),
+      servingCpuMsPerRun:
+        thread === null || threadAfter === null ? null : round((threadAfter - thread) / runs),
       processCpuMsPerRun: round((used.user + used.system) / 1000 / runs),
       workerRuns: after.workerRuns - before.workerRuns,
     };
   } finally {
     await platform.stop();
   }
+}
+
+/** The main thread's user + system CPU time in ms (its task's stat; clock ticks of 10 ms), or null. */
+function mainThreadCpuMs(): number | null {
+  const stat = `/proc/self/task/${process.pid}/stat`;
+  if (!existsSync(stat)) return null;
+  // Fields after the command's closing parenthesis: state is the 3rd field, utime the 14th, stime the 15th.
+  const text = readFileSync(stat, "utf8");
+  const fields = text.slice(text.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function round(ms: number): number {

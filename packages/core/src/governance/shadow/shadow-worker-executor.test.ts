@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { selectionFromCatalog } from "../../decisions/engine/bundle-selection.js";
 import { inProcessDecisionMaker } from "../../decisions/engine/in-process-decision-maker.js";
@@ -24,6 +25,14 @@ const ENGINE = { escalationConfidence: 0.6, timeouts: { L1: 5_000, L2: 10_000 } 
 const INSTANCE = "node-1";
 const clock = new ManualClock(Date.UTC(2026, 10, 1));
 const inThreadMaker = inProcessDecisionMaker(clock, ENGINE);
+
+/** The nice value of each thread of this process (Linux), from the 19th field of its stat. */
+function threadNiceValues(): number[] {
+  return readdirSync("/proc/self/task").map((tid) => {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+  });
+}
 
 /** A logger that keeps what it was told. */
 function recordingLogger(): Logger & { lines: { message: string; fields?: unknown }[] } {
@@ -73,6 +82,8 @@ describe("ShadowWorkerExecutor", () => {
     expect(there).toEqual(expected);
     expect(outcome.action).toBe("BLOCK");
     expect(worker.stats()).toMatchObject({ executor: "worker", workerRuns: 1, inThreadRuns: 0 });
+    // On Linux the worker thread runs at nice 19 (it yields the core to the serving thread).
+    if (existsSync("/proc/self/task")) expect(threadNiceValues()).toContain(19);
 
     // The worker's hashes are the ones the serving thread computes for the same package.
     const pkg = shadowEvidencePackage({ ...j, outcome });
