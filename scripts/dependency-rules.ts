@@ -71,6 +71,7 @@ export const CORE_MODULE_ORDER = [
   "web",
   "identity",
   "mfa",
+  "factors",
   "authz",
   "resources",
   "policy-center",

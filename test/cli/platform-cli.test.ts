@@ -130,6 +130,11 @@ describe("the platform command against a running server", () => {
     expect(taken.code).toBe(1);
     expect(taken.stderr).toContain("CONFLICT");
     expect((await platformCli(["users", "add"])).code).toBe(2);
+    const lee = await platformCli(["users", "add", "lee", "--no-password", "--email", " Lee@Example.ORG "]);
+    expect(lee.stdout).toMatch(/^Added lee \(.+\): ROLE_USER; enabled, no password; Lee@example\.org\n$/);
+    expect((await platform.resolve(UserRepository).findByUsername("lee"))?.email).toBe("Lee@example.org");
+    const badEmail = await platformCli(["users", "add", "lee2", "--no-password", "--email", "lee@@x"]);
+    expect([badEmail.code, badEmail.stderr.includes("VALIDATION_FAILED")]).toEqual([1, true]);
     expect((await platformCli(["users", "disable", "nobody-here"])).code).toBe(1);
 
     await resourcesThroughTheCli();

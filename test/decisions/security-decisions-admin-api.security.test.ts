@@ -4,7 +4,13 @@ import { join } from "node:path";
 import { AuditLog, SealedEvidenceStore } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { platformInProcess } from "../cli/platform-command-runs.js";
-import { bearerHeaders, NO_MFA_FOR_ADMINS, type RunningDemo, startDemo } from "../support/demo-server.js";
+import {
+  bearerHeaders,
+  NO_MFA_FOR_ADMINS,
+  type RunningDemo,
+  seedUser,
+  startDemo,
+} from "../support/demo-server.js";
 
 const API = "/platform/admin/api/security-decisions";
 
@@ -105,6 +111,30 @@ describe("the security-decisions admin API guards itself", () => {
     expect((await get("/%2e%2e", admin)).status).toBe(404);
     expect((await get(`/${"a".repeat(129)}`, admin)).status).toBe(400);
     expect((await get("/%00", admin)).status).toBe(400);
+  });
+
+  it("deleting an account erases its sealed prompts: the detail shows the seal intact and erased, no prompts", async () => {
+    await seedUser(demo.platform, "erin", "erin-password-1");
+    const erin = await bearerHeaders(demo.base, "erin", "erin-password-1", {});
+    const me = (await (await fetch(`${demo.base}/api/me`, { headers: erin })).json()) as { id: string };
+    // The sign-in is decided and sealed after the answer: wait for its record.
+    let id: string | undefined;
+    for (let i = 0; i < 100 && id === undefined; i++) {
+      const list = (await (await get("?user=erin", admin)).json()) as { decisions: { id: string }[] };
+      id = list.decisions[0]?.id;
+      if (id === undefined) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect((await (await get(`/${id}`, admin)).json()) as object).toMatchObject({ sealed: true });
+    const deleted = await fetch(`${demo.base}/admin/api/users/${me.id}`, {
+      method: "DELETE",
+      headers: admin,
+    });
+    expect(deleted.status).toBe(204);
+    const body = (await (await get(`/${id}`, admin)).json()) as { seal: object; prompts: unknown[] | null };
+    expect(body.seal).toMatchObject({ intact: true, erased: true });
+    expect(body.prompts ?? []).toEqual([]);
+    const audit = await demo.platform.resolve(AuditLog).query({ type: "user.deleted" });
+    expect(audit.at(-1)?.data).toMatchObject({ userId: me.id, hooks: ["sealed-evidence-erasure"] });
   });
 
   it("platform evidence verify proves the chain intact through the admin API, then names a package dropped without a deletion entry", async () => {

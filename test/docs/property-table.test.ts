@@ -1,8 +1,16 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { httpPlugin } from "@keyward/adapters-http";
+import { httpPlugin, mailPlugin } from "@keyward/adapters-http";
 import { mongoPlugin } from "@keyward/adapters-mongo";
-import { authzPlugin, identityPlugin, mfaPlugin, type PlatformPlugin, zeroTrustPlugin } from "@keyward/core";
+import {
+  authzPlugin,
+  createPromptInspectionPlugin,
+  identityPlugin,
+  mfaPlugin,
+  type PlatformPlugin,
+  totpPlugin,
+  zeroTrustPlugin,
+} from "@keyward/core";
 import { decisionsPlugin, decisionsPipelinePlugin } from "@keyward/core/decisions";
 import { promptGovernancePlugin } from "@keyward/core/governance";
 import { promptsPlugin } from "@keyward/core/prompts";
@@ -15,7 +23,9 @@ const PLUGINS: PlatformPlugin[] = [
   kernelPlugin,
   identityPlugin,
   mfaPlugin,
+  totpPlugin,
   httpPlugin,
+  mailPlugin,
   authzPlugin,
   zeroTrustPlugin,
   promptsPlugin,
@@ -23,6 +33,7 @@ const PLUGINS: PlatformPlugin[] = [
   decisionsPipelinePlugin,
   sealedEvidencePlugin,
   promptGovernancePlugin,
+  createPromptInspectionPlugin(),
   // Declaring properties needs no connection: the client is created when the plugin registers.
   mongoPlugin({ uri: "mongodb://127.0.0.1/properties" }),
 ];

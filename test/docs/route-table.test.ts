@@ -18,6 +18,7 @@ const URL_TABLE_DOCS = [
   "glossary.md",
   "prompt-governance.md",
   "sealed-evidence.md",
+  "prompt-inspection.md",
   "../README.md",
 ];
 const METHODS = "GET|HEAD|POST|PUT|PATCH|DELETE";

@@ -12,6 +12,7 @@ import {
   type SecurityConfiguration,
   type SecurityRegistry,
   ServerAddress,
+  type PlatformPlugin,
 } from "@keyward/core";
 import { seedDemoUsers } from "@keyward/cli";
 import { LOW_COST_SCRYPT } from "../support/low-cost-scrypt.js";
@@ -31,6 +32,8 @@ export interface IdentityTestServerOptions {
   properties?: Record<string, unknown>;
   register?: PlatformOptions["register"];
   routes?: (routes: RouteRegistry) => void;
+  /** Plugins listed after the MFA and authorization plugins (e.g. a plugin factor). */
+  plugins?: PlatformPlugin[];
 }
 
 /**
@@ -42,7 +45,13 @@ export interface IdentityTestServerOptions {
 export async function startIdentityServer(options: IdentityTestServerOptions): Promise<IdentityTestServer> {
   const platform = createPlatform({
     // authzPlugin: the demo's chains end in anyRequest().access(dynamicAuthorization()) (no policies here).
-    plugins: [httpPlugin, createIdentityPlugin({ security: options.security }), mfaPlugin, authzPlugin],
+    plugins: [
+      httpPlugin,
+      createIdentityPlugin({ security: options.security }),
+      mfaPlugin,
+      authzPlugin,
+      ...(options.plugins ?? []),
+    ],
     // No role needs MFA unless a test says so (the MFA tests set platform.auth.mfa.requiredAuthorities).
     properties: {
       ...LOW_COST_SCRYPT,

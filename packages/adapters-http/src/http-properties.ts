@@ -3,6 +3,7 @@ import { WEB_ERROR_CODES } from "@keyward/core/errors";
 import { AuditListener } from "@keyward/core/ports";
 import { REST_DOCS_PATH, RouteTable } from "@keyward/core/web";
 import { HTTP_ACCESS_LOG_ENABLED } from "./access-log.js";
+import { mailPlugin } from "./mail/mail-plugin.js";
 import { HTTP_METRICS_ENABLED, HTTP_METRICS_PROPERTIES } from "./metrics/metrics-properties.js";
 import { PLATFORM_METRICS, PlatformMetrics } from "./metrics/platform-metrics.js";
 import { HTTP_OPENAPI_ENABLED } from "./openapi/openapi-properties.js";
@@ -75,6 +76,7 @@ export const httpPlugin: PlatformPlugin = {
   properties: HTTP_PROPERTIES,
   // The binding answers the web model's codes (a malformed request, an unknown route or method).
   errorCodes: [WEB_ERROR_CODES],
+  includes: [mailPlugin],
   register(ctx) {
     ctx.registerDefault(RouteTable, { useFactory: () => new RouteTable() });
     if (!ctx.properties.get(HTTP_METRICS_ENABLED)) return;

@@ -26,6 +26,13 @@ export { HTTP_OPENAPI_ENABLED } from "./openapi/openapi-properties.js";
 export { OPENAPI_PATH } from "./openapi/openapi-routes.js";
 export { renderReferencePage, routeAnchor } from "./openapi/reference-page.js";
 export { type BodySource, readLimitedText } from "./limited-body.js";
+export { mailPlugin } from "./mail/mail-plugin.js";
+export type { SmtpSettings } from "./mail/mail-properties.js";
+export { defaultMailTemplates, escapeHtml, type MailContent, MailTemplates } from "./mail/mail-templates.js";
+export {
+  SmtpOneTimeTokenDelivery,
+  type SmtpOneTimeTokenDeliveryOptions,
+} from "./mail/smtp-one-time-token-delivery.js";
 export { type NodeListener, toNodeListener } from "./node-listener.js";
 export {
   HTTP_METRICS_AUDIENCE,

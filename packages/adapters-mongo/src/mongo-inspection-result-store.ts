@@ -62,7 +62,7 @@ function filterOf(q: InspectionResultQuery): Filter<InspectionResultDocument> {
   if (q.check !== undefined) and.push({ "findings.check": q.check } as Filter<InspectionResultDocument>);
   if (q.key !== undefined)
     and.push({
-      "findings.key": { $regex: `^${escapeRegex(q.key)}(\\.|$)` },
+      "findings.key": { $regex: `^${escapeRegex(q.key)}([.:]|$)` },
     } as Filter<InspectionResultDocument>);
   if (q.from !== undefined) and.push({ capturedAt: { $gte: q.from } });
   if (q.to !== undefined) and.push({ capturedAt: { $lt: q.to } });

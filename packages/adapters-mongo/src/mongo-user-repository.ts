@@ -35,6 +35,13 @@ export interface UserDocument {
   locked: boolean;
   /** The account's security stamp (absent until its standing first changes). */
   securityStamp?: string;
+  /** The account's e-mail address as given (absent: none). */
+  email?: string;
+  /**
+   * `email` lower-cased (the UserRepository port's rule, `emailAddressKey` in the core): unique where
+   * present, so one address belongs to one account whatever its case. Present exactly when `email` is.
+   */
+  emailKey?: string;
   version: number;
   createdAt: number;
 }
@@ -49,8 +56,8 @@ export interface MongoUserRepositoryOptions {
 }
 
 /**
- * UserRepository on MongoDB: unique indexes on the username key and on the username skeleton decide
- * "taken", a `findOneAndUpdate` on `{ _id, version }` is the compare-and-set of `update`.
+ * UserRepository on MongoDB: unique indexes on the username key, the username skeleton and the e-mail
+ * key decide "taken", a `findOneAndUpdate` on `{ _id, version }` is the compare-and-set of `update`.
  */
 export class MongoUserRepository implements UserRepository {
   private readonly users: Collection<UserDocument>;
@@ -72,6 +79,12 @@ export class MongoUserRepository implements UserRepository {
         name: "usernameSkeleton_unique",
         unique: true,
         partialFilterExpression: { usernameSkeleton: { $exists: true } },
+      },
+      {
+        key: { emailKey: 1 },
+        name: "emailKey_unique",
+        unique: true,
+        partialFilterExpression: { emailKey: { $exists: true } },
       },
     ]);
   }
@@ -100,11 +113,11 @@ export class MongoUserRepository implements UserRepository {
       createdAt: this.clock.now(),
     };
     if (input.passwordHash !== undefined) doc.passwordHash = input.passwordHash;
+    if (input.email !== undefined) Object.assign(doc, emailFields(input.email));
     try {
       await this.users.insertOne(doc);
     } catch (e) {
-      if (isDuplicateKey(e)) throw new PlatformError("CONFLICT", "Username is already taken", { cause: e });
-      throw e;
+      throw takenOr(e);
     }
     return toAccount(doc) as UserAccount;
   }
@@ -146,13 +159,15 @@ export class MongoUserRepository implements UserRepository {
     account: UserAccount,
     set: Partial<UserDocument>,
   ): Promise<UserDocument | null> {
-    const unset: Partial<Record<"passwordHash" | "securityStamp", "">> = {};
+    const unset: Partial<Record<"passwordHash" | "securityStamp" | "email" | "emailKey", "">> = {};
     const fields: Partial<UserDocument> = { ...set };
     for (const field of ["passwordHash", "securityStamp"] as const) {
       const value = account[field];
       if (value === undefined) unset[field] = "";
       else fields[field] = value;
     }
+    if (account.email === undefined) Object.assign(unset, { email: "", emailKey: "" });
+    else Object.assign(fields, emailFields(account.email));
     const update = {
       $set: fields,
       ...(Object.keys(unset).length === 0 ? {} : { $unset: unset }),
@@ -161,8 +176,7 @@ export class MongoUserRepository implements UserRepository {
     try {
       return await this.users.findOneAndUpdate(filter, update, { returnDocument: "after" });
     } catch (e) {
-      if (isDuplicateKey(e)) throw new PlatformError("CONFLICT", "Username is already taken", { cause: e });
-      throw e;
+      throw takenOr(e);
     }
   }
 
@@ -190,6 +204,18 @@ export class MongoUserRepository implements UserRepository {
       .toArray();
     return docs.map((d) => toAccount(d) as UserAccount);
   }
+}
+
+/** The stored fields of an address: as given, and its key (the port's rule: lower-cased). */
+function emailFields(email: string): Pick<UserDocument, "email" | "emailKey"> {
+  return { email, emailKey: email.toLowerCase() };
+}
+
+/** CONFLICT naming what is taken for a duplicate key (the e-mail index, else a username one); else `e`. */
+function takenOr(e: unknown): unknown {
+  if (!isDuplicateKey(e)) return e;
+  const what = e.keyPattern?.emailKey === undefined ? "Username" : "E-mail address";
+  return new PlatformError("CONFLICT", `${what} is already taken`, { cause: e });
 }
 
 function toAccount(doc: UserDocument | null): UserAccount | undefined {

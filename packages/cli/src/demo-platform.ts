@@ -6,6 +6,7 @@ import {
   createIdentityPlugin,
   mfaPlugin,
   createPlatform,
+  createPromptInspectionPlugin,
   currentAuthentication,
   type Platform,
   type PlatformPlugin,
@@ -137,6 +138,9 @@ export function demoPlugins(host: HostConfig): PlatformPlugin[] {
     // Prompt governance: the release registry of the decision bundles (v19 ACTIVE, v20 AVAILABLE at
     // first start), its evidence gate, rollbacks and emergency stops.
     promptGovernancePlugin,
+    // The prompt inspector: the automatic round over sealed packages, canary health and the
+    // inspection API; SOURCE_TRUTH checks facts against the demo's own users and decision history.
+    createPromptInspectionPlugin({ sampleFactSource: true }),
     // Declares the command's own PLATFORM_* variables, so the start does not warn of them.
     commandEnvironmentPlugin,
     ...(host.plugins ?? []),

@@ -15,6 +15,7 @@ export { checkLease } from "./kernel/coordination/in-memory-distributed-lock.js"
 export { USER_LIST_DEFAULT_LIMIT, USER_LIST_MAX_LIMIT } from "./identity/users/user-repository.js";
 export { usernameKey, usernameSkeleton } from "./identity/users/username-key.js";
 export { checkNewUsername } from "./identity/users/check-new-username.js";
+export { checkEmailAddress } from "./identity/users/email-address.js";
 export { userAccountFrom } from "./identity/users/user-account-from.js";
 export { LOGIN_THROTTLE_DEFAULTS } from "./identity/throttle/login-throttle.js";
 export { throttleAccountKey, throttleAddressKey, throttleKeys } from "./identity/throttle/throttle-keys.js";

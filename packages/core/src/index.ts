@@ -19,10 +19,12 @@ export { createPlatform, type Platform, type PlatformOptions } from "./kernel/pl
 export type { PlatformPlugin, PluginContext, PortOverrides } from "./kernel/plugin.js";
 export { createIdentityPlugin, identityPlugin } from "./identity/identity-plugin.js";
 export { mfaPlugin } from "./mfa/mfa-plugin.js";
+export { totpPlugin } from "./factors/index.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
 export { resourcesPlugin } from "./resources/resources-plugin.js";
 export { policyCenterPlugin } from "./policy-center/policy-center-plugin.js";
 export { zeroTrustPlugin } from "./authz/zerotrust/zero-trust-plugin.js";
+export { createPromptInspectionPlugin } from "./inspection/inspection-plugin.js";
 
 // Configure: the security DSL and the types its methods take. The login option classes (form, REST,
 // one-time token, passkey) and option bags are reached through the DSL's callbacks, not by name (the

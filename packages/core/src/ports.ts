@@ -31,7 +31,6 @@ export { PrimaryAuthenticator } from "./identity/login/primary-authenticator.js"
 export { type SessionRecord, SessionStore, type SessionSummary } from "./identity/session/session-store.js";
 export { CsrfTokenRepository } from "./identity/csrf/csrf-token-repository.js";
 export {
-  type SubjectCheckpoint,
   SubjectStatusCheck,
   type SubjectStatusQuery,
 } from "./identity/authentication/subject-status-check.js";
@@ -84,6 +83,7 @@ export { FactorContextRepository } from "./mfa/state/factor-context-repository.j
 export { MfaLockouts } from "./mfa/flow/mfa-lockouts.js";
 export { MfaPolicyProvider } from "./mfa/decision/mfa-policy-provider.js";
 export { MfaDecision } from "./mfa/decision/mfa-decision.js";
+export { Factor } from "./mfa/factor-family/factor.js";
 export type { MfaPolicyContext } from "./mfa/decision/mfa-policy-context.js";
 export { MfaEventListener } from "./mfa/events/mfa-event-listener.js";
 export type { MfaStateMachineEvent } from "./mfa/events/mfa-state-machine-events.js";
@@ -99,7 +99,6 @@ export {
   RiskAnalyzer,
   type RiskAssessment,
   type RiskInput,
-  type RiskSignal,
 } from "./mfa/adaptive/risk-analyzer.js";
 
 // authz
@@ -118,7 +117,6 @@ export { UrlAuthorizationManager } from "./authz/pdp/url-authorization-manager.j
 export {
   type PolicyChange,
   PolicyChangeListener,
-  type PolicyChangeType,
 } from "./authz/policy/policy-change-listener.js";
 export { PermissionEvaluator } from "./authz/method/permission-evaluator.js";
 // The namer of scanned resources a host may bring (the offline and OpenAI-compatible ones are built in).

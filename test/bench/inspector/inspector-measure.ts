@@ -9,7 +9,8 @@ import {
   V19,
 } from "../../../packages/core/src/inspection/corpus/clean-packages.fixture.js";
 import { BROKEN_CASES } from "../../../packages/core/src/inspection/corpus/broken-packages.fixture.js";
-import { CorpusSeals } from "../../../packages/core/src/inspection/corpus/corpus-seal.fixture.js";
+import { withSeal } from "../../../packages/core/src/inspection/corpus/corpus-seal.fixture.js";
+import { verifySealedPackage } from "../../../packages/core/src/inspection/checks/sealed-package-verifier.js";
 import {
   type InspectorOptions,
   inspectPackage,
@@ -36,7 +37,6 @@ export interface InspectorBench {
 export async function benchPackages(
   catalog: BundleCatalog,
 ): Promise<{ packages: InspectedPackage[]; clean: number; options: InspectorOptions }> {
-  const seals = new CorpusSeals();
   const clean = [
     { golden: "internal-read" },
     { golden: "partly-known" },
@@ -45,20 +45,17 @@ export async function benchPackages(
     { golden: "internal-read", redact: true },
     { golden: "internal-read", version: V19 },
   ].map((from) => cleanPackage(catalog, from));
-  const broken = BROKEN_CASES.map((c) => {
-    const pkg = cleanPackage(catalog, { ...c.from, id: `bench-${c.name}` });
-    return c.sealed === "BEFORE" ? c.change(pkg) : c.change(seals.seal(pkg));
+  const brokenFrom = BROKEN_CASES.map((c) => cleanPackage(catalog, { ...c.from, id: `bench-${c.name}` }));
+  const world = await hostRecordsOf([...clean, ...brokenFrom]);
+  const owned = (p: InspectedPackage) => ({ ...p, metadata: { ...p.metadata, userId: world.userIdOf(p) } });
+  const broken = BROKEN_CASES.map((c, i) => {
+    const pkg = owned(brokenFrom[i]!);
+    return c.sealed === "BEFORE" ? withSeal(c.change(pkg)) : c.change(withSeal(pkg));
   });
-  const world = await hostRecordsOf([...clean, ...broken]);
-  const packages = [...clean, ...broken].map((p) => ({
-    ...p,
-    metadata: { ...p.metadata, userId: world.userIdOf(p) },
-  }));
-  for (const [i, p] of packages.entries())
-    if (i < clean.length || BROKEN_CASES[i - clean.length]!.sealed === "BEFORE") seals.seal(p);
+  const packages = [...clean.map((p) => withSeal(owned(p))), ...broken];
   const options: InspectorOptions = {
     catalog,
-    verifySeal: seals.verify,
+    verifySeal: verifySealedPackage,
     releaseRow: rowLookup(releaseRows(catalog)),
     verifier: new StoreFactSourceVerifier({ users: world.users, history: world.history }),
     now: 1,

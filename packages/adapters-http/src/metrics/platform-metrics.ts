@@ -74,6 +74,7 @@ export class PlatformMetrics {
   private readonly factors: Counter<"factor" | "outcome">;
   private readonly flows: Counter<"state">;
   private readonly dependencyErrors: Counter<"dependency">;
+  private readonly deliveryFailures: Counter<"kind">;
   // Counts kept per route name (and status): a request adds to numbers once its route was seen.
   private readonly routeInstruments = new Map<string, RouteInstruments>();
 
@@ -121,6 +122,12 @@ export class PlatformMetrics {
       name: "keyward_dependency_errors_total",
       help: "Requests answered 503 DEPENDENCY_UNAVAILABLE because a store was unreachable, by dependency.",
       labelNames: ["dependency"],
+      registers,
+    });
+    this.deliveryFailures = new Counter({
+      name: "keyward_delivery_failures_total",
+      help: "One-time tokens (kind ott) and MFA codes (kind mfa) the delivery (outbox, SMTP) failed to send.",
+      labelNames: ["kind"],
       registers,
     });
     new Gauge({
@@ -185,6 +192,8 @@ export class PlatformMetrics {
     const type = event.type;
     if (type.startsWith("auth.login.")) this.signIn(type.slice(11), event.data?.method);
     else if (type === "mfa.event.StateChangeEvent") this.mfaState(event.data);
+    else if (type === "auth.ott.delivery-failed") this.deliveryFailures.inc({ kind: "ott" });
+    else if (type === "auth.mfa.delivery-failed") this.deliveryFailures.inc({ kind: "mfa" });
   }
 
   private signIn(outcome: string, method: unknown): void {

@@ -39,7 +39,7 @@ describe("the first administrator on MongoDB", { timeout: 60_000 }, () => {
     const config = configFor("local");
     const io = memoryCliIo(["correct horse"], {});
     const code = await runCli(
-      ["admin", "create", "root", "--config", config, "--password-stdin"],
+      ["admin", "create", "root", "--config", config, "--password-stdin", "--email", "root@example.com"],
       PLATFORM_COMMANDS,
       io,
     );
@@ -55,6 +55,7 @@ describe("the first administrator on MongoDB", { timeout: 60_000 }, () => {
         username: "root",
         authorities: ["ROLE_USER", "ROLE_ADMIN"],
         enabled: true,
+        email: "root@example.com",
       });
       expect(JSON.stringify(users)).not.toContain("correct horse");
     } finally {

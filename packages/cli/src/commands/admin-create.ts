@@ -24,6 +24,12 @@ export const adminCreateCommand: CliCommand = {
   options: [
     { name: "config", value: "<file>", description: "Host configuration module (required)" },
     { name: "password-stdin", description: "Read the password from the first line of standard input" },
+    {
+      name: "email",
+      value: "<address>",
+      description:
+        "The administrator's e-mail address (needed for the mailed sign-in code with SMTP delivery)",
+    },
   ],
   async run({ options, positionals, io, json }) {
     if (positionals.length !== 1) throw new CliUsageError("admin create needs exactly one <username>");
@@ -45,7 +51,7 @@ export const adminCreateCommand: CliCommand = {
     );
     if (!password) throw new CliFailure("No password entered", "USAGE_MISSING_PASSWORD");
     // Refused before the store is opened: a wrong name or password costs no start.
-    const { username } = checkNewAdministrator(positionals[0], password);
+    const { username, email } = checkNewAdministrator(positionals[0], password, options.email);
     const served = await buildServePlatform(host, io.env);
     try {
       const operator = `${loginName()}@${hostname()}`;
@@ -53,6 +59,7 @@ export const adminCreateCommand: CliCommand = {
       const created = await createAdministrator(served.platform, {
         username,
         password,
+        email,
         actor,
         audit: { operator },
       });

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { BundleCatalog, CatalogEntry } from "@keyward/core/prompts";
 import { bundlesEvaluateCommand } from "./bundles-evaluate.js";
+import { bundlesRehearseCommand } from "./bundles-rehearse.js";
 import {
   type CliCommand,
   CliFailure,
@@ -178,11 +179,12 @@ function readInput(file: string): unknown {
   }
 }
 
-/** The `platform bundles …` commands: local ones, and `evaluate`, which posts its run to a server. */
+/** The `platform bundles …` commands: local ones, `evaluate`, which posts its run to a server, and `rehearse`, which a server runs. */
 export const bundlesCommands: readonly CliCommand[] = [
   listCommand,
   verifyCommand,
   hashCommand,
   renderCommand,
   bundlesEvaluateCommand,
+  bundlesRehearseCommand,
 ];

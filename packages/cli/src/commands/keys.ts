@@ -6,7 +6,7 @@ import {
   generateConfigurationKey,
 } from "../keys/configuration-keys.js";
 import { KEY_FILE_OPTION, operatorKeyEncryptionKey } from "../keys/key-encryption-key-option.js";
-import { KEY_PURPOSES, purposeOf, withStoreKeyRing } from "../keys/key-ring-platform.js";
+import { KEPT_AFTER_ROTATION, KEY_PURPOSES, purposeOf, withStoreKeyRing } from "../keys/key-ring-platform.js";
 
 const MONGO_URI_OPTION: OptionSpec = {
   name: "mongo-uri",
@@ -90,18 +90,28 @@ export const keysRotateCommand: CliCommand = {
     const done = await withStoreKeyRing(stringOf(options["mongo-uri"]), kek, io.env, async (admin) => {
       // Every purpose is opened first: a wrong key-encryption key stops here, before any change.
       await admin.list(Object.values(KEY_PURPOSES));
-      return admin.rotate(purpose);
+      return admin.rotate(
+        purpose,
+        KEPT_AFTER_ROTATION.has(purpose) ? { retiredKeptUntil: Number.MAX_SAFE_INTEGER } : {},
+      );
     });
     if (json) io.out(JSON.stringify({ ok: true, ...done }));
-    else
-      io.out(
-        purpose === "jwt.signing"
-          ? `Rotated ${purpose}: ${done.kid} (${done.algorithm}) signs within a minute on every instance; ${done.retiredKid} verifies until ${new Date(done.verifyUntil).toISOString()} and stays in the JWKS until then.`
-          : `Rotated ${purpose}: ${done.kid} replaces ${done.retiredKid}; instances use it from their next start.`,
-      );
+    else io.out(rotationMessage(purpose, done));
     return EXIT_OK;
   },
 };
+
+/** What a forced rotation of `purpose` means for the instances, in one line. */
+function rotationMessage(
+  purpose: string,
+  done: { kid: string; algorithm: string; retiredKid: string; verifyUntil: number },
+): string {
+  if (purpose === "jwt.signing")
+    return `Rotated ${purpose}: ${done.kid} (${done.algorithm}) signs within a minute on every instance; ${done.retiredKid} verifies until ${new Date(done.verifyUntil).toISOString()} and stays in the JWKS until then.`;
+  if (KEPT_AFTER_ROTATION.has(purpose))
+    return `Rotated ${purpose}: ${done.kid} wraps the keys of new packages at once on every instance; ${done.retiredKid} is kept to open the packages it wrapped.`;
+  return `Rotated ${purpose}: ${done.kid} replaces ${done.retiredKid}; instances use it from their next start.`;
+}
 
 /** The `platform keys` commands. */
 export const keysCommands: readonly CliCommand[] = [keysGenerateCommand, keysListCommand, keysRotateCommand];

@@ -6,6 +6,7 @@ import {
   type CommandInput,
   EXIT_OK,
 } from "../command-line/cli-command.js";
+import { serverText } from "../command-line/terminal-text.js";
 import { AdminClient } from "../remote/admin-client.js";
 import { CredentialsFile, credentialsPath } from "../remote/credentials-file.js";
 
@@ -73,7 +74,8 @@ function describe(u: UserJson): string {
     ...(u.locked ? ["LOCKED"] : []),
     ...(u.hasPassword ? [] : ["no password"]),
   ];
-  return `${u.authorities.join(",") || "-"}; ${flags.join(", ")}`;
+  const email = typeof u.email === "string" ? `; ${serverText(u.email)}` : "";
+  return `${u.authorities.join(",") || "-"}; ${flags.join(", ")}${email}`;
 }
 
 /** An action on one user: `platform users disable|enable|unlock <user>`. */
@@ -129,6 +131,11 @@ export const usersCommands: readonly CliCommand[] = [
         name: "no-password",
         description: "No password (passkey or magic link only, or send a reset link later)",
       },
+      {
+        name: "email",
+        value: "<address>",
+        description: "The user's e-mail address: sign-in links, MFA codes and reset links go to it",
+      },
     ],
     async run(input) {
       const username = one(input, "users add");
@@ -149,7 +156,13 @@ export const usersCommands: readonly CliCommand[] = [
         if (!password)
           throw new CliFailure("No password entered (use --no-password for none)", "USAGE_MISSING_PASSWORD");
       }
-      const body: NewUserBody = { username, authorities: roles, ...(password ? { password } : {}) };
+      const email = typeof input.options.email === "string" ? input.options.email : undefined;
+      const body: NewUserBody = {
+        username,
+        authorities: roles,
+        ...(password ? { password } : {}),
+        ...(email === undefined ? {} : { email }),
+      };
       const answer = await client(input).call("POST", BASE, body);
       return print(input, userOf(answer.body), "Added");
     },

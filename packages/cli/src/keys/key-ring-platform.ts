@@ -9,7 +9,15 @@ export const KEY_PURPOSES: Readonly<Record<string, string>> = {
   jwt: "jwt.signing",
   "device-cookie": "mfa.device-cookie",
   "mfa-code": "mfa.code",
+  "evidence-payload": "evidence.payload",
 };
+
+/**
+ * Purposes whose retired keys open stored data (the sealed evidence's payload keys are wrapped by
+ * `evidence.payload`): a rotation keeps the retired key for good, so every package it wrapped still
+ * opens; erasing a package destroys that package's own key, not the wrapping key.
+ */
+export const KEPT_AFTER_ROTATION: ReadonlySet<string> = new Set(["evidence.payload"]);
 
 /** The KeyStore purpose of an operator's name for it (`jwt` or `jwt.signing`); usage error otherwise. */
 export function purposeOf(name: string | undefined): string {

@@ -117,6 +117,19 @@ describe("platform serve --config", () => {
         "VALIDATION_FAILED",
       ],
       [
+        "a lone surrogate (the hasher would refuse it after the token was spent)",
+        JSON.stringify({ ...good, password: "1234567\ud800" }),
+        400,
+        "VALIDATION_FAILED",
+      ],
+      ["a malformed address", JSON.stringify({ ...good, email: "root@@example" }), 400, "VALIDATION_FAILED"],
+      [
+        "an address with a line break",
+        JSON.stringify({ ...good, email: "a@b.example\r\nBcc: x@y.example" }),
+        400,
+        "VALIDATION_FAILED",
+      ],
+      [
         "a hidden character in the username",
         JSON.stringify({ ...good, username: "ro\u200bot" }),
         400,
@@ -186,8 +199,23 @@ describe("platform serve --config", () => {
     await users.delete(other.id);
   });
 
+  it("a name already taken by a non-administrator answers 409 and leaves the token unspent", async () => {
+    const platform = (globalThis as { servePlatform?: Platform }).servePlatform!;
+    const users = platform.resolve(UserRepository);
+    const taken = await users.create({ username: "taken", authorities: ["ROLE_USER"] });
+    const refused = await postSetup(JSON.stringify({ token, username: "taken", password: "correct horse" }));
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe("CONFLICT");
+    await users.delete(taken.id);
+  });
+
   it("spends the token once for the first administrator, who signs in; afterwards setup is refused", async () => {
-    const body = JSON.stringify({ token, username: "root", password: "correct horse" });
+    const body = JSON.stringify({
+      token,
+      username: "root",
+      password: "correct horse",
+      email: "Root@Example.COM",
+    });
     const first = await postSetup(body);
     expect(first.status).toBe(201);
     expect(await first.json()).toMatchObject({
@@ -203,6 +231,8 @@ describe("platform serve --config", () => {
       body: JSON.stringify({ username: "root", password: "correct horse" }),
     });
     expect(signIn.status).not.toBe(401);
+    const platform = (globalThis as { servePlatform?: Platform }).servePlatform!;
+    expect((await platform.resolve(UserRepository).findByUsername("root"))?.email).toBe("Root@example.com");
     expect(JSON.stringify(logger.entries)).not.toContain("correct horse");
   });
 

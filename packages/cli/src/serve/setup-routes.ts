@@ -62,8 +62,9 @@ export function addSetupRoutes(routes: RouteRegistry, platform: Platform): void 
 
 /**
  * Reads the token's state first (one read: an anonymous caller never makes the server page through
- * the accounts unless a live token exists), checks the fields, spends the token, then creates the
- * account: a refused name or password never spends it.
+ * the accounts unless a live token exists), checks the fields and the token (spending nothing),
+ * creates the account, then spends the token (a race lost to another holder of the token takes the
+ * account back): a refused name, password or address never spends it.
  */
 async function setUp(platform: Platform, fields: Record<string, unknown>) {
   const clock = platform.resolve(Clock);
@@ -78,11 +79,23 @@ async function setUp(platform: Platform, fields: Record<string, unknown>) {
       details: { issues: [{ path: "token", message: "must be a non-empty string" }] },
     });
   }
-  const { username, password } = checkNewAdministrator(fields.username, fields.password);
-  if (state !== "live" || !(await tokens.spend(token))) {
-    throw new PlatformError("INVALID_TOKEN", "The setup token is wrong, spent or expired");
+  const { username, password, email } = checkNewAdministrator(fields.username, fields.password, fields.email);
+  const wrongToken = () => new PlatformError("INVALID_TOKEN", "The setup token is wrong, spent or expired");
+  if (state !== "live" || !(await tokens.isLive(token))) throw wrongToken();
+  // Only a caller holding the live token gets this far. The account first, then the token: whatever
+  // refuses the account (a name taken, the store) leaves the token unspent; a token spent meanwhile by
+  // a concurrent request (which held it too) takes this account back.
+  const created = await createAdministrator(platform, {
+    username,
+    password,
+    email,
+    actor: systemActor(SETUP_ACTOR, clock.now()),
+  });
+  if (!(await tokens.spend(token))) {
+    await platform.resolve(UserRepository).delete(created.id);
+    throw wrongToken();
   }
-  return createAdministrator(platform, { username, password, actor: systemActor(SETUP_ACTOR, clock.now()) });
+  return created;
 }
 
 /** The setup page: the form, or what happened (every value escaped; no script, no inline style). */
@@ -96,6 +109,7 @@ async function setupPage(ex: HttpExchange, state: { error?: string; done?: strin
 <label>Setup token <input name="token" autocomplete="off" required maxlength="128"></label>
 <label>Username <input name="username" autocomplete="username" required maxlength="64"></label>
 <label>Password <input name="password" type="password" autocomplete="new-password" required minlength="8" maxlength="256"></label>
+<label>E-mail address (optional; needed for the mailed sign-in code when mail goes out by SMTP) <input name="email" type="email" autocomplete="email" maxlength="254"></label>
 <button type="submit">Create administrator</button>
 </form>`;
   return `<!doctype html>

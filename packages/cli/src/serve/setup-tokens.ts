@@ -74,6 +74,17 @@ export class SetupTokens {
   }
 
   /**
+   * True when `token` is the store's live token now (compared in constant time); spends nothing. The
+   * setup route asks this before it makes the account, and spends the token after.
+   */
+  async isLive(token: string): Promise<boolean> {
+    if (token.length === 0 || token.length > MAX_SETUP_TOKEN_LENGTH) return false;
+    const now = this.o.now();
+    const current = await this.current(now);
+    return current !== undefined && isLive(current, now) && matches(token, current.material);
+  }
+
+  /**
    * Spends `token` once: true when it is the store's live token (compared in constant time) and this
    * call replaced it; false for any other token, an expired or spent one, or a lost race.
    */

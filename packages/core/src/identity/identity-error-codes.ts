@@ -91,10 +91,11 @@ export const IDENTITY_ERROR_CODES = {
       "Make another account an available administrator first; if none is left, use `platform break-glass` (docs/production.md).",
   },
   DELIVERY_FAILED: {
-    status: 500,
+    status: 503,
     meaning:
-      "A one-time token or code could not be handed to its delivery channel (the outbox could not be written).",
-    remedy: "Operator: check the delivery channel (outbox file, mailer); clients see INTERNAL_ERROR.",
+      "A one-time token or code could not be handed to its delivery channel (the outbox could not be written, the SMTP server refused the message or could not be reached, the account has no address SMTP can use).",
+    remedy:
+      "Operator: check the delivery channel (outbox file, mailer). Only an administrator's reset link waits for its delivery and sees this answer (nothing was sent; ask again); sign-in paths deliver after their answer, so a caller never sees it.",
   },
 } as const satisfies ErrorCodeTable;
 

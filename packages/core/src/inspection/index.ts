@@ -1,6 +1,7 @@
 // The inspection module (issue 32): the prompt inspector's ten checks over one sealed evidence
-// package, its result store and the host's fact source. The ports are in /ports, the result store's
-// contract suite in /testing; the automatic round, the endpoints and the console come later.
+// package, its result store and the host's fact source, and at run time (createPromptInspectionPlugin,
+// exported from the root) the inspection service, the automatic round, reinspection jobs, canary
+// health and the admin API. The ports are in /ports, the result store's contract suite in /testing.
 
 export { inspectPackage, type InspectorOptions, dictionaryVersionOf } from "./inspect-package.js";
 export { noSealYet, type SealVerification, type SealVerifier } from "./checks/seal-integrity.js";

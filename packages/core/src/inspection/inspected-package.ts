@@ -1,10 +1,12 @@
-import type { DecisionReason } from "../decisions/inspector/response-inspector.js";
-import type { EvidenceMetadata, EvidencePackage } from "../decisions/evidence/sealed-evidence-store.js";
+import type { EvidencePackage } from "../decisions/evidence/sealed-evidence-store.js";
+import type { SealedHeader } from "../decisions/evidence/sealed-package.js";
 
 /**
- * An evidence package as the inspector reads it: today's package, plus the decision's reasons when
- * the package seals them (REASON_MATCH needs them; a package without them is unverifiable there).
+ * An evidence package as the inspector reads it: the package (its prompts, context and metadata,
+ * the deciding answer's reasons among them when they were sealed) and, for a package read from the
+ * sealed-evidence store, its seal: the clear header and the package hash the chain holds.
  */
 export interface InspectedPackage extends EvidencePackage {
-  readonly metadata: EvidenceMetadata & { readonly reasons?: readonly DecisionReason[] | undefined };
+  /** Absent: the package was never sealed (SEAL_INTEGRITY NOT_SEALED). */
+  readonly seal?: { readonly header: SealedHeader; readonly packageHash: string } | undefined;
 }

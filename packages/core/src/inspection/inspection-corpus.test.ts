@@ -3,16 +3,16 @@ import { loadBundleCatalog } from "../prompts/manifest/bundle-catalog.js";
 import { noSealYet } from "./checks/seal-integrity.js";
 import { BROKEN_CASES } from "./corpus/broken-packages.fixture.js";
 import { cleanPackage, releaseRows, rowLookup, V19, V20 } from "./corpus/clean-packages.fixture.js";
-import { CorpusSeals } from "./corpus/corpus-seal.fixture.js";
+import { withSeal } from "./corpus/corpus-seal.fixture.js";
+import { verifySealedPackage } from "./checks/sealed-package-verifier.js";
 import { type InspectorOptions, inspectPackage } from "./inspect-package.js";
 import type { InspectedPackage } from "./inspected-package.js";
 import { CHECK_CODES, INSPECTOR_VERSION } from "./inspection-result.js";
 
 const catalog = loadBundleCatalog();
-const seals = new CorpusSeals();
 const options: InspectorOptions = {
   catalog,
-  verifySeal: seals.verify,
+  verifySeal: verifySealedPackage,
   releaseRow: rowLookup(releaseRows(catalog)),
   now: 1,
 };
@@ -31,7 +31,7 @@ const CLEAN_V20 = [
 
 describe("clean packages from the real bundles", () => {
   it.each(CLEAN_V20)("a v20 package of $golden passes every check, with no finding", async (from) => {
-    const r = await inspect(seals.seal(cleanPackage(catalog, from)));
+    const r = await inspect(withSeal(cleanPackage(catalog, from)));
     expect(r.findings).toEqual([]);
     expect(r.verdict).toBe("PASS");
     expect(r.checks.map((c) => c.check)).toEqual(CHECK_CODES);
@@ -44,7 +44,7 @@ describe("clean packages from the real bundles", () => {
 
   it("a v19 package: only the layout-free checks run, no finding, NOT_APPLICABLE", async () => {
     const r = await inspect(
-      seals.seal(cleanPackage(catalog, { golden: "external-admin-delete", version: V19 })),
+      withSeal(cleanPackage(catalog, { golden: "external-admin-delete", version: V19 })),
     );
     expect(r.findings).toEqual([]);
     expect(r.verdict).toBe("NOT_APPLICABLE");
@@ -58,7 +58,7 @@ describe("clean packages from the real bundles", () => {
 describe("the broken-package corpus: one change each", () => {
   it.each(BROKEN_CASES)("$name: flagged by exactly its checks", async (c) => {
     const clean = cleanPackage(catalog, { ...c.from, id: `broken-${c.name}` });
-    const pkg = c.sealed === "BEFORE" ? seals.seal(c.change(clean)) : c.change(seals.seal(clean));
+    const pkg = c.sealed === "BEFORE" ? withSeal(c.change(clean)) : c.change(withSeal(clean));
     const r = await inspect(pkg);
     expect(r.verdict).toBe("FAIL");
     expect(new Set(mismatches(r))).toEqual(new Set(c.mismatches));
@@ -70,7 +70,7 @@ describe("the broken-package corpus: one change each", () => {
 
 describe("what cannot be verified is never counted as passing", () => {
   it("a masked package: its masked facts are UNVERIFIABLE (REDACTED), never a MISMATCH; INCOMPLETE", async () => {
-    const pkg = seals.seal(cleanPackage(catalog, { golden: "internal-read", redact: true }));
+    const pkg = withSeal(cleanPackage(catalog, { golden: "internal-read", redact: true }));
     expect(pkg.metadata.redacted.length).toBeGreaterThan(0);
     const r = await inspect(pkg);
     expect(mismatches(r)).toEqual([]);
@@ -96,7 +96,7 @@ describe("what cannot be verified is never counted as passing", () => {
 
   it("a v20 package drawn with another build's dictionary: the v20 checks are UNVERIFIABLE (FOREIGN_DICTIONARY)", async () => {
     const clean = cleanPackage(catalog, { golden: "internal-read", id: "foreign" });
-    const pkg = seals.seal({ ...clean, metadata: { ...clean.metadata, bundleHash: "0".repeat(64) } });
+    const pkg = withSeal({ ...clean, metadata: { ...clean.metadata, bundleHash: "0".repeat(64) } });
     const r = await inspect(pkg, { releaseRow: undefined });
     expect(mismatches(r)).toEqual([]);
     expect(r.checks.filter((c) => c.status === "UNVERIFIABLE").length).toBe(10);
@@ -118,7 +118,7 @@ describe("hostile prompts", () => {
     const junk = `${"x (".repeat(60_000)}; 1. a: ${"{F".repeat(20_000)}`;
     const user = clean.prompts[0]!.user.replace("UNKNOWN: none", `UNKNOWN: ${junk}`);
     const started = performance.now();
-    const r = await inspect(seals.seal({ ...clean, prompts: [{ ...clean.prompts[0]!, user }] }));
+    const r = await inspect(withSeal({ ...clean, prompts: [{ ...clean.prompts[0]!, user }] }));
     expect(performance.now() - started).toBeLessThan(1_000);
     expect(r.verdict).toBe("FAIL");
     expect(mismatches(r)).toContain("DICTIONARY_CONTRACT:UNKNOWN_LINE_FORM");

@@ -87,6 +87,18 @@ export interface InspectionResult {
   readonly findings: readonly InspectionFinding[];
   /** ERROR only: why the package could not be inspected. */
   readonly error?: { readonly code: string; readonly detail: string };
+  /** The registry release the package's bundle ran as (what canary health counts by), when it names one. */
+  readonly release?: InspectedRelease;
+}
+
+/** The release a package names, as its result keeps it. */
+export interface InspectedRelease {
+  readonly registryScope: string;
+  readonly promptKey: string;
+  readonly promptVersion: string;
+  readonly status: string;
+  /** When the row's state was approved: tells one CANARY period from a later one of the same version. */
+  readonly approvedAt?: number;
 }
 
 /** The verdict of a set of check outcomes (docs/prompt-inspection.md, "Verdicts"). */

@@ -9,7 +9,8 @@ import {
 import { jsonAnswer, pathParam, redirectAnswer } from "../web/contract-parts.js";
 import type { RouteContract } from "../web/route-contract.js";
 
-const Factor = z.enum(["OTT", "PASSKEY"]);
+// Open: the built-in OTT and PASSKEY and every plugin factor (the server lists them in availableFactors).
+const Factor = z.string().regex(/^[A-Z][A-Z0-9_]{0,31}$/);
 /** Every MFA step names its flow by cookie, or by `mfaSessionId` (or the `X-MFA-Session-Id` header). */
 const FlowField = { mfaSessionId: z.string().optional() };
 

@@ -1,3 +1,4 @@
+import type { MfaStepEndpoints } from "../web/wire/mfa-messages.js";
 import type { ErrorCodesOf, ErrorCodeTable } from "../kernel/error-code-table.js";
 // A module throws the codes of the modules below it too: loading a table loads theirs.
 import "../identity/identity-error-codes.js";
@@ -64,7 +65,7 @@ export type MfaErrorDetails = {
     mfaUrl?: string;
     mfaSessionId?: string;
     currentState?: string;
-    endpoints?: Readonly<Record<string, string>>;
+    endpoints?: Readonly<MfaStepEndpoints>;
     mfaBinding?: string;
     /** A zero-trust CHALLENGE: the security decision that asked for it. */
     decisionId?: string;

@@ -20,6 +20,7 @@ import {
 } from "./mfa-policy.properties.js";
 import { MFA_PROPERTIES, mfaSettingsFromProperties } from "./mfa.properties.js";
 import { registerMfaDefaults } from "./register-mfa-defaults.js";
+import { MFA_FACTORS } from "./factor-family/mfa-factors.properties.js";
 import { MFA_ERROR_CODES } from "./mfa-error-codes.js";
 import { mfaRegistryMethod } from "./dsl/mfa-dsl.js";
 import { recentFactorRule } from "./step-up/recent-factor.js";
@@ -42,6 +43,7 @@ export const mfaPlugin: PlatformPlugin = {
     MFA_ADAPTIVE_ALLOW_SKIP_FOR_REQUIRED,
     ...ADAPTIVE_PROPERTIES,
     ...DEVICE_COOKIE_PROPERTIES,
+    MFA_FACTORS,
   ],
   errorCodes: [MFA_ERROR_CODES],
   register(ctx) {

@@ -32,8 +32,9 @@ import { KeyRing } from "../kernel/keys/key-ring.js";
 import { mfaCodeKeyOf, StartedMfaCodeKey } from "./codes/mfa-code-key.js";
 import type { PluginContext } from "../kernel/plugin.js";
 import { OneTimeTokenDelivery } from "../identity/ott/one-time-token-delivery.js";
-import { PasskeyCredentialRepository } from "../identity/passkey/passkey-credential-repository.js";
-import { availableFactorsFor, DefaultMfaPolicyProvider } from "./decision/default-mfa-policy-provider.js";
+import { DefaultMfaPolicyProvider } from "./decision/default-mfa-policy-provider.js";
+import { FACTOR_CATALOG } from "./factor-family/factor-catalog.js";
+import { registerFactorFamily } from "./factor-family/register-factor-family.js";
 import { MfaPolicyProvider } from "./decision/mfa-policy-provider.js";
 import { MfaCallerBinding } from "./flow/mfa-caller-binding.js";
 import { LogoutHook } from "../identity/login/logout-hook.js";
@@ -53,6 +54,7 @@ import { addressedDelivery } from "../identity/ott/addressed-delivery.js";
 /** Registers the MFA defaults (policy, FactorContext store, lockouts, runtime) where the host gave none. */
 export function registerMfaDefaults(ctx: PluginContext): void {
   const settings = mfaSettingsFromProperties(ctx.properties);
+  registerFactorFamily(ctx);
   registerMfaStores(ctx, settings);
   registerMfaHooks(ctx);
   registerMfaPolicy(ctx, settings);
@@ -141,12 +143,15 @@ function registerMfaHooks(ctx: PluginContext): void {
 function registerMfaPolicy(ctx: PluginContext, settings: MfaSettings): void {
   if (ctx.properties.get(MFA_BUILTIN_ANALYZER))
     ctx.registerDefault(RiskAnalyzer, { useValue: new HeuristicRiskAnalyzer() });
-  const staticRules = (c: DependencyContainer) =>
-    new DefaultMfaPolicyProvider({
+  const staticRules = (c: DependencyContainer) => {
+    const factors = c.resolve(FACTOR_CATALOG);
+    return new DefaultMfaPolicyProvider({
       requiredAuthorities: settings.requiredAuthorities,
-      allowedFactors: ["OTT", "PASSKEY"],
-      availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+      allowedFactors: factors.types(),
+      knownFactors: factors.types(),
+      availableFactors: (userId) => factors.enrolledFor(userId),
     });
+  };
   const adaptive = ctx.properties.get(MFA_POLICY) === "adaptive";
   const thresholds = adaptive ? riskThresholdsFromProperties(ctx.properties) : undefined;
   ctx.registerDefault(MfaPolicyProvider, {
@@ -164,7 +169,7 @@ function registerMfaPolicy(ctx: PluginContext, settings: MfaSettings): void {
             events: c.resolve(EventBus),
             audit: c.resolve(AuditSink),
             logger: c.resolve(Logger),
-            availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+            availableFactors: (userId) => c.resolve(FACTOR_CATALOG).enrolledFor(userId),
           })
         : staticRules(c),
   });
@@ -197,6 +202,7 @@ function registerMfaRuntime(ctx: PluginContext, settings: MfaSettings): void {
           challengeTimeoutMs: settings.challengeTimeoutMs,
           maxRetryAttempts: settings.maxRetryAttempts,
           accountLockoutDurationMs: settings.accountLockoutDurationMs,
+          factors: c.resolve(FACTOR_CATALOG).members(),
         }),
         binding: new MfaCallerBinding(c.resolve(IdGenerator)),
         lockouts: c.resolve(MfaLockouts),
@@ -209,7 +215,8 @@ function registerMfaRuntime(ctx: PluginContext, settings: MfaSettings): void {
         performanceAlertMs: ctx.properties.get(MFA_PERFORMANCE_ALERT),
         escalations: c.resolve(EscalationService),
         secondFactorFloor,
-        availableFactors: availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) }),
+        availableFactors: (userId) => c.resolve(FACTOR_CATALOG).enrolledFor(userId),
+        factors: c.resolve(FACTOR_CATALOG),
         publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddress)),
         history: c.resolve(SignInHistoryStore),
         devices: c.resolve(DeviceCookies),

@@ -1,5 +1,6 @@
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { DecisionStage, SelectedRelease } from "../engine/bundle-selection.js";
+import type { DecisionReason } from "../inspector/response-inspector.js";
 
 /** One prompt exactly as it was sent to the model. */
 export interface SentPrompt {
@@ -18,6 +19,11 @@ export interface EvidenceMetadata {
   /** Null for a fallback decision. */
   readonly riskScore: number | null;
   readonly confidence: number;
+  /**
+   * The deciding answer's reasons (code and the fact IDs it cites), what REASON_MATCH checks. Absent
+   * in packages sealed before it was sealed: those stay verifiable, REASON_MATCH is unverifiable there.
+   */
+  readonly reasons?: readonly DecisionReason[] | undefined;
   readonly layer: "L1" | "L2";
   readonly bundleVersion: string;
   readonly bundleHash: string;

@@ -20,6 +20,7 @@ import { PayloadCipher } from "./payload-cipher.js";
 import { SEALED_EVIDENCE_PROPERTIES, sealedEvidenceSettings } from "./sealed-evidence.properties.js";
 import { SealedEvidenceStore } from "./sealed-evidence-store.js";
 import { SealedEvidence, SealedEvidenceToken } from "./sealed-evidence-service.js";
+import { AccountDeletionHook } from "../../identity/users/admin/account-deletion-hook.js";
 
 /** Entries between two signed checkpoints of a chain (a retention round also checkpoints its head). */
 export const CHECKPOINT_EVERY = 100;
@@ -85,6 +86,18 @@ export const sealedEvidencePlugin: PlatformPlugin = {
           audit: c.resolve(AuditSink),
           now: () => c.resolve(Clock).now(),
         }),
+    });
+    // Deleting an account erases the user's sealed prompts and contexts (their payload keys destroyed;
+    // the chain keeps the hashes and an ERASURE entry), before the account is removed.
+    ctx.registerMember(AccountDeletionHook, {
+      useFactory: (c) => {
+        const erasure: EvidenceErasure = c.resolve(EvidenceErasureToken);
+        return {
+          id: "sealed-evidence-erasure",
+          accountDeleting: async (account) =>
+            void (await erasure.eraseUser(account.id, "system:account-deletion")),
+        };
+      },
     });
     ctx.registerDefault(EvidenceRetentionToken, { useFactory: (c) => retentionOf(c, settings) });
     let poll: PeriodicPoll | undefined;

@@ -8,7 +8,7 @@ import type { DecisionRecord, EvidencePackage } from "./evidence-package.js";
 import { verifyPackageSeal } from "./package-seal-check.js";
 import type { PayloadBody, PayloadCipher } from "./payload-cipher.js";
 import type { SealedEvidenceStore } from "./sealed-evidence-store.js";
-import { type SealedHeader, type SealedPayload, sealPackage } from "./sealed-package.js";
+import { type SealedHeader, type SealedPackage, type SealedPayload, sealPackage } from "./sealed-package.js";
 
 /**
  * The part of a package's seal computed off the serving thread (a shadow worker): its header, hash
@@ -41,6 +41,11 @@ export interface DecisionEvidence {
   readonly record: DecisionRecord;
   readonly seal: SealView | null;
   readonly payload: SealedPayload | null;
+}
+
+/** A kept package as the inspector reads it: the sealed package and whether its payload could not be opened. */
+export interface OpenedPackage extends SealedPackage {
+  readonly unreadable: boolean;
 }
 
 /** Who reads a package's prompts (audited). */
@@ -115,6 +120,27 @@ export class SealedEvidence {
     const check = verifyPackageSeal({ header: entry.header, packageHash: entry.entryHash, payload });
     const reason = unreadable ? "PAYLOAD_UNREADABLE" : check.reason;
     return { record: kept, seal: await this.sealOf(entry, reason), payload: payload ?? null };
+  }
+
+  /**
+   * A kept package opened for the inspector (a system read, not audited per package: the
+   * administrator's read through `read` is). Undefined when no package with a header is kept;
+   * `payload` absent when it was erased, `unreadable` when its key can no longer open it.
+   */
+  async open(id: string): Promise<OpenedPackage | undefined> {
+    const entry = await this.o.store.packageEntry(id);
+    if (entry?.header === undefined) return undefined;
+    const sealed = { header: entry.header, packageHash: entry.entryHash };
+    if (entry.payload?.wrappedKey === undefined) return { ...sealed, unreadable: false };
+    try {
+      return {
+        ...sealed,
+        payload: await this.o.cipher.decrypt(entry.payload, id, entry.entryHash),
+        unreadable: false,
+      };
+    } catch {
+      return { ...sealed, unreadable: true };
+    }
   }
 
   private async seal(pkg: EvidencePackage, presealed?: PresealedPackage): Promise<boolean> {

@@ -255,6 +255,7 @@ function metadataOf(decided: DecidedEvent, action: DecisionAction) {
     ...(action === outcome.action ? {} : { decidedAction: outcome.action }),
     riskScore: outcome.riskScore,
     confidence: outcome.confidence,
+    reasons: outcome.reasons,
     layer: outcome.layer,
     bundleVersion: outcome.bundleVersion,
     bundleHash: outcome.bundleHash,

@@ -298,3 +298,25 @@ describe("LedgerEvidenceGate: shadow comparisons as the empirical evidence", () 
     expect(await activeCodes(gate)).toEqual([]);
   });
 });
+
+describe("LedgerEvidenceGate: a rehearsal informs people and is never counted", () => {
+  it("a failing REHEARSAL adds no blocker, and a clean one clears none", async () => {
+    const record = (ledger: ReleaseEvidenceLedger, failed: number) =>
+      ledger.record({
+        kind: "REHEARSAL",
+        promptKey: PROMPT_KEY,
+        promptVersion: V20,
+        bundleHash: hashOf(V20),
+        recordedBy: "root",
+        recordedAt: Date.UTC(2026, 8, 22),
+        content: { packages: 10, verdicts: { PASS: 10 - failed, FAIL: failed } },
+        contentHash: "0".repeat(64),
+      });
+    const passing = await gateWith(V20, ALL);
+    await record(passing.ledger, 10);
+    expect(await activeCodes(passing.gate)).toEqual([]);
+    const empirical = await gateWithEvidence();
+    await record(empirical.ledger, 0);
+    expect(await activeCodes(empirical.gate)).toEqual(["EMPIRICAL_EVAL_MISSING"]);
+  });
+});

@@ -110,7 +110,8 @@ export class LedgerEvidenceGate implements EvidenceGate {
    * so a flood of one kind (shadow comparisons) never pushes another's newest record out of a page.
    */
   private async newestOfEachKind(release: ReleaseRow): Promise<Map<EvidenceKind, unknown>> {
-    const kinds = EVIDENCE_KINDS.filter((k) => k !== "SHADOW_COMPARISON");
+    // Shadow batches are summed apart; a rehearsal informs people and is never counted.
+    const kinds = EVIDENCE_KINDS.filter((k) => k !== "SHADOW_COMPARISON" && k !== "REHEARSAL");
     const found = await Promise.all(
       kinds.map(async (kind) => {
         const [record] = await this.o.ledger.list({ ...boundTo(release), kind, limit: 1 });

@@ -162,6 +162,11 @@ describe("LedgerEvidenceIntake: binding and shape", () => {
       { kind: "SHADOW_COMPARISON", content: { runs: 1_000_000, agreed: 1_000_000 } },
       /recorded by the shadow runner only/,
     ],
+    [
+      "a rehearsal (only the server that rehearsed records one)",
+      { kind: "REHEARSAL", content: { packages: 0 } },
+      /recorded by the server that rehearsed/,
+    ],
   ])("refuses %s with EVIDENCE_INVALID", async (_name, over, pattern) => {
     const error = await intakeStack()
       .intake.submit(other("CHANGE_RECORD", over), ADMIN)

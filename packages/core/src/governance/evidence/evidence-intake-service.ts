@@ -110,6 +110,9 @@ export class LedgerEvidenceIntake implements EvidenceIntake {
     // Shadow comparisons count toward the empirical check: only the runner's own batches may.
     if (submission.kind === "SHADOW_COMPARISON")
       throw invalid(["kind: SHADOW_COMPARISON is recorded by the shadow runner only, never submitted"]);
+    // A rehearsal's counts are the server's own re-render of sealed contexts, never a claim.
+    if (submission.kind === "REHEARSAL")
+      throw invalid(["kind: REHEARSAL is recorded by the server that rehearsed, never submitted"]);
     const entry = this.runnableEntry(submission);
     const content = parseContent(submission);
     const manifestHash = entry.manifest.bundleHash;

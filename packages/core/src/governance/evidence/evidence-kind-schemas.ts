@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { evaluationRunSchema } from "../evaluation/evaluation-run-record.js";
 import { evidenceLine, evidenceText } from "./evidence-text.js";
+import { rehearsalSchema } from "./rehearsal-content.js";
 import { shadowComparisonSchema } from "./shadow-comparison-content.js";
 import type { EvidenceKind } from "./release-evidence-ledger.js";
 
@@ -107,6 +108,7 @@ export const EVIDENCE_CONTENT_SCHEMAS: Readonly<Record<EvidenceKind, z.ZodType>>
   CACHE_POLICY: cachePolicySchema,
   COMPACTION_POLICY: compactionPolicySchema,
   SHADOW_COMPARISON: shadowComparisonSchema,
+  REHEARSAL: rehearsalSchema,
 };
 
 /** Largest canonical JSON of one kind's content, in characters: a run record holds its cases. */
@@ -119,6 +121,7 @@ export const MAX_EVIDENCE_CONTENT_CHARS: Readonly<Record<EvidenceKind, number>> 
   CACHE_POLICY: 4_096,
   COMPACTION_POLICY: 4_096,
   SHADOW_COMPARISON: 524_288,
+  REHEARSAL: 131_072,
 };
 
 /** The content types of the kinds the gate reads field by field. */

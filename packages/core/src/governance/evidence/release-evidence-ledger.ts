@@ -5,7 +5,9 @@ import type { InjectionToken } from "tsyringe";
  * and what the gate checks of it). The gate's injection, non-functional, empirical and TEVV checks
  * read the EVALUATION_RUN record written by `platform bundles evaluate`; there is no kind a person
  * fills in to say "passed". SHADOW_COMPARISON is written by the shadow runner only (the intake
- * refuses it) and counts, summed, toward the empirical check.
+ * refuses it) and counts, summed, toward the empirical check. REHEARSAL is written by the server that
+ * ran a counterfactual re-render (`platform bundles rehearse`); it is listed with the evidence, and
+ * the gate never counts it.
  */
 export const EVIDENCE_KINDS = [
   "CHANGE_RECORD",
@@ -16,14 +18,16 @@ export const EVIDENCE_KINDS = [
   "CACHE_POLICY",
   "COMPACTION_POLICY",
   "SHADOW_COMPARISON",
+  "REHEARSAL",
 ] as const;
-/** The kinds an administrator submits through the API or the CLI (every kind but SHADOW_COMPARISON). */
+/** The kinds only the server records (the intake refuses them): shadow batches and rehearsals. */
+export const SERVER_RECORDED_EVIDENCE_KINDS = ["SHADOW_COMPARISON", "REHEARSAL"] as const;
+type ServerRecorded = (typeof SERVER_RECORDED_EVIDENCE_KINDS)[number];
+type Submittable = Exclude<(typeof EVIDENCE_KINDS)[number], ServerRecorded>;
+/** The kinds an administrator submits through the API or the CLI (every kind but the server-recorded ones). */
 export const SUBMITTABLE_EVIDENCE_KINDS = EVIDENCE_KINDS.filter(
-  (k): k is Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON"> => k !== "SHADOW_COMPARISON",
-) as [
-  Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON">,
-  ...Exclude<(typeof EVIDENCE_KINDS)[number], "SHADOW_COMPARISON">[],
-];
+  (k): k is Submittable => !(SERVER_RECORDED_EVIDENCE_KINDS as readonly string[]).includes(k),
+) as [Submittable, ...Submittable[]];
 /** One of EVIDENCE_KINDS. */
 export type EvidenceKind = (typeof EVIDENCE_KINDS)[number];
 

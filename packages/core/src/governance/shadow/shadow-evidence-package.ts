@@ -37,6 +37,7 @@ export function shadowEvidencePackage(run: FinishedShadowRun): EvidencePackage {
       action: outcome.action,
       riskScore: outcome.riskScore,
       confidence: outcome.confidence,
+      reasons: outcome.reasons,
       layer: outcome.layer,
       bundleVersion: outcome.bundleVersion,
       bundleHash: outcome.bundleHash,

@@ -29,6 +29,7 @@ import { AuthorizationFilter } from "../http-security/authorization-filter.js";
 import { HttpSecurity } from "../http-security/http-security.js";
 import { LogoutEndpoint } from "../login/logout-endpoint.js";
 import { MeEndpoint } from "../login/me-endpoint.js";
+import { accountRoutesOf } from "./account-route-source.js";
 import { TokenEndpoints } from "../login/token-endpoints.js";
 import type { ChainDependencies } from "./chain-dependencies.js";
 import { errorTranslation } from "../../web/error-translation.js";
@@ -144,6 +145,7 @@ function entryRoutes(parts: ChainParts): ChainRoute[] {
     routes.push(...tokens.routes());
   }
   routes.push(...new MeEndpoint(DEFAULT_URLS.me, deps.statusCheck).routes());
+  routes.push(...accountRoutesOf(deps.container));
   return routes;
 }
 

@@ -39,7 +39,7 @@ describe("one-time-token properties", () => {
     const bad = {
       "platform.auth.ott.token-ttl": ["5s", "25h", "soon", 0],
       "platform.auth.ott.outbox-file": ["", 3],
-      "platform.auth.ott.delivery": ["smtp", "", "OUTBOX"],
+      "platform.auth.ott.delivery": ["sendmail", "", "SMTP"],
       "platform.auth.ott.max-per-user": [0, 1001, "2.5"],
       "platform.auth.ott.max-per-ip": [0, 100_001],
       "platform.auth.ott.rate-window": ["500ms", "8d", "P1M"],

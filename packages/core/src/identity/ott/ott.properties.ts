@@ -25,12 +25,16 @@ export const OTT_OUTBOX_FILE = defineProperty({
 /** Which built-in delivery sends tokens when the host registers none. */
 export const OTT_DELIVERY = defineProperty({
   key: "platform.auth.ott.delivery",
-  schema: z.enum(["outbox", "console"], { error: "must be outbox or console" }),
-  default: "outbox" as "outbox" | "console",
+  schema: z.enum(["outbox", "console", "smtp"], { error: "must be outbox, console or smtp" }),
+  default: "outbox" as OttDeliveryKind,
   description:
     "Built-in token delivery used when the host registers no OneTimeTokenDelivery: outbox (a file, see " +
-    "outbox-file) or console (standard output).",
+    "outbox-file), console (standard output) or smtp (mail through platform.mail.smtp.*; the mail " +
+    "plugin of @keyward/adapters-http, which httpPlugin includes, provides it).",
 });
+
+/** The built-in deliveries `platform.auth.ott.delivery` names. */
+export type OttDeliveryKind = "outbox" | "console" | "smtp";
 
 /** Generation requests per username per window. */
 export const OTT_MAX_PER_USER = defineProperty({
@@ -72,7 +76,7 @@ export const OTT_PROPERTIES = [
 export interface OttSettings {
   tokenTtlMs: number;
   outboxFile: string;
-  delivery: "outbox" | "console";
+  delivery: OttDeliveryKind;
   maxPerUser: number;
   maxPerIp: number;
   windowMs: number;

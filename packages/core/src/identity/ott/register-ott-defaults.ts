@@ -3,6 +3,7 @@ import type { DependencyContainer } from "tsyringe";
 import { Clock } from "../../kernel/clock.js";
 import { IdGenerator } from "../../kernel/id-generator.js";
 import { Logger } from "../../kernel/logger.js";
+import { PlatformError } from "../../kernel/platform-error.js";
 import type { PluginContext } from "../../kernel/plugin.js";
 import type { OttDependencies } from "../chain/chain-dependencies.js";
 import { publicUrlOf } from "../public-url.properties.js";
@@ -29,12 +30,15 @@ export function registerOttDefaults(ctx: PluginContext): void {
         ttlMs: settings.tokenTtlMs,
       }),
   });
-  ctx.registerDefault(OneTimeTokenDelivery, {
-    useFactory: () =>
-      settings.delivery === "console"
-        ? new ConsoleOneTimeTokenDelivery()
-        : new OutboxOneTimeTokenDelivery({ file: settings.outboxFile }),
-  });
+  if (settings.delivery === "smtp") requireSmtpDelivery(ctx);
+  else {
+    ctx.registerDefault(OneTimeTokenDelivery, {
+      useFactory: () =>
+        settings.delivery === "console"
+          ? new ConsoleOneTimeTokenDelivery()
+          : new OutboxOneTimeTokenDelivery({ file: settings.outboxFile }),
+    });
+  }
   ctx.registerDefault(OttGenerationLimiter, {
     useFactory: (c) =>
       new InMemoryOttGenerationLimiter({
@@ -43,6 +47,23 @@ export function registerOttDefaults(ctx: PluginContext): void {
         maxPerIp: settings.maxPerIp,
         windowMs: settings.windowMs,
       }),
+  });
+}
+
+/**
+ * `delivery=smtp`: the core registers no delivery (SMTP lives in an adapter package, whose plugin
+ * registers it wherever it stands in the list); a start without one refuses, naming the plugin, rather
+ * than sending nothing or falling back to a file.
+ */
+function requireSmtpDelivery(ctx: PluginContext): void {
+  ctx.onStart("ott-smtp-delivery", (c) => {
+    if (c.isRegistered(OneTimeTokenDelivery, true)) return;
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      "platform.auth.ott.delivery=smtp needs the mail plugin: install httpPlugin (it includes mailPlugin) " +
+        "from @keyward/adapters-http, or register a OneTimeTokenDelivery",
+      { details: { key: "platform.auth.ott.delivery", plugin: "mail" } },
+    );
   });
 }
 

@@ -31,7 +31,7 @@ interface ForcedRotation {
   verifyUntil: number;
 }
 
-/** Bytes of a new HMAC key (device cookies, MFA codes). */
+/** Bytes of a new HMAC or AES key (device cookies, MFA codes, evidence payload wrapping: 256 bits). */
 const HMAC_KEY_BYTES = 32;
 
 /**
@@ -73,8 +73,13 @@ export class KeyRingAdmin {
     return out;
   }
 
-  /** Retires the active key of `purpose` and makes a new one of its algorithm active. */
-  async rotate(purpose: string): Promise<ForcedRotation> {
+  /**
+   * Retires the active key of `purpose` and makes a new one of its algorithm active. The retired key
+   * stays in the ring until `retiredKeptUntil` when given (a key that opens stored data, such as the
+   * sealed evidence's `evidence.payload`, must outlive that data), else as the purpose's kind says
+   * (a JWT key for the token window, an HMAC key not at all).
+   */
+  async rotate(purpose: string, options: { retiredKeptUntil?: number } = {}): Promise<ForcedRotation> {
     const [active] = await this.ring.keys(purpose);
     if (!active || active.retiredAt !== undefined) {
       throw new PlatformError(
@@ -84,10 +89,10 @@ export class KeyRingAdmin {
     }
     const jwt = (JWT_ALGORITHMS as readonly string[]).includes(active.algorithm);
     const at = this.now();
-    const verifyUntil = jwt ? at + this.jwtVerifyWindowMs : at;
+    const verifyUntil = options.retiredKeptUntil ?? (jwt ? at + this.jwtVerifyWindowMs : at);
     let made: NewKey | undefined;
     const make = async () => {
-      made = jwt ? await jwtKey(active.algorithm as JwtAlgorithm) : hmacKey(active.algorithm);
+      made = jwt ? await jwtKey(active.algorithm as JwtAlgorithm) : secretKey(active.algorithm);
       return made;
     };
     if (!(await this.ring.rotate(purpose, active.kid, make, verifyUntil)) || !made) {
@@ -105,8 +110,9 @@ async function jwtKey(algorithm: JwtAlgorithm): Promise<NewKey> {
   return { ...material, publicJwk: material.publicJwk as Record<string, unknown> | undefined };
 }
 
-function hmacKey(algorithm: string): NewKey {
-  if (algorithm !== "HMAC-SHA256") {
+/** A new symmetric key: HMAC-SHA256 (device cookies, MFA codes) or A256GCM (sealed evidence payload keys). */
+function secretKey(algorithm: string): NewKey {
+  if (algorithm !== "HMAC-SHA256" && algorithm !== "A256GCM") {
     throw new PlatformError("CONFIGURATION_INVALID", `Cannot make a new key of algorithm ${algorithm}`);
   }
   return {

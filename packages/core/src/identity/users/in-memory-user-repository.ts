@@ -11,6 +11,7 @@ import {
 } from "./user-repository.js";
 import { userAccountFrom } from "./user-account-from.js";
 import { usernameKey, usernameSkeleton } from "./username-key.js";
+import { emailAddressKey } from "./email-address.js";
 
 /** Collaborators of the InMemoryUserRepository. */
 export interface InMemoryUserRepositoryOptions {
@@ -24,14 +25,15 @@ export interface InMemoryUserRepositoryOptions {
  * The reference UserRepository, used by tests and the embedded default. Each method runs without an
  * `await` between its check and its write, so a check-then-write is atomic on the event loop: the same
  * unique-key and compare-and-set outcomes a database adapter gets from a unique index and a
- * conditional update. Two keys are unique: `usernameKey` (what sign-in looks up) and
- * `usernameSkeleton` (what tells lookalike names apart). It starts empty, so it never holds a name
- * stored before the username rule.
+ * conditional update. Three keys are unique: `usernameKey` (what sign-in looks up),
+ * `usernameSkeleton` (what tells lookalike names apart) and, when an account has an address,
+ * `emailAddressKey(email)`. It starts empty, so it never holds a name stored before the username rule.
  */
 export class InMemoryUserRepository implements UserRepository {
   private readonly byId = new Map<string, UserAccount>();
   private readonly idByKey = new Map<string, string>();
   private readonly idBySkeleton = new Map<string, string>();
+  private readonly idByEmail = new Map<string, string>();
   private readonly ids: IdGenerator;
   private readonly clock: Clock;
 
@@ -57,6 +59,7 @@ export class InMemoryUserRepository implements UserRepository {
     if (this.idByKey.has(key) || this.idBySkeleton.has(skeleton)) {
       throw new PlatformError("CONFLICT", "Username is already taken");
     }
+    if (input.email !== undefined && this.idByEmail.has(emailAddressKey(input.email))) throw emailTaken();
     const account: UserAccount = {
       id: this.ids.id(),
       username,
@@ -64,6 +67,7 @@ export class InMemoryUserRepository implements UserRepository {
       authorities: [...(input.authorities ?? [])],
       enabled: input.enabled ?? true,
       locked: input.locked ?? false,
+      ...(input.email === undefined ? {} : { email: input.email }),
       version: 1,
       createdAt: this.clock.now(),
     };
@@ -71,6 +75,7 @@ export class InMemoryUserRepository implements UserRepository {
     this.byId.set(account.id, account);
     this.idByKey.set(key, account.id);
     this.idBySkeleton.set(skeleton, account.id);
+    if (account.email !== undefined) this.idByEmail.set(emailAddressKey(account.email), account.id);
     return copy(account);
   }
 
@@ -83,6 +88,7 @@ export class InMemoryUserRepository implements UserRepository {
       });
     }
     const username = account.username === stored.username ? stored.username : this.claim(account);
+    this.claimEmail(account);
     const next: UserAccount = {
       ...copy(account),
       username,
@@ -96,6 +102,7 @@ export class InMemoryUserRepository implements UserRepository {
       this.idByKey.set(usernameKey(username), next.id);
       this.idBySkeleton.set(usernameSkeleton(username), next.id);
     }
+    this.moveEmail(stored, next);
     return copy(next);
   }
 
@@ -135,12 +142,30 @@ export class InMemoryUserRepository implements UserRepository {
     return username;
   }
 
-  /** Frees the keys `account`'s stored name holds. */
+  /** Refuses `account`'s address when another account holds its key. */
+  private claimEmail(account: UserAccount): void {
+    if (account.email === undefined) return;
+    const holder = this.idByEmail.get(emailAddressKey(account.email));
+    if (holder !== undefined && holder !== account.id) throw emailTaken();
+  }
+
+  /** Moves the address key from what `before` held to what `after` holds. */
+  private moveEmail(before: UserAccount, after: UserAccount): void {
+    if (before.email !== undefined) this.idByEmail.delete(emailAddressKey(before.email));
+    if (after.email !== undefined) this.idByEmail.set(emailAddressKey(after.email), after.id);
+  }
+
+  /** Frees the keys `account`'s stored name and address hold. */
   private release(account: UserAccount): void {
+    if (account.email !== undefined) this.idByEmail.delete(emailAddressKey(account.email));
     this.idByKey.delete(usernameKey(account.username));
     const skeleton = usernameSkeleton(account.username);
     if (this.idBySkeleton.get(skeleton) === account.id) this.idBySkeleton.delete(skeleton);
   }
+}
+
+function emailTaken(): PlatformError {
+  return new PlatformError("CONFLICT", "E-mail address is already taken");
 }
 
 function copy(account: UserAccount): UserAccount {

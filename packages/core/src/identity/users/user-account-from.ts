@@ -18,6 +18,7 @@ export function userAccountFrom(id: string, stored: StoredUserFields): UserAccou
     enabled: stored.enabled,
     locked: stored.locked,
     ...(stored.securityStamp === undefined ? {} : { securityStamp: stored.securityStamp }),
+    ...(stored.email === undefined ? {} : { email: stored.email }),
     version: stored.version,
     createdAt: stored.createdAt,
   };

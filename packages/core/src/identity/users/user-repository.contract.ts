@@ -3,6 +3,7 @@ import { isPlatformError } from "../../kernel/platform-error.js";
 import type { UserAccount } from "./user-account.js";
 import type { UserRepository } from "./user-repository.js";
 import { codeOf } from "../../kernel/error-code.test-support.js";
+import { describeUserRepositoryEmailContract } from "./user-repository-email.contract.js";
 
 /**
  * The behaviour every UserRepository adapter must show. `factory` returns a fresh, empty repository
@@ -343,5 +344,7 @@ export function describeUserRepositoryContract(
         expect(await repo.list({ limit: 0 })).toHaveLength(1);
       });
     });
+
+    describeUserRepositoryEmailContract(factory);
   });
 }

@@ -5,8 +5,10 @@ import type { NewUserAccount, UserAccount } from "./user-account.js";
  * Where user accounts live. Usernames are looked up case-insensitively after NFKC normalisation and
  * trimming (see `usernameKey`): `Alice`, ` alice ` and `ＡＬＩＣＥ` name the same account. A new or
  * changed name must pass `checkNewUsername` (RFC 8265, UTS #39) and is unique by `usernameKey` and by
- * `usernameSkeleton`, so lookalikes (`admın` beside `admin`) cannot both exist. Every method returns
- * copies: mutating a returned account changes nothing stored.
+ * `usernameSkeleton`, so lookalikes (`admın` beside `admin`) cannot both exist. An account's `email`,
+ * when set, is stored as given (the admin API checks and canonicalises it first; a host's repository
+ * brings its own) and is unique by the address lower-cased (`toLowerCase`, locale-independent). Every
+ * method returns copies: mutating a returned account changes nothing stored.
  */
 export interface UserRepository {
   /** The account whose username matches `username` (case-insensitive, NFKC, trimmed), if any. */
@@ -15,8 +17,8 @@ export interface UserRepository {
   findById(id: string): Promise<UserAccount | undefined>;
   /**
    * Stores a new account with an id from the IdGenerator, version 1 and `createdAt` from the Clock.
-   * Throws PlatformError `CONFLICT` when the username's key or skeleton is taken, `VALIDATION_FAILED`
-   * when `checkNewUsername` refuses it.
+   * Throws PlatformError `CONFLICT` when the username's key or skeleton, or the e-mail address, is
+   * taken, `VALIDATION_FAILED` when `checkNewUsername` refuses the name.
    */
   create(input: NewUserAccount): Promise<UserAccount>;
   /**
@@ -24,7 +26,8 @@ export interface UserRepository {
    * and returns it with the version bumped by one. `id` and `createdAt` are kept from the store.
    * A username equal to the stored one is kept unchecked (a name stored before the username rule stays
    * updatable); a changed one must pass `checkNewUsername`. Throws `CONFLICT` on a stale version or
-   * when a changed username's key or skeleton belongs to another account, `NOT_FOUND` when no account
+   * when a changed username's key or skeleton, or the address, belongs to another account (an account
+   * without `email` frees its old address), `NOT_FOUND` when no account
    * has this id, `VALIDATION_FAILED` when the changed name is refused.
    */
   update(account: UserAccount): Promise<UserAccount>;

@@ -1,53 +1,14 @@
-import { canonicalJson, type JsonValue, sha256Hex } from "../../prompts/hashing/canonical-json.js";
-import type { SealVerification, SealVerifier } from "../checks/seal-integrity.js";
+import { sealPackage } from "../../decisions/evidence/sealed-package.js";
 import type { InspectedPackage } from "../inspected-package.js";
 
-/** A corpus package's seal: the hash of every field but the prompts, and each prompt part's hash. */
-interface CorpusSeal {
-  readonly packageHash: string;
-  readonly prompts: readonly { readonly system: string; readonly user: string }[];
-}
-
-const sealOf = (pkg: InspectedPackage): CorpusSeal => ({
-  packageHash: sha256Hex(canonicalJson({ ...pkg, prompts: null } as unknown as JsonValue)),
-  prompts: pkg.prompts.map((p) => ({ system: sha256Hex(p.system), user: sha256Hex(p.user) })),
-});
-
 /**
- * The corpus's stand-in for the sealed-evidence module's seal (RFC 8785 + SHA-256, one hash per
- * prompt part): `seal(pkg)` records a package as captured, `verify` recomputes and compares. The
- * lead swaps in the sealed-evidence module's `verifyPackageSeal` once both land (see the report).
+ * Seals `pkg` as the sealed-evidence module does (into chain `instanceId`) and answers it with its
+ * seal, the way the inspection service reads a stored package: for the corpus, the tests and the
+ * bench, whose packages never went through a store. A package changed after this call is tampered
+ * with; one changed before it was sealed so (a render or writer bug).
  */
-export class CorpusSeals {
-  private readonly seals = new Map<string, CorpusSeal>();
-
-  /** Seals `pkg` as captured (a later seal of the same id replaces it: a package made so before sealing). */
-  seal(pkg: InspectedPackage): InspectedPackage {
-    this.seals.set(pkg.id, sealOf(pkg));
-    return pkg;
-  }
-
-  /** The SealVerifier over the recorded seals. */
-  readonly verify: SealVerifier = (pkg): SealVerification => {
-    const kept = this.seals.get(pkg.id);
-    if (kept === undefined) return { state: "NOT_SEALED" };
-    const now = sealOf(pkg);
-    for (const [i, p] of now.prompts.entries())
-      for (const part of ["system", "user"] as const)
-        if (p[part] !== kept.prompts[i]?.[part])
-          return {
-            state: "BROKEN",
-            reason: "PROMPT_HASH_DIFFERS",
-            detail: `the ${pkg.prompts[i]!.layer} ${part} prompt differs from its sealed hash`,
-            prompt: i,
-            part,
-          };
-    if (now.packageHash !== kept.packageHash || now.prompts.length !== kept.prompts.length)
-      return {
-        state: "BROKEN",
-        reason: "PACKAGE_HASH_DIFFERS",
-        detail: "the package differs from its sealed hash",
-      };
-    return { state: "INTACT" };
-  };
+export function withSeal(pkg: InspectedPackage, instanceId = "corpus"): InspectedPackage {
+  const { seal: _seal, ...plain } = pkg;
+  const sealed = sealPackage(plain, instanceId);
+  return { ...pkg, seal: { header: sealed.header, packageHash: sealed.packageHash } };
 }

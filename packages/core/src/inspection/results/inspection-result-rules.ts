@@ -57,6 +57,6 @@ export const cursorOf = (r: InspectionResult): InspectionResultCursor => ({
   inspectorVersion: r.inspectorVersion,
 });
 
-/** True when a finding's key is `key` or lies in block `key`. */
+/** True when a finding's key is `key` or lies in block `key` (`request.` entries, `past-record:` records). */
 export const keyMatches = (found: string | undefined, key: string): boolean =>
-  found !== undefined && (found === key || found.startsWith(`${key}.`));
+  found !== undefined && (found === key || found.startsWith(`${key}.`) || found.startsWith(`${key}:`));

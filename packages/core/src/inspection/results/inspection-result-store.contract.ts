@@ -102,6 +102,21 @@ export function describeInspectionResultStoreContract(name: string, factory: Fac
       expect(await ids(store, { from: 2_000, to: 4_000 })).toEqual(["p3@1", "p2@2", "p2@1"]);
     });
 
+    it("a block filter matches a past record's key (`past-record` finds `past-record:<id>`)", async () => {
+      const store = await factory();
+      const finding: InspectionFinding = {
+        ...FAIL_FINDING,
+        check: "PAST_RECORD_NOTATION",
+        key: "past-record:r7",
+      };
+      await store.save({ ...result("pr", 1_000, "FAIL"), findings: [finding] });
+      expect((await store.list({ key: "past-record", limit: 10 })).results.map((r) => r.packageId)).toEqual([
+        "pr",
+      ]);
+      expect((await store.list({ key: "past-record:r7", limit: 10 })).results.length).toBe(1);
+      expect((await store.list({ key: "past-rec", limit: 10 })).results).toEqual([]);
+    });
+
     it("pages with a cursor, without repeating or skipping a result", async () => {
       const store = await seeded(factory);
       const first = await store.list({ limit: 2 });

@@ -8,7 +8,7 @@ export interface InspectionResultQuery {
   readonly verdict?: InspectionVerdict;
   /** Only results with a finding of this check. */
   readonly check?: CheckCode;
-  /** Only results with a finding on this key, or on a key of this block (`request` matches `request.subject`). */
+  /** Only results with a finding on this key, or on a key of this block (`request` matches `request.subject`, `past-record` matches `past-record:<id>`). */
   readonly key?: string;
   /** Capture period, epoch milliseconds: `from` inclusive, `to` exclusive. */
   readonly from?: number;

@@ -5,7 +5,8 @@ import { ManualClock } from "../../kernel/clock.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { loadBundleCatalog } from "../../prompts/manifest/bundle-catalog.js";
 import { cleanPackage, releaseRows, rowLookup } from "../corpus/clean-packages.fixture.js";
-import { CorpusSeals } from "../corpus/corpus-seal.fixture.js";
+import { withSeal } from "../corpus/corpus-seal.fixture.js";
+import { verifySealedPackage } from "../checks/sealed-package-verifier.js";
 import { inspectPackage } from "../inspect-package.js";
 import type { InspectedPackage } from "../inspected-package.js";
 import type { PromptFactSourceVerifier } from "../prompt-fact-source-verifier.js";
@@ -13,7 +14,6 @@ import { StoreFactSourceVerifier } from "./store-fact-source-verifier.js";
 
 const DAY_MS = 86_400_000;
 const catalog = loadBundleCatalog();
-const seals = new CorpusSeals();
 
 /** The demo's stores holding what the golden `internal-read` context says of alice, and her package. */
 async function alicesWorld() {
@@ -33,7 +33,7 @@ async function alicesWorld() {
     userId: alice.id,
     action: "ALLOW",
   });
-  const pkg = seals.seal({
+  const pkg = withSeal({
     ...base,
     id: `${base.id}-${alice.id}`,
     metadata: { ...base.metadata, userId: alice.id },
@@ -42,7 +42,7 @@ async function alicesWorld() {
   const inspect = (p: InspectedPackage = pkg, v: PromptFactSourceVerifier = verifier) =>
     inspectPackage(p, {
       catalog,
-      verifySeal: seals.verify,
+      verifySeal: verifySealedPackage,
       releaseRow: rowLookup(releaseRows(catalog)),
       verifier: v,
       now: 1,

@@ -12,7 +12,7 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import { SecurityConfiguration } from "../../identity/dsl/security-registry.js";
 import type { MfaFlows } from "./mfa-flows.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { availableFactorsFor } from "../decision/default-mfa-policy-provider.js";
+import { FACTOR_CATALOG } from "../factor-family/factor-catalog.js";
 import { mfaStepEndpoints, nextStepUrl } from "../flow/mfa-answers.js";
 import type { MfaFlow } from "../flow/mfa-flow.js";
 import { MfaGate } from "../flow/mfa-gate.js";
@@ -21,7 +21,6 @@ import { StepUpCoalescer } from "../flow/step-up-coalescer.js";
 import type { StartedStepUpFields } from "../step-up/step-up-challenge.js";
 import { FactorContextRepository } from "../state/factor-context-repository.js";
 import { isTerminal } from "../state/mfa-state.js";
-import { PasskeyCredentialRepository } from "../../identity/passkey/passkey-credential-repository.js";
 
 type StepUp = (exchange: HttpExchange, authentication: Authentication) => Promise<StartedStepUpFields>;
 
@@ -96,7 +95,8 @@ export class MfaChainHook implements ChainHook {
     const runtime = c.resolve(MfaRuntime);
     // Members come from later plugins (zero trust); the container is complete by the first request.
     const statusCheck = subjectStatusGate(subjectStatusChecksOf(c));
-    const enrolled = availableFactorsFor({ passkeys: c.resolve(PasskeyCredentialRepository) });
+    const factors = c.resolve(FACTOR_CATALOG);
+    const enrolled = (userId: string) => factors.enrolledFor(userId);
     // Concurrent 401s of one sign-in share one challenge (one MFA session, one code).
     const contexts = c.resolve(FactorContextRepository);
     const coalescer = new StepUpCoalescer(c.resolve(Clock), async ({ mfaSessionId }) => {

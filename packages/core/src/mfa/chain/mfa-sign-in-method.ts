@@ -29,8 +29,7 @@ import { PrimaryAuthenticationSuccessHandler } from "../flow/primary-authenticat
 import { mfaPageUrlsFromProperties } from "../mfa-pages.properties.js";
 import { mfaUrlList } from "../urls/mfa-urls.js";
 import type { MfaFlows } from "./mfa-flows.js";
-import { availableFactorsFor } from "../decision/default-mfa-policy-provider.js";
-import { PasskeyCredentialRepository } from "../../identity/passkey/passkey-credential-repository.js";
+import { FACTOR_CATALOG } from "../factor-family/factor-catalog.js";
 
 /** The first passkey chain's sign-in endpoints, offered on the MFA login page (autofill). */
 type PasskeyLogin = { readonly assertionOptions: string; readonly loginProcessing: string };
@@ -58,6 +57,7 @@ export class MfaSignInMethod implements SignInMethod {
       pageUrls: mfaPageUrlsFromProperties(this.properties),
       successHandler: handlers.successHandler,
       failureHandler: handlers.failureHandler,
+      factors: this.container.resolve(FACTOR_CATALOG).members(),
     });
     this.flows.add(flow);
     return {
@@ -75,9 +75,8 @@ export class MfaSignInMethod implements SignInMethod {
     const c = this.container;
     const runtime = c.resolve(MfaRuntime);
     const escalations = c.resolve(EscalationService);
-    const enrolledFactors: EnrolledFactors = availableFactorsFor({
-      passkeys: c.resolve(PasskeyCredentialRepository),
-    });
+    const factors = c.resolve(FACTOR_CATALOG);
+    const enrolledFactors: EnrolledFactors = (userId) => factors.enrolledFor(userId);
     const form = flow.primaryKind === "form";
     const stepUp = {
       sessionRepository: i.deps.sessionRepository,

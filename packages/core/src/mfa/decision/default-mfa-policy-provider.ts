@@ -16,6 +16,8 @@ export interface DefaultMfaPolicyProviderOptions {
   readonly exemptAuthorities?: readonly string[];
   /** The factors configuration allows; must not be empty. */
   readonly allowedFactors: readonly FactorType[];
+  /** The factor types that exist (the family's offered members). Default the built-in OTT and PASSKEY. */
+  readonly knownFactors?: readonly FactorType[];
   /** The factors the user can use; see `availableFactorsFor`. Called only for challenged users. */
   readonly availableFactors: AvailableFactors;
 }
@@ -36,11 +38,12 @@ export class DefaultMfaPolicyProvider implements MfaPolicyProvider {
   private readonly availableFactors: AvailableFactors;
 
   constructor(options: DefaultMfaPolicyProviderOptions) {
-    const unknown = options.allowedFactors.filter((f) => !FACTOR_TYPES.includes(f));
+    const known = options.knownFactors ?? FACTOR_TYPES;
+    const unknown = options.allowedFactors.filter((f) => !known.includes(f));
     if (options.allowedFactors.length === 0 || unknown.length > 0) {
       throw new PlatformError(
         "CONFIGURATION_INVALID",
-        `DefaultMfaPolicyProvider needs at least one allowed factor of ${FACTOR_TYPES.join(", ")}`,
+        `DefaultMfaPolicyProvider needs at least one allowed factor of ${known.join(", ")}`,
         { details: { allowedFactors: [...options.allowedFactors] } },
       );
     }
@@ -70,8 +73,9 @@ export class DefaultMfaPolicyProvider implements MfaPolicyProvider {
 }
 
 /**
- * The usual `availableFactors`: OTT always (it is delivered to the account itself), PASSKEY when the
- * user has at least one registered credential.
+ * The built-in factors' `availableFactors`: OTT always (it is delivered to the account itself),
+ * PASSKEY when the user has at least one registered credential. A platform reads the whole family
+ * instead (`FactorCatalog.enrolledFor`); this stays for hosts that build the provider by hand.
  */
 export function availableFactorsFor(deps: { passkeys: PasskeyCredentialRepository }): AvailableFactors {
   return async (userId) => {

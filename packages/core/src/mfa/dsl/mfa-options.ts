@@ -79,11 +79,16 @@ export class MfaPageOptions {
   }
 }
 
-/** One secondary factor of a flow with its step order (1, 2, 3 in registration order). */
+/**
+ * One secondary factor of a flow with its step order (1, 2, 3 in registration order): the spec's
+ * `ott` and `passkey` with their options, or a plugin's factor by its type (`factor("TOTP")`).
+ */
 export interface MfaFactorStep {
-  type: "ott" | "passkey";
+  type: "ott" | "passkey" | "plugin";
   stepOrder: number;
-  options: OttLoginOptions | PasskeyLoginOptions;
+  options: OttLoginOptions | PasskeyLoginOptions | undefined;
+  /** The factor type: `OTT`, `PASSKEY`, or the plugin factor's own. */
+  factorType: string;
 }
 
 /** Options of `.mfa()` (contributed to the registry DSL by the MFA module, see mfa-dsl.ts). */
@@ -132,14 +137,27 @@ export class MfaOptions extends MethodOptions {
   ott(customizer: (ott: OttLoginOptions) => void = () => {}): this {
     const options = new OttLoginOptions();
     customizer(options);
-    this.factors.push({ type: "ott", stepOrder: this.factors.length + 1, options });
+    this.factors.push({ type: "ott", stepOrder: this.factors.length + 1, options, factorType: "OTT" });
     return this;
   }
   /** Adds the passkey factor. */
   passkey(customizer: (passkey: PasskeyLoginOptions) => void = () => {}): this {
     const options = new PasskeyLoginOptions();
     customizer(options);
-    this.factors.push({ type: "passkey", stepOrder: this.factors.length + 1, options });
+    this.factors.push({
+      type: "passkey",
+      stepOrder: this.factors.length + 1,
+      options,
+      factorType: "PASSKEY",
+    });
+    return this;
+  }
+  /** Adds a factor a plugin registered, by its type (`TOTP`); an unregistered type stops start-up. */
+  factor(type: string): this {
+    const factorType = String(type).trim().toUpperCase();
+    if (factorType === "OTT") return this.ott();
+    if (factorType === "PASSKEY") return this.passkey();
+    this.factors.push({ type: "plugin", stepOrder: this.factors.length + 1, options: undefined, factorType });
     return this;
   }
   /** Number of secondary factors that must complete. */

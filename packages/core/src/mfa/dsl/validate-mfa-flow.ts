@@ -20,7 +20,7 @@ export function validateMfaFlow(options: MfaOptions): void {
       `${name} needs at least one secondary factor: .ott() or .passkey()`,
     );
   }
-  const types = options.factors.map((f) => f.type);
+  const types = options.factors.map((f) => f.factorType);
   if (new Set(types).size !== types.length) {
     throw new PlatformError(
       "CONFIGURATION_INVALID",

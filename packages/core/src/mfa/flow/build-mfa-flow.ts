@@ -7,7 +7,10 @@ import type { ChainDefinition } from "../../identity/dsl/security-registry.js";
 import type { MfaPolicyProvider } from "../decision/mfa-policy-provider.js";
 import type { FactorType } from "../factor-type.js";
 import { mfaUrls } from "../urls/mfa-urls.js";
-import type { MfaFlow } from "./mfa-flow.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import { BUILT_IN_FACTORS } from "../factor-family/built-in-factors.js";
+import type { FactorDescription } from "../factor-family/factor.js";
+import type { GenericFactorUrls, MfaFlow } from "./mfa-flow.js";
 
 /** What a flow falls back to when the DSL sets nothing: policy, page URLs, handlers by state type. */
 export interface MfaFlowDefaults {
@@ -16,6 +19,8 @@ export interface MfaFlowDefaults {
   pageUrls?: Readonly<Record<string, string>>;
   successHandler: AuthenticationSuccessHandler;
   failureHandler: AuthenticationFailureHandler;
+  /** The offered factor family; a flow factor outside it stops start-up. Default the built-in two. */
+  factors?: readonly FactorDescription[];
 }
 
 /** Builds the runtime view of one `.mfa()` registration: URLs (with urlPrefix), factors, handlers, policy. */
@@ -23,8 +28,17 @@ export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefau
   const options = definition.options as MfaOptions;
   const primary = options.primary.form ?? options.primary.rest;
   const primaryKind = options.primary.form ? "form" : "rest";
-  const factors: FactorType[] = options.factors.map((f) => (f.type === "ott" ? "OTT" : "PASSKEY"));
+  const factors: FactorType[] = options.factors.map((f) => f.factorType);
+  const members = factorMembersOf(definition.id, factors, defaults.factors ?? BUILT_IN_FACTORS);
+  const prefix = options.urlPrefixValue ?? "";
+  const factorUrls: Record<FactorType, GenericFactorUrls> = {};
+  for (const m of members) {
+    if (m.urls)
+      factorUrls[m.type] = { verify: prefix + m.urls.verify, challengePage: prefix + m.urls.challengePage };
+  }
   return {
+    factorMembers: members,
+    factorUrls,
     typeName: definition.id,
     stateKind: definition.state,
     primaryKind,
@@ -45,4 +59,23 @@ export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefau
     failureHandler:
       (options.mfaFailureHandlerValue as AuthenticationFailureHandler | undefined) ?? defaults.failureHandler,
   };
+}
+
+/** The family's member of each flow factor; a factor nobody offers stops start-up. */
+function factorMembersOf(
+  flowName: string,
+  factors: readonly FactorType[],
+  offered: readonly FactorDescription[],
+): FactorDescription[] {
+  return factors.map((type) => {
+    const member = offered.find((f) => f.type === type);
+    if (!member) {
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        `${flowName}: factor ${type} is not offered (registered: ${offered.map((f) => f.type).join(", ")})`,
+        { details: { key: "platform.auth.mfa.factors", value: type } },
+      );
+    }
+    return member;
+  });
 }

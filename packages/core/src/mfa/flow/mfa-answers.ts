@@ -7,6 +7,7 @@ import type { LoginContext } from "../../identity/handlers/authentication-handle
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { MfaEscalatedAnswer, MfaRequiredAnswer, MfaStepEndpoints } from "../../web/wire/mfa-messages.js";
 import type { FactorContext } from "../state/factor-context.js";
+import type { FactorDescription } from "../factor-family/factor.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { MFA_BINDING_HEADER } from "./mfa-caller-binding.js";
 import type { MfaFlow } from "./mfa-flow.js";
@@ -23,13 +24,21 @@ export function mfaStepEndpoints(flow: MfaFlow): MfaStepEndpoints {
     selectFactor: urls.selectFactor,
     cancel: urls.cancel,
   };
-  if (flow.factors.includes("OTT")) {
-    endpoints.verifyOtt = urls.ottLoginProcessing;
-    endpoints.generateCode = urls.ottGenerateCode;
+  for (const member of flow.factorMembers) {
+    if (member.challengeState === "OTT_CHALLENGE") {
+      endpoints.verifyOtt = urls.ottLoginProcessing;
+      endpoints.generateCode = urls.ottGenerateCode;
+    } else if (member.challengeState === "PASSKEY_CHALLENGE") {
+      endpoints.passkeyOptions = urls.passkeyAssertionOptions;
+      endpoints.verifyPasskey = urls.passkeyLoginProcessing;
+    }
   }
-  if (flow.factors.includes("PASSKEY")) {
-    endpoints.passkeyOptions = urls.passkeyAssertionOptions;
-    endpoints.verifyPasskey = urls.passkeyLoginProcessing;
+  // A generic factor's answer URL and kind, only when the flow has one (built-in answers unchanged).
+  const generic = flow.factorMembers.filter((m) => flow.factorUrls[m.type] !== undefined);
+  if (generic.length > 0) {
+    endpoints.factors = Object.fromEntries(
+      generic.map((m) => [m.type, { kind: m.kind, verify: flow.factorUrls[m.type]?.verify ?? "" }]),
+    );
   }
   return endpoints;
 }
@@ -51,6 +60,8 @@ export function nextStepUrl(ctx: FactorContext, flow: MfaFlow): string {
       return flow.urls.ottChallengePage;
     case "PASSKEY_CHALLENGE":
       return flow.urls.passkeyChallengePage;
+    case "FACTOR_CHALLENGE":
+      return flow.factorUrls[ctx.currentFactor ?? ""]?.challengePage ?? flow.urls.selectFactorPage;
     case "FACTOR_SELECTION":
       return flow.urls.selectFactorPage;
     default:
@@ -119,18 +130,26 @@ export function escalationStatusUrl(flow: MfaFlow): string {
   return `${flow.urls.urlPrefix ?? ""}/api/mfa/escalation`;
 }
 
+/** The `amr` factors a flow's completed factors prove (each member's `proves`; `otp` if unknown). */
+export function provedFactors(
+  ctx: FactorContext,
+  members: readonly FactorDescription[],
+): Authentication["factors"] {
+  return ctx.completedFactors.map((f) => ({
+    type: members.find((m) => m.type === f.type)?.proves ?? "otp",
+    at: f.at,
+  }));
+}
+
 /** The final authentication of a completed flow: the primary's identity plus every verified factor. */
-export function finalAuthentication(ctx: FactorContext): Authentication {
+export function finalAuthentication(
+  ctx: FactorContext,
+  members: readonly FactorDescription[],
+): Authentication {
   return {
     ...ctx.primary,
     method: "mfa",
-    factors: [
-      ...ctx.primary.factors,
-      ...ctx.completedFactors.map((f) => ({
-        type: f.type === "OTT" ? ("otp" as const) : ("hwk" as const),
-        at: f.at,
-      })),
-    ],
+    factors: [...ctx.primary.factors, ...provedFactors(ctx, members)],
   };
 }
 
@@ -163,5 +182,12 @@ export async function completeFlow(
   context: LoginContext,
 ): Promise<void> {
   await runtime.finish(exchange, ctx);
-  await completeSignIn(exchange, finalAuthentication(ctx), flow, finalRepository, context, runtime);
+  await completeSignIn(
+    exchange,
+    finalAuthentication(ctx, flow.factorMembers),
+    flow,
+    finalRepository,
+    context,
+    runtime,
+  );
 }

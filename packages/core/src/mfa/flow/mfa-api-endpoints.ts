@@ -8,7 +8,6 @@ import { errorCatalogOf, isClientError } from "../../web/exchange-error-catalog.
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { MfaStatusBody } from "../../web/wire/mfa-messages.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
-import { parseFactorType } from "../factor-type.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { mfaConfigJson } from "../urls/mfa-config-json.js";
@@ -89,7 +88,39 @@ export class MfaApiEndpoints {
       ),
       step(urls.ottLoginProcessing, "ott-verify-code", "Verifies an emailed code", (x) => this.verifyCode(x)),
       step(urls.cancel, "cancel", "Cancels the caller's MFA flow", (x) => this.cancel(x)),
+      ...this.genericFactorRoutes(),
     ];
+  }
+
+  /** `POST <factor's verify URL>` of each generic factor of the flow (e.g. `/login/mfa-totp`). */
+  private genericFactorRoutes(): ChainRoute[] {
+    return this.o.flow.factorMembers.flatMap((member) => {
+      const urls = this.o.flow.factorUrls[member.type];
+      if (!urls) return [];
+      const name = `factor-verify-${member.type.toLowerCase().replaceAll("_", "-")}`;
+      return [
+        {
+          method: "POST" as const,
+          path: urls.verify,
+          name: `mfa.${name}`,
+          description: `Verifies the flow user's ${member.label.toLowerCase()} code`,
+          meta: { contract: MFA_CONTRACTS.verifyCode },
+          feature: "mfa",
+          access: "mfa-flow" as const,
+          handler: (exchange: HttpExchange) =>
+            this.guard(exchange, () => this.verifyFactor(exchange, member.type)),
+        },
+      ];
+    });
+  }
+
+  private async verifyFactor(exchange: HttpExchange, factor: string): Promise<void> {
+    const fields = await exchange.fields();
+    const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
+    await assertStepUpCaller(exchange, ctx, this.o.runtime);
+    const answer = fields.token ?? fields.code;
+    const verified = await this.o.runtime.verifyFactor(ctx, factor, answer, correlated(exchange));
+    await this.advance(exchange, verified);
   }
 
   private config(exchange: HttpExchange): void {
@@ -99,6 +130,7 @@ export class MfaApiEndpoints {
         typeName: flow.typeName,
         factors: flow.factors,
         requiredFactors: flow.requiredFactors,
+        members: flow.factorMembers,
       }),
     });
   }
@@ -124,7 +156,7 @@ export class MfaApiEndpoints {
   private async selectFactor(exchange: HttpExchange): Promise<void> {
     const fields = await exchange.fields();
     const ctx = await this.o.runtime.load(exchange, this.o.flow, fields.mfaSessionId);
-    const factor = parseFactorType(fields.factorType ?? fields.factor);
+    const factor = this.o.runtime.factors.parse(fields.factorType ?? fields.factor);
     writeMfaStep(
       exchange,
       await this.o.runtime.select(ctx, factor, this.o.flow, correlated(exchange)),
@@ -212,8 +244,10 @@ export class MfaApiEndpoints {
       return;
     }
     if (error.code === "MFA_FACTOR_VERIFICATION_FAILED") {
+      const generic = Object.values(this.o.flow.factorUrls).find((u) => u.verify === exchange.path);
       const page =
-        exchange.path === urls.passkeyLoginProcessing ? urls.passkeyChallengePage : urls.ottChallengePage;
+        generic?.challengePage ??
+        (exchange.path === urls.passkeyLoginProcessing ? urls.passkeyChallengePage : urls.ottChallengePage);
       exchange.redirect(`${page}?error`);
     } else if (error.code === "ACCOUNT_LOCKED")
       exchange.redirect(`${urls.failurePage}?state=MFA_ACCOUNT_LOCKED`);

@@ -3,6 +3,7 @@ import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { verifyMfaCode } from "../codes/mfa-code.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
 import type { FactorType } from "../factor-type.js";
+import type { Factor } from "../factor-family/factor.js";
 import type { FactorContext } from "../state/factor-context.js";
 import type { MfaEvent } from "../state/mfa-event.js";
 import { isTerminal } from "../state/mfa-state.js";
@@ -17,7 +18,7 @@ export type MfaStep = (ctx: FactorContext, event: MfaEvent, input?: MfaStepInput
 /** The runtime's ports and settings the verification reads (lazily, so the runtime's own options do). */
 export type MfaFactorVerificationOptions = Pick<
   MfaRuntimeOptions,
-  "contexts" | "lockouts" | "clock" | "settings" | "codeSecret"
+  "contexts" | "lockouts" | "clock" | "settings" | "codeSecret" | "factors"
 >;
 
 /** HMAC key and length of MFA codes, as `hashMfaCode` and `verifyMfaCode` take them. */
@@ -80,28 +81,69 @@ export class MfaFactorVerification {
       } catch (error) {
         if (!isPlatformError(error) || !error.code.startsWith("WEBAUTHN_")) throw error;
       }
-      for (let attempt = 0; attempt < 20; attempt++) {
-        const current = attempt === 0 ? ctx : await this.o.contexts.find(ctx.mfaSessionId);
-        if (current?.state !== "PASSKEY_CHALLENGE") {
-          if (current?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(current);
-          throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
-        }
-        try {
-          if (owner && owner.userId === current.userId) {
-            const verified = await this.step(current, "FACTOR_VERIFIED_SUCCESS", { factor: "PASSKEY" });
-            await this.o.lockouts.clearFailures(current.userId);
-            this.events.audit("auth.mfa.factor-verified", current.primary, { factor: "PASSKEY" }, origin);
-            return verified;
-          }
-          const failed = await this.step(current, "FACTOR_VERIFICATION_FAILED", { factor: "PASSKEY" });
-          return await this.afterFailure(failed, "PASSKEY", origin);
-        } catch (error) {
-          if (isPlatformError(error) && error.code === "CONFLICT") continue;
-          throw error;
-        }
-      }
-      throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
+      return this.settle(ctx, "PASSKEY", owner !== undefined && owner.userId === ctx.userId, origin);
     });
+  }
+
+  /**
+   * Judges an answer to a generic factor's challenge (FACTOR_CHALLENGE): the member's `verify` checks
+   * and spends it in one atomic step, once; then the flow steps as for a code (a wrong answer counts
+   * toward the lockout with the member's weight). Padded to the minimum delay like every rejection.
+   */
+  verifyFactor(
+    ctx: FactorContext,
+    factor: Factor,
+    answer: unknown,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
+      if (ctx.state !== "FACTOR_CHALLENGE" || ctx.currentFactor !== factor.type || !factor.verify) {
+        throw new PlatformError(
+          "ILLEGAL_STATE_TRANSITION",
+          `No ${factor.type} challenge is open for this MFA session`,
+          {
+            details: { state: ctx.state },
+          },
+        );
+      }
+      const ok = await factor.verify({ userId: ctx.userId, answer });
+      return this.settle(ctx, factor.type, ok, origin);
+    });
+  }
+
+  /**
+   * Steps the flow once an answer was judged (and, when right, spent): success or a counted failure.
+   * A lost compare-and-set reloads the flow and steps again without judging twice; the flow must
+   * still be waiting in the challenge of `factor`.
+   */
+  private async settle(
+    ctx: FactorContext,
+    factor: FactorType,
+    ok: boolean,
+    origin: AuditOrigin,
+  ): Promise<FactorContext> {
+    const waiting = ctx.state;
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const current = attempt === 0 ? ctx : await this.o.contexts.find(ctx.mfaSessionId);
+      if (current?.state !== waiting || current.currentFactor !== factor) {
+        if (current?.state === "MFA_ACCOUNT_LOCKED") throw this.locked(current);
+        throw mfaError("MFA_SESSION_EXPIRED", "The MFA session has ended");
+      }
+      try {
+        if (ok) {
+          const verified = await this.step(current, "FACTOR_VERIFIED_SUCCESS", { factor });
+          await this.o.lockouts.clearFailures(current.userId);
+          this.events.audit("auth.mfa.factor-verified", current.primary, { factor }, origin);
+          return verified;
+        }
+        const failed = await this.step(current, "FACTOR_VERIFICATION_FAILED", { factor });
+        return await this.afterFailure(failed, factor, origin);
+      } catch (error) {
+        if (isPlatformError(error) && error.code === "CONFLICT") continue;
+        throw error;
+      }
+    }
+    throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
   }
 
   /**
@@ -156,11 +198,16 @@ export class MfaFactorVerification {
       { factor, attemptsMade: failed.failedAttempts },
       origin,
     );
-    const userLock = await this.o.lockouts.recordFailure(
-      failed.userId,
-      maxRetryAttempts,
-      accountLockoutDurationMs,
-    );
+    // A member's lockout weight: one wrong answer counts as that many failures toward the lock.
+    let userLock: number | undefined;
+    const weight = this.o.factors.get(factor)?.lockoutWeight ?? 1;
+    for (let i = 0; i < weight && userLock === undefined; i++) {
+      userLock = await this.o.lockouts.recordFailure(
+        failed.userId,
+        maxRetryAttempts,
+        accountLockoutDurationMs,
+      );
+    }
     if (failed.state !== "MFA_ACCOUNT_LOCKED" && userLock === undefined) {
       await this.events.reportError(
         "SECURITY",

@@ -5,6 +5,15 @@ import type {
 import type { MfaPolicyProvider } from "../decision/mfa-policy-provider.js";
 import type { FactorType } from "../factor-type.js";
 import type { MfaUrls } from "../urls/mfa-urls.js";
+import type { FactorDescription } from "../factor-family/factor.js";
+
+/** A generic factor's URLs under the flow's urlPrefix. */
+export interface GenericFactorUrls {
+  /** `POST`: the answer (e.g. `/login/mfa-totp`). */
+  readonly verify: string;
+  /** `GET`: the challenge page (e.g. `/mfa/challenge/totp`). */
+  readonly challengePage: string;
+}
 
 /** One MFA flow as the runtime sees it (built from an `.mfa()` registration). */
 export interface MfaFlow {
@@ -15,6 +24,10 @@ export interface MfaFlow {
   primaryKind: "form" | "rest";
   /** Secondary factors in step order (1, 2, ...). */
   factors: readonly FactorType[];
+  /** The family's description of each factor of the flow, in step order. */
+  factorMembers: readonly FactorDescription[];
+  /** Each generic factor's URLs (prefixed), by type; the built-in factors use `urls`. */
+  factorUrls: Readonly<Record<FactorType, GenericFactorUrls>>;
   /** Distinct factors that must complete (default: all). */
   requiredFactors: number;
   urls: MfaUrls;

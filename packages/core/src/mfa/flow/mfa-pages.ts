@@ -11,6 +11,7 @@ import { renderOttChallengePage } from "../pages/ott-challenge-page.js";
 import { renderPasskeyChallengePage } from "../pages/passkey-challenge-page.js";
 import { renderOttRequestCodePage } from "../pages/ott-request-code-page.js";
 import { renderSelectFactorPage } from "../pages/select-factor-page.js";
+import { renderFactorCodeChallengePage } from "../pages/factor-code-challenge-page.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { nextStepUrl } from "./mfa-answers.js";
@@ -101,6 +102,14 @@ export class MfaPages {
       "Use a passkey as second factor",
       (exchange, csrf) => this.passkeyChallengePage(exchange, csrf),
     );
+    for (const member of this.o.flow.factorMembers) {
+      const own = this.o.flow.factorUrls[member.type];
+      if (!own) continue;
+      const name = `factor-challenge-page-${member.type.toLowerCase().replaceAll("_", "-")}`;
+      add(own.challengePage, name, `Enter the ${member.label.toLowerCase()} code`, (exchange, csrf) =>
+        this.factorChallengePage(exchange, csrf, member.label, own.verify),
+      );
+    }
     add(urls.failurePage, "failure-page", "Why the MFA sign-in failed", (exchange, csrf) =>
       this.failurePage(exchange, csrf),
     );
@@ -119,6 +128,7 @@ export class MfaPages {
       urls.passkeyChallengePage,
       urls.failurePage,
       urls.configurePage,
+      ...Object.values(this.o.flow.factorUrls).map((u) => u.challengePage),
     ].includes(path);
   }
 
@@ -152,6 +162,7 @@ export class MfaPages {
         requiredFactors: ctx.requiredFactors,
         username: ctx.username,
         error: exchange.query.has("error") ? "That did not work; choose a method." : undefined,
+        labels: this.labels(),
       }),
     );
   }
@@ -207,6 +218,34 @@ export class MfaPages {
     );
   }
 
+  private factorChallengePage(
+    exchange: HttpExchange,
+    csrf: string | undefined,
+    label: string,
+    verifyUrl: string,
+  ): Promise<void> {
+    const { urls } = this.o.flow;
+    return this.inFlow(exchange, (ctx) =>
+      renderFactorCodeChallengePage({
+        csrfToken: csrf,
+        mfaSessionId: ctx.mfaSessionId,
+        label,
+        verifyUrl,
+        failureUrl: urls.failurePage,
+        cancelUrl: urls.cancel,
+        attemptsMade: ctx.failedAttempts,
+        maxAttempts: this.o.runtime.settings.maxRetryAttempts,
+        selectFactorPageUrl: selectableFactors(ctx).length > 1 ? urls.selectFactorPage : undefined,
+        error: exchange.query.has("error") ? "The code is not valid." : undefined,
+      }),
+    );
+  }
+
+  /** The family's labels of the flow's factors. */
+  private labels(): Record<FactorType, string> {
+    return Object.fromEntries(this.o.flow.factorMembers.map((m) => [m.type, m.label]));
+  }
+
   private failurePage(exchange: HttpExchange, csrf: string | undefined): void {
     const state = exchange.query.get("state") ?? "MFA_FAILED_TERMINAL";
     exchange.html(
@@ -235,6 +274,7 @@ export class MfaPages {
         factors: this.o.flow.factors.map((type) => ({ type, enrolled: enrolled.includes(type) })),
         passkeyManagementUrl: urls.passkeyManagementPage,
         successUrl: urls.successUrl,
+        labels: this.labels(),
       }),
     );
   }
@@ -258,7 +298,9 @@ export class MfaPages {
     // "Try another method": the selection page opens from a running challenge when another factor is left.
     const tryingAnother =
       exchange.path === this.o.flow.urls.selectFactorPage &&
-      ["AWAITING_CHALLENGE_INITIATION", "OTT_CHALLENGE", "PASSKEY_CHALLENGE"].includes(ctx.state) &&
+      ["AWAITING_CHALLENGE_INITIATION", "OTT_CHALLENGE", "PASSKEY_CHALLENGE", "FACTOR_CHALLENGE"].includes(
+        ctx.state,
+      ) &&
       selectableFactors(ctx).length > 1;
     if (expected !== exchange.path && !tryingAnother) {
       exchange.redirect(expected);

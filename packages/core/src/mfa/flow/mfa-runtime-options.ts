@@ -10,6 +10,7 @@ import type { Escalation } from "../escalation/escalation.js";
 import type { EscalationService } from "../escalation/escalation-service.js";
 import type { MfaEventPublisher } from "../events/mfa-event-publisher.js";
 import type { MfaSettings } from "../mfa.properties.js";
+import type { FactorCatalog } from "../factor-family/factor-catalog.js";
 import type { FactorContext } from "../state/factor-context.js";
 import type { FactorContextRepository } from "../state/factor-context-repository.js";
 import type { MfaStateMachine } from "../state/mfa-state-machine.js";
@@ -48,6 +49,8 @@ export interface MfaRuntimeOptions {
   secondFactorFloor?: readonly string[];
   /** The factors a user can use (narrows that challenge); the flow's factors when omitted. */
   availableFactors?: AvailableFactors;
+  /** The factor family (offered members): which factor sends a code, opens a generic challenge, weighs. */
+  factors: FactorCatalog;
   /**
    * The HMAC key of MFA codes, read when a code is made or checked: the same on every instance that
    * shares the FactorContextRepository (the MFA plugin keeps it in the KeyRing).

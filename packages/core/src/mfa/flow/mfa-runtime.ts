@@ -163,7 +163,7 @@ export class MfaRuntime {
     return this.select(ctx, next, flow, origin);
   }
 
-  /** Selects a factor; OTT sends its code at once. */
+  /** Selects a factor; OTT sends its code at once, a generic factor's challenge opens at once. */
   async select(
     ctx: FactorContext,
     factor: FactorType,
@@ -181,11 +181,13 @@ export class MfaRuntime {
       );
     }
     // Choosing OTT sends a code: a flow out of codes is refused before its running challenge is touched.
-    if (factor === "OTT") await this.assertCodeBudget(ctx);
+    const challenge = this.o.factors.get(factor)?.challengeState;
+    if (challenge === "OTT_CHALLENGE") await this.assertCodeBudget(ctx);
     let next = ctx;
     if (ctx.state !== "FACTOR_SELECTION") next = await this.step(ctx, "MFA_REQUIRED_SELECT_FACTOR");
     next = await this.step(next, "FACTOR_SELECTED", { factor });
-    return factor === "OTT" ? this.sendCode(next, flow, origin) : next;
+    if (challenge === "OTT_CHALLENGE") return this.sendCode(next, flow, origin);
+    return challenge === "FACTOR_CHALLENGE" ? this.step(next, "OPEN_FACTOR_CHALLENGE") : next;
   }
 
   /**
@@ -319,6 +321,29 @@ export class MfaRuntime {
     origin: AuditOrigin = {},
   ): Promise<FactorContext> {
     return this.verification.verifyPasskey(ctx, verify, origin);
+  }
+
+  /**
+   * Judges an answer to the open challenge of a generic factor (a plugin's, e.g. TOTP): the same
+   * answers as an OTT code (401 MFA_FACTOR_VERIFICATION_FAILED, 423 ACCOUNT_LOCKED at the limit).
+   */
+  verifyFactor(
+    ctx: FactorContext,
+    factor: FactorType,
+    answer: unknown,
+    origin: AuditOrigin = {},
+  ): Promise<FactorContext> {
+    const member = this.o.factors.get(factor);
+    if (!member)
+      throw new PlatformError("VALIDATION_FAILED", `${factor} is not offered`, {
+        details: { fields: ["factorType"] },
+      });
+    return this.verification.verifyFactor(ctx, member, answer, origin);
+  }
+
+  /** The factor family (offered members) this runtime serves. */
+  get factors(): MfaRuntimeOptions["factors"] {
+    return this.o.factors;
   }
 
   /** Ends the flow: cancelled by the user. */

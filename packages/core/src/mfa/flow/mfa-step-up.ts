@@ -13,7 +13,7 @@ import { isPlatformError, PlatformError } from "../../kernel/platform-error.js";
 import { MFA_ERROR_CODES } from "../mfa-error-codes.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { FactorContext } from "../state/factor-context.js";
-import { answersMfaJson } from "./mfa-answers.js";
+import { answersMfaJson, provedFactors } from "./mfa-answers.js";
 import type { MfaRuntime } from "./mfa-runtime.js";
 
 /** What finishing a step-up needs: the session repository (session users) and the token issuer (bearer). */
@@ -41,10 +41,7 @@ export async function completeStepUp(
   runtime: MfaRuntime,
   completion: StepUpCompletion,
 ): Promise<void> {
-  const proved = ctx.completedFactors.map((f) => ({
-    type: f.type === "OTT" ? ("otp" as const) : ("hwk" as const),
-    at: f.at,
-  }));
+  const proved = provedFactors(ctx, runtime.factors.members());
   await runtime.finish(exchange, ctx);
   const primary = ctx.primary;
   await completion.statusCheck?.({ checkpoint: "step-up", authentication: primary, exchange });

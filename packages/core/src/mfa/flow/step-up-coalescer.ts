@@ -1,3 +1,4 @@
+import type { MfaStepEndpoints } from "../../web/wire/mfa-messages.js";
 import { createHash } from "node:crypto";
 import type { Clock } from "../../kernel/clock.js";
 import type { HttpExchange, ResponseCookie } from "../../web/http-exchange.js";
@@ -8,7 +9,7 @@ export interface StartedStepUp {
   mfaSessionId: string;
   currentState: string;
   /** The flow's step endpoints (absolute paths). */
-  endpoints?: Readonly<Record<string, string>>;
+  endpoints?: Readonly<MfaStepEndpoints>;
   /** Bearer sign-ins only: the binding for `X-MFA-Binding` (joiners share it with the cookie). */
   mfaBinding?: string;
 }

@@ -1,6 +1,6 @@
 import { escapeHtml } from "../../web/html-escape.js";
 import type { FactorType } from "../factor-type.js";
-import { FACTOR_LABELS } from "./mfa-page-parts.js";
+import { factorLabel } from "./mfa-page-parts.js";
 import { renderMfaPageShell } from "./mfa-page-shell.js";
 
 /** One factor as the configure page lists it. */
@@ -24,6 +24,8 @@ export interface MfaConfigurePageModel {
   passkeyManagementUrl: string;
   /** Where "Done" goes. */
   successUrl: string;
+  /** The family's labels by factor type (the built-in names otherwise). */
+  labels?: Readonly<Record<FactorType, string>> | undefined;
 }
 
 /** The MFA configure page: which factors the user has, and a link to enroll a passkey. */
@@ -32,7 +34,7 @@ export function renderMfaConfigurePage(m: MfaConfigurePageModel): string {
     .map((f) => {
       const state = f.enrolled ? "set up" : "not set up";
       const detail = f.detail === undefined ? "" : ` (${escapeHtml(f.detail)})`;
-      return `<li id="factor-${f.type}" data-enrolled="${f.enrolled}">${escapeHtml(FACTOR_LABELS[f.type])}: ${state}${detail}</li>`;
+      return `<li id="factor-${f.type}" data-enrolled="${f.enrolled}">${escapeHtml(factorLabel(f.type, m.labels))}: ${state}${detail}</li>`;
     })
     .join("\n");
   return renderMfaPageShell({

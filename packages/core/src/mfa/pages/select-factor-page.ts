@@ -1,7 +1,7 @@
 import { escapeHtml } from "../../web/html-escape.js";
 import type { FactorType } from "../factor-type.js";
 import { hiddenInputsHtml } from "./hidden-inputs-html.js";
-import { cancelFormHtml, FACTOR_LABELS, noticeHtml } from "./mfa-page-parts.js";
+import { cancelFormHtml, factorIdPart, factorLabel, noticeHtml } from "./mfa-page-parts.js";
 import { renderMfaPageShell } from "./mfa-page-shell.js";
 
 /** What the factor selection page shows. */
@@ -24,6 +24,8 @@ export interface SelectFactorPageModel {
   username?: string | undefined;
   /** An error line. */
   error?: string | undefined;
+  /** The family's labels by factor type (the built-in names otherwise). */
+  labels?: Readonly<Record<FactorType, string>> | undefined;
 }
 
 /**
@@ -37,11 +39,11 @@ export function renderSelectFactorPage(m: SelectFactorPageModel): string {
   const step = Math.min(completed.size + 1, Math.max(m.requiredFactors, 1));
   const forms = remaining
     .map((factor) => {
-      const id = factor === "OTT" ? "Ott" : "Passkey";
+      const id = factorIdPart(factor);
       return `<form id="select${id}Form" method="post" action="${escapeHtml(m.selectFactorUrl)}">
 <input type="hidden" name="factorType" value="${factor}">
 ${hiddenInputsHtml(hidden)}
-<button id="select${id}Button" type="submit">${escapeHtml(FACTOR_LABELS[factor])}</button>
+<button id="select${id}Button" type="submit">${escapeHtml(factorLabel(factor, m.labels))}</button>
 </form>`;
     })
     .join("\n");

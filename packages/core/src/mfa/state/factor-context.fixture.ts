@@ -32,11 +32,13 @@ export function contextIn(
   now: number,
   overrides: Partial<FactorContext> = {},
 ): FactorContext {
-  const challenge = (factor: "OTT" | "PASSKEY") => ({ factor, issuedAt: now, expiresAt: now + 60_000 });
+  const challenge = (factor: string) => ({ factor, issuedAt: now, expiresAt: now + 60_000 });
   const byState: Partial<Record<MfaState, Partial<FactorContext>>> = {
     AWAITING_CHALLENGE_INITIATION: { currentFactor: "OTT" },
     OTT_CHALLENGE: { currentFactor: "OTT", challenge: { ...challenge("OTT"), codeHash: "h1" } },
     PASSKEY_CHALLENGE: { currentFactor: "PASSKEY", challenge: challenge("PASSKEY") },
+    // A generic factor (a plugin's) waits here; TOTP stands for any of them.
+    FACTOR_CHALLENGE: { currentFactor: "TOTP", challenge: challenge("TOTP") },
   };
   return freshContext(now, { state, ...byState[state], ...overrides });
 }

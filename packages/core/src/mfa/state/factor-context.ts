@@ -1,8 +1,11 @@
 import type { Authentication } from "../../identity/authentication/authentication.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import { FACTOR_TYPES, type FactorType } from "../factor-type.js";
+import { FACTOR_TYPE_PATTERN, type FactorType } from "../factor-type.js";
 import type { MfaEvent } from "./mfa-event.js";
 import type { MfaState } from "./mfa-state.js";
+
+/** The most distinct factors a flow can require (a bound, not a count of the registered ones). */
+export const MAX_REQUIRED_FACTORS = 16;
 
 /** How many history entries a FactorContext keeps (the newest ones). */
 export const MFA_HISTORY_LIMIT = 50;
@@ -109,8 +112,8 @@ export interface NewFactorContextInput {
 /**
  * A fresh, not yet persisted context (version 0) in PRIMARY_AUTHENTICATION_COMPLETED. User id and
  * name come from `primary`; `availableFactors` is de-duplicated. Throws VALIDATION_FAILED on an
- * empty id, flow name or binding, a requiredFactors outside 1..number of factor types, or an
- * unknown factor type.
+ * empty id, flow name or binding, a requiredFactors outside 1..MAX_REQUIRED_FACTORS, or a factor
+ * type that is not upper snake case (which factors exist is the family's business, not the store's).
  */
 export function newFactorContext(input: NewFactorContextInput): FactorContext {
   const invalid: string[] = [];
@@ -118,8 +121,8 @@ export function newFactorContext(input: NewFactorContextInput): FactorContext {
   if (input.flowTypeName.length === 0) invalid.push("flowTypeName");
   if (input.callerBinding.length === 0) invalid.push("callerBinding");
   const n = input.requiredFactors;
-  if (!Number.isInteger(n) || n < 1 || n > FACTOR_TYPES.length) invalid.push("requiredFactors");
-  if (!input.availableFactors.every((f) => FACTOR_TYPES.includes(f))) invalid.push("availableFactors");
+  if (!Number.isInteger(n) || n < 1 || n > MAX_REQUIRED_FACTORS) invalid.push("requiredFactors");
+  if (!input.availableFactors.every((f) => FACTOR_TYPE_PATTERN.test(f))) invalid.push("availableFactors");
   if (!Number.isFinite(input.now)) invalid.push("now");
   if (invalid.length > 0) {
     throw new PlatformError("VALIDATION_FAILED", `Invalid MFA context: ${invalid.join(", ")}`, {

@@ -1,7 +1,9 @@
 import { type Callback, type ITransition, StateMachine, t } from "typescript-fsm";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import { FACTOR_TYPES, type FactorType } from "../factor-type.js";
+import type { FactorType } from "../factor-type.js";
+import { BUILT_IN_FACTORS } from "../factor-family/built-in-factors.js";
+import type { FactorDescription } from "../factor-family/factor.js";
 import {
   type FactorChallenge,
   type FactorContext,
@@ -32,6 +34,8 @@ export interface MfaStateMachineOptions {
   maxRetryAttempts?: number;
   /** How long MFA_ACCOUNT_LOCKED locks the account (sets `lockedUntil`). Default 15 min. */
   accountLockoutDurationMs?: number;
+  /** The factors a flow may select (the family's offered members). Default the built-in OTT and PASSKEY. */
+  factors?: readonly FactorDescription[];
 }
 
 /** Extra data of one step: the selected factor, the challenge issued, a free-text detail. */
@@ -74,10 +78,12 @@ export class MfaStateMachine {
   private readonly challengeTimeoutMs: number;
   private readonly maxRetryAttempts: number;
   private readonly accountLockoutDurationMs: number;
+  private readonly factors: readonly FactorDescription[];
 
   constructor(options: MfaStateMachineOptions) {
     const d = MFA_STATE_MACHINE_DEFAULTS;
     this.clock = options.clock;
+    this.factors = options.factors ?? BUILT_IN_FACTORS;
     this.sessionTimeoutMs = positive("sessionTimeoutMs", options.sessionTimeoutMs ?? d.sessionTimeoutMs);
     this.challengeTimeoutMs = positive(
       "challengeTimeoutMs",
@@ -138,7 +144,8 @@ export class MfaStateMachine {
     const now = this.clock.now();
     if (now - ctx.createdAt >= this.sessionTimeoutMs) return "SESSION_TIMEOUT";
     const c = ctx.challenge;
-    if ((ctx.state === "OTT_CHALLENGE" || ctx.state === "PASSKEY_CHALLENGE") && c) {
+    const open = ["OTT_CHALLENGE", "PASSKEY_CHALLENGE", "FACTOR_CHALLENGE"].includes(ctx.state);
+    if (open && c) {
       if (now >= Math.min(c.expiresAt, c.issuedAt + this.challengeTimeoutMs)) return "CHALLENGE_TIMEOUT";
     }
     return undefined;
@@ -161,10 +168,10 @@ export class MfaStateMachine {
         }
         return undefined;
       case "FACTOR_SELECTED": {
-        const factor = selectableFactor(ctx, input.factor);
+        const factor = selectableFactor(ctx, input.factor, this.factors);
         next.currentFactor = factor;
         next.failedAttempts = ctx.attemptsByFactor[factor] ?? 0;
-        if (factor === "PASSKEY") {
+        if (this.factors.find((f) => f.type === factor)?.challengeState === "PASSKEY_CHALLENGE") {
           next.challenge = this.challengeFor(factor, input.challenge, now);
           return "PASSKEY_SELECTED";
         }
@@ -172,6 +179,11 @@ export class MfaStateMachine {
           invalid("An OTT challenge is issued by INITIATE_CHALLENGE, not by FACTOR_SELECTED", "challenge");
         }
         return "OTT_SELECTED";
+      }
+      case "OPEN_FACTOR_CHALLENGE": {
+        // A generic factor's challenge: nothing is sent, the answer is checked by the factor itself.
+        next.challenge = this.challengeFor(currentFactor(ctx, event, input.factor), input.challenge, now);
+        return undefined;
       }
       case "INITIATE_CHALLENGE": {
         const factor = currentFactor(ctx, event, input.factor);
@@ -235,9 +247,14 @@ function invalid(message: string, field: string): never {
 }
 
 // FACTOR_SELECTED's guard: a known factor, available to the user, not completed yet.
-function selectableFactor(ctx: FactorContext, factor: FactorType | undefined): FactorType {
-  if (factor === undefined || !FACTOR_TYPES.includes(factor))
-    invalid("factor must be OTT or PASSKEY", "factor");
+function selectableFactor(
+  ctx: FactorContext,
+  factor: FactorType | undefined,
+  known: readonly FactorDescription[],
+): FactorType {
+  if (factor === undefined || !known.some((f) => f.type === factor)) {
+    invalid(`factor must be one of ${known.map((f) => f.type).join(", ")}`, "factor");
+  }
   if (!ctx.availableFactors.includes(factor)) {
     invalid(`Factor ${factor} is not available for this MFA session`, "factor");
   }

@@ -1,5 +1,5 @@
 /**
- * Every state of an MFA flow. The first five are waiting states a request can move on; the rest are
+ * Every state of an MFA flow. The first six are waiting states a request can move on; the rest are
  * terminal: once a flow reaches one, no event is accepted and the flow is over.
  */
 export const MFA_STATES = [
@@ -8,6 +8,7 @@ export const MFA_STATES = [
   "AWAITING_CHALLENGE_INITIATION",
   "OTT_CHALLENGE",
   "PASSKEY_CHALLENGE",
+  "FACTOR_CHALLENGE",
   "MFA_SUCCESSFUL",
   "MFA_NOT_REQUIRED",
   "MFA_FAILED_TERMINAL",

@@ -6,6 +6,8 @@ import { MFA_STATES, type MfaState, isTerminal } from "./mfa-state.js";
  * the wrapper decides the outcome, then typescript-fsm moves along that branch.
  */
 export type MfaGuardOutcome =
+  // A factor whose challenge starts in a later step: OTT (a code is sent) and every generic factor
+  // (OPEN_FACTOR_CHALLENGE); the name predates plugin factors and stays with the table.
   | "OTT_SELECTED"
   | "PASSKEY_SELECTED"
   | "ALL_FACTORS_COMPLETED"
@@ -35,7 +37,8 @@ interface Row {
   readonly when?: MfaGuardOutcome;
 }
 
-const CHALLENGE_STATES = ["OTT_CHALLENGE", "PASSKEY_CHALLENGE"] as const;
+// FACTOR_CHALLENGE is the one challenge state of every factor the spec does not name (a plugin's).
+const CHALLENGE_STATES = ["OTT_CHALLENGE", "PASSKEY_CHALLENGE", "FACTOR_CHALLENGE"] as const;
 const FACTOR_STATES = ["AWAITING_CHALLENGE_INITIATION", ...CHALLENGE_STATES] as const;
 
 function buildRows(): Row[] {
@@ -52,6 +55,7 @@ function buildRows(): Row[] {
     { from: "FACTOR_SELECTION", event: "FACTOR_SELECTED", when: "PASSKEY_SELECTED", to: "PASSKEY_CHALLENGE" },
     { from: "AWAITING_CHALLENGE_INITIATION", event: "INITIATE_CHALLENGE", to: "OTT_CHALLENGE" },
     { from: "OTT_CHALLENGE", event: "INITIATE_CHALLENGE", to: "OTT_CHALLENGE" },
+    { from: "AWAITING_CHALLENGE_INITIATION", event: "OPEN_FACTOR_CHALLENGE", to: "FACTOR_CHALLENGE" },
   ];
   for (const from of CHALLENGE_STATES) {
     rows.push(

@@ -1,3 +1,4 @@
+import type { MfaStepEndpoints } from "../../web/wire/mfa-messages.js";
 import { withChallengeAnswer } from "../../identity/asep/challenge-answer.js";
 import type { StepUpChallenge } from "../../identity/http-security/authorization-manager.js";
 import { PlatformError } from "../../kernel/platform-error.js";
@@ -8,7 +9,7 @@ export interface StartedStepUpFields {
   mfaSessionId: string;
   currentState: string;
   /** The flow's step endpoints (absolute paths). */
-  endpoints?: Readonly<Record<string, string>>;
+  endpoints?: Readonly<MfaStepEndpoints>;
   /** Bearer callers only: the binding to send as `X-MFA-Binding` (clients without cookies). */
   mfaBinding?: string;
 }

@@ -1,6 +1,8 @@
 import type { MfaConfigBody } from "../../web/wire/mfa-messages.js";
 import type { FactorType } from "../factor-type.js";
 import type { MfaUrls } from "./mfa-urls.js";
+import { BUILT_IN_FACTORS } from "../factor-family/built-in-factors.js";
+import type { FactorDescription } from "../factor-family/factor.js";
 
 /** What `/api/mfa/config` says about the flow itself, beside its URLs. */
 export interface MfaFlowDescription {
@@ -10,6 +12,8 @@ export interface MfaFlowDescription {
   factors: readonly FactorType[];
   /** How many distinct factors must complete. */
   requiredFactors: number;
+  /** The family's description of each factor (which one sends codes, which is a passkey). Default the built-in two. */
+  members?: readonly FactorDescription[];
 }
 
 /** The body of `GET /api/mfa/config` (the wire shape the browser SDK reads). */
@@ -24,8 +28,11 @@ export type MfaConfigJson = MfaConfigBody;
  * of a factor the flow does not have are left out.
  */
 export function mfaConfigJson(urls: MfaUrls, flow: MfaFlowDescription): MfaConfigJson {
-  const hasOtt = flow.factors.includes("OTT");
-  const hasPasskey = flow.factors.includes("PASSKEY");
+  const members = flow.members ?? BUILT_IN_FACTORS;
+  const has = (state: string) =>
+    flow.factors.some((t) => members.find((m) => m.type === t)?.challengeState === state);
+  const hasOtt = has("OTT_CHALLENGE");
+  const hasPasskey = has("PASSKEY_CHALLENGE");
   const body: MfaConfigJson = {
     primary: {
       formLoginPage: urls.formLoginPage,

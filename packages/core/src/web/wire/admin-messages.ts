@@ -10,6 +10,8 @@ export type UserJson = {
   enabled: boolean;
   locked: boolean;
   hasPassword: boolean;
+  /** The account's e-mail address, when it has one. */
+  email?: string;
   version: number;
   createdAt: number;
 };
@@ -20,6 +22,8 @@ export type NewUserBody = {
   password?: string;
   authorities?: readonly string[];
   enabled?: boolean;
+  /** The account's e-mail address; omit for none. */
+  email?: string;
 };
 
 /** One target of a policy: a URL pattern with an HTTP method, or a method identifier. */

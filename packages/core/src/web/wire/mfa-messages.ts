@@ -1,8 +1,11 @@
 // What the sign-in and MFA endpoints answer and what the browser SDK reads: the flow's URL set
 // (`GET /api/mfa/config`), the step, escalation, success and failure answers, and the flow status.
 
-/** A secondary factor as the server names it. */
-export type FactorType = "OTT" | "PASSKEY";
+/**
+ * A secondary factor as the server names it: `OTT` and `PASSKEY` are built in, a plugin adds others
+ * (`TOTP`, ...). Open on purpose: a client reads the types a flow offers from `availableFactors`.
+ */
+export type FactorType = string;
 
 /**
  * The body of `GET /api/mfa/config`: the flow's URL groups plus its description. The factor groups
@@ -62,6 +65,11 @@ export type MfaStepEndpoints = {
   passkeyOptions?: string;
   /** POST: the assertion (passkey factor). */
   verifyPasskey?: string;
+  /**
+   * A plugin factor's (e.g. `TOTP`) kind and `POST { token }` answer URL, by type; present only when
+   * the flow has such a factor. The SDK asks for a code or a passkey by `kind`, not by the name.
+   */
+  factors?: Record<FactorType, { kind: "code" | "passkey"; verify: string }>;
 };
 
 /** "MFA required" (first answer) or the next step of a flow. */

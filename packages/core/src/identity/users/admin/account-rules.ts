@@ -21,6 +21,7 @@ export function assertAcceptablePassword(password: unknown, field = "password"):
     const c = password.charCodeAt(i);
     if (c < 0x20 || c === 0x7f) throw invalid(field, "must not contain control characters");
   }
+  if (hasLoneSurrogate(password)) throw invalid(field, "must be well-formed Unicode");
   return password;
 }
 
@@ -43,4 +44,18 @@ export function assertAcceptableUsername(username: unknown, field = "username"):
   const problem = newUsernameProblem(username);
   if (problem) throw invalid(field, problem.message, problem.rule);
   return normalizeUsername(username as string);
+}
+
+/** True when `text` holds a UTF-16 surrogate without its pair (not well-formed Unicode). */
+function hasLoneSurrogate(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xdc00 && c <= 0xdfff) return true;
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const next = text.charCodeAt(i + 1);
+      if (!(next >= 0xdc00 && next <= 0xdfff)) return true;
+      i++;
+    }
+  }
+  return false;
 }

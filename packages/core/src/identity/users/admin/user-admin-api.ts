@@ -13,6 +13,7 @@ import { SessionStore } from "../../session/session-store.js";
 import { TokenService } from "../../tokens/token-service.js";
 import { AccountStanding, newSecurityStamp } from "../standing/account-standing.js";
 import { UserRepository } from "../user-repository.js";
+import { AccountDeletionHook } from "./account-deletion-hook.js";
 import { AccountUnlockHook } from "./account-unlock-hook.js";
 import { AdministratorGuardToken } from "./administrator-guard.js";
 import { PasswordResetEndpoint } from "./password-reset-endpoint.js";
@@ -67,6 +68,8 @@ export function userAdministrationServiceOf(container: DependencyContainer): Use
     delivery: addressedDelivery(container.resolve(OneTimeTokenDelivery), container.resolve(UserRepository)),
     unlockHooks: () =>
       container.isRegistered(AccountUnlockHook, true) ? container.resolveAll(AccountUnlockHook) : [],
+    deletionHooks: () =>
+      container.isRegistered(AccountDeletionHook, true) ? container.resolveAll(AccountDeletionHook) : [],
     resetLink: (token) =>
       `${publicUrl().replace(/\/+$/, "")}${PASSWORD_RESET_PATH}?token=${encodeURIComponent(token)}`,
     now: () => container.resolve(Clock).now(),

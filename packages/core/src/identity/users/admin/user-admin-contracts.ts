@@ -7,6 +7,8 @@ import { USER_LIST_MAX_LIMIT } from "../user-repository.js";
 export const MAX_USERNAME_LENGTH = 128;
 /** Longest `q` search text. */
 export const MAX_USER_QUERY_LENGTH = 128;
+/** Longest `email` value read (the address rule then allows 254 after trimming). */
+const MAX_EMAIL_INPUT_LENGTH = 320;
 
 /** `POST /admin/api/users`: what the route validates and the document shows. */
 export const CreateUserBody = z.strictObject({
@@ -14,6 +16,11 @@ export const CreateUserBody = z.strictObject({
   password: z.string().optional(),
   authorities: z.array(z.string()).optional(),
   enabled: z.boolean().optional(),
+  email: z.string().max(MAX_EMAIL_INPUT_LENGTH).optional(),
+});
+/** `PUT /admin/api/users/{userId}/email`: an address sets it, `null` clears it. */
+export const EmailBody = z.strictObject({
+  email: z.string().max(MAX_EMAIL_INPUT_LENGTH).nullable(),
 });
 /** `PUT /admin/api/users/{userId}/authorities`. */
 export const AuthoritiesBody = z.strictObject({ authorities: z.array(z.string().max(64)).max(64) });
@@ -43,6 +50,7 @@ const UserJson = z.strictObject({
   enabled: z.boolean(),
   locked: z.boolean(),
   hasPassword: z.boolean(),
+  email: z.string().optional(),
   version: z.number().int(),
   createdAt: z.number(),
 });
@@ -79,6 +87,12 @@ export const USER_ADMIN_CONTRACTS = {
     body: { schema: AuthoritiesBody, media: ["json"] },
     responses: { 200: ONE_USER },
     errors: ["VALIDATION_FAILED", "NOT_FOUND", "LAST_ADMINISTRATOR"],
+  },
+  email: {
+    pathParams: USER_ID,
+    body: { schema: EmailBody, media: ["json"] },
+    responses: { 200: ONE_USER },
+    errors: ["VALIDATION_FAILED", "NOT_FOUND", "CONFLICT"],
   },
   action: {
     pathParams: USER_ID,

@@ -7,6 +7,7 @@ import { USER_LIST_MAX_LIMIT } from "../user-repository.js";
 import {
   AuthoritiesBody,
   CreateUserBody,
+  EmailBody,
   ResetPasswordBody,
   USER_ADMIN_CONTRACTS as C,
   UserListQuery,
@@ -36,7 +37,8 @@ type Route =
   | { kind: "collection" }
   | { kind: "item"; id: string }
   | { kind: "action"; id: string; action: Action }
-  | { kind: "authorities"; id: string };
+  | { kind: "authorities"; id: string }
+  | { kind: "email"; id: string };
 
 /**
  * The users admin API (ADMIN only, checked here before the body is read; CSRF is the chain's, for
@@ -44,7 +46,8 @@ type Route =
  * `limit`), `POST <base>` creates (201 + Location), `GET <base>/{id}` reads, `POST
  * <base>/{id}/disable|enable|unlock`, `POST <base>/{id}/reset-password` with `{password}` (set
  * it) or `{sendLink: true}` (mail a single-use reset link), `PUT <base>/{id}/authorities` with
- * `{authorities: [...]}` and `DELETE <base>/{id}` (204). Answers never carry a password hash and
+ * `{authorities: [...]}`, `PUT <base>/{id}/email` with `{email: "…"}` or `{email: null}` (set or
+ * clear the address) and `DELETE <base>/{id}` (204). Answers never carry a password hash and
  * are `Cache-Control: no-store`.
  */
 export class UserAdminEndpoints {
@@ -94,6 +97,21 @@ export class UserAdminEndpoints {
         },
         { name: "identity.users.authorities.other" },
       ),
+      ...resourceRoutes(
+        {
+          ...resource,
+          path: `${base}/*/email`,
+          handler: (x, p) => this.handle(x, { kind: "email", id: p["*"]! }),
+        },
+        {
+          PUT: {
+            name: "identity.users.email",
+            description: "Sets or clears a user's e-mail address (where their links and codes go)",
+            contract: C.email,
+          },
+        },
+        { name: "identity.users.email.other" },
+      ),
     ];
     for (const action of ACTIONS) {
       routes.push(
@@ -141,6 +159,12 @@ export class UserAdminEndpoints {
       allow(exchange, ["PUT"]);
       const body = parse(AuthoritiesBody, await exchange.fields(["json"]));
       exchange.json(200, view(await this.service.setAuthorities(id, body.authorities, admin)));
+      return;
+    }
+    if (route.kind === "email") {
+      allow(exchange, ["PUT"]);
+      const body = parse(EmailBody, await exchange.fields(["json"]));
+      exchange.json(200, view(await this.service.setEmail(id, body.email, admin)));
       return;
     }
     allow(exchange, ["POST"]);

@@ -6,9 +6,11 @@ import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import type { PasswordHasher } from "../../password/password-hasher.js";
 import type { UserAccount } from "../user-account.js";
 import type { UserListQuery, UserRepository } from "../user-repository.js";
+import type { AccountDeletionHook } from "./account-deletion-hook.js";
 import type { AccountUnlockHook } from "./account-unlock-hook.js";
 import type { AdministratorGuard } from "./administrator-guard.js";
 import { assertAcceptablePassword, assertAcceptableUsername } from "./account-rules.js";
+import { checkEmailAddress } from "../email-address.js";
 
 /** An account as the admin API shows it: never the password hash, only whether there is one. */
 export interface UserView {
@@ -18,6 +20,8 @@ export interface UserView {
   enabled: boolean;
   locked: boolean;
   hasPassword: boolean;
+  /** The account's e-mail address, when it has one (administrators only ever see this view). */
+  email?: string;
   version: number;
   createdAt: number;
 }
@@ -29,6 +33,8 @@ export interface NewUserRequest {
   password?: string | undefined;
   authorities?: readonly string[] | undefined;
   enabled?: boolean | undefined;
+  /** The account's e-mail address (checked by `checkEmailAddress`); omit for none. */
+  email?: string | undefined;
 }
 
 /** Collaborators of the UserAdministrationService. */
@@ -47,6 +53,8 @@ export interface UserAdministrationServiceOptions {
   newStamp: () => string;
   /** The AccountUnlockHook family, read when an unlock runs (members come from later plugins). */
   unlockHooks: () => readonly AccountUnlockHook[];
+  /** What features erase with an account (absent: none). */
+  deletionHooks?: () => readonly AccountDeletionHook[];
   resetTokens: OneTimeTokenService;
   delivery: OneTimeTokenDelivery;
   /** The absolute reset link for a token value (from the configured public URL, never Host). */
@@ -100,6 +108,7 @@ export class UserAdministrationService {
   async create(request: NewUserRequest, actor: Authentication): Promise<UserView> {
     this.assertAdmin(actor, "create");
     const authorities = checkAuthorities(request.authorities ?? ["ROLE_USER"]);
+    const email = request.email === undefined ? undefined : checkEmailAddress(request.email);
     const passwordHash =
       request.password === undefined
         ? undefined
@@ -109,8 +118,13 @@ export class UserAdministrationService {
       passwordHash,
       authorities,
       enabled: request.enabled ?? true,
+      ...(email === undefined ? {} : { email }),
     });
-    this.audit(actor, "user.created", "success", { userId: created.id, authorities });
+    this.audit(actor, "user.created", "success", {
+      userId: created.id,
+      authorities,
+      ...(email === undefined ? {} : { emailDomain: domainOf(email) }),
+    });
     return userView(created);
   }
 
@@ -173,6 +187,25 @@ export class UserAdministrationService {
     return userView(updated);
   }
 
+  /**
+   * Sets the account's e-mail address (checked and canonicalised by `checkEmailAddress`; CONFLICT when
+   * another account holds it), or clears it with `null`. Set by an administrator, so trusted: one-time
+   * tokens, MFA codes and reset links go to it from now on. Audited with the domain only (the change
+   * matters to an investigation: a reset link follows the address); an unchanged address changes nothing.
+   */
+  async setEmail(id: string, email: string | null, actor: Authentication): Promise<UserView> {
+    this.assertAdmin(actor, "email", id);
+    const wanted = email === null ? undefined : checkEmailAddress(email);
+    const current = await this.find(id);
+    if (current.email === wanted) return userView(current);
+    const updated = await this.change(id, (a) => ({ ...a, email: wanted }));
+    this.audit(actor, wanted === undefined ? "user.email-cleared" : "user.email-set", "success", {
+      userId: id,
+      ...(wanted === undefined ? {} : { emailDomain: domainOf(wanted) }),
+    });
+    return userView(updated);
+  }
+
   /** Deletes the account and ends its sign-ins; an administrator cannot delete their own account. */
   async delete(id: string, actor: Authentication): Promise<void> {
     this.assertAdmin(actor, "delete", id);
@@ -180,15 +213,18 @@ export class UserAdministrationService {
       throw new PlatformError("CONFLICT", "An administrator cannot delete their own account");
     }
     const account = await this.find(id);
+    const hooks = this.o.deletionHooks?.() ?? [];
     const deleted = await this.o.guard.guard(id, async () => {
       // While the account exists: its links are found by its username, its sessions by its id.
       await this.o.signOutEverywhere(id);
+      // Then what features keep about the user (a failure stops here: nothing removed, ask again).
+      for (const hook of hooks) await hook.accountDeleting(account);
       return this.o.users.delete(id);
     });
     if (!deleted) throw new PlatformError("NOT_FOUND", "No such user");
     // Again, gone: whatever was issued between the first pass and the delete (a link by username).
     await this.o.signOutEverywhere(id, account.username);
-    this.audit(actor, "user.deleted", "success", { userId: id });
+    this.audit(actor, "user.deleted", "success", { userId: id, hooks: hooks.map((h) => h.id) });
   }
 
   /**
@@ -200,14 +236,22 @@ export class UserAdministrationService {
     const account = await this.find(id);
     const token = await this.o.resetTokens.generate({ username: account.username });
     const value = token.getTokenValue();
-    await this.o.delivery.deliver({
-      username: account.username,
-      to: account.username,
-      token: value,
-      link: this.o.resetLink(value),
-      channel: "password-reset",
-      at: this.o.now(),
-    });
+    try {
+      await this.o.delivery.deliver({
+        username: account.username,
+        to: account.username,
+        token: value,
+        link: this.o.resetLink(value),
+        channel: "password-reset",
+        at: this.o.now(),
+      });
+    } catch (error) {
+      // The answer (503 DELIVERY_FAILED) tells the administrator; the trail keeps what failed (never the
+      // token, the link or the address: only the error's code).
+      const code = error instanceof PlatformError ? error.code : "UNKNOWN";
+      this.audit(actor, "user.password-reset-link-failed", "failure", { userId: id, error: code });
+      throw error;
+    }
     this.audit(actor, "user.password-reset-link-sent", "success", { userId: id });
     return userView(account);
   }
@@ -234,7 +278,7 @@ export class UserAdministrationService {
   private audit(
     actor: Authentication,
     type: string,
-    outcome: "success" | "denied",
+    outcome: "success" | "denied" | "failure",
     data: Record<string, unknown>,
   ): void {
     this.o.audit.record({
@@ -255,9 +299,15 @@ export function userView(account: UserAccount): UserView {
     enabled: account.enabled,
     locked: account.locked,
     hasPassword: account.passwordHash !== undefined,
+    ...(account.email === undefined ? {} : { email: account.email }),
     version: account.version,
     createdAt: account.createdAt,
   };
+}
+
+/** The domain of a checked address (what the audit records of it). */
+function domainOf(address: string): string {
+  return address.slice(address.lastIndexOf("@") + 1);
 }
 
 function sameSet(a: readonly string[], b: readonly string[]): boolean {

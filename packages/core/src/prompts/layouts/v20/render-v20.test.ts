@@ -5,6 +5,7 @@ import type { BudgetProfile } from "../../bundles/budget-profile.js";
 import { V20_BUNDLE } from "../../bundles/v20-bundle.js";
 import { parsePromptInput, type PromptInput } from "../../input/prompt-input.js";
 import { DEFAULT_BUNDLE_ROOT } from "../../manifest/bundle-root.js";
+import { countTokens } from "../../tokens/token-counter.js";
 import { renderV20User } from "./render-v20.js";
 import { dictionaryEntries, V20_DICTIONARY } from "./v20-dictionary.js";
 
@@ -178,6 +179,15 @@ describe("the v20 budget", () => {
       `state: ${drawn} drawn of ${input.pastRecords.length}`,
     );
     expect(tight.overBudget).toBe(false);
+  });
+
+  it("counts the tokens of a text that fits by its bytes only when asked, and counts them exactly", () => {
+    const input = golden("long-history");
+    const r = render(input, { ...L2, userTokens: 1_000_000 });
+    expect(r.overBudget).toBe(false);
+    expect(r.omitted).toEqual([]);
+    expect(r.userTokens).toBe(countTokens(r.user));
+    expect(r.userTokens).toBeLessThan(Buffer.byteLength(r.user, "utf8"));
   });
 
   it("cuts nothing but past records: with no budget left the rest stays and the render says over budget", () => {

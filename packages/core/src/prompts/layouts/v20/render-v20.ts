@@ -103,9 +103,26 @@ export function renderV20User(
   const omitted: string[] = [];
   for (;;) {
     const { text, facts } = compose(dictionary, blocks, { drawn, found: ordered.length }, unknown);
+    // A token is at least one byte: a text of no more bytes than the budget fits, and its count is
+    // made only if asked (the inspector re-renders every package and never asks).
+    if (Buffer.byteLength(text, "utf8") <= profile.userTokens)
+      return fittingRender({ user: text, omitted, facts, unknown });
     const userTokens = countTokens(text);
     if (userTokens <= profile.userTokens || drawn.length === 0)
       return { user: text, userTokens, omitted, overBudget: userTokens > profile.userTokens, facts, unknown };
     omitted.push(drawn.pop()!.id);
   }
+}
+
+/** A render known to fit its budget, its token count made on first read and kept. */
+function fittingRender(r: Omit<V20UserRender, "userTokens" | "overBudget">): V20UserRender {
+  let counted: number | undefined;
+  return {
+    ...r,
+    overBudget: false,
+    get userTokens(): number {
+      counted ??= countTokens(r.user);
+      return counted;
+    },
+  };
 }

@@ -1,0 +1,2 @@
+// The factors module: secondary factors written as plugins of the MFA factor family (above `mfa`).
+export { totpPlugin } from "./totp/totp-plugin.js";

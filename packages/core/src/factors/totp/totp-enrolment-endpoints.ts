@@ -1,0 +1,146 @@
+import { randomBytes } from "node:crypto";
+import QRCode from "qrcode";
+import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
+import type { ChainRoute } from "../../identity/chain/chain-route.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { Clock } from "../../kernel/clock.js";
+import { PlatformError } from "../../kernel/platform-error.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
+import {
+  base32Of,
+  matchedTotpStep,
+  otpauthUri,
+  TOTP_SECRET_BYTES,
+  type TotpParameters,
+} from "./totp-codes.js";
+import type { TotpEnrolmentStore } from "./totp-enrolment-store.js";
+import type { TotpSecretSeal } from "./totp-secret-seal.js";
+
+/** Where the enrolment endpoints live. */
+export const TOTP_ENROLMENT_URL = "/api/account/factors/totp";
+
+/** What the enrolment endpoints read. */
+export interface TotpEnrolmentOptions {
+  store: TotpEnrolmentStore;
+  seal: TotpSecretSeal;
+  clock: Clock;
+  audit: AuditSink;
+  parameters: TotpParameters;
+  issuer: string;
+  /** A second factor proved within this long is "fresh" (milliseconds). */
+  stepUpMaxAgeMs: number;
+  /** Starts a step-up for a caller whose second factor is not fresh (the MFA chain hook's), if any. */
+  startStepUp: (exchange: HttpExchange, authentication: Authentication) => Promise<object | undefined>;
+}
+
+/**
+ * The signed-in user's authenticator app: `POST` starts an enrolment (otpauth URI, base32 secret, QR
+ * code as SVG), `POST /confirm {"code"}` activates it, `DELETE` removes it. Each needs a second factor
+ * proved within `stepUpMaxAgeMs`; otherwise 401 MFA_CHALLENGE_REQUIRED with a started step-up.
+ */
+export class TotpEnrolmentEndpoints {
+  constructor(private readonly o: TotpEnrolmentOptions) {}
+
+  /** The three routes. */
+  routes(): ChainRoute[] {
+    const common = { feature: "mfa.totp", access: "authenticated" } as const;
+    return [
+      {
+        ...common,
+        method: "POST",
+        path: TOTP_ENROLMENT_URL,
+        name: "mfa.totp-enrol",
+        description: "Starts enrolling an authenticator app (URI, secret, QR code)",
+        handler: (x) => this.enrol(x),
+      },
+      {
+        ...common,
+        method: "POST",
+        path: `${TOTP_ENROLMENT_URL}/confirm`,
+        name: "mfa.totp-confirm",
+        description: "Activates the enrolled authenticator app with one of its codes",
+        handler: (x) => this.confirm(x),
+      },
+      {
+        ...common,
+        method: "DELETE",
+        path: TOTP_ENROLMENT_URL,
+        name: "mfa.totp-remove",
+        description: "Removes the signed-in user's authenticator app",
+        handler: (x) => this.remove(x),
+      },
+    ];
+  }
+
+  private async enrol(exchange: HttpExchange): Promise<void> {
+    const who = await this.freshCaller(exchange);
+    const secret = new Uint8Array(randomBytes(TOTP_SECRET_BYTES));
+    const sealed = this.o.seal.seal(secret, who.userId);
+    if (
+      !(await this.o.store.begin({ userId: who.userId, sealedSecret: sealed, createdAt: this.o.clock.now() }))
+    ) {
+      throw new PlatformError("CONFLICT", "An authenticator app is already set up; remove it first");
+    }
+    const uri = otpauthUri(secret, this.o.issuer, who.username, this.o.parameters);
+    this.audited(exchange, who, "auth.mfa.totp.enrolment-started");
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.json(201, {
+      otpauthUri: uri,
+      secret: base32Of(secret),
+      qrCodeSvg: await QRCode.toString(uri, { type: "svg", errorCorrectionLevel: "M", margin: 2 }),
+      digits: this.o.parameters.digits,
+      periodSeconds: this.o.parameters.periodSeconds,
+    });
+  }
+
+  private async confirm(exchange: HttpExchange): Promise<void> {
+    const who = await this.freshCaller(exchange);
+    const fields = await exchange.fields(["json"]);
+    const enrolment = await this.o.store.find(who.userId);
+    if (!enrolment || enrolment.confirmed) {
+      throw new PlatformError("CONFLICT", "No authenticator app enrolment is waiting for confirmation");
+    }
+    const secret = this.o.seal.open(enrolment.sealedSecret, who.userId);
+    const step = secret && matchedTotpStep(secret, fields.code, this.o.clock.now(), this.o.parameters);
+    if (
+      step === undefined ||
+      !secret ||
+      !(await this.o.store.confirm(who.userId, enrolment.sealedSecret, step))
+    ) {
+      this.audited(exchange, who, "auth.mfa.totp.confirm-failed", "failure");
+      throw new PlatformError("VALIDATION_FAILED", "The code is not valid", {
+        details: { fields: ["code"] },
+      });
+    }
+    this.audited(exchange, who, "auth.mfa.totp.enrolled");
+    exchange.json(200, { enrolled: true });
+  }
+
+  private async remove(exchange: HttpExchange): Promise<void> {
+    const who = await this.freshCaller(exchange);
+    if (!(await this.o.store.remove(who.userId))) {
+      throw new PlatformError("NOT_FOUND", "No authenticator app is set up");
+    }
+    this.audited(exchange, who, "auth.mfa.totp.removed");
+    exchange.response.status = 204;
+  }
+
+  /** The caller, when signed in with a second factor proved recently enough; else a step-up. */
+  private async freshCaller(exchange: HttpExchange): Promise<Authentication> {
+    const who = currentAuthentication(exchange);
+    if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    const since = this.o.clock.now() - this.o.stepUpMaxAgeMs;
+    if (who.factors.some((f) => (f.type === "otp" || f.type === "hwk") && f.at >= since)) return who;
+    throw stepUpChallenge(this.o.stepUpMaxAgeMs).error(await this.o.startStepUp(exchange, who));
+  }
+
+  private audited(
+    exchange: HttpExchange,
+    who: Authentication,
+    type: string,
+    outcome: "success" | "failure" = "success",
+  ): void {
+    this.o.audit.record({ type, principal: who.username, outcome, remoteAddress: exchange.remoteAddress });
+  }
+}
