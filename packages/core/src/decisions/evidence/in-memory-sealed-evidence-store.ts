@@ -58,14 +58,16 @@ export class InMemorySealedEvidenceStore implements SealedEvidenceStore {
   async append(entry: ChainEntry): Promise<void> {
     checkChainEntry(entry);
     const chain = this.chainsByName.get(entry.instanceId) ?? [];
-    if (chain.some((e) => e.sequence === entry.sequence))
+    // The usual append extends the head: only a slot at or below it needs the scan (and the sort).
+    const extendsHead = (chain.at(-1)?.sequence ?? 0) < entry.sequence;
+    if (!extendsHead && chain.some((e) => e.sequence === entry.sequence))
       throw new PlatformError("CONFLICT", "This slot of the chain is taken");
     const packageId = entry.kind === "PACKAGE" ? entry.packageIds[0]! : undefined;
     if (packageId !== undefined && this.packages.has(packageId))
       throw new PlatformError("CONFLICT", "This package is sealed already");
     const kept = structuredClone(entry);
     chain.push(kept);
-    chain.sort((a, b) => a.sequence - b.sequence);
+    if (!extendsHead) chain.sort((a, b) => a.sequence - b.sequence);
     this.chainsByName.set(entry.instanceId, chain);
     if (packageId === undefined) return;
     this.packages.set(packageId, kept);

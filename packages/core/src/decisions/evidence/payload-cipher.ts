@@ -21,14 +21,25 @@ export class PayloadCipher {
 
   /** `payload` encrypted for package `packageId` of hash `packageHash`. */
   async encrypt(payload: SealedPayload, packageId: string, packageHash: string): Promise<EncryptedPayload> {
-    const dataKey = randomBytes(32);
+    return this.wrap(encryptPayloadBody(payload, packageId, packageHash), packageId);
+  }
+
+  /**
+   * A payload encrypted elsewhere (`encryptPayloadBody`, e.g. on a shadow worker) wrapped with the
+   * key ring's active key, which never leaves this thread; the data key is zeroed after.
+   */
+  async wrap(body: PayloadBody, packageId: string): Promise<EncryptedPayload> {
     const wrapping = await this.o.keys.active(PAYLOAD_KEY_PURPOSE, () => this.newKey());
-    const text = Buffer.from(canonicalJson(payload as unknown as JsonValue), "utf8");
-    return {
-      ciphertext: seal(dataKey, text, `payload:${packageId}:${packageHash}`),
-      wrappedKey: seal(Buffer.from(wrapping.secret), dataKey, `key:${packageId}`),
-      kid: wrapping.kid,
-    };
+    const dataKey = Buffer.from(body.dataKey.buffer, body.dataKey.byteOffset, body.dataKey.byteLength);
+    try {
+      return {
+        ciphertext: body.ciphertext,
+        wrappedKey: seal(Buffer.from(wrapping.secret), dataKey, `key:${packageId}`),
+        kid: wrapping.kid,
+      };
+    } finally {
+      dataKey.fill(0);
+    }
   }
 
   /**
@@ -55,6 +66,31 @@ export class PayloadCipher {
   private newKey(): NewKey {
     return { kid: this.o.newKid(), algorithm: "A256GCM", secret: new Uint8Array(randomBytes(32)) };
   }
+}
+
+/** A payload encrypted under a fresh data key of its own, the key not yet wrapped. */
+export interface PayloadBody {
+  readonly ciphertext: string;
+  /** The 32-byte AES-256-GCM data key: kept in memory only, wrapped (then zeroed) by `PayloadCipher.wrap`. */
+  readonly dataKey: Uint8Array;
+}
+
+/**
+ * `payload` (its RFC 8785 form) under a fresh AES-256-GCM key, bound to the package id and hash: the
+ * part of sealing that needs no key-ring key, so it can run off the serving thread.
+ */
+export function encryptPayloadBody(
+  payload: SealedPayload,
+  packageId: string,
+  packageHash: string,
+): PayloadBody {
+  const dataKey = randomBytes(32);
+  const text = Buffer.from(canonicalJson(payload as unknown as JsonValue), "utf8");
+  const ciphertext = seal(dataKey, text, `payload:${packageId}:${packageHash}`);
+  // A copy of its own (32 bytes, not a view on a shared pool), so posting it to a thread sends only the key.
+  const own = new Uint8Array(dataKey);
+  dataKey.fill(0);
+  return { ciphertext, dataKey: own };
 }
 
 function seal(key: Buffer, plain: Buffer, aad: string): string {

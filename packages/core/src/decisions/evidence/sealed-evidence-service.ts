@@ -6,9 +6,19 @@ import type { EvidenceChainWriter } from "./evidence-chain-writer.js";
 import { type CheckpointSigner, checkpointSignatureHolds } from "./evidence-checkpoint.js";
 import type { DecisionRecord, EvidencePackage } from "./evidence-package.js";
 import { verifyPackageSeal } from "./package-seal-check.js";
-import type { PayloadCipher } from "./payload-cipher.js";
+import type { PayloadBody, PayloadCipher } from "./payload-cipher.js";
 import type { SealedEvidenceStore } from "./sealed-evidence-store.js";
-import { type SealedPackage, type SealedPayload, sealPackage } from "./sealed-package.js";
+import { type SealedHeader, type SealedPackage, type SealedPayload, sealPackage } from "./sealed-package.js";
+
+/**
+ * The part of a package's seal computed off the serving thread (a shadow worker): its header, hash
+ * and payload encrypted under a data key not yet wrapped. Recording it only wraps the key and appends.
+ */
+export interface PresealedPackage {
+  readonly header: SealedHeader;
+  readonly packageHash: string;
+  readonly body: PayloadBody;
+}
 
 /** A package's seal as the decision detail shows it. */
 export interface SealView {
@@ -66,12 +76,13 @@ export class SealedEvidence {
   /**
    * Records `pkg` (sealed when the capture rules pick it); CONFLICT when its id was recorded. When
    * sealing fails the record is still kept (`sealed: false`) and the sealing error is thrown after.
+   * A `presealed` part of this package for this chain is used as it is (its data key wrapped here).
    */
-  async record(pkg: EvidencePackage): Promise<{ sealed: boolean }> {
+  async record(pkg: EvidencePackage, presealed?: PresealedPackage): Promise<{ sealed: boolean }> {
     let failure: unknown;
     const sealed =
       this.o.capture.decide(pkg) &&
-      (await this.seal(pkg).catch((error: unknown) => {
+      (await this.seal(pkg, presealed).catch((error: unknown) => {
         failure = error;
         return false;
       }));
@@ -132,16 +143,29 @@ export class SealedEvidence {
     }
   }
 
-  private async seal(pkg: EvidencePackage): Promise<boolean> {
-    const sealed = sealPackage(pkg, this.o.instanceId);
-    const payload = await this.o.cipher.encrypt(sealed.payload!, pkg.id, sealed.packageHash);
+  private async seal(pkg: EvidencePackage, presealed?: PresealedPackage): Promise<boolean> {
+    const own =
+      presealed !== undefined &&
+      presealed.header.id === pkg.id &&
+      presealed.header.instanceId === this.o.instanceId;
+    let header: SealedHeader;
+    let entryHash: string;
+    let payload: Awaited<ReturnType<PayloadCipher["wrap"]>>;
+    if (own) {
+      ({ header, packageHash: entryHash } = presealed);
+      payload = await this.o.cipher.wrap(presealed.body, pkg.id);
+    } else {
+      const sealed = sealPackage(pkg, this.o.instanceId);
+      ({ header, packageHash: entryHash } = sealed);
+      payload = await this.o.cipher.encrypt(sealed.payload!, pkg.id, entryHash);
+    }
     await this.o.chain.append({
       instanceId: this.o.instanceId,
       kind: "PACKAGE",
       at: pkg.at,
-      entryHash: sealed.packageHash,
+      entryHash,
       packageIds: [pkg.id],
-      header: sealed.header,
+      header,
       payload,
     });
     return true;

@@ -20,6 +20,7 @@ import { ShadowComparisonRecorder } from "./shadow-comparison-recorder.js";
 import { ShadowReleaseLookup } from "./shadow-release-lookup.js";
 import { ShadowRunner } from "./shadow-runner.js";
 import { SHADOW_COMPARISON_BATCH_SIZE } from "./shadow.properties.js";
+import { shadowExecutorOf } from "./shadow-executor-choice.js";
 
 /** What the wiring is given that the container does not hold. */
 export interface ShadowWiring {
@@ -48,6 +49,7 @@ export function registerShadow(ctx: PluginContext, wiring: ShadowWiring = {}): v
     if (runner === undefined) return;
     await runner.idle();
     await runner.flush();
+    await runner.close();
   });
 }
 
@@ -66,12 +68,15 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
   const properties = c.resolve(PlatformProperties);
   const clock = c.resolve(Clock);
   const logger = c.resolve(Logger);
+  const maker = c.resolve(DecisionMaker);
+  const instanceId = c.resolve(InstanceIdentity).instanceId;
   return new ShadowRunner({
     samplePercent: percent,
     dailyCap: properties.get(SHADOW_DAILY_CALL_CAP),
     batchSize: properties.get(SHADOW_COMPARISON_BATCH_SIZE),
     timeoutMs: timeoutOf(properties),
-    maker: c.resolve(DecisionMaker),
+    maker,
+    executor: shadowExecutorOf(c, maker, instanceId, logger),
     lookup: new ShadowReleaseLookup({
       snapshots: c.resolve(ReleaseSnapshots),
       scopes: c.isRegistered(RequestScopeResolver, true)
@@ -84,7 +89,7 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
       ledger: c.resolve(ReleaseEvidenceLedger),
       clock,
       logger,
-      instanceId: c.resolve(InstanceIdentity).instanceId,
+      instanceId,
     }),
     familyOf: wiring.familyOf?.(c),
     clock,

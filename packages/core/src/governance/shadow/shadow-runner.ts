@@ -18,6 +18,7 @@ import { SHADOW_AUDIT } from "./shadow-audit.js";
 import { agrees, type ComparisonBatch, ShadowComparisonBatches } from "./shadow-comparison-batches.js";
 import type { ShadowComparisonRecorder } from "./shadow-comparison-recorder.js";
 import { ShadowDailyCap } from "./shadow-daily-cap.js";
+import { inThreadShadowExecutor, type ShadowExecutor, type ShadowExecutorStats } from "./shadow-executor.js";
 import { shadowEvidencePackage } from "./shadow-evidence-package.js";
 import type { ShadowReleaseLookup } from "./shadow-release-lookup.js";
 import { inShadowSample } from "./shadow-sample.js";
@@ -41,6 +42,8 @@ export interface ShadowRunnerOptions {
   readonly queueCapacity?: number | undefined;
   /** The configured DecisionMaker: the model the enforced decision asked. */
   readonly maker: DecisionMaker;
+  /** Where each run's CPU is spent (default: `maker` on the serving thread). */
+  readonly executor?: ShadowExecutor | undefined;
   readonly lookup: ShadowReleaseLookup;
   /** Records each run (stage SHADOW: always sealed). */
   readonly evidence: Pick<SealedEvidence, "record">;
@@ -54,7 +57,7 @@ export interface ShadowRunnerOptions {
 }
 
 /** Counters of the shadow runner (this process). */
-export interface ShadowRunnerStats {
+export interface ShadowRunnerStats extends ShadowExecutorStats {
   /** Decisions in the sample (before the release and the cap were asked). */
   readonly sampled: number;
   /** Sampled decisions without a SHADOW release to run (none, no snapshot yet, scope failure). */
@@ -98,6 +101,7 @@ interface FrozenRequest {
  */
 export class ShadowRunner implements ShadowDecisions {
   private readonly queue: DecisionQueue;
+  private readonly executor: ShadowExecutor;
   private readonly cap: ShadowDailyCap;
   private readonly batches: ShadowComparisonBatches;
   private readonly work = new Set<Promise<void>>();
@@ -119,6 +123,7 @@ export class ShadowRunner implements ShadowDecisions {
   };
 
   constructor(private readonly o: ShadowRunnerOptions) {
+    this.executor = o.executor ?? inThreadShadowExecutor(o.maker);
     this.cap = new ShadowDailyCap({ clock: o.clock, cap: o.dailyCap });
     this.batches = new ShadowComparisonBatches({
       batchSize: o.batchSize,
@@ -161,7 +166,17 @@ export class ShadowRunner implements ShadowDecisions {
   /** The counters now. */
   stats(): ShadowRunnerStats {
     const { pending, dropped } = this.batches.counts();
-    return { ...this.counts, pendingComparisons: pending, droppedComparisons: dropped };
+    return {
+      ...this.counts,
+      ...this.executor.stats(),
+      pendingComparisons: pending,
+      droppedComparisons: dropped,
+    };
+  }
+
+  /** Releases the executor (its worker); runs asked after this go on the serving thread. */
+  async close(): Promise<void> {
+    await this.executor.stop();
   }
 
   private tryCopy(request: DecisionRequest): ShadowCopy | undefined {
@@ -201,12 +216,14 @@ export class ShadowRunner implements ShadowDecisions {
   }
 
   private async run(copy: FrozenRequest, enforced: DecisionOutcome, signal: AbortSignal): Promise<void> {
-    const outcome = await this.o.maker.decide(copy, signal);
-    signal.throwIfAborted();
+    // The package's id and capture time are fixed when the run starts, wherever it runs.
+    const id = this.o.ids.id();
     const at = this.o.clock.now();
+    const { outcome, presealed } = await this.executor.run({ id, at, ...copy }, signal);
+    signal.throwIfAborted();
     this.counts.ran++;
-    const pkg = shadowEvidencePackage({ id: this.o.ids.id(), ...copy, outcome, at });
-    await this.o.evidence.record(pkg).catch((error: unknown) => {
+    const pkg = shadowEvidencePackage({ id, ...copy, outcome, at });
+    await this.o.evidence.record(pkg, presealed).catch((error: unknown) => {
       this.counts.sealFailed++;
       this.o.logger.warn("shadow run not sealed", { eventId: copy.event.id, error: nameOf(error) });
     });
