@@ -3,6 +3,8 @@
 // export): the console pages and the API's callers read it as JSON, and the pages declare the parts
 // they read. docs/prompt-inspection.md ("The admin API") describes every field.
 
+import type { DecisionSealJson } from "./decision-messages.js";
+
 /** A verdict of one inspection. */
 export type InspectionVerdictName = "PASS" | "FAIL" | "INCOMPLETE" | "NOT_APPLICABLE" | "ERROR";
 
@@ -100,18 +102,8 @@ export type InspectionFindingJson = {
   promptLine: string | null;
 };
 
-/** A package's seal, as the decision detail shows it; null when the package was not sealed or is unknown. */
-export type InspectionSealJson = {
-  packageHash: string;
-  instanceId: string;
-  sequence: number;
-  link: string;
-  checkpoint: { sequence: number; at: number; kid: string } | null;
-  intact: boolean;
-  /** Why not intact (PACKAGE_HASH_MISMATCH, BROKEN_LINK, PAYLOAD_UNREADABLE, DELETED, ...). */
-  reason: string | null;
-  erased: boolean;
-};
+/** A package's seal: the same shape the decision detail shows (DecisionSealJson). */
+export type InspectionSealJson = DecisionSealJson;
 
 /** One inspection's full result. */
 export type InspectionResultJson = InspectionPackageSummaryJson & {
