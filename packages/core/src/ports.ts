@@ -10,7 +10,7 @@ export { AuditListener } from "./kernel/audit-listener.js";
 export { AuditLog, type AuditQuery } from "./kernel/audit-log.js";
 export { Clock } from "./kernel/clock.js";
 export { ErrorTranslator } from "./kernel/error-translator.js";
-export { EventBus, type EventListener, type PlatformEvent } from "./kernel/event-bus.js";
+export { EventBus, type PlatformEvent } from "./kernel/event-bus.js";
 export { IdGenerator } from "./kernel/id-generator.js";
 export { type DependencyHealth, HealthIndicator } from "./kernel/health-indicator.js";
 export { KeyStore, type StoredKey } from "./kernel/keys/key-store.js";
@@ -77,7 +77,7 @@ export { JwtKeySource } from "./identity/tokens/jwt-key-source.js";
 export type { JwtKeys } from "./identity/tokens/jwt-keys.js";
 
 // mfa
-export { type DeviceCookieSource, DeviceCookies } from "./mfa/device/device-cookies.js";
+export { DeviceCookies } from "./mfa/device/device-cookies.js";
 export type { FactorContext } from "./mfa/state/factor-context.js";
 export { FactorContextRepository } from "./mfa/state/factor-context-repository.js";
 export { MfaLockouts } from "./mfa/flow/mfa-lockouts.js";
@@ -111,7 +111,7 @@ export { ManagedResourceRepository } from "./resources/managed-resource-reposito
 // The PDP a host may replace (`anyRequest().access(dynamicAuthorization())` delegates to it).
 export type { CombiningAlgorithm } from "./authz/pdp/combining-algorithm.js";
 export type { PolicySetReport } from "./authz/pdp/compiled-policy-set.js";
-export type { PolicyDecision, PolicyTrailEntry } from "./authz/pdp/policy-decision.js";
+export type { PolicyDecision } from "./authz/pdp/policy-decision.js";
 export type { RequestFacts } from "./authz/pdp/policy-evaluation.js";
 export { UrlAuthorizationManager } from "./authz/pdp/url-authorization-manager.js";
 export {

@@ -26,4 +26,3 @@ export { SecurityContextHolder } from "./method/security-context-holder.js";
 export type { ZeroTrustAction } from "./zerotrust/zero-trust-action.js";
 export { ZeroTrustActionService } from "./zerotrust/zero-trust-action-service.js";
 export { zeroTrustUserSubject } from "./zerotrust/zero-trust-subject.js";
-export { ZERO_TRUST_ANALYSIS_MISSING_EVENT } from "./zerotrust/zero-trust-events.js";

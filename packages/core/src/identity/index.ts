@@ -28,8 +28,4 @@ export {
   SIGN_IN_COMPLETED_EVENT,
   type SignInCompletedPayload,
 } from "./events/identity-events.js";
-export {
-  PASSKEY_COUNTER_REGRESSION_EVENT,
-  PASSKEY_DELETED_EVENT,
-  PASSKEY_REGISTERED_EVENT,
-} from "./passkey/passkey-service.js";
+export { PASSKEY_EVENTS } from "./passkey/passkey-events.js";

@@ -1,12 +1,12 @@
 import { randomBytes } from "node:crypto";
 import QRCode from "qrcode";
-import { type Authentication, currentAuthentication } from "../../identity/authentication/authentication.js";
+import type { Authentication } from "../../identity/authentication/authentication.js";
 import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { stepUpChallenge } from "../../mfa/step-up/step-up-challenge.js";
+import { requireFreshSecondFactor, type StepUpStarter } from "../../mfa/step-up/fresh-second-factor.js";
 import {
   base32Of,
   matchedTotpStep,
@@ -31,7 +31,7 @@ export interface TotpEnrolmentOptions {
   /** A second factor proved within this long is "fresh" (milliseconds). */
   stepUpMaxAgeMs: number;
   /** Starts a step-up for a caller whose second factor is not fresh (the MFA chain hook's), if any. */
-  startStepUp: (exchange: HttpExchange, authentication: Authentication) => Promise<object | undefined>;
+  startStepUp: StepUpStarter;
 }
 
 /**
@@ -128,11 +128,8 @@ export class TotpEnrolmentEndpoints {
 
   /** The caller, when signed in with a second factor proved recently enough; else a step-up. */
   private async freshCaller(exchange: HttpExchange): Promise<Authentication> {
-    const who = currentAuthentication(exchange);
-    if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-    const since = this.o.clock.now() - this.o.stepUpMaxAgeMs;
-    if (who.factors.some((f) => (f.type === "otp" || f.type === "hwk") && f.at >= since)) return who;
-    throw stepUpChallenge(this.o.stepUpMaxAgeMs).error(await this.o.startStepUp(exchange, who));
+    const { clock, stepUpMaxAgeMs: maxAgeMs, startStepUp } = this.o;
+    return requireFreshSecondFactor(exchange, { clock, maxAgeMs, startStepUp });
   }
 
   private audited(

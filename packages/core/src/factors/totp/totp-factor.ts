@@ -39,5 +39,6 @@ export function totpFactor(o: TotpFactorOptions): Factor {
       const step = matchedTotpStep(secret, answer, o.clock.now(), o.parameters);
       return step !== undefined && (await o.store.claimStep(userId, step));
     },
+    removeEnrolment: (userId) => o.store.remove(userId),
   };
 }

@@ -1,11 +1,11 @@
 import { AccountRouteSource } from "../../identity/chain/account-route-source.js";
-import { ChainHook } from "../../identity/chain/chain-hook.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
 import { KeyRing } from "../../kernel/keys/key-ring.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { PlatformPlugin } from "../../kernel/plugin.js";
 import { Factor } from "../../mfa/factor-family/factor.js";
+import { chainStepUpStarter } from "../../mfa/step-up/fresh-second-factor.js";
 import { InMemoryTotpEnrolmentStore } from "./in-memory-totp-enrolment-store.js";
 import { TotpEnrolmentEndpoints } from "./totp-enrolment-endpoints.js";
 import { TotpEnrolmentStore } from "./totp-enrolment-store.js";
@@ -54,12 +54,7 @@ export const totpPlugin: PlatformPlugin = {
             parameters,
             issuer: ctx.properties.get(TOTP_ISSUER),
             stepUpMaxAgeMs: ctx.properties.get(TOTP_STEP_UP_MAX_AGE),
-            startStepUp: async (exchange, who) => {
-              for (const hook of c.resolveAll(ChainHook)) {
-                if (hook.onAccessDenied) return hook.onAccessDenied(exchange, who);
-              }
-              return undefined;
-            },
+            startStepUp: chainStepUpStarter(c),
           }).routes(),
       }),
     });

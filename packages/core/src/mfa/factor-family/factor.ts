@@ -47,6 +47,17 @@ export interface Factor extends FactorDescription {
    * accepted at most once), false is a wrong answer the flow counts. Required when `urls` is set.
    */
   verify?(attempt: FactorAttempt): Promise<boolean>;
+  /**
+   * For a factor of single-use answers (recovery codes): how many `userId` has left. The account
+   * page shows it; factors without a count leave it out.
+   */
+  remaining?(userId: string): Promise<number>;
+  /**
+   * Removes `userId`'s enrolment of this factor (an administrator's reset after a lost phone, or the
+   * user's own removal); true when there was one. Factors whose enrolments live elsewhere (OTT: the
+   * account's address; PASSKEY: the passkey list) leave it out.
+   */
+  removeEnrolment?(userId: string): Promise<boolean>;
 }
 
 /** One answer to a generic factor's challenge. */

@@ -7,6 +7,7 @@ import type {
 } from "../../identity/http-security/authorization-manager.js";
 import type { ContributedRule } from "../../identity/http-security/contributed-rule.js";
 import { Clock } from "../../kernel/clock.js";
+import { provedSecondFactorSince } from "./fresh-second-factor.js";
 import { stepUpChallenge } from "./step-up-challenge.js";
 
 declare module "../../identity/http-security/authorization-manager.js" {
@@ -33,9 +34,7 @@ export function recentFactor(maxAgeMs: number, now?: () => number): Authorizatio
     },
     check: async (a: Authentication | undefined) => {
       if (!a) return decide(false, "recentFactor: anonymous");
-      const since = clock() - maxAgeMs;
-      const recent = a.factors.some((f) => (f.type === "otp" || f.type === "hwk") && f.at >= since);
-      return recent
+      return provedSecondFactorSince(a, clock() - maxAgeMs)
         ? decide(true, `recentFactor(${maxAgeMs})`)
         : { ...decide(false, `recentFactor(${maxAgeMs})`), stepUp: stepUpChallenge(maxAgeMs) };
     },
