@@ -10,7 +10,8 @@ export interface MailContent {
 
 /**
  * Renders the mail of a one-time token by its `channel`: `email` (a magic link), `mfa-code` (an MFA
- * code and the page to type it into), `password-reset` (a reset link). A host replaces the templates
+ * code and the page to type it into), `password-reset` (a reset link), `account-notice` (a change to the account's security: the
+ * message's `notice` sentence and a link to the account page). A host replaces the templates
  * by overriding this port (`PlatformOptions.overrides`), and may wrap `defaultMailTemplates` to change
  * one channel only. Whatever it returns, the SMTP delivery refuses a subject with a line break.
  */
@@ -50,6 +51,12 @@ const WORDING: Record<string, Wording> = {
     action: "Set a new password",
     note: "The link works once and expires soon. If you did not expect it, contact your administrator.",
   },
+  "account-notice": {
+    subject: "A change to your account's security",
+    lead: "There was a change to your account's security.",
+    action: "Review your account",
+    note: "If this was not you, change your password and contact your administrator.",
+  },
 };
 
 const OTHER: Wording = {
@@ -66,7 +73,9 @@ const OTHER: Wording = {
  */
 export const defaultMailTemplates: MailTemplates = {
   render(message) {
-    const wording = WORDING[message.channel] ?? OTHER;
+    const base = WORDING[message.channel] ?? OTHER;
+    // A notice's sentence says what happened; it is plain text and escaped like every value.
+    const wording = message.notice === undefined ? base : { ...base, lead: message.notice };
     const code = message.channel === "mfa-code" ? message.token : undefined;
     const text = [
       `Hello ${message.username},`,

@@ -17,6 +17,11 @@ export interface OneTimeTokenMessage {
   channel: string;
   /** When the token was handed over (epoch milliseconds). */
   at: number;
+  /**
+   * Channel `account-notice` only: what happened to the account, one sentence for the user (the
+   * token is then empty and the link the account page). Never a secret.
+   */
+  notice?: string;
 }
 
 /**

@@ -18,6 +18,7 @@ import { OttGenerationLimiter } from "./ott-generation-limiter.js";
 import { ottSettingsFromProperties } from "./ott.properties.js";
 import { OutboxOneTimeTokenDelivery } from "./outbox-one-time-token-delivery.js";
 import { addressedDelivery } from "./addressed-delivery.js";
+import { AccountNotices, deliveredAccountNotices } from "../notices/account-notices.js";
 
 /** Registers the OTT defaults (token service, delivery, generation limiter) where the host gave none. */
 export function registerOttDefaults(ctx: PluginContext): void {
@@ -39,6 +40,15 @@ export function registerOttDefaults(ctx: PluginContext): void {
           : new OutboxOneTimeTokenDelivery({ file: settings.outboxFile }),
     });
   }
+  ctx.registerDefault(AccountNotices, {
+    useFactory: (c) =>
+      deliveredAccountNotices({
+        delivery: addressedDelivery(c.resolve(OneTimeTokenDelivery), c.resolve(UserRepository)),
+        clock: c.resolve(Clock),
+        logger: c.resolve(Logger),
+        publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddress)),
+      }),
+  });
   ctx.registerDefault(OttGenerationLimiter, {
     useFactory: (c) =>
       new InMemoryOttGenerationLimiter({
