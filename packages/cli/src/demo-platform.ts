@@ -5,6 +5,7 @@ import {
   policyCenterPlugin,
   createIdentityPlugin,
   mfaPlugin,
+  totpPlugin,
   createPlatform,
   createPromptInspectionPlugin,
   currentAuthentication,
@@ -15,7 +16,7 @@ import { decisionsPlugin } from "@keyward/core/decisions";
 import { promptGovernancePlugin } from "@keyward/core/governance";
 import { addDemoAuthorizationRoutes, registerDemoOrders, seedDemoPolicies } from "./demo-authorization.js";
 import { DEMO_CONTRACTS } from "./demo-contracts.js";
-import { demoSecurity, seedDemoUsers } from "./demo-security.js";
+import { demoSecurityWithApps, seedDemoUsers } from "./demo-security.js";
 import { homePage } from "./home-page.js";
 import { commandEnvironmentPlugin } from "./command-environment.js";
 import type { HostConfig } from "./host-config.js";
@@ -125,8 +126,10 @@ function addAccountSecurityRoutes(routes: RouteRegistry): void {
 export function demoPlugins(host: HostConfig): PlatformPlugin[] {
   return [
     httpPlugin,
-    createIdentityPlugin({ security: host.security ?? demoSecurity }),
+    createIdentityPlugin({ security: host.security ?? demoSecurityWithApps }),
     mfaPlugin,
+    // Authenticator apps (TOTP) as a factor of the demo's MFA flows, enrolled at /api/account/factors/totp.
+    totpPlugin,
     authzPlugin,
     // Managed resources: the scanned routes and @Protectable methods, their lifecycle and admin API.
     resourcesPlugin,

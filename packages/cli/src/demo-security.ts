@@ -1,5 +1,6 @@
 import {
   antMatcher,
+  type MfaOptions,
   notMatcher,
   orMatcher,
   type Platform,
@@ -48,6 +49,25 @@ const PASSKEY_PATHS = ["/login/webauthn", "/webauthn/**", "/passkeys"];
  * passkey login (plus passkey management at `/passkeys`), both with the shared session.
  */
 export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration {
+  return demoChains(registry, []);
+}
+
+/**
+ * The demo's chains as `platform start` runs them: {@link demoSecurity} whose two MFA flows also
+ * offer an authenticator app (`TOTP`, from totpPlugin), either factor completing the flow. A user
+ * without a confirmed app is offered the e-mailed code alone, as before.
+ */
+export function demoSecurityWithApps(registry: SecurityRegistry): SecurityConfiguration {
+  return demoChains(registry, ["TOTP"]);
+}
+
+/** Adds the plugin factors `factors` to a flow; with any, one factor of the flow completes it. */
+function offerFactors(flow: MfaOptions, factors: readonly string[]): MfaOptions {
+  for (const type of factors) flow.factor(type);
+  return factors.length === 0 ? flow : flow.requiredFactors(1);
+}
+
+function demoChains(registry: SecurityRegistry, factors: readonly string[]): SecurityConfiguration {
   const claimed = orMatcher(
     antMatcher("/api/**"),
     ...[...OTT_PATHS, ...PASSKEY_PATHS].map((p) => antMatcher(p)),
@@ -55,46 +75,47 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
   return (
     registry
       .mfa((mfa) =>
-        mfa
-          .primaryAuthentication((p) => p.formLogin((form) => form.defaultSuccessUrl("/")))
-          .ott()
-          .rawHttp((http) =>
-            http
-              .securityMatcher(
-                orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")),
-              )
-              // Step-up: account settings need a second factor proved in the last 5 minutes. The
-              // authorization admin API is ADMIN by a static rule (a bad database policy cannot lock
-              // administrators out of the API that fixes it), checked against zero trust (an
-              // administrator held for review cannot administer, nor lift the hold); everything else
-              // is decided by the database policies (dynamic authorization).
-              .authorizeHttpRequests((a) =>
-                a
-                  // `platform serve`'s first-administrator page: reachable before anyone can sign in,
-                  // even under platform.policy.no-match-decision=DENY (the demo serves no such route).
-                  .requestMatchers(SETUP_PATH)
-                  .permitAll()
-                  .requestMatchers("/account/**")
-                  .recentFactor(STEP_UP_MAX_AGE_MS)
-                  .requestMatchers("/admin/api/**")
-                  .access(zeroTrustChecked(rules.hasAnyRole("ADMIN")))
-                  .anyRequest()
-                  .access(dynamicAuthorization()),
-              )
-              .addFilterAfter(authorizationAdminApi(), "authorization")
-              // Users admin API (/admin/api/users/**) and the password-reset page (/reset-password).
-              .addFilterAfter(userAdminApi(), "authorization"),
-          ),
+        offerFactors(
+          mfa.primaryAuthentication((p) => p.formLogin((form) => form.defaultSuccessUrl("/"))).ott(),
+          factors,
+        ).rawHttp((http) =>
+          http
+            .securityMatcher(orMatcher(notMatcher(claimed), antMatcher("/api/me"), antMatcher("/api/mfa/**")))
+            // Step-up: account settings need a second factor proved in the last 5 minutes. The
+            // authorization admin API is ADMIN by a static rule (a bad database policy cannot lock
+            // administrators out of the API that fixes it), checked against zero trust (an
+            // administrator held for review cannot administer, nor lift the hold); everything else
+            // is decided by the database policies (dynamic authorization).
+            .authorizeHttpRequests((a) =>
+              a
+                // `platform serve`'s first-administrator page: reachable before anyone can sign in,
+                // even under platform.policy.no-match-decision=DENY (the demo serves no such route).
+                .requestMatchers(SETUP_PATH)
+                .permitAll()
+                .requestMatchers("/account/**")
+                .recentFactor(STEP_UP_MAX_AGE_MS)
+                .requestMatchers("/admin/api/**")
+                .access(zeroTrustChecked(rules.hasAnyRole("ADMIN")))
+                .anyRequest()
+                .access(dynamicAuthorization()),
+            )
+            .addFilterAfter(authorizationAdminApi(), "authorization")
+            // Users admin API (/admin/api/users/**) and the password-reset page (/reset-password).
+            .addFilterAfter(userAdminApi(), "authorization"),
+        ),
       )
       .session()
       // The API's MFA flow: JSON steps bound by the X-MFA-Session-Id and X-MFA-Binding headers (no cookie,
       // no CSRF token), ending in tokens. Registered before .rest() so it wins /api/token-mfa/** over /api/**.
       .mfa((mfa) =>
-        mfa
-          .name("api")
-          .urlPrefix(API_MFA_PREFIX)
-          .primaryAuthentication((p) => p.restLogin())
-          .ott(),
+        offerFactors(
+          mfa
+            .name("api")
+            .urlPrefix(API_MFA_PREFIX)
+            .primaryAuthentication((p) => p.restLogin())
+            .ott(),
+          factors,
+        ),
       )
       .oauth2()
       .rest((rest) =>

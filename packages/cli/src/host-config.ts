@@ -24,7 +24,8 @@ export interface HostConfig {
   register?: (container: DependencyContainer, properties: PlatformProperties) => void;
   /**
    * The host's security filter chains, in the registry DSL (`(r) => r.form().session()…build()`);
-   * default: the demo's chain layout (`demoSecurity`), which `platform serve` also uses.
+   * default: the demo's chain layout (`demoSecurityWithApps`: `demoSecurity` with authenticator apps
+   * offered in its MFA flows), which `platform serve` also uses.
    */
   security?: (registry: SecurityRegistry) => SecurityConfiguration;
   /** Application routes of the host. */
