@@ -17,4 +17,10 @@ export { definePlatformConfig, loadHostConfig, type HostConfig } from "./host-co
 export { startCommand, type RunningDemo, type StartOptions } from "./start-command.js";
 export type { CloseOptions, RunningServer } from "./running-server.js";
 export { serveCommand, type ServeOptions } from "./serve/serve-command.js";
-export { API_MFA_PREFIX, DEMO_USERS, demoSecurity, demoSecurityWithApps, seedDemoUsers } from "./demo-security.js";
+export {
+  API_MFA_PREFIX,
+  DEMO_USERS,
+  demoSecurity,
+  demoSecurityWithApps,
+  seedDemoUsers,
+} from "./demo-security.js";
