@@ -50,9 +50,10 @@ export class MfaFactorVerification {
    * padded to the minimum delay.
    */
   verifyCode(ctx: FactorContext, presented: unknown, origin: AuditOrigin = {}): Promise<FactorContext> {
-    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, () =>
-      this.judge(ctx, presented, origin),
-    );
+    return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
+      await this.refuseWhileLocked(ctx);
+      return this.judge(ctx, presented, origin);
+    });
   }
 
   /**
@@ -75,6 +76,7 @@ export class MfaFactorVerification {
           },
         );
       }
+      await this.refuseWhileLocked(ctx);
       let owner: Authentication | undefined;
       try {
         owner = await verify();
@@ -106,6 +108,7 @@ export class MfaFactorVerification {
           },
         );
       }
+      await this.refuseWhileLocked(ctx);
       const ok = await factor.verify({ userId: ctx.userId, answer });
       return this.settle(ctx, factor.type, ok, origin);
     });
@@ -235,6 +238,16 @@ export class MfaFactorVerification {
       throw this.locked({ ...failed, lockedUntil: until });
     }
     throw this.failure(failed.failedAttempts);
+  }
+
+  /**
+   * A flow opened before its user was locked (failures in other flows, or one heavy wrong answer)
+   * answers nothing more while the lock lasts, not even a right answer: the lock caps guesses across
+   * every flow of the user, not per flow. Judged before the answer is checked or spent.
+   */
+  private async refuseWhileLocked(ctx: FactorContext): Promise<void> {
+    const until = await this.o.lockouts.lockedUntil(ctx.userId);
+    if (until !== undefined) throw this.locked({ ...ctx, lockedUntil: until });
   }
 
   private locked(ctx: FactorContext): PlatformError {

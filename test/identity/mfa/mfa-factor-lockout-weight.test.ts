@@ -1,0 +1,103 @@
+import type { PlatformPlugin } from "@keyward/core";
+import { Factor, MfaLockouts, UserRepository } from "@keyward/core/ports";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startIdentityServer } from "../identity-test-server.js";
+import {
+  Browser,
+  codeAfter,
+  csrfOfSession,
+  type IdentityTestServer,
+  newOutboxFile,
+  primaryForm,
+  verify,
+} from "./mfa-test-support.js";
+
+/** A plugin factor whose wrong answer weighs three failures (a guessable PIN, say). */
+const heavyPin: PlatformPlugin = {
+  id: "test-heavy-pin",
+  register(ctx) {
+    ctx.registerMember(Factor, {
+      useValue: {
+        type: "PIN",
+        kind: "code",
+        label: "PIN",
+        challengeState: "FACTOR_CHALLENGE",
+        proves: "otp",
+        lockoutWeight: 3,
+        urls: { verify: "/login/mfa-pin", challengePage: "/mfa/challenge/pin" },
+        enrolled: async () => true,
+        verify: async ({ answer }) => answer === "2468",
+      } satisfies Factor,
+    });
+  },
+};
+
+// One server: admin is challenged with OTT or PIN (one required); five failures lock the account.
+describe("a plugin factor's lockout weight", () => {
+  let s: IdentityTestServer;
+  const file = newOutboxFile();
+  beforeAll(async () => {
+    s = await startIdentityServer({
+      security: (r) =>
+        r
+          .mfa((m) =>
+            m
+              .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
+              .ott()
+              .factor("PIN")
+              .requiredFactors(1),
+          )
+          .session()
+          .build(),
+      plugins: [heavyPin],
+      properties: {
+        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
+        "platform.auth.mfa.maxRetryAttempts": 5,
+        "platform.auth.ott.outbox-file": file,
+      },
+    });
+  });
+  afterAll(() => s.close());
+
+  it("counts one wrong answer as that many failures: the second wrong PIN locks the account (5 allowed)", async () => {
+    const b = new Browser(s.url);
+    await codeAfter(file, "admin", () => primaryForm(b, "admin", "admin", true));
+    const csrf = await csrfOfSession(b);
+    const selected = await b.postJson("/mfa/select-factor", { factorType: "PIN" }, { "x-csrf-token": csrf });
+    expect(await selected.json()).toMatchObject({ state: "FACTOR_CHALLENGE", currentFactor: "PIN" });
+    const first = await verify(b, csrf, "0000", {}, "/login/mfa-pin");
+    expect(first.status).toBe(401);
+    expect(await first.json()).toMatchObject({ code: "MFA_FACTOR_VERIFICATION_FAILED" });
+    const second = await verify(b, csrf, "1111", {}, "/login/mfa-pin");
+    const locked = (await second.json()) as { code: string };
+    expect(locked.code).toBe("ACCOUNT_LOCKED");
+    // The lock holds for the right answer too, and for a new sign-in.
+    expect((await verify(b, csrf, "2468", {}, "/login/mfa-pin")).status).not.toBe(200);
+    const again = new Browser(s.url);
+    const retry = await primaryForm(again, "admin", "admin", true);
+    expect(((await retry.json()) as { code?: string }).code).toBe("ACCOUNT_LOCKED");
+  });
+
+  it("refuses a right answer in a flow opened before the lock: the lock caps guesses across flows", async () => {
+    const admin = await s.platform.resolve(UserRepository).findByUsername("admin");
+    await s.platform.resolve(MfaLockouts).unlock(admin?.id ?? "");
+    // Flow A waits for its mailed code (one wrong guess: one failure of five).
+    const a = new Browser(s.url);
+    const { code } = await codeAfter(file, "admin", () => primaryForm(a, "admin", "admin", true));
+    const csrfA = await csrfOfSession(a);
+    expect((await verify(a, csrfA, code === "000000" ? "111111" : "000000")).status).toBe(401);
+    // Flow B spends the rest on the heavy PIN: 1 + 3 + 3 reaches five, the user is locked.
+    const b = new Browser(s.url);
+    await codeAfter(file, "admin", () => primaryForm(b, "admin", "admin", true));
+    const csrfB = await csrfOfSession(b);
+    await b.postJson("/mfa/select-factor", { factorType: "PIN" }, { "x-csrf-token": csrfB });
+    expect((await verify(b, csrfB, "0000", {}, "/login/mfa-pin")).status).toBe(401);
+    expect(
+      ((await (await verify(b, csrfB, "1111", {}, "/login/mfa-pin")).json()) as { code: string }).code,
+    ).toBe("ACCOUNT_LOCKED");
+    // Flow A's own count is 1 of 5, but the user is locked: its right code is refused.
+    const late = await verify(a, csrfA, code);
+    expect(late.status).not.toBe(200);
+    expect(((await late.json()) as { code: string }).code).toBe("ACCOUNT_LOCKED");
+  });
+});
