@@ -12,6 +12,7 @@ import {
   matchedTotpStep,
   otpauthUri,
   TOTP_SECRET_BYTES,
+  wellFormedTotpCode,
   type TotpParameters,
 } from "./totp-codes.js";
 import type { TotpEnrolmentStore } from "./totp-enrolment-store.js";
@@ -19,6 +20,9 @@ import type { TotpSecretSeal } from "./totp-secret-seal.js";
 
 /** Where the enrolment endpoints live. */
 export const TOTP_ENROLMENT_URL = "/api/account/factors/totp";
+
+/** Wrong codes a pending enrolment takes before it is removed (its secret then never counts). */
+export const TOTP_CONFIRM_MAX_FAILURES = 5;
 
 /** What the enrolment endpoints read. */
 export interface TotpEnrolmentOptions {
@@ -109,6 +113,18 @@ export class TotpEnrolmentEndpoints {
       !(await this.o.store.confirm(who.userId, enrolment.sealedSecret, step))
     ) {
       this.audited(exchange, who, "auth.mfa.totp.confirm-failed", "failure");
+      // Only a well-formed wrong code counts toward the cap: malformed input changes nothing.
+      const counted = wellFormedTotpCode(fields.code, this.o.parameters.digits) !== undefined;
+      const { userId } = who;
+      if (
+        counted &&
+        (await this.o.store.recordConfirmFailure(userId, enrolment.sealedSecret, TOTP_CONFIRM_MAX_FAILURES))
+      ) {
+        this.audited(exchange, who, "auth.mfa.totp.enrolment-voided", "failure");
+        throw new PlatformError("TOO_MANY_ATTEMPTS", "Too many wrong codes: start the enrolment again", {
+          details: { retryAfterSeconds: 0 },
+        });
+      }
       throw new PlatformError("VALIDATION_FAILED", "The code is not valid", {
         details: { fields: ["code"] },
       });
