@@ -15,6 +15,7 @@ import {
   wellFormedTotpCode,
   type TotpParameters,
 } from "./totp-codes.js";
+import { TOTP_CONTRACTS } from "./totp-contracts.js";
 import type { TotpEnrolmentStore } from "./totp-enrolment-store.js";
 import type { TotpSecretSeal } from "./totp-secret-seal.js";
 
@@ -55,6 +56,7 @@ export class TotpEnrolmentEndpoints {
         method: "POST",
         path: TOTP_ENROLMENT_URL,
         name: "mfa.totp-enrol",
+        meta: { contract: TOTP_CONTRACTS.enrol },
         description: "Starts enrolling an authenticator app (URI, secret, QR code)",
         handler: (x) => this.enrol(x),
       },
@@ -63,6 +65,7 @@ export class TotpEnrolmentEndpoints {
         method: "POST",
         path: `${TOTP_ENROLMENT_URL}/confirm`,
         name: "mfa.totp-confirm",
+        meta: { contract: TOTP_CONTRACTS.confirm },
         description: "Activates the enrolled authenticator app with one of its codes",
         handler: (x) => this.confirm(x),
       },
@@ -71,6 +74,7 @@ export class TotpEnrolmentEndpoints {
         method: "DELETE",
         path: TOTP_ENROLMENT_URL,
         name: "mfa.totp-remove",
+        meta: { contract: TOTP_CONTRACTS.remove },
         description: "Removes the signed-in user's authenticator app",
         handler: (x) => this.remove(x),
       },
