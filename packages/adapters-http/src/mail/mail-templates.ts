@@ -10,7 +10,8 @@ export interface MailContent {
 
 /**
  * Renders the mail of a one-time token by its `channel`: `email` (a magic link), `mfa-code` (an MFA
- * code and the page to type it into), `password-reset` (a reset link), `account-notice` (a change to the account's security: the
+ * code and the page to type it into), `password-reset` (a reset link an administrator sent), `password-forgot` (a reset link the user asked
+ * for), `account-notice` (a change to the account's security: the
  * message's `notice` sentence and a link to the account page). A host replaces the templates
  * by overriding this port (`PlatformOptions.overrides`), and may wrap `defaultMailTemplates` to change
  * one channel only. Whatever it returns, the SMTP delivery refuses a subject with a line break.
@@ -50,6 +51,12 @@ const WORDING: Record<string, Wording> = {
     lead: "An administrator sent you this link to set a new password:",
     action: "Set a new password",
     note: "The link works once and expires soon. If you did not expect it, contact your administrator.",
+  },
+  "password-forgot": {
+    subject: "Reset your password",
+    lead: "Someone asked to reset the password of your account. Use this link to set a new one:",
+    action: "Set a new password",
+    note: "The link works once and expires soon. If you did not ask for it, ignore this message: your password stays.",
   },
   "account-notice": {
     subject: "A change to your account's security",

@@ -20,6 +20,7 @@ import { passkeySignInMethod } from "./passkey/passkey-sign-in-method.js";
 import { OTT_PROPERTIES } from "./ott/ott.properties.js";
 import { PASSKEY_PROPERTIES } from "./passkey/passkey.properties.js";
 import { registerUserAdminDefaults } from "./users/admin/register-user-admin-defaults.js";
+import { registerPasswordSelfService } from "./users/self-service/register-password-self-service.js";
 import { PUBLIC_URL } from "./public-url.properties.js";
 import { PASSWORD_HASHER_PROPERTIES } from "./password/password-hasher.properties.js";
 import { SESSION_PROPERTIES } from "./session/session.properties.js";
@@ -64,6 +65,7 @@ export function createIdentityPlugin(options: IdentityPluginOptions = {}): Platf
       registerOttDefaults(ctx);
       registerPasskeyDefaults(ctx);
       registerUserAdminDefaults(ctx);
+      registerPasswordSelfService(ctx);
       // The one route table the chains declare their routes in (the HTTP binding registers it too).
       ctx.registerDefault(RouteTable, { useFactory: () => new RouteTable() });
       // The sign-in methods: one member each (a plugin adds its own the same way; MFA adds `.mfa()`).
