@@ -58,6 +58,12 @@ const WORDING: Record<string, Wording> = {
     action: "Set a new password",
     note: "The link works once and expires soon. If you did not ask for it, ignore this message: your password stays.",
   },
+  "email-verify": {
+    subject: "Confirm your new e-mail address",
+    lead: "Someone asked to use this address for their account. Use this link to confirm it:",
+    action: "Confirm the address",
+    note: "The link works once and expires in 30 minutes. If you did not ask for it, ignore this message.",
+  },
   "account-notice": {
     subject: "A change to your account's security",
     lead: "There was a change to your account's security.",

@@ -52,6 +52,12 @@ export const MFA_ERROR_CODES = {
       "The MFA policy blocked this sign-in (a blocking decision, no usable second factor, or a policy that could not decide).",
     remedy: "Contact an administrator; a later sign-in may be decided differently.",
   },
+  EMAIL_CHANGE_LINK_INVALID: {
+    status: 400,
+    meaning:
+      "The e-mail change link is malformed, forged, expired or already used, or the new address cannot be used.",
+    remedy: "Ask for a new link from the account (PUT /api/account/email).",
+  },
 } as const satisfies ErrorCodeTable;
 
 /** The details of the MFA codes that carry any. */

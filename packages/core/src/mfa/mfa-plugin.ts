@@ -1,4 +1,5 @@
 import { SignInFailureHook } from "../identity/authentication/sign-in-failure-hook.js";
+import { registerEmailChange } from "./account-email/register-email-change.js";
 import { ChainHook } from "../identity/chain/chain-hook.js";
 import { SignInMethod } from "../identity/chain/sign-in-method.js";
 import { SecurityConfiguration } from "../identity/dsl/security-registry.js";
@@ -51,6 +52,8 @@ export const mfaPlugin: PlatformPlugin = {
     ctx.registerMember(SecurityRegistryMethod, { useValue: mfaRegistryMethod });
     ctx.registerMember(ContributedRule, { useValue: recentFactorRule });
     registerMfaDefaults(ctx);
+    // The user's own e-mail address, changed after a fresh second factor through a mailed link.
+    registerEmailChange(ctx);
     ctx.registerDefault(MfaFlows, { useFactory: () => new MfaFlows() });
     ctx.registerMember(SignInMethod, {
       useFactory: (c) => new MfaSignInMethod(c, ctx.properties, c.resolve(MfaFlows)),

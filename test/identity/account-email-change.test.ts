@@ -1,0 +1,98 @@
+import { UserRepository } from "@keyward/core/ports";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  type ApiMfaRequired,
+  bindingHeaders,
+  json,
+  type RunningDemo,
+  startDemo,
+} from "../support/demo-server.js";
+import { Browser } from "./identity-test-server.js";
+import { outbox } from "./mfa/mfa-test-support.js";
+
+// One demo: admin (MFA by e-mailed code) changes their own address through the mailed link.
+describe("the user's own e-mail address (PUT /api/account/email, /verify-email)", () => {
+  let demo: RunningDemo;
+  let bearer: Record<string, string>;
+  const change = (body: unknown, headers = bearer) =>
+    fetch(`${demo.base}/api/account/email`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", ...headers },
+      body: typeof body === "string" ? body : JSON.stringify(body),
+    });
+  const mails = (channel: string) => outbox(demo.outboxFile).filter((l) => l.channel === channel);
+  const linkOf = (mail: { link: string }) => new URL(mail.link).searchParams.get("link")!;
+  const confirm = async (link: string) => {
+    const b = new Browser(demo.base);
+    const page = await b.fetch(`/verify-email?link=${encodeURIComponent(link)}`);
+    const html = await page.text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(html)?.[1] ?? "";
+    return { page, html, post: await b.postForm("/verify-email", { link, _csrf: csrf }) };
+  };
+
+  beforeAll(async () => {
+    demo = await startDemo();
+    // admin signs in through the API flow with the mailed code: a fresh second factor.
+    const { result, code } = await demo.codeAfter("admin", () =>
+      fetch(`${demo.base}/api/login`, json("POST", { username: "admin", password: "admin" })),
+    );
+    const mfa = (await result.json()) as ApiMfaRequired;
+    const done = await fetch(
+      `${demo.base}${mfa.endpoints.verifyOtt}`,
+      json("POST", { token: code }, bindingHeaders(mfa)),
+    );
+    bearer = { authorization: `Bearer ${((await done.json()) as { accessToken: string }).accessToken}` };
+  });
+  afterAll(() => demo.close());
+
+  it("mails a link to the new address and changes nothing until it is used; the old address is told", async () => {
+    const users = demo.platform.resolve(UserRepository);
+    const before = (await users.findByUsername("admin"))?.email;
+    const res = await change({ email: "Admin.New@Example.ORG" });
+    expect(res.status).toBe(202);
+    await expect.poll(() => mails("email-verify").length).toBe(1);
+    const mail = mails("email-verify")[0]!;
+    expect(mail.to).toBe("Admin.New@example.org");
+    expect((await users.findByUsername("admin"))?.email).toBe(before);
+
+    // Opening the link (a mail scanner does) never applies it.
+    const opened = await fetch(`${demo.base}/verify-email?link=${encodeURIComponent(linkOf(mail))}`);
+    expect(await opened.text()).toContain("Confirm the new address");
+    expect((await users.findByUsername("admin"))?.email).toBe(before);
+    const { post } = await confirm(linkOf(mail));
+    expect(post.status).toBe(200);
+    expect((await users.findByUsername("admin"))?.email).toBe("Admin.New@example.org");
+    // Used once: the same link no longer applies (the address it was asked against is gone).
+    expect((await confirm(linkOf(mail))).post.status).toBe(400);
+  });
+
+  it("tells the old address when there was one, and refuses a forged or altered link", async () => {
+    expect((await change({ email: "admin.third@example.org" })).status).toBe(202);
+    await expect.poll(() => mails("email-verify").length).toBe(2);
+    const link = linkOf(mails("email-verify")[1]!);
+    const altered = `${link.slice(0, -4)}${link.slice(-4) === "AAAA" ? "BBBB" : "AAAA"}`;
+    for (const bad of [altered, "e1.x.y", ""]) {
+      expect((await confirm(bad)).post.status, bad.slice(0, 12)).toBe(400);
+    }
+    // An oversized link is not even carried into the page's form.
+    expect((await confirm("x".repeat(1500))).html).toContain("That link is invalid");
+    expect((await confirm(link)).post.status).toBe(200);
+    await expect
+      .poll(() => mails("account-notice").filter((m) => m.to === "Admin.New@example.org").length)
+      .toBe(1);
+  });
+
+  it("needs a signed-in caller and refuses bad input with a stable code", async () => {
+    expect((await change({ email: "x@example.org" }, {})).status).toBe(401);
+    for (const [body, status] of [
+      ["{nope", 400],
+      [{}, 400],
+      [{ email: "not-an-address" }, 400],
+      [{ email: `${"a".repeat(300)}@example.org` }, 400],
+      [{ email: "admin.third@example.org" }, 409],
+    ] as const) {
+      const res = await change(body);
+      expect(res.status, JSON.stringify(body).slice(0, 20)).toBe(status);
+    }
+  });
+});
