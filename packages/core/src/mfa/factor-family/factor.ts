@@ -30,6 +30,12 @@ export interface FactorDescription {
    * keep the spec's URLs (the flow's `ott*` and `passkey*` URLs) and leave this out.
    */
   readonly urls?: { readonly verify: string; readonly challengePage: string };
+  /**
+   * A stand-in for a lost factor (recovery codes): it never takes the place of a factor a flow names
+   * as required. A flow offering it must ask for fewer factors than it names besides its stand-ins
+   * (`requiredFactors(1)` of OTT and TOTP), else the start is refused (docs/mfa-state-machine.md).
+   */
+  readonly standIn?: boolean;
 }
 
 /**

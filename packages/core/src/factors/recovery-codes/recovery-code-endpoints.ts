@@ -1,0 +1,71 @@
+import type { ChainRoute } from "../../identity/chain/chain-route.js";
+import type { AuditSink } from "../../kernel/audit-sink.js";
+import type { Clock } from "../../kernel/clock.js";
+import type { HttpExchange } from "../../web/http-exchange.js";
+import { requireFreshSecondFactor, type StepUpStarter } from "../../mfa/step-up/fresh-second-factor.js";
+import { newRecoveryCode, normalizedRecoveryCode, RECOVERY_CODE_COUNT } from "./recovery-code-format.js";
+import type { RecoveryCodeHasher } from "./recovery-code-hasher.js";
+import type { RecoveryCodeStore } from "./recovery-code-store.js";
+
+/** Where the signed-in user makes a new set of recovery codes. */
+export const RECOVERY_CODES_URL = "/api/account/recovery-codes";
+
+/** What the endpoint reads. */
+export interface RecoveryCodeEndpointOptions {
+  store: RecoveryCodeStore;
+  hasher: RecoveryCodeHasher;
+  clock: Clock;
+  audit: AuditSink;
+  /** A second factor proved within this long is "fresh" (milliseconds). */
+  stepUpMaxAgeMs: number;
+  /** Starts a step-up for a caller whose second factor is not fresh (the MFA chain hook's), if any. */
+  startStepUp: StepUpStarter;
+}
+
+/**
+ * `POST /api/account/recovery-codes`: after a fresh second factor, a new set of ten codes replaces the
+ * old one (every old code is void) and is answered once (`no-store`); only their keyed hashes are kept.
+ * The request's body is never read. Audited as `auth.mfa.recovery-codes.created`.
+ */
+export class RecoveryCodeEndpoints {
+  constructor(private readonly o: RecoveryCodeEndpointOptions) {}
+
+  /** The route. */
+  routes(): ChainRoute[] {
+    return [
+      {
+        feature: "mfa.recovery-codes",
+        access: "authenticated",
+        method: "POST",
+        path: RECOVERY_CODES_URL,
+        name: "mfa.recovery-codes-create",
+        description: "Makes a new set of ten recovery codes (the old set stops working); shown once",
+        handler: (x) => this.create(x),
+      },
+    ];
+  }
+
+  private async create(exchange: HttpExchange): Promise<void> {
+    const { clock, stepUpMaxAgeMs: maxAgeMs, startStepUp } = this.o;
+    const who = await requireFreshSecondFactor(exchange, { clock, maxAgeMs, startStepUp });
+    const codes = distinctCodes();
+    const hashes = codes.map((c) => this.o.hasher.hash(who.userId, normalizedRecoveryCode(c) ?? c));
+    await this.o.store.replace(who.userId, hashes, clock.now());
+    this.o.audit.record({
+      type: "auth.mfa.recovery-codes.created",
+      principal: who.username,
+      outcome: "success",
+      remoteAddress: exchange.remoteAddress,
+      data: { count: codes.length },
+    });
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.json(201, { codes, count: codes.length });
+  }
+}
+
+// Ten different codes (a repeat among 31^10 is next to impossible, but a set must never hold one).
+function distinctCodes(): string[] {
+  const codes = new Set<string>();
+  while (codes.size < RECOVERY_CODE_COUNT) codes.add(newRecoveryCode());
+  return [...codes];
+}
