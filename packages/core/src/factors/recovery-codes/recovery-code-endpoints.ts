@@ -25,7 +25,9 @@ export interface RecoveryCodeEndpointOptions {
 /**
  * `POST /api/account/recovery-codes`: after a fresh second factor, a new set of ten codes replaces the
  * old one (every old code is void) and is answered once (`no-store`); only their keyed hashes are kept.
- * The request's body is never read. Audited as `auth.mfa.recovery-codes.created`.
+ * The body may be empty or a JSON object; its fields are ignored (nobody chooses a code), while an
+ * oversized, malformed or non-JSON body is refused before anything changes. Audited as
+ * `auth.mfa.recovery-codes.created`.
  */
 export class RecoveryCodeEndpoints {
   constructor(private readonly o: RecoveryCodeEndpointOptions) {}
@@ -48,6 +50,7 @@ export class RecoveryCodeEndpoints {
   private async create(exchange: HttpExchange): Promise<void> {
     const { clock, stepUpMaxAgeMs: maxAgeMs, startStepUp } = this.o;
     const who = await requireFreshSecondFactor(exchange, { clock, maxAgeMs, startStepUp });
+    await exchange.fields(["json"]);
     const codes = distinctCodes();
     const hashes = codes.map((c) => this.o.hasher.hash(who.userId, normalizedRecoveryCode(c) ?? c));
     await this.o.store.replace(who.userId, hashes, clock.now());

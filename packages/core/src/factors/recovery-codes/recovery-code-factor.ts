@@ -39,6 +39,10 @@ export function recoveryCodeFactor(o: RecoveryCodeFactorOptions): Factor {
     proves: "otp",
     lockoutWeight: 1,
     urls: { verify: "/login/mfa-recovery", challengePage: "/mfa/challenge/recovery" },
+    codeEntry: {
+      instructions: "Enter one of your recovery codes (letters and digits; case and hyphen do not matter). Each works once.",
+      inputMode: "text",
+    },
     ...(o.satisfiesNamedFactors ? {} : { standIn: true }),
     enrolled: async (userId) => (await o.store.remaining(userId)) > 0,
     remaining: (userId) => o.store.remaining(userId),

@@ -36,6 +36,11 @@ export interface FactorDescription {
    * (`requiredFactors(1)` of OTT and TOTP), else the start is refused (docs/mfa-state-machine.md).
    */
   readonly standIn?: boolean;
+  /**
+   * How a generic code factor's page asks for the answer: its instruction line, and whether the code
+   * is digits (`numeric`, the default: phones show a number pad) or letters and digits (`text`).
+   */
+  readonly codeEntry?: { readonly instructions: string; readonly inputMode: "numeric" | "text" };
 }
 
 /**

@@ -1,0 +1,151 @@
+import { recoveryCodesPlugin, totpPlugin } from "@keyward/core";
+import { AuditLog, RecoveryCodeStore, UserRepository } from "@keyward/core/ports";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startIdentityServer } from "../identity-test-server.js";
+import {
+  Browser,
+  codeAfter,
+  csrfOfSession,
+  type IdentityTestServer,
+  newOutboxFile,
+  outbox,
+  primaryForm,
+  verify,
+  waitForLine,
+} from "./mfa-test-support.js";
+
+const CREATE = "/api/account/recovery-codes";
+const VERIFY = "/login/mfa-recovery";
+
+// One server: an MFA flow offering the e-mailed code, an authenticator app and recovery codes (one
+// required, so a recovery code is one choice among named factors), admin challenged.
+describe("recovery codes: made after a fresh factor, each signs in once", () => {
+  let s: IdentityTestServer;
+  const file = newOutboxFile();
+  beforeAll(async () => {
+    s = await startIdentityServer({
+      security: (r) =>
+        r
+          .mfa((m) =>
+            m
+              .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
+              .ott()
+              .factor("TOTP")
+              .factor("RECOVERY_CODE")
+              .requiredFactors(1),
+          )
+          .session()
+          .build(),
+      plugins: [totpPlugin, recoveryCodesPlugin],
+      properties: {
+        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
+        "platform.auth.ott.outbox-file": file,
+      },
+    });
+  });
+  afterAll(() => s.close());
+
+  /** Admin signed in with the e-mailed code (a fresh second factor). */
+  async function freshAdmin(): Promise<{ b: Browser; csrf: string }> {
+    const b = new Browser(s.url);
+    const first = await codeAfter(file, "admin", () => primaryForm(b, "admin", "admin", true));
+    expect((await verify(b, await csrfOfSession(b), first.code)).status).toBe(200);
+    return { b, csrf: await csrfOfSession(b) };
+  }
+
+  /** A new admin sign-in with the recovery-code challenge open (its automatic OTT code consumed). */
+  async function recoveryChallenge(): Promise<{ b: Browser; csrf: string; availableFactors: string[] }> {
+    const b = new Browser(s.url);
+    const started = await codeAfter(file, "admin", () => primaryForm(b, "admin", "admin", true));
+    const { availableFactors } = (await started.result.json()) as { availableFactors: string[] };
+    const csrf = await csrfOfSession(b);
+    const selected = await b.postJson("/mfa/select-factor", { factorType: "RECOVERY_CODE" }, { "x-csrf-token": csrf });
+    expect(await selected.json()).toMatchObject({ state: "FACTOR_CHALLENGE", currentFactor: "RECOVERY_CODE" });
+    return { b, csrf, availableFactors };
+  }
+
+  const raw = (b: Browser, path: string, csrf: string, body: string, type = "application/json") =>
+    b.fetch(path, {
+      method: "POST",
+      headers: { "content-type": type, accept: "application/json", "x-csrf-token": csrf },
+      body,
+    });
+
+  it("refuses anonymous callers, and a caller without a fresh factor gets a started step-up", async () => {
+    const anonymous = new Browser(s.url);
+    const csrf0 = await csrfOfSession(anonymous).catch(() => "");
+    const refused = await anonymous.postJson(CREATE, {}, { "x-csrf-token": csrf0 });
+    expect([401, 403]).toContain(refused.status);
+    const b = new Browser(s.url);
+    expect((await primaryForm(b, "user", "password", true)).status).toBe(200);
+    const csrf = await csrfOfSession(b);
+    const { result } = await codeAfter(file, "user", () => b.postJson(CREATE, {}, { "x-csrf-token": csrf }));
+    expect(result.status).toBe(401);
+    expect(await result.json()).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED", currentState: "OTT_CHALLENGE" });
+    const userId = (await s.platform.resolve(UserRepository).findByUsername("user"))?.id ?? "";
+    expect(await s.platform.resolve(RecoveryCodeStore).remaining(userId)).toBe(0);
+  });
+
+  it("creates ten codes once (no-store), refuses bad bodies, signs in with one once, counts wrong ones, voids an old set", async () => {
+    const { b, csrf } = await freshAdmin();
+    const adminId = (await s.platform.resolve(UserRepository).findByUsername("admin"))?.id ?? "";
+    const store = s.platform.resolve(RecoveryCodeStore);
+    // Bad bodies change nothing.
+    expect((await raw(b, CREATE, csrf, "{not json")).status).toBe(400);
+    expect((await raw(b, CREATE, csrf, "codes=1", "text/plain")).status).toBe(415);
+    expect((await raw(b, CREATE, csrf, JSON.stringify({ pad: "x".repeat(2_000_000) }))).status).toBe(413);
+    expect(await store.remaining(adminId)).toBe(0);
+    // A hostile body cannot choose a code; a second set voids the first.
+    const chosen = await b.postJson(CREATE, { codes: ["AAAAA-AAAAA"], count: 99, __proto__: { x: 1 } }, { "x-csrf-token": csrf });
+    expect(chosen.status).toBe(201);
+    const old = ((await chosen.json()) as { codes: string[] }).codes;
+    expect(old).not.toContain("AAAAA-AAAAA");
+    const made = await b.postJson(CREATE, {}, { "x-csrf-token": csrf });
+    expect(made.status).toBe(201);
+    expect(made.headers.get("cache-control")).toBe("no-store");
+    const { codes, count } = (await made.json()) as { codes: string[]; count: number };
+    expect(count).toBe(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const code of codes) expect(code).toMatch(/^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
+    expect(await store.remaining(adminId)).toBe(10);
+    const audited = await s.platform.resolve(AuditLog).query({ type: "auth.mfa.recovery-codes.created", limit: 10 });
+    expect(audited.filter((e) => e.principal === "admin")).toHaveLength(2);
+
+    // Sign in with a code: wrong, old and malformed answers count; bad bodies are refused uncounted.
+    const c = await recoveryChallenge();
+    expect(c.availableFactors).toEqual(["OTT", "RECOVERY_CODE"]);
+    const page = await c.b.fetch("/mfa/challenge/recovery");
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("Enter one of your recovery codes");
+    expect(html).toContain(`inputmode="text"`);
+    expect((await raw(c.b, VERIFY, c.csrf, "{not json")).status).toBe(400);
+    expect((await raw(c.b, VERIFY, c.csrf, JSON.stringify({ token: "x".repeat(2_000_000) }))).status).toBe(413);
+    const wrongOld = await verify(c.b, c.csrf, old[0] ?? "", {}, VERIFY);
+    expect(wrongOld.status).toBe(401);
+    expect(await wrongOld.json()).toMatchObject({ code: "MFA_FACTOR_VERIFICATION_FAILED", attemptsMade: 1 });
+    const hostile = await c.b.postJson(VERIFY, { token: { $ne: "" } }, { "x-csrf-token": c.csrf });
+    expect(await hostile.json()).toMatchObject({ code: "MFA_FACTOR_VERIFICATION_FAILED", attemptsMade: 2 });
+    const linesBefore = outbox(file).length;
+    const used = codes[3] ?? "";
+    const ok = await verify(c.b, c.csrf, ` ${used.toLowerCase().replace("-", " ")} `, {}, VERIFY);
+    expect(ok.status).toBe(200);
+    const me = await c.b.fetch("/api/me", { headers: { accept: "application/json" } });
+    expect(((await me.json()) as { factors: string[] }).factors).toContain("otp");
+    expect(await store.remaining(adminId)).toBe(9);
+
+    // The user is told, with the count left and without the code.
+    const notice = (await waitForLine(file, linesBefore + 1)) as unknown as Record<string, string>;
+    expect(notice).toMatchObject({ channel: "account-notice", username: "admin", token: "" });
+    expect(notice.notice).toContain("9 of your recovery codes are left");
+    expect(JSON.stringify(notice)).not.toContain(used.replace("-", ""));
+
+    // The same code never works twice.
+    const d = await recoveryChallenge();
+    const again = await verify(d.b, d.csrf, used, {}, VERIFY);
+    expect(again.status).toBe(401);
+    expect(await again.json()).toMatchObject({ code: "MFA_FACTOR_VERIFICATION_FAILED", attemptsMade: 1 });
+    expect((await verify(d.b, d.csrf, codes[4] ?? "", {}, VERIFY)).status).toBe(200);
+    expect(await store.remaining(adminId)).toBe(8);
+  });
+});
