@@ -1,5 +1,5 @@
 import { recoveryCodesPlugin, totpPlugin } from "@keyward/core";
-import { AuditLog, RecoveryCodeStore, UserRepository } from "@keyward/core/ports";
+import { AuditLog, EventBus, RecoveryCodeStore, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startIdentityServer } from "../identity-test-server.js";
 import {
@@ -42,8 +42,12 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
         "platform.auth.ott.outbox-file": file,
       },
     });
+    s.platform.resolve(EventBus).on("mfa.ErrorEvent", (e) => {
+      mfaErrors.push(e.payload as Record<string, unknown>);
+    });
   });
   afterAll(() => s.close());
+  const mfaErrors: Record<string, unknown>[] = [];
 
   /** Admin signed in with the e-mailed code (a fresh second factor). */
   async function freshAdmin(): Promise<{ b: Browser; csrf: string }> {
@@ -145,7 +149,32 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     const again = await verify(d.b, d.csrf, used, {}, VERIFY);
     expect(again.status).toBe(401);
     expect(await again.json()).toMatchObject({ code: "MFA_FACTOR_VERIFICATION_FAILED", attemptsMade: 1 });
+    const beforeSecond = outbox(file).length;
     expect((await verify(d.b, d.csrf, codes[4] ?? "", {}, VERIFY)).status).toBe(200);
     expect(await store.remaining(adminId)).toBe(8);
+    expect((await waitForLine(file, beforeSecond + 1)) as unknown as Record<string, string>).toMatchObject({
+      channel: "account-notice",
+      notice: expect.stringContaining("8 of your recovery codes are left"),
+    });
+  });
+
+  // Last: it locks the admin account for the rest of the file.
+  it("counts wrong recovery codes toward the user's lockout; the MFA events name the factor", async () => {
+    const { csrf, b } = await freshAdmin();
+    const made = await b.postJson(CREATE, {}, { "x-csrf-token": csrf });
+    expect(made.status).toBe(201);
+    mfaErrors.length = 0;
+    const c = await recoveryChallenge();
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await verify(c.b, c.csrf, "ZZZZZ-ZZZZZ", {}, VERIFY)).status);
+    expect(statuses).toEqual([401, 401, 401, 401, 423]);
+    expect(mfaErrors.map((e) => [e.code, e.factor])).toEqual([
+      ...Array.from({ length: 4 }, () => ["MFA_FACTOR_VERIFICATION_FAILED", "RECOVERY_CODE"]),
+      ["ACCOUNT_LOCKED", "RECOVERY_CODE"],
+    ]);
+    // The lock holds across flows: the e-mailed code of a new flow is refused too.
+    const d = new Browser(s.url);
+    const refused = await primaryForm(d, "admin", "admin", true);
+    expect([401, 423]).toContain(refused.status);
   });
 });
