@@ -81,3 +81,9 @@ export interface FactorAttempt {
 
 /** DI token of the factor family (register members with `registerMember`; read with `resolveAll`). */
 export const Factor: InjectionToken<Factor> = Symbol.for("platform.Factor");
+
+/** What a code factor's answer is called in the route table (`authenticator app code`, `recovery code`). */
+export function codeNameOf(label: string): string {
+  const name = label.toLowerCase();
+  return name.endsWith("code") ? name : `${name} code`;
+}

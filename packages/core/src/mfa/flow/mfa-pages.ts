@@ -3,7 +3,7 @@ import { type ChainRoute, pageRoutes } from "../../identity/chain/chain-route.js
 import { csrfToken } from "../../identity/csrf/csrf-token.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import type { FactorDescription } from "../factor-family/factor.js";
+import { codeNameOf, type FactorDescription } from "../factor-family/factor.js";
 import type { FactorType } from "../factor-type.js";
 import { mfaFailureReasonFor, renderMfaFailurePage } from "../pages/mfa-failure-page.js";
 import { renderMfaConfigurePage } from "../pages/mfa-configure-page.js";
@@ -107,7 +107,7 @@ export class MfaPages {
       const own = this.o.flow.factorUrls[member.type];
       if (!own) continue;
       const name = `factor-challenge-page-${member.type.toLowerCase().replaceAll("_", "-")}`;
-      add(own.challengePage, name, `Enter the ${member.label.toLowerCase()} code`, (exchange, csrf) =>
+      add(own.challengePage, name, `Enter the ${codeNameOf(member.label)}`, (exchange, csrf) =>
         this.factorChallengePage(exchange, csrf, member, own.verify),
       );
     }
