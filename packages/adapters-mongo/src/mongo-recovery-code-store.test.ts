@@ -20,7 +20,9 @@ describeAgainstMongo("MongoRecoveryCodeStore", (freshDb) => {
         const a = new MongoRecoveryCodeStore({ db });
         const b = new MongoRecoveryCodeStore({ db: other.db });
         await a.replace("alice", ["h-1", "h-2"], 1_000);
-        const wins = await Promise.all(Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).spend("alice", "h-1")));
+        const wins = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).spend("alice", "h-1")),
+        );
         expect(wins.filter(Boolean)).toHaveLength(1);
         expect(await b.remaining("alice")).toBe(1);
         const doc = await db.collection("mfa_recovery_codes").findOne({ _id: "alice" as never });

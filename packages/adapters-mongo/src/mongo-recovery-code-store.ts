@@ -44,7 +44,10 @@ export class MongoRecoveryCodeStore implements RecoveryCodeStore {
   }
 
   async spend(userId: string, codeHash: string): Promise<boolean> {
-    const result = await this.sets.updateOne({ _id: userId, codes: codeHash }, { $pull: { codes: codeHash } });
+    const result = await this.sets.updateOne(
+      { _id: userId, codes: codeHash },
+      { $pull: { codes: codeHash } },
+    );
     return result.modifiedCount === 1;
   }
 

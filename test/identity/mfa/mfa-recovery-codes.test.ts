@@ -63,8 +63,15 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     const started = await codeAfter(file, "admin", () => primaryForm(b, "admin", "admin", true));
     const { availableFactors } = (await started.result.json()) as { availableFactors: string[] };
     const csrf = await csrfOfSession(b);
-    const selected = await b.postJson("/mfa/select-factor", { factorType: "RECOVERY_CODE" }, { "x-csrf-token": csrf });
-    expect(await selected.json()).toMatchObject({ state: "FACTOR_CHALLENGE", currentFactor: "RECOVERY_CODE" });
+    const selected = await b.postJson(
+      "/mfa/select-factor",
+      { factorType: "RECOVERY_CODE" },
+      { "x-csrf-token": csrf },
+    );
+    expect(await selected.json()).toMatchObject({
+      state: "FACTOR_CHALLENGE",
+      currentFactor: "RECOVERY_CODE",
+    });
     return { b, csrf, availableFactors };
   }
 
@@ -85,7 +92,10 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     const csrf = await csrfOfSession(b);
     const { result } = await codeAfter(file, "user", () => b.postJson(CREATE, {}, { "x-csrf-token": csrf }));
     expect(result.status).toBe(401);
-    expect(await result.json()).toMatchObject({ code: "MFA_CHALLENGE_REQUIRED", currentState: "OTT_CHALLENGE" });
+    expect(await result.json()).toMatchObject({
+      code: "MFA_CHALLENGE_REQUIRED",
+      currentState: "OTT_CHALLENGE",
+    });
     const userId = (await s.platform.resolve(UserRepository).findByUsername("user"))?.id ?? "";
     expect(await s.platform.resolve(RecoveryCodeStore).remaining(userId)).toBe(0);
   });
@@ -100,7 +110,11 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     expect((await raw(b, CREATE, csrf, JSON.stringify({ pad: "x".repeat(2_000_000) }))).status).toBe(413);
     expect(await store.remaining(adminId)).toBe(0);
     // A hostile body cannot choose a code; a second set voids the first.
-    const chosen = await b.postJson(CREATE, { codes: ["AAAAA-AAAAA"], count: 99, __proto__: { x: 1 } }, { "x-csrf-token": csrf });
+    const chosen = await b.postJson(
+      CREATE,
+      { codes: ["AAAAA-AAAAA"], count: 99, __proto__: { x: 1 } },
+      { "x-csrf-token": csrf },
+    );
     expect(chosen.status).toBe(201);
     const old = ((await chosen.json()) as { codes: string[] }).codes;
     expect(old).not.toContain("AAAAA-AAAAA");
@@ -112,7 +126,9 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
     expect(await store.remaining(adminId)).toBe(10);
-    const audited = await s.platform.resolve(AuditLog).query({ type: "auth.mfa.recovery-codes.created", limit: 10 });
+    const audited = await s.platform
+      .resolve(AuditLog)
+      .query({ type: "auth.mfa.recovery-codes.created", limit: 10 });
     expect(audited.filter((e) => e.principal === "admin")).toHaveLength(2);
 
     // Sign in with a code: wrong, old and malformed answers count; bad bodies are refused uncounted.
@@ -124,7 +140,9 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     expect(html).toContain("Enter one of your recovery codes");
     expect(html).toContain(`inputmode="text"`);
     expect((await raw(c.b, VERIFY, c.csrf, "{not json")).status).toBe(400);
-    expect((await raw(c.b, VERIFY, c.csrf, JSON.stringify({ token: "x".repeat(2_000_000) }))).status).toBe(413);
+    expect((await raw(c.b, VERIFY, c.csrf, JSON.stringify({ token: "x".repeat(2_000_000) }))).status).toBe(
+      413,
+    );
     const wrongOld = await verify(c.b, c.csrf, old[0] ?? "", {}, VERIFY);
     expect(wrongOld.status).toBe(401);
     expect(await wrongOld.json()).toMatchObject({ code: "MFA_FACTOR_VERIFICATION_FAILED", attemptsMade: 1 });

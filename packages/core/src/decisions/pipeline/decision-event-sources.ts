@@ -111,8 +111,9 @@ export class DecisionEventSources {
     if (kind === undefined) return;
     // Which factor failed or locked (a recovery code tried is not a mistyped e-mailed code): a factor
     // type only, never anything the client chose.
-    const factor = typeof p.factor === "string" && FACTOR_TYPE.test(p.factor) ? { factor: p.factor } : {};
-    this.emit(kind, { userId: p.userId, detail: { code: String(p.code).slice(0, 64), ...factor } });
+    const detail: Record<string, string> = { code: String(p.code).slice(0, 64) };
+    if (typeof p.factor === "string" && FACTOR_TYPE.test(p.factor)) detail.factor = p.factor;
+    this.emit(kind, { userId: p.userId, detail });
   }
 
   private onAnalysisMissing(e: PlatformEvent<unknown>): void {

@@ -4,7 +4,7 @@ import type { RecoveryCodeStore } from "./recovery-code-store.js";
 export class InMemoryRecoveryCodeStore implements RecoveryCodeStore {
   private readonly sets = new Map<string, Set<string>>();
 
-  async replace(userId: string, codeHashes: readonly string[]): Promise<void> {
+  async replace(userId: string, codeHashes: readonly string[], _createdAt: number): Promise<void> {
     this.sets.set(userId, new Set(codeHashes));
   }
 

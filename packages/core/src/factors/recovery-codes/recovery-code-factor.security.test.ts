@@ -30,7 +30,11 @@ async function setup(satisfiesNamedFactors = false) {
     satisfiesNamedFactors,
   });
   const codes = ["ABCDE-FGH23", "KMNPQ-RST45"];
-  await store.replace(alice.id, codes.map((c) => hasher.hash(alice.id, normalizedRecoveryCode(c) ?? "")), 1);
+  await store.replace(
+    alice.id,
+    codes.map((c) => hasher.hash(alice.id, normalizedRecoveryCode(c) ?? "")),
+    1,
+  );
   return { hasher, store, factor, alice, audit, sent, codes };
 }
 
@@ -47,7 +51,18 @@ describe("recovery code format", () => {
   it("reads a code whatever its case, spaces and hyphens; refuses anything else", () => {
     expect(normalizedRecoveryCode(" abcde fgh23 ")).toBe("ABCDEFGH23");
     expect(normalizedRecoveryCode("ab-cd-efgh-23")).toBe("ABCDEFGH23");
-    for (const bad of [undefined, 42, {}, "", "ABCDE-FGH2", "ABCDE-FGH234", "ABCDE-FGH20", "ABCDE-FGHI3", "ÄBCDE-FGH23", `${"-".repeat(60)}ABCDEFGH23`]) {
+    for (const bad of [
+      undefined,
+      42,
+      {},
+      "",
+      "ABCDE-FGH2",
+      "ABCDE-FGH234",
+      "ABCDE-FGH20",
+      "ABCDE-FGHI3",
+      "ÄBCDE-FGH23",
+      `${"-".repeat(60)}ABCDEFGH23`,
+    ]) {
       expect(normalizedRecoveryCode(bad), String(bad)).toBeUndefined();
     }
   });
@@ -69,14 +84,20 @@ describe("the recovery-code factor member", () => {
   it("spends a right code once, in any case and grouping; audits and announces each use with the count left", async () => {
     const { factor, alice, audit, sent, codes } = await setup();
     expect(await factor.enrolled(alice.id)).toBe(true);
-    expect(await factor.verify?.({ userId: alice.id, answer: codes[0]?.toLowerCase().replace("-", " ") })).toBe(true);
+    expect(
+      await factor.verify?.({ userId: alice.id, answer: codes[0]?.toLowerCase().replace("-", " ") }),
+    ).toBe(true);
     expect(await factor.verify?.({ userId: alice.id, answer: codes[0] })).toBe(false);
     expect(await factor.remaining?.(alice.id)).toBe(1);
     expect(audit.events().filter((e) => e.type === "auth.mfa.recovery-code.used")).toEqual([
       expect.objectContaining({ principal: "alice", outcome: "success", data: { left: 1 } }),
     ]);
     expect(sent).toEqual([
-      { username: "alice", kind: "recovery-code-used", text: expect.stringContaining("1 of your recovery codes is left") },
+      {
+        username: "alice",
+        kind: "recovery-code-used",
+        text: expect.stringContaining("1 of your recovery codes is left"),
+      },
     ]);
     expect(JSON.stringify(sent)).not.toContain(codes[0]?.replace("-", "") ?? "?");
     expect(await factor.verify?.({ userId: alice.id, answer: codes[1] })).toBe(true);

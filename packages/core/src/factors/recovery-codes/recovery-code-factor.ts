@@ -40,7 +40,8 @@ export function recoveryCodeFactor(o: RecoveryCodeFactorOptions): Factor {
     lockoutWeight: 1,
     urls: { verify: "/login/mfa-recovery", challengePage: "/mfa/challenge/recovery" },
     codeEntry: {
-      instructions: "Enter one of your recovery codes (letters and digits; case and hyphen do not matter). Each works once.",
+      instructions:
+        "Enter one of your recovery codes (letters and digits; case and hyphen do not matter). Each works once.",
       inputMode: "text",
     },
     ...(o.satisfiesNamedFactors ? {} : { standIn: true }),
@@ -59,7 +60,12 @@ export function recoveryCodeFactor(o: RecoveryCodeFactorOptions): Factor {
 async function announceUse(o: RecoveryCodeFactorOptions, userId: string): Promise<void> {
   const [left, user] = await Promise.all([o.store.remaining(userId), o.users.findById(userId)]);
   const username = user?.username ?? userId;
-  o.audit.record({ type: "auth.mfa.recovery-code.used", principal: username, outcome: "success", data: { left } });
+  o.audit.record({
+    type: "auth.mfa.recovery-code.used",
+    principal: username,
+    outcome: "success",
+    data: { left },
+  });
   if (!user) return;
   o.notices.send({
     username: user.username,

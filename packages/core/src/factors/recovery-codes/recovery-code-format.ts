@@ -15,7 +15,8 @@ const MAX_PRESENTED = 64;
 /** A new code as the user reads it: two groups of five joined by a hyphen (`ABCDE-FGH23`). */
 export function newRecoveryCode(): string {
   let code = "";
-  for (let i = 0; i < RECOVERY_CODE_LENGTH; i++) code += RECOVERY_CODE_ALPHABET[randomInt(RECOVERY_CODE_ALPHABET.length)];
+  for (let i = 0; i < RECOVERY_CODE_LENGTH; i++)
+    code += RECOVERY_CODE_ALPHABET[randomInt(RECOVERY_CODE_ALPHABET.length)];
   return `${code.slice(0, 5)}-${code.slice(5)}`;
 }
 

@@ -29,7 +29,10 @@ export const recoveryCodesPlugin: PlatformPlugin = {
   properties: [...RECOVERY_CODE_PROPERTIES],
   register(ctx) {
     if (!ctx.container.isRegistered(Factor, true)) {
-      throw new PlatformError("CONFIGURATION_INVALID", "recoveryCodesPlugin needs mfaPlugin listed before it");
+      throw new PlatformError(
+        "CONFIGURATION_INVALID",
+        "recoveryCodesPlugin needs mfaPlugin listed before it",
+      );
     }
     const hasher = new RecoveryCodeHasher();
     ctx.onStart("mfa-recovery-code-key", (c) => hasher.start(c.resolve(KeyRing)));
