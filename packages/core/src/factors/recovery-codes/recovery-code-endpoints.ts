@@ -1,7 +1,10 @@
+import { z } from "zod";
 import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
+import { jsonAnswer } from "../../web/contract-parts.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import type { RouteContract } from "../../web/route-contract.js";
 import { requireFreshSecondFactor, type StepUpStarter } from "../../mfa/step-up/fresh-second-factor.js";
 import { newRecoveryCode, normalizedRecoveryCode, RECOVERY_CODE_COUNT } from "./recovery-code-format.js";
 import type { RecoveryCodeHasher } from "./recovery-code-hasher.js";
@@ -9,6 +12,18 @@ import type { RecoveryCodeStore } from "./recovery-code-store.js";
 
 /** Where the signed-in user makes a new set of recovery codes. */
 export const RECOVERY_CODES_URL = "/api/account/recovery-codes";
+
+/** The endpoint's OpenAPI contract: an optional JSON object in, the new set out, a step-up refusal. */
+const CREATE_CONTRACT: RouteContract = {
+  body: { schema: z.looseObject({}), media: ["json"], required: false },
+  responses: {
+    201: jsonAnswer(
+      "The new set, shown once (no-store); every code of the old set stops working",
+      z.object({ codes: z.array(z.string()), count: z.number().int() }),
+    ),
+  },
+  errors: ["MFA_CHALLENGE_REQUIRED"],
+};
 
 /** What the endpoint reads. */
 export interface RecoveryCodeEndpointOptions {
@@ -41,6 +56,7 @@ export class RecoveryCodeEndpoints {
         method: "POST",
         path: RECOVERY_CODES_URL,
         name: "mfa.recovery-codes-create",
+        meta: { contract: CREATE_CONTRACT },
         description: "Makes a new set of ten recovery codes (the old set stops working); shown once",
         handler: (x) => this.create(x),
       },
