@@ -75,6 +75,20 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     return { b, csrf, availableFactors };
   }
 
+  /** POSTs a new set; waits for the notice it sends (so later outbox reads see their own lines). */
+  async function createCodes(b: Browser, csrf: string, body: unknown = {}): Promise<string[]> {
+    const before = outbox(file).length;
+    const made = await b.postJson(CREATE, body, { "x-csrf-token": csrf });
+    expect(made.status).toBe(201);
+    expect(made.headers.get("cache-control")).toBe("no-store");
+    const notice = (await waitForLine(file, before + 1)) as unknown as Record<string, string>;
+    expect(notice).toMatchObject({ channel: "account-notice", username: "admin", token: "" });
+    expect(notice.notice).toContain("A new set of recovery codes was made");
+    const { codes, count } = (await made.json()) as { codes: string[]; count: number };
+    expect(count).toBe(codes.length);
+    return codes;
+  }
+
   const raw = (b: Browser, path: string, csrf: string, body: string, type = "application/json") =>
     b.fetch(path, {
       method: "POST",
@@ -110,19 +124,10 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
     expect((await raw(b, CREATE, csrf, JSON.stringify({ pad: "x".repeat(2_000_000) }))).status).toBe(413);
     expect(await store.remaining(adminId)).toBe(0);
     // A hostile body cannot choose a code; a second set voids the first.
-    const chosen = await b.postJson(
-      CREATE,
-      { codes: ["AAAAA-AAAAA"], count: 99, __proto__: { x: 1 } },
-      { "x-csrf-token": csrf },
-    );
-    expect(chosen.status).toBe(201);
-    const old = ((await chosen.json()) as { codes: string[] }).codes;
+    const old = await createCodes(b, csrf, { codes: ["AAAAA-AAAAA"], count: 99, __proto__: { x: 1 } });
     expect(old).not.toContain("AAAAA-AAAAA");
-    const made = await b.postJson(CREATE, {}, { "x-csrf-token": csrf });
-    expect(made.status).toBe(201);
-    expect(made.headers.get("cache-control")).toBe("no-store");
-    const { codes, count } = (await made.json()) as { codes: string[]; count: number };
-    expect(count).toBe(10);
+    const codes = await createCodes(b, csrf);
+    expect(codes).toHaveLength(10);
     expect(new Set(codes).size).toBe(10);
     for (const code of codes) expect(code).toMatch(/^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
     expect(await store.remaining(adminId)).toBe(10);
@@ -179,8 +184,7 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
   // Last: it locks the admin account for the rest of the file.
   it("counts wrong recovery codes toward the user's lockout; the MFA events name the factor", async () => {
     const { csrf, b } = await freshAdmin();
-    const made = await b.postJson(CREATE, {}, { "x-csrf-token": csrf });
-    expect(made.status).toBe(201);
+    await createCodes(b, csrf);
     mfaErrors.length = 0;
     const c = await recoveryChallenge();
     const statuses: number[] = [];

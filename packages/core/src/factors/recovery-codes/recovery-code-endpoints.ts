@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ChainRoute } from "../../identity/chain/chain-route.js";
+import type { AccountNotices } from "../../identity/notices/account-notices.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import type { Clock } from "../../kernel/clock.js";
 import { jsonAnswer } from "../../web/contract-parts.js";
@@ -31,6 +32,8 @@ export interface RecoveryCodeEndpointOptions {
   hasher: RecoveryCodeHasher;
   clock: Clock;
   audit: AuditSink;
+  /** Tells the user a new set was made (someone holding a fresh sign-in could do it). */
+  notices: AccountNotices;
   /** A second factor proved within this long is "fresh" (milliseconds). */
   stepUpMaxAgeMs: number;
   /** Starts a step-up for a caller whose second factor is not fresh (the MFA chain hook's), if any. */
@@ -42,7 +45,7 @@ export interface RecoveryCodeEndpointOptions {
  * old one (every old code is void) and is answered once (`no-store`); only their keyed hashes are kept.
  * The body may be empty or a JSON object; its fields are ignored (nobody chooses a code), while an
  * oversized, malformed or non-JSON body is refused before anything changes. Audited as
- * `auth.mfa.recovery-codes.created`.
+ * `auth.mfa.recovery-codes.created` and announced to the user (kind `recovery-codes-created`).
  */
 export class RecoveryCodeEndpoints {
   constructor(private readonly o: RecoveryCodeEndpointOptions) {}
@@ -76,6 +79,13 @@ export class RecoveryCodeEndpoints {
       outcome: "success",
       remoteAddress: exchange.remoteAddress,
       data: { count: codes.length },
+    });
+    this.o.notices.send({
+      username: who.username,
+      kind: "recovery-codes-created",
+      text:
+        "A new set of recovery codes was made for your account; the old codes no longer work. " +
+        "If this was not you, secure your account now.",
     });
     exchange.response.headers.set("cache-control", "no-store");
     exchange.json(201, { codes, count: codes.length });

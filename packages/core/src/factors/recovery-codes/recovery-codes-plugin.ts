@@ -57,6 +57,7 @@ export const recoveryCodesPlugin: PlatformPlugin = {
             hasher,
             clock: c.resolve(Clock),
             audit: c.resolve(AuditSink),
+            notices: c.resolve(AccountNotices),
             stepUpMaxAgeMs: ctx.properties.get(RECOVERY_CODE_STEP_UP_MAX_AGE),
             startStepUp: chainStepUpStarter(c),
           }).routes(),
