@@ -1,7 +1,7 @@
 import { serveHttp } from "@keyward/adapters-http";
 import { buildDemoPlatform } from "@keyward/cli";
 import { type Platform, ServerAddress } from "@keyward/core";
-import { ManagedResourceRepository, UserRepository } from "@keyward/core/ports";
+import { ManagedResourceRepository, TotpEnrolmentStore, UserRepository } from "@keyward/core/ports";
 import { mkdtempSync } from "node:fs";
 import { readFile, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -83,7 +83,7 @@ async function outboxLines(): Promise<Array<{ channel: string; username: string;
 }
 
 describe("the platform command against a running server", () => {
-  it("login (password, then the mailed code typed in), users add/list/disable/enable/unlock/reset-password, logout", async () => {
+  it("login (password, then the mailed code typed in), users add/list/disable/enable/unlock/reset-password/reset-factors, logout", async () => {
     const before = (await outboxLines()).length;
     const login = await platformBin(
       ["login", "--url", base, "--username", "admin", "--password-stdin"],
@@ -124,6 +124,19 @@ describe("the platform command against a running server", () => {
       body: JSON.stringify({ username: "kim", password: "kim-password-2" }),
     });
     expect(signIn.status).toBe(200);
+    const apps = platform.resolve(TotpEnrolmentStore);
+    await apps.begin({ userId: kim.id, sealedSecret: "sealed-for-the-test", createdAt: 1 });
+    await apps.confirm(kim.id, "sealed-for-the-test", 1);
+    expect((await platformCli(["users", "reset-factors", "kim"])).stdout).toBe(
+      `Factors of kim (${kim.id}): removed TOTP\n`,
+    );
+    expect(JSON.parse((await platformCli(["users", "reset-factors", "kim", "--json"])).stdout)).toMatchObject(
+      {
+        ok: true,
+        removed: [],
+        user: { username: "kim" },
+      },
+    );
 
     // Failures: exit 1 with the server's code; usage errors: exit 2.
     const taken = await platformCli(["users", "add", "kim", "--no-password"]);

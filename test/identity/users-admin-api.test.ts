@@ -1,7 +1,13 @@
 import { serveHttp } from "@keyward/adapters-http";
 import { buildDemoPlatform } from "@keyward/cli";
 import { type Platform, ServerAddress } from "@keyward/core";
-import { AuditSink, LoginThrottle, MfaLockouts, UserRepository } from "@keyward/core/ports";
+import {
+  AuditSink,
+  LoginThrottle,
+  MfaLockouts,
+  TotpEnrolmentStore,
+  UserRepository,
+} from "@keyward/core/ports";
 import { readFile, rm } from "node:fs/promises";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -301,5 +307,77 @@ describe("users admin API", () => {
       body: JSON.stringify({ token: "forged", password: "long-enough-1" }),
     });
     expect([400, 403]).toContain(json.status);
+  });
+});
+
+describe("users admin API: the factor reset (a lost phone)", () => {
+  const noticesFor = async (username: string) =>
+    (await readFile(outbox, "utf8").catch(() => ""))
+      .trim()
+      .split("\n")
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as { channel: string; username: string; notice?: string; token: string })
+      .filter((m) => m.channel === "account-notice" && m.username === username);
+  const enrolApp = async (userId: string) => {
+    const store = platform.resolve(TotpEnrolmentStore);
+    await store.begin({ userId, sealedSecret: "sealed-for-the-test", createdAt: 1 });
+    expect(await store.confirm(userId, "sealed-for-the-test", 1)).toBe(true);
+  };
+
+  it("removes the authenticator app, audits it, tells the user; ADMIN only", async () => {
+    const admin = await tokenOf("admin", "admin");
+    const created = await api(admin, "POST", "/admin/api/users", {
+      username: "lost-phone",
+      password: "long-enough-1",
+    });
+    const id = created.body.id as string;
+    await enrolApp(id);
+    const path = `/admin/api/users/${id}/factors/reset`;
+    // Anonymous: no session, so no CSRF token either (403), or no credentials at all (401).
+    expect([401, 403]).toContain((await fetch(`${base}${path}`, { method: "POST" })).status);
+    expect((await api(await tokenOf("user", "password"), "POST", path)).status).toBe(403);
+    expect(await platform.resolve(TotpEnrolmentStore).find(id)).toBeDefined();
+
+    const reset = await api(admin, "POST", path);
+    expect(reset.status).toBe(200);
+    expect(reset.body).toMatchObject({ removed: ["TOTP"], user: { id, username: "lost-phone" } });
+    expect(reset.headers.get("cache-control")).toBe("no-store");
+    expect(await platform.resolve(TotpEnrolmentStore).find(id)).toBeUndefined();
+    const audit = (platform.resolve(AuditSink) as InMemoryAuditSink).events();
+    expect(audit.find((e) => e.type === "user.factors-reset" && e.data?.userId === id)).toMatchObject({
+      principal: "admin",
+      data: { removed: ["TOTP"] },
+    });
+    await expect.poll(() => noticesFor("lost-phone")).toHaveLength(1);
+    const [notice] = await noticesFor("lost-phone");
+    expect(notice).toMatchObject({ token: "" });
+
+    // Nothing left: removed is empty and the user is not told again.
+    expect((await api(admin, "POST", path)).body.removed).toEqual([]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await noticesFor("lost-phone")).toHaveLength(1);
+  });
+
+  it("answers 404 for an unknown user, 400 for a hostile id, 405 for another method", async () => {
+    const admin = await tokenOf("admin", "admin");
+    expect((await api(admin, "POST", "/admin/api/users/no-such-user/factors/reset")).status).toBe(404);
+    for (const id of ["a%2F..%2Fb", "x".repeat(129), "%00", "a.b"]) {
+      const res = await api(admin, "POST", `/admin/api/users/${id}/factors/reset`);
+      expect([400, 404], id.slice(0, 12)).toContain(res.status);
+      expect(res.status, id.slice(0, 12)).not.toBe(500);
+    }
+    expect((await api(admin, "GET", "/admin/api/users/no-such-user/factors/reset")).status).toBe(405);
+  });
+
+  it("deleting an account removes its authenticator app too", async () => {
+    const admin = await tokenOf("admin", "admin");
+    const created = await api(admin, "POST", "/admin/api/users", {
+      username: "leaving",
+      password: "long-enough-1",
+    });
+    const id = created.body.id as string;
+    await enrolApp(id);
+    expect((await api(admin, "DELETE", `/admin/api/users/${id}`)).status).toBe(204);
+    expect(await platform.resolve(TotpEnrolmentStore).find(id)).toBeUndefined();
   });
 });

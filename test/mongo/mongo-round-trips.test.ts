@@ -168,6 +168,7 @@ describe("MongoDB commands per request (every store on MongoDB)", () => {
       "find zero_trust_actions", // the sign-in checkpoint (first request of this user)
       "find mfa_lockouts",
       "find passkey_credentials", // which factors the user can use
+      "find totp_enrolments", // … an authenticator app among them (the demo offers TOTP)
       "find mfa_recovery_codes", // … recovery codes left
       "update mfa_factor_contexts", // the flow is created
       "findAndModify mfa_factor_contexts", // → factor selected (compare-and-set on the version)
@@ -184,7 +185,7 @@ describe("MongoDB commands per request (every store on MongoDB)", () => {
     expect(verify.status, JSON.stringify(verify.body)).toBe(200);
     expect(verify.commands).toEqual([
       "find mfa_factor_contexts", // the flow, by its id
-      "find mfa_lockouts", // a user's lock refuses every answer, a right one included
+      "find mfa_lockouts", // a user locked meanwhile (failures in another flow) answers nothing
       "findAndModify mfa_factor_contexts", // the code is spent: compare-and-set on the version
       "update mfa_lockouts", // failures cleared
       "findAndModify mfa_factor_contexts", // → completed

@@ -10,6 +10,7 @@ import {
   PolicyRepository,
   PolicyRevisionRepository,
   SignInHistoryStore,
+  TotpEnrolmentStore,
   ZeroTrustActionStore,
 } from "@keyward/core/ports";
 import type { DependencyContainer } from "tsyringe";
@@ -20,10 +21,11 @@ import { MongoMfaLockouts } from "./mongo-mfa-lockouts.js";
 import { MongoPolicyRepository } from "./mongo-policy-repository.js";
 import { MongoPolicyRevisionRepository } from "./mongo-policy-revision-repository.js";
 import { MongoSignInHistoryStore } from "./mongo-sign-in-history-store.js";
+import { MongoTotpEnrolmentStore } from "./mongo-totp-enrolment-store.js";
 import { type MongoStoreRegistration, mongoStore } from "./mongo-store-registration.js";
 import { MongoZeroTrustActionStore } from "./mongo-zero-trust-action-store.js";
 
-/** The MFA and authorization modules' stores on MongoDB: lockouts, factor contexts, escalations,
+/** The MFA and authorization modules' stores on MongoDB: lockouts, factor contexts, authenticator apps, escalations,
  * sign-in history, policies and their history, zero-trust actions, managed resources. */
 export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
   mongoStore(MfaLockouts, (db, c) => new MongoMfaLockouts({ db, clock: c.resolve(Clock) })),
@@ -32,6 +34,8 @@ export const mfaAuthzStores: readonly MongoStoreRegistration[] = [
     (db, c) =>
       new MongoFactorContextRepository({ db, clock: c.resolve(Clock), retentionMs: flowRetentionMs(c) }),
   ),
+  // Authenticator apps (totpPlugin): one document per account, the secret sealed.
+  mongoStore(TotpEnrolmentStore, (db) => new MongoTotpEnrolmentStore({ db })),
   mongoStore(EscalationStore, (db, c) => new MongoEscalationStore({ db, clock: c.resolve(Clock) })),
   mongoStore(SignInHistoryStore, (db, c) => new MongoSignInHistoryStore({ db, clock: c.resolve(Clock) })),
   mongoStore(

@@ -81,6 +81,7 @@ export { DeviceCookies } from "./mfa/device/device-cookies.js";
 export type { FactorContext } from "./mfa/state/factor-context.js";
 export { FactorContextRepository } from "./mfa/state/factor-context-repository.js";
 export { MfaLockouts } from "./mfa/flow/mfa-lockouts.js";
+export { type TotpEnrolment, TotpEnrolmentStore } from "./factors/totp/totp-enrolment-store.js";
 export { MfaPolicyProvider } from "./mfa/decision/mfa-policy-provider.js";
 export { MfaDecision } from "./mfa/decision/mfa-decision.js";
 export { Factor } from "./mfa/factor-family/factor.js";

@@ -13,6 +13,7 @@ export { describeRevokedAccessTokenStoreContract } from "./identity/tokens/revok
 export { describeFactorContextRepositoryContract } from "./mfa/state/factor-context-repository.contract.js";
 export { describeEscalationStoreContract } from "./mfa/escalation/escalation-store.contract.js";
 export { describeMfaLockoutsContract } from "./mfa/flow/mfa-lockouts.contract.js";
+export { describeTotpEnrolmentStoreContract } from "./factors/totp/totp-enrolment-store.contract.js";
 export { describeSignInHistoryStoreContract } from "./mfa/adaptive/sign-in-history-store.contract.js";
 export { describePolicyRepositoryContract } from "./authz/policy/policy-repository.contract.js";
 export { describePolicyRevisionRepositoryContract } from "./authz/policy/policy-revision-repository.contract.js";

@@ -138,4 +138,33 @@ describe("TOTP as a plugin factor: enrol, then sign in with an authenticator cod
     const me = await c.fetch("/api/me", { headers: { accept: "application/json" } });
     expect(((await me.json()) as { factors: string[] }).factors).toContain("otp");
   });
+
+  it("voids a pending enrolment after five wrong codes (malformed ones do not count)", async () => {
+    const a = new Browser(s.url);
+    const first = await codeAfter(file, "admin", () => primaryForm(a, "admin", "admin", true));
+    let csrf = await csrfOfSession(a);
+    expect((await verify(a, csrf, first.code)).status).toBe(200);
+    csrf = await csrfOfSession(a);
+    expect((await a.fetch(enrolUrl, { method: "DELETE", headers: { "x-csrf-token": csrf } })).status).toBe(
+      204,
+    );
+    const body = (await (await a.postJson(enrolUrl, {}, { "x-csrf-token": csrf })).json()) as {
+      secret: string;
+    };
+    const app = authenticator(body.secret);
+    const now = Date.now();
+    const valid = [-30_000, 0, 30_000, 60_000].map((d) => app.generate({ timestamp: now + d }));
+    const wrong = ["000000", "111111", "222222", "333333", "444444", "555555", "666666"].filter(
+      (c) => !valid.includes(c),
+    );
+    const confirm = (code: unknown) => a.postJson(`${enrolUrl}/confirm`, { code }, { "x-csrf-token": csrf });
+    for (const malformed of ["", "12345", "abcdef", 123456])
+      expect((await confirm(malformed)).status).toBe(400);
+    for (const code of wrong.slice(0, 4)) expect((await confirm(code)).status).toBe(400);
+    const fifth = await confirm(wrong[4]);
+    expect(fifth.status).toBe(429);
+    expect(await fifth.json()).toMatchObject({ code: "TOO_MANY_ATTEMPTS" });
+    // The secret is gone: even its right code finds nothing to confirm.
+    expect((await confirm(app.generate({ timestamp: Date.now() }))).status).toBe(409);
+  });
 });

@@ -94,7 +94,7 @@ function actionCommand(action: "disable" | "enable" | "unlock", summary: string,
   };
 }
 
-/** `platform users list | add | disable | enable | unlock | reset-password`, through the admin API. */
+/** `platform users list | add | disable | enable | unlock | reset-factors | reset-password`, through the admin API. */
 export const usersCommands: readonly CliCommand[] = [
   {
     name: ["users", "list"],
@@ -174,6 +174,26 @@ export const usersCommands: readonly CliCommand[] = [
     "Unlock a user: clears the lock, login throttling and MFA lockouts (ADMIN)",
     "Unlocked",
   ),
+  {
+    name: ["users", "reset-factors"],
+    summary: "Remove a user's authenticator app and recovery codes after a lost phone (ADMIN)",
+    args: "<user>",
+    options: [URL_OPTION],
+    async run(input) {
+      const admin = client(input);
+      const user = await resolveUser(admin, one(input, "users reset-factors"));
+      const answer = await admin.call("POST", `${BASE}/${encodeURIComponent(user.id)}/factors/reset`);
+      const body = answer.body as { user?: unknown; removed?: unknown };
+      const removed = Array.isArray(body.removed) ? body.removed.filter((t) => typeof t === "string") : [];
+      if (input.json) {
+        input.io.out(JSON.stringify({ ok: true, user: userOf(body.user), removed }));
+        return EXIT_OK;
+      }
+      const what = removed.length > 0 ? `removed ${removed.map(serverText).join(", ")}` : "nothing to remove";
+      input.io.out(`Factors of ${user.username} (${user.id}): ${what}`);
+      return EXIT_OK;
+    },
+  },
   {
     name: ["users", "reset-password"],
     summary: "Set a new password, or mail a single-use reset link with --send-link (ADMIN)",

@@ -22,6 +22,15 @@ export class InMemoryTotpEnrolmentStore implements TotpEnrolmentStore {
     return true;
   }
 
+  async recordConfirmFailure(userId: string, sealedSecret: string, max: number): Promise<boolean> {
+    const row = this.rows.get(userId);
+    if (!row || row.confirmed || row.sealedSecret !== sealedSecret) return false;
+    const confirmFailures = (row.confirmFailures ?? 0) + 1;
+    if (confirmFailures >= max) return this.rows.delete(userId);
+    this.rows.set(userId, { ...row, confirmFailures });
+    return false;
+  }
+
   async claimStep(userId: string, step: number): Promise<boolean> {
     const row = this.rows.get(userId);
     if (!row?.confirmed || (row.lastStep !== undefined && step <= row.lastStep)) return false;

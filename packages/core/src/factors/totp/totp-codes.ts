@@ -14,6 +14,13 @@ export const TOTP_DRIFT_STEPS = 1;
 /** Bytes of a new TOTP secret (160 bits, RFC 4226's recommendation for HMAC-SHA-1). */
 export const TOTP_SECRET_BYTES = 20;
 
+/** `presented` as a code of `digits` digits (spaces dropped), else undefined: a malformed answer. */
+export function wellFormedTotpCode(presented: unknown, digits: number): string | undefined {
+  if (typeof presented !== "string" || presented.length > 64) return undefined;
+  const token = presented.replace(/\s/g, "");
+  return token.length === digits && /^[0-9]+$/.test(token) ? token : undefined;
+}
+
 /**
  * The time step a code belongs to, if it is a code of `secret` within one step of `now` either way;
  * undefined otherwise (including anything that is not exactly `digits` decimal digits). The step,
@@ -25,9 +32,8 @@ export function matchedTotpStep(
   now: number,
   p: TotpParameters,
 ): number | undefined {
-  if (typeof presented !== "string") return undefined;
-  const token = presented.replace(/\s/g, "");
-  if (token.length !== p.digits || !/^[0-9]+$/.test(token)) return undefined;
+  const token = wellFormedTotpCode(presented, p.digits);
+  if (token === undefined) return undefined;
   const totp = totpOf(secret, p);
   const delta = totp.validate({ token, timestamp: now, window: TOTP_DRIFT_STEPS });
   return delta === null ? undefined : totp.counter({ timestamp: now }) + delta;

@@ -12,13 +12,18 @@ import {
   matchedTotpStep,
   otpauthUri,
   TOTP_SECRET_BYTES,
+  wellFormedTotpCode,
   type TotpParameters,
 } from "./totp-codes.js";
+import { TOTP_CONTRACTS } from "./totp-contracts.js";
 import type { TotpEnrolmentStore } from "./totp-enrolment-store.js";
 import type { TotpSecretSeal } from "./totp-secret-seal.js";
 
 /** Where the enrolment endpoints live. */
 export const TOTP_ENROLMENT_URL = "/api/account/factors/totp";
+
+/** Wrong codes a pending enrolment takes before it is removed (its secret then never counts). */
+export const TOTP_CONFIRM_MAX_FAILURES = 5;
 
 /** What the enrolment endpoints read. */
 export interface TotpEnrolmentOptions {
@@ -51,6 +56,7 @@ export class TotpEnrolmentEndpoints {
         method: "POST",
         path: TOTP_ENROLMENT_URL,
         name: "mfa.totp-enrol",
+        meta: { contract: TOTP_CONTRACTS.enrol },
         description: "Starts enrolling an authenticator app (URI, secret, QR code)",
         handler: (x) => this.enrol(x),
       },
@@ -59,6 +65,7 @@ export class TotpEnrolmentEndpoints {
         method: "POST",
         path: `${TOTP_ENROLMENT_URL}/confirm`,
         name: "mfa.totp-confirm",
+        meta: { contract: TOTP_CONTRACTS.confirm },
         description: "Activates the enrolled authenticator app with one of its codes",
         handler: (x) => this.confirm(x),
       },
@@ -67,6 +74,7 @@ export class TotpEnrolmentEndpoints {
         method: "DELETE",
         path: TOTP_ENROLMENT_URL,
         name: "mfa.totp-remove",
+        meta: { contract: TOTP_CONTRACTS.remove },
         description: "Removes the signed-in user's authenticator app",
         handler: (x) => this.remove(x),
       },
@@ -109,6 +117,18 @@ export class TotpEnrolmentEndpoints {
       !(await this.o.store.confirm(who.userId, enrolment.sealedSecret, step))
     ) {
       this.audited(exchange, who, "auth.mfa.totp.confirm-failed", "failure");
+      // Only a well-formed wrong code counts toward the cap: malformed input changes nothing.
+      const counted = wellFormedTotpCode(fields.code, this.o.parameters.digits) !== undefined;
+      const { userId } = who;
+      if (
+        counted &&
+        (await this.o.store.recordConfirmFailure(userId, enrolment.sealedSecret, TOTP_CONFIRM_MAX_FAILURES))
+      ) {
+        this.audited(exchange, who, "auth.mfa.totp.enrolment-voided", "failure");
+        throw new PlatformError("TOO_MANY_ATTEMPTS", "Too many wrong codes: start the enrolment again", {
+          details: { retryAfterSeconds: 0 },
+        });
+      }
       throw new PlatformError("VALIDATION_FAILED", "The code is not valid", {
         details: { fields: ["code"] },
       });

@@ -41,6 +41,39 @@ export function describeTotpEnrolmentStoreContract(
       expect(wins.filter(Boolean)).toHaveLength(1);
     });
 
+    it("counts wrong confirmation codes and removes the unconfirmed enrolment at the limit", async () => {
+      const store = await factory();
+      await store.begin(start);
+      expect(await store.recordConfirmFailure("u-1", "s-1", 3)).toBe(false);
+      expect(await store.recordConfirmFailure("u-1", "other", 3)).toBe(false);
+      expect(await store.find("u-1")).toMatchObject({ confirmFailures: 1 });
+      expect(await store.recordConfirmFailure("u-1", "s-1", 3)).toBe(false);
+      expect(await store.recordConfirmFailure("u-1", "s-1", 3)).toBe(true);
+      expect(await store.find("u-1")).toBeUndefined();
+      expect(await store.recordConfirmFailure("u-1", "s-1", 3)).toBe(false);
+    });
+
+    it("never counts against a confirmed enrolment, and a new start begins the count again", async () => {
+      const store = await factory();
+      await store.begin(start);
+      await store.recordConfirmFailure("u-1", "s-1", 5);
+      await store.begin({ ...start, sealedSecret: "s-2" });
+      expect((await store.find("u-1"))?.confirmFailures ?? 0).toBe(0);
+      await store.confirm("u-1", "s-2", 1);
+      expect(await store.recordConfirmFailure("u-1", "s-2", 1)).toBe(false);
+      expect(await store.find("u-1")).toMatchObject({ confirmed: true });
+    });
+
+    it("removes at the limit exactly once under concurrent wrong codes", async () => {
+      const store = await factory();
+      await store.begin(start);
+      const removed = await Promise.all(
+        Array.from({ length: 8 }, () => store.recordConfirmFailure("u-1", "s-1", 5)),
+      );
+      expect(removed.filter(Boolean)).toHaveLength(1);
+      expect(await store.find("u-1")).toBeUndefined();
+    });
+
     it("removes an enrolment", async () => {
       const store = await factory();
       await store.begin(start);

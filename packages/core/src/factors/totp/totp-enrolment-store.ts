@@ -11,6 +11,8 @@ export interface TotpEnrolment {
   readonly createdAt: number;
   /** The newest time step a code was accepted for; a code of this step or an older one is refused. */
   readonly lastStep?: number;
+  /** Wrong codes sent to confirm this (unconfirmed) enrolment so far. */
+  readonly confirmFailures?: number;
 }
 
 /**
@@ -28,6 +30,11 @@ export interface TotpEnrolmentStore {
   begin(enrolment: { userId: string; sealedSecret: string; createdAt: number }): Promise<boolean>;
   /** Confirms the unconfirmed enrolment holding `sealedSecret`, spending `step`; false otherwise. */
   confirm(userId: string, sealedSecret: string, step: number): Promise<boolean>;
+  /**
+   * Counts a wrong code against the unconfirmed enrolment holding `sealedSecret`, in one atomic step;
+   * the `max`th removes it (the user starts again with a new secret). True when it was removed.
+   */
+  recordConfirmFailure(userId: string, sealedSecret: string, max: number): Promise<boolean>;
   /** Spends `step` of a confirmed enrolment when it is newer than `lastStep`; false otherwise. */
   claimStep(userId: string, step: number): Promise<boolean>;
   /** Removes the account's enrolment; false when there was none. */

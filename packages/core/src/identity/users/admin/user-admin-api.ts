@@ -13,7 +13,9 @@ import { SessionStore } from "../../session/session-store.js";
 import { TokenService } from "../../tokens/token-service.js";
 import { AccountStanding, newSecurityStamp } from "../standing/account-standing.js";
 import { UserRepository } from "../user-repository.js";
+import { AccountNotices } from "../../notices/account-notices.js";
 import { AccountDeletionHook } from "./account-deletion-hook.js";
+import { AccountFactorReset } from "./account-factor-reset.js";
 import { AccountUnlockHook } from "./account-unlock-hook.js";
 import { AdministratorGuardToken } from "./administrator-guard.js";
 import { PasswordResetEndpoint } from "./password-reset-endpoint.js";
@@ -70,6 +72,9 @@ export function userAdministrationServiceOf(container: DependencyContainer): Use
       container.isRegistered(AccountUnlockHook, true) ? container.resolveAll(AccountUnlockHook) : [],
     deletionHooks: () =>
       container.isRegistered(AccountDeletionHook, true) ? container.resolveAll(AccountDeletionHook) : [],
+    factorResets: () =>
+      container.isRegistered(AccountFactorReset, true) ? container.resolveAll(AccountFactorReset) : [],
+    notices: container.isRegistered(AccountNotices, true) ? container.resolve(AccountNotices) : undefined,
     resetLink: (token) =>
       `${publicUrl().replace(/\/+$/, "")}${PASSWORD_RESET_PATH}?token=${encodeURIComponent(token)}`,
     now: () => container.resolve(Clock).now(),

@@ -99,6 +99,16 @@ export const USER_ADMIN_CONTRACTS = {
     responses: { 200: ONE_USER },
     errors: ["VALIDATION_FAILED", "NOT_FOUND", "LAST_ADMINISTRATOR"],
   },
+  "factors-reset": {
+    pathParams: USER_ID,
+    responses: {
+      200: jsonAnswer(
+        "The factor types removed (none when the user had none) and the user",
+        z.strictObject({ user: UserJson, removed: z.array(z.string()) }),
+      ),
+    },
+    errors: ["VALIDATION_FAILED", "NOT_FOUND"],
+  },
   "reset-password": {
     pathParams: USER_ID,
     body: { schema: ResetPasswordBody, media: ["json"] },

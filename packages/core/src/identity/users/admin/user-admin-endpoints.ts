@@ -38,7 +38,8 @@ type Route =
   | { kind: "item"; id: string }
   | { kind: "action"; id: string; action: Action }
   | { kind: "authorities"; id: string }
-  | { kind: "email"; id: string };
+  | { kind: "email"; id: string }
+  | { kind: "factors-reset"; id: string };
 
 /**
  * The users admin API (ADMIN only, checked here before the body is read; CSRF is the chain's, for
@@ -47,7 +48,8 @@ type Route =
  * <base>/{id}/disable|enable|unlock`, `POST <base>/{id}/reset-password` with `{password}` (set
  * it) or `{sendLink: true}` (mail a single-use reset link), `PUT <base>/{id}/authorities` with
  * `{authorities: [...]}`, `PUT <base>/{id}/email` with `{email: "…"}` or `{email: null}` (set or
- * clear the address) and `DELETE <base>/{id}` (204). Answers never carry a password hash and
+ * clear the address), `POST <base>/{id}/factors/reset` (removes the authenticator app and recovery
+ * codes: `{user, removed}`) and `DELETE <base>/{id}` (204). Answers never carry a password hash and
  * are `Cache-Control: no-store`.
  */
 export class UserAdminEndpoints {
@@ -82,6 +84,35 @@ export class UserAdminEndpoints {
         },
         { name: "identity.users.item" },
       ),
+      ...this.accountPartRoutes(),
+    ];
+    for (const action of ACTIONS) {
+      routes.push(
+        ...resourceRoutes(
+          {
+            ...resource,
+            path: `${base}/*/${action}`,
+            handler: (x, p) => this.handle(x, { kind: "action", id: p["*"]!, action }),
+          },
+          {
+            POST: {
+              name: `identity.users.${action}`,
+              description: ACTION_DESCRIPTIONS[action],
+              contract: action === "reset-password" ? C["reset-password"] : C.action,
+            },
+          },
+          { name: `identity.users.${action}.other` },
+        ),
+      );
+    }
+    return routes;
+  }
+
+  /** A user's parts: its authorities, its e-mail address, its plugin factors' reset. */
+  private accountPartRoutes(): ChainRoute[] {
+    const base = USER_ADMIN_BASE_PATH;
+    const resource = { feature: USER_ADMIN_FEATURE, access: "admin" } as const;
+    return [
       ...resourceRoutes(
         {
           ...resource,
@@ -112,27 +143,22 @@ export class UserAdminEndpoints {
         },
         { name: "identity.users.email.other" },
       ),
+      ...resourceRoutes(
+        {
+          ...resource,
+          path: `${base}/*/factors/reset`,
+          handler: (x, p) => this.handle(x, { kind: "factors-reset", id: p["*"]! }),
+        },
+        {
+          POST: {
+            name: "identity.users.factors-reset",
+            description: "Removes a user's authenticator app and recovery codes (a lost phone)",
+            contract: C["factors-reset"],
+          },
+        },
+        { name: "identity.users.factors-reset.other" },
+      ),
     ];
-    for (const action of ACTIONS) {
-      routes.push(
-        ...resourceRoutes(
-          {
-            ...resource,
-            path: `${base}/*/${action}`,
-            handler: (x, p) => this.handle(x, { kind: "action", id: p["*"]!, action }),
-          },
-          {
-            POST: {
-              name: `identity.users.${action}`,
-              description: ACTION_DESCRIPTIONS[action],
-              contract: action === "reset-password" ? C["reset-password"] : C.action,
-            },
-          },
-          { name: `identity.users.${action}.other` },
-        ),
-      );
-    }
-    return routes;
   }
 
   /** Serves one request to the API (ADMIN first, then the method, then the body). */
@@ -168,6 +194,11 @@ export class UserAdminEndpoints {
       return;
     }
     allow(exchange, ["POST"]);
+    if (route.kind === "factors-reset") {
+      const { user, removed } = await this.service.resetFactors(id, admin);
+      exchange.json(200, { user: view(user), removed });
+      return;
+    }
     exchange.json(200, view(await this.action(exchange, admin, id, route.action)));
   }
 

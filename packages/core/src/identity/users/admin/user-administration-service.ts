@@ -6,7 +6,9 @@ import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import type { PasswordHasher } from "../../password/password-hasher.js";
 import type { UserAccount } from "../user-account.js";
 import type { UserListQuery, UserRepository } from "../user-repository.js";
+import type { AccountNotices } from "../../notices/account-notices.js";
 import type { AccountDeletionHook } from "./account-deletion-hook.js";
+import type { AccountFactorReset } from "./account-factor-reset.js";
 import type { AccountUnlockHook } from "./account-unlock-hook.js";
 import type { AdministratorGuard } from "./administrator-guard.js";
 import { assertAcceptablePassword, assertAcceptableUsername } from "./account-rules.js";
@@ -55,6 +57,10 @@ export interface UserAdministrationServiceOptions {
   unlockHooks: () => readonly AccountUnlockHook[];
   /** What features erase with an account (absent: none). */
   deletionHooks?: () => readonly AccountDeletionHook[];
+  /** What holds the account's plugin factors and forgets them on a reset (absent: none). */
+  factorResets?: () => readonly AccountFactorReset[];
+  /** Tells a user of a change to their account's security (absent: nobody is told). */
+  notices?: AccountNotices;
   resetTokens: OneTimeTokenService;
   delivery: OneTimeTokenDelivery;
   /** The absolute reset link for a token value (from the configured public URL, never Host). */
@@ -153,6 +159,33 @@ export class UserAdministrationService {
     for (const hook of hooks) await hook.unlock(updated);
     this.audit(actor, "user.unlocked", "success", { userId: id, hooks: hooks.map((h) => h.id) });
     return userView(updated);
+  }
+
+  /**
+   * Removes the account's plugin factors (an authenticator app, recovery codes: every
+   * AccountFactorReset member) after a lost phone; the e-mailed code and passkeys stay. Audited with
+   * the types removed and announced to the user when anything was; the sign-ins are not ended (the
+   * user still holds them). NOT_FOUND for an unknown account.
+   */
+  async resetFactors(id: string, actor: Authentication): Promise<{ user: UserView; removed: string[] }> {
+    this.assertAdmin(actor, "factors-reset", id);
+    const account = await this.find(id);
+    const members = this.o.factorResets?.() ?? [];
+    const removed: string[] = [];
+    for (const member of members) removed.push(...(await member.resetFactors(account)));
+    this.audit(actor, "user.factors-reset", "success", {
+      userId: id,
+      removed,
+      hooks: members.map((m) => m.id),
+    });
+    if (removed.length > 0) {
+      this.o.notices?.send({
+        username: account.username,
+        kind: "factors-reset",
+        text: "An administrator removed your authenticator app and recovery codes. Set them up again from your account page.",
+      });
+    }
+    return { user: userView(account), removed };
   }
 
   /** Sets a new password chosen by the administrator; the account's refresh tokens are revoked. */
