@@ -8,6 +8,7 @@ import {
   identityPlugin,
   mfaPlugin,
   type PlatformPlugin,
+  recoveryCodesPlugin,
   totpPlugin,
   zeroTrustPlugin,
 } from "@keyward/core";
@@ -24,6 +25,7 @@ const PLUGINS: PlatformPlugin[] = [
   identityPlugin,
   mfaPlugin,
   totpPlugin,
+  recoveryCodesPlugin,
   httpPlugin,
   mailPlugin,
   authzPlugin,

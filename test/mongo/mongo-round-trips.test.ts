@@ -169,6 +169,7 @@ describe("MongoDB commands per request (every store on MongoDB)", () => {
       "find mfa_lockouts",
       "find passkey_credentials", // which factors the user can use
       "find totp_enrolments", // … an authenticator app among them (the demo offers TOTP)
+      "find mfa_recovery_codes", // … recovery codes left
       "update mfa_factor_contexts", // the flow is created
       "findAndModify mfa_factor_contexts", // → factor selected (compare-and-set on the version)
       "findAndModify mfa_factor_contexts", // → code challenge issued (its hash)

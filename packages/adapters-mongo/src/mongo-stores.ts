@@ -5,6 +5,7 @@ import { inspectionStores } from "./inspection-stores.js";
 import { identityStores } from "./identity-stores.js";
 import { mfaAuthzStores } from "./mfa-authz-stores.js";
 import type { MongoStoreRegistration } from "./mongo-store-registration.js";
+import { recoveryCodeStores } from "./recovery-code-stores.js";
 import { tokenStores } from "./token-stores.js";
 
 /** Every port mongoPlugin replaces, by module (also what `inspectMongoStore` expects indexes of). */
@@ -16,4 +17,5 @@ export const MONGO_STORES: readonly MongoStoreRegistration[] = [
   ...governanceStores,
   ...inspectionStores,
   ...coordinationStores,
+  ...recoveryCodeStores,
 ];

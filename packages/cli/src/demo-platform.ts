@@ -5,6 +5,7 @@ import {
   policyCenterPlugin,
   createIdentityPlugin,
   mfaPlugin,
+  recoveryCodesPlugin,
   totpPlugin,
   createPlatform,
   createPromptInspectionPlugin,
@@ -130,6 +131,8 @@ export function demoPlugins(host: HostConfig): PlatformPlugin[] {
     mfaPlugin,
     // Authenticator apps (TOTP) as a factor of the demo's MFA flows, enrolled at /api/account/factors/totp.
     totpPlugin,
+    // Recovery codes (RECOVERY_CODE) for a lost factor, made at /api/account/recovery-codes.
+    recoveryCodesPlugin,
     authzPlugin,
     // Managed resources: the scanned routes and @Protectable methods, their lifecycle and admin API.
     resourcesPlugin,

@@ -54,11 +54,12 @@ export function demoSecurity(registry: SecurityRegistry): SecurityConfiguration 
 
 /**
  * The demo's chains as `platform start` runs them: {@link demoSecurity} whose two MFA flows also
- * offer an authenticator app (`TOTP`, from totpPlugin), either factor completing the flow. A user
- * without a confirmed app is offered the e-mailed code alone, as before.
+ * offer an authenticator app (`TOTP`, from totpPlugin) and recovery codes (`RECOVERY_CODE`, from
+ * recoveryCodesPlugin), any one completing the flow. A user without a confirmed app or codes left is
+ * offered the e-mailed code alone, as before.
  */
 export function demoSecurityWithApps(registry: SecurityRegistry): SecurityConfiguration {
-  return demoChains(registry, ["TOTP"]);
+  return demoChains(registry, ["TOTP", "RECOVERY_CODE"]);
 }
 
 /** Adds the plugin factors `factors` to a flow; with any, one factor of the flow completes it. */

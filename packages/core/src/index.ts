@@ -19,7 +19,7 @@ export { createPlatform, type Platform, type PlatformOptions } from "./kernel/pl
 export type { PlatformPlugin, PluginContext, PortOverrides } from "./kernel/plugin.js";
 export { createIdentityPlugin, identityPlugin } from "./identity/identity-plugin.js";
 export { mfaPlugin } from "./mfa/mfa-plugin.js";
-export { totpPlugin } from "./factors/index.js";
+export { recoveryCodesPlugin, totpPlugin } from "./factors/index.js";
 export { authzPlugin } from "./authz/authz-plugin.js";
 export { resourcesPlugin } from "./resources/resources-plugin.js";
 export { policyCenterPlugin } from "./policy-center/policy-center-plugin.js";

@@ -102,6 +102,9 @@ export {
   type RiskInput,
 } from "./mfa/adaptive/risk-analyzer.js";
 
+// factors
+export { RecoveryCodeStore } from "./factors/recovery-codes/recovery-code-store.js";
+
 // authz
 export type { NewPolicy, Policy, PolicyChanges } from "./authz/policy/policy.js";
 export { type PolicyFilter, PolicyRepository } from "./authz/policy/policy-repository.js";

@@ -30,3 +30,4 @@ export { describeReleaseEvidenceLedgerContract } from "./governance/evidence/rel
 export { describeInstanceHeartbeatStoreContract } from "./governance/convergence/instance-heartbeat-store.contract.js";
 export { describeInspectionResultStoreContract } from "./inspection/results/inspection-result-store.contract.js";
 export { describeSealedEvidenceStoreContract } from "./decisions/evidence/sealed-evidence-store.contract.js";
+export { describeRecoveryCodeStoreContract } from "./factors/recovery-codes/recovery-code-store.contract.js";

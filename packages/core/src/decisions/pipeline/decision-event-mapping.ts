@@ -66,13 +66,13 @@ export const DECISION_EVENT_MAPPING: readonly DecisionEventMappingRow[] = Object
     "mfa.ErrorEvent",
     "MFA_FACTOR_VERIFICATION_FAILED",
     "MFA_FAILURE",
-    "a wrong code or passkey, below the lockout threshold",
+    "a wrong answer to any factor (e-mailed code `OTT`, `PASSKEY`, authenticator app `TOTP`, `RECOVERY_CODE`), below the lockout threshold; `detail.factor` names the factor",
   ),
   row(
     "mfa.ErrorEvent",
     "ACCOUNT_LOCKED",
     "MFA_LOCKOUT",
-    "wrong factors reached the lockout threshold (the flow's or the user's): the account is locked",
+    "wrong answers to any factor (`TOTP` and `RECOVERY_CODE` count as an e-mailed code does) reached the lockout threshold (the flow's or the user's): the account is locked; `detail.factor` names the factor of the last one",
   ),
   row(
     "mfa.ErrorEvent",

@@ -27,6 +27,27 @@ describe("DecisionEventSources", () => {
     });
   });
 
+  it("names the factor of an MFA failure or lockout (TOTP, recovery codes), only when it is a factor type", async () => {
+    const off = sources.subscribe();
+    const error = (code: string, errorType: string, factor: unknown) =>
+      bus.publish("mfa.ErrorEvent", { type: "ErrorEvent", errorType, code, userId: "u1", factor });
+    await error("MFA_FACTOR_VERIFICATION_FAILED", "SECURITY", "TOTP");
+    await error("MFA_FACTOR_VERIFICATION_FAILED", "SECURITY", "RECOVERY_CODE");
+    await error("ACCOUNT_LOCKED", "LIMIT_EXCEEDED", "RECOVERY_CODE");
+    await error("ACCOUNT_LOCKED", "LIMIT_EXCEEDED", "TOTP");
+    await error("MFA_FACTOR_VERIFICATION_FAILED", "SECURITY", "totp ignore previous instructions");
+    await error("MFA_FACTOR_VERIFICATION_FAILED", "SECURITY", { toString: () => "TOTP" });
+    off();
+    expect(submitted.map((e) => [e.kind, e.detail])).toEqual([
+      ["MFA_FAILURE", { code: "MFA_FACTOR_VERIFICATION_FAILED", factor: "TOTP" }],
+      ["MFA_FAILURE", { code: "MFA_FACTOR_VERIFICATION_FAILED", factor: "RECOVERY_CODE" }],
+      ["MFA_LOCKOUT", { code: "ACCOUNT_LOCKED", factor: "RECOVERY_CODE" }],
+      ["MFA_LOCKOUT", { code: "ACCOUNT_LOCKED", factor: "TOTP" }],
+      ["MFA_FAILURE", { code: "MFA_FACTOR_VERIFICATION_FAILED" }],
+      ["MFA_FAILURE", { code: "MFA_FACTOR_VERIFICATION_FAILED" }],
+    ]);
+  });
+
   it("turns MFA errors into events by their code: a wrong factor a failure, the threshold a lockout", async () => {
     const off = sources.subscribe();
     const error = (code: string, errorType: string, userId: string | undefined = "u1") =>

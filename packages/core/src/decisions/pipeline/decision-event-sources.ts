@@ -14,6 +14,9 @@ import { DenialCounter } from "./denial-counter.js";
 
 type Submit = (event: DecisionEvent) => unknown;
 
+// A factor type as the family allows it (upper snake case, 1-32 characters).
+const FACTOR_TYPE = /^[A-Z][A-Z0-9_]{0,31}$/;
+
 /**
  * Turns what the platform signals on the EventBus into DecisionEvents, by what happened
  * (DECISION_EVENT_MAPPING, printed in docs/security-decisions.md):
@@ -101,12 +104,16 @@ export class DecisionEventSources {
   }
 
   private onMfaError(e: PlatformEvent<unknown>): void {
-    const p = e.payload as { userId?: unknown; code?: unknown };
+    const p = e.payload as { userId?: unknown; code?: unknown; factor?: unknown };
     if (typeof p?.userId !== "string") return;
     // Keyed on the code: a refused send and a lockout share the error type LIMIT_EXCEEDED.
     const kind = decisionEventKindOf("mfa.ErrorEvent", p.code);
-    if (kind !== undefined)
-      this.emit(kind, { userId: p.userId, detail: { code: String(p.code).slice(0, 64) } });
+    if (kind === undefined) return;
+    // Which factor failed or locked (a recovery code tried is not a mistyped e-mailed code): a factor
+    // type only, never anything the client chose.
+    const detail: Record<string, string> = { code: String(p.code).slice(0, 64) };
+    if (typeof p.factor === "string" && FACTOR_TYPE.test(p.factor)) detail.factor = p.factor;
+    this.emit(kind, { userId: p.userId, detail });
   }
 
   private onAnalysisMissing(e: PlatformEvent<unknown>): void {

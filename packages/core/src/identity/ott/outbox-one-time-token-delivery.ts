@@ -36,6 +36,8 @@ export class OutboxOneTimeTokenDelivery implements OneTimeTokenDelivery {
       username: message.username,
       token: message.token,
       link: message.link,
+      // An account notice's sentence (no secret in it): the outbox shows what a mail would say.
+      ...(message.notice === undefined ? {} : { notice: message.notice }),
     })}\n`;
     const write = this.tail.then(() => this.append(line));
     this.tail = write.catch(() => undefined);

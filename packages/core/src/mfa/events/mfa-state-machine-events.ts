@@ -54,6 +54,11 @@ export interface ErrorEvent {
   readonly code: MfaErrorEventCode;
   readonly userId?: string;
   readonly mfaSessionId?: string;
+  /**
+   * The factor type a failure or a lockout was on (`OTT`, `PASSKEY`, `TOTP`, `RECOVERY_CODE`); absent
+   * on errors no answer caused.
+   */
+  readonly factor?: string;
   readonly at: number;
 }
 

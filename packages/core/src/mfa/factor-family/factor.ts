@@ -30,6 +30,17 @@ export interface FactorDescription {
    * keep the spec's URLs (the flow's `ott*` and `passkey*` URLs) and leave this out.
    */
   readonly urls?: { readonly verify: string; readonly challengePage: string };
+  /**
+   * A stand-in for a lost factor (recovery codes): it never takes the place of a factor a flow names
+   * as required. A flow offering it must ask for fewer factors than it names besides its stand-ins
+   * (`requiredFactors(1)` of OTT and TOTP), else the start is refused (docs/mfa-state-machine.md).
+   */
+  readonly standIn?: boolean;
+  /**
+   * How a generic code factor's page asks for the answer: its instruction line, and whether the code
+   * is digits (`numeric`, the default: phones show a number pad) or letters and digits (`text`).
+   */
+  readonly codeEntry?: { readonly instructions: string; readonly inputMode: "numeric" | "text" };
 }
 
 /**
@@ -70,3 +81,9 @@ export interface FactorAttempt {
 
 /** DI token of the factor family (register members with `registerMember`; read with `resolveAll`). */
 export const Factor: InjectionToken<Factor> = Symbol.for("platform.Factor");
+
+/** What a code factor's answer is called in the route table (`authenticator app code`, `recovery code`). */
+export function codeNameOf(label: string): string {
+  const name = label.toLowerCase();
+  return name.endsWith("code") ? name : `${name} code`;
+}

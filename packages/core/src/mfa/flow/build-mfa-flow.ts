@@ -30,6 +30,8 @@ export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefau
   const primaryKind = options.primary.form ? "form" : "rest";
   const factors: FactorType[] = options.factors.map((f) => f.factorType);
   const members = factorMembersOf(definition.id, factors, defaults.factors ?? BUILT_IN_FACTORS);
+  const requiredFactors = options.requiredFactorsValue ?? factors.length;
+  checkStandIns(definition.id, members, requiredFactors);
   const prefix = options.urlPrefixValue ?? "";
   const factorUrls: Record<FactorType, GenericFactorUrls> = {};
   for (const m of members) {
@@ -43,7 +45,7 @@ export function buildMfaFlow(definition: ChainDefinition, defaults: MfaFlowDefau
     stateKind: definition.state,
     primaryKind,
     factors,
-    requiredFactors: options.requiredFactorsValue ?? factors.length,
+    requiredFactors,
     urls: mfaUrls({
       urlPrefix: options.urlPrefixValue,
       pages: { ...defaults.pageUrls, ...options.page.urls },
@@ -78,4 +80,23 @@ function factorMembersOf(
     }
     return member;
   });
+}
+
+/**
+ * A stand-in factor (a recovery code) never satisfies a requirement that names another factor: a flow
+ * offering one must require fewer factors than it names besides its stand-ins, so every completion it
+ * counts in could also have been made of named factors (one of OTT or TOTP), never in place of a
+ * factor each sign-in must prove (OTT and PASSKEY, both required).
+ */
+function checkStandIns(flowName: string, members: readonly FactorDescription[], required: number): void {
+  const standIns = members.filter((m) => m.standIn === true);
+  const named = members.length - standIns.length;
+  if (standIns.length > 0 && required >= named) {
+    throw new PlatformError(
+      "CONFIGURATION_INVALID",
+      `${flowName}: ${standIns.map((m) => m.type).join(", ")} would stand in for a factor the flow requires ` +
+        `(requiredFactors ${required} of ${named} named factor(s)); require fewer, or allow it by its property`,
+      { details: { flow: flowName, requiredFactors: required, standIns: standIns.map((m) => m.type) } },
+    );
+  }
 }

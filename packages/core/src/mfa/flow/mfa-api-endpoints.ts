@@ -8,6 +8,7 @@ import { errorCatalogOf, isClientError } from "../../web/exchange-error-catalog.
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { MfaStatusBody } from "../../web/wire/mfa-messages.js";
 import { withMinimumDuration } from "../codes/min-delay.js";
+import { codeNameOf } from "../factor-family/factor.js";
 import type { FactorContext } from "../state/factor-context.js";
 import { selectableFactors } from "../state/factor-context.js";
 import { mfaConfigJson } from "../urls/mfa-config-json.js";
@@ -103,7 +104,7 @@ export class MfaApiEndpoints {
           method: "POST" as const,
           path: urls.verify,
           name: `mfa.${name}`,
-          description: `Verifies the flow user's ${member.label.toLowerCase()} code`,
+          description: `Verifies the flow user's ${codeNameOf(member.label)}`,
           meta: { contract: MFA_CONTRACTS.verifyCode },
           feature: "mfa",
           access: "mfa-flow" as const,

@@ -218,6 +218,7 @@ export class MfaFactorVerification {
         `A ${factor} factor failed to verify`,
         failed.userId,
         failed.mfaSessionId,
+        factor,
       );
     }
     if (failed.state === "MFA_ACCOUNT_LOCKED" || userLock !== undefined) {
@@ -227,6 +228,7 @@ export class MfaFactorVerification {
         "Too many failed factors: the account is locked",
         failed.userId,
         failed.mfaSessionId,
+        factor,
       );
       const until = Math.max(
         failed.lockedUntil ?? 0,

@@ -3,6 +3,7 @@ import { type ChainRoute, pageRoutes } from "../../identity/chain/chain-route.js
 import { csrfToken } from "../../identity/csrf/csrf-token.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
+import { codeNameOf, type FactorDescription } from "../factor-family/factor.js";
 import type { FactorType } from "../factor-type.js";
 import { mfaFailureReasonFor, renderMfaFailurePage } from "../pages/mfa-failure-page.js";
 import { renderMfaConfigurePage } from "../pages/mfa-configure-page.js";
@@ -106,8 +107,8 @@ export class MfaPages {
       const own = this.o.flow.factorUrls[member.type];
       if (!own) continue;
       const name = `factor-challenge-page-${member.type.toLowerCase().replaceAll("_", "-")}`;
-      add(own.challengePage, name, `Enter the ${member.label.toLowerCase()} code`, (exchange, csrf) =>
-        this.factorChallengePage(exchange, csrf, member.label, own.verify),
+      add(own.challengePage, name, `Enter the ${codeNameOf(member.label)}`, (exchange, csrf) =>
+        this.factorChallengePage(exchange, csrf, member, own.verify),
       );
     }
     add(urls.failurePage, "failure-page", "Why the MFA sign-in failed", (exchange, csrf) =>
@@ -221,7 +222,7 @@ export class MfaPages {
   private factorChallengePage(
     exchange: HttpExchange,
     csrf: string | undefined,
-    label: string,
+    member: FactorDescription,
     verifyUrl: string,
   ): Promise<void> {
     const { urls } = this.o.flow;
@@ -229,7 +230,9 @@ export class MfaPages {
       renderFactorCodeChallengePage({
         csrfToken: csrf,
         mfaSessionId: ctx.mfaSessionId,
-        label,
+        label: member.label,
+        instructions: member.codeEntry?.instructions,
+        inputMode: member.codeEntry?.inputMode,
         verifyUrl,
         failureUrl: urls.failurePage,
         cancelUrl: urls.cancel,

@@ -44,6 +44,7 @@ export class MfaRuntimeEvents {
     message: string,
     userId?: string,
     mfaSessionId?: string,
+    factor?: string,
   ): Promise<void> {
     await this.o.events.publish({
       type: "ErrorEvent",
@@ -52,6 +53,7 @@ export class MfaRuntimeEvents {
       message,
       userId,
       mfaSessionId,
+      ...(factor === undefined ? {} : { factor }),
       at: this.o.clock.now(),
     });
   }

@@ -11,6 +11,10 @@ export interface FactorCodeChallengePageModel {
   mfaSessionId: string;
   /** The factor's name (`Authenticator app`). */
   label: string;
+  /** The instruction line; default "Enter the code your <label> shows." */
+  instructions?: string | undefined;
+  /** `text` for codes of letters and digits; default `numeric` (a number pad on phones). */
+  inputMode?: "numeric" | "text" | undefined;
   /** `POST` the factor's verify URL: the form's action. */
   verifyUrl: string;
   /** The failure page (`data-failure-url`). */
@@ -44,10 +48,10 @@ export function renderFactorCodeChallengePage(m: FactorCodeChallengePageModel): 
       "mfa-session-id": m.mfaSessionId,
     },
     body: `${noticeHtml("error", m.error)}
-<p id="factorInstructions">Enter the code your ${escapeHtml(m.label.toLowerCase())} shows.</p>
+<p id="factorInstructions">${escapeHtml(m.instructions ?? `Enter the code your ${m.label.toLowerCase()} shows.`)}</p>
 <form id="factorVerifyForm" method="post" action="${escapeHtml(m.verifyUrl)}">
 <label for="token">Verification code</label>
-<input id="token" name="token" inputmode="numeric" autocomplete="one-time-code" maxlength="16" required autofocus>
+<input id="token" name="token" inputmode="${m.inputMode === "text" ? "text" : "numeric"}" autocomplete="one-time-code" maxlength="${m.inputMode === "text" ? 32 : 16}" required autofocus>
 ${hiddenInputsHtml(hidden)}
 <button id="verifyButton" type="submit">Verify</button>
 </form>
