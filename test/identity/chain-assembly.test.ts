@@ -57,10 +57,19 @@ describe("handler and repository selection by state type", () => {
         .list()
         .filter((r) => r.chain === chain)
         .map((r) => `${r.method} ${r.path} ${r.name} ${r.stage}`);
+    // Every chain also serves the account routes features contribute (AccountRouteSource members).
+    const account = [
+      "POST /api/password/forgot identity.password-forgot entry",
+      "PUT /api/account/email mfa.email-change entry",
+      "GET /verify-email mfa.email-verify-page entry",
+      "HEAD /verify-email mfa.email-verify-page entry",
+      "POST /verify-email mfa.email-verify entry",
+    ];
     expect(routes("rest")).toEqual([
       "POST /api/logout identity.logout entry",
       "POST /session-api/login identity.rest.login entry",
       "GET /api/me identity.me entry",
+      ...account,
     ]);
     expect(routes("rest_2")).toEqual([
       "POST /api/logout identity.logout entry",
@@ -68,6 +77,7 @@ describe("handler and repository selection by state type", () => {
       "POST /api/token/refresh identity.token-refresh entry",
       "POST /api/token/revoke identity.token-revoke entry",
       "GET /api/me identity.me entry",
+      ...account,
     ]);
   });
 

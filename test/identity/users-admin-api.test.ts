@@ -351,6 +351,7 @@ describe("users admin API: the factor reset (a lost phone)", () => {
     await expect.poll(() => noticesFor("lost-phone")).toHaveLength(1);
     const [notice] = await noticesFor("lost-phone");
     expect(notice).toMatchObject({ token: "" });
+    expect(notice?.notice).toContain("authenticator app");
 
     // Nothing left: removed is empty and the user is not told again.
     expect((await api(admin, "POST", path)).body.removed).toEqual([]);
