@@ -99,7 +99,7 @@ interface FrozenRequest {
  * before each decision of the configured model. `copy` is synchronous and cheap: an event in the
  * sample (a stable hash of its ID), with a SHADOW release this build runs, inside the UTC day's cap,
  * gets a frozen copy of what the enforced maker got. `after` queues the run on the runner's own
- * executor (one at a time, a bounded queue, the decision timeout); the run asks the configured
+ * executor (as many at a time as the executor takes, a bounded queue, the decision timeout); the run asks the configured
  * DecisionMaker with the SHADOW bundle, seals the result as stage SHADOW and compares it with the
  * enforced outcome; comparisons go to the release evidence ledger in batches. Nothing it does is
  * enforced, learned or added to the session: no zero-trust write, no decision history, no event.
@@ -141,7 +141,7 @@ export class ShadowRunner implements ShadowDecisions {
     });
     this.queue = new DecisionQueue({
       capacity: o.queueCapacity ?? SHADOW_QUEUE_CAPACITY,
-      concurrency: 1,
+      concurrency: this.executor.concurrency ?? 1,
       timeoutMs: o.timeoutMs,
       onFailure: (reason, error, tag) => this.onFailure(reason, error, tag),
     });

@@ -123,6 +123,26 @@ describe("ShadowWorkerExecutor", () => {
     expect(worker.stats().inThreadRuns).toBe(before + 1);
   });
 
+  it("posts runs handed over together in one batch and answers each; one aborted meanwhile is left out", async () => {
+    const before = worker.stats();
+    const controller = new AbortController();
+    const runs = ["b-1", "b-2", "b-3", "b-4"].map((id, i) =>
+      worker.run(job(id), i === 2 ? controller.signal : new AbortController().signal),
+    );
+    controller.abort(new Error("timeout"));
+    const settled = await Promise.allSettled(runs);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(settled.map((s) => (s.status === "fulfilled" ? s.value.presealed?.header.id : null))).toEqual([
+      "b-1",
+      "b-2",
+      null,
+      "b-4",
+    ]);
+    const after = worker.stats();
+    expect(after.workerRuns - before.workerRuns).toBe(3);
+    expect(after.workerBatches - before.workerBatches).toBe(1);
+  });
+
   it("fails an aborted or uncloneable run alone; the worker goes on", async () => {
     const controller = new AbortController();
     const aborted = worker.run(job("w-4"), controller.signal);
@@ -153,6 +173,7 @@ describe("ShadowWorkerExecutor", () => {
     expect(executor.stats()).toEqual({
       executor: "in-thread",
       workerRuns: 0,
+      workerBatches: 0,
       inThreadRuns: 1,
       workerFailures: 1,
     });
