@@ -18,7 +18,11 @@ const V20 = "2026.09.15-v20";
 const bundleRoot = new URL("./prompt-bundles", import.meta.url).pathname;
 const catalog = loadBundleCatalog({ root: bundleRoot });
 const lines = [];
-const logger = { info: () => {}, warn: (message) => lines.push(message), error: (message) => lines.push(message) };
+const logger = {
+  info: () => {},
+  warn: (message) => lines.push(message),
+  error: (message) => lines.push(message),
+};
 // The fallback refuses, so an answer can only come from the worker.
 const refuse = {
   run: async () => {
@@ -28,7 +32,11 @@ const refuse = {
   stop: async () => {},
 };
 const executor = new ShadowWorkerExecutor({
-  init: { bundleRoot, instanceId: "node-1", engine: { escalationConfidence: 0.6, timeouts: { L1: 5000, L2: 10000 } } },
+  init: {
+    bundleRoot,
+    instanceId: "node-1",
+    engine: { escalationConfidence: 0.6, timeouts: { L1: 5000, L2: 10000 } },
+  },
   fallback: refuse,
   logger,
 });
@@ -36,7 +44,12 @@ try {
   const started = await executor.started;
   const at = Date.now();
   const input = parsePromptInput(
-    JSON.parse(readFileSync(new URL("./prompt-bundles/golden/inputs/external-admin-delete.json", import.meta.url), "utf8")),
+    JSON.parse(
+      readFileSync(
+        new URL("./prompt-bundles/golden/inputs/external-admin-delete.json", import.meta.url),
+        "utf8",
+      ),
+    ),
   );
   const job = {
     id: "pkg-dist-1",
