@@ -10,7 +10,7 @@ import { ManualClock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { readGoldenInputs } from "../../prompts/manifest/bundle-root.js";
-import { inThreadShadowExecutor, type ShadowJob } from "./shadow-executor.js";
+import { inThreadShadowExecutor, type ShadowExecutor, type ShadowJob } from "./shadow-executor.js";
 import { shadowEvidencePackage } from "./shadow-evidence-package.js";
 import { CATALOG, V20 } from "./shadow-runner.fixture.js";
 import { ShadowWorkerExecutor } from "./shadow-worker-executor.js";
@@ -182,6 +182,34 @@ describe("ShadowWorkerExecutor", () => {
     expect(broken.lines).toEqual([
       { message: "shadow worker error; shadow runs go on the serving thread", fields: { error: "Error" } },
     ]);
+    await executor.stop();
+  });
+
+  it("runs a batch handed over while the worker is not serving on the serving thread one at a time", async () => {
+    let running = 0;
+    let most = 0;
+    const counting: ShadowExecutor = {
+      async run(j, signal) {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        return inThreadShadowExecutor(inThreadMaker).run(j, signal);
+      },
+      stats: () => inThreadShadowExecutor(inThreadMaker).stats(),
+      stop: async () => {},
+    };
+    const executor = new ShadowWorkerExecutor({
+      init: { bundleRoot: CATALOG.root, instanceId: INSTANCE, engine: ENGINE },
+      fallback: counting,
+      logger: recordingLogger(),
+      entry: () => new URL(`data:text/javascript,${encodeURIComponent("throw new Error('no')")}`),
+    });
+    expect(await executor.started).toBe(false);
+    const signal = new AbortController().signal;
+    const runs = await Promise.all(["s-1", "s-2", "s-3"].map((id) => executor.run(job(id), signal)));
+    expect(runs.map((r) => r.outcome.bundleVersion)).toEqual([V20, V20, V20]);
+    expect(most).toBe(1);
+    expect(executor.concurrency).toBeGreaterThan(1);
     await executor.stop();
   });
 

@@ -55,6 +55,7 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
   private workerBatches = 0;
   private inThreadRuns = 0;
   private workerFailures = 0;
+  private inThreadTail: Promise<void> = Promise.resolve();
   /** Settles when the worker is ready (true) or will not be (false). */
   readonly started: Promise<boolean>;
 
@@ -174,9 +175,22 @@ export class ShadowWorkerExecutor implements ShadowExecutor {
     if (message.type === "runs") this.workerBatches++;
   }
 
+  /**
+   * A run on the serving thread, one at a time as the runner ran them before batches: the runner
+   * hands this executor a batch at once, which must not become a burst of in-thread runs while the
+   * worker starts or after it failed.
+   */
   private inThread(job: ShadowJob, signal: AbortSignal): Promise<ShadowRunResult> {
     this.inThreadRuns++;
-    return this.o.fallback.run(job, signal);
+    const run = this.inThreadTail.then(() => {
+      signal.throwIfAborted();
+      return this.o.fallback.run(job, signal);
+    });
+    this.inThreadTail = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
   }
 
   private onMessage(m: FromShadowWorker, started: (ok: boolean) => void): void {
