@@ -6,7 +6,7 @@
 // packs unless `.ci/run` packed that build already (KEYWARD_TARBALLS=<dir>, which its publish dry run
 // reuses: the same `pnpm pack`, once per run).
 import { execFile, execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -122,8 +122,11 @@ describe("the packed packages, installed together outside the workspace", () => 
       "consumer.ts",
       "tsconfig.json",
       "host-config.mjs",
+      "shadow-worker-from-dist.mjs",
     ])
       copyFileSync(join(CONSUMER_FILES, f), join(app, f));
+    // The bundle manifests the shadow worker's catalog reads (a host keeps its own bundle root).
+    cpSync(join(ROOT, "prompt-bundles"), join(app, "prompt-bundles"), { recursive: true });
     run("pnpm", ["install", "--offline", "--frozen-lockfile", "--ignore-scripts"], app);
     declarations = checkDeclarations(app);
     declarations.catch(() => {}); // reported by its test; never an unhandled rejection meanwhile
@@ -170,6 +173,25 @@ describe("the packed packages, installed together outside the workspace", () => 
       wrongCode: "BAD_CREDENTIALS",
       sdkStatus: 200,
       sdkDefinesPlatformMfa: true,
+    });
+  }, 60_000);
+
+  // The worker's entry from dist had no automated test: under tsx the sources take the data: bootstrap.
+  it("plain node starts the shadow worker from the built package and it answers a run", () => {
+    const out = run(process.execPath, ["shadow-worker-from-dist.mjs"], join(dir, "app"));
+    const line = out.split("\n").find((l) => l.startsWith('{"entry"'));
+    expect(JSON.parse(line ?? "{}")).toEqual({
+      entry: "governance/shadow/shadow-worker-thread.js",
+      started: true,
+      executor: "worker",
+      workerRuns: 1,
+      workerBatches: 1,
+      inThreadRuns: 0,
+      workerFailures: 0,
+      bundleVersion: "2026.09.15-v20",
+      presealedId: "pkg-dist-1",
+      packageHashLength: 64,
+      warnings: [],
     });
   }, 60_000);
 

@@ -19,7 +19,7 @@ import { SHADOW_DAILY_CALL_CAP, SHADOW_SAMPLE_PERCENT } from "../selection/selec
 import { ShadowComparisonRecorder } from "./shadow-comparison-recorder.js";
 import { ShadowReleaseLookup } from "./shadow-release-lookup.js";
 import { ShadowRunner } from "./shadow-runner.js";
-import { SHADOW_COMPARISON_BATCH_SIZE } from "./shadow.properties.js";
+import { SHADOW_COMPARISON_BATCH_SIZE, SHADOW_REQUESTER_SHARE_PERCENT } from "./shadow.properties.js";
 import { shadowExecutorOf } from "./shadow-executor-choice.js";
 
 /** What the wiring is given that the container does not hold. */
@@ -73,6 +73,7 @@ function buildRunner(c: DependencyContainer, percent: number, wiring: ShadowWiri
   return new ShadowRunner({
     samplePercent: percent,
     dailyCap: properties.get(SHADOW_DAILY_CALL_CAP),
+    requesterSharePercent: properties.get(SHADOW_REQUESTER_SHARE_PERCENT),
     batchSize: properties.get(SHADOW_COMPARISON_BATCH_SIZE),
     timeoutMs: timeoutOf(properties),
     maker,

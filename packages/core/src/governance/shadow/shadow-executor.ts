@@ -26,6 +26,8 @@ export interface ShadowExecutorStats {
   /** `worker` while the worker serves, `in-thread` otherwise (chosen, or fallen back). */
   readonly executor: "worker" | "in-thread";
   readonly workerRuns: number;
+  /** Messages that carried runs to the worker (runs are posted in batches). */
+  readonly workerBatches: number;
   readonly inThreadRuns: number;
   /** Times the worker could not start or died (each switched its runs to the serving thread). */
   readonly workerFailures: number;
@@ -37,6 +39,8 @@ export interface ShadowExecutorStats {
  * executor runs an in-process model, and the sealing it can do without keys, on a worker thread.
  */
 export interface ShadowExecutor {
+  /** Runs the runner may hand over at once (default 1): an executor that batches takes more. */
+  readonly concurrency?: number | undefined;
   run(job: ShadowJob, signal: AbortSignal): Promise<ShadowRunResult>;
   stats(): ShadowExecutorStats;
   /** Releases what it holds (the worker); runs asked after it go in-thread. */
@@ -51,7 +55,13 @@ export function inThreadShadowExecutor(maker: DecisionMaker): ShadowExecutor {
       runs++;
       return { outcome: await maker.decide(job, signal) };
     },
-    stats: () => ({ executor: "in-thread", workerRuns: 0, inThreadRuns: runs, workerFailures: 0 }),
+    stats: () => ({
+      executor: "in-thread",
+      workerRuns: 0,
+      workerBatches: 0,
+      inThreadRuns: runs,
+      workerFailures: 0,
+    }),
     stop: async () => {},
   };
 }

@@ -60,6 +60,8 @@ export interface ShadowStackOptions {
   readonly rows?: readonly ReleaseRow[];
   readonly percent?: number;
   readonly cap?: number;
+  /** `shadow.requester-share-percent` (default: none, one requester may take the whole cap). */
+  readonly share?: number;
   readonly batchSize?: number;
   /** The maker of the shadow runs (default: the pipeline's own). */
   readonly shadowMaker?: DecisionMaker;
@@ -75,6 +77,7 @@ export async function shadowStack(o: ShadowStackOptions = {}) {
     runner = new ShadowRunner({
       samplePercent: o.percent ?? 100,
       dailyCap: o.cap ?? 100,
+      requesterSharePercent: o.share,
       batchSize: o.batchSize ?? 50,
       timeoutMs: 5_000,
       maker: o.shadowMaker ?? maker,

@@ -180,6 +180,23 @@ describe("ShadowRunner in the decision pipeline", () => {
     expect(f.runner.stats()).toMatchObject({ admitted: 2, capped: 1, ran: 2 });
   });
 
+  it("lets one requester take only its share of the day's cap, the others theirs, again after midnight UTC", async () => {
+    const f = await shadowStack({ cap: 4, share: 50 });
+    const bob = await f.users.create({ username: "bob", passwordHash: "x", authorities: ["ROLE_USER"] });
+    for (let i = 0; i < 3; i++) {
+      f.pipeline.submit(f.signIn());
+      await f.pipeline.idle();
+    }
+    expect(f.runner.stats()).toMatchObject({ admitted: 2, requesterCapped: 1, capped: 0 });
+    f.pipeline.submit(f.signIn({ userId: bob.id }));
+    await f.pipeline.idle();
+    expect(f.runner.stats()).toMatchObject({ admitted: 3, requesterCapped: 1, ran: 3 });
+    f.clock.advance(14 * 3_600_000); // 10:00 → 00:00 UTC the next day
+    f.pipeline.submit(f.signIn());
+    await f.pipeline.idle();
+    expect(f.runner.stats()).toMatchObject({ admitted: 4, requesterCapped: 1, ran: 4 });
+  });
+
   it("records comparisons in batches as SHADOW_COMPARISON evidence that the real gate sums", async () => {
     const f = await shadowStack({ batchSize: 2 });
     f.pipeline.submit(f.signIn());

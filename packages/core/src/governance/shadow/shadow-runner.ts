@@ -14,6 +14,7 @@ import type { IdGenerator } from "../../kernel/id-generator.js";
 import type { Logger } from "../../kernel/logger.js";
 import type { PromptInput } from "../../prompts/input/prompt-input.js";
 import type { ResourceFamilyOf } from "../selection/release-snapshots.js";
+import { requesterKeyOf } from "../selection/requester-key.js";
 import { SHADOW_AUDIT } from "./shadow-audit.js";
 import { agrees, type ComparisonBatch, ShadowComparisonBatches } from "./shadow-comparison-batches.js";
 import type { ShadowComparisonRecorder } from "./shadow-comparison-recorder.js";
@@ -35,6 +36,8 @@ export interface ShadowRunnerOptions {
   readonly samplePercent: number;
   /** `shadow.daily-call-cap`: runs admitted per UTC day. */
   readonly dailyCap: number;
+  /** `shadow.requester-share-percent`: the share of the day's cap one requester may take (absent: 100). */
+  readonly requesterSharePercent?: number | undefined;
   /** Runs per SHADOW_COMPARISON record. */
   readonly batchSize: number;
   /** One run's budget (the decision timeout): past it the run is aborted and counted. */
@@ -66,6 +69,8 @@ export interface ShadowRunnerStats extends ShadowExecutorStats {
   readonly notInBuild: number;
   /** Sampled decisions refused by the daily cap. */
   readonly capped: number;
+  /** Sampled decisions refused because their requester took its share of the day's cap. */
+  readonly requesterCapped: number;
   /** Runs admitted (counted against the daily cap). */
   readonly admitted: number;
   /** Admitted runs dropped because the executor's queue was full. */
@@ -94,7 +99,7 @@ interface FrozenRequest {
  * before each decision of the configured model. `copy` is synchronous and cheap: an event in the
  * sample (a stable hash of its ID), with a SHADOW release this build runs, inside the UTC day's cap,
  * gets a frozen copy of what the enforced maker got. `after` queues the run on the runner's own
- * executor (one at a time, a bounded queue, the decision timeout); the run asks the configured
+ * executor (as many at a time as the executor takes, a bounded queue, the decision timeout); the run asks the configured
  * DecisionMaker with the SHADOW bundle, seals the result as stage SHADOW and compares it with the
  * enforced outcome; comparisons go to the release evidence ledger in batches. Nothing it does is
  * enforced, learned or added to the session: no zero-trust write, no decision history, no event.
@@ -112,6 +117,7 @@ export class ShadowRunner implements ShadowDecisions {
     noRelease: 0,
     notInBuild: 0,
     capped: 0,
+    requesterCapped: 0,
     admitted: 0,
     queueFull: 0,
     ran: 0,
@@ -124,14 +130,18 @@ export class ShadowRunner implements ShadowDecisions {
 
   constructor(private readonly o: ShadowRunnerOptions) {
     this.executor = o.executor ?? inThreadShadowExecutor(o.maker);
-    this.cap = new ShadowDailyCap({ clock: o.clock, cap: o.dailyCap });
+    this.cap = new ShadowDailyCap({
+      clock: o.clock,
+      cap: o.dailyCap,
+      requesterSharePercent: o.requesterSharePercent,
+    });
     this.batches = new ShadowComparisonBatches({
       batchSize: o.batchSize,
       maxPending: SHADOW_MAX_PENDING_RUNS,
     });
     this.queue = new DecisionQueue({
       capacity: o.queueCapacity ?? SHADOW_QUEUE_CAPACITY,
-      concurrency: 1,
+      concurrency: this.executor.concurrency ?? 1,
       timeoutMs: o.timeoutMs,
       onFailure: (reason, error, tag) => this.onFailure(reason, error, tag),
     });
@@ -188,8 +198,10 @@ export class ShadowRunner implements ShadowDecisions {
       else this.counts.noRelease++;
       return undefined;
     }
-    if (!this.cap.admit()) {
-      this.counts.capped++;
+    const admission = this.cap.admit(shadowRequesterOf(request.event));
+    if (admission !== "admitted") {
+      if (admission === "cap-spent") this.counts.capped++;
+      else this.counts.requesterCapped++;
       return undefined;
     }
     this.counts.admitted++;
@@ -306,6 +318,11 @@ export class ShadowRunner implements ShadowDecisions {
       // The sink must not stop a shadow run.
     }
   }
+}
+
+/** The requester a run is counted to: the canary's stable key (user, else session, else event). */
+function shadowRequesterOf(event: DecisionEvent): string {
+  return requesterKeyOf({ userId: event.userId, sessionId: event.sessionHandle, eventId: event.id });
 }
 
 function nameOf(error: unknown): string {

@@ -10,7 +10,7 @@ import { ManualClock } from "../../kernel/clock.js";
 import type { Logger } from "../../kernel/logger.js";
 import { parsePromptInput } from "../../prompts/input/prompt-input.js";
 import { readGoldenInputs } from "../../prompts/manifest/bundle-root.js";
-import { inThreadShadowExecutor, type ShadowJob } from "./shadow-executor.js";
+import { inThreadShadowExecutor, type ShadowExecutor, type ShadowJob } from "./shadow-executor.js";
 import { shadowEvidencePackage } from "./shadow-evidence-package.js";
 import { CATALOG, V20 } from "./shadow-runner.fixture.js";
 import { ShadowWorkerExecutor } from "./shadow-worker-executor.js";
@@ -67,6 +67,8 @@ beforeAll(async () => {
     init: { bundleRoot: CATALOG.root, instanceId: INSTANCE, engine: ENGINE },
     fallback: inThreadShadowExecutor(inThreadMaker),
     logger,
+    // A short window keeps the file fast; runs handed over in one turn still share a batch.
+    batchWindowMs: 5,
   });
   expect(await worker.started).toBe(true);
 }, 30_000);
@@ -123,6 +125,26 @@ describe("ShadowWorkerExecutor", () => {
     expect(worker.stats().inThreadRuns).toBe(before + 1);
   });
 
+  it("posts runs handed over together in one batch and answers each; one aborted meanwhile is left out", async () => {
+    const before = worker.stats();
+    const controller = new AbortController();
+    const runs = ["b-1", "b-2", "b-3", "b-4"].map((id, i) =>
+      worker.run(job(id), i === 2 ? controller.signal : new AbortController().signal),
+    );
+    controller.abort(new Error("timeout"));
+    const settled = await Promise.allSettled(runs);
+    expect(settled.map((s) => s.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(settled.map((s) => (s.status === "fulfilled" ? s.value.presealed?.header.id : null))).toEqual([
+      "b-1",
+      "b-2",
+      null,
+      "b-4",
+    ]);
+    const after = worker.stats();
+    expect(after.workerRuns - before.workerRuns).toBe(3);
+    expect(after.workerBatches - before.workerBatches).toBe(1);
+  });
+
   it("fails an aborted or uncloneable run alone; the worker goes on", async () => {
     const controller = new AbortController();
     const aborted = worker.run(job("w-4"), controller.signal);
@@ -153,12 +175,41 @@ describe("ShadowWorkerExecutor", () => {
     expect(executor.stats()).toEqual({
       executor: "in-thread",
       workerRuns: 0,
+      workerBatches: 0,
       inThreadRuns: 1,
       workerFailures: 1,
     });
     expect(broken.lines).toEqual([
       { message: "shadow worker error; shadow runs go on the serving thread", fields: { error: "Error" } },
     ]);
+    await executor.stop();
+  });
+
+  it("runs a batch handed over while the worker is not serving on the serving thread one at a time", async () => {
+    let running = 0;
+    let most = 0;
+    const counting: ShadowExecutor = {
+      async run(j, signal) {
+        most = Math.max(most, ++running);
+        await new Promise((r) => setTimeout(r, 5));
+        running--;
+        return inThreadShadowExecutor(inThreadMaker).run(j, signal);
+      },
+      stats: () => inThreadShadowExecutor(inThreadMaker).stats(),
+      stop: async () => {},
+    };
+    const executor = new ShadowWorkerExecutor({
+      init: { bundleRoot: CATALOG.root, instanceId: INSTANCE, engine: ENGINE },
+      fallback: counting,
+      logger: recordingLogger(),
+      entry: () => new URL(`data:text/javascript,${encodeURIComponent("throw new Error('no')")}`),
+    });
+    expect(await executor.started).toBe(false);
+    const signal = new AbortController().signal;
+    const runs = await Promise.all(["s-1", "s-2", "s-3"].map((id) => executor.run(job(id), signal)));
+    expect(runs.map((r) => r.outcome.bundleVersion)).toEqual([V20, V20, V20]);
+    expect(most).toBe(1);
+    expect(executor.concurrency).toBeGreaterThan(1);
     await executor.stop();
   });
 

@@ -1,16 +1,26 @@
 import type { ShadowWorkerAnswer, ShadowWorkerJob } from "./shadow-worker-engine.js";
 
-/** A message to a shadow worker: run job `n`, or abort it (its timeout passed). */
+/** One job of a batch, numbered by the serving thread. */
+export interface NumberedShadowJob {
+  readonly n: number;
+  readonly job: ShadowWorkerJob;
+}
+
+/** One job's result in a batch of answers: its answer, or its error's code or class name only. */
+export type NumberedShadowAnswer =
+  | { readonly n: number; readonly answer: ShadowWorkerAnswer }
+  | { readonly n: number; readonly error: string };
+
+/** A message to a shadow worker: run a batch of jobs, or abort job `n` (its timeout passed). */
 export type ToShadowWorker =
-  | { readonly type: "run"; readonly n: number; readonly job: ShadowWorkerJob }
+  | { readonly type: "runs"; readonly jobs: readonly NumberedShadowJob[] }
   | { readonly type: "abort"; readonly n: number };
 
 /** A message from a shadow worker. Errors travel as a code or a class name only, never a message. */
 export type FromShadowWorker =
   | { readonly type: "ready" }
   | { readonly type: "start-failed"; readonly error: string }
-  | { readonly type: "answer"; readonly n: number; readonly answer: ShadowWorkerAnswer }
-  | { readonly type: "failed"; readonly n: number; readonly error: string };
+  | { readonly type: "answers"; readonly answers: readonly NumberedShadowAnswer[] };
 
 /** An error's stable code, else its class name: what may cross a thread or reach a log. */
 export function errorNameOf(error: unknown): string {

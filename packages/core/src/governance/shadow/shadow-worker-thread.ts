@@ -1,11 +1,17 @@
 // The entry a shadow worker thread loads (see ShadowWorkerExecutor): builds the worker's engine from
-// workerData, then answers `run` and `abort` messages on its parent port.
+// workerData, then answers batches of runs (`runs`) in order, one `answers` message per batch, and
+// takes `abort`s on its parent port.
 import "reflect-metadata";
 import { readlinkSync } from "node:fs";
 import { setPriority } from "node:os";
 import { parentPort, workerData } from "node:worker_threads";
 import { type ShadowWorkerInit, shadowWorkerEngine } from "./shadow-worker-engine.js";
-import { errorNameOf, type ToShadowWorker } from "./shadow-worker-protocol.js";
+import {
+  errorNameOf,
+  type NumberedShadowAnswer,
+  type NumberedShadowJob,
+  type ToShadowWorker,
+} from "./shadow-worker-protocol.js";
 
 /** The worker thread's nice value: shadow runs are background work and yield the core to serving. */
 const SHADOW_WORKER_NICENESS = 19;
@@ -26,23 +32,32 @@ function yieldToServing(): void {
 
 const port = parentPort!;
 yieldToServing();
-const running = new Map<number, AbortController>();
+/** Jobs received and not yet started; an abort takes its job out (bounded by the jobs in flight). */
+const queued = new Set<number>();
 try {
   const engine = shadowWorkerEngine(workerData as ShadowWorkerInit);
+  /** Runs a batch one job after another and answers it in one message (one wake-up of the serving thread). */
+  const runBatch = async (jobs: readonly NumberedShadowJob[]): Promise<void> => {
+    const answers: NumberedShadowAnswer[] = [];
+    for (const { n, job } of jobs) {
+      // Aborted before it started: skipped. An abort that comes later finds the job answered (ignored there).
+      if (!queued.delete(n)) continue;
+      try {
+        answers.push({ n, answer: await engine.run(job, new AbortController().signal) });
+      } catch (error) {
+        answers.push({ n, error: errorNameOf(error) });
+      }
+    }
+    port.postMessage({ type: "answers", answers });
+  };
+  let batches = Promise.resolve();
   port.on("message", (message: ToShadowWorker) => {
     if (message.type === "abort") {
-      running.get(message.n)?.abort();
+      queued.delete(message.n);
       return;
     }
-    const controller = new AbortController();
-    running.set(message.n, controller);
-    engine
-      .run(message.job, controller.signal)
-      .then(
-        (answer) => port.postMessage({ type: "answer", n: message.n, answer }),
-        (error: unknown) => port.postMessage({ type: "failed", n: message.n, error: errorNameOf(error) }),
-      )
-      .finally(() => running.delete(message.n));
+    for (const { n } of message.jobs) queued.add(n);
+    batches = batches.then(() => runBatch(message.jobs));
   });
   port.postMessage({ type: "ready" });
 } catch (error) {

@@ -25,5 +25,19 @@ export const SHADOW_EXECUTOR = defineProperty<"WORKER" | "IN_THREAD">({
     "IN_THREAD. A model behind HTTP always runs in-thread (its shadow run is I/O).",
 });
 
+/** The share of the day's shadow cap one requester may take (the canary's requester key). */
+export const SHADOW_REQUESTER_SHARE_PERCENT = defineProperty<number>({
+  key: "platform.security.tiered.prompt-bundle.shadow.requester-share-percent",
+  schema: prop.int(1, 100),
+  default: 10,
+  description:
+    "The share of shadow.daily-call-cap one requester (the user, else the session, else the event, as the " +
+    "canary counts them) may take per UTC day, at least one run; 100 lets one requester take the whole cap.",
+});
+
 /** The shadow properties this folder adds (sample share and daily cap are in the selection properties). */
-export const SHADOW_PROPERTIES = [SHADOW_COMPARISON_BATCH_SIZE, SHADOW_EXECUTOR] as const;
+export const SHADOW_PROPERTIES = [
+  SHADOW_COMPARISON_BATCH_SIZE,
+  SHADOW_EXECUTOR,
+  SHADOW_REQUESTER_SHARE_PERCENT,
+] as const;
