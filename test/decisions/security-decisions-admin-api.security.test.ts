@@ -134,7 +134,10 @@ describe("the security-decisions admin API guards itself", () => {
     expect(body.seal).toMatchObject({ intact: true, erased: true });
     expect(body.prompts ?? []).toEqual([]);
     const audit = await demo.platform.resolve(AuditLog).query({ type: "user.deleted" });
-    expect(audit.at(-1)?.data).toMatchObject({ userId: me.id, hooks: ["mfa-factors", "sealed-evidence-erasure"] });
+    expect(audit.at(-1)?.data).toMatchObject({
+      userId: me.id,
+      hooks: ["mfa-factors", "sealed-evidence-erasure"],
+    });
   });
 
   it("platform evidence verify proves the chain intact through the admin API, then names a package dropped without a deletion entry", async () => {
