@@ -64,6 +64,7 @@ describe("handler and repository selection by state type", () => {
       "GET /verify-email mfa.email-verify-page entry",
       "HEAD /verify-email mfa.email-verify-page entry",
       "POST /verify-email mfa.email-verify entry",
+      "GET /api/account mfa.account-overview entry",
     ];
     expect(routes("rest")).toEqual([
       "POST /api/logout identity.logout entry",

@@ -11,7 +11,7 @@ import { Browser } from "./identity-test-server.js";
 import { outbox } from "./mfa/mfa-test-support.js";
 
 // One demo: admin (MFA by e-mailed code) changes their own address through the mailed link.
-describe("the user's own e-mail address (PUT /api/account/email, /verify-email)", () => {
+describe("the account security API: the e-mail change (PUT /api/account/email, /verify-email) and GET /api/account", () => {
   let demo: RunningDemo;
   let bearer: Record<string, string>;
   const change = (body: unknown, headers = bearer) =>
@@ -94,5 +94,28 @@ describe("the user's own e-mail address (PUT /api/account/email, /verify-email)"
       const res = await change(body);
       expect(res.status, JSON.stringify(body).slice(0, 20)).toBe(status);
     }
+  });
+
+  it("GET /api/account lists the address, every factor, passkeys and sessions; never a secret", async () => {
+    expect((await fetch(`${demo.base}/api/account`)).status).toBe(401);
+    const res = await fetch(`${demo.base}/api/account`, { headers: bearer });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const body = (await res.json()) as {
+      username: string;
+      email: string | null;
+      factors: { type: string; enrolled: boolean; remaining?: number }[];
+      passkeys: unknown[];
+      sessions: unknown[];
+    };
+    expect(body).toMatchObject({ username: "admin", email: "admin.third@example.org", passkeys: [] });
+    expect(body.factors.map((f) => [f.type, f.enrolled])).toEqual([
+      ["OTT", true],
+      ["PASSKEY", false],
+      ["TOTP", false],
+      ["RECOVERY_CODE", false],
+    ]);
+    expect(body.factors.find((f) => f.type === "RECOVERY_CODE")?.remaining).toBe(0);
+    expect(JSON.stringify(body)).not.toMatch(/password|secret|publicKey/i);
   });
 });
