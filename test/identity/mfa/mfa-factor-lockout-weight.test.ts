@@ -10,6 +10,7 @@ import {
   newOutboxFile,
   primaryForm,
   verify,
+  formFlowOffering,
 } from "./mfa-test-support.js";
 
 /** A plugin factor whose wrong answer weighs three failures (a guessable PIN, say). */
@@ -38,17 +39,7 @@ describe("a plugin factor's lockout weight", () => {
   const file = newOutboxFile();
   beforeAll(async () => {
     s = await startIdentityServer({
-      security: (r) =>
-        r
-          .mfa((m) =>
-            m
-              .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-              .ott()
-              .factor("PIN")
-              .requiredFactors(1),
-          )
-          .session()
-          .build(),
+      security: formFlowOffering("PIN"),
       plugins: [heavyPin],
       properties: {
         "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",

@@ -12,6 +12,7 @@ import {
   primaryForm,
   verify,
   waitForLine,
+  formFlowOffering,
 } from "./mfa-test-support.js";
 
 const CREATE = "/api/account/recovery-codes";
@@ -24,18 +25,7 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
   const file = newOutboxFile();
   beforeAll(async () => {
     s = await startIdentityServer({
-      security: (r) =>
-        r
-          .mfa((m) =>
-            m
-              .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-              .ott()
-              .factor("TOTP")
-              .factor("RECOVERY_CODE")
-              .requiredFactors(1),
-          )
-          .session()
-          .build(),
+      security: formFlowOffering("TOTP", "RECOVERY_CODE"),
       plugins: [totpPlugin, recoveryCodesPlugin],
       properties: {
         "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
@@ -207,17 +197,7 @@ describe("recovery codes allowed to stand in for a named factor", () => {
   const file = newOutboxFile();
   beforeAll(async () => {
     s = await startIdentityServer({
-      security: (r) =>
-        r
-          .mfa((m) =>
-            m
-              .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-              .ott()
-              .factor("RECOVERY_CODE")
-              .requiredFactors(1),
-          )
-          .session()
-          .build(),
+      security: formFlowOffering("RECOVERY_CODE"),
       plugins: [recoveryCodesPlugin],
       properties: {
         "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",

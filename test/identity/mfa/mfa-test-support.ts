@@ -204,3 +204,19 @@ export function mfaWithPasskeySecurity(requiredFactors = 1): (r: SecurityRegistr
       .build();
   };
 }
+
+/**
+ * The chains of a plugin-factor test: one MFA flow (form login, the e-mailed code, then `factors`),
+ * one factor required, with a session.
+ */
+export function formFlowOffering(...factors: string[]): (r: SecurityRegistry) => SecurityConfiguration {
+  return (r) =>
+    r
+      .mfa((m) => {
+        const flow = m.primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/"))).ott();
+        for (const type of factors) flow.factor(type);
+        return flow.requiredFactors(1);
+      })
+      .session()
+      .build();
+}

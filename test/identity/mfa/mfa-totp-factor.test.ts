@@ -11,6 +11,7 @@ import {
   primaryForm,
   verify,
   wrongCode,
+  formFlowOffering,
 } from "./mfa-test-support.js";
 
 /** RFC 6238 (SHA-1, 6 digits, 30 s), computed here from the base32 secret, independent of the server. */
@@ -36,17 +37,7 @@ describe("TOTP as a plugin factor: enrol, then sign in with an authenticator cod
   const file = newOutboxFile();
   beforeAll(async () => {
     s = await startIdentityServer({
-      security: (r) =>
-        r
-          .mfa((m) =>
-            m
-              .primaryAuthentication((p) => p.formLogin((f) => f.defaultSuccessUrl("/")))
-              .ott()
-              .factor("TOTP")
-              .requiredFactors(1),
-          )
-          .session()
-          .build(),
+      security: formFlowOffering("TOTP"),
       plugins: [totpPlugin],
       properties: {
         "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
