@@ -4,13 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { memoryCliIo } from "../../packages/cli/src/command-line/memory-cli-io.js";
-import {
-  type ApiMfaRequired,
-  bindingHeaders,
-  json,
-  type RunningDemo,
-  startDemo,
-} from "../support/demo-server.js";
+import { json, mfaBearerToken, type RunningDemo, startDemo } from "../support/demo-server.js";
 
 // The README's escalation setup: `user`'s sign-in after one wrong password is held for review.
 const README_ENV = {
@@ -27,15 +21,7 @@ beforeAll(async () => {
 afterAll(() => demo.close());
 
 async function adminToken(): Promise<string> {
-  const { result, code } = await demo.codeAfter("admin2", () =>
-    fetch(`${demo.base}/api/login`, json("POST", { username: "admin2", password: "admin2" })),
-  );
-  const mfa = (await result.json()) as ApiMfaRequired;
-  const done = await fetch(
-    `${demo.base}${mfa.endpoints.verifyOtt}`,
-    json("POST", { token: code }, bindingHeaders(mfa)),
-  );
-  return ((await done.json()) as { accessToken: string }).accessToken;
+  return mfaBearerToken(demo, "admin2", "admin2");
 }
 
 describe("platform login on a sign-in held for review", () => {

@@ -1,12 +1,6 @@
 import { UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ApiMfaRequired,
-  bindingHeaders,
-  json,
-  type RunningDemo,
-  startDemo,
-} from "../support/demo-server.js";
+import { mfaBearerToken, type RunningDemo, startDemo } from "../support/demo-server.js";
 import { Browser } from "./identity-test-server.js";
 import { outbox } from "./mfa/mfa-test-support.js";
 
@@ -33,15 +27,7 @@ describe("the account security API: the e-mail change (PUT /api/account/email, /
   beforeAll(async () => {
     demo = await startDemo();
     // admin signs in through the API flow with the mailed code: a fresh second factor.
-    const { result, code } = await demo.codeAfter("admin", () =>
-      fetch(`${demo.base}/api/login`, json("POST", { username: "admin", password: "admin" })),
-    );
-    const mfa = (await result.json()) as ApiMfaRequired;
-    const done = await fetch(
-      `${demo.base}${mfa.endpoints.verifyOtt}`,
-      json("POST", { token: code }, bindingHeaders(mfa)),
-    );
-    bearer = { authorization: `Bearer ${((await done.json()) as { accessToken: string }).accessToken}` };
+    bearer = { authorization: `Bearer ${await mfaBearerToken(demo, "admin", "admin")}` };
   });
   afterAll(() => demo.close());
 

@@ -318,20 +318,19 @@ describe("users admin API: the factor reset (a lost phone)", () => {
       .filter(Boolean)
       .map((l) => JSON.parse(l) as { channel: string; username: string; notice?: string; token: string })
       .filter((m) => m.channel === "account-notice" && m.username === username);
-  const enrolApp = async (userId: string) => {
+  /** A new user (through the API) with a confirmed authenticator app (through its store); its id. */
+  const userWithApp = async (admin: string, username: string) => {
+    const created = await api(admin, "POST", "/admin/api/users", { username, password: "long-enough-1" });
+    const userId = created.body.id as string;
     const store = platform.resolve(TotpEnrolmentStore);
     await store.begin({ userId, sealedSecret: "sealed-for-the-test", createdAt: 1 });
     expect(await store.confirm(userId, "sealed-for-the-test", 1)).toBe(true);
+    return userId;
   };
 
   it("removes the authenticator app, audits it, tells the user; ADMIN only", async () => {
     const admin = await tokenOf("admin", "admin");
-    const created = await api(admin, "POST", "/admin/api/users", {
-      username: "lost-phone",
-      password: "long-enough-1",
-    });
-    const id = created.body.id as string;
-    await enrolApp(id);
+    const id = await userWithApp(admin, "lost-phone");
     const path = `/admin/api/users/${id}/factors/reset`;
     // Anonymous: no session, so no CSRF token either (403), or no credentials at all (401).
     expect([401, 403]).toContain((await fetch(`${base}${path}`, { method: "POST" })).status);
@@ -372,12 +371,7 @@ describe("users admin API: the factor reset (a lost phone)", () => {
 
   it("deleting an account removes its authenticator app too", async () => {
     const admin = await tokenOf("admin", "admin");
-    const created = await api(admin, "POST", "/admin/api/users", {
-      username: "leaving",
-      password: "long-enough-1",
-    });
-    const id = created.body.id as string;
-    await enrolApp(id);
+    const id = await userWithApp(admin, "leaving");
     expect((await api(admin, "DELETE", `/admin/api/users/${id}`)).status).toBe(204);
     expect(await platform.resolve(TotpEnrolmentStore).find(id)).toBeUndefined();
   });

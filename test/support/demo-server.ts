@@ -116,6 +116,23 @@ export async function bearerHeaders(
   return { authorization: `Bearer ${accessToken}`, ...extra };
 }
 
+/**
+ * Signs `username` in through the demo's API MFA flow with the mailed code and returns the access
+ * token: a bearer caller with a second factor proved just now (what step-up routes ask for).
+ */
+export async function mfaBearerToken(demo: RunningDemo, username: string, password: string): Promise<string> {
+  const { result, code } = await demo.codeAfter(username, () =>
+    fetch(`${demo.base}/api/login`, json("POST", { username, password })),
+  );
+  const mfa = (await result.json()) as ApiMfaRequired;
+  const done = await fetch(
+    `${demo.base}${mfa.endpoints.verifyOtt}`,
+    json("POST", { token: code }, bindingHeaders(mfa)),
+  );
+  expect(done.status).toBe(200);
+  return ((await done.json()) as { accessToken: string }).accessToken;
+}
+
 /** Adds a user straight to the platform's repository (hashed with its PasswordHasher). */
 export async function seedUser(
   platform: Platform,
