@@ -65,6 +65,11 @@ describe("handler and repository selection by state type", () => {
       "HEAD /verify-email mfa.email-verify-page entry",
       "POST /verify-email mfa.email-verify entry",
       "GET /api/account mfa.account-overview entry",
+      "DELETE /api/account/sessions/* mfa.account-session-end entry",
+      "POST /api/account/sessions/end-others mfa.account-sessions-end-others entry",
+      "GET /account mfa.account-page entry",
+      "POST /account/sessions/end mfa.account-page-session-end entry",
+      "POST /account/sessions/end-others mfa.account-page-sessions-end-others entry",
     ];
     expect(routes("rest")).toEqual([
       "POST /api/logout identity.logout entry",

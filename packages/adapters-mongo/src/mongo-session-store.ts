@@ -116,6 +116,21 @@ export class MongoSessionStore implements SessionStore {
     return (await this.sessions.deleteMany({ userId })).deletedCount;
   }
 
+  /** One `findOneAndDelete` on `_id` (the handle is the stored key) and `userId`. */
+  async deleteByHandle(userId: string, handle: string): Promise<boolean> {
+    const removed = await this.sessions.findOneAndDelete(
+      { _id: handle, userId },
+      { projection: { expiresAt: 1 } },
+    );
+    return removed !== null && removed.expiresAt > this.clock.now();
+  }
+
+  /** One `deleteMany` on the `userId` index, the kept session's `_id` excluded. */
+  async deleteByUserExcept(userId: string, keepHandle: string | undefined): Promise<number> {
+    const filter = keepHandle === undefined ? { userId } : { userId, _id: { $ne: keepHandle } };
+    return (await this.sessions.deleteMany(filter)).deletedCount;
+  }
+
   async touch(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean> {
     const result = await this.sessions.updateOne(
       { _id: storedKey(id), expiresAt: { $gt: this.clock.now() } },

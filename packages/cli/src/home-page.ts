@@ -11,7 +11,7 @@ export async function homePage(exchange: HttpExchange, who: Authentication | und
   const body = who
     ? `<p id="who">Signed in as <strong>${escapeHtml(who.username)}</strong> (${escapeHtml(who.authorities.join(", "))})
 by ${escapeHtml(who.method)} at ${escapeHtml(new Date(who.authenticatedAt).toISOString())}.</p>
-<p><a href="/passkeys">Manage your passkeys</a></p>
+<p><a href="/account">Your account</a> (factors, sessions, devices) · <a href="/passkeys">Manage your passkeys</a></p>
 <form method="post" action="/logout">${await csrfHiddenInput(exchange)}<button id="logoutButton" type="submit">Sign out</button></form>`
     : `<p id="who">Not signed in. <a href="/login">Sign in with a password</a> (users: user/password,
 admin/admin, admin2/admin2), <a href="/login/ott">with a magic link</a> or <a href="/passkeys">with a passkey</a>.</p>`;

@@ -58,6 +58,11 @@ export const MFA_ERROR_CODES = {
       "The e-mail change link is malformed, forged, expired or already used, or the new address cannot be used.",
     remedy: "Ask for a new link from the account (PUT /api/account/email).",
   },
+  SESSION_IS_CURRENT: {
+    status: 409,
+    meaning: "The session named is the one the request came with; the account's session list never ends it.",
+    remedy: "Sign out (the chain's logout) to end this session; end the others by their handles.",
+  },
 } as const satisfies ErrorCodeTable;
 
 /** The details of the MFA codes that carry any. */

@@ -1,5 +1,5 @@
 import { SignInFailureHook } from "../identity/authentication/sign-in-failure-hook.js";
-import { registerAccountOverview } from "./account/register-account-overview.js";
+import { registerAccount } from "./account/register-account.js";
 import { registerEmailChange } from "./account-email/register-email-change.js";
 import { ChainHook } from "../identity/chain/chain-hook.js";
 import { SignInMethod } from "../identity/chain/sign-in-method.js";
@@ -56,7 +56,7 @@ export const mfaPlugin: PlatformPlugin = {
     // The user's own e-mail address, changed after a fresh second factor through a mailed link.
     registerEmailChange(ctx);
     // GET /api/account: the signed-in user's address, factors, passkeys and open sessions.
-    registerAccountOverview(ctx);
+    registerAccount(ctx);
     ctx.registerDefault(MfaFlows, { useFactory: () => new MfaFlows() });
     ctx.registerMember(SignInMethod, {
       useFactory: (c) => new MfaSignInMethod(c, ctx.properties, c.resolve(MfaFlows)),

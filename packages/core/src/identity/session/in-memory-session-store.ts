@@ -95,6 +95,21 @@ export class InMemorySessionStore implements SessionStore {
     return ids.length;
   }
 
+  async deleteByHandle(userId: string, handle: string): Promise<boolean> {
+    const id = this.idOfHandle(userId, handle);
+    return id === undefined ? false : this.delete(id);
+  }
+
+  async deleteByUserExcept(userId: string, keepHandle: string | undefined): Promise<number> {
+    let removed = 0;
+    for (const id of [...(this.byUser.get(userId) ?? [])]) {
+      if (keepHandle !== undefined && sessionStoreHandle(id) === keepHandle) continue;
+      this.remove(id);
+      removed++;
+    }
+    return removed;
+  }
+
   async touch(id: string, lastAccessedAt: number, expiresAt: number): Promise<boolean> {
     const live = this.live(id);
     if (!live) return false;
@@ -144,6 +159,12 @@ export class InMemorySessionStore implements SessionStore {
     this.sessions.delete(id);
     this.sessions.set(id, session);
     return session;
+  }
+
+  /** The id of the user's session whose handle is `handle` (a user has few sessions: a scan). */
+  private idOfHandle(userId: string, handle: string): string | undefined {
+    for (const id of this.byUser.get(userId) ?? []) if (sessionStoreHandle(id) === handle) return id;
+    return undefined;
   }
 
   /** Drops a session and its index entry. */

@@ -54,6 +54,8 @@ describe("SessionManager security", () => {
       delete: (id) => store.delete(id),
       listByUser: (u) => store.listByUser(u),
       deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
     };
     const manager = new SessionManager({ store: spying, clock, ids: new CryptoIdGenerator() });
     for (const id of ["", "x".repeat(10_000)]) {
@@ -95,6 +97,8 @@ describe("SessionManager security", () => {
       delete: (i) => store.delete(i),
       listByUser: (u) => store.listByUser(u),
       deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
       touch: (i, at, until) => store.touch(i, at, until),
     };
     const straggling = new SessionManager({ store: racing, clock, ids: new CryptoIdGenerator() });

@@ -87,6 +87,8 @@ describe("SessionManager", () => {
       delete: (i) => store.delete(i),
       listByUser: (u) => store.listByUser(u),
       deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
     };
     const clock = new ManualClock();
     const m2 = new SessionManager({ store: counting, clock, ids: new CryptoIdGenerator() });
@@ -121,6 +123,8 @@ describe("SessionManager", () => {
       delete: (i) => store.delete(i),
       listByUser: (u) => store.listByUser(u),
       deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
     };
     const m2 = new SessionManager({ store: plain, clock, ids: new CryptoIdGenerator() });
     clock.advance(20 * MINUTE);

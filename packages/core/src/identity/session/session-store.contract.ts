@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { type Clock, ManualClock } from "../../kernel/clock.js";
-import type { SessionRecord, SessionStore } from "./session-store.js";
+import { type SessionRecord, type SessionStore, sessionStoreHandle } from "./session-store.js";
 
 const T0 = Date.UTC(2026, 0, 1);
 const MINUTE = 60_000;
@@ -175,6 +175,41 @@ export function describeSessionStoreContract(
         expect(await store.get("s-4")).toBeDefined();
         expect(await store.listByUser("u-1")).toEqual([]);
         expect(await store.deleteByUser("u-1")).toBe(0);
+      });
+
+      it("deletes one session of a user by its handle, never another user's", async () => {
+        const { store, clock } = await setup();
+        await store.save(record("s-1", { userId: "u-1" }));
+        await store.save(record("s-2", { userId: "u-1" }));
+        await store.save(record("s-3", { userId: "u-2" }));
+        await store.save(record("s-4", { userId: "u-1", expiresAt: T0 + MINUTE }));
+        expect(await store.deleteByHandle("u-2", sessionStoreHandle("s-1"))).toBe(false);
+        expect(await store.deleteByHandle("u-1", sessionStoreHandle("s-3"))).toBe(false);
+        expect(await store.deleteByHandle("u-1", "no-such-handle")).toBe(false);
+        expect(await store.deleteByHandle("u-1", sessionStoreHandle("s-1"))).toBe(true);
+        expect(await store.get("s-1")).toBeUndefined();
+        expect(await store.get("s-2")).toBeDefined();
+        expect(await store.get("s-3")).toBeDefined();
+        expect(await store.deleteByHandle("u-1", sessionStoreHandle("s-1"))).toBe(false);
+        clock.advance(2 * MINUTE);
+        expect(await store.deleteByHandle("u-1", sessionStoreHandle("s-4"))).toBe(false);
+      });
+
+      it("deletes every session of a user but the kept one, and no other user's", async () => {
+        const { store } = await setup();
+        for (const id of ["s-1", "s-2", "s-3"]) await store.save(record(id, { userId: "u-1" }));
+        await store.save(record("s-4", { userId: "u-2" }));
+        await store.save(record("s-5"));
+        expect(await store.deleteByUserExcept("u-1", sessionStoreHandle("s-2"))).toBe(2);
+        expect(await store.get("s-1")).toBeUndefined();
+        expect(await store.get("s-2")).toBeDefined();
+        expect(await store.get("s-3")).toBeUndefined();
+        expect(await store.get("s-4")).toBeDefined();
+        expect(await store.get("s-5")).toBeDefined();
+        expect((await store.listByUser("u-1")).map((s) => s.handle)).toEqual([sessionStoreHandle("s-2")]);
+        expect(await store.deleteByUserExcept("u-1", sessionStoreHandle("s-2"))).toBe(0);
+        expect(await store.deleteByUserExcept("u-1", undefined)).toBe(1);
+        expect(await store.get("s-2")).toBeUndefined();
       });
 
       it("follows a session re-saved under another user, and one deleted alone", async () => {

@@ -50,6 +50,17 @@ export interface SessionStore {
    */
   deleteByUser(userId: string): Promise<number>;
   /**
+   * Removes the one session of `userId` whose handle is `handle`, in one step; true when a live one
+   * was removed. A handle of another user's session removes nothing and answers false, as an unknown one
+   * does (the account page's "end this session").
+   */
+  deleteByHandle(userId: string, handle: string): Promise<boolean>;
+  /**
+   * Removes every session of `userId` but the one whose handle is `keepHandle` (none kept when
+   * undefined), live or expired, in one step; how many were removed ("end all other sessions"). A session saved for the user after this returns is not affected.
+   */
+  deleteByUserExcept(userId: string, keepHandle: string | undefined): Promise<number>;
+  /**
    * Moves a live session's `lastAccessedAt`/`expiresAt` without rewriting its data; false when the
    * session is absent or expired. Optional so existing adapters keep compiling; when present, the
    * SessionManager uses it for the per-request touch, so a touch can neither overwrite data another
