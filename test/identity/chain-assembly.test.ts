@@ -60,6 +60,10 @@ describe("handler and repository selection by state type", () => {
     // Every chain also serves the account routes features contribute (AccountRouteSource members).
     const account = [
       "POST /api/password/forgot identity.password-forgot entry",
+      "GET /forgot-password identity.password-forgot.page entry",
+      "HEAD /forgot-password identity.password-forgot.page entry",
+      "POST /forgot-password identity.password-forgot.page-submit entry",
+      "ANY /forgot-password identity.password-forgot.page-other entry",
       "PUT /api/account/email mfa.email-change entry",
       "GET /verify-email mfa.email-verify-page entry",
       "HEAD /verify-email mfa.email-verify-page entry",

@@ -108,6 +108,34 @@ describe("Forgot password (POST /api/password/forgot)", () => {
     expect(outbox(demo.outboxFile).length).toBe(count);
   });
 
+  it("the login page links to a page whose form does the same: one answer for every name, CSRF required", async () => {
+    const b = new Browser(demo.base);
+    expect(await (await b.fetch("/login")).text()).toContain('href="/forgot-password"');
+    const page = await b.fetch("/forgot-password");
+    expect(page.status).toBe(200);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await page.text())?.[1] ?? "";
+    const before = linesFor("fay").length;
+    const sent = [];
+    for (const username of ["fay", "nobody-at-all"]) {
+      const res = await b.postForm("/forgot-password", { username, _csrf: csrf });
+      sent.push({ status: res.status, body: (await res.text()).replace(csrf, "") });
+    }
+    expect(sent[0]!.status).toBe(200);
+    expect(sent[0]!.body).toContain("a reset link is on its way");
+    expect(sent[1]).toEqual(sent[0]);
+    await expect.poll(() => linesFor("fay").length).toBe(before + 1);
+    for (const username of ["", " ", "x".repeat(257)]) {
+      const res = await b.postForm("/forgot-password", { username, _csrf: csrf });
+      expect(res.status).toBe(400);
+      expect(await res.text()).toContain("Enter your username");
+    }
+    expect((await b.postForm("/forgot-password", { username: "fay" })).status).toBe(403);
+    await settle();
+    expect(linesFor("fay").length).toBe(before + 1);
+    const hostile = await b.postForm("/forgot-password", { username: '"><script>x</script>', _csrf: csrf });
+    expect(await hostile.text()).not.toContain("<script>x");
+  });
+
   it("refuses another media type and another method", async () => {
     const text = await forgot("username=fay", { "content-type": "text/plain" });
     expect(text.status).toBe(415);

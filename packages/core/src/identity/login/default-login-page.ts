@@ -1,6 +1,7 @@
 import { escapeHtml } from "../../web/html-escape.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type ChainRoute, pageRoutes } from "../chain/chain-route.js";
+import { FORGOT_PASSWORD_PAGE_PATH } from "../users/self-service/forgot-password-endpoint.js";
 
 /** Renders the generated login page's HTML (CSRF meta tags and hidden input supplied by the caller). */
 export interface LoginPageModel {
@@ -35,6 +36,7 @@ ${notice}
 ${m.csrfInput}
 <button id="loginButton" type="submit">Sign in</button>
 </form>
+<p><a id="forgotPasswordLink" href="${FORGOT_PASSWORD_PAGE_PATH}">Forgot your password?</a></p>
 </body></html>`;
 }
 

@@ -1,3 +1,4 @@
+import { FORGOT_PASSWORD_PAGE_PATH } from "../../identity/users/self-service/forgot-password-endpoint.js";
 import { escapeHtml } from "../../web/html-escape.js";
 import { hiddenInputsHtml } from "./hidden-inputs-html.js";
 import { noticeHtml } from "./mfa-page-parts.js";
@@ -72,6 +73,7 @@ ${hiddenInputsHtml({ csrfToken: m.csrfToken })}
 <button id="loginButton" type="submit">Sign in</button>${
       m.passkeyLogin ? '\n<button id="passkeySignInButton" type="button">Sign in with a passkey</button>' : ""
     }
-</form>`,
+</form>
+<p><a id="forgotPasswordLink" href="${FORGOT_PASSWORD_PAGE_PATH}">Forgot your password?</a></p>`,
   });
 }

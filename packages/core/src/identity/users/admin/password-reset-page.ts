@@ -21,7 +21,7 @@ export interface PasswordResetPageModel {
 export function renderPasswordResetPage(m: PasswordResetPageModel): string {
   const notice =
     m.error === "invalid"
-      ? '<p role="alert" class="error">That reset link is invalid, has expired or was already used. Ask an administrator for a new one.</p>'
+      ? '<p role="alert" class="error">That reset link is invalid, has expired or was already used. <a href="/forgot-password">Ask for a new one</a>, or ask an administrator.</p>'
       : m.error === "weak"
         ? `<p role="alert" class="error">Choose a password of ${MIN_NEW_PASSWORD_LENGTH} to ${MAX_NEW_PASSWORD_LENGTH} characters.</p>`
         : "";

@@ -6,14 +6,18 @@ import { isPlatformError, PlatformError } from "../../../kernel/platform-error.j
 import { jsonAnswer } from "../../../web/contract-parts.js";
 import type { HttpExchange } from "../../../web/http-exchange.js";
 import type { RouteContract } from "../../../web/route-contract.js";
-import type { ChainRoute } from "../../chain/chain-route.js";
+import { type ChainRoute, resourceRoutes } from "../../chain/chain-route.js";
+import { csrfHiddenInput, csrfMetaTags } from "../../csrf/csrf-html.js";
 import type { OneTimeTokenDelivery } from "../../ott/one-time-token-delivery.js";
 import type { OneTimeTokenService } from "../../ott/one-time-token-service.js";
 import type { OttGenerationLimiter } from "../../ott/ott-generation-limiter.js";
 import type { UserRepository } from "../user-repository.js";
+import { renderForgotPasswordPage } from "./forgot-password-page.js";
 
 /** Where a user who forgot their password asks for a reset link. */
 export const FORGOT_PASSWORD_PATH = "/api/password/forgot";
+/** The built-in page that asks for it (its form posts to the same path). */
+export const FORGOT_PASSWORD_PAGE_PATH = "/forgot-password";
 /** The delivery channel of a self-service reset link (the mail says the user asked for it). */
 export const PASSWORD_FORGOT_CHANNEL = "password-forgot";
 /** Longest username looked at; a longer one is refused before anything happens. */
@@ -34,6 +38,20 @@ const CONTRACT: RouteContract = {
     ),
   },
   errors: ["VALIDATION_FAILED"],
+};
+
+const PAGE_CONTRACT: RouteContract = {
+  responses: { 200: { description: "The page that asks for a reset link", media: "html" } },
+};
+const PAGE_POST_CONTRACT: RouteContract = {
+  body: { schema: z.looseObject({ username: z.string() }), media: ["form"] },
+  responses: {
+    200: {
+      description: "The same page for every name: a link is on its way if the account has an address",
+      media: "html",
+    },
+    400: { description: "The page again, asking for a username", media: "html" },
+  },
 };
 
 /** What the ForgotPasswordEndpoint reads. */
@@ -77,19 +95,72 @@ export class ForgotPasswordEndpoint {
         meta: { contract: CONTRACT },
         handler: (exchange) => this.handle(exchange),
       },
+      ...resourceRoutes(
+        {
+          path: FORGOT_PASSWORD_PAGE_PATH,
+          feature: "identity.password-forgot",
+          access: "public",
+          handler: (exchange) => this.page(exchange),
+        },
+        {
+          GET: {
+            name: "identity.password-forgot.page",
+            description: "Asks for a reset link",
+            contract: PAGE_CONTRACT,
+          },
+          HEAD: {
+            name: "identity.password-forgot.page",
+            description: "Asks for a reset link",
+            contract: PAGE_CONTRACT,
+          },
+          POST: {
+            name: "identity.password-forgot.page-submit",
+            description: "The page's form: the same work and one answer for every name",
+            contract: PAGE_POST_CONTRACT,
+          },
+        },
+        { name: "identity.password-forgot.page-other" },
+      ),
     ];
   }
 
   private async handle(exchange: HttpExchange): Promise<void> {
-    const fields = await exchange.fields(["json", "form"]);
-    const username = fields.username;
-    if (typeof username !== "string" || username.trim() === "" || username.length > MAX_USERNAME_LENGTH) {
+    const username = usernameOf(await exchange.fields(["json", "form"]));
+    if (username === undefined) {
       throw new PlatformError("VALIDATION_FAILED", "username must be 1 to 256 characters", {
         details: { fields: ["username"] },
       });
     }
+    this.accept(exchange, username);
+    exchange.response.headers.set("cache-control", "no-store");
+    exchange.json(202, ACCEPTED);
+  }
+
+  /** The page (`GET`), or its form (`POST`, CSRF on a session chain): the same work as the JSON route. */
+  private async page(exchange: HttpExchange): Promise<void> {
+    exchange.response.headers.set("cache-control", "no-store");
+    let outcome: "ask" | "sent" | "invalid" = "ask";
+    if (exchange.method === "POST") {
+      const username = usernameOf(await exchange.fields(["form"]));
+      if (username !== undefined) this.accept(exchange, username);
+      outcome = username === undefined ? "invalid" : "sent";
+    } else if (exchange.method !== "GET" && exchange.method !== "HEAD") {
+      exchange.response.headers.set("allow", "GET, HEAD, POST");
+      throw new PlatformError("METHOD_NOT_ALLOWED", "Use GET or POST");
+    }
+    const page = renderForgotPasswordPage({
+      processingUrl: FORGOT_PASSWORD_PAGE_PATH,
+      csrfMeta: await csrfMetaTags(exchange),
+      csrfInput: await csrfHiddenInput(exchange),
+      outcome,
+      loginUrl: "/login",
+    });
+    exchange.html(outcome === "invalid" ? 400 : 200, page);
+  }
+
+  /** Schedules the work after the answer: how long the lookup, the token and the mail take tells nothing. */
+  private accept(exchange: HttpExchange, username: string): void {
     const remoteAddress = exchange.remoteAddress ?? "unknown";
-    // After the answer: how long the lookup, the token and the mail take tells a caller nothing.
     setImmediate(() => {
       this.send(username, remoteAddress).catch((error: unknown) => {
         this.o.logger.warn("password reset link not sent", {
@@ -97,8 +168,6 @@ export class ForgotPasswordEndpoint {
         });
       });
     });
-    exchange.response.headers.set("cache-control", "no-store");
-    exchange.json(202, ACCEPTED);
   }
 
   /** The work behind the answer: throttle, look up, mail (each outcome audited, never the name typed). */
@@ -140,4 +209,12 @@ export class ForgotPasswordEndpoint {
       data,
     });
   }
+}
+
+/** The username field when it is 1 to 256 characters and not blank. */
+function usernameOf(fields: Record<string, unknown>): string | undefined {
+  const username = fields.username;
+  if (typeof username !== "string" || username.trim() === "" || username.length > MAX_USERNAME_LENGTH)
+    return undefined;
+  return username;
 }
