@@ -128,6 +128,14 @@ describe("the account page and ending sessions (GET /account, /account/sessions/
     expect(one.status).toBe(401);
     expect((await endForm(u, { handle: handleOf(keep) })).status).toBe(303);
     expect(await signedIn(keep)).toBe(true);
+    // Completing the step-up the form started brings the browser back to the page.
+    const done = await verify(u, await csrfOfSession(u), page.code);
+    expect(done.status).toBe(200);
+    expect(await done.json()).toMatchObject({ stepUp: true, redirectUrl: "/account" });
+    expect((await endForm(u, {}, "/account/sessions/end-others")).headers.get("location")).toBe(
+      "/account?done=ended-others",
+    );
+    expect(await signedIn(keep)).toBe(false);
   });
 
   it("the JSON API ends one session (204, then 404) and every other one ({ ended }), keeping the caller's", async () => {

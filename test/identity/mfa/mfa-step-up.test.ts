@@ -121,14 +121,24 @@ describe("step-up: a resource that needs a recent second factor", () => {
     expect(((await again.result.json()) as StepUpChallenge).mfaSessionId).not.toBe(bodies[0]!.mfaSessionId);
   });
 
-  it("a browser is sent to the challenge page", async () => {
+  it("a browser is sent to the challenge page, and back to the page it asked for once the code is in", async () => {
     const b = new Browser(s.url);
     await primaryForm(b, "user", "password");
-    const { result } = await codeAfter(file, "user", () =>
-      b.fetch("/account/security", { headers: { accept: "text/html" } }),
-    );
+    const { result, code } = await codeAfter(file, "user", () => b.navigate("/account/security?tab=2"));
     expect(result.status).toBe(302);
     expect(result.headers.get("location")).toBe("/mfa/challenge/ott");
+    const { token } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    const done = await b.postForm("/login/mfa-ott", { token: code, _csrf: token });
+    expect(done.status).toBe(302);
+    expect(done.headers.get("location")).toBe("/account/security?tab=2");
+    // Taken once: a later step-up without a page of its own goes home.
+    clock.advance(6 * 60_000);
+    const again = await codeAfter(file, "user", () =>
+      b.fetch("/account/security", { headers: { accept: "application/json" } }),
+    );
+    const { token: csrf } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    const home = await b.postJson("/login/mfa-ott", { token: again.code }, { "x-csrf-token": csrf });
+    expect(await home.json()).toMatchObject({ stepUp: true, redirectUrl: "/" });
   });
 
   it("a bearer client without an Accept header gets the 401, never a redirect to a page", async () => {

@@ -13,7 +13,7 @@ export interface ExceptionTranslationOptions {
   handling: SecurityErrorHandling;
   /** The chain's login page: browsers that must sign in are sent there (session chains with a page). */
   loginPage: string | undefined;
-  /** Remembers where a browser wanted to go before the login page. */
+  /** Remembers where a browser wanted to go before the login page or a step-up's challenge. */
   saveRequest: ((exchange: HttpExchange, url: string) => Promise<void>) | undefined;
   /** Bearer chains add `WWW-Authenticate: Bearer` to 401 answers. */
   bearer: boolean;
@@ -61,6 +61,8 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         !bearer &&
         !hasBearerScheme(exchange)
       ) {
+        // Where the browser wanted to go: the step-up's completion sends it back there.
+        await saveRequest?.(exchange, requestedUrl(exchange));
         exchange.redirect(challenge.browserRedirect);
         return;
       }

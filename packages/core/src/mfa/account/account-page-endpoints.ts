@@ -38,12 +38,17 @@ const CONTRACTS = {
  * and devices) and its two forms (`POST /account/sessions/end` with `handle`,
  * `POST /account/sessions/end-others`; CSRF on a session chain). A form answers 303 back to the
  * page, which says what happened; a stale second factor sends the browser to the step-up (303 to
- * its `mfaUrl`), after which the user submits again. No script on the page.
+ * its `mfaUrl`), whose completion brings the browser back to the page to submit again. No script on the page.
  */
 export class AccountPageEndpoints {
+  /**
+   * @param returnHere remembers, in the caller's session, that the step-up a form started should
+   *   bring the browser back to the page (the step-up's completion takes it)
+   */
   constructor(
     private readonly reader: AccountOverviewReader,
     private readonly sessions: AccountSessions,
+    private readonly returnHere: (exchange: HttpExchange, url: string) => Promise<void>,
   ) {}
 
   /** The page and its two forms. */
@@ -108,7 +113,10 @@ export class AccountPageEndpoints {
           : undefined;
       const mfaUrl = isPlatformError(error, "MFA_CHALLENGE_REQUIRED") ? error.details?.mfaUrl : undefined;
       if (outcome !== undefined) return exchange.redirect(`${ACCOUNT_PAGE_PATH}?done=${outcome}`, 303);
-      if (typeof mfaUrl === "string" && !exchange.wantsJson()) return exchange.redirect(mfaUrl, 303);
+      if (typeof mfaUrl === "string" && !exchange.wantsJson()) {
+        await this.returnHere(exchange, ACCOUNT_PAGE_PATH);
+        return exchange.redirect(mfaUrl, 303);
+      }
       throw error;
     }
     exchange.redirect(`${ACCOUNT_PAGE_PATH}?done=${done}`, 303);

@@ -1,5 +1,6 @@
 import { AccountRouteSource } from "../../identity/chain/account-route-source.js";
 import { PasskeyCredentialRepository } from "../../identity/passkey/passkey-credential-repository.js";
+import { savedRequestKey } from "../../identity/handlers/redirect-target.js";
 import { SessionManager } from "../../identity/session/session-manager.js";
 import { SessionStore } from "../../identity/session/session-store.js";
 import { UserRepository } from "../../identity/users/user-repository.js";
@@ -27,7 +28,8 @@ export const ACCOUNT_SESSIONS_STEP_UP_MAX_AGE_MS = 5 * 60_000;
 export function registerAccount(ctx: PluginContext): void {
   ctx.registerMember(AccountRouteSource, {
     useFactory: (c) => {
-      const sessionCookie = c.resolve(SessionManager).cookieName;
+      const sessionManager = c.resolve(SessionManager);
+      const sessionCookie = sessionManager.cookieName;
       const reader = new AccountOverviewReader({
         users: c.resolve(UserRepository),
         factors: () => c.resolveAll(Factor),
@@ -48,7 +50,9 @@ export function registerAccount(ctx: PluginContext): void {
       const routes = [
         ...new AccountOverviewEndpoint(reader).routes(),
         ...new AccountSessionEndpoints(sessions).routes(),
-        ...new AccountPageEndpoints(reader, sessions).routes(),
+        ...new AccountPageEndpoints(reader, sessions, (exchange, url) =>
+          sessionManager.setValue(exchange, savedRequestKey(), url),
+        ).routes(),
       ];
       return { id: "mfa-account", routes: () => routes };
     },

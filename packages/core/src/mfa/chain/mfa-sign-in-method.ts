@@ -1,3 +1,4 @@
+import { SessionSavedRequest } from "../../identity/context/saved-request.js";
 import type { DependencyContainer } from "tsyringe";
 import type { ChainRoute } from "../../identity/chain/chain-route.js";
 import type {
@@ -82,6 +83,7 @@ export class MfaSignInMethod implements SignInMethod {
       sessionRepository: i.deps.sessionRepository,
       tokens: i.deps.tokens,
       statusCheck: i.deps.statusCheck,
+      takeSavedRequest: new SessionSavedRequest(i.deps.sessions).take,
     };
     const api = new MfaApiEndpoints({
       flow,

@@ -22,6 +22,11 @@ export interface StepUpCompletion {
   tokens: TokenIssuer;
   /** The `step-up` checkpoint, asked once the factor is verified and before anything is upgraded. */
   statusCheck?: SubjectStatusGate;
+  /**
+   * Takes (and forgets) the local URL a browser asked for when the step-up started (session chains);
+   * a session step-up's answer sends the browser there, else to `/`.
+   */
+  takeSavedRequest?: (exchange: HttpExchange) => Promise<string | undefined>;
 }
 
 /**
@@ -66,13 +71,14 @@ export async function completeStepUp(
   const current = await completion.sessionRepository.load(exchange);
   if (!current || !sameSignIn(current, primary)) throw await ended();
   const upgraded: Authentication = { ...current, factors: mergeFactors(current.factors, proved) };
+  const target = (await completion.takeSavedRequest?.(exchange)) ?? "/";
   await completion.sessionRepository.save(exchange, upgraded);
   setCurrentAuthentication(exchange, upgraded);
   if (answersMfaJson(exchange)) {
     // The session's CSRF token may have rotated with the upgrade: a page retrying a POST needs it.
     const csrf = (await csrfToken(exchange)?.value()) ?? null;
-    exchange.json(200, { success: true, stepUp: true, redirectUrl: "/", csrfToken: csrf });
-  } else exchange.redirect("/");
+    exchange.json(200, { success: true, stepUp: true, redirectUrl: target, csrfToken: csrf });
+  } else exchange.redirect(target);
 }
 
 /**
