@@ -185,7 +185,7 @@ describe("MongoDB commands per request (every store on MongoDB)", () => {
     expect(verify.status, JSON.stringify(verify.body)).toBe(200);
     expect(verify.commands).toEqual([
       "find mfa_factor_contexts", // the flow, by its id
-      "find mfa_lockouts", // a user locked meanwhile (failures in another flow) answers nothing
+      "findAndModify mfa_lockouts", // the attempt, reserved before the code is judged (refused while locked)
       "findAndModify mfa_factor_contexts", // the code is spent: compare-and-set on the version
       "update mfa_lockouts", // failures cleared
       "findAndModify mfa_factor_contexts", // → completed

@@ -13,7 +13,7 @@ describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
   });
 
   describe("on MongoDB", () => {
-    it("shares failures and locks between two instances: one of their concurrent failures locks", async () => {
+    it("shares counts and locks between two instances: of their concurrent attempts exactly max are taken", async () => {
       const clock = new ManualClock();
       const db = await freshDb();
       const other = await secondInstanceDb(db);
@@ -22,9 +22,10 @@ describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
         const b = new MongoMfaLockouts({ db: other.db, clock });
         await a.ensureIndexes();
         const answers = await Promise.all(
-          Array.from({ length: 6 }, (_, i) => (i % 2 ? a : b).recordFailure("alice", 6, 60_000)),
+          Array.from({ length: 9 }, (_, i) => (i % 2 ? a : b).reserveAttempt("alice", 1, 6, 60_000)),
         );
-        expect(answers.filter((x) => x !== undefined)).toEqual([clock.now() + 60_000]);
+        const taken = answers.flatMap((x) => ("failures" in x ? [x.failures] : []));
+        expect(taken.sort()).toEqual([1, 2, 3, 4, 5, 6]);
         expect(await b.lockedUntil("alice")).toBe(clock.now() + 60_000);
         await b.unlock("alice");
         expect(await a.lockedUntil("alice")).toBeUndefined();
@@ -33,15 +34,16 @@ describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
       }
     });
 
-    it("sends one command per lookup and per counted failure", async () => {
+    it("sends one command per lookup and per counted attempt", async () => {
       const clock = new ManualClock();
       const db = await freshDb();
       const commands = countCommands(db.client);
       onTestFinished(commands.stop);
       const store = new MongoMfaLockouts({ db, clock });
       await store.ensureIndexes();
-      expect(await commands.during(() => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
-      expect(await commands.during(() => store.recordFailure("alice", 3, 60_000))).toEqual(["update"]);
+      const attempt = () => store.reserveAttempt("alice", 1, 3, 60_000);
+      expect(await commands.during(attempt)).toEqual(["findAndModify"]);
+      expect(await commands.during(attempt)).toEqual(["findAndModify"]);
       expect(await commands.during(() => store.lockedUntil("alice"))).toEqual(["find"]);
       expect(await commands.during(() => store.lock("bob", clock.now() + 1))).toEqual(["update"]);
     });
@@ -51,10 +53,13 @@ describeAgainstMongo("MongoMfaLockouts", (freshDb) => {
       const db = await freshDb();
       const store = new MongoMfaLockouts({ db, clock });
       await store.ensureIndexes();
-      await store.lock("alice", clock.now() + 90_000);
-      await store.recordFailure("alice", 3, 60_000);
+      await store.reserveAttempt("alice", 1, 3, 60_000);
+      await store.lock("alice", clock.now() + 30_000);
       const doc = await db.collection("mfa_lockouts").findOne({ _id: "alice" as never });
-      expect(doc?.expiresAtDate).toEqual(new Date(clock.now() + 90_000));
+      expect(doc?.expiresAtDate).toEqual(new Date(clock.now() + 60_000));
+      await store.lock("alice", clock.now() + 90_000);
+      const later = await db.collection("mfa_lockouts").findOne({ _id: "alice" as never });
+      expect(later?.expiresAtDate).toEqual(new Date(clock.now() + 90_000));
       const indexes = await db.collection("mfa_lockouts").listIndexes().toArray();
       expect(indexes.find((i) => i.name === "expiresAt_ttl")).toMatchObject({ expireAfterSeconds: 0 });
       await store.ensureIndexes();

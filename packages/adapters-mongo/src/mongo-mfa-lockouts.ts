@@ -24,22 +24,32 @@ export interface MongoMfaLockoutsOptions {
   collection?: string;
 }
 
-// A failure that keeps losing races to other instances gives up after this many rounds.
+// An attempt that keeps losing races to other instances gives up after this many rounds.
 const MAX_ROUNDS = 16;
+
+/** No failure window open at `now` (never opened, or ended). */
+function endedWindow(now: number) {
+  return { $or: [{ windowEnd: { $exists: false } }, { windowEnd: { $lte: now } }] };
+}
+
+/** No lock in force at `now`. */
+function notLocked(now: number) {
+  return { $or: [{ lockedUntil: { $exists: false } }, { lockedUntil: { $lte: now } }] };
+}
 
 /**
  * MfaLockouts on MongoDB, one document per user holding the lock's end and the open failure window.
  * - A lock only grows: `lock` is one `$max` upsert, so concurrent locks keep the latest end.
  * - `lockedUntil` is one `findOne` asking `lockedUntil > now` (the Clock), whatever the TTL monitor's delay.
- * - `recordFailure` counts with one conditional `$inc` upsert on a live window below `max - 1`; the
- *   max-th failure is the one update that matches `failures >= max - 1` and turns the window into a
- *   lock, so exactly one of concurrent failures locks. The first failure of a user with no document
- *   is that same single command (the upsert inserts the window). When a document exists but its
- *   window ended (before the TTL monitor removed it) or holds only a lock, the upsert fails with a
- *   duplicate key and one more update opens a new window: up to 3 commands. A failure that lands
- *   while another one is locking is absorbed by that lock rather than opening a new window.
+ * - `reserveAttempt` counts with one conditional `$inc` upsert (`findOneAndUpdate`) on a live window
+ *   below `max` of a user not locked; the count it answers is the one this attempt made. The first
+ *   attempt of a user with no document is that same single command (the upsert inserts the window).
+ *   When the document matches none of that (a lock in force, a full window, an ended window), the
+ *   upsert fails with a duplicate key and one read tells which: a lock is answered as it is; a full
+ *   window is turned into a lock by the one update that still finds it full (so concurrent attempts
+ *   beyond `max` lock once); an ended window is reopened by a conditional update. Up to 3 commands.
  * - `clearFailures` is one `$unset`, `unlock` one `deleteOne`.
- * Commands: 1 per method, except `recordFailure` (1; 2 for the locking failure; 3 after an ended window).
+ * Commands: 1 per method, except `reserveAttempt` (1; 3 when it finds a lock, a full or an ended window).
  */
 export class MongoMfaLockouts implements MfaLockouts {
   private readonly lockouts: Collection<MfaLockoutDocument>;
@@ -73,25 +83,37 @@ export class MongoMfaLockouts implements MfaLockouts {
     return doc?.lockedUntil;
   }
 
-  async recordFailure(userId: string, max: number, windowMs: number): Promise<number | undefined> {
+  async reserveAttempt(
+    userId: string,
+    weight: number,
+    max: number,
+    windowMs: number,
+  ): Promise<{ failures: number } | { lockedUntil: number }> {
     const now = this.clock.now();
     const end = now + windowMs;
-    if (max <= 1) return this.lockNow(userId, end);
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      if (await this.countInLiveWindow(userId, max, now, end)) return undefined;
-      const locked = await this.lockouts.updateOne(
-        { _id: userId, windowEnd: { $gt: now }, failures: { $gte: max - 1 } },
-        {
-          $unset: { failures: "", windowEnd: "" },
-          $max: { lockedUntil: end, expiresAtDate: new Date(end) },
-        },
-      );
-      if (locked.matchedCount === 1) return end;
+      const counted = await this.countInLiveWindow(userId, weight, max, now, end);
+      if (counted !== undefined) return { failures: counted };
+      const doc = await this.lockouts.findOne({ _id: userId });
+      if (doc?.lockedUntil !== undefined && doc.lockedUntil > now) return { lockedUntil: doc.lockedUntil };
+      if (doc?.windowEnd !== undefined && doc.windowEnd > now) {
+        // The count reached max (answers still being judged): this attempt turns the window into a lock.
+        const locked = await this.lockouts.findOneAndUpdate(
+          { _id: userId, windowEnd: { $gt: now }, failures: { $gte: max } },
+          {
+            $unset: { failures: "", windowEnd: "" },
+            $max: { lockedUntil: end, expiresAtDate: new Date(end) },
+          },
+          { returnDocument: "after" },
+        );
+        if (locked?.lockedUntil !== undefined) return { lockedUntil: locked.lockedUntil };
+        continue;
+      }
       const opened = await this.lockouts.updateOne(
-        { _id: userId, $or: [{ windowEnd: { $lte: now } }, { windowEnd: { $exists: false } }] },
-        { $set: { failures: 1, windowEnd: end }, $max: { expiresAtDate: new Date(end) } },
+        { _id: userId, $and: [endedWindow(now), notLocked(now)] },
+        { $set: { failures: weight, windowEnd: end }, $max: { expiresAtDate: new Date(end) } },
       );
-      if (opened.matchedCount === 1) return undefined;
+      if (opened.matchedCount === 1) return { failures: weight };
     }
     throw new PlatformError("CONFLICT", "The MFA failure count kept changing concurrently");
   }
@@ -104,31 +126,25 @@ export class MongoMfaLockouts implements MfaLockouts {
     await this.lockouts.deleteOne({ _id: userId });
   }
 
-  // max ≤ 1: the first failure locks at once (and leaves no count behind).
-  private async lockNow(userId: string, end: number): Promise<number> {
-    await this.lockouts.updateOne(
-      { _id: userId },
-      {
-        $unset: { failures: "", windowEnd: "" },
-        $max: { lockedUntil: end, expiresAtDate: new Date(end) },
-      },
-      { upsert: true },
-    );
-    return end;
-  }
-
-  // One more failure in a live window still below max - 1, or a new window for a user with no
-  // document; false (a duplicate key) when the document exists but matches neither.
-  private async countInLiveWindow(userId: string, max: number, now: number, end: number): Promise<boolean> {
+  // One more attempt in a live window whose count is below max and whose user is not locked, or a new
+  // window for a user with no document: the count after it; undefined (a duplicate key) when the
+  // document exists but matches none of that.
+  private async countInLiveWindow(
+    userId: string,
+    weight: number,
+    max: number,
+    now: number,
+    end: number,
+  ): Promise<number | undefined> {
     try {
-      await this.lockouts.updateOne(
-        { _id: userId, windowEnd: { $gt: now }, failures: { $lt: max - 1 } },
-        { $inc: { failures: 1 }, $setOnInsert: { windowEnd: end, expiresAtDate: new Date(end) } },
-        { upsert: true },
+      const doc = await this.lockouts.findOneAndUpdate(
+        { _id: userId, windowEnd: { $gt: now }, failures: { $lt: max }, ...notLocked(now) },
+        { $inc: { failures: weight }, $setOnInsert: { windowEnd: end, expiresAtDate: new Date(end) } },
+        { upsert: true, returnDocument: "after" },
       );
-      return true;
+      return doc?.failures;
     } catch (e) {
-      if (isDuplicateKey(e)) return false;
+      if (isDuplicateKey(e)) return undefined;
       throw e;
     }
   }

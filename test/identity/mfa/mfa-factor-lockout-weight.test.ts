@@ -33,14 +33,37 @@ const heavyPin: PlatformPlugin = {
   },
 };
 
-// One server: admin is challenged with OTT or PIN (one required); five failures lock the account.
+/** A weight-1 factor whose check takes a database round trip (as a store's find-then-spend does). */
+const slowPin: PlatformPlugin = {
+  id: "test-slow-pin",
+  register(ctx) {
+    ctx.registerMember(Factor, {
+      useValue: {
+        type: "SLOW_PIN",
+        kind: "code",
+        label: "Slow PIN",
+        challengeState: "FACTOR_CHALLENGE",
+        proves: "otp",
+        lockoutWeight: 1,
+        urls: { verify: "/login/mfa-slow-pin", challengePage: "/mfa/challenge/slow-pin" },
+        enrolled: async () => true,
+        verify: async ({ answer }) => {
+          await new Promise((r) => setTimeout(r, 40));
+          return answer === "2468";
+        },
+      } satisfies Factor,
+    });
+  },
+};
+
+// One server: admin is challenged with OTT, PIN or SLOW_PIN (one required); five failures lock the account.
 describe("a plugin factor's lockout weight", () => {
   let s: IdentityTestServer;
   const file = newOutboxFile();
   beforeAll(async () => {
     s = await startIdentityServer({
-      security: formFlowOffering("PIN"),
-      plugins: [heavyPin],
+      security: formFlowOffering("PIN", "SLOW_PIN"),
+      plugins: [heavyPin, slowPin],
       properties: {
         "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
         "platform.auth.mfa.maxRetryAttempts": 5,
@@ -90,5 +113,29 @@ describe("a plugin factor's lockout weight", () => {
     const late = await verify(a, csrfA, code);
     expect(late.status).not.toBe(200);
     expect(((await late.json()) as { code: string }).code).toBe("ACCOUNT_LOCKED");
+  });
+
+  it("judges at most five of many answers sent at once across flows, however long judging takes", async () => {
+    const admin = await s.platform.resolve(UserRepository).findByUsername("admin");
+    await s.platform.resolve(MfaLockouts).unlock(admin?.id ?? "");
+    const flows: { b: Browser; csrf: string }[] = [];
+    for (let i = 0; i < 12; i++) {
+      const b = new Browser(s.url);
+      await codeAfter(file, "admin", () => primaryForm(b, "admin", "admin", true));
+      const csrf = await csrfOfSession(b);
+      await b.postJson("/mfa/select-factor", { factorType: "SLOW_PIN" }, { "x-csrf-token": csrf });
+      flows.push({ b, csrf });
+    }
+    // Eleven wrong answers and the right one, all at once: each is judged after a 40 ms check.
+    const answers = await Promise.all(
+      flows.map((f, i) =>
+        verify(f.b, f.csrf, i === 11 ? "2468" : String(1000 + i), {}, "/login/mfa-slow-pin"),
+      ),
+    );
+    const codes = await Promise.all(answers.map(async (a) => ((await a.json()) as { code?: string }).code));
+    const judged = codes.filter((c) => c === undefined || c === "MFA_FACTOR_VERIFICATION_FAILED");
+    expect(judged.length).toBeLessThanOrEqual(5);
+    expect(codes.filter((c) => c === "ACCOUNT_LOCKED").length).toBeGreaterThanOrEqual(7);
+    expect(await s.platform.resolve(MfaLockouts).lockedUntil(admin?.id ?? "")).toBeDefined();
   });
 });

@@ -19,10 +19,10 @@ describe("InMemoryMfaLockouts", () => {
   it("holds at most maxEntries failure counters, forgetting the one written least recently", async () => {
     const clock = new ManualClock();
     const lockouts = new InMemoryMfaLockouts(clock, 2);
-    for (const user of ["a", "b", "c"]) await lockouts.recordFailure(user, 2, 60_000);
-    // a's first failure was forgotten: one more does not reach 2.
-    expect(await lockouts.recordFailure("a", 2, 60_000)).toBeUndefined();
-    // c's was kept: its second failure locks.
-    expect(await lockouts.recordFailure("c", 2, 60_000)).toBe(clock.now() + 60_000);
+    for (const user of ["a", "b", "c"]) await lockouts.reserveAttempt(user, 1, 2, 60_000);
+    // a's first attempt was forgotten: one more counts 1.
+    expect(await lockouts.reserveAttempt("a", 1, 2, 60_000)).toEqual({ failures: 1 });
+    // c's was kept: its second attempt counts 2.
+    expect(await lockouts.reserveAttempt("c", 1, 2, 60_000)).toEqual({ failures: 2 });
   });
 });

@@ -1,6 +1,9 @@
 import type { Clock } from "../../kernel/clock.js";
 import type { MfaLockouts } from "./mfa-lockouts.js";
 
+/** What `reserveAttempt` answers. */
+type AttemptReservation = Awaited<ReturnType<MfaLockouts["reserveAttempt"]>>;
+
 /**
  * The embedded lockout list: locks and failure windows in two Maps, each bounded by `maxEntries`
  * (default 100 000; the entry written least recently goes first); expired locks are forgotten on read.
@@ -15,26 +18,32 @@ export class InMemoryMfaLockouts implements MfaLockouts {
   ) {}
 
   async lock(userId: string, until: number): Promise<void> {
-    // Read before the delete (which re-inserts the entry as the most recently written).
-    const end = Math.max(until, this.locks.get(userId) ?? 0);
-    this.locks.delete(userId);
-    this.locks.set(userId, end);
-    while (this.locks.size > this.maxEntries) this.locks.delete(this.locks.keys().next().value as string);
+    this.setLock(userId, until);
   }
 
-  async recordFailure(userId: string, max: number, windowMs: number): Promise<number | undefined> {
+  async reserveAttempt(
+    userId: string,
+    weight: number,
+    max: number,
+    windowMs: number,
+  ): Promise<AttemptReservation> {
+    // One synchronous step from the lock's read to the count's write: concurrent calls cannot interleave.
     const now = this.clock.now();
+    const locked = this.locks.get(userId);
+    if (locked !== undefined && locked > now) return { lockedUntil: locked };
     const current = this.failures.get(userId);
     const entry = current && current.windowEnd > now ? current : { count: 0, windowEnd: now + windowMs };
-    entry.count++;
+    if (entry.count >= max) {
+      this.failures.delete(userId);
+      this.setLock(userId, now + windowMs);
+      return { lockedUntil: now + windowMs };
+    }
+    entry.count += weight;
     this.failures.delete(userId);
     this.failures.set(userId, entry);
     while (this.failures.size > this.maxEntries)
       this.failures.delete(this.failures.keys().next().value as string);
-    if (entry.count < max) return undefined;
-    this.failures.delete(userId);
-    await this.lock(userId, now + windowMs);
-    return now + windowMs;
+    return { failures: entry.count };
   }
 
   async clearFailures(userId: string): Promise<void> {
@@ -44,6 +53,15 @@ export class InMemoryMfaLockouts implements MfaLockouts {
   async unlock(userId: string): Promise<void> {
     this.locks.delete(userId);
     this.failures.delete(userId);
+  }
+
+  /** Keeps the later end; the entry becomes the most recently written. */
+  private setLock(userId: string, until: number): void {
+    // Read before the delete (which re-inserts the entry as the most recently written).
+    const end = Math.max(until, this.locks.get(userId) ?? 0);
+    this.locks.delete(userId);
+    this.locks.set(userId, end);
+    while (this.locks.size > this.maxEntries) this.locks.delete(this.locks.keys().next().value as string);
   }
 
   async lockedUntil(userId: string): Promise<number | undefined> {

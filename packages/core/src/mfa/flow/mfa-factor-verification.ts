@@ -51,8 +51,9 @@ export class MfaFactorVerification {
    */
   verifyCode(ctx: FactorContext, presented: unknown, origin: AuditOrigin = {}): Promise<FactorContext> {
     return withMinimumDuration(this.o.settings.minimumRejectionDelayMs, async () => {
-      await this.refuseWhileLocked(ctx);
-      return this.judge(ctx, presented, origin);
+      assertCodeSent(ctx);
+      const failures = await this.reserve(ctx, "OTT");
+      return this.judge(ctx, presented, origin, failures);
     });
   }
 
@@ -76,14 +77,20 @@ export class MfaFactorVerification {
           },
         );
       }
-      await this.refuseWhileLocked(ctx);
+      const failures = await this.reserve(ctx, "PASSKEY");
       let owner: Authentication | undefined;
       try {
         owner = await verify();
       } catch (error) {
         if (!isPlatformError(error) || !error.code.startsWith("WEBAUTHN_")) throw error;
       }
-      return this.settle(ctx, "PASSKEY", owner !== undefined && owner.userId === ctx.userId, origin);
+      return this.settle(
+        ctx,
+        "PASSKEY",
+        owner !== undefined && owner.userId === ctx.userId,
+        origin,
+        failures,
+      );
     });
   }
 
@@ -108,9 +115,9 @@ export class MfaFactorVerification {
           },
         );
       }
-      await this.refuseWhileLocked(ctx);
+      const failures = await this.reserve(ctx, factor.type);
       const ok = await factor.verify({ userId: ctx.userId, answer });
-      return this.settle(ctx, factor.type, ok, origin);
+      return this.settle(ctx, factor.type, ok, origin, failures);
     });
   }
 
@@ -124,6 +131,7 @@ export class MfaFactorVerification {
     factor: FactorType,
     ok: boolean,
     origin: AuditOrigin,
+    failures: number,
   ): Promise<FactorContext> {
     const waiting = ctx.state;
     for (let attempt = 0; attempt < 20; attempt++) {
@@ -140,7 +148,7 @@ export class MfaFactorVerification {
           return verified;
         }
         const failed = await this.step(current, "FACTOR_VERIFICATION_FAILED", { factor });
-        return await this.afterFailure(failed, factor, origin);
+        return await this.afterFailure(failed, factor, origin, failures);
       } catch (error) {
         if (isPlatformError(error) && error.code === "CONFLICT") continue;
         throw error;
@@ -158,6 +166,7 @@ export class MfaFactorVerification {
     loaded: FactorContext,
     presented: unknown,
     origin: AuditOrigin,
+    failures: number,
   ): Promise<FactorContext> {
     let ctx = loaded;
     for (let attempt = 0; attempt < 20; attempt++) {
@@ -169,12 +178,8 @@ export class MfaFactorVerification {
         }
         ctx = fresh;
       }
-      if (ctx.state !== "OTT_CHALLENGE" || !ctx.challenge?.codeHash) {
-        throw new PlatformError("ILLEGAL_STATE_TRANSITION", "No code was sent for this MFA session", {
-          details: { state: ctx.state },
-        });
-      }
-      const ok = verifyMfaCode(presented, ctx.challenge.codeHash, ctx.mfaSessionId, this.codeOptions());
+      const codeHash = assertCodeSent(ctx);
+      const ok = verifyMfaCode(presented, codeHash, ctx.mfaSessionId, this.codeOptions());
       try {
         if (ok) {
           const verified = await this.step(ctx, "FACTOR_VERIFIED_SUCCESS", { factor: "OTT" });
@@ -183,7 +188,7 @@ export class MfaFactorVerification {
           return verified;
         }
         const failed = await this.step(ctx, "FACTOR_VERIFICATION_FAILED", { factor: "OTT" });
-        return await this.afterFailure(failed, "OTT", origin);
+        return await this.afterFailure(failed, "OTT", origin, failures);
       } catch (error) {
         if (isPlatformError(error) && error.code === "CONFLICT") continue;
         throw error;
@@ -192,8 +197,16 @@ export class MfaFactorVerification {
     throw new PlatformError("CONFLICT", "The MFA session is too busy; try again");
   }
 
-  /** Counts a failure for the user across flows; locks on the flow's or the user's limit. */
-  private async afterFailure(failed: FactorContext, factor: FactorType, origin: AuditOrigin): Promise<never> {
+  /**
+   * A wrong answer (already counted by its reservation, `failures` with it): locks on the flow's limit
+   * or when the user's count reached the limit.
+   */
+  private async afterFailure(
+    failed: FactorContext,
+    factor: FactorType,
+    origin: AuditOrigin,
+    failures: number,
+  ): Promise<never> {
     const { maxRetryAttempts, accountLockoutDurationMs } = this.o.settings;
     this.events.audit(
       "auth.mfa.factor-failed",
@@ -201,16 +214,7 @@ export class MfaFactorVerification {
       { factor, attemptsMade: failed.failedAttempts },
       origin,
     );
-    // A member's lockout weight: one wrong answer counts as that many failures toward the lock.
-    let userLock: number | undefined;
-    const weight = this.o.factors.get(factor)?.lockoutWeight ?? 1;
-    for (let i = 0; i < weight && userLock === undefined; i++) {
-      userLock = await this.o.lockouts.recordFailure(
-        failed.userId,
-        maxRetryAttempts,
-        accountLockoutDurationMs,
-      );
-    }
+    const userLock = failures >= maxRetryAttempts ? this.o.clock.now() + accountLockoutDurationMs : undefined;
     if (failed.state !== "MFA_ACCOUNT_LOCKED" && userLock === undefined) {
       await this.events.reportError(
         "SECURITY",
@@ -243,13 +247,23 @@ export class MfaFactorVerification {
   }
 
   /**
-   * A flow opened before its user was locked (failures in other flows, or one heavy wrong answer)
-   * answers nothing more while the lock lasts, not even a right answer: the lock caps guesses across
-   * every flow of the user, not per flow. Judged before the answer is checked or spent.
+   * Takes one attempt for the flow's user before the answer is judged or spent: counted as the
+   * member's lockout weight in failures (cleared by a right answer), across every flow of the user.
+   * A user who is locked, or whose count (answers still being judged included) already reached the
+   * limit, gets 423 ACCOUNT_LOCKED, even for a right answer: however many answers arrive at once,
+   * at most `maxRetryAttempts` are judged per lock window. Returns the count with this attempt.
    */
-  private async refuseWhileLocked(ctx: FactorContext): Promise<void> {
-    const until = await this.o.lockouts.lockedUntil(ctx.userId);
-    if (until !== undefined) throw this.locked({ ...ctx, lockedUntil: until });
+  private async reserve(ctx: FactorContext, factor: FactorType): Promise<number> {
+    const { maxRetryAttempts, accountLockoutDurationMs } = this.o.settings;
+    const weight = this.o.factors.get(factor)?.lockoutWeight ?? 1;
+    const r = await this.o.lockouts.reserveAttempt(
+      ctx.userId,
+      weight,
+      maxRetryAttempts,
+      accountLockoutDurationMs,
+    );
+    if ("lockedUntil" in r) throw this.locked({ ...ctx, lockedUntil: r.lockedUntil });
+    return r.failures;
   }
 
   private locked(ctx: FactorContext): PlatformError {
@@ -273,4 +287,14 @@ export class MfaFactorVerification {
       maxAttempts: this.o.settings.maxRetryAttempts,
     });
   }
+}
+
+/** The open code challenge's hash; 409 ILLEGAL_STATE_TRANSITION when no code was sent (nothing counted). */
+function assertCodeSent(ctx: FactorContext): string {
+  if (ctx.state !== "OTT_CHALLENGE" || !ctx.challenge?.codeHash) {
+    throw new PlatformError("ILLEGAL_STATE_TRANSITION", "No code was sent for this MFA session", {
+      details: { state: ctx.state },
+    });
+  }
+  return ctx.challenge.codeHash;
 }

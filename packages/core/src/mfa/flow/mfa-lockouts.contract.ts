@@ -18,12 +18,13 @@ export function describeMfaLockoutsContract(
     let lockouts: MfaLockouts;
     let t0: number;
 
-    /** Records `times` failures for `userId` and returns what each call answered. */
-    async function fail(userId: string, times: number): Promise<(number | undefined)[]> {
-      const answers: (number | undefined)[] = [];
-      for (let i = 0; i < times; i++) answers.push(await lockouts.recordFailure(userId, MAX, WINDOW));
+    /** Takes `times` attempts (weight 1) for `userId` and returns what each call answered. */
+    async function reserve(userId: string, times: number) {
+      const answers: Awaited<ReturnType<MfaLockouts["reserveAttempt"]>>[] = [];
+      for (let i = 0; i < times; i++) answers.push(await lockouts.reserveAttempt(userId, 1, MAX, WINDOW));
       return answers;
     }
+    const counts = (n: number, from = 1) => Array.from({ length: n }, (_, i) => ({ failures: from + i }));
 
     beforeEach(async () => {
       clock = new ManualClock();
@@ -60,77 +61,78 @@ export function describeMfaLockoutsContract(
       });
 
       it("ends a lock and forgets failures on unlock", async () => {
-        await fail("alice", MAX - 1);
+        await reserve("alice", MAX - 1);
         await lockouts.lock("alice", t0 + 10_000);
         await lockouts.unlock("alice");
         expect(await lockouts.lockedUntil("alice")).toBeUndefined();
-        expect(await fail("alice", MAX - 1)).toEqual(new Array(MAX - 1).fill(undefined));
+        expect(await reserve("alice", MAX - 1)).toEqual(counts(MAX - 1));
         await lockouts.unlock("nobody");
       });
     });
 
-    describe("recordFailure", () => {
-      it("locks for windowMs at the max-th failure and answers the lock's end", async () => {
-        expect(await fail("alice", MAX - 1)).toEqual(new Array(MAX - 1).fill(undefined));
+    describe("reserveAttempt", () => {
+      it("counts each attempt and answers the count; beyond max it refuses and locks for windowMs", async () => {
+        expect(await reserve("alice", MAX)).toEqual(counts(MAX));
         expect(await lockouts.lockedUntil("alice")).toBeUndefined();
         clock.advance(1_000);
-        expect(await lockouts.recordFailure("alice", MAX, WINDOW)).toBe(t0 + 1_000 + WINDOW);
+        expect(await lockouts.reserveAttempt("alice", 1, MAX, WINDOW)).toEqual({
+          lockedUntil: t0 + 1_000 + WINDOW,
+        });
         expect(await lockouts.lockedUntil("alice")).toBe(t0 + 1_000 + WINDOW);
-        expect(await lockouts.lockedUntil("bob")).toBeUndefined();
+        expect(await lockouts.reserveAttempt("bob", 1, MAX, WINDOW)).toEqual({ failures: 1 });
       });
 
-      it("counts failures per user", async () => {
-        await fail("alice", MAX - 1);
-        await fail("bob", MAX - 1);
-        expect(await lockouts.lockedUntil("alice")).toBeUndefined();
-        expect(await lockouts.lockedUntil("bob")).toBeUndefined();
+      it("refuses while a lock lasts, answering its end; an ended lock refuses nothing", async () => {
+        await lockouts.lock("alice", t0 + 10_000);
+        expect(await lockouts.reserveAttempt("alice", 1, MAX, WINDOW)).toEqual({ lockedUntil: t0 + 10_000 });
+        clock.advance(10_000);
+        expect(await lockouts.reserveAttempt("alice", 1, MAX, WINDOW)).toEqual({ failures: 1 });
       });
 
-      it("counts within a window opened by the first failure; later failures do not extend it", async () => {
-        await fail("alice", 1);
+      it("counts an attempt as its weight, and still takes one below max", async () => {
+        expect(await lockouts.reserveAttempt("alice", 2, MAX, WINDOW)).toEqual({ failures: 2 });
+        expect(await lockouts.reserveAttempt("alice", 2, MAX, WINDOW)).toEqual({ failures: 4 });
+        expect(await lockouts.reserveAttempt("alice", 1, MAX, WINDOW)).toEqual({ lockedUntil: t0 + WINDOW });
+      });
+
+      it("counts within a window opened by the first attempt; later ones do not extend it", async () => {
+        await reserve("alice", 1);
         clock.advance(30_000);
-        await fail("alice", 1);
-        clock.advance(WINDOW - 30_000 - 1);
-        expect(await lockouts.recordFailure("alice", MAX, WINDOW)).toBe(clock.now() + WINDOW);
+        expect(await reserve("alice", 1)).toEqual([{ failures: 2 }]);
+        clock.advance(WINDOW - 30_000);
+        expect(await reserve("alice", MAX)).toEqual(counts(MAX));
       });
 
-      it("counts from zero again once the window has ended", async () => {
-        await fail("alice", MAX - 1);
-        clock.advance(WINDOW);
-        expect(await fail("alice", MAX - 1)).toEqual(new Array(MAX - 1).fill(undefined));
-        expect(await lockouts.lockedUntil("alice")).toBeUndefined();
-        expect(await lockouts.recordFailure("alice", MAX, WINDOW)).toBe(clock.now() + WINDOW);
-      });
-
-      it("starts a new count after a lock: the failures that caused it are spent", async () => {
-        await fail("alice", MAX);
+      it("starts a new count after a lock: the attempts that caused it are spent", async () => {
+        await reserve("alice", MAX + 1);
         clock.advance(WINDOW);
         expect(await lockouts.lockedUntil("alice")).toBeUndefined();
-        expect(await fail("alice", MAX - 1)).toEqual(new Array(MAX - 1).fill(undefined));
-        expect(await lockouts.lockedUntil("alice")).toBeUndefined();
+        expect(await reserve("alice", MAX)).toEqual(counts(MAX));
       });
 
-      it("forgets failures on clearFailures but keeps a lock", async () => {
-        await fail("alice", MAX - 1);
+      it("forgets the count on clearFailures but keeps a lock", async () => {
+        await reserve("alice", MAX);
         await lockouts.clearFailures("alice");
-        expect(await fail("alice", MAX - 1)).toEqual(new Array(MAX - 1).fill(undefined));
+        expect(await reserve("alice", MAX)).toEqual(counts(MAX));
         await lockouts.lock("bob", t0 + 10_000);
         await lockouts.clearFailures("bob");
         expect(await lockouts.lockedUntil("bob")).toBe(t0 + 10_000);
         await lockouts.clearFailures("nobody");
       });
 
-      it("takes max and windowMs from each call", async () => {
-        expect(await lockouts.recordFailure("alice", 1, 5_000)).toBe(t0 + 5_000);
-        expect(await lockouts.lockedUntil("alice")).toBe(t0 + 5_000);
-        expect(await lockouts.recordFailure("bob", 10, 5_000)).toBeUndefined();
+      it("takes weight, max and windowMs from each call", async () => {
+        expect(await lockouts.reserveAttempt("alice", 1, 1, 5_000)).toEqual({ failures: 1 });
+        expect(await lockouts.reserveAttempt("alice", 1, 1, 5_000)).toEqual({ lockedUntil: t0 + 5_000 });
+        expect(await lockouts.reserveAttempt("bob", 1, 10, 5_000)).toEqual({ failures: 1 });
       });
 
-      it("counts every one of N concurrent failures: exactly one of them locks", async () => {
+      it("of N concurrent attempts takes exactly max, each with its own count; the others are refused", async () => {
         const answers = await Promise.all(
-          Array.from({ length: MAX }, () => lockouts.recordFailure("alice", MAX, WINDOW)),
+          Array.from({ length: MAX + 4 }, () => lockouts.reserveAttempt("alice", 1, MAX, WINDOW)),
         );
-        expect(answers.filter((a) => a !== undefined)).toEqual([t0 + WINDOW]);
+        const taken = answers.flatMap((a) => ("failures" in a ? [a.failures] : []));
+        expect(taken.sort()).toEqual(counts(MAX).map((c) => c.failures));
+        expect(answers.filter((a) => "lockedUntil" in a)).toHaveLength(4);
         expect(await lockouts.lockedUntil("alice")).toBe(t0 + WINDOW);
       });
     });

@@ -11,10 +11,20 @@ export interface MfaLockouts {
   /** The lock's end (epoch ms) while it lasts, else undefined. */
   lockedUntil(userId: string): Promise<number | undefined>;
   /**
-   * Counts a failed factor for the user across every flow within `windowMs`; at `max` failures the
-   * user is locked for `windowMs` and the lock's end is returned.
+   * Takes one attempt at a factor for the user before its answer is judged, in one atomic step, and
+   * counts it as `weight` failures within the window the first failure opened (`windowMs`) until a
+   * right answer clears them. Refused (`{ lockedUntil }`) while the user is locked, and when `max` or
+   * more failures are already counted (answers still being judged included): that refusal locks the
+   * user for `windowMs`. Otherwise `{ failures }`, the count with this attempt; a wrong answer whose
+   * count reached `max` locks the user (`lock`). So concurrent answers can never get more than `max`
+   * judged, however long judging one takes.
    */
-  recordFailure(userId: string, max: number, windowMs: number): Promise<number | undefined>;
+  reserveAttempt(
+    userId: string,
+    weight: number,
+    max: number,
+    windowMs: number,
+  ): Promise<{ readonly failures: number } | { readonly lockedUntil: number }>;
   /** Forgets the user's failures (a factor verified). */
   clearFailures(userId: string): Promise<void>;
   /** Ends the user's lock and forgets their failures (an administrator's unlock). */
