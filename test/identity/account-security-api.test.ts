@@ -82,6 +82,20 @@ describe("the account security API: the e-mail change (PUT /api/account/email, /
     }
   });
 
+  it("the demo's /account page opens for a signed-in user; its forms send a password-only session to the step-up", async () => {
+    const b = new Browser(demo.base);
+    const csrf = await b.csrfFrom("/login");
+    expect((await b.postForm("/login", { username: "user", password: "password", _csrf: csrf })).status).toBe(
+      302,
+    );
+    const page = await b.navigate("/account");
+    expect(page.status).toBe(200);
+    const token = /<meta name="_csrf" content="([^"]+)">/.exec(await page.text())?.[1] ?? "";
+    const result = await b.postForm("/account/sessions/end-others", { _csrf: token });
+    expect(result.status).toBe(303);
+    expect(result.headers.get("location")).toMatch(/^\/mfa\//);
+  });
+
   it("GET /api/account lists the address, every factor, passkeys and sessions; never a secret", async () => {
     expect((await fetch(`${demo.base}/api/account`)).status).toBe(401);
     const res = await fetch(`${demo.base}/api/account`, { headers: bearer });
