@@ -75,6 +75,12 @@ describe("Forgot password (POST /api/password/forgot)", () => {
     const reset = (password: string) => b.postForm("/reset-password", { token, password, _csrf: csrf });
     expect((await reset("fay-new-password-2")).status).toBe(200);
     expect((await reset("fay-new-password-3")).status).toBe(400);
+    // The user is told at their address that the password changed.
+    await expect
+      .poll(() =>
+        outbox(demo.outboxFile).filter((l) => l.channel === "account-notice" && l.to === "fay@example.org"),
+      )
+      .toHaveLength(1);
     expect((await fetch(`${demo.base}/api/me`, { headers: bearer })).status).toBe(401);
     const again = await fetch(
       `${demo.base}/api/login`,

@@ -8,6 +8,7 @@ import {
   csrfOfSession,
   type IdentityTestServer,
   newOutboxFile,
+  outbox,
   primaryForm,
   verify,
   wrongCode,
@@ -103,6 +104,10 @@ describe("TOTP as a plugin factor: enrol, then sign in with an authenticator cod
     );
     expect(confirmed.status).toBe(200);
     expect((await a.postJson(enrolUrl, {}, { "x-csrf-token": csrf })).status).toBe(409);
+    // The user is told (a fresh sign-in in other hands could add a lasting factor).
+    const notices = () =>
+      outbox(file).filter((l) => l.channel === "account-notice" && l.username === "admin");
+    await expect.poll(() => notices().length).toBe(1);
 
     // Sign in again with the authenticator app.
     const c = new Browser(s.url);
@@ -136,9 +141,13 @@ describe("TOTP as a plugin factor: enrol, then sign in with an authenticator cod
     let csrf = await csrfOfSession(a);
     expect((await verify(a, csrf, first.code)).status).toBe(200);
     csrf = await csrfOfSession(a);
+    const removedBefore = outbox(file).filter((l) => l.channel === "account-notice").length;
     expect((await a.fetch(enrolUrl, { method: "DELETE", headers: { "x-csrf-token": csrf } })).status).toBe(
       204,
     );
+    await expect
+      .poll(() => outbox(file).filter((l) => l.channel === "account-notice").length)
+      .toBe(removedBefore + 1);
     const body = (await (await a.postJson(enrolUrl, {}, { "x-csrf-token": csrf })).json()) as {
       secret: string;
     };

@@ -1,3 +1,4 @@
+import type { AccountNotices } from "../../identity/notices/account-notices.js";
 import { randomBytes } from "node:crypto";
 import QRCode from "qrcode";
 import type { Authentication } from "../../identity/authentication/authentication.js";
@@ -37,6 +38,8 @@ export interface TotpEnrolmentOptions {
   stepUpMaxAgeMs: number;
   /** Starts a step-up for a caller whose second factor is not fresh (the MFA chain hook's), if any. */
   startStepUp: StepUpStarter;
+  /** Tells the user when an app was added or removed (a fresh sign-in in other hands could do either). */
+  notices: AccountNotices;
 }
 
 /**
@@ -134,6 +137,11 @@ export class TotpEnrolmentEndpoints {
       });
     }
     this.audited(exchange, who, "auth.mfa.totp.enrolled");
+    this.o.notices.send({
+      username: who.username,
+      kind: "totp-enrolled",
+      text: "An authenticator app was set up as a second factor on your account. If this was not you, remove it from your account and change your password.",
+    });
     exchange.json(200, { enrolled: true });
   }
 
@@ -143,6 +151,11 @@ export class TotpEnrolmentEndpoints {
       throw new PlatformError("NOT_FOUND", "No authenticator app is set up");
     }
     this.audited(exchange, who, "auth.mfa.totp.removed");
+    this.o.notices.send({
+      username: who.username,
+      kind: "totp-removed",
+      text: "The authenticator app was removed from your account. If this was not you, change your password.",
+    });
     exchange.response.status = 204;
   }
 

@@ -1,3 +1,4 @@
+import { AccountNotices } from "../../identity/notices/account-notices.js";
 import { AccountRouteSource } from "../../identity/chain/account-route-source.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
@@ -55,6 +56,7 @@ export const totpPlugin: PlatformPlugin = {
             issuer: ctx.properties.get(TOTP_ISSUER),
             stepUpMaxAgeMs: ctx.properties.get(TOTP_STEP_UP_MAX_AGE),
             startStepUp: chainStepUpStarter(c),
+            notices: c.resolve(AccountNotices),
           }).routes(),
       }),
     });

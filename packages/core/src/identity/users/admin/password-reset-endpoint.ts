@@ -1,4 +1,5 @@
 import type { AuditSink } from "../../../kernel/audit-sink.js";
+import type { AccountNotices } from "../../notices/account-notices.js";
 import { isPlatformError, PlatformError } from "../../../kernel/platform-error.js";
 import type { HttpExchange } from "../../../web/http-exchange.js";
 import { type ChainRoute, resourceRoutes } from "../../chain/chain-route.js";
@@ -24,6 +25,8 @@ export interface PasswordResetEndpointOptions {
   /** A fresh security stamp: a new password ends every sign-in made with the old one. */
   newStamp: () => string;
   audit: AuditSink;
+  /** Tells the user their password was changed (the address on the account, after the answer). */
+  notices?: AccountNotices | undefined;
   /** Where the page sends the user afterwards. Default `/login`. */
   loginUrl?: string;
   /** The page and processing path. Default `/reset-password`. */
@@ -113,6 +116,11 @@ export class PasswordResetEndpoint {
       principal: account.username,
       remoteAddress: exchange.remoteAddress,
       data: { userId: account.id },
+    });
+    this.o.notices?.send({
+      username: account.username,
+      kind: "password-reset",
+      text: "The password of your account was changed with a reset link, and every sign-in was ended. If this was not you, reset it again and tell an administrator.",
     });
     if (exchange.wantsJson()) {
       exchange.json(200, { success: true });

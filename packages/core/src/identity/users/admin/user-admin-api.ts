@@ -51,6 +51,7 @@ export function userAdminApi(): RouteMount {
         signOutEverywhere: signOutEverywhereIn(container),
         newStamp: stampsOf(container),
         audit: container.resolve(AuditSink),
+        notices: container.isRegistered(AccountNotices, true) ? container.resolve(AccountNotices) : undefined,
       });
       return [...new UserAdminEndpoints(service).routes(), ...reset.routes(USER_ADMIN_FEATURE)];
     },
