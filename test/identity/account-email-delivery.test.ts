@@ -200,6 +200,21 @@ describe("the account's e-mail address and SMTP delivery", () => {
     expect(link!.decoded).toMatch(new RegExp(`<a href="${base}/login/ott\\?token=[^"]+">Sign in</a>`));
     expect(resetMail!.to).toEqual(["nia@example.org"]);
     expect(resetMail!.decoded).toContain(`${base}/reset-password?token=`);
+    // The administrator moves the account to another address: the links mailed to the old one die.
+    const token = decodeURIComponent(
+      /reset-password\?token=([A-Za-z0-9_%.-]+)/.exec(resetMail!.decoded)![1]!,
+    );
+    const moved = await api(adminToken, "PUT", `/admin/api/users/${nia.id}/email`, {
+      email: "nia.moved@example.org",
+    });
+    expect(moved.status).toBe(200);
+    const b = new Browser(base);
+    const page = await (await b.fetch(`/reset-password?token=${encodeURIComponent(token)}`)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? "";
+    expect(
+      (await b.postForm("/reset-password", { token, password: "nia-new-password-1", _csrf: csrf })).status,
+    ).toBe(400);
+    await api(adminToken, "PUT", `/admin/api/users/${nia.id}/email`, { email: "nia@example.org" });
   });
 
   it("answers a sign-in the same when the server refuses the address, or the account has none; audited, logged without the token", async () => {

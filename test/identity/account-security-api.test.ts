@@ -82,6 +82,50 @@ describe("the account security API: the e-mail change (PUT /api/account/email, /
     }
   });
 
+  it("a used link never works again, even when the address comes back; links mailed to the old address die", async () => {
+    const users = demo.platform.resolve(UserRepository);
+    const start = (await users.findByUsername("admin"))?.email;
+    const requestLink = async (email: string) => {
+      const before = mails("email-verify").length;
+      expect((await change({ email })).status).toBe(202);
+      await expect.poll(() => mails("email-verify").length).toBe(before + 1);
+      return linkOf(mails("email-verify").at(-1)!);
+    };
+    // A reset link mailed to the current address before it changes.
+    const resets = () => mails("password-forgot");
+    const resetsBefore = resets().length;
+    expect(
+      (
+        await fetch(`${demo.base}/api/password/forgot`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ username: "admin" }),
+        })
+      ).status,
+    ).toBe(202);
+    await expect.poll(() => resets().length).toBe(resetsBefore + 1);
+    const resetToken = new URL(resets().at(-1)!.link).searchParams.get("token")!;
+
+    const away = await requestLink("admin.away@example.org");
+    expect((await confirm(away)).post.status).toBe(200);
+    const back = await requestLink(start!);
+    expect((await confirm(back)).post.status).toBe(200);
+    expect((await users.findByUsername("admin"))?.email).toBe(start);
+    // The first link again: the address is what it was asked against, but the account moved on.
+    expect((await confirm(away)).post.status).toBe(400);
+    expect((await users.findByUsername("admin"))?.email).toBe(start);
+
+    const b = new Browser(demo.base);
+    const page = await (await b.fetch(`/reset-password?token=${encodeURIComponent(resetToken)}`)).text();
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? "";
+    const reset = await b.postForm("/reset-password", {
+      token: resetToken,
+      password: "a-new-password-9",
+      _csrf: csrf,
+    });
+    expect(reset.status).toBe(400);
+  });
+
   it("the demo's /account page opens for a signed-in user; its forms send a password-only session to the step-up", async () => {
     const b = new Browser(demo.base);
     const csrf = await b.csrfFrom("/login");

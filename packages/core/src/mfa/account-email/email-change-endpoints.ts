@@ -59,6 +59,8 @@ export interface EmailChangeOptions {
   /** A second factor proved within this long is fresh (milliseconds). */
   stepUpMaxAgeMs: number;
   startStepUp: StepUpStarter;
+  /** Voids the single-use links mailed for a user (reset and magic links went to the old address). */
+  revokeMailedLinks: (username: string) => Promise<unknown>;
 }
 
 /**
@@ -122,6 +124,7 @@ export class EmailChangeEndpoints {
       userId: account.id,
       newEmail,
       oldEmail: account.email ?? null,
+      accountVersion: account.version,
       expiresAt: clock.now() + EMAIL_CHANGE_LINK_TTL_MS,
     };
     const link = `${this.o.publicUrl().replace(/\/+$/, "")}${EMAIL_VERIFY_PATH}?link=${encodeURIComponent(this.o.links.seal(change))}`;
@@ -172,9 +175,13 @@ export class EmailChangeEndpoints {
   /** Sets the new address while the old one is still the account's (one compare-and-set); tells the old one. */
   private async apply(change: EmailChange) {
     const account = await this.o.users.findById(change.userId);
-    if (!account?.enabled || (account.email ?? null) !== change.oldEmail) return undefined;
+    // The account as it was when the change was asked: any update since (another change applied, the
+    // address set back, a new password) leaves the link dead, so it works once even across A→B→A.
+    if (!account?.enabled || account.version !== change.accountVersion) return undefined;
+    if ((account.email ?? null) !== change.oldEmail) return undefined;
     try {
       const updated = await this.o.users.update({ ...account, email: change.newEmail });
+      await this.o.revokeMailedLinks(account.username);
       if (change.oldEmail !== null) {
         const to = change.oldEmail;
         this.later("notice", () =>

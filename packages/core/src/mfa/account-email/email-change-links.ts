@@ -18,14 +18,16 @@ export interface EmailChange {
   readonly newEmail: string;
   /** The address when the change was asked for (null: none); the link works only while it still is. */
   readonly oldEmail: string | null;
+  /** The account's version when the change was asked; any later update of the account voids the link. */
+  readonly accountVersion: number;
   readonly expiresAt: number;
 }
 
 /**
  * Seals e-mail change requests into their confirmation links (AES-256-GCM, a KeyRing key shared by
  * every instance): nothing is stored until the link is used, nobody can forge or alter a link, and a
- * link works once in effect: it applies only while the account's address is still the one it was
- * asked against, which its own use changes. Form: `e1.<iv>.<ciphertext+tag>`.
+ * link works once: it applies only while the account is unchanged since the change was asked (its
+ * version), which its own use changes. Form: `e1.<iv>.<ciphertext+tag>`.
  */
 export class EmailChangeLinks {
   private key: Buffer | undefined;

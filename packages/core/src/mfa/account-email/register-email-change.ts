@@ -1,6 +1,7 @@
 import { AccountRouteSource } from "../../identity/chain/account-route-source.js";
 import { OneTimeTokenDelivery } from "../../identity/ott/one-time-token-delivery.js";
 import { publicUrlOf } from "../../identity/public-url.properties.js";
+import { revokeMailedLinksIn } from "../../identity/users/admin/user-admin-api.js";
 import { UserRepository } from "../../identity/users/user-repository.js";
 import { AuditSink } from "../../kernel/audit-sink.js";
 import { Clock } from "../../kernel/clock.js";
@@ -34,6 +35,7 @@ export function registerEmailChange(ctx: PluginContext): void {
         publicUrl: publicUrlOf(ctx.properties, c.resolve(ServerAddress)),
         stepUpMaxAgeMs: EMAIL_CHANGE_STEP_UP_MAX_AGE_MS,
         startStepUp: chainStepUpStarter(c),
+        revokeMailedLinks: revokeMailedLinksIn(c),
       });
       return { id: "mfa-email-change", routes: () => endpoints.routes() };
     },

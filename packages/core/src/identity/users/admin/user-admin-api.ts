@@ -67,6 +67,7 @@ export function userAdministrationServiceOf(container: DependencyContainer): Use
     hasher: container.resolve(PasswordHasher),
     audit: container.resolve(AuditSink),
     signOutEverywhere: signOutEverywhereIn(container),
+    revokeMailedLinks: revokeMailedLinksIn(container),
     resetTokens,
     delivery: addressedDelivery(container.resolve(OneTimeTokenDelivery), container.resolve(UserRepository)),
     unlockHooks: () =>
@@ -102,7 +103,17 @@ export function signOutEverywhereIn(
     // Links mailed before the change (magic links, password-reset links) die with it.
     const name = username ?? (await container.resolve(UserRepository).findById(userId))?.username;
     if (name === undefined) return;
-    for (const tokens of oneTimeTokenServicesOf(container)) await tokens.revokeAllFor(name);
+    await revokeMailedLinksIn(container)(name);
+  };
+}
+
+/**
+ * Voids every single-use link mailed for a user (magic links, password-reset links): after a change
+ * of standing, or of the address the links went to (the old mailbox may be in other hands).
+ */
+export function revokeMailedLinksIn(container: DependencyContainer): (username: string) => Promise<void> {
+  return async (username) => {
+    for (const tokens of oneTimeTokenServicesOf(container)) await tokens.revokeAllFor(username);
   };
 }
 

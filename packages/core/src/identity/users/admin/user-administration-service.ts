@@ -49,6 +49,8 @@ export interface UserAdministrationServiceOptions {
    * access tokens denied, the account's cached standing dropped on every instance.
    */
   signOutEverywhere: (userId: string, username?: string) => Promise<unknown>;
+  /** Voids the single-use links mailed for a user (the address they went to changed); absent: none. */
+  revokeMailedLinks?: (username: string) => Promise<unknown>;
   /** Keeps an available administrator: every change that may end one's availability runs through it. */
   guard: AdministratorGuard;
   /** A fresh security stamp (see AccountStanding). */
@@ -234,6 +236,8 @@ export class UserAdministrationService {
     if (current.email === wanted) return userView(current);
     if (wanted !== undefined) await this.assertMailboxFree(wanted, id);
     const updated = await this.change(id, (a) => ({ ...a, email: wanted }));
+    // Links mailed to the old address (a reset link, a magic link) must not outlive it.
+    await this.o.revokeMailedLinks?.(updated.username);
     this.audit(actor, wanted === undefined ? "user.email-cleared" : "user.email-set", "success", {
       userId: id,
       ...(wanted === undefined ? {} : { emailDomain: domainOf(wanted) }),
