@@ -1,6 +1,7 @@
 import { parseAnswer, sameOriginUrl, stringOr } from "./api-answer.js";
 import { CSRF_PARAMETER, csrfToken } from "./csrf.js";
 import { deviceId } from "./device-id.js";
+import type { FactorEndpoint } from "./factor-endpoints.js";
 import { DEFAULT_MFA_CONFIG, mergeMfaConfig } from "./mfa-config.js";
 import { MfaSessionState } from "./mfa-session-state.js";
 import { readPageConfig } from "./page-config.js";
@@ -29,6 +30,7 @@ export type ApiOperation =
   | "selectFactor"
   | "requestOttCode"
   | "verifyOtt"
+  | "verifyFactor"
   | "getPasskeyOptions"
   | "verifyPasskey"
   | "passkeyLoginOptions"
@@ -177,6 +179,32 @@ export class ApiClient {
     return this.send("verifyOtt", config.ott.loginProcessing, { json });
   }
 
+  /**
+   * A plugin code factor (`TOTP`, `RECOVERY_CODE`): `POST` JSON `{ token }` (plus `username` when
+   * known, as `verifyOtt`) to the factor's own answer URL, which the flow's last answer named in
+   * `endpoints.factors` (select the factor first). A type no answer named a code URL for is refused
+   * here with `FACTOR_NOT_AVAILABLE`, without a request.
+   */
+  async verifyFactor(factorType: FactorType, code: string, username?: string): Promise<VerifyResult> {
+    const endpoint = this.tracked.factorEndpoint(factorType);
+    if (endpoint?.kind !== "code") {
+      const error = new PlatformMfaError(
+        "FACTOR_NOT_AVAILABLE",
+        `The flow named no code factor ${JSON.stringify(String(factorType).slice(0, 64))}`,
+      );
+      this.observer?.failure?.("verifyFactor", error);
+      throw error;
+    }
+    const who = username ?? this.tracked.username;
+    const json = who === undefined ? { token: code } : { token: code, username: who };
+    return this.send("verifyFactor", endpoint.verify, { json });
+  }
+
+  /** A plugin factor's kind and answer URL as the flow's last answer named them (`endpoints.factors`). */
+  factorEndpoint(factorType: FactorType): FactorEndpoint | undefined {
+    return this.tracked.factorEndpoint(factorType);
+  }
+
   /** `POST webauthn.assertionOptions`: assertion options bound to the MFA session. */
   async getPasskeyOptions(): Promise<PublicKeyRequestOptionsJson> {
     const config = await this.ensureConfig();
@@ -251,10 +279,12 @@ export class ApiClient {
   /**
    * Step-up mode (the interceptor's challenge): requests name no MFA session (the binding cookie of
    * the latest challenge decides, so concurrent challenges never mismatch it) and, for a bearer
-   * client, carry its `Authorization` (the bearer is the caller; it is exempt from CSRF).
+   * client, carry its `Authorization` (the bearer is the caller; it is exempt from CSRF). `endpoints`
+   * is the 401 body's: its plugin factors (`endpoints.factors`) can be answered at once.
    */
-  beginStepUp(authorization?: string): void {
+  beginStepUp(authorization?: string, endpoints?: unknown): void {
     this.tracked.reset();
+    this.tracked.adoptFactorEndpoints(endpoints);
     this.stepUp = { authorization };
   }
 

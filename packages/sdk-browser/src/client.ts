@@ -43,10 +43,14 @@ const MFA_STEPS: ReadonlySet<ApiOperation> = new Set([
   "selectFactor",
   "requestOttCode",
   "verifyOtt",
+  "verifyFactor",
   "getPasskeyOptions",
   "verifyPasskey",
   "cancel",
 ]);
+
+/** The requests whose success completes a factor (`mfa:completed`). */
+const VERIFY_STEPS: ReadonlySet<ApiOperation> = new Set(["verifyOtt", "verifyFactor", "verifyPasskey"]);
 
 /**
  * `new PlatformMFA.Client(options)`: drives an MFA sign-in in the page through `client.apiClient`,
@@ -113,6 +117,17 @@ export class Client extends EventTarget {
   /** Verifies a code; `username` falls back to the tracked one. A final answer is handled. */
   async verifyOtt(code: string, username?: string): Promise<VerifyResult> {
     const result = await this.apiClient.verifyOtt(code, username);
+    this.handleAuthenticationResult(result);
+    return result;
+  }
+
+  /**
+   * Verifies a code of a plugin factor (`TOTP`, `RECOVERY_CODE`: the flow's `endpoints.factors` names
+   * it with kind `code`) at the factor's own URL, after `selectFactor(factorType)`. A final answer is
+   * handled, as `verifyOtt`'s.
+   */
+  async verifyFactor(factorType: FactorType, code: string, username?: string): Promise<VerifyResult> {
+    const result = await this.apiClient.verifyFactor(factorType, code, username);
     this.handleAuthenticationResult(result);
     return result;
   }
@@ -254,7 +269,7 @@ export class Client extends EventTarget {
     const primary = operation === "login" || operation === "loginForm" || operation === "passkeyLogin";
     if (primary && result.mfaRequired === true) {
       this.emit(CLIENT_EVENTS.required, { result });
-    } else if ((operation === "verifyOtt" || operation === "verifyPasskey") && result.success === true) {
+    } else if (VERIFY_STEPS.has(operation) && result.success === true) {
       this.emit(CLIENT_EVENTS.completed, { result });
     }
   }

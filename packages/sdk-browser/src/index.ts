@@ -12,6 +12,7 @@ export { Client, type ClientOptions } from "./client.js";
 export { CLIENT_EVENTS, type ClientEventDetail, type ClientEventType } from "./client-events.js";
 export { DEFAULT_CSRF_HEADER, csrfToken, type CsrfToken } from "./csrf.js";
 export { DEVICE_ID_KEY, deviceId } from "./device-id.js";
+export type { FactorEndpoint, FactorEndpoints } from "./factor-endpoints.js";
 export {
   type InterceptorHandle,
   type InterceptorOptions,

@@ -1,3 +1,4 @@
+import { type FactorEndpoint, type FactorEndpoints, factorEndpointsOf } from "./factor-endpoints.js";
 import type { AuthenticationResult, FactorType, MfaClientState } from "./types.js";
 
 /** Codes after which the server has ended (or will never accept) the tracked MFA session. */
@@ -7,10 +8,12 @@ const ENDED_CODES =
 /**
  * What the SDK tracks of the MFA flow in progress, in memory only: the MFA session id (sent back as
  * `X-MFA-Session-Id`), the step id when the server gives one, the username of the primary step, the
- * state, the current and available factors and the next page. Updated from every answer.
+ * state, the current and available factors and the next page, and the plugin factors' kinds and
+ * answer URLs (`endpoints.factors`). Updated from every answer.
  */
 export class MfaSessionState {
   private s: MfaClientState = empty();
+  private factors: FactorEndpoints = factorEndpointsOf(undefined);
 
   /** A copy of the tracked state. */
   snapshot(): MfaClientState {
@@ -29,9 +32,21 @@ export class MfaSessionState {
     return this.s.username;
   }
 
+  /** A plugin factor's kind and answer URL, as the flow's last answer named it. */
+  factorEndpoint(type: FactorType): FactorEndpoint | undefined {
+    // A null-prototype record: a type such as `constructor` finds nothing.
+    return this.factors[type];
+  }
+
+  /** Takes the plugin factors of an answer's `endpoints` (the step-up's 401 body names them first). */
+  adoptFactorEndpoints(endpoints: unknown): void {
+    this.factors = factorEndpointsOf(endpoints);
+  }
+
   /** A new primary sign-in: forget the previous flow, remember who signs in. */
   startPrimary(username: string): void {
     this.s = { ...empty(), username };
+    this.factors = factorEndpointsOf(undefined);
   }
 
   /** The MFA session a page names (`data-mfa-session-id`), unless one is tracked already. */
@@ -46,6 +61,7 @@ export class MfaSessionState {
     const step = body.mfaStepId ?? body.stepId;
     if (typeof step === "string" && step) s.mfaStepId = step;
     if (body.mfaRequired === true || fromStatus) {
+      if (body.endpoints !== undefined) this.adoptFactorEndpoints(body.endpoints);
       if (typeof body.state === "string") s.state = body.state;
       s.currentFactor = factorOrUndefined(body.currentFactor);
       const factors = fromStatus ? body.allowed : body.availableFactors;
@@ -56,6 +72,7 @@ export class MfaSessionState {
     }
     if (body.success === true) {
       // The flow is over (signed in, or cancelled): its session id must not be sent again.
+      this.factors = factorEndpointsOf(undefined);
       this.s = {
         ...empty(),
         username: s.username,
@@ -66,12 +83,15 @@ export class MfaSessionState {
 
   /** Applies a failure: a code that ends the flow forgets its session id. */
   applyFailure(code: string): void {
-    if (ENDED_CODES.test(code)) this.s = { ...empty(), username: this.s.username };
+    if (!ENDED_CODES.test(code)) return;
+    this.s = { ...empty(), username: this.s.username };
+    this.factors = factorEndpointsOf(undefined);
   }
 
   /** Forgets everything. */
   reset(): void {
     this.s = empty();
+    this.factors = factorEndpointsOf(undefined);
   }
 }
 

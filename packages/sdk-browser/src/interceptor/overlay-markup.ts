@@ -32,7 +32,7 @@ button{font:inherit;padding:.5rem .9rem;border-radius:8px;border:1px solid #1d4e
 button.link{background:none;border:0;color:#1d4ed8;padding:.25rem 0;text-align:left}
 button:disabled{opacity:.6;cursor:progress}
 .row{display:flex;gap:.75rem;align-items:center;flex-wrap:wrap}
-#stepUpStatus:empty{display:none}#stepUpStatus[data-state=error]{color:#b91c1c}`;
+#stepUpStatus:empty,#stepUpFactors:empty{display:none}#stepUpStatus[data-state=error]{color:#b91c1c}`;
 
 /** The overlay's shadow-root content (static: every dynamic text is set with textContent). */
 export function overlayMarkup(): string {
@@ -40,12 +40,13 @@ export function overlayMarkup(): string {
   return `<style>${STYLE}</style><div class="backdrop" part="backdrop">
 <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="stepUpTitle" aria-describedby="stepUpIntro">
 <h2 id="stepUpTitle">${t.title}</h2><p id="stepUpIntro">${t.intro}</p>
-<form id="stepUpOtt" hidden><label for="stepUpCode">${t.codeLabel}</label>
+<form id="stepUpOtt" hidden><label id="stepUpCodeLabel" for="stepUpCode">${t.codeLabel}</label>
 <input id="stepUpCode" name="token" autocomplete="one-time-code" inputmode="numeric" required>
 <div class="row"><button id="stepUpVerify" type="submit">${t.verify}</button>
 <button id="stepUpResend" type="button" class="link">${t.resend}</button></div></form>
 <button id="stepUpPasskey" type="button" hidden>${t.passkey}</button>
 <button id="stepUpUseCode" type="button" class="link" hidden>${t.useCode}</button>
+<div id="stepUpFactors" class="row"></div>
 <p id="stepUpStatus" role="status" aria-live="polite"></p>
 <button id="stepUpCancel" type="button" class="link">${t.cancel}</button></div></div>`;
 }

@@ -1,4 +1,5 @@
 import type { Client } from "../client.js";
+import type { FactorEndpoints } from "../factor-endpoints.js";
 import type { AuthenticationResult } from "../types.js";
 
 /** A request as the interceptor names it in events and challenges. */
@@ -11,7 +12,8 @@ export interface InterceptedRequest {
 
 /**
  * A step-up the interceptor met (401 `MFA_CHALLENGE_REQUIRED`): what a challenge UI needs to complete
- * it with `challenge.client` (`verifyOtt`, `selectFactor`, `verifyPasskey`, `apiClient.requestOttCode`).
+ * it with `challenge.client` (`verifyOtt`, `selectFactor`, `verifyFactor`, `verifyPasskey`,
+ * `apiClient.requestOttCode`).
  * One challenge is shared by every request that meets it while it runs.
  */
 export interface StepUpChallenge {
@@ -22,8 +24,14 @@ export interface StepUpChallenge {
   readonly mfaUrl: string | undefined;
   /** The MFA session of the first answer. */
   readonly mfaSessionId: string | undefined;
-  /** `OTT_CHALLENGE` (a code was sent), `PASSKEY_CHALLENGE`, `FACTOR_SELECTION`... */
+  /** `OTT_CHALLENGE` (a code was sent), `PASSKEY_CHALLENGE`, `FACTOR_CHALLENGE`, `FACTOR_SELECTION`... */
   readonly currentState: string | undefined;
+  /**
+   * The flow's plugin factors (`TOTP`, `RECOVERY_CODE`) by type: `kind` (`code` or `passkey`) and
+   * answer URL, from the answer's `endpoints.factors` (checked: local paths only). A code factor is
+   * answered with `client.selectFactor(type)` then `client.verifyFactor(type, code)`.
+   */
+  readonly factors: FactorEndpoints;
   /** How recent the factor must be, in seconds. */
   readonly maxAgeSeconds: number | undefined;
   /** The request that met it first. */

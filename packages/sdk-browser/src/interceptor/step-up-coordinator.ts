@@ -1,6 +1,7 @@
 import type { Client } from "../client.js";
 import { CLIENT_EVENTS, type ClientEventDetail } from "../client-events.js";
 import { csrfToken } from "../csrf.js";
+import { factorEndpointsOf } from "../factor-endpoints.js";
 import { redirectLocally } from "../local-redirect.js";
 import { isPlatformMfaError, PlatformMfaError } from "../platform-mfa-error.js";
 import type { AuthenticationResult } from "../types.js";
@@ -92,6 +93,7 @@ export class StepUpCoordinator {
       mfaUrl: stringOf(met.body.mfaUrl),
       mfaSessionId: sessionId,
       currentState: stringOf(met.body.currentState),
+      factors: factorEndpointsOf(met.body.endpoints),
       maxAgeSeconds: typeof met.body.maxAgeSeconds === "number" ? met.body.maxAgeSeconds : undefined,
       request: { method: met.method, url: met.url },
       client: this.client,
@@ -134,7 +136,7 @@ export class StepUpCoordinator {
       const answer = (event as CustomEvent<ClientEventDetail>).detail.result;
       if (answer?.success === true) result = answer;
     };
-    client.apiClient.beginStepUp(authorization ?? undefined);
+    client.apiClient.beginStepUp(authorization ?? undefined, { factors: challenge.factors });
     client.addEventListener(CLIENT_EVENTS.completed, completed);
     try {
       await (this.options.onChallenge ?? this.overlay)(challenge);

@@ -1,9 +1,8 @@
 import { isPlatformMfaError, PlatformMfaError } from "../platform-mfa-error.js";
-import type { AuthenticationResult } from "../types.js";
+import type { AuthenticationResult, FactorType } from "../types.js";
 import { OVERLAY_HOST_ID, OVERLAY_TEXT as T, overlayMarkup } from "./overlay-markup.js";
 import type { StepUpChallenge } from "./step-up-challenge.js";
-
-type Factor = "OTT" | "PASSKEY";
+import { codeFactorText, factorOf, type OverlayAnswer, overlayAnswerOf } from "./step-up-factors.js";
 
 /** Codes after which this challenge cannot be completed any more: the overlay closes and gives up. */
 const ENDED =
@@ -14,13 +13,16 @@ const JOIN_SETTLE_MS = 300;
 
 /**
  * The built-in challenge UI: a modal overlay in a shadow root (host `#platform-mfa-step-up`) that
- * completes the step-up in the page with the challenge's Client. OTT: the code the server already
- * sent (`verifyOtt`), "Send a new code" (`requestOttCode`); passkey: `selectFactor("PASSKEY")` then
- * `verifyPasskey()`; "Email me a code instead" switches back. The factors offered come from
+ * completes the step-up in the page with the challenge's Client. It asks by the factor's kind: OTT,
+ * the code the server already sent (`verifyOtt`), "Send a new code" (`requestOttCode`); passkey:
+ * `selectFactor("PASSKEY")` then `verifyPasskey()`; a plugin code factor (`TOTP`, `RECOVERY_CODE`:
+ * kind `code` in the answer's `endpoints.factors`): `selectFactor(type)`, then the typed code to its
+ * own URL (`verifyFactor`). Every other factor the flow allows is offered as a choice ("Email me a
+ * code instead", "Use a passkey", "Use your authenticator app"...). The factors offered come from
  * `apiClient.status()` (`allowed`). A wrong code is shown with the attempts and the overlay stays;
  * a flow that ended (expired, locked) closes it and gives up. Cancel (or Escape) ends the server's
  * MFA session (`apiClient.cancel()`) and gives up. Resolves once a factor completed the step-up.
- * State for tests and styling: `data-factor` (`OTT`, `PASSKEY`) and `data-state` on the host.
+ * State for tests and styling: `data-factor` (`OTT`, `PASSKEY`, `TOTP`...) and `data-state` on the host.
  */
 export function showStepUpOverlay(challenge: StepUpChallenge): Promise<void> {
   return new Promise<void>((resolve, reject) => {
@@ -33,11 +35,14 @@ interface OverlayElements {
   host: HTMLDivElement;
   form: HTMLFormElement;
   code: HTMLInputElement;
+  codeLabel: HTMLElement;
   status: HTMLElement;
   passkey: HTMLButtonElement;
   useCode: HTMLButtonElement;
   resend: HTMLButtonElement;
   cancel: HTMLButtonElement;
+  /** The choice buttons of the plugin code factors (one per allowed factor not shown). */
+  factors: HTMLElement;
   /** Disabled while a step runs. */
   buttons: HTMLButtonElement[];
 }
@@ -56,11 +61,13 @@ function createOverlayElements(): OverlayElements {
     host,
     form: el<HTMLFormElement>("stepUpOtt"),
     code: el<HTMLInputElement>("stepUpCode"),
+    codeLabel: el<HTMLElement>("stepUpCodeLabel"),
     status: el<HTMLElement>("stepUpStatus"),
     passkey,
     useCode,
     resend,
     cancel: el<HTMLButtonElement>("stepUpCancel"),
+    factors: el<HTMLElement>("stepUpFactors"),
     buttons: [el<HTMLButtonElement>("stepUpVerify"), resend, passkey, useCode],
   };
 }
@@ -70,7 +77,7 @@ class StepUpOverlay {
   private readonly ui = createOverlayElements();
   private readonly client: StepUpChallenge["client"];
   private readonly focusBefore = document.activeElement;
-  private factor: Factor | undefined;
+  private factor: FactorType | undefined;
   private allowed: string[];
   private busy = false;
   private closed = false;
@@ -97,20 +104,57 @@ class StepUpOverlay {
       .then((s) => {
         if (this.closed) return;
         if (Array.isArray(s.allowed)) this.allowed = s.allowed.map(String);
-        if (!this.busy) this.factor = factorOf(s.state) ?? this.factor;
+        if (!this.busy) this.factor = factorOf(s.state, s.currentFactor) ?? this.factor;
         this.render();
       })
       .catch(() => undefined);
   }
 
+  /** How the overlay answers `type` (undefined: it cannot, so it is not offered). */
+  private answerOf(type: FactorType | undefined): OverlayAnswer | undefined {
+    return overlayAnswerOf(type, type === undefined ? undefined : this.client.apiClient.factorEndpoint(type));
+  }
+
   private render(): void {
-    const { form, passkey, useCode, host, status } = this.ui;
-    form.hidden = this.factor !== "OTT";
+    const { form, passkey, useCode, resend, host, status } = this.ui;
+    const answer = this.answerOf(this.factor);
+    form.hidden = answer !== "mailed-code" && answer !== "code";
+    resend.hidden = answer !== "mailed-code";
     passkey.hidden = this.factor !== "PASSKEY" && !this.allowed.includes("PASSKEY");
     useCode.hidden = this.factor === "OTT" || !this.allowed.includes("OTT");
+    this.renderCodeEntry(answer);
+    this.renderFactorChoices();
     host.dataset.factor = this.factor ?? "";
     host.dataset.state = this.busy ? "busy" : status.dataset.state === "error" ? "error" : "ready";
     for (const b of this.ui.buttons) b.disabled = this.busy;
+    for (const b of this.ui.factors.querySelectorAll("button")) b.disabled = this.busy;
+  }
+
+  /** The code field's label and keyboard: the e-mailed code's, or the plugin factor's. */
+  private renderCodeEntry(answer: OverlayAnswer | undefined): void {
+    const { code, codeLabel } = this.ui;
+    const text = answer === "code" && this.factor !== undefined ? codeFactorText(this.factor) : undefined;
+    codeLabel.textContent = text?.label ?? T.codeLabel;
+    code.inputMode = text?.inputMode ?? "numeric";
+  }
+
+  /** One choice button per allowed plugin code factor other than the one shown (rebuilt when they change). */
+  private renderFactorChoices(): void {
+    const choices = this.allowed.filter((t) => t !== this.factor && this.answerOf(t) === "code");
+    const box = this.ui.factors;
+    if (box.dataset.choices === choices.join(" ")) return;
+    box.dataset.choices = choices.join(" ");
+    box.replaceChildren(
+      ...choices.map((type) => {
+        const button = document.createElement("button");
+        button.type = "button";
+        button.className = "link";
+        button.dataset.factor = type;
+        button.textContent = codeFactorText(type).use;
+        button.addEventListener("click", () => this.step(() => this.useFactor(type)));
+        return button;
+      }),
+    );
   }
 
   private say(text: string, state: "progress" | "error" = "progress"): void {
@@ -142,7 +186,7 @@ class StepUpOverlay {
       e?.code === "PASSKEY_CANCELLED" ? T.passkeyCancelled : `${e?.message ?? T.failed}${attempts}`,
       "error",
     );
-    if (this.factor === "OTT") {
+    if (!this.ui.form.hidden) {
       this.ui.code.value = "";
       this.ui.code.focus();
     }
@@ -171,7 +215,7 @@ class StepUpOverlay {
       return;
     }
     // Another factor is due (a flow needing more than one): show it.
-    this.factor = factorOf(result.state) ?? this.factor;
+    this.factor = factorOf(result.state, result.currentFactor) ?? this.factor;
     this.say("");
   }
 
@@ -192,9 +236,13 @@ class StepUpOverlay {
       event.preventDefault();
       const value = code.value.trim();
       if (value === "") return;
+      const factor = this.factor;
       void this.step(async () => {
         this.say(T.checking);
-        this.answered(await this.client.verifyOtt(value));
+        const plugin = factor !== undefined && this.answerOf(factor) === "code";
+        this.answered(
+          plugin ? await this.client.verifyFactor(factor, value) : await this.client.verifyOtt(value),
+        );
       });
     });
     resend.addEventListener("click", () =>
@@ -221,6 +269,15 @@ class StepUpOverlay {
     this.answered(await this.client.verifyPasskey());
   }
 
+  /** Selects a plugin code factor (its challenge opens at once) and asks for its code. */
+  private async useFactor(type: FactorType): Promise<void> {
+    const answer = await this.client.selectFactor(type);
+    this.factor = factorOf(answer.state, answer.currentFactor) ?? type;
+    this.ui.code.value = "";
+    this.say("");
+    queueMicrotask(() => this.ui.code.focus());
+  }
+
   private async useCode(): Promise<void> {
     await this.client.selectFactor("OTT");
     this.factor = "OTT";
@@ -244,11 +301,4 @@ class StepUpOverlay {
       JOIN_SETTLE_MS,
     );
   }
-}
-
-/** The factor a state waits for: a code, a passkey, or none chosen yet (the user picks). */
-function factorOf(state: unknown): Factor | undefined {
-  if (state === "OTT_CHALLENGE" || state === "AWAITING_CHALLENGE_INITIATION") return "OTT";
-  if (state === "PASSKEY_CHALLENGE") return "PASSKEY";
-  return undefined;
 }
