@@ -11,7 +11,7 @@ import { logRequests, OVERLAY } from "./sdk-e2e-support.js";
 // An authenticator app (TOTP) end to end in headless Chromium on the demo (`platform start`'s chains,
 // a ManualClock so every code is computed for a known 30-second step): `admin` enrols one from a page
 // (the POST asks for a step-up, which the SDK's overlay completes with the mailed code), confirms it
-// with a code computed here with otpauth, signs out, signs in on the login pages choosing the app, and
+// with a code computed here with otpauth, makes recovery codes, signs out, signs in on the login pages choosing the app, and
 // later completes a step-up in the overlay with the app instead of the mailed code.
 
 /** The overlay's choice buttons of plugin code factors (inside its open shadow root). */
@@ -84,7 +84,11 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     const before = outbox(demo.outboxFile).length;
     await sendThroughInterceptor(page, "/api/account/factors/totp", {
       method: "POST",
-      headers: { authorization: `Bearer ${token}`, "content-type": "application/json", "idempotency-key": "e1" },
+      headers: {
+        authorization: `Bearer ${token}`,
+        "content-type": "application/json",
+        "idempotency-key": "e1",
+      },
       body: "{}",
     });
     const code = await mailedCode(before);
@@ -99,19 +103,26 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     secret = String(enrolled.body.secret);
     expect(enrolled.body.otpauthUri).toMatch(/^otpauth:\/\/totp\//);
 
-    const confirmed = await page.evaluate(
+    // With the new token (the step-up's): confirm the app, and make recovery codes (a third factor).
+    const statuses = await page.evaluate(
       async ([code]) => {
         const bearer = (globalThis as unknown as Win).handle.client.accessToken();
-        const res = await fetch("/api/account/factors/totp/confirm", {
-          method: "POST",
-          headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
-          body: JSON.stringify({ code }),
-        });
-        return res.status;
+        const post = async (url: string, body: unknown) =>
+          (
+            await fetch(url, {
+              method: "POST",
+              headers: { authorization: `Bearer ${bearer}`, "content-type": "application/json" },
+              body: JSON.stringify(body),
+            })
+          ).status;
+        return [
+          await post("/api/account/factors/totp/confirm", { code }),
+          await post("/api/account/recovery-codes", {}),
+        ];
       },
       [appCode(secret, clock)] as const,
     );
-    expect(confirmed).toBe(200);
+    expect(statuses).toEqual([200, 201]);
     // Signs out: the tokens are revoked and forgotten.
     const left = await page.evaluate(async () => {
       const { client } = (globalThis as unknown as Win).handle;
@@ -141,12 +152,18 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     await sendThroughInterceptor(page, "/account/security", { headers: { accept: "application/json" } });
     await page.waitForSelector(OVERLAY.code);
     expect(await page.getAttribute(OVERLAY.host, "data-factor")).toBe("OTT");
-    // The flow allows the app too: the overlay offers it as a choice.
+    // The flow allows the app and the recovery codes too: the overlay offers both as choices.
     await page.waitForSelector(`${CHOICES}[data-factor="TOTP"]`);
-    expect(await page.textContent(`${CHOICES}[data-factor="TOTP"]`)).toBe("Use your authenticator app");
+    expect(await page.locator(CHOICES).allTextContents()).toEqual([
+      "Use your authenticator app",
+      "Use a recovery code",
+    ]);
     await page.click(`${CHOICES}[data-factor="TOTP"]`);
     await page.waitForSelector(`${OVERLAY.host}[data-factor="TOTP"]`, { state: "attached" });
+    // A typed code without a resend; the mailed code's factor is now the choice.
     expect(await page.locator(OVERLAY.resend).isHidden()).toBe(true);
+    expect(await page.locator(CHOICES).allTextContents()).toEqual(["Use a recovery code"]);
+    expect(await page.locator(`${OVERLAY.host} #stepUpUseCode`).isVisible()).toBe(true);
     await page.fill(OVERLAY.code, appCode(secret, clock));
     await page.click(OVERLAY.verify);
     const done = await pending(page);
@@ -161,7 +178,10 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     ]);
     const verify = sent.requests[1];
     expect(JSON.parse(verify?.body ?? "{}")).toEqual({ token: expect.stringMatching(/^\d{6}$/) });
-    expect(verify?.headers).toMatchObject({ "content-type": "application/json", "x-csrf-token": expect.any(String) });
+    expect(verify?.headers).toMatchObject({
+      "content-type": "application/json",
+      "x-csrf-token": expect.any(String),
+    });
     expect(verify?.headers["x-mfa-session-id"]).toBeUndefined();
   });
 });

@@ -317,3 +317,71 @@ describe("step-up interceptor (fetch)", () => {
     expect(box.sessionStorage.items.has("platform_mfa_resume")).toBe(false);
   });
 });
+
+describe("step-up with a plugin code factor (endpoints.factors)", () => {
+  const TOTP = { kind: "code", verify: "/login/mfa-totp" };
+  /** A challenge whose flow offers TOTP besides hostile or malformed factor entries. */
+  function challengeWith(factors: Record<string, unknown>): void {
+    box.answers.set("GET /account/data", () =>
+      verified
+        ? { body: { ok: true } }
+        : { status: 401, body: { ...CHALLENGE, endpoints: { status: "/api/mfa/status", factors } } },
+    );
+  }
+
+  it("selectFactor then verifyFactor posts { token } to the factor's own URL; the caller gets the retried 200", async () => {
+    challengeWith({ TOTP });
+    box.answers.set("POST /mfa/select-factor", {
+      body: {
+        mfaRequired: true,
+        state: "FACTOR_CHALLENGE",
+        currentFactor: "TOTP",
+        endpoints: { factors: { TOTP } },
+      },
+    });
+    box.answers.set("POST /login/mfa-totp", () => {
+      verified = true;
+      return { body: completion };
+    });
+    install(`{ onChallenge: async (c) => {
+      window.challenges.push({ factors: JSON.parse(JSON.stringify(c.factors)) });
+      await c.client.selectFactor("TOTP");
+      await c.client.verifyFactor("TOTP", "654321");
+    } }`);
+    expect(await pageFetch("/account/data")).toEqual({ status: 200, body: { ok: true } });
+    expect(box.run("window.challenges")).toEqual([{ factors: { TOTP } }]);
+    const posted = hits("/login/mfa-totp", "POST");
+    expect(posted.map((r) => JSON.parse(r.body ?? "null"))).toEqual([{ token: "654321" }]);
+    expect(posted[0]?.headers["content-type"]).toBe("application/json");
+    expect(hits("/login/mfa-ott")).toHaveLength(0);
+    expect(types()).toContain("mfa:completed");
+  });
+
+  it("a hostile, malformed, missing or oversized factor list is never trusted: FACTOR_NOT_AVAILABLE, nothing sent", async () => {
+    const fillers = Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`F${i}`, TOTP]));
+    challengeWith({
+      OFFSITE: { kind: "code", verify: "https://evil.example/steal" },
+      SLASHES: { kind: "code", verify: "//evil.example/steal" },
+      BACKSLASH: { kind: "code", verify: "/\\evil.example/steal" },
+      SMS: { kind: "sms", verify: "/login/mfa-sms" },
+      NUMBER: { kind: "code", verify: 42 },
+      lower_case: TOTP,
+      "<script>": TOTP,
+      ...fillers,
+    });
+    install(`{ onChallenge: async (c) => {
+      const codes = [];
+      for (const t of ["OFFSITE", "SLASHES", "BACKSLASH", "SMS", "NUMBER", "lower_case", "<script>", "constructor", "__proto__", "F39", "NONE"]) {
+        await c.client.verifyFactor(t, "1").catch((e) => codes.push(e.code));
+      }
+      window.challenges.push({ kept: Object.keys(c.factors), codes });
+      throw new PlatformMFA.PlatformMfaError("STEP_UP_CANCELLED", "given up");
+    } }`);
+    expect(await pageFetch("/account/data")).toMatchObject({ status: 401 });
+    const [seen] = box.run<{ kept: string[]; codes: string[] }[]>("window.challenges");
+    // Only the first 16 entries are read (7 malformed ones, then F0..F8), and only well-formed ones kept.
+    expect(seen?.kept).toEqual(Array.from({ length: 9 }, (_, i) => `F${i}`));
+    expect(seen?.codes).toEqual(Array(11).fill("FACTOR_NOT_AVAILABLE"));
+    expect(box.sent.map((r) => new URL(r.url).pathname)).toEqual(["/account/data"]);
+  });
+});

@@ -56,7 +56,7 @@ const KNOWN: Readonly<Record<string, CodeFactorText>> = {
 
 /** The overlay's texts for a plugin code factor (a generic wording from the type for one it does not know). */
 export function codeFactorText(type: FactorType): CodeFactorText {
-  if (Object.prototype.hasOwnProperty.call(KNOWN, type)) return KNOWN[type] as CodeFactorText;
+  if (Object.hasOwn(KNOWN, type)) return KNOWN[type] as CodeFactorText;
   const name = type.toLowerCase().replace(/_/g, " ");
   return { use: `Use your ${name}`, label: `Enter your ${name} code`, inputMode: "text" };
 }
