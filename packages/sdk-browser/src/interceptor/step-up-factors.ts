@@ -45,18 +45,25 @@ export interface CodeFactorText {
 }
 
 /** The texts of the plugin code factors the platform ships; others get {@link codeFactorText}'s generic one. */
-const KNOWN: Readonly<Record<string, CodeFactorText>> = {
-  TOTP: {
-    use: "Use your authenticator app",
-    label: "Enter the code from your authenticator app",
-    inputMode: "numeric",
-  },
-  RECOVERY_CODE: { use: "Use a recovery code", label: "Enter one of your recovery codes", inputMode: "text" },
-};
+const KNOWN: ReadonlyMap<FactorType, CodeFactorText> = new Map([
+  [
+    "TOTP",
+    {
+      use: "Use your authenticator app",
+      label: "Enter the code from your authenticator app",
+      inputMode: "numeric",
+    },
+  ],
+  [
+    "RECOVERY_CODE",
+    { use: "Use a recovery code", label: "Enter one of your recovery codes", inputMode: "text" },
+  ],
+]);
 
 /** The overlay's texts for a plugin code factor (a generic wording from the type for one it does not know). */
 export function codeFactorText(type: FactorType): CodeFactorText {
-  if (Object.hasOwn(KNOWN, type)) return KNOWN[type] as CodeFactorText;
+  const known = KNOWN.get(type);
+  if (known) return known;
   const name = type.toLowerCase().replace(/_/g, " ");
   return { use: `Use your ${name}`, label: `Enter your ${name} code`, inputMode: "text" };
 }
