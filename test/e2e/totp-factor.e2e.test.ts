@@ -76,7 +76,7 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     await demo?.close();
   });
 
-  it("enrols from the page: the POST's step-up is completed in the overlay, then a computed code confirms", async () => {
+  it("enrols from the page: the POST's step-up is completed in the overlay, a computed code confirms, then signs out", async () => {
     // A bearer signed in with the mailed code, six minutes ago: its factor is no longer recent.
     const token = await mfaBearerToken(demo, "admin", "admin");
     clock.advance(6 * 60_000);
@@ -145,7 +145,7 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     expect(await page.textContent("#who")).toContain("Signed in as admin");
   });
 
-  it("steps up in the overlay with the app: chosen over the mailed code, its code completes, the GET is retried", async () => {
+  it("steps up in the overlay with the app: chosen over the mailed code, a wrong code counted, the right one completes, the GET is retried", async () => {
     clock.advance(6 * 60_000); // the sign-in's factor is no longer recent; a new app step too
     await page.reload();
     const sent = logRequests(page, "/login/mfa-", "/mfa/select-factor");
@@ -164,7 +164,14 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     expect(await page.locator(OVERLAY.resend).isHidden()).toBe(true);
     expect(await page.locator(CHOICES).allTextContents()).toEqual(["Use a recovery code"]);
     expect(await page.locator(`${OVERLAY.host} #stepUpUseCode`).isVisible()).toBe(true);
-    await page.fill(OVERLAY.code, appCode(secret, clock));
+    // A wrong code stays in the overlay with the attempts, as a wrong mailed code does.
+    const right = appCode(secret, clock);
+    await page.fill(OVERLAY.code, `${right.slice(0, 5)}${(Number(right[5]) + 1) % 10}`);
+    await page.click(OVERLAY.verify);
+    await page.waitForSelector(`${OVERLAY.status}[data-state="error"]`);
+    expect(await page.textContent(OVERLAY.status)).toMatch(/Attempts: 1 of \d+/);
+    expect(await page.getAttribute(OVERLAY.host, "data-factor")).toBe("TOTP");
+    await page.fill(OVERLAY.code, right);
     await page.click(OVERLAY.verify);
     const done = await pending(page);
     expect(done).toMatchObject({ status: 200, body: { username: "admin", factors: ["pwd", "otp"] } });
@@ -175,8 +182,9 @@ describeInBrowser("TOTP in the browser: enrol, sign in with the app, step up wit
     expect(sent.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
       "POST /mfa/select-factor",
       "POST /login/mfa-totp",
+      "POST /login/mfa-totp",
     ]);
-    const verify = sent.requests[1];
+    const verify = sent.requests[2];
     expect(JSON.parse(verify?.body ?? "{}")).toEqual({ token: expect.stringMatching(/^\d{6}$/) });
     expect(verify?.headers).toMatchObject({
       "content-type": "application/json",
