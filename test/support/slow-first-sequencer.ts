@@ -20,6 +20,7 @@ export const SLOW_FIRST: readonly string[] = [
   "test/e2e/sdk-step-up.e2e.test.ts",
   "test/golden/golden-answers.test.ts",
   "test/e2e/sdk-client.e2e.test.ts",
+  "test/e2e/totp-factor.e2e.test.ts",
   "test/mongo/several-instances.test.ts",
   "test/e2e/passkey-and-magic-link.e2e.test.ts",
   "test/e2e/mfa-passkey-factor.e2e.test.ts",
