@@ -43,34 +43,16 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
   // scripts and cookies would point outside it, so such a request is refused (docs/mounting.md).
   if (typeof node?.baseUrl === "string" && node.baseUrl !== "") throw prefixMountRefused(node.baseUrl);
   // One copy of the headers, the exchange's own map (lower-case names, so it is adopted, not copied).
-  const headers = new Map<string, string>();
   const raw = node?.rawHeaders;
-  if (Array.isArray(raw)) {
-    // Node: straight from the parser's raw list (no `Headers` object, no sorted copy).
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = String(raw[i]).toLowerCase();
-      if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
-      const text = String(raw[i + 1]);
-      const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
-      const before = headers.get(name);
-      if (before === undefined || name === "set-cookie") headers.set(name, value);
-      else headers.set(name, `${before}${name === "cookie" ? "; " : ", "}${value}`);
-    }
-  } else for (const [name, value] of request.headers) headers.set(name, value);
+  let headers: Map<string, string>;
+  // Node: straight from the parser's raw list (no `Headers` object, no sorted copy).
+  if (Array.isArray(raw)) headers = rawHeaderMap(raw);
+  else {
+    headers = new Map<string, string>();
+    for (const [name, value] of request.headers) headers.set(name, value);
+  }
   const peer = getRequestIP(event) ?? "";
-  const trust = options.trustedProxies ?? NO_TRUSTED_PROXIES;
-  // No trusted proxy (the default), or no known peer: the peer is the client, no header counts.
-  const client =
-    trust.kind === "none" || peer === ""
-      ? undefined
-      : forwardedClient(
-          {
-            peer,
-            forwardedFor: headers.get("x-forwarded-for") ?? null,
-            forwardedProto: headers.get("x-forwarded-proto") ?? null,
-          },
-          trust,
-        );
+  const client = forwardedClientOf(peer, headers, options);
   const line = node?.url;
   const q = typeof line === "string" ? line.indexOf("?") : -1;
   const init: BoundRequestInit = {
@@ -88,6 +70,46 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     maxBodySize: options.maxBodySize,
   };
   return new HttpExchange(init);
+}
+
+/**
+ * Node's raw header list (`IncomingMessage.rawHeaders`: name, value, name, value...) as the exchange's
+ * header map: lower-case names, values trimmed as `Headers` trims them, repeated headers joined with
+ * ", " (Cookie with "; "), Set-Cookie keeping the last, HTTP/2 pseudo-headers left out.
+ */
+export function rawHeaderMap(raw: readonly unknown[]): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
+    const text = String(raw[i + 1]);
+    const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
+    const before = headers.get(name);
+    if (before === undefined || name === "set-cookie") headers.set(name, value);
+    else headers.set(name, `${before}${name === "cookie" ? "; " : ", "}${value}`);
+  }
+  return headers;
+}
+
+/**
+ * The client a trusted proxy forwarded (`forwardedClient`), or undefined: no trusted proxy (the
+ * default) or no known peer, and then the peer is the client and no forwarded header counts.
+ */
+export function forwardedClientOf(
+  peer: string,
+  headers: ReadonlyMap<string, string>,
+  options: ExchangeBindingOptions,
+): ReturnType<typeof forwardedClient> | undefined {
+  const trust = options.trustedProxies ?? NO_TRUSTED_PROXIES;
+  if (trust.kind === "none" || peer === "") return undefined;
+  return forwardedClient(
+    {
+      peer,
+      forwardedFor: headers.get("x-forwarded-for") ?? null,
+      forwardedProto: headers.get("x-forwarded-proto") ?? null,
+    },
+    trust,
+  );
 }
 
 /** What a binding hands HttpExchange (the core's HttpRequestInit). */
@@ -120,7 +142,7 @@ interface NodeRequestFields {
  * …)` strips `/auth` from the URL and keeps it in `req.baseUrl`): a configuration error, logged with
  * the remedy, never a half-working mount.
  */
-function prefixMountRefused(baseUrl: string): PlatformError {
+export function prefixMountRefused(baseUrl: string): PlatformError {
   return new PlatformError(
     "CONFIGURATION_INVALID",
     `The platform is mounted under the prefix "${baseUrl.slice(0, 64)}", which it does not support: mount it at the root (app.use(listener)); see docs/mounting.md`,
@@ -142,6 +164,27 @@ export function writeExchange(
   exchange: HttpExchange,
   extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
+  const { status, headers, body } = answerOf(exchange, extraHeaders);
+  return new FastResponse(body, { status, headers }) as Response;
+}
+
+/** An exchange's answer as it goes on the wire: status, header pairs in `Headers` order, and the body. */
+export interface ExchangeAnswer {
+  readonly status: number;
+  readonly headers: HeaderPair[];
+  /** Null for a HEAD request and a null-body status (204, 304, ...). */
+  readonly body: string | Uint8Array | null;
+}
+
+/**
+ * The answer writeExchange writes (and the direct Node writer, `writeNodeAnswer`): the exchange's
+ * status, its headers by the web `Headers` rules with `extraHeaders` and one Set-Cookie line per
+ * cookie, and its body encoded (objects and arrays as JSON).
+ */
+export function answerOf(
+  exchange: HttpExchange,
+  extraHeaders?: Readonly<Record<string, string>>,
+): ExchangeAnswer {
   const state = exchange.response;
   // The pairs are built directly (no map of names, no second pass): a name set in lower case, as
   // the platform's own code sets them, is unique among those; a name in another case, and an extra
@@ -213,5 +256,5 @@ export function writeExchange(
     throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
   }
   const empty = exchange.method === "HEAD" || NULL_BODY_STATUS.has(status);
-  return new FastResponse(empty ? null : encoded, { status, headers: pairs }) as Response;
+  return { status, headers: pairs, body: empty ? null : encoded };
 }
