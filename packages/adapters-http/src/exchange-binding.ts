@@ -164,14 +164,17 @@ export function writeExchange(
   exchange: HttpExchange,
   extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
-  const { status, headers, body } = answerOf(exchange, extraHeaders);
+  const { status, headers: flat, body } = answerOf(exchange, extraHeaders);
+  const headers: HeaderPair[] = [];
+  for (let i = 0; i < flat.length; i += 2) headers.push([flat[i] as string, flat[i + 1] as string]);
   return new FastResponse(body, { status, headers }) as Response;
 }
 
-/** An exchange's answer as it goes on the wire: status, header pairs in `Headers` order, and the body. */
+/** An exchange's answer as it goes on the wire: status, headers in `Headers` order, and the body. */
 export interface ExchangeAnswer {
   readonly status: number;
-  readonly headers: HeaderPair[];
+  /** Name, value, name, value...: lower-case names by name order, as Node's `writeHead` takes them. */
+  readonly headers: string[];
   /** Null for a HEAD request and a null-body status (204, 304, ...). */
   readonly body: string | Uint8Array | null;
 }
@@ -179,17 +182,18 @@ export interface ExchangeAnswer {
 /**
  * The answer writeExchange writes (and the direct Node writer, `writeNodeAnswer`): the exchange's
  * status, its headers by the web `Headers` rules with `extraHeaders` and one Set-Cookie line per
- * cookie, and its body encoded (objects and arrays as JSON).
+ * cookie, and its body encoded (objects and arrays as JSON). The headers are one flat list (no
+ * array per header), which Node's `writeHead` takes as it is.
  */
 export function answerOf(
   exchange: HttpExchange,
   extraHeaders?: Readonly<Record<string, string>>,
 ): ExchangeAnswer {
   const state = exchange.response;
-  // The pairs are built directly (no map of names, no second pass): a name set in lower case, as
+  // The list is built directly (no map of names, no second pass): a name set in lower case, as
   // the platform's own code sets them, is unique among those; a name in another case, and an extra
-  // header, first replaces a pair of the same name. Set-Cookie lines are added after, in order.
-  const pairs: HeaderPair[] = [];
+  // header, first replaces one of the same name. Set-Cookie lines are added after, in order.
+  const out: string[] = [];
   let cookie: string | undefined;
   let typed = false;
   let scan = false;
@@ -200,12 +204,8 @@ export function answerOf(
       VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
     if (lower === "set-cookie") cookie = clean;
     else {
-      let at = -1;
-      if (scan || lower !== name)
-        for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
-      if (at === -1) pairs.push([lower, clean]);
-      else (pairs[at] as HeaderPair)[1] = clean;
       if (lower !== name) scan = true;
+      setHeader(out, lower, clean, scan);
       if (lower === "content-type") typed = true;
     }
   }
@@ -221,10 +221,10 @@ export function answerOf(
         replacedCookies = true;
         continue;
       }
-      let at = -1;
-      for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
-      if (at === -1) pairs.push([lower, clean]);
-      else (pairs[at] as HeaderPair)[1] = clean;
+      // A name the exchange's own (lower-case, so unique) headers do not hold needs no search,
+      // unless a name in another case came before it.
+      if (lower !== name) scan = true;
+      setHeader(out, lower, clean, scan || state.headers.has(lower));
       if (lower === "content-type") typed = true;
     }
   }
@@ -232,29 +232,51 @@ export function answerOf(
   let encoded: string | Uint8Array | null = null;
   if (typeof body === "string") {
     encoded = body;
-    if (!typed) pairs.push(["content-type", "text/plain; charset=utf-8"]);
+    if (!typed) out.push("content-type", "text/plain; charset=utf-8");
   } else if (body instanceof Uint8Array) {
     encoded = body;
-    if (!typed) pairs.push(["content-type", "application/octet-stream"]);
+    if (!typed) out.push("content-type", "application/octet-stream");
   } else if (body !== undefined) {
     encoded = JSON.stringify(body);
-    if (!typed) pairs.push(["content-type", "application/json; charset=utf-8"]);
+    if (!typed) out.push("content-type", "application/json; charset=utf-8");
   }
-  if (cookie !== undefined) pairs.push(["set-cookie", cookie]);
+  if (cookie !== undefined) out.push("set-cookie", cookie);
   if (!replacedCookies)
-    for (const c of state.cookies) pairs.push(["set-cookie", checked("set-cookie", serializeCookie(c))]);
-  // In the order `Headers` lists them: by name (an insertion sort, stable, so the Set-Cookie lines
-  // keep theirs; a handful of names, and no comparison function).
-  for (let i = 1; i < pairs.length; i++) {
-    const pair = pairs[i] as HeaderPair;
-    let j = i - 1;
-    for (; j >= 0 && (pairs[j] as HeaderPair)[0] > pair[0]; j--) pairs[j + 1] = pairs[j] as HeaderPair;
-    pairs[j + 1] = pair;
-  }
+    for (const c of state.cookies) out.push("set-cookie", checked("set-cookie", serializeCookie(c)));
+  sortByName(out);
   const status = state.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
   }
   const empty = exchange.method === "HEAD" || NULL_BODY_STATUS.has(status);
-  return { status, headers: pairs, body: empty ? null : encoded };
+  return { status, headers: out, body: empty ? null : encoded };
+}
+
+/** Sets a header in a flat list: replaces the value of the same name when `search` says it may be there. */
+function setHeader(out: string[], name: string, value: string, search: boolean): void {
+  if (search)
+    for (let i = 0; i < out.length; i += 2)
+      if (out[i] === name) {
+        out[i + 1] = value;
+        return;
+      }
+  out.push(name, value);
+}
+
+/**
+ * Orders a flat header list as `Headers` lists it: by name (an insertion sort over the pairs, stable,
+ * so the Set-Cookie lines keep theirs; a handful of names, and no comparison function).
+ */
+function sortByName(out: string[]): void {
+  for (let i = 2; i < out.length; i += 2) {
+    const name = out[i] as string;
+    const value = out[i + 1] as string;
+    let j = i - 2;
+    for (; j >= 0 && (out[j] as string) > name; j -= 2) {
+      out[j + 2] = out[j] as string;
+      out[j + 3] = out[j + 1] as string;
+    }
+    out[j + 2] = name;
+    out[j + 3] = value;
+  }
 }

@@ -75,7 +75,7 @@ describe("writeNodeAnswer", () => {
 
   it("adds the Content-Length of a body, none for no body, and keeps one the answer set", () => {
     const a = recorder();
-    writeNodeAnswer(a.res, { status: 200, headers: [["content-type", "text/plain"]], body: "héllo" });
+    writeNodeAnswer(a.res, { status: 200, headers: ["content-type", "text/plain"], body: "héllo" });
     expect(a.seen.head).toEqual([200, "", ["content-type", "text/plain", "content-length", "6"]]);
     expect(a.seen.body).toBe("héllo");
     const b = recorder();
@@ -83,7 +83,7 @@ describe("writeNodeAnswer", () => {
     expect(b.seen.head).toEqual([204, "", []]);
     expect(b.seen.ended).toBe(true);
     const c = recorder();
-    writeNodeAnswer(c.res, { status: 200, headers: [["content-length", "3"]], body: new Uint8Array(3) });
+    writeNodeAnswer(c.res, { status: 200, headers: ["content-length", "3"], body: new Uint8Array(3) });
     expect(c.seen.head).toEqual([200, "", ["content-length", "3"]]);
   });
 });

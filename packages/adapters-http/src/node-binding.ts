@@ -60,22 +60,18 @@ export function nodeExchange(req: IncomingMessage, options: ExchangeBindingOptio
 /**
  * Writes an answer to Node's response as srvx writes a FastResponse (`HTTP/1.1 200 ` with an empty
  * reason phrase, the header pairs in order, a Content-Length for a body unless one is set, the body),
- * in one `writeHead` and one `end`: no web Response, no header copy. A write that throws (a socket
+ * in one `writeHead` and one `end`: no web Response, no header copy (the answer's list gains the
+ * Content-Length). A write that throws (a socket
  * already gone) ends the response as srvx does: a 500 when nothing was sent yet, else destroyed.
  */
 export function writeNodeAnswer(res: ServerResponse, answer: ExchangeAnswer): void {
   const { headers, body } = answer;
-  const flat: string[] = [];
   let sized = false;
-  for (let i = 0; i < headers.length; i++) {
-    const [name, value] = headers[i] as [string, string];
-    if (name === "content-length") sized = true;
-    flat.push(name, value);
-  }
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
   if (body !== null && !sized)
-    flat.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
+    headers.push("content-length", String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength));
   try {
-    res.writeHead(answer.status, "", flat);
+    res.writeHead(answer.status, "", headers);
     if (body === null) res.end();
     else res.end(body);
   } catch {
