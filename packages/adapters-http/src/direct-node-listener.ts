@@ -31,7 +31,7 @@ export interface DirectParts {
  * over the h3 app), which answers it as before. The answer's bytes are the ones the h3 path writes.
  */
 export function directNodeListener(parts: DirectParts, fallback: NodeListener): NodeListener {
-  return (req: IncomingMessage, res: ServerResponse) => {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = performance.now();
     let exchange: HttpExchange | undefined;
     try {
@@ -41,31 +41,22 @@ export function directNodeListener(parts: DirectParts, fallback: NodeListener): 
       exchange = undefined;
     }
     if (exchange === undefined) return fallback(req, res);
-    return answerDirect(parts, exchange, res, startedAt);
+    const correlationId = parts.correlate(exchange);
+    let status: number;
+    try {
+      await parts.pipeline.run(exchange);
+      const answer = answerOf(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
+      status = answer.status;
+      writeNodeAnswer(res, answer);
+    } catch (error) {
+      const headers = exchange.response.headers;
+      const response = parts.answerError(error, exchange.method, exchange.rawPath, correlationId, headers);
+      status = response.status;
+      // srvx writes it as it writes every error answer of the h3 path; a failed write ends the response.
+      await sendNodeResponse(res, response).catch(() => {
+        if (!res.writableEnded) res.destroy();
+      });
+    }
+    parts.observer?.answered(exchange, status, startedAt, correlationId);
   };
-}
-
-async function answerDirect(
-  parts: DirectParts,
-  exchange: HttpExchange,
-  res: ServerResponse,
-  startedAt: number,
-): Promise<void> {
-  const correlationId = parts.correlate(exchange);
-  let status: number;
-  try {
-    await parts.pipeline.run(exchange);
-    const answer = answerOf(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
-    status = answer.status;
-    writeNodeAnswer(res, answer);
-  } catch (error) {
-    const headers = exchange.response.headers;
-    const response = parts.answerError(error, exchange.method, exchange.rawPath, correlationId, headers);
-    status = response.status;
-    // srvx writes it as it writes every error answer of the h3 path; a failed write ends the response.
-    await sendNodeResponse(res, response).catch(() => {
-      if (!res.writableEnded) res.destroy();
-    });
-  }
-  parts.observer?.answered(exchange, status, startedAt, correlationId);
 }

@@ -205,7 +205,8 @@ export function answerOf(
     if (lower === "set-cookie") cookie = clean;
     else {
       if (lower !== name) scan = true;
-      setHeader(out, lower, clean, scan);
+      if (scan) setHeader(out, lower, clean);
+      else out.push(lower, clean);
       if (lower === "content-type") typed = true;
     }
   }
@@ -224,7 +225,8 @@ export function answerOf(
       // A name the exchange's own (lower-case, so unique) headers do not hold needs no search,
       // unless a name in another case came before it.
       if (lower !== name) scan = true;
-      setHeader(out, lower, clean, scan || state.headers.has(lower));
+      if (scan || state.headers.has(lower)) setHeader(out, lower, clean);
+      else out.push(lower, clean);
       if (lower === "content-type") typed = true;
     }
   }
@@ -243,7 +245,19 @@ export function answerOf(
   if (cookie !== undefined) out.push("set-cookie", cookie);
   if (!replacedCookies)
     for (const c of state.cookies) out.push("set-cookie", checked("set-cookie", serializeCookie(c)));
-  sortByName(out);
+  // In the order `Headers` lists them: by name (an insertion sort over the pairs, stable, so the
+  // Set-Cookie lines keep theirs; a handful of names, and no comparison function).
+  for (let i = 2; i < out.length; i += 2) {
+    const headerName = out[i] as string;
+    const headerValue = out[i + 1] as string;
+    let j = i - 2;
+    for (; j >= 0 && (out[j] as string) > headerName; j -= 2) {
+      out[j + 2] = out[j] as string;
+      out[j + 3] = out[j + 1] as string;
+    }
+    out[j + 2] = headerName;
+    out[j + 3] = headerValue;
+  }
   const status = state.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
@@ -252,31 +266,13 @@ export function answerOf(
   return { status, headers: out, body: empty ? null : encoded };
 }
 
-/** Sets a header in a flat list: replaces the value of the same name when `search` says it may be there. */
-function setHeader(out: string[], name: string, value: string, search: boolean): void {
-  if (search)
-    for (let i = 0; i < out.length; i += 2)
-      if (out[i] === name) {
-        out[i + 1] = value;
-        return;
-      }
+/** Sets a header in a flat list: replaces the value of one of the same name, else appends it. */
+function setHeader(out: string[], name: string, value: string): void {
+  for (let i = 0; i < out.length; i += 2)
+    if (out[i] === name) {
+      out[i + 1] = value;
+      return;
+    }
   out.push(name, value);
 }
 
-/**
- * Orders a flat header list as `Headers` lists it: by name (an insertion sort over the pairs, stable,
- * so the Set-Cookie lines keep theirs; a handful of names, and no comparison function).
- */
-function sortByName(out: string[]): void {
-  for (let i = 2; i < out.length; i += 2) {
-    const name = out[i] as string;
-    const value = out[i + 1] as string;
-    let j = i - 2;
-    for (; j >= 0 && (out[j] as string) > name; j -= 2) {
-      out[j + 2] = out[j] as string;
-      out[j + 3] = out[j + 1] as string;
-    }
-    out[j + 2] = name;
-    out[j + 3] = value;
-  }
-}

@@ -43,7 +43,11 @@ export function nodeExchange(req: IncomingMessage, options: ExchangeBindingOptio
   if (query !== "" && QUERY_NEEDS_NORMALISING.test(query)) return undefined;
   const headers = rawHeaderMap(req.rawHeaders);
   const peer = req.socket?.remoteAddress ?? "";
-  const client = forwardedClientOf(peer, headers, options);
+  // forwardedClientOf's own first test, here: without a trusted proxy it is not called.
+  const client =
+    options.trustedProxies === undefined || options.trustedProxies.kind === "none" || peer === ""
+      ? undefined
+      : forwardedClientOf(peer, headers, options);
   const encrypted = (req.socket as { encrypted?: boolean } | undefined)?.encrypted === true;
   return new HttpExchange({
     method: req.method || "GET",
