@@ -12,12 +12,12 @@ import { H3, H3Core, type H3Event } from "h3";
 import { errorAnswer, fromH3Error } from "./error-answer.js";
 import { incomingCorrelationId } from "./correlation-id.js";
 import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";
-import { directNodeListener } from "./direct-node-listener.js";
 import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchange-binding.js";
 import { healthRoute } from "./health.js";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
 import { setDirectListener, toNodeListener } from "./node-listener.js";
+import { directNodeListener } from "./node-binding.js";
 import { httpOperations } from "./operations.js";
 import type { HttpReadiness } from "./readiness.js";
 import type { RequestObserver } from "./request-observer.js";
@@ -93,19 +93,6 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   const correlationIds = new WeakMap<H3Event, string>();
   const answerError = errorAnswerer(platform, observer, logger);
 
-  // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one,
-  // from the exchange's headers; incomingCorrelationId is asked only when one of them is there.
-  const correlate = (exchange: HttpExchange): string => {
-    const id =
-      (exchange.header("x-request-id") ??
-        exchange.header("x-correlation-id") ??
-        exchange.header("traceparent")) === undefined
-        ? ids.id()
-        : (incomingCorrelationId(exchangeHeaders(exchange)) ?? ids.id());
-    exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, id);
-    return id;
-  };
-
   async function handle(event: H3Event): Promise<Response> {
     const startedAt = performance.now();
     let correlationId: string | undefined;
@@ -113,10 +100,21 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     let response: Response;
     try {
       exchange = toExchange(event, binding);
-      correlationId = correlate(exchange);
+      // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one,
+      // from the exchange's headers; incomingCorrelationId is asked only when one of them is there.
+      correlationId =
+        (exchange.header("x-request-id") ??
+          exchange.header("x-correlation-id") ??
+          exchange.header("traceparent")) === undefined
+          ? ids.id()
+          : (incomingCorrelationId(exchangeHeaders(exchange)) ?? ids.id());
       correlationIds.set(event, correlationId);
+      exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
       await pipeline.run(exchange);
-      response = writeExchange(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
+      response = writeExchange(exchange, {
+        "x-correlation-id": correlationId,
+        "x-request-id": correlationId,
+      });
     } catch (error) {
       if (correlationId === undefined) {
         // The binding refused the request (no exchange yet): its id from the raw headers.
@@ -137,7 +135,13 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     onError: (error, event) => {
       const seen = correlationIds.get(event);
       const id = seen ?? ids.id();
-      const response = answerError(fromH3Error(error), event.req.method, event.url.pathname, id, error.headers);
+      const response = answerError(
+        fromH3Error(error),
+        event.req.method,
+        event.url.pathname,
+        id,
+        error.headers,
+      );
       // A request `handle` never saw (h3 refused it first) still gets its access line.
       if (seen === undefined) observer?.unparsed(event.req.method, response.status, undefined, id);
       return response;
@@ -149,7 +153,7 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
   // (toNodeListener(app) is still srvx's handler here: the direct listener is not set yet.)
   setDirectListener(
     app,
-    directNodeListener({ binding, correlate, pipeline, observer, answerError }, toNodeListener(app)),
+    directNodeListener({ binding, ids, pipeline, observer, answerError }, toNodeListener(app)),
   );
   return { app, routes, table, pipeline, readiness };
 }

@@ -275,4 +275,3 @@ function setHeader(out: string[], name: string, value: string): void {
     }
   out.push(name, value);
 }
-

@@ -28,7 +28,9 @@ export interface HttpServerHandle {
 export async function serveHttp(app: H3, options: ServeHttpOptions): Promise<HttpServerHandle> {
   const direct = directListenerOf(app);
   const hostname = options.hostname ?? "127.0.0.1";
-  const server = direct ? await listenNode(direct, options.port, hostname) : await listenSrvx(app, options.port, hostname);
+  const server = direct
+    ? await listenNode(direct, options.port, hostname)
+    : await listenSrvx(app, options.port, hostname);
   if (!Number.isInteger(server.port) || server.port <= 0) {
     await server.close(true);
     throw new PlatformError("CONFIGURATION_INVALID", `serveHttp: no bound port (${server.address})`);
