@@ -148,13 +148,10 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     },
   });
   app.use(handle);
-  // Served from Node (serveHttp, toNodeListener), a plain GET goes from Node's request to Node's
-  // response without h3's event or srvx's web Request and Response; anything else takes the h3 path.
-  // (toNodeListener(app) is still srvx's handler here: the direct listener is not set yet.)
-  setDirectListener(
-    app,
-    directNodeListener({ binding, ids, pipeline, observer, answerError }, toNodeListener(app)),
-  );
+  // Served from Node, a plain GET skips h3 and srvx; anything else takes the h3 path, srvx's
+  // handler (what toNodeListener(app) still is here: the direct listener is set just below).
+  const direct = directNodeListener({ binding, ids, pipeline, observer, answerError }, toNodeListener(app));
+  setDirectListener(app, direct);
   return { app, routes, table, pipeline, readiness };
 }
 
