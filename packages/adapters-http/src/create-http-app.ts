@@ -16,6 +16,8 @@ import { type ExchangeBindingOptions, toExchange, writeExchange } from "./exchan
 import { healthRoute } from "./health.js";
 import { HTTP_MAX_BODY_SIZE, HTTP_TRUSTED_PROXIES } from "./http-properties.js";
 import { assembleHttpPipeline, type HostPipelineSteps } from "./http-pipeline.js";
+import { setDirectListener, toNodeListener } from "./node-listener.js";
+import { directNodeListener } from "./node-binding.js";
 import { httpOperations } from "./operations.js";
 import type { HttpReadiness } from "./readiness.js";
 import type { RequestObserver } from "./request-observer.js";
@@ -119,7 +121,8 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
         correlationId = incomingCorrelationId(event.req.headers) ?? ids.id();
         correlationIds.set(event, correlationId);
       }
-      response = answerError(error, event, correlationId, exchange?.response.headers);
+      const { method } = event.req;
+      response = answerError(error, method, event.url.pathname, correlationId, exchange?.response.headers);
     }
     if (exchange !== undefined) observer?.answered(exchange, response.status, startedAt, correlationId);
     else observer?.unparsed(event.req.method, response.status, startedAt, correlationId);
@@ -132,13 +135,23 @@ export function createHttpApp(options: CreateHttpAppOptions): HttpApp {
     onError: (error, event) => {
       const seen = correlationIds.get(event);
       const id = seen ?? ids.id();
-      const response = answerError(fromH3Error(error), event, id, error.headers);
+      const response = answerError(
+        fromH3Error(error),
+        event.req.method,
+        event.url.pathname,
+        id,
+        error.headers,
+      );
       // A request `handle` never saw (h3 refused it first) still gets its access line.
       if (seen === undefined) observer?.unparsed(event.req.method, response.status, undefined, id);
       return response;
     },
   });
   app.use(handle);
+  // Served from Node, a plain GET skips h3 and srvx; anything else takes the h3 path, srvx's
+  // handler (what toNodeListener(app) still is here: the direct listener is set just below).
+  const direct = directNodeListener({ binding, ids, pipeline, observer, answerError }, toNodeListener(app));
+  setDirectListener(app, direct);
   return { app, routes, table, pipeline, readiness };
 }
 
@@ -168,13 +181,19 @@ function errorAnswerer(platform: Platform, observer: RequestObserver | undefined
   const errors = platform.resolve(ErrorCatalog);
   // A dependency's outage (the ErrorTranslator family) answers its 503, not the generic 500.
   const translate = errorTranslation(platform.container);
-  return (error: unknown, event: H3Event, id: string, headers?: Iterable<[string, string]>): Response => {
+  return (
+    error: unknown,
+    method: string,
+    path: string,
+    id: string,
+    headers?: Iterable<[string, string]>,
+  ): Response => {
     const translated = translate(error);
     observer?.failed(translated);
     return errorAnswer(translated, {
       correlationId: id,
-      method: event.req.method,
-      path: event.url.pathname,
+      method,
+      path,
       logger,
       errors,
       headers,

@@ -167,6 +167,9 @@ describe("writeExchange", () => {
         body: new Uint8Array([1]),
       },
       { set: [], cookies: [], body: undefined },
+      // Extra headers whose names differ only in case: the later replaces the earlier, either way round.
+      { set: [["a", "1"]], cookies: [], extra: { "X-Dup": "first", "x-dup": "second" }, body: "t" },
+      { set: [["a", "1"]], cookies: [], extra: { "x-dup": "first", "X-Dup": "second" }, body: "t" },
     ];
     for (const c of cases) {
       const ex = exchange();

@@ -43,34 +43,16 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
   // scripts and cookies would point outside it, so such a request is refused (docs/mounting.md).
   if (typeof node?.baseUrl === "string" && node.baseUrl !== "") throw prefixMountRefused(node.baseUrl);
   // One copy of the headers, the exchange's own map (lower-case names, so it is adopted, not copied).
-  const headers = new Map<string, string>();
   const raw = node?.rawHeaders;
-  if (Array.isArray(raw)) {
-    // Node: straight from the parser's raw list (no `Headers` object, no sorted copy).
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      const name = String(raw[i]).toLowerCase();
-      if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
-      const text = String(raw[i + 1]);
-      const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
-      const before = headers.get(name);
-      if (before === undefined || name === "set-cookie") headers.set(name, value);
-      else headers.set(name, `${before}${name === "cookie" ? "; " : ", "}${value}`);
-    }
-  } else for (const [name, value] of request.headers) headers.set(name, value);
+  let headers: Map<string, string>;
+  // Node: straight from the parser's raw list (no `Headers` object, no sorted copy).
+  if (Array.isArray(raw)) headers = rawHeaderMap(raw);
+  else {
+    headers = new Map<string, string>();
+    for (const [name, value] of request.headers) headers.set(name, value);
+  }
   const peer = getRequestIP(event) ?? "";
-  const trust = options.trustedProxies ?? NO_TRUSTED_PROXIES;
-  // No trusted proxy (the default), or no known peer: the peer is the client, no header counts.
-  const client =
-    trust.kind === "none" || peer === ""
-      ? undefined
-      : forwardedClient(
-          {
-            peer,
-            forwardedFor: headers.get("x-forwarded-for") ?? null,
-            forwardedProto: headers.get("x-forwarded-proto") ?? null,
-          },
-          trust,
-        );
+  const client = forwardedClientOf(peer, headers, options);
   const line = node?.url;
   const q = typeof line === "string" ? line.indexOf("?") : -1;
   const init: BoundRequestInit = {
@@ -88,6 +70,46 @@ export function toExchange(event: H3Event, options: ExchangeBindingOptions): Htt
     maxBodySize: options.maxBodySize,
   };
   return new HttpExchange(init);
+}
+
+/**
+ * Node's raw header list (`IncomingMessage.rawHeaders`: name, value, name, value...) as the exchange's
+ * header map: lower-case names, values trimmed as `Headers` trims them, repeated headers joined with
+ * ", " (Cookie with "; "), Set-Cookie keeping the last, HTTP/2 pseudo-headers left out.
+ */
+export function rawHeaderMap(raw: readonly unknown[]): Map<string, string> {
+  const headers = new Map<string, string>();
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = String(raw[i]).toLowerCase();
+    if (name.charCodeAt(0) === 58) continue; // HTTP/2 pseudo-headers (`:path`) are not headers
+    const text = String(raw[i + 1]);
+    const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
+    const before = headers.get(name);
+    if (before === undefined || name === "set-cookie") headers.set(name, value);
+    else headers.set(name, `${before}${name === "cookie" ? "; " : ", "}${value}`);
+  }
+  return headers;
+}
+
+/**
+ * The client a trusted proxy forwarded (`forwardedClient`), or undefined: no trusted proxy (the
+ * default) or no known peer, and then the peer is the client and no forwarded header counts.
+ */
+export function forwardedClientOf(
+  peer: string,
+  headers: ReadonlyMap<string, string>,
+  options: ExchangeBindingOptions,
+): ReturnType<typeof forwardedClient> | undefined {
+  const trust = options.trustedProxies ?? NO_TRUSTED_PROXIES;
+  if (trust.kind === "none" || peer === "") return undefined;
+  return forwardedClient(
+    {
+      peer,
+      forwardedFor: headers.get("x-forwarded-for") ?? null,
+      forwardedProto: headers.get("x-forwarded-proto") ?? null,
+    },
+    trust,
+  );
 }
 
 /** What a binding hands HttpExchange (the core's HttpRequestInit). */
@@ -120,7 +142,7 @@ interface NodeRequestFields {
  * …)` strips `/auth` from the URL and keeps it in `req.baseUrl`): a configuration error, logged with
  * the remedy, never a half-working mount.
  */
-function prefixMountRefused(baseUrl: string): PlatformError {
+export function prefixMountRefused(baseUrl: string): PlatformError {
   return new PlatformError(
     "CONFIGURATION_INVALID",
     `The platform is mounted under the prefix "${baseUrl.slice(0, 64)}", which it does not support: mount it at the root (app.use(listener)); see docs/mounting.md`,
@@ -142,11 +164,36 @@ export function writeExchange(
   exchange: HttpExchange,
   extraHeaders?: Readonly<Record<string, string>>,
 ): Response {
+  const { status, headers: flat, body } = answerOf(exchange, extraHeaders);
+  const headers: HeaderPair[] = [];
+  for (let i = 0; i < flat.length; i += 2) headers.push([flat[i] as string, flat[i + 1] as string]);
+  return new FastResponse(body, { status, headers }) as Response;
+}
+
+/** An exchange's answer as it goes on the wire: status, headers in `Headers` order, and the body. */
+export interface ExchangeAnswer {
+  readonly status: number;
+  /** Name, value, name, value...: lower-case names by name order, as Node's `writeHead` takes them. */
+  readonly headers: string[];
+  /** Null for a HEAD request and a null-body status (204, 304, ...). */
+  readonly body: string | Uint8Array | null;
+}
+
+/**
+ * The answer writeExchange writes (and the direct Node writer, `writeNodeAnswer`): the exchange's
+ * status, its headers by the web `Headers` rules with `extraHeaders` and one Set-Cookie line per
+ * cookie, and its body encoded (objects and arrays as JSON). The headers are one flat list (no
+ * array per header), which Node's `writeHead` takes as it is.
+ */
+export function answerOf(
+  exchange: HttpExchange,
+  extraHeaders?: Readonly<Record<string, string>>,
+): ExchangeAnswer {
   const state = exchange.response;
-  // The pairs are built directly (no map of names, no second pass): a name set in lower case, as
+  // The list is built directly (no map of names, no second pass): a name set in lower case, as
   // the platform's own code sets them, is unique among those; a name in another case, and an extra
-  // header, first replaces a pair of the same name. Set-Cookie lines are added after, in order.
-  const pairs: HeaderPair[] = [];
+  // header, first replaces one of the same name. Set-Cookie lines are added after, in order.
+  const out: string[] = [];
   let cookie: string | undefined;
   let typed = false;
   let scan = false;
@@ -157,12 +204,9 @@ export function writeExchange(
       VALID_HEADER_NAMES.has(lower) && !HEADER_VALUE_NEEDS_WORK.test(value) ? value : checked(lower, value);
     if (lower === "set-cookie") cookie = clean;
     else {
-      let at = -1;
-      if (scan || lower !== name)
-        for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
-      if (at === -1) pairs.push([lower, clean]);
-      else (pairs[at] as HeaderPair)[1] = clean;
       if (lower !== name) scan = true;
+      if (scan) setHeader(out, lower, clean);
+      else out.push(lower, clean);
       if (lower === "content-type") typed = true;
     }
   }
@@ -178,10 +222,11 @@ export function writeExchange(
         replacedCookies = true;
         continue;
       }
-      let at = -1;
-      for (let i = 0; i < pairs.length && at === -1; i++) if ((pairs[i] as HeaderPair)[0] === lower) at = i;
-      if (at === -1) pairs.push([lower, clean]);
-      else (pairs[at] as HeaderPair)[1] = clean;
+      // A name the exchange's own (lower-case, so unique) headers do not hold needs no search,
+      // unless a name in another case came before it.
+      if (lower !== name) scan = true;
+      if (scan || state.headers.has(lower)) setHeader(out, lower, clean);
+      else out.push(lower, clean);
       if (lower === "content-type") typed = true;
     }
   }
@@ -189,29 +234,44 @@ export function writeExchange(
   let encoded: string | Uint8Array | null = null;
   if (typeof body === "string") {
     encoded = body;
-    if (!typed) pairs.push(["content-type", "text/plain; charset=utf-8"]);
+    if (!typed) out.push("content-type", "text/plain; charset=utf-8");
   } else if (body instanceof Uint8Array) {
     encoded = body;
-    if (!typed) pairs.push(["content-type", "application/octet-stream"]);
+    if (!typed) out.push("content-type", "application/octet-stream");
   } else if (body !== undefined) {
     encoded = JSON.stringify(body);
-    if (!typed) pairs.push(["content-type", "application/json; charset=utf-8"]);
+    if (!typed) out.push("content-type", "application/json; charset=utf-8");
   }
-  if (cookie !== undefined) pairs.push(["set-cookie", cookie]);
+  if (cookie !== undefined) out.push("set-cookie", cookie);
   if (!replacedCookies)
-    for (const c of state.cookies) pairs.push(["set-cookie", checked("set-cookie", serializeCookie(c))]);
-  // In the order `Headers` lists them: by name (an insertion sort, stable, so the Set-Cookie lines
-  // keep theirs; a handful of names, and no comparison function).
-  for (let i = 1; i < pairs.length; i++) {
-    const pair = pairs[i] as HeaderPair;
-    let j = i - 1;
-    for (; j >= 0 && (pairs[j] as HeaderPair)[0] > pair[0]; j--) pairs[j + 1] = pairs[j] as HeaderPair;
-    pairs[j + 1] = pair;
+    for (const c of state.cookies) out.push("set-cookie", checked("set-cookie", serializeCookie(c)));
+  // In the order `Headers` lists them: by name (an insertion sort over the pairs, stable, so the
+  // Set-Cookie lines keep theirs; a handful of names, and no comparison function).
+  for (let i = 2; i < out.length; i += 2) {
+    const headerName = out[i] as string;
+    const headerValue = out[i + 1] as string;
+    let j = i - 2;
+    for (; j >= 0 && (out[j] as string) > headerName; j -= 2) {
+      out[j + 2] = out[j] as string;
+      out[j + 3] = out[j + 1] as string;
+    }
+    out[j + 2] = headerName;
+    out[j + 3] = headerValue;
   }
   const status = state.status;
   if (!Number.isInteger(status) || status < 200 || status > 599) {
     throw new RangeError(`init["status"] must be in the range of 200 to 599, inclusive.`);
   }
   const empty = exchange.method === "HEAD" || NULL_BODY_STATUS.has(status);
-  return new FastResponse(empty ? null : encoded, { status, headers: pairs }) as Response;
+  return { status, headers: out, body: empty ? null : encoded };
+}
+
+/** Sets a header in a flat list: replaces the value of one of the same name, else appends it. */
+function setHeader(out: string[], name: string, value: string): void {
+  for (let i = 0; i < out.length; i += 2)
+    if (out[i] === name) {
+      out[i + 1] = value;
+      return;
+    }
+  out.push(name, value);
 }
