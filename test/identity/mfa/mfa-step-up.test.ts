@@ -141,6 +141,21 @@ describe("step-up: a resource that needs a recent second factor", () => {
     expect(await home.json()).toMatchObject({ stepUp: true, redirectUrl: "/" });
   });
 
+  it("keeps the page to come back to for the user whose step-up it is: another user signing in there never lands on it", async () => {
+    const b = new Browser(s.url);
+    await primaryForm(b, "user", "password");
+    await codeAfter(file, "user", () => b.navigate("/account/security?from=user"));
+    // Abandoned: admin signs in in the same browser, then steps up.
+    const login = await primaryForm(b, "admin", "admin");
+    expect(login.headers.get("location")).toBe("/");
+    const again = await codeAfter(file, "admin", () =>
+      b.fetch("/account/security", { headers: { accept: "application/json" } }),
+    );
+    const { token: csrf } = (await (await b.fetch("/csrf")).json()) as { token: string };
+    const done = await b.postJson("/login/mfa-ott", { token: again.code }, { "x-csrf-token": csrf });
+    expect(await done.json()).toMatchObject({ stepUp: true, redirectUrl: "/" });
+  });
+
   it("a bearer client without an Accept header gets the 401, never a redirect to a page", async () => {
     const b = new Browser(s.url);
     const login = (await (

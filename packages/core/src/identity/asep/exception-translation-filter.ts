@@ -13,8 +13,10 @@ export interface ExceptionTranslationOptions {
   handling: SecurityErrorHandling;
   /** The chain's login page: browsers that must sign in are sent there (session chains with a page). */
   loginPage: string | undefined;
-  /** Remembers where a browser wanted to go before the login page or a step-up's challenge. */
+  /** Remembers where a browser wanted to go before the login page. */
   saveRequest: ((exchange: HttpExchange, url: string) => Promise<void>) | undefined;
+  /** Remembers, for the signed-in user, where a browser sent to a step-up's challenge wanted to go. */
+  saveStepUpReturn?: ((exchange: HttpExchange, url: string) => Promise<void>) | undefined;
   /** Bearer chains add `WWW-Authenticate: Bearer` to 401 answers. */
   bearer: boolean;
   /** The platform's ErrorTranslator family (`errorTranslation`): a database outage becomes its 503 here. */
@@ -61,8 +63,8 @@ export class ExceptionTranslationFilter implements SecurityFilter {
         !bearer &&
         !hasBearerScheme(exchange)
       ) {
-        // Where the browser wanted to go: the step-up's completion sends it back there.
-        await saveRequest?.(exchange, requestedUrl(exchange));
+        // Where the browser wanted to go: the step-up's completion sends this user back there.
+        await this.options.saveStepUpReturn?.(exchange, requestedUrl(exchange));
         exchange.redirect(challenge.browserRedirect);
         return;
       }

@@ -246,6 +246,9 @@ function entryFilters(definition: ChainDefinition, parts: ChainParts): SecurityF
       handling: definition.options.asepAttributes.toHandling(),
       loginPage: plan.redirectsToLoginPage && !stateless ? plan.loginPage : undefined,
       saveRequest: parts.saved?.save,
+      saveStepUpReturn: parts.saved
+        ? (exchange, url) => parts.saved!.saveStepUpReturn(exchange, url)
+        : undefined,
       bearer: oauth2,
       translate: errorTranslation(deps.container),
     }),

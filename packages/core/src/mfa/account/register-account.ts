@@ -1,6 +1,6 @@
 import { AccountRouteSource } from "../../identity/chain/account-route-source.js";
 import { PasskeyCredentialRepository } from "../../identity/passkey/passkey-credential-repository.js";
-import { savedRequestKey } from "../../identity/handlers/redirect-target.js";
+import { SessionSavedRequest } from "../../identity/context/saved-request.js";
 import { SessionManager } from "../../identity/session/session-manager.js";
 import { SessionStore } from "../../identity/session/session-store.js";
 import { UserRepository } from "../../identity/users/user-repository.js";
@@ -51,7 +51,7 @@ export function registerAccount(ctx: PluginContext): void {
         ...new AccountOverviewEndpoint(reader).routes(),
         ...new AccountSessionEndpoints(sessions).routes(),
         ...new AccountPageEndpoints(reader, sessions, (exchange, url) =>
-          sessionManager.setValue(exchange, savedRequestKey(), url),
+          new SessionSavedRequest(sessionManager).saveStepUpReturn(exchange, url, false),
         ).routes(),
       ];
       return { id: "mfa-account", routes: () => routes };

@@ -83,7 +83,7 @@ export class MfaSignInMethod implements SignInMethod {
       sessionRepository: i.deps.sessionRepository,
       tokens: i.deps.tokens,
       statusCheck: i.deps.statusCheck,
-      takeSavedRequest: new SessionSavedRequest(i.deps.sessions).take,
+      takeStepUpReturn: new SessionSavedRequest(i.deps.sessions).takeStepUpReturn,
     };
     const api = new MfaApiEndpoints({
       flow,

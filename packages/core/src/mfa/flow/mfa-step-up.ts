@@ -23,10 +23,10 @@ export interface StepUpCompletion {
   /** The `step-up` checkpoint, asked once the factor is verified and before anything is upgraded. */
   statusCheck?: SubjectStatusGate;
   /**
-   * Takes (and forgets) the local URL a browser asked for when the step-up started (session chains);
-   * a session step-up's answer sends the browser there, else to `/`.
+   * Takes (and forgets) the local URL this user's browser asked for when the step-up started
+   * (session chains); a session step-up's answer sends the browser there, else to `/`.
    */
-  takeSavedRequest?: (exchange: HttpExchange) => Promise<string | undefined>;
+  takeStepUpReturn?: (exchange: HttpExchange, userId: string) => Promise<string | undefined>;
 }
 
 /**
@@ -71,7 +71,7 @@ export async function completeStepUp(
   const current = await completion.sessionRepository.load(exchange);
   if (!current || !sameSignIn(current, primary)) throw await ended();
   const upgraded: Authentication = { ...current, factors: mergeFactors(current.factors, proved) };
-  const target = (await completion.takeSavedRequest?.(exchange)) ?? "/";
+  const target = (await completion.takeStepUpReturn?.(exchange, current.userId)) ?? "/";
   await completion.sessionRepository.save(exchange, upgraded);
   setCurrentAuthentication(exchange, upgraded);
   if (answersMfaJson(exchange)) {
