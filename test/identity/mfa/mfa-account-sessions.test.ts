@@ -1,12 +1,10 @@
 import { createHash } from "node:crypto";
 import { AuditLog, SessionStore } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityServer } from "../identity-test-server.js";
 import {
   Browser,
   codeAfter,
   csrfOfSession,
-  formFlowOffering,
   type IdentityTestServer,
   JSON_ACCEPT,
   me,
@@ -14,6 +12,7 @@ import {
   primaryForm,
   SESSION_COOKIE,
   verify,
+  startFactorFlowServer,
 } from "./mfa-test-support.js";
 
 /** A session id's handle as the store names it (the SHA-256 of the id, base64url). */
@@ -24,13 +23,7 @@ describe("the account page and ending sessions (GET /account, /account/sessions/
   let s: IdentityTestServer;
   const file = newOutboxFile();
   beforeAll(async () => {
-    s = await startIdentityServer({
-      security: formFlowOffering(),
-      properties: {
-        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
-        "platform.auth.ott.outbox-file": file,
-      },
-    });
+    s = await startFactorFlowServer({ outbox: file });
   });
   afterAll(() => s.close());
 

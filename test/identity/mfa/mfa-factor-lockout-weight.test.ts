@@ -1,7 +1,6 @@
 import type { PlatformPlugin } from "@keyward/core";
 import { Factor, MfaLockouts, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityServer } from "../identity-test-server.js";
 import {
   Browser,
   codeAfter,
@@ -10,7 +9,7 @@ import {
   newOutboxFile,
   primaryForm,
   verify,
-  formFlowOffering,
+  startFactorFlowServer,
 } from "./mfa-test-support.js";
 
 /** A plugin factor whose wrong answer weighs three failures (a guessable PIN, say). */
@@ -61,14 +60,11 @@ describe("a plugin factor's lockout weight", () => {
   let s: IdentityTestServer;
   const file = newOutboxFile();
   beforeAll(async () => {
-    s = await startIdentityServer({
-      security: formFlowOffering("PIN", "SLOW_PIN"),
+    s = await startFactorFlowServer({
+      outbox: file,
+      factors: ["PIN", "SLOW_PIN"],
       plugins: [heavyPin, slowPin],
-      properties: {
-        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
-        "platform.auth.mfa.maxRetryAttempts": 5,
-        "platform.auth.ott.outbox-file": file,
-      },
+      properties: { "platform.auth.mfa.maxRetryAttempts": 5 },
     });
   });
   afterAll(() => s.close());

@@ -1,7 +1,6 @@
 import { recoveryCodesPlugin, totpPlugin } from "@keyward/core";
 import { AuditLog, EventBus, RecoveryCodeStore, UserRepository } from "@keyward/core/ports";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityServer } from "../identity-test-server.js";
 import {
   Browser,
   codeAfter,
@@ -12,7 +11,7 @@ import {
   primaryForm,
   verify,
   waitForLine,
-  formFlowOffering,
+  startFactorFlowServer,
 } from "./mfa-test-support.js";
 
 const CREATE = "/api/account/recovery-codes";
@@ -24,13 +23,10 @@ describe("recovery codes: made after a fresh factor, each signs in once", () => 
   let s: IdentityTestServer;
   const file = newOutboxFile();
   beforeAll(async () => {
-    s = await startIdentityServer({
-      security: formFlowOffering("TOTP", "RECOVERY_CODE"),
+    s = await startFactorFlowServer({
+      outbox: file,
+      factors: ["TOTP", "RECOVERY_CODE"],
       plugins: [totpPlugin, recoveryCodesPlugin],
-      properties: {
-        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
-        "platform.auth.ott.outbox-file": file,
-      },
     });
     s.platform.resolve(EventBus).on("mfa.ErrorEvent", (e) => {
       mfaErrors.push(e.payload as Record<string, unknown>);
@@ -196,14 +192,11 @@ describe("recovery codes allowed to stand in for a named factor", () => {
   let s: IdentityTestServer;
   const file = newOutboxFile();
   beforeAll(async () => {
-    s = await startIdentityServer({
-      security: formFlowOffering("RECOVERY_CODE"),
+    s = await startFactorFlowServer({
+      outbox: file,
+      factors: ["RECOVERY_CODE"],
       plugins: [recoveryCodesPlugin],
-      properties: {
-        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
-        "platform.auth.ott.outbox-file": file,
-        "platform.auth.mfa.recoveryCode.satisfiesNamedFactors": true,
-      },
+      properties: { "platform.auth.mfa.recoveryCode.satisfiesNamedFactors": true },
     });
   });
   afterAll(() => s.close());

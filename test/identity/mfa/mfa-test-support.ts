@@ -220,3 +220,31 @@ export function formFlowOffering(...factors: string[]): (r: SecurityRegistry) =>
       .session()
       .build();
 }
+
+/** What {@link startFactorFlowServer} varies. */
+export interface FactorFlowServerOptions {
+  /** The outbox file the e-mailed codes and notices go to. */
+  outbox: string;
+  /** The plugin factors the flow offers besides the e-mailed code. */
+  factors?: readonly string[];
+  /** The plugins that register those factors. */
+  plugins?: IdentityTestServerOptions["plugins"];
+  /** Properties beyond "administrators are challenged" and the outbox. */
+  properties?: Record<string, unknown>;
+}
+
+/**
+ * The server of a plugin-factor test: {@link formFlowOffering} the given factors, administrators
+ * challenged at sign-in, codes and notices to `outbox`.
+ */
+export function startFactorFlowServer(o: FactorFlowServerOptions): Promise<IdentityTestServer> {
+  return startIdentityServer({
+    security: formFlowOffering(...(o.factors ?? [])),
+    ...(o.plugins ? { plugins: o.plugins } : {}),
+    properties: {
+      "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
+      "platform.auth.ott.outbox-file": o.outbox,
+      ...o.properties,
+    },
+  });
+}

@@ -1,7 +1,6 @@
 import { totpPlugin } from "@keyward/core";
 import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startIdentityServer } from "../identity-test-server.js";
 import {
   Browser,
   codeAfter,
@@ -12,7 +11,7 @@ import {
   primaryForm,
   verify,
   wrongCode,
-  formFlowOffering,
+  startFactorFlowServer,
 } from "./mfa-test-support.js";
 
 /** RFC 6238 (SHA-1, 6 digits, 30 s), computed here from the base32 secret, independent of the server. */
@@ -37,14 +36,7 @@ describe("TOTP as a plugin factor: enrol, then sign in with an authenticator cod
   let s: IdentityTestServer;
   const file = newOutboxFile();
   beforeAll(async () => {
-    s = await startIdentityServer({
-      security: formFlowOffering("TOTP"),
-      plugins: [totpPlugin],
-      properties: {
-        "platform.auth.mfa.requiredAuthorities": "ROLE_ADMIN",
-        "platform.auth.ott.outbox-file": file,
-      },
-    });
+    s = await startFactorFlowServer({ outbox: file, factors: ["TOTP"], plugins: [totpPlugin] });
   });
   afterAll(() => s.close());
 
