@@ -111,7 +111,7 @@ export interface DirectParts {
  * else destroyed. An error answer is written by srvx, as on the h3 path.
  */
 export function directNodeListener(parts: DirectParts, fallback: NodeListener): NodeListener {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const startedAt = performance.now();
     let exchange: HttpExchange | undefined;
     try {
@@ -121,58 +121,76 @@ export function directNodeListener(parts: DirectParts, fallback: NodeListener): 
       exchange = undefined;
     }
     if (exchange === undefined) return fallback(req, res);
+    const served = exchange;
     // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one,
     // as createHttpApp's handle judges it (inline: incomingCorrelationId only when one is sent).
     const sent =
-      exchange.header("x-request-id") ??
-      exchange.header("x-correlation-id") ??
-      exchange.header("traceparent");
+      served.header("x-request-id") ?? served.header("x-correlation-id") ?? served.header("traceparent");
     const correlationId =
-      (sent === undefined ? undefined : incomingCorrelationId(exchangeHeaderReader(exchange))) ??
+      (sent === undefined ? undefined : incomingCorrelationId(exchangeHeaderReader(served))) ??
       parts.ids.id();
-    exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
-    let status: number;
-    try {
-      await parts.pipeline.run(exchange);
-      const {
-        headers,
-        body,
-        status: answered,
-      } = answerOf(exchange, {
-        "x-correlation-id": correlationId,
-        "x-request-id": correlationId,
-      });
-      status = answered;
-      let sized = false;
-      for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
-      if (body !== null && !sized)
-        headers.push(
-          "content-length",
-          String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
-        );
-      try {
-        res.writeHead(status, "", headers);
-        if (body === null) res.end();
-        else res.end(body);
-      } catch {
-        if (res.headersSent) {
-          if (!res.writableEnded) res.destroy();
-        } else {
-          res.statusCode = 500;
-          res.statusMessage = "";
-          res.end();
-        }
-      }
-    } catch (error) {
-      const headers = exchange.response.headers;
-      const response = parts.answerError(error, exchange.method, exchange.rawPath, correlationId, headers);
-      status = response.status;
-      await sendNodeResponse(res, response).catch(() => {
-        if (!res.writableEnded) res.destroy();
-      });
-    }
-    parts.observer?.answered(exchange, status, startedAt, correlationId);
+    served.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
+    // Not an async function: the pipeline's promise is followed by one `then`, no async frame.
+    return parts.pipeline.run(served).then(
+      () => {
+        const status = writeAnswer(served, res, correlationId);
+        parts.observer?.answered(served, status, startedAt, correlationId);
+      },
+      (error: unknown) => answerFailure(parts, served, res, error, correlationId, startedAt),
+    );
   };
+}
+
+/**
+ * Writes a served exchange's answer to Node's response in one `writeHead` and one `end` (a
+ * Content-Length for a body unless one is set); a write that throws (a socket already gone) ends the
+ * response as srvx does: a 500 when nothing was sent yet, else destroyed. Returns the status.
+ */
+function writeAnswer(exchange: HttpExchange, res: ServerResponse, correlationId: string): number {
+  const { headers, body, status } = answerOf(exchange, {
+    "x-correlation-id": correlationId,
+    "x-request-id": correlationId,
+  });
+  let sized = false;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
+  if (body !== null && !sized)
+    headers.push(
+      "content-length",
+      String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+    );
+  try {
+    res.writeHead(status, "", headers);
+    if (body === null) res.end();
+    else res.end(body);
+  } catch {
+    if (res.headersSent) {
+      if (!res.writableEnded) res.destroy();
+    } else {
+      res.statusCode = 500;
+      res.statusMessage = "";
+      res.end();
+    }
+  }
+  return status;
+}
+
+/** A pipeline that threw: the error answer, written by srvx, as on the h3 path. */
+async function answerFailure(
+  parts: DirectParts,
+  exchange: HttpExchange,
+  res: ServerResponse,
+  error: unknown,
+  correlationId: string,
+  startedAt: number,
+): Promise<void> {
+  const headers = exchange.response.headers;
+  const response = parts.answerError(error, exchange.method, exchange.rawPath, correlationId, headers);
+  // Read before sending: srvx's response hands its state over to Node's as it is written.
+  const status = response.status;
+  await sendNodeResponse(res, response).catch(() => {
+    if (!res.writableEnded) res.destroy();
+  });
+  parts.observer?.answered(exchange, status, startedAt, correlationId);
 }
 
 /** An exchange's request headers as incomingCorrelationId reads them (by lower-case name). */

@@ -36,12 +36,30 @@ type Found = { route: Route; params: Record<string, string> } | undefined;
 const found = new WeakMap<HttpExchange, Found>();
 
 /** Runs a route's handler; a returned body is written with status 200 unless the handler committed. */
-export async function runRoute(
+export function runRoute(
   exchange: HttpExchange,
   route: Route,
   params: Readonly<Record<string, string>>,
 ): Promise<void> {
-  const result = (await route.handler(exchange, params)) as ResponseBody | undefined;
+  let result: unknown;
+  try {
+    result = route.handler(exchange, params);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  // A handler that answers at once (no promise) costs no promise here; a promise (or any thenable,
+  // as `await` would take it) is waited for.
+  if (typeof (result as PromiseLike<unknown> | undefined)?.then === "function") {
+    return Promise.resolve(result).then((body) => commitResult(exchange, body as ResponseBody | undefined));
+  }
+  commitResult(exchange, result as ResponseBody | undefined);
+  return DONE;
+}
+
+const DONE: Promise<void> = Promise.resolve();
+
+/** Writes what a handler returned as the 200 answer, unless it committed one itself. */
+function commitResult(exchange: HttpExchange, result: ResponseBody | undefined): void {
   if (!exchange.response.committed && result !== undefined) {
     exchange.response.body = result;
     exchange.response.committed = true;

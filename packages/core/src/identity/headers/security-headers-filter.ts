@@ -78,28 +78,53 @@ export class SecurityHeadersFilter implements SecurityFilter {
     this.cacheControl = options.cacheControl ?? true;
   }
 
-  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+  /**
+   * Sets the headers, runs the rest of the chain, then settles the answer's headers (`settle`), on
+   * success and on failure alike. Not an async function: one `then` per request, no async frame.
+   */
+  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     const headers = exchange.response.headers;
-    for (const [name, value] of this.before) headers.set(name, value);
+    const before = this.before;
+    for (let i = 0; i < before.length; i++) {
+      const pair = before[i] as readonly [string, string];
+      headers.set(pair[0], pair[1]);
+    }
     if (this.hsts && exchange.secure) headers.set("strict-transport-security", this.hsts);
     if (this.cacheControl) headers.set("cache-control", "no-store");
+    let pending: Promise<void>;
     try {
-      await next();
-    } finally {
-      // One pass over the response headers (names in any case), no helper per question.
-      let cacheControls = 0;
-      let policies = 0;
-      let html = false;
-      for (const [name, value] of headers) {
-        const lower = name.toLowerCase();
-        if (lower === "cache-control") cacheControls++;
-        else if (lower === "content-security-policy") policies++;
-        else if (lower === "content-type" && HTML_TYPE.test(value)) html = true;
-      }
-      // A route that wrote `Cache-Control` in another case keeps its own value, not both.
-      if (this.cacheControl && cacheControls > 1) headers.delete("cache-control");
-      if (this.csp && html && policies === 0) headers.set("content-security-policy", this.csp);
+      pending = next();
+    } catch (error) {
+      this.settle(headers);
+      return Promise.reject(error);
     }
+    return pending.then(
+      () => this.settle(headers),
+      (error: unknown) => {
+        this.settle(headers);
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * After the rest of the chain: a route's own `Cache-Control` (in any case) replaces the default
+   * one, and an HTML answer without a policy of its own gets the Content-Security-Policy. One pass
+   * over the names (any case), no helper per question.
+   */
+  private settle(headers: Map<string, string>): void {
+    let cacheControls = 0;
+    let policies = 0;
+    let html = false;
+    for (const name of headers.keys()) {
+      const lower = name.toLowerCase();
+      if (lower === "cache-control") cacheControls++;
+      else if (lower === "content-security-policy") policies++;
+      else if (lower === "content-type" && HTML_TYPE.test(headers.get(name) as string)) html = true;
+    }
+    // A route that wrote `Cache-Control` in another case keeps its own value, not both.
+    if (this.cacheControl && cacheControls > 1) headers.delete("cache-control");
+    if (this.csp && html && policies === 0) headers.set("content-security-policy", this.csp);
   }
 }
 

@@ -11,6 +11,7 @@ import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { correlated } from "../events/correlated.js";
 import { ACCESS_DENIED_EVENT, publishWithoutWaiting } from "../events/identity-events.js";
 import type { AuthorizationRule } from "./http-security.js";
+import type { AuthorizationDecision } from "./authorization-manager.js";
 
 /**
  * Starts a step-up for a signed-in user (a chain hook: the MFA module's starts an MFA flow): the
@@ -46,7 +47,11 @@ export class AuthorizationFilter implements SecurityFilter {
    */
   private readonly plains: readonly (PlainMatcher | typeof ANY | undefined)[];
 
-  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+  /**
+   * The first rule that matches decides (`decide`); no rule, straight on. Not an async function: the
+   * rules are tested without an async frame.
+   */
+  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
     // closure (the exchange's method is upper case, its segments split once).
     let rule: AuthorizationRule | undefined;
@@ -70,47 +75,58 @@ export class AuthorizationFilter implements SecurityFilter {
         break;
       }
     }
-    if (rule) {
-      const authentication = currentAuthentication(exchange);
-      const decision = await rule.manager.check(authentication, exchange);
-      if (!decision.granted) {
-        if (!decision.audited)
-          this.audit.record({
-            // Not `authz.denied`: that is the dynamic manager's policy audit trail, which a
-            // statically decided request never enters: a static rule that matches decides alone.
-            type: "http.access.denied",
-            outcome: "denied",
-            principal: authentication?.username,
-            remoteAddress: exchange.remoteAddress,
-            ...correlated(exchange),
-            data: {
-              path: exchange.path,
-              method: exchange.method,
-              rule: rule.matcher.description,
-              reason: decision.reason,
-            },
-          });
-        publishWithoutWaiting(this.events, ACCESS_DENIED_EVENT, {
-          ...(authentication ? { userId: authentication.userId, username: authentication.username } : {}),
-          method: exchange.method,
-          path: exchange.path,
-          ...(exchange.remoteAddress ? { remoteAddress: exchange.remoteAddress } : {}),
-          code: authentication ? (decision.code ?? "ACCESS_DENIED") : "AUTHENTICATION_REQUIRED",
-          ...correlated(exchange),
-        });
-        if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
-        if (decision.stepUp) {
-          const started = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
-          throw decision.stepUp.error(started);
-        }
-        throw new PlatformError(
-          decision.code ?? "ACCESS_DENIED",
-          decision.message ?? "Access denied",
-          decision.details === undefined ? {} : { details: decision.details },
-        );
-      }
-    }
+    return rule === undefined ? next() : this.decide(exchange, rule, next);
+  }
+
+  /** A matching rule's decision: granted, on; refused, audited and answered (401, step-up or 403). */
+  private async decide(exchange: HttpExchange, rule: AuthorizationRule, next: NextFilter): Promise<void> {
+    const authentication = currentAuthentication(exchange);
+    const decision = await rule.manager.check(authentication, exchange);
+    if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
     await next();
+  }
+
+  /** A refused request: audited (unless the manager did), published, answered by what it throws. */
+  private async refuse(
+    exchange: HttpExchange,
+    rule: AuthorizationRule,
+    authentication: Authentication | undefined,
+    decision: AuthorizationDecision,
+  ): Promise<never> {
+    if (!decision.audited)
+      this.audit.record({
+        // Not `authz.denied`: that is the dynamic manager's policy audit trail, which a
+        // statically decided request never enters: a static rule that matches decides alone.
+        type: "http.access.denied",
+        outcome: "denied",
+        principal: authentication?.username,
+        remoteAddress: exchange.remoteAddress,
+        ...correlated(exchange),
+        data: {
+          path: exchange.path,
+          method: exchange.method,
+          rule: rule.matcher.description,
+          reason: decision.reason,
+        },
+      });
+    publishWithoutWaiting(this.events, ACCESS_DENIED_EVENT, {
+      ...(authentication ? { userId: authentication.userId, username: authentication.username } : {}),
+      method: exchange.method,
+      path: exchange.path,
+      ...(exchange.remoteAddress ? { remoteAddress: exchange.remoteAddress } : {}),
+      code: authentication ? (decision.code ?? "ACCESS_DENIED") : "AUTHENTICATION_REQUIRED",
+      ...correlated(exchange),
+    });
+    if (!authentication) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    if (decision.stepUp) {
+      const started = this.stepUp ? await this.stepUp(exchange, authentication) : undefined;
+      throw decision.stepUp.error(started);
+    }
+    throw new PlatformError(
+      decision.code ?? "ACCESS_DENIED",
+      decision.message ?? "Access denied",
+      decision.details === undefined ? {} : { details: decision.details },
+    );
   }
 }
 
