@@ -4,7 +4,12 @@ import { HttpExchange, type RequestPipeline } from "@keyward/core/web";
 import { sendNodeResponse } from "srvx/node";
 import { incomingCorrelationId } from "./correlation-id.js";
 import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";
-import { answerOf, type ExchangeBindingOptions, forwardedClientOf } from "./exchange-binding.js";
+import {
+  answerOf,
+  type ExchangeAnswer,
+  type ExchangeBindingOptions,
+  forwardedClientOf,
+} from "./exchange-binding.js";
 import type { NodeListener } from "./node-listener.js";
 import type { RequestObserver } from "./request-observer.js";
 
@@ -111,7 +116,7 @@ export interface DirectParts {
  * else destroyed. An error answer is written by srvx, as on the h3 path.
  */
 export function directNodeListener(parts: DirectParts, fallback: NodeListener): NodeListener {
-  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const startedAt = performance.now();
     let exchange: HttpExchange | undefined;
     try {
@@ -121,57 +126,50 @@ export function directNodeListener(parts: DirectParts, fallback: NodeListener): 
       exchange = undefined;
     }
     if (exchange === undefined) return fallback(req, res);
-    const served = exchange;
     // The caller's id when well-formed (X-Request-Id, X-Correlation-Id, traceparent), else a new one,
     // as createHttpApp's handle judges it (inline: incomingCorrelationId only when one is sent).
     const sent =
-      served.header("x-request-id") ?? served.header("x-correlation-id") ?? served.header("traceparent");
+      exchange.header("x-request-id") ??
+      exchange.header("x-correlation-id") ??
+      exchange.header("traceparent");
     const correlationId =
-      (sent === undefined ? undefined : incomingCorrelationId(exchangeHeaderReader(served))) ??
+      (sent === undefined ? undefined : incomingCorrelationId(exchangeHeaderReader(exchange))) ??
       parts.ids.id();
-    served.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
-    // Not an async function: the pipeline's promise is followed by one `then`, no async frame.
-    return parts.pipeline.run(served).then(
-      () => {
-        const status = writeAnswer(served, res, correlationId);
-        parts.observer?.answered(served, status, startedAt, correlationId);
-      },
-      (error: unknown) => answerFailure(parts, served, res, error, correlationId, startedAt),
-    );
-  };
-}
-
-/**
- * Writes a served exchange's answer to Node's response in one `writeHead` and one `end` (a
- * Content-Length for a body unless one is set); a write that throws (a socket already gone) ends the
- * response as srvx does: a 500 when nothing was sent yet, else destroyed. Returns the status.
- */
-function writeAnswer(exchange: HttpExchange, res: ServerResponse, correlationId: string): number {
-  const { headers, body, status } = answerOf(exchange, {
-    "x-correlation-id": correlationId,
-    "x-request-id": correlationId,
-  });
-  let sized = false;
-  for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
-  if (body !== null && !sized)
-    headers.push(
-      "content-length",
-      String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
-    );
-  try {
-    res.writeHead(status, "", headers);
-    if (body === null) res.end();
-    else res.end(body);
-  } catch {
-    if (res.headersSent) {
-      if (!res.writableEnded) res.destroy();
-    } else {
-      res.statusCode = 500;
-      res.statusMessage = "";
-      res.end();
+    exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
+    let answer: ExchangeAnswer;
+    try {
+      await parts.pipeline.run(exchange);
+      answer = answerOf(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
+    } catch (error) {
+      // A step that threw, or an answer that cannot be written (a header value that is not one).
+      return answerFailure(parts, exchange, res, error, correlationId, startedAt);
     }
-  }
-  return status;
+    // The answer in one `writeHead` and one `end` (a Content-Length for a body unless one is set); a
+    // write that throws (a socket already gone) ends the response as srvx does: a 500 when nothing
+    // was sent yet, else destroyed.
+    const { headers, body, status } = answer;
+    let sized = false;
+    for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
+    if (body !== null && !sized)
+      headers.push(
+        "content-length",
+        String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+      );
+    try {
+      res.writeHead(status, "", headers);
+      if (body === null) res.end();
+      else res.end(body);
+    } catch {
+      if (res.headersSent) {
+        if (!res.writableEnded) res.destroy();
+      } else {
+        res.statusCode = 500;
+        res.statusMessage = "";
+        res.end();
+      }
+    }
+    parts.observer?.answered(exchange, status, startedAt, correlationId);
+  };
 }
 
 /** A pipeline that threw: the error answer, written by srvx, as on the h3 path. */

@@ -113,6 +113,8 @@ const NO_PARAMS: Record<string, string> = Object.freeze({}) as Record<string, st
 export class RouteTable {
   private readonly entries: Entry[] = [];
   private readonly scopes = new Map<string, Scope>();
+  /** The same scopes of chains, by chain id (matchChain runs on every request: no key string made). */
+  private readonly chainScopes = new Map<string, Scope>();
 
   /**
    * Adds a route; the same method and path shape twice on one chain (or among app routes) is
@@ -241,7 +243,7 @@ export class RouteTable {
     path: string,
     parts: readonly string[] = splitPath(path),
   ): { route: Route; params: Record<string, string> } | undefined {
-    const scope = this.scopes.get(`#${chain}`);
+    const scope = this.chainScopes.get(chain);
     if (!scope) return undefined;
     const literal = scope.literal.get(path);
     if (literal) {
@@ -272,6 +274,7 @@ export class RouteTable {
     if (!scope) {
       scope = { literal: new Map(), patternsByFirst: new Map(), patternsAnyFirst: [] };
       this.scopes.set(key, scope);
+      if (chain !== undefined) this.chainScopes.set(chain, scope);
     }
     return scope;
   }

@@ -152,3 +152,27 @@ describe("ExpressionCompiler", () => {
     expect(compiler.size).toBe(0);
   });
 });
+
+describe("compileExpression: `not` operands folded into and/or", () => {
+  // Every shape of two and three operands, each negated or not, over every truth assignment,
+  // against the same formula computed here.
+  const shapes: { source: string; expected: boolean }[] = [];
+  for (const op of ["and", "or"] as const) {
+    for (let size = 2; size <= 3; size++) {
+      for (let mask = 0; mask < 1 << size; mask++) {
+        for (let values = 0; values < 1 << size; values++) {
+          const bits = Array.from({ length: size }, (_, i) => ((values >> i) & 1) === 1);
+          const negated = Array.from({ length: size }, (_, i) => ((mask >> i) & 1) === 1);
+          const effective = bits.map((b, i) => (negated[i] ? !b : b));
+          shapes.push({
+            source: bits.map((b, i) => `${negated[i] ? "not " : ""}${b}`).join(` ${op} `),
+            expected: op === "and" ? effective.every(Boolean) : effective.some(Boolean),
+          });
+        }
+      }
+    }
+  }
+  it.each(shapes)("$source", ({ source, expected }) => {
+    expect(compileExpression(source).evaluate(anonymous)).toBe(expected);
+  });
+});

@@ -33,8 +33,12 @@ function compileNode(node: ExpressionNode, flags: Flags): ExpressionEvaluator {
     }
     case "and":
     case "or": {
-      const operands = node.operands.map((operand) => compileNode(operand, flags));
-      return node.kind === "and" ? all(operands) : any(operands);
+      // A `not` operand is folded into the combinator (no closure of its own per evaluation).
+      const operands = node.operands.map((operand) =>
+        compileNode(operand.kind === "not" ? operand.operand : operand, flags),
+      );
+      const negated = node.operands.map((operand) => operand.kind === "not");
+      return node.kind === "and" ? all(operands, negated) : any(operands, negated);
     }
     case "call": {
       const definition = findFunction(node.receiver, node.name);
@@ -47,24 +51,39 @@ function compileNode(node: ExpressionNode, flags: Flags): ExpressionEvaluator {
   }
 }
 
-function all(operands: readonly ExpressionEvaluator[]): ExpressionEvaluator {
+/**
+ * `a and b and ...`, where `negated[i]` says operand `i` is a `not` folded in: it holds when its
+ * evaluator answers false. Two operands (the common case) get a closure of their own per shape.
+ */
+function all(operands: readonly ExpressionEvaluator[], negated: readonly boolean[]): ExpressionEvaluator {
   if (operands.length === 2) {
     const [a, b] = operands as [ExpressionEvaluator, ExpressionEvaluator];
-    return (ctx) => a(ctx) && b(ctx);
+    const [na, nb] = negated as [boolean, boolean];
+    if (!na && !nb) return (ctx) => a(ctx) && b(ctx);
+    if (!na) return (ctx) => a(ctx) && !b(ctx);
+    if (!nb) return (ctx) => !a(ctx) && b(ctx);
+    return (ctx) => !a(ctx) && !b(ctx);
   }
   return (ctx) => {
-    for (let i = 0; i < operands.length; i++) if (!(operands[i] as ExpressionEvaluator)(ctx)) return false;
+    for (let i = 0; i < operands.length; i++)
+      if (!!(operands[i] as ExpressionEvaluator)(ctx) === negated[i]) return false;
     return true;
   };
 }
 
-function any(operands: readonly ExpressionEvaluator[]): ExpressionEvaluator {
+/** `a or b or ...`, with `not` operands folded in as for `all`. */
+function any(operands: readonly ExpressionEvaluator[], negated: readonly boolean[]): ExpressionEvaluator {
   if (operands.length === 2) {
     const [a, b] = operands as [ExpressionEvaluator, ExpressionEvaluator];
-    return (ctx) => a(ctx) || b(ctx);
+    const [na, nb] = negated as [boolean, boolean];
+    if (!na && !nb) return (ctx) => a(ctx) || b(ctx);
+    if (!na) return (ctx) => a(ctx) || !b(ctx);
+    if (!nb) return (ctx) => !a(ctx) || b(ctx);
+    return (ctx) => !a(ctx) || !b(ctx);
   }
   return (ctx) => {
-    for (let i = 0; i < operands.length; i++) if ((operands[i] as ExpressionEvaluator)(ctx)) return true;
+    for (let i = 0; i < operands.length; i++)
+      if (!!(operands[i] as ExpressionEvaluator)(ctx) !== negated[i]) return true;
     return false;
   };
 }

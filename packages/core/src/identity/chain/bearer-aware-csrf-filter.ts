@@ -1,6 +1,6 @@
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { orMatcher, type RequestMatcher } from "../../web/request-matcher.js";
-import { isBearerAuthenticated } from "../context/security-context-filter.js";
+import { BEARER_AUTHENTICATED_ATTRIBUTE } from "../context/security-context-filter.js";
 import { CsrfFilter } from "../csrf/csrf-filter.js";
 import type { CsrfTokenRepository } from "../csrf/csrf-token-repository.js";
 import type { NextFilter, SecurityFilter } from "./security-filter.js";
@@ -22,6 +22,9 @@ export class BearerAwareCsrfFilter implements SecurityFilter {
   }
 
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    return isBearerAuthenticated(exchange) ? next() : this.inner.filter(exchange, next);
+    // isBearerAuthenticated, inline (every request on a session chain runs this).
+    return exchange.attributes.get(BEARER_AUTHENTICATED_ATTRIBUTE) === true
+      ? next()
+      : this.inner.filter(exchange, next);
   }
 }

@@ -33,7 +33,19 @@ export function isRouteMount(filter: SecurityFilter): filter is RouteMount {
 /** What the chain's one lookup found for a request (kept for the mounts after authorization). */
 type Found = { route: Route; params: Record<string, string> } | undefined;
 
-const found = new WeakMap<HttpExchange, Found>();
+/**
+ * Per request, the route the chain's entry lookup left for a filter after authorization (a mounted
+ * route, an entry route for administrators); a request that has none left nothing for later.
+ */
+export const routesLeftForLater = new WeakMap<HttpExchange, Found>();
+const found = routesLeftForLater;
+
+/**
+ * Marks the filters that serve only a route left for later (the authorized entry points, every
+ * mount `routeMount` builds): a chain skips them on a request whose lookup left none, without
+ * calling them (SecurityFilterChain.runSegment). A host's own RouteMount is always called.
+ */
+export const SERVES_ROUTE_LEFT_FOR_LATER: unique symbol = Symbol("platform.servesRouteLeftForLater");
 
 /** Runs a route's handler; a returned body is written with status 200 unless the handler committed. */
 export function runRoute(
@@ -101,6 +113,7 @@ export class ChainRoutesFilter implements SecurityFilter {
  */
 export class AuthorizedEntryRoutesFilter implements SecurityFilter {
   readonly name = "authorized-entry-points";
+  readonly [SERVES_ROUTE_LEFT_FOR_LATER] = true;
 
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     const match = found.get(exchange);
@@ -137,9 +150,10 @@ export function routeMount(options: {
   routes: (container: DependencyContainer) => readonly ChainRoute[];
 }): RouteMount {
   let routes: readonly ChainRoute[] | undefined;
-  return {
+  const mount: RouteMount & { readonly [SERVES_ROUTE_LEFT_FOR_LATER]: true } = {
     name: options.name,
     feature: options.feature,
+    [SERVES_ROUTE_LEFT_FOR_LATER]: true,
     attach(container: DependencyContainer): void {
       routes = options.routes(container);
     },
@@ -158,6 +172,7 @@ export function routeMount(options: {
       return serveMounted(exchange, options.feature, next);
     },
   };
+  return mount;
 }
 
 /**

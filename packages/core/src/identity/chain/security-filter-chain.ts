@@ -2,6 +2,7 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import type { RequestMatcher } from "../../web/request-matcher.js";
 import { currentAuthentication } from "../authentication/authentication.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
+import { routesLeftForLater, SERVES_ROUTE_LEFT_FOR_LATER } from "./chain-route.js";
 import type { NextFilter, SecurityFilter } from "./security-filter.js";
 
 const DONE: Promise<void> = Promise.resolve();
@@ -47,6 +48,8 @@ export class SecurityFilterChain {
   readonly authorizationStart: number;
   /** Where the segments start and end: segment `k` runs filters `bounds[k]` to `bounds[k + 1]` (exclusive). */
   readonly bounds: readonly [number, number, number, number];
+  /** Per filter, whether it serves only a route left for later (see SERVES_ROUTE_LEFT_FOR_LATER). */
+  private readonly servesLeftOver: readonly boolean[];
 
   constructor(
     /** The chain's id, e.g. `form`, `rest`, `mfa_2`. */
@@ -65,6 +68,9 @@ export class SecurityFilterChain {
     const authorization = names.indexOf(AUTHORIZATION_FILTER, this.authenticationEnd);
     this.authorizationStart = authorization === -1 ? filters.length : authorization;
     this.bounds = [0, this.authenticationEnd, this.authorizationStart, filters.length];
+    this.servesLeftOver = filters.map(
+      (f) => (f as { [SERVES_ROUTE_LEFT_FOR_LATER]?: unknown })[SERVES_ROUTE_LEFT_FOR_LATER] === true,
+    );
   }
 
   /** True when this chain serves the request. */
@@ -113,6 +119,8 @@ export class SecurityFilterChain {
     to: number,
     last: (exchange: HttpExchange) => Promise<void>,
   ): Promise<void> {
+    // A filter that serves only a route left for later is skipped, not called, when none was left.
+    while (from < to && this.servesLeftOver[from] === true && !routesLeftForLater.has(exchange)) from++;
     if (from >= to) return last(exchange);
     return (this.filters[from] as SecurityFilter).filter(exchange, () => {
       if (exchange.response.committed) return DONE;

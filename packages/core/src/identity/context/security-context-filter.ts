@@ -11,7 +11,9 @@ export interface BearerAuthenticator {
   authenticate(accessToken: string): Promise<Authentication>;
 }
 
-const BEARER = "platform.bearerAuthenticated";
+/** The exchange attribute that is `true` on a request a bearer token authenticated (isBearerAuthenticated). */
+export const BEARER_AUTHENTICATED_ATTRIBUTE = "platform.bearerAuthenticated";
+const BEARER = BEARER_AUTHENTICATED_ATTRIBUTE;
 
 /** Options of the SecurityContextFilter. */
 export interface SecurityContextFilterOptions {

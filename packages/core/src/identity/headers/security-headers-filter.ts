@@ -98,13 +98,10 @@ export class SecurityHeadersFilter implements SecurityFilter {
       this.settle(headers);
       return Promise.reject(error);
     }
-    return pending.then(
-      () => this.settle(headers),
-      (error: unknown) => {
-        this.settle(headers);
-        throw error;
-      },
-    );
+    return pending.then(this.settle.bind(this, headers), (error: unknown) => {
+      this.settle(headers);
+      throw error;
+    });
   }
 
   /**

@@ -48,10 +48,10 @@ export class AuthorizationFilter implements SecurityFilter {
   private readonly plains: readonly (PlainMatcher | typeof ANY | undefined)[];
 
   /**
-   * The first rule that matches decides (`decide`); no rule, straight on. Not an async function: the
-   * rules are tested without an async frame.
+   * The first rule that matches decides: granted, on; refused, `refuse` answers it. No rule, on. One
+   * async function on the way through; the refusal is a method of its own (a smaller frame).
    */
-  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
     // closure (the exchange's method is upper case, its segments split once).
     let rule: AuthorizationRule | undefined;
@@ -75,14 +75,11 @@ export class AuthorizationFilter implements SecurityFilter {
         break;
       }
     }
-    return rule === undefined ? next() : this.decide(exchange, rule, next);
-  }
-
-  /** A matching rule's decision: granted, on; refused, audited and answered (401, step-up or 403). */
-  private async decide(exchange: HttpExchange, rule: AuthorizationRule, next: NextFilter): Promise<void> {
-    const authentication = currentAuthentication(exchange);
-    const decision = await rule.manager.check(authentication, exchange);
-    if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
+    if (rule !== undefined) {
+      const authentication = currentAuthentication(exchange);
+      const decision = await rule.manager.check(authentication, exchange);
+      if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
+    }
     await next();
   }
 
