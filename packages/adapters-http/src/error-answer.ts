@@ -41,8 +41,15 @@ export function errorAnswer(error: unknown, context: ErrorAnswerContext): Respon
   if (answer.unexpected) logUnexpected(error, context);
   else if (answer.body.code === "CLIENT_ABORTED") logAborted(context);
   const headers = new ResponseHeaders();
-  for (const [name, value] of context.headers ?? [])
-    if (!DROPPED.has(name.toLowerCase())) headers.set(name, value);
+  for (const [name, value] of context.headers ?? []) {
+    if (DROPPED.has(name.toLowerCase())) continue;
+    try {
+      headers.set(name, value);
+    } catch {
+      // Not a header (a name or value that would split the header block, often what failed the
+      // answer in the first place): left off the error answer, which must always be written.
+    }
+  }
   headers.set("content-type", "application/json; charset=utf-8");
   headers.set("x-correlation-id", context.correlationId);
   headers.set("x-request-id", context.correlationId);

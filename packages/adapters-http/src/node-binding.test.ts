@@ -102,6 +102,15 @@ describe("the direct listener answers as the h3 path does", () => {
           throw new Error("secret detail");
         },
       });
+      routes.add({
+        method: "GET",
+        path: "/split-header",
+        handler: (exchange) => {
+          // A value that would split the header block: the answer cannot be written as it is.
+          exchange.response.headers.set("x-note", "a\r\nset-cookie: x=1");
+          return "text";
+        },
+      });
     });
     expect(directListenerOf(t.app)).toBeDefined();
     // The same app served the old way: srvx's handler over `app.fetch` (every request through h3).
@@ -151,6 +160,7 @@ describe("the direct listener answers as the h3 path does", () => {
     "GET /sized HTTP/1.1",
     "HEAD /sized HTTP/1.1",
     "GET /boom HTTP/1.1",
+    "GET /split-header HTTP/1.1",
     "GET /nowhere HTTP/1.1",
     "GET /health HTTP/1.1",
   ];
@@ -160,6 +170,17 @@ describe("the direct listener answers as the h3 path does", () => {
     const direct = await rawRequest(t.server.port, head);
     const viaH3 = await rawRequest(h3Port, head);
     expect(comparable(direct)).toEqual(comparable(viaH3));
+  });
+
+  it("a header value that would split the header block answers 500 on both paths, never hangs, never splits", async () => {
+    const head = "GET /split-header HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    for (const port of [t.server.port, h3Port]) {
+      const answer = await rawRequest(port, head);
+      expect(answer.status).toBe(500);
+      expect(answer.headers["set-cookie"]).toBeUndefined();
+      expect(answer.headers["x-note"]).toBeUndefined();
+      expect(JSON.parse(answer.body)).toMatchObject({ code: "INTERNAL_ERROR" });
+    }
   });
 
   it("a body still goes through h3 and reads as before", async () => {
