@@ -22,7 +22,9 @@ export function copySessionData(data: Record<string, unknown>): Record<string, u
  * none; undefined when the data is not plain (what `copySessionData` gives to structuredClone: a
  * Date or a Map stays changeable however frozen, so such data is never shared).
  */
-export function frozenSessionData(data: Record<string, unknown>): Readonly<Record<string, unknown>> | undefined {
+export function frozenSessionData(
+  data: Record<string, unknown>,
+): Readonly<Record<string, unknown>> | undefined {
   const copy = copyValue(data, 0, new Set(), true);
   return copy === UNSUPPORTED ? undefined : (copy as Readonly<Record<string, unknown>>);
 }

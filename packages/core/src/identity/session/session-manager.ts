@@ -166,7 +166,11 @@ export class SessionManager {
    * `then` to the session's load.
    */
   getValue(exchange: HttpExchange, key: string): Promise<unknown>;
-  getValue<T>(exchange: HttpExchange, key: string, accept: (value: unknown) => value is T): Promise<T | undefined>;
+  getValue<T>(
+    exchange: HttpExchange,
+    key: string,
+    accept: (value: unknown) => value is T,
+  ): Promise<T | undefined>;
   getValue(exchange: HttpExchange, key: string, accept?: (value: unknown) => boolean): Promise<unknown> {
     const pending = this.current(exchange);
     if (pending === NO_SESSION) return NO_SESSION;

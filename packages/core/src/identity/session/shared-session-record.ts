@@ -25,7 +25,8 @@ export function sharedSessionRecord(
   const record: SessionRecord = {
     id: stored.id,
     get data(): Record<string, unknown> {
-      return (state.copy ??= copySessionData(state.frozen));
+      if (state.copy === undefined) state.copy = copySessionData(state.frozen);
+      return state.copy;
     },
     set data(value: Record<string, unknown>) {
       state.copy = value;
