@@ -91,6 +91,19 @@ describe("InMemorySessionStore", () => {
     expect(sessionDataToRead(b)).toEqual({ ctx: { userId: "u1", authorities: ["ROLE_USER"] } });
   });
 
+  it("answers records that look like any other: data is an own property, spread and cloned with the rest", async () => {
+    const store = new InMemorySessionStore({ clock: new ManualClock(T0) });
+    await store.save({ ...record("s"), userId: "u1", data: { n: 1 } });
+    const read = (await store.getAndTouch("s", T0 + 1, T0 + 60_000))!;
+    expect(Object.keys(read).sort()).toEqual(["createdAt", "data", "expiresAt", "id", "lastAccessedAt", "userId"]);
+    const plain = { ...record("s"), userId: "u1", data: { n: 1 }, lastAccessedAt: T0 + 1 };
+    expect({ ...read }).toStrictEqual(plain);
+    expect(structuredClone(read)).toStrictEqual(plain);
+    expect(JSON.parse(JSON.stringify(read))).toStrictEqual(plain);
+    await store.save(record("anonymous"));
+    expect("userId" in (await store.get("anonymous"))!).toBe(false);
+  });
+
   it("copies data that is not plain on every read (a Date stays changeable, so it is never shared)", async () => {
     const store = new InMemorySessionStore({ clock: new ManualClock(T0) });
     await store.save({ ...record("s"), data: { when: new Date(5) } });
