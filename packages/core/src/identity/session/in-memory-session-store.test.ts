@@ -95,7 +95,14 @@ describe("InMemorySessionStore", () => {
     const store = new InMemorySessionStore({ clock: new ManualClock(T0) });
     await store.save({ ...record("s"), userId: "u1", data: { n: 1 } });
     const read = (await store.getAndTouch("s", T0 + 1, T0 + 60_000))!;
-    expect(Object.keys(read).sort()).toEqual(["createdAt", "data", "expiresAt", "id", "lastAccessedAt", "userId"]);
+    expect(Object.keys(read).sort()).toEqual([
+      "createdAt",
+      "data",
+      "expiresAt",
+      "id",
+      "lastAccessedAt",
+      "userId",
+    ]);
     const plain = { ...record("s"), userId: "u1", data: { n: 1 }, lastAccessedAt: T0 + 1 };
     expect({ ...read }).toStrictEqual(plain);
     expect(structuredClone(read)).toStrictEqual(plain);
