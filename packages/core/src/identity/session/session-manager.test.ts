@@ -321,4 +321,27 @@ describe("SessionManager: absolute lifetime and the user index", () => {
     expect(manager.current(ex)).toBe(pending);
     expect(calls).toBe(1);
   });
+
+  it("takes a store's null as a session that is gone (cookie cleared), as before", async () => {
+    const { store } = setup();
+    const nulling: SessionStore = {
+      get: (i) => store.get(i),
+      save: (s) => store.save(s),
+      delete: (i) => store.delete(i),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
+      getAndTouch: async () => null as unknown as undefined,
+    };
+    const manager = new SessionManager({
+      store: nulling,
+      clock: new ManualClock(),
+      ids: new CryptoIdGenerator(),
+    });
+    const ex = exchange("PLATFORM_SESSION=some-session-id");
+    expect(await manager.current(ex)).toBeUndefined();
+    expect(await manager.getValue(ex, "x")).toBeUndefined();
+    expect(sessionCookie(ex)).toEqual(expect.objectContaining({ value: "", maxAge: 0 }));
+  });
 });

@@ -175,7 +175,7 @@ export class SessionManager {
     const pending = this.current(exchange);
     if (pending === NO_SESSION) return NO_SESSION;
     return pending.then((session) => {
-      if (session === undefined) return undefined;
+      if (!session) return undefined;
       const data = sessionDataToRead(session);
       const value = Object.hasOwn(data, key) ? data[key] : undefined;
       return accept === undefined || accept(value) ? value : undefined;
@@ -235,7 +235,8 @@ export class SessionManager {
     exchange: HttpExchange,
     session: SessionRecord | undefined,
   ): SessionRecord | undefined | Promise<undefined> {
-    if (session === undefined) {
+    // `!session`, not `=== undefined`: a host's store answering null means gone too.
+    if (!session) {
       this.clearCookie(exchange);
       return undefined;
     }
