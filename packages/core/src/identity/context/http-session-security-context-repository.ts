@@ -19,9 +19,9 @@ export class HttpSessionSecurityContextRepository implements SecurityContextRepo
     private readonly csrf: CsrfTokenRepository | undefined,
   ) {}
 
-  async load(exchange: HttpExchange): Promise<Authentication | undefined> {
-    const value = await this.sessions.getValue(exchange, CONTEXT_KEY);
-    return isAuthentication(value) ? value : undefined;
+  // Plain, not async: the session manager's answer is the answer (no layer of its own per request).
+  load(exchange: HttpExchange): Promise<Authentication | undefined> {
+    return this.sessions.getValue(exchange, CONTEXT_KEY, isAuthentication);
   }
 
   async save(exchange: HttpExchange, authentication: Authentication): Promise<void> {

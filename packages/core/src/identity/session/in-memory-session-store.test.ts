@@ -4,6 +4,7 @@ import { isPlatformError } from "../../kernel/platform-error.js";
 import { DEFAULT_MAX_SESSIONS, InMemorySessionStore } from "./in-memory-session-store.js";
 import type { SessionRecord } from "./session-store.js";
 import { describeSessionStoreContract } from "./session-store.contract.js";
+import { sessionDataToRead } from "./shared-session-record.js";
 
 describeSessionStoreContract("InMemorySessionStore", (clock) => new InMemorySessionStore({ clock }));
 
@@ -63,6 +64,62 @@ describe("InMemorySessionStore", () => {
     expect(store.purgeExpired()).toBe(1);
     expect(store.size).toBe(1);
     expect(await store.get("long")).toBeDefined();
+  });
+
+  it("shares a session's frozen plain data with its readers, copying it only for one that asks for data", async () => {
+    const store = new InMemorySessionStore({ clock: new ManualClock(T0) });
+    const ctx = { userId: "u1", authorities: ["ROLE_USER"] };
+    await store.save({ ...record("s"), data: { ctx } });
+    ctx.authorities.push("ROLE_ADMIN"); // the saver's own object: changing it after save changes nothing
+    const a = (await store.getAndTouch("s", T0 + 1, T0 + 60_000))!;
+    const b = (await store.get("s"))!;
+    const shared = sessionDataToRead(a);
+    expect(sessionDataToRead(b)).toBe(shared);
+    expect(shared).toEqual({ ctx: { userId: "u1", authorities: ["ROLE_USER"] } });
+    expect(() => (shared.ctx as { authorities: string[] }).authorities.push("ROLE_ADMIN")).toThrow(TypeError);
+    const own = a.data;
+    expect(own).not.toBe(shared);
+    expect(own).toEqual(shared);
+    (own.ctx as { authorities: string[] }).authorities.push("ROLE_ADMIN");
+    expect(sessionDataToRead(a)).toBe(own); // from now on a reads its own copy, unsaved change included
+    expect(sessionDataToRead(b)).toBe(shared);
+    await store.save(a);
+    const after = sessionDataToRead((await store.get("s"))!);
+    expect(after).toEqual({ ctx: { userId: "u1", authorities: ["ROLE_USER", "ROLE_ADMIN"] } });
+    expect(after).not.toBe(own);
+    expect(Object.isFrozen(after.ctx)).toBe(true);
+    expect(sessionDataToRead(b)).toEqual({ ctx: { userId: "u1", authorities: ["ROLE_USER"] } });
+  });
+
+  it("answers records that look like any other: data is an own property, spread and cloned with the rest", async () => {
+    const store = new InMemorySessionStore({ clock: new ManualClock(T0) });
+    await store.save({ ...record("s"), userId: "u1", data: { n: 1 } });
+    const read = (await store.getAndTouch("s", T0 + 1, T0 + 60_000))!;
+    expect(Object.keys(read).sort()).toEqual([
+      "createdAt",
+      "data",
+      "expiresAt",
+      "id",
+      "lastAccessedAt",
+      "userId",
+    ]);
+    const plain = { ...record("s"), userId: "u1", data: { n: 1 }, lastAccessedAt: T0 + 1 };
+    expect({ ...read }).toStrictEqual(plain);
+    expect(structuredClone(read)).toStrictEqual(plain);
+    expect(JSON.parse(JSON.stringify(read))).toStrictEqual(plain);
+    await store.save(record("anonymous"));
+    expect("userId" in (await store.get("anonymous"))!).toBe(false);
+  });
+
+  it("copies data that is not plain on every read (a Date stays changeable, so it is never shared)", async () => {
+    const store = new InMemorySessionStore({ clock: new ManualClock(T0) });
+    await store.save({ ...record("s"), data: { when: new Date(5) } });
+    const a = (await store.get("s"))!;
+    const b = (await store.getAndTouch("s", T0 + 1, T0 + 60_000))!;
+    expect(sessionDataToRead(a)).not.toBe(sessionDataToRead(b));
+    (sessionDataToRead(a).when as Date).setTime(9);
+    expect((b.data.when as Date).getTime()).toBe(5);
+    expect(((await store.get("s"))!.data.when as Date).getTime()).toBe(5);
   });
 
   it("drops an expired session when it is read", async () => {

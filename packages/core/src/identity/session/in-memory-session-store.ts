@@ -1,12 +1,13 @@
 import type { Clock } from "../../kernel/clock.js";
 import { PlatformError } from "../../kernel/platform-error.js";
-import { copySessionData } from "./session-data-copy.js";
+import { copySessionData, frozenSessionData } from "./session-data-copy.js";
 import {
   type SessionRecord,
   type SessionStore,
   type SessionSummary,
   sessionStoreHandle,
 } from "./session-store.js";
+import { sharedSessionRecord } from "./shared-session-record.js";
 
 /** Default bound of the InMemorySessionStore. */
 export const DEFAULT_MAX_SESSIONS = 100_000;
@@ -23,10 +24,14 @@ export interface InMemorySessionStoreOptions {
 }
 
 /**
- * The reference SessionStore, used by tests and the embedded default. It stores and returns deep
- * copies (`structuredClone`'s result, made by hand for plain data: `copySessionData`), so a caller's
- * later changes reach the store only through `save`, exactly as with a database adapter. A Map in insertion order doubles as the LRU list: every read or write
- * moves the session to the end, eviction takes from the front.
+ * The reference SessionStore, used by tests and the embedded default. A caller's changes reach the
+ * store only through `save`, exactly as with a database adapter: `save` stores a deep copy
+ * (`structuredClone`'s result, made by hand for plain data), and a read answers a record whose data
+ * is the reader's own. Plain data (what sessions hold) is stored frozen and shared by every read
+ * (`sharedSessionRecord`): a reader's own copy is made only when it asks for `data`, so the
+ * SessionManager's per-request read of a value copies nothing. Other data is copied on every read. A
+ * Map in insertion order doubles as the LRU list: every read or write moves the session to the end,
+ * eviction takes from the front.
  */
 export class InMemorySessionStore implements SessionStore {
   private readonly sessions = new Map<string, SessionRecord>();
@@ -46,13 +51,14 @@ export class InMemorySessionStore implements SessionStore {
     this.maxSessions = maxSessions;
   }
 
-  async get(id: string): Promise<SessionRecord | undefined> {
+  // A plain function, not an async one: the answer is at hand, and one settled promise is all it costs.
+  get(id: string): Promise<SessionRecord | undefined> {
     const live = this.live(id);
-    return live && copy(live);
+    return Promise.resolve(live && readerRecord(live));
   }
 
   async save(session: SessionRecord): Promise<void> {
-    const stored = copy(session);
+    const stored = storedRecord(session);
     this.remove(session.id);
     this.sessions.set(session.id, stored);
     if (stored.userId !== undefined) {
@@ -118,16 +124,13 @@ export class InMemorySessionStore implements SessionStore {
     return true;
   }
 
-  async getAndTouch(
-    id: string,
-    lastAccessedAt: number,
-    expiresAt: number,
-  ): Promise<SessionRecord | undefined> {
+  // Plain, as `get`: every request with a session cookie runs it.
+  getAndTouch(id: string, lastAccessedAt: number, expiresAt: number): Promise<SessionRecord | undefined> {
     const live = this.live(id);
-    if (!live) return undefined;
+    if (!live) return NOT_FOUND;
     live.lastAccessedAt = lastAccessedAt;
     live.expiresAt = expiresAt;
-    return copy(live);
+    return Promise.resolve(readerRecord(live));
   }
 
   /** Removes every expired session; returns how many went. Expiry is enforced on read regardless. */
@@ -178,11 +181,29 @@ export class InMemorySessionStore implements SessionStore {
   }
 }
 
-function copy(session: SessionRecord): SessionRecord {
+/** The answer of a read that found nothing (one settled promise, shared). */
+const NOT_FOUND: Promise<undefined> = Promise.resolve(undefined);
+
+/**
+ * What `save` keeps: a copy of the record whose data is frozen when it is plain (the only records
+ * with frozen data: `structuredClone`'s copies never are), a changeable copy otherwise.
+ */
+function storedRecord(session: SessionRecord): SessionRecord {
+  const data = session.data;
+  return withData(session, frozenSessionData(data) ?? structuredClone(data));
+}
+
+/** What a read answers: a record over the shared frozen data, or a fresh copy of data that is not. */
+function readerRecord(stored: SessionRecord): SessionRecord {
+  const data = stored.data;
+  return Object.isFrozen(data) ? sharedSessionRecord(stored, data) : withData(stored, copySessionData(data));
+}
+
+function withData(session: SessionRecord, data: Record<string, unknown>): SessionRecord {
   return {
     id: session.id,
     ...(session.userId === undefined ? {} : { userId: session.userId }),
-    data: copySessionData(session.data),
+    data,
     createdAt: session.createdAt,
     lastAccessedAt: session.lastAccessedAt,
     expiresAt: session.expiresAt,

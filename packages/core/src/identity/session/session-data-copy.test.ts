@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { copySessionData } from "./session-data-copy.js";
+import { copySessionData, frozenSessionData } from "./session-data-copy.js";
 
 const authentication = {
   userId: "u1",
@@ -85,5 +85,43 @@ describe("copySessionData and an own __proto__ key", () => {
     expect(Object.getPrototypeOf(copy.ctx)).toBe(Object.prototype);
     expect((copy.ctx as { isAdmin?: unknown }).isAdmin).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(copy.ctx, "__proto__")?.value).toEqual({ isAdmin: true });
+  });
+});
+
+describe("frozenSessionData", () => {
+  it("is copySessionData's copy, frozen all the way down and sharing nothing with the original", () => {
+    const data: Record<string, unknown> = {
+      "platform.securityContext": authentication,
+      nested: { list: [[1], [{ deep: true }]] },
+      evil: JSON.parse('{"__proto__":{"isAdmin":true}}') as unknown,
+    };
+    const frozen = frozenSessionData(data)!;
+    expect(frozen).toStrictEqual(copySessionData(data));
+    const objects: object[] = [];
+    const walk = (value: unknown): void => {
+      if (typeof value !== "object" || value === null) return;
+      objects.push(value);
+      for (const item of Object.values(value)) walk(item);
+    };
+    walk(frozen);
+    expect(objects.length).toBe(13);
+    expect(objects.every((o) => Object.isFrozen(o))).toBe(true);
+    expect(frozen["platform.securityContext"]).not.toBe(authentication);
+    expect(Object.isFrozen(authentication) || Object.isFrozen(authentication.factors)).toBe(false);
+    expect(() =>
+      (frozen["platform.securityContext"] as { authorities: string[] }).authorities.push("ROLE_ROOT"),
+    ).toThrow(TypeError);
+  });
+
+  it("answers undefined for data that is not plain (never shared: a Date or a Map stays changeable)", () => {
+    const shared = { id: 1 };
+    for (const data of [
+      { when: new Date(5) },
+      { map: new Map() },
+      { a: shared, b: shared },
+      { fn: () => 1 },
+    ]) {
+      expect(frozenSessionData(data)).toBeUndefined();
+    }
   });
 });

@@ -12,11 +12,24 @@ const UNSUPPORTED = Symbol("unsupported");
  * so the result, and any DataCloneError, is exactly structuredClone's.
  */
 export function copySessionData(data: Record<string, unknown>): Record<string, unknown> {
-  const copy = copyValue(data, 0, new Set());
+  const copy = copyValue(data, 0, new Set(), false);
   return copy === UNSUPPORTED ? structuredClone(data) : (copy as Record<string, unknown>);
 }
 
-function copyValue(value: unknown, depth: number, seen: Set<object>): unknown {
+/**
+ * A deep copy of plain session data with every object and array in it frozen (`copySessionData`'s
+ * copy, then `Object.freeze` all the way down), so it can be shared by every reader and changed by
+ * none; undefined when the data is not plain (what `copySessionData` gives to structuredClone: a
+ * Date or a Map stays changeable however frozen, so such data is never shared).
+ */
+export function frozenSessionData(
+  data: Record<string, unknown>,
+): Readonly<Record<string, unknown>> | undefined {
+  const copy = copyValue(data, 0, new Set(), true);
+  return copy === UNSUPPORTED ? undefined : (copy as Readonly<Record<string, unknown>>);
+}
+
+function copyValue(value: unknown, depth: number, seen: Set<object>, freeze: boolean): unknown {
   if (typeof value !== "object")
     return typeof value === "function" || typeof value === "symbol" ? UNSUPPORTED : value;
   if (value === null) return null;
@@ -24,11 +37,11 @@ function copyValue(value: unknown, depth: number, seen: Set<object>): unknown {
   if (depth > MAX_DEPTH || seen.has(value)) return UNSUPPORTED;
   seen.add(value);
   const proto = Object.getPrototypeOf(value);
-  if (proto === Array.prototype) return copyArray(value as unknown[], depth, seen);
+  if (proto === Array.prototype) return copyArray(value as unknown[], depth, seen, freeze);
   if (proto !== Object.prototype) return UNSUPPORTED;
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value)) {
-    const item = copyValue((value as Record<string, unknown>)[key], depth + 1, seen);
+    const item = copyValue((value as Record<string, unknown>)[key], depth + 1, seen, freeze);
     if (item === UNSUPPORTED) return UNSUPPORTED;
     // An own `__proto__` key (JSON.parse makes them) stays a property, as structuredClone keeps it;
     // assigning it would set the copy's prototype instead.
@@ -36,18 +49,18 @@ function copyValue(value: unknown, depth: number, seen: Set<object>): unknown {
       Object.defineProperty(out, key, { value: item, enumerable: true, writable: true, configurable: true });
     } else out[key] = item;
   }
-  return out;
+  return freeze ? Object.freeze(out) : out;
 }
 
-function copyArray(array: unknown[], depth: number, seen: Set<object>): unknown {
+function copyArray(array: unknown[], depth: number, seen: Set<object>, freeze: boolean): unknown {
   // An array with holes or with properties besides its indices is structuredClone's to copy.
   if (Object.keys(array).length !== array.length) return UNSUPPORTED;
   const out = new Array<unknown>(array.length);
   for (let i = 0; i < array.length; i++) {
     if (!(i in array)) return UNSUPPORTED;
-    const item = copyValue(array[i], depth + 1, seen);
+    const item = copyValue(array[i], depth + 1, seen, freeze);
     if (item === UNSUPPORTED) return UNSUPPORTED;
     out[i] = item;
   }
-  return out;
+  return freeze ? Object.freeze(out) : out;
 }

@@ -141,4 +141,29 @@ describe("SessionManager security", () => {
     a!.data.user = "mallory";
     expect(await manager.getValue(exchange(`PLATFORM_SESSION=${id}`), "user")).toBeUndefined();
   });
+
+  it("two requests of one session never see each other's unsaved writes, and a value read is never changed in place", async () => {
+    const { manager } = setup();
+    const first = exchange();
+    await manager.setValue(first, "profile", { name: "alice", roles: ["user"] });
+    const id = setCookieValue(first)!;
+    const a = exchange(`PLATFORM_SESSION=${id}`);
+    const b = exchange(`PLATFORM_SESSION=${id}`);
+    const read = (await manager.getValue(a, "profile")) as { roles: string[] };
+    // The in-memory store shares its frozen data with every request: a change in place throws.
+    expect(() => read.roles.push("admin")).toThrow(TypeError);
+    const mine = (await manager.current(a))!;
+    (mine.data.profile as { roles: string[] }).roles.push("admin");
+    mine.data.extra = "unsaved";
+    expect(await manager.getValue(a, "profile")).toEqual({ name: "alice", roles: ["user", "admin"] });
+    expect(await manager.getValue(b, "profile")).toEqual({ name: "alice", roles: ["user"] });
+    expect(await manager.getValue(b, "extra")).toBeUndefined();
+    expect(await manager.getValue(exchange(`PLATFORM_SESSION=${id}`), "extra")).toBeUndefined();
+    await manager.save(a);
+    const c = exchange(`PLATFORM_SESSION=${id}`);
+    expect(await manager.getValue(c, "profile")).toEqual({ name: "alice", roles: ["user", "admin"] });
+    expect(await manager.getValue(c, "extra")).toBe("unsaved");
+    // b read before the save and keeps what it read (as a database's document read earlier would).
+    expect(await manager.getValue(b, "profile")).toEqual({ name: "alice", roles: ["user"] });
+  });
 });

@@ -256,4 +256,92 @@ describe("SessionManager: absolute lifetime and the user index", () => {
     expect(again.userId).toBe("user-1");
     expect(() => setup({ maxLifetimeMs: 0 })).toThrow(/max lifetime/);
   });
+
+  it("reads a value through `accept`: one it refuses reads as undefined", async () => {
+    const { manager } = setup();
+    const first = exchange();
+    await manager.setValue(first, "theme", "dark");
+    const later = exchange(`PLATFORM_SESSION=${sessionCookie(first)!.value}`);
+    const isString = (v: unknown): v is string => typeof v === "string";
+    const isNumber = (v: unknown): v is number => typeof v === "number";
+    expect(await manager.getValue(later, "theme", isString)).toBe("dark");
+    expect(await manager.getValue(later, "theme", isNumber)).toBeUndefined();
+    expect(await manager.getValue(later, "missing", (v): v is undefined => v === undefined)).toBeUndefined();
+    expect(await manager.getValue(exchange(), "theme", isString)).toBeUndefined();
+  });
+
+  it("answers a request without a cookie without asking the store", async () => {
+    const asked: string[] = [];
+    const refusing = new Proxy({} as SessionStore, {
+      get: (_target, name) => () => {
+        asked.push(String(name));
+        throw new Error("the store was asked");
+      },
+    });
+    const manager = new SessionManager({
+      store: refusing,
+      clock: new ManualClock(),
+      ids: new CryptoIdGenerator(),
+    });
+    const ex = exchange();
+    expect(await manager.getValue(ex, "x")).toBeUndefined();
+    expect(await manager.current(ex)).toBeUndefined();
+    expect(
+      await manager.getValue(exchange("other=1"), "x", (v): v is string => typeof v === "string"),
+    ).toBeUndefined();
+    expect(asked).toEqual([]);
+    expect(ex.response.cookies).toEqual([]);
+  });
+
+  it("answers a rejection, once per request, when the store throws instead of rejecting", async () => {
+    const { store } = setup();
+    let calls = 0;
+    const throwing: SessionStore = {
+      get: (i) => store.get(i),
+      save: (s) => store.save(s),
+      delete: (i) => store.delete(i),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
+      getAndTouch: () => {
+        calls++;
+        throw new Error("database down");
+      },
+    };
+    const manager = new SessionManager({
+      store: throwing,
+      clock: new ManualClock(),
+      ids: new CryptoIdGenerator(),
+    });
+    const ex = exchange("PLATFORM_SESSION=some-session-id");
+    const pending = manager.current(ex);
+    await expect(pending).rejects.toThrow("database down");
+    await expect(manager.getValue(ex, "x")).rejects.toThrow("database down");
+    expect(manager.current(ex)).toBe(pending);
+    expect(calls).toBe(1);
+  });
+
+  it("takes a store's null as a session that is gone (cookie cleared), as before", async () => {
+    const { store } = setup();
+    const nulling: SessionStore = {
+      get: (i) => store.get(i),
+      save: (s) => store.save(s),
+      delete: (i) => store.delete(i),
+      listByUser: (u) => store.listByUser(u),
+      deleteByUser: (u) => store.deleteByUser(u),
+      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
+      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
+      getAndTouch: async () => null as unknown as undefined,
+    };
+    const manager = new SessionManager({
+      store: nulling,
+      clock: new ManualClock(),
+      ids: new CryptoIdGenerator(),
+    });
+    const ex = exchange("PLATFORM_SESSION=some-session-id");
+    expect(await manager.current(ex)).toBeUndefined();
+    expect(await manager.getValue(ex, "x")).toBeUndefined();
+    expect(sessionCookie(ex)).toEqual(expect.objectContaining({ value: "", maxAge: 0 }));
+  });
 });

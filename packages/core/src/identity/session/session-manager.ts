@@ -2,7 +2,9 @@ import type { Clock } from "../../kernel/clock.js";
 import type { IdGenerator } from "../../kernel/id-generator.js";
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange, ResponseCookie } from "../../web/http-exchange.js";
+import { copySessionData } from "./session-data-copy.js";
 import type { SessionRecord, SessionStore } from "./session-store.js";
+import { sessionDataToRead } from "./shared-session-record.js";
 
 /** Default name of the one session cookie every session chain shares. */
 export const DEFAULT_SESSION_COOKIE_NAME = "PLATFORM_SESSION";
@@ -35,6 +37,11 @@ const SESSION_ATTRIBUTE = "platform.session";
 const COOKIE_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Ids we mint are 43 characters; anything far longer is not ours and is not even looked up. */
 const MAX_ID_LENGTH = 256;
+/**
+ * The request's session when it has none (no cookie, or one not worth looking up): one settled
+ * promise shared by every such request, so that reading it costs no promise and no async step.
+ */
+const NO_SESSION: Promise<undefined> = Promise.resolve(undefined);
 
 /**
  * Server-side sessions over HTTP: one HttpOnly, SameSite, Path=/ cookie (Secure on https) carrying
@@ -128,7 +135,8 @@ export class SessionManager {
     // A new user (or a first sign-in) starts the absolute lifetime; the same user stepping up does not.
     const signsInAnew = userId !== undefined && userId !== old?.userId;
     const fresh = await this.begin(exchange, {
-      data: old ? structuredClone(old.data) : {},
+      // copySessionData is structuredClone's copy; from the data to read, it is one copy, not two.
+      data: old ? copySessionData(sessionDataToRead(old)) : {},
       createdAt: signsInAnew || old === undefined ? now : old.createdAt,
       ...(owner === undefined ? {} : { userId: owner }),
     });
@@ -139,7 +147,7 @@ export class SessionManager {
   /** Ends the session (logout): deletes it from the store and clears the cookie (Max-Age 0). */
   async invalidate(exchange: HttpExchange): Promise<void> {
     const session = await this.current(exchange);
-    exchange.attributes.set(SESSION_ATTRIBUTE, Promise.resolve(undefined));
+    exchange.attributes.set(SESSION_ATTRIBUTE, NO_SESSION);
     if (session) await this.store.delete(session.id);
     this.clearCookie(exchange);
   }
@@ -150,10 +158,28 @@ export class SessionManager {
     if (session) await this.store.save(session);
   }
 
-  /** A value from the session's data, or undefined (never creates a session). */
-  async getValue(exchange: HttpExchange, key: string): Promise<unknown> {
-    const session = await this.current(exchange);
-    return session && Object.hasOwn(session.data, key) ? session.data[key] : undefined;
+  /**
+   * A value from the session's data, or undefined (never creates a session); with `accept`, a value
+   * it refuses reads as undefined. The value is read-only: it may be the store's own (frozen, shared
+   * with every request of the session, on the in-memory store), so change it through `setValue`. A
+   * plain function: without a session it answers one shared settled promise, with one it adds a single
+   * `then` to the session's load.
+   */
+  getValue(exchange: HttpExchange, key: string): Promise<unknown>;
+  getValue<T>(
+    exchange: HttpExchange,
+    key: string,
+    accept: (value: unknown) => value is T,
+  ): Promise<T | undefined>;
+  getValue(exchange: HttpExchange, key: string, accept?: (value: unknown) => boolean): Promise<unknown> {
+    const pending = this.current(exchange);
+    if (pending === NO_SESSION) return NO_SESSION;
+    return pending.then((session) => {
+      if (!session) return undefined;
+      const data = sessionDataToRead(session);
+      const value = Object.hasOwn(data, key) ? data[key] : undefined;
+      return accept === undefined || accept(value) ? value : undefined;
+    });
   }
 
   /** Stores a value in the session's data (creating the session) and persists it; undefined removes it. */
@@ -167,48 +193,69 @@ export class SessionManager {
   /** Removes a value from the session's data and persists it (never creates a session). */
   async removeValue(exchange: HttpExchange, key: string): Promise<void> {
     const session = await this.current(exchange);
-    if (!session || !Object.hasOwn(session.data, key)) return;
+    // Checked on the data to read, so a key that is not there costs no copy of the session's data.
+    if (!session || !Object.hasOwn(sessionDataToRead(session), key)) return;
     delete session.data[key];
     await this.store.save(session);
   }
 
-  private async load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
-    const id = exchange.cookie(this.cookieName);
-    if (id === undefined) return undefined;
-    const store = this.store;
-    let session: SessionRecord | undefined;
-    if (store.getAndTouch !== undefined) {
-      // Read and touched in one store step (`getAndTouch`), inline: every request with a session
-      // cookie runs this; a session that is gone clears the cookie.
+  /**
+   * The request's session from its cookie. A plain function, not an async one: without a cookie (or
+   * with one not worth looking up) it answers NO_SESSION at once; otherwise it is the store's answer
+   * and one `then` that admits it, the only async step of a request's session read.
+   */
+  private load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
+    try {
+      const id = exchange.cookie(this.cookieName);
+      if (id === undefined) return NO_SESSION;
+      if (id.length === 0 || id.length > MAX_ID_LENGTH) {
+        this.clearCookie(exchange);
+        return NO_SESSION;
+      }
+      const store = this.store;
+      if (store.getAndTouch === undefined) {
+        return this.loadTouched(id).then((session) => this.admit(exchange, session));
+      }
+      // Read and touched in one store step; `Promise.resolve` hands a native promise back as it is.
       const now = this.clock.now();
-      session =
-        id.length > 0 && id.length <= MAX_ID_LENGTH
-          ? await store.getAndTouch(id, now, now + this.idleTimeoutMs)
-          : undefined;
-      if (!session) this.clearCookie(exchange);
-    } else session = await this.loadTouched(exchange, id);
-    if (session === undefined || this.clock.now() < session.createdAt + this.maxLifetimeMs) return session;
-    // Past its absolute lifetime: gone, however recently it was used.
-    await this.store.delete(session.id);
-    this.clearCookie(exchange);
-    return undefined;
+      return Promise.resolve(store.getAndTouch(id, now, now + this.idleTimeoutMs)).then((session) =>
+        this.admit(exchange, session),
+      );
+    } catch (error) {
+      // As an async function would: a store that throws instead of rejecting still answers a rejection.
+      return Promise.reject(error);
+    }
   }
 
-  /** `load` on a store without `getAndTouch`: read, then touched (or saved). */
-  private async loadTouched(exchange: HttpExchange, id: string): Promise<SessionRecord | undefined> {
-    const session = id.length > 0 && id.length <= MAX_ID_LENGTH ? await this.store.get(id) : undefined;
+  /**
+   * What the store answered for the cookie, admitted: a session that is gone clears the cookie, one
+   * past its absolute lifetime is deleted (however recently it was used) and clears it too.
+   */
+  private admit(
+    exchange: HttpExchange,
+    session: SessionRecord | undefined,
+  ): SessionRecord | undefined | Promise<undefined> {
+    // `!session`, not `=== undefined`: a host's store answering null means gone too.
     if (!session) {
       this.clearCookie(exchange);
       return undefined;
     }
+    if (this.clock.now() < session.createdAt + this.maxLifetimeMs) return session;
+    return Promise.resolve(this.store.delete(session.id)).then(() => {
+      this.clearCookie(exchange);
+      return undefined;
+    });
+  }
+
+  /** `load` on a store without `getAndTouch`: read, then touched (or saved); undefined when gone. */
+  private async loadTouched(id: string): Promise<SessionRecord | undefined> {
+    const session = await this.store.get(id);
+    if (!session) return undefined;
     const now = this.clock.now();
     session.lastAccessedAt = now;
     session.expiresAt = now + this.idleTimeoutMs;
     if (this.store.touch) {
-      if (!(await this.store.touch(session.id, session.lastAccessedAt, session.expiresAt))) {
-        this.clearCookie(exchange);
-        return undefined;
-      }
+      if (!(await this.store.touch(session.id, session.lastAccessedAt, session.expiresAt))) return undefined;
     } else {
       await this.store.save(session);
     }

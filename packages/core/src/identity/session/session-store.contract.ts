@@ -66,6 +66,26 @@ export function describeSessionStoreContract(
       expect(await store.get("s1")).toEqual(record("s1"));
     });
 
+    it("keeps two readers of one session apart: neither sees the other's unsaved changes", async () => {
+      const { store } = await setup();
+      await store.save(record("s1"));
+      const a = (await store.get("s1"))!;
+      const b = (await store.get("s1"))!;
+      const before = (await store.get("s1"))!;
+      (a.data.user as { authorities: string[] }).authorities.push("ROLE_ADMIN");
+      a.data.n = 2;
+      expect(b.data).toEqual(record("s1").data);
+      a.data = { replaced: true };
+      expect((await store.get("s1"))?.data).toEqual(record("s1").data);
+      await store.save(a);
+      expect((await store.get("s1"))?.data).toEqual({ replaced: true });
+      // What a reader read stays what it read, whether it looked at it before the save or after.
+      expect(b.data).toEqual(record("s1").data);
+      expect(before.data).toEqual(record("s1").data);
+      a.data.replaced = false;
+      expect((await store.get("s1"))?.data).toEqual({ replaced: true });
+    });
+
     it("keeps sessions apart", async () => {
       const { store } = await setup();
       await store.save(record("a", { data: { who: "a" } }));
@@ -256,10 +276,14 @@ export function describeSessionStoreContract(
       it("hands back a copy: changing it changes nothing stored until saved", async () => {
         const { store } = await setup();
         if (!store.getAndTouch) return;
-        await store.save(record("s1", { data: { n: 1 } }));
+        await store.save(record("s1", { data: { n: 1, list: [{ role: "user" }] } }));
         const got = await store.getAndTouch("s1", T0 + 1, T0 + 30 * MINUTE);
-        if (got) got.data.n = 2;
-        expect((await store.get("s1"))?.data).toEqual({ n: 1 });
+        expect(got?.data).toEqual({ n: 1, list: [{ role: "user" }] });
+        got!.data.n = 2;
+        (got!.data.list as { role: string }[])[0]!.role = "admin";
+        expect((await store.get("s1"))?.data).toEqual({ n: 1, list: [{ role: "user" }] });
+        const again = await store.getAndTouch("s1", T0 + 2, T0 + 30 * MINUTE);
+        expect(again?.data).toEqual({ n: 1, list: [{ role: "user" }] });
       });
     });
   });
