@@ -22,6 +22,15 @@ const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set([
   "credential",
 ]);
 
+/**
+ * Checkpoints that judge the resolution the request's `request` checkpoint made for the same caller
+ * instead of resolving again (decision zero-trust.md#checkpoints-reuse-the-requests-resolution).
+ */
+const REUSING_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["me"]);
+
+/** The answer of a check that lets the caller through, shared: settled, never rejected. */
+const LET_THROUGH: Promise<void> = Promise.resolve();
+
 /** Options of the ZeroTrustSubjectStatusCheck. */
 export interface ZeroTrustSubjectStatusCheckOptions {
   resolver: ZeroTrustActionResolver;
@@ -48,30 +57,70 @@ export interface ZeroTrustSubjectStatusCheckOptions {
  * enrol the factor that would clear its own CHALLENGE (a stolen password plus the thief's passkey). Sampling
  * never skips a checkpoint; a store outage lets the user through unless this process still holds the
  * user's BLOCK (stale-if-error). SHADOW mode audits what it would have refused and lets it through.
+ * The `request` checkpoint keeps its resolution on the exchange (ZERO_TRUST_RESOLUTION_ATTRIBUTE);
+ * `me` judges that one for the same caller instead of resolving again (resolved once per request).
  */
 export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
   readonly id = "zero-trust";
 
   constructor(private readonly o: ZeroTrustSubjectStatusCheckOptions) {}
 
-  async check({ checkpoint, authentication, exchange }: SubjectStatusQuery): Promise<void> {
-    const sessionId =
-      SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
-        ? await this.o.sessionHandle?.(exchange)
-        : undefined;
+  /**
+   * Not an async function: a hot-path hit, or the `me` checkpoint reusing the request's resolution,
+   * answers with one shared settled promise (every authenticated request passes here). Never throws:
+   * a refusal is a rejection.
+   */
+  check(query: SubjectStatusQuery): Promise<void> {
+    try {
+      const { checkpoint, authentication, exchange } = query;
+      if (REUSING_CHECKPOINTS.has(checkpoint)) {
+        const remembered = exchange.attributes.get(ZERO_TRUST_RESOLUTION_ATTRIBUTE) as
+          | RememberedZeroTrust
+          | undefined;
+        // Only for the caller it was made for: a sign-in during the request is resolved afresh.
+        if (remembered !== undefined && remembered.authentication === authentication) {
+          this.judge(query, remembered.resolution);
+          return LET_THROUGH;
+        }
+      }
+      const sessionId =
+        SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
+          ? this.o.sessionHandle?.(exchange)
+          : undefined;
+      if (sessionId === undefined) return this.resolveAndJudge(query, undefined) ?? LET_THROUGH;
+      return sessionId.then((id) => this.resolveAndJudge(query, id));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  // A hot-path hit is judged at once (undefined: nothing to wait for) without `resolve` (its own
+  // first step); a miss goes on to the store.
+  private resolveAndJudge(query: SubjectStatusQuery, sessionId: string | undefined): Promise<void> | undefined {
+    const { checkpoint, authentication } = query;
     const input: ZeroTrustResolveInput = {
       authentication,
       unsampled: true,
       ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
     };
-    // A hot-path hit answers without `resolve` (its own first step); a miss goes on to the store.
-    const resolution = this.o.resolver.resolveCached(input) ?? (await this.o.resolver.resolve(input));
-    // The request's one resolution: the authorization reads it rather than resolving again.
-    if (checkpoint === "request") {
-      const remembered: RememberedZeroTrust = { authentication, resolution };
-      exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
+    const cached = this.o.resolver.resolveCached(input);
+    if (cached === undefined) return this.o.resolver.resolve(input).then((r) => this.remember(query, r));
+    this.remember(query, cached);
+    return undefined;
+  }
+
+  // The request's one resolution (at `request`), which the authorization and `me` read; then judged.
+  private remember(query: SubjectStatusQuery, resolution: ZeroTrustResolution): void {
+    if (query.checkpoint === "request") {
+      const remembered: RememberedZeroTrust = { authentication: query.authentication, resolution };
+      query.exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
     }
+    this.judge(query, resolution);
+  }
+
+  // Refuses (throws) what this checkpoint refuses; audits a BLOCK (denied, or shadow).
+  private judge({ checkpoint, authentication, exchange }: SubjectStatusQuery, resolution: ZeroTrustResolution): void {
     if (checkpoint === "credential") this.refuseHeldCredentialChange(resolution, authentication);
     if (resolution.action !== "BLOCK") return;
     const shadow = resolution.mode === "SHADOW";

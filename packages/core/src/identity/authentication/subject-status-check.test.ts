@@ -9,6 +9,7 @@ import {
   type SubjectStatusQuery,
   subjectStatusChecksOf,
   subjectStatusGate,
+  subjectStatusGateAt,
 } from "./subject-status-check.js";
 
 const query: SubjectStatusQuery = {
@@ -61,5 +62,28 @@ describe("subjectStatusGate", () => {
       ],
     });
     expect(subjectStatusChecksOf(platform.container).map((m) => m.id)).toEqual(["a", "b"]);
+  });
+
+  it("asks a lone member that is a plain function directly: its promise as it is, a synchronous throw as a rejection", async () => {
+    const settled = Promise.resolve();
+    const answering: SubjectStatusCheck = { id: "memo", check: () => settled };
+    const throwing: SubjectStatusCheck = {
+      id: "sync",
+      check: () => {
+        throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+      },
+    };
+    // A host's JavaScript check that answers nothing at all still lets the caller through.
+    const silent = { id: "js", check: () => undefined } as unknown as SubjectStatusCheck;
+    for (const gateOf of [
+      (m: SubjectStatusCheck) => subjectStatusGate([m]),
+      (m: SubjectStatusCheck) => subjectStatusGateAt([m], "sign-in"),
+    ]) {
+      expect(gateOf(answering)(query)).toBe(settled);
+      const refused = gateOf(throwing)(query);
+      expect(refused).toBeInstanceOf(Promise);
+      await expect(refused).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      await expect(gateOf(silent)(query)).resolves.toBeUndefined();
+    }
   });
 });

@@ -52,8 +52,8 @@ export type SubjectStatusGate = (query: SubjectStatusQuery) => Promise<void>;
 
 /**
  * The gate over `checks`: at each checkpoint, the members that judge it (`checkpoints`), in order;
- * with none it lets everyone through without a promise chain of its own, and a lone member whose
- * check is an async function (it cannot throw synchronously) is asked directly.
+ * with none it lets everyone through without a promise chain of its own, and a lone member is asked
+ * directly (askAlone).
  */
 export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): SubjectStatusGate {
   const members = [...checks];
@@ -66,8 +66,7 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
       byCheckpoint.set(query.checkpoint, asked);
     }
     const only = asked[0];
-    if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction)
-      return only.check(query);
+    if (asked.length === 1 && only !== undefined) return askAlone(only, query);
     return askEach(asked, query);
   };
 }
@@ -75,7 +74,8 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
 /**
  * The gate at one checkpoint, resolved once: the members that judge it; a lone member whose check is
  * an async function is the gate itself (its check, bound), so the checkpoint runs no function of the
- * gate's own (the chains' `request` checkpoint: every authenticated request).
+ * gate's own (the chains' `request` checkpoint: every authenticated request); any other lone member
+ * is asked directly (askAlone).
  */
 export function subjectStatusGateAt(
   checks: readonly SubjectStatusCheck[],
@@ -83,10 +83,25 @@ export function subjectStatusGateAt(
 ): SubjectStatusGate {
   const asked = checks.filter((m) => m.checkpoints === undefined || m.checkpoints.includes(checkpoint));
   const only = asked[0];
-  if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction) {
-    return only.check.bind(only);
+  if (asked.length === 1 && only !== undefined) {
+    if (only.check.constructor === AsyncFunction) return only.check.bind(only);
+    return (query) => askAlone(only, query);
   }
   return subjectStatusGate(asked);
+}
+
+/**
+ * One member's check, asked without an async layer of the gate's: an async function's promise as it
+ * is; a plain function's answer as it is when it is a promise (a member that answers from memory
+ * hands back a settled one), its synchronous throw as a rejection, anything else as a settled promise.
+ */
+function askAlone(member: SubjectStatusCheck, query: SubjectStatusQuery): Promise<void> {
+  try {
+    const answer: unknown = member.check(query);
+    return answer instanceof Promise ? (answer as Promise<void>) : Promise.resolve(answer as void);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 async function askEach(members: readonly SubjectStatusCheck[], query: SubjectStatusQuery): Promise<void> {

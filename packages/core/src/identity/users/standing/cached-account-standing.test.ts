@@ -75,4 +75,19 @@ describe("CachedAccountStanding", () => {
     expect(await fresh.holds(signIn)).toBe(false);
     expect(await standing.holds(signIn)).toBe(false); // the raced read was not kept
   });
+
+  it("answers a fresh cached entry with a shared settled promise (no async layer); a bad call rejects, never throws", async () => {
+    const { standing, signIn, reads } = await setup();
+    const first = standing.holds(signIn);
+    expect(await first).toBe(true);
+    const cached = standing.holds(signIn);
+    expect(standing.holds({ ...signIn, username: "kim2" })).toBe(cached);
+    expect(await cached).toBe(true);
+    const refused = standing.holds({ ...signIn, securityStamp: "other" });
+    expect(standing.holds({ ...signIn, securityStamp: "another" })).toBe(refused);
+    expect(await refused).toBe(false);
+    expect(reads()).toBe(1);
+    const bad = standing.holds(undefined as unknown as typeof signIn);
+    await expect(bad).rejects.toBeInstanceOf(TypeError);
+  });
 });

@@ -40,14 +40,20 @@ export class CachedAccountStanding implements AccountStanding {
     this.ttlMs = o.ttlMs ?? ACCOUNT_STANDING_CACHE_TTL_MS;
   }
 
-  async holds(authentication: Authentication): Promise<boolean> {
-    // A fresh cached entry, inline (every authenticated request); otherwise `entry` reads the account.
-    const cached = this.entries.get(authentication.userId);
-    const entry =
-      cached !== undefined && this.o.clock.now() < cached.until
-        ? cached
-        : await this.entry(authentication.userId);
-    return entry.enabled && (entry.stamp ?? "") === (authentication.securityStamp ?? "");
+  /**
+   * Not an async function: a fresh cached entry (every authenticated request) answers with one of two
+   * shared settled promises; a miss reads the account (`entry`). Never throws: a failure is a rejection.
+   */
+  holds(authentication: Authentication): Promise<boolean> {
+    try {
+      const cached = this.entries.get(authentication.userId);
+      if (cached !== undefined && this.o.clock.now() < cached.until) {
+        return stands(cached, authentication) ? HOLDS : DOES_NOT_HOLD;
+      }
+      return this.entry(authentication.userId).then((entry) => stands(entry, authentication));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async changed(userId: string): Promise<void> {
@@ -90,4 +96,13 @@ export class CachedAccountStanding implements AccountStanding {
     }
     this.entries.set(userId, entry);
   }
+}
+
+/** The settled answers of a cached standing, shared by every request. */
+const HOLDS: Promise<boolean> = Promise.resolve(true);
+const DOES_NOT_HOLD: Promise<boolean> = Promise.resolve(false);
+
+/** Whether `entry` says the sign-in still stands: enabled, with the sign-in's stamp. */
+function stands(entry: Entry, authentication: Authentication): boolean {
+  return entry.enabled && (entry.stamp ?? "") === (authentication.securityStamp ?? "");
 }
