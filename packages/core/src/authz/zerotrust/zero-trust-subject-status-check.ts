@@ -1,7 +1,8 @@
-import type {
-  SubjectCheckpoint,
-  SubjectStatusCheck,
-  SubjectStatusQuery,
+import {
+  SUBJECT_GOES_ON,
+  type SubjectCheckpoint,
+  type SubjectStatusCheck,
+  type SubjectStatusQuery,
 } from "../../identity/authentication/subject-status-check.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
@@ -27,9 +28,6 @@ const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set([
  * instead of resolving again (decision zero-trust.md#checkpoints-reuse-the-requests-resolution).
  */
 const REUSING_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["me"]);
-
-/** The answer of a check that lets the caller through, shared: settled, never rejected. */
-const LET_THROUGH: Promise<void> = Promise.resolve();
 
 /** Options of the ZeroTrustSubjectStatusCheck. */
 export interface ZeroTrustSubjectStatusCheckOptions {
@@ -67,7 +65,7 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
 
   /**
    * Not an async function: a hot-path hit, or the `me` checkpoint reusing the request's resolution,
-   * answers with one shared settled promise (every authenticated request passes here). Never throws:
+   * answers SUBJECT_GOES_ON, settled (every authenticated request passes here). Never throws:
    * a refusal is a rejection.
    */
   check(query: SubjectStatusQuery): Promise<void> {
@@ -80,14 +78,14 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
         // Only for the caller it was made for: a sign-in during the request is resolved afresh.
         if (remembered !== undefined && remembered.authentication === authentication) {
           this.judge(query, remembered.resolution);
-          return LET_THROUGH;
+          return SUBJECT_GOES_ON;
         }
       }
       const sessionId =
         SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
           ? this.o.sessionHandle?.(exchange)
           : undefined;
-      if (sessionId === undefined) return this.resolveAndJudge(query, undefined) ?? LET_THROUGH;
+      if (sessionId === undefined) return this.resolveAndJudge(query, undefined) ?? SUBJECT_GOES_ON;
       return sessionId.then((id) => this.resolveAndJudge(query, id));
     } catch (error) {
       return Promise.reject(error);

@@ -47,17 +47,24 @@ export const SubjectStatusCheck: InjectionToken<SubjectStatusCheck> = Symbol.for
 
 const AsyncFunction = (async () => {}).constructor;
 
+/**
+ * The settled "goes on" a check or gate may hand back when it decided without waiting (from memory,
+ * or with nothing to ask): a caller that gets this very promise may go on at once, without a `.then`
+ * (`/api/me`). Any other promise is waited on as usual. Internal: not part of `/ports`.
+ */
+export const SUBJECT_GOES_ON: Promise<void> = Promise.resolve();
+
 /** Asks every check; resolves when all let the user go on, rejects with the first refusal. */
 export type SubjectStatusGate = (query: SubjectStatusQuery) => Promise<void>;
 
 /**
  * The gate over `checks`: at each checkpoint, the members that judge it (`checkpoints`), in order;
- * with none it lets everyone through without a promise chain of its own, and a lone member is asked
+ * with none it lets everyone through (SUBJECT_GOES_ON), and a lone member is asked
  * directly (askAlone).
  */
 export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): SubjectStatusGate {
   const members = [...checks];
-  if (members.length === 0) return async () => {};
+  if (members.length === 0) return () => SUBJECT_GOES_ON;
   const byCheckpoint = new Map<SubjectCheckpoint, readonly SubjectStatusCheck[]>();
   return (query) => {
     let asked = byCheckpoint.get(query.checkpoint);

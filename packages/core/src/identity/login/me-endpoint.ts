@@ -1,7 +1,7 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
-import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
+import { SUBJECT_GOES_ON, type SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { ChainRoute } from "../chain/chain-route.js";
 import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
@@ -34,24 +34,23 @@ export class MeEndpoint {
   }
 
   /**
-   * Answers the caller's profile, or 401. Not an async function: the `me` checkpoint's promise is
-   * the only one it waits on (every `/api/me` request).
+   * Answers the caller's profile, or 401. Not an async function: it waits on the `me` checkpoint's
+   * promise only when that is not SUBJECT_GOES_ON (decided without waiting), so a usual `/api/me`
+   * answers without a promise of its own.
    */
   handle(exchange: HttpExchange): Promise<void> {
     const a = currentAuthentication(exchange);
     if (!a) return Promise.reject(new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required"));
     exchange.response.headers.set("cache-control", "no-store");
     const checked = this.statusCheck?.({ checkpoint: "me", authentication: a, exchange });
-    if (checked === undefined) {
+    // Decided without waiting (the request's zero-trust resolution, judged again): answered at once.
+    if (checked === undefined || checked === SUBJECT_GOES_ON) {
       answerProfile(exchange, a);
-      return ANSWERED;
+      return SUBJECT_GOES_ON;
     }
     return checked.then(() => answerProfile(exchange, a));
   }
 }
-
-/** The settled answer of a `handle` that waited on nothing. */
-const ANSWERED: Promise<void> = Promise.resolve();
 
 /** Writes the caller's profile (200). */
 function answerProfile(exchange: HttpExchange, a: Authentication): void {

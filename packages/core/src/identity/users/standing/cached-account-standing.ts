@@ -2,7 +2,12 @@ import type { Clock } from "../../../kernel/clock.js";
 import type { ChangeCounters } from "../../../kernel/coordination/change-counters.js";
 import type { Authentication } from "../../authentication/authentication.js";
 import type { UserRepository } from "../user-repository.js";
-import { ACCOUNT_STANDING_TOPIC, type AccountStanding } from "./account-standing.js";
+import {
+  ACCOUNT_STANDING_TOPIC,
+  type AccountStanding,
+  STANDING_DOES_NOT_HOLD,
+  STANDING_HOLDS,
+} from "./account-standing.js";
 
 /** Most accounts the standing cache holds; beyond, the oldest read is dropped. */
 export const ACCOUNT_STANDING_CACHE_MAX_ENTRIES = 100_000;
@@ -41,14 +46,14 @@ export class CachedAccountStanding implements AccountStanding {
   }
 
   /**
-   * Not an async function: a fresh cached entry (every authenticated request) answers with one of two
-   * shared settled promises; a miss reads the account (`entry`). Never throws: a failure is a rejection.
+   * Not an async function: a fresh cached entry (every authenticated request) answers STANDING_HOLDS
+   * or STANDING_DOES_NOT_HOLD (settled, shared); a miss reads the account (`entry`). Never throws: a failure is a rejection.
    */
   holds(authentication: Authentication): Promise<boolean> {
     try {
       const cached = this.entries.get(authentication.userId);
       if (cached !== undefined && this.o.clock.now() < cached.until) {
-        return stands(cached, authentication) ? HOLDS : DOES_NOT_HOLD;
+        return stands(cached, authentication) ? STANDING_HOLDS : STANDING_DOES_NOT_HOLD;
       }
       return this.entry(authentication.userId).then((entry) => stands(entry, authentication));
     } catch (error) {
@@ -97,10 +102,6 @@ export class CachedAccountStanding implements AccountStanding {
     this.entries.set(userId, entry);
   }
 }
-
-/** The settled answers of a cached standing, shared by every request. */
-const HOLDS: Promise<boolean> = Promise.resolve(true);
-const DOES_NOT_HOLD: Promise<boolean> = Promise.resolve(false);
 
 /** Whether `entry` says the sign-in still stands: enabled, with the sign-in's stamp. */
 function stands(entry: Entry, authentication: Authentication): boolean {
