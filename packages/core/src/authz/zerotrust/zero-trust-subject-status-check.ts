@@ -94,7 +94,10 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
 
   // A hot-path hit is judged at once (undefined: nothing to wait for) without `resolve` (its own
   // first step); a miss goes on to the store.
-  private resolveAndJudge(query: SubjectStatusQuery, sessionId: string | undefined): Promise<void> | undefined {
+  private resolveAndJudge(
+    query: SubjectStatusQuery,
+    sessionId: string | undefined,
+  ): Promise<void> | undefined {
     const { checkpoint, authentication } = query;
     const input: ZeroTrustResolveInput = {
       authentication,
@@ -118,7 +121,10 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
   }
 
   // Refuses (throws) what this checkpoint refuses; audits a BLOCK (denied, or shadow).
-  private judge({ checkpoint, authentication, exchange }: SubjectStatusQuery, resolution: ZeroTrustResolution): void {
+  private judge(
+    { checkpoint, authentication, exchange }: SubjectStatusQuery,
+    resolution: ZeroTrustResolution,
+  ): void {
     if (checkpoint === "credential") this.refuseHeldCredentialChange(resolution, authentication);
     if (resolution.action !== "BLOCK") return;
     const shadow = resolution.mode === "SHADOW";

@@ -105,7 +105,7 @@ export function subjectStatusGateAt(
 function askAlone(member: SubjectStatusCheck, query: SubjectStatusQuery): Promise<void> {
   try {
     const answer: unknown = member.check(query);
-    return answer instanceof Promise ? (answer as Promise<void>) : Promise.resolve(answer as void);
+    return answer instanceof Promise ? (answer as Promise<void>) : Promise.resolve(answer as undefined);
   } catch (error) {
     return Promise.reject(error);
   }
