@@ -35,10 +35,10 @@ export class MeEndpoint {
 
   /**
    * Answers the caller's profile, or 401. Not an async function: it waits on the `me` checkpoint's
-   * promise only when that is not SUBJECT_GOES_ON (decided without waiting), so a usual `/api/me`
-   * answers without a promise of its own.
+   * promise only when that is not SUBJECT_GOES_ON (decided without waiting); otherwise it answers at
+   * once and returns undefined (the route runner then creates no promise for it).
    */
-  handle(exchange: HttpExchange): Promise<void> {
+  handle(exchange: HttpExchange): Promise<void> | undefined {
     const a = currentAuthentication(exchange);
     if (!a) return Promise.reject(new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required"));
     exchange.response.headers.set("cache-control", "no-store");
@@ -46,7 +46,7 @@ export class MeEndpoint {
     // Decided without waiting (the request's zero-trust resolution, judged again): answered at once.
     if (checked === undefined || checked === SUBJECT_GOES_ON) {
       answerProfile(exchange, a);
-      return SUBJECT_GOES_ON;
+      return undefined;
     }
     return checked.then(() => answerProfile(exchange, a));
   }
