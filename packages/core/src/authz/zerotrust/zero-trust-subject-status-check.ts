@@ -1,4 +1,5 @@
 import {
+  answersWithoutThrowing,
   SUBJECT_GOES_ON,
   type SubjectCheckpoint,
   type SubjectStatusCheck,
@@ -66,7 +67,7 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
   /**
    * Not an async function: a hot-path hit, or the `me` checkpoint reusing the request's resolution,
    * answers SUBJECT_GOES_ON, settled (every authenticated request passes here). Never throws:
-   * a refusal is a rejection.
+   * a refusal is a rejection (so the gate may ask it directly: `answersWithoutThrowing`).
    */
   check(query: SubjectStatusQuery): Promise<void> {
     try {
@@ -77,47 +78,58 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
           | undefined;
         // Only for the caller it was made for: a sign-in during the request is resolved afresh.
         if (remembered !== undefined && remembered.authentication === authentication) {
-          this.judge(query, remembered.resolution);
+          this.settle(query, remembered.resolution);
           return SUBJECT_GOES_ON;
         }
       }
-      const sessionId =
-        SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
-          ? this.o.sessionHandle?.(exchange)
-          : undefined;
-      if (sessionId === undefined) return this.resolveAndJudge(query, undefined) ?? SUBJECT_GOES_ON;
-      return sessionId.then((id) => this.resolveAndJudge(query, id));
+      if (SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined) {
+        const sessionId = this.o.sessionHandle?.(exchange);
+        if (sessionId !== undefined) return sessionId.then((id) => this.resolveAndSettle(query, id));
+      }
+      // resolveAndSettle without a session, inline: every bearer request passes here.
+      const input: ZeroTrustResolveInput =
+        checkpoint === "sign-in"
+          ? { authentication, unsampled: true, quiet: true }
+          : { authentication, unsampled: true };
+      const resolution = this.o.resolver.resolveCached(input);
+      if (resolution === undefined) return this.o.resolver.resolve(input).then((r) => this.settle(query, r));
+      if (checkpoint === "request") {
+        const remembered: RememberedZeroTrust = { authentication, resolution };
+        exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
+      }
+      if (resolution.action === "BLOCK" || checkpoint === "credential") this.judge(query, resolution);
+      return SUBJECT_GOES_ON;
     } catch (error) {
       return Promise.reject(error);
     }
   }
 
-  // A hot-path hit is judged at once (undefined: nothing to wait for) without `resolve` (its own
+  // A hot-path hit is settled at once (undefined: nothing to wait for) without `resolve` (its own
   // first step); a miss goes on to the store.
-  private resolveAndJudge(
+  private resolveAndSettle(
     query: SubjectStatusQuery,
     sessionId: string | undefined,
   ): Promise<void> | undefined {
-    const { checkpoint, authentication } = query;
     const input: ZeroTrustResolveInput = {
-      authentication,
+      authentication: query.authentication,
       unsampled: true,
-      ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
+      ...(query.checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
     };
     const cached = this.o.resolver.resolveCached(input);
-    if (cached === undefined) return this.o.resolver.resolve(input).then((r) => this.remember(query, r));
-    this.remember(query, cached);
+    if (cached === undefined) return this.o.resolver.resolve(input).then((r) => this.settle(query, r));
+    this.settle(query, cached);
     return undefined;
   }
 
-  // The request's one resolution (at `request`), which the authorization and `me` read; then judged.
-  private remember(query: SubjectStatusQuery, resolution: ZeroTrustResolution): void {
+  // The request's one resolution (at `request`), which the authorization and `me` read; then judged
+  // when there is something to judge (a BLOCK anywhere, any hold at `credential`).
+  private settle(query: SubjectStatusQuery, resolution: ZeroTrustResolution): void {
     if (query.checkpoint === "request") {
       const remembered: RememberedZeroTrust = { authentication: query.authentication, resolution };
       query.exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
     }
-    this.judge(query, resolution);
+    if (resolution.action === "BLOCK" || query.checkpoint === "credential") this.judge(query, resolution);
   }
 
   // Refuses (throws) what this checkpoint refuses; audits a BLOCK (denied, or shadow).
@@ -173,3 +185,6 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
     );
   }
 }
+
+// The check never throws synchronously and always answers a promise: the gate asks it directly.
+answersWithoutThrowing(ZeroTrustSubjectStatusCheck.prototype.check);

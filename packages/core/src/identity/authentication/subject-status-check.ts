@@ -47,6 +47,18 @@ export const SubjectStatusCheck: InjectionToken<SubjectStatusCheck> = Symbol.for
 
 const AsyncFunction = (async () => {}).constructor;
 
+/** Checks known never to throw synchronously and always to answer a promise (answersWithoutThrowing). */
+const WITHOUT_THROWING = new WeakSet<SubjectStatusCheck["check"]>();
+
+/**
+ * Marks a check function that is not an async function but never throws synchronously and always
+ * answers a promise (a refusal is a rejection): a lone member with such a check is asked directly,
+ * like an async function, without a wrapper of the gate's. Internal: not part of `/ports`.
+ */
+export function answersWithoutThrowing(check: SubjectStatusCheck["check"]): void {
+  WITHOUT_THROWING.add(check);
+}
+
 /**
  * The settled "goes on" a check or gate may hand back when it decided without waiting (from memory,
  * or with nothing to ask): a caller that gets this very promise may go on at once, without a `.then`
@@ -81,8 +93,8 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
 /**
  * The gate at one checkpoint, resolved once: the members that judge it; a lone member whose check is
  * an async function is the gate itself (its check, bound), so the checkpoint runs no function of the
- * gate's own (the chains' `request` checkpoint: every authenticated request); any other lone member
- * is asked directly (askAlone).
+ * gate's own (the chains' `request` checkpoint: every authenticated request), and so is one marked
+ * `answersWithoutThrowing`; any other lone member is asked through askAlone.
  */
 export function subjectStatusGateAt(
   checks: readonly SubjectStatusCheck[],
@@ -91,7 +103,9 @@ export function subjectStatusGateAt(
   const asked = checks.filter((m) => m.checkpoints === undefined || m.checkpoints.includes(checkpoint));
   const only = asked[0];
   if (asked.length === 1 && only !== undefined) {
-    if (only.check.constructor === AsyncFunction) return only.check.bind(only);
+    if (only.check.constructor === AsyncFunction || WITHOUT_THROWING.has(only.check)) {
+      return only.check.bind(only);
+    }
     return (query) => askAlone(only, query);
   }
   return subjectStatusGate(asked);
@@ -103,6 +117,9 @@ export function subjectStatusGateAt(
  * hands back a settled one), its synchronous throw as a rejection, anything else as a settled promise.
  */
 function askAlone(member: SubjectStatusCheck, query: SubjectStatusQuery): Promise<void> {
+  if (member.check.constructor === AsyncFunction || WITHOUT_THROWING.has(member.check)) {
+    return member.check(query);
+  }
   try {
     const answer: unknown = member.check(query);
     return answer instanceof Promise ? (answer as Promise<void>) : Promise.resolve(answer as undefined);

@@ -53,7 +53,10 @@ export class CachedAccountStanding implements AccountStanding {
     try {
       const cached = this.entries.get(authentication.userId);
       if (cached !== undefined && this.o.clock.now() < cached.until) {
-        return stands(cached, authentication) ? STANDING_HOLDS : STANDING_DOES_NOT_HOLD;
+        // `stands`, inline (every authenticated request).
+        return cached.enabled && (cached.stamp ?? "") === (authentication.securityStamp ?? "")
+          ? STANDING_HOLDS
+          : STANDING_DOES_NOT_HOLD;
       }
       return this.entry(authentication.userId).then((entry) => stands(entry, authentication));
     } catch (error) {
