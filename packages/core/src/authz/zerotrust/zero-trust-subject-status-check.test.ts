@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import {
   SUBJECT_GOES_ON,
   type SubjectCheckpoint,
+  type SubjectStatusQuery,
 } from "../../identity/authentication/subject-status-check.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { ZERO_TRUST_ACTIONS } from "./zero-trust-action.js";
@@ -213,6 +214,16 @@ describe("ZeroTrustSubjectStatusCheck", () => {
       await expect(ask(exchange, "step-up")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
       await expect(ask(exchange, "credential")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
       expect(resolutions()).toBe(4);
+    });
+
+    it("never throws synchronously (the gate asks it directly): a broken query is a rejected promise", async () => {
+      const { check } = checked();
+      const broken = { checkpoint: "request", authentication: ALICE } as unknown as SubjectStatusQuery;
+      let answer: Promise<void> | undefined;
+      expect(() => {
+        answer = check.check(broken);
+      }).not.toThrow();
+      await expect(answer).rejects.toBeInstanceOf(TypeError);
     });
 
     it("answers a hot-path hit and a reused resolution with SUBJECT_GOES_ON (settled, shared): no async layer", async () => {
