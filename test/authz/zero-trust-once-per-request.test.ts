@@ -48,6 +48,13 @@ describe("zero trust once per request", () => {
     expect(reads).toHaveLength(1);
   });
 
+  it("one resolution and one store read for a bearer GET /api/me: the `me` checkpoint judges the `request` checkpoint's", async () => {
+    const { res, resolutions, reads } = await counting(() => fetch(`${demo.base}/api/me`, { headers }));
+    expect(res.status).toBe(200);
+    expect(resolutions).toBe(1);
+    expect(reads).toHaveLength(1);
+  });
+
   it("the PDP decides on that one resolution: an ESCALATE the checkpoint lets through is refused by the PDP", async () => {
     const user = await demo.platform.resolve(UserRepository).findByUsername("user");
     const service = demo.platform.resolve(ZeroTrustActionService);

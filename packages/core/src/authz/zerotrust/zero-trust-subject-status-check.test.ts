@@ -1,5 +1,9 @@
-import { describe, expect, it } from "vitest";
-import type { SubjectCheckpoint } from "../../identity/authentication/subject-status-check.js";
+import { describe, expect, it, vi } from "vitest";
+import {
+  SUBJECT_GOES_ON,
+  type SubjectCheckpoint,
+  type SubjectStatusQuery,
+} from "../../identity/authentication/subject-status-check.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { ZERO_TRUST_ACTIONS } from "./zero-trust-action.js";
 import { ALICE, BOB, sequence, setup } from "./zero-trust.fixture.js";
@@ -147,5 +151,93 @@ describe("ZeroTrustSubjectStatusCheck", () => {
     const reads = store.gets.length;
     await expect(at("token-refresh")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
     expect(store.gets.length).toBeGreaterThan(reads);
+  });
+
+  describe("once per request", () => {
+    /** One request (one exchange) asked at `checkpoints` in order; counts the resolver's calls. */
+    function counted(code: Record<string, unknown> = {}) {
+      const s = checked(code);
+      // Every resolution starts with `resolveCached`; a miss goes on to `resolve` (the same one).
+      const cached = vi.spyOn(s.resolver, "resolveCached");
+      const ask = (exchange: HttpExchange, checkpoint: SubjectCheckpoint, authentication = ALICE) =>
+        s.check.check({ checkpoint, authentication, exchange });
+      return { ...s, ask, resolutions: () => cached.mock.calls.length };
+    }
+
+    it("`me` after `request` judges the request's resolution: the resolver is asked once, the store read once", async () => {
+      const { ask, resolutions, store } = counted();
+      const exchange = request();
+      await expect(ask(exchange, "request")).resolves.toBeUndefined();
+      await expect(ask(exchange, "me")).resolves.toBeUndefined();
+      expect(resolutions()).toBe(1);
+      expect(store.gets).toEqual(["user:u-alice", `session:${SESSION}`]);
+      // Another request resolves again (from the hot path here): nothing is kept across requests.
+      const next = request();
+      await ask(next, "request");
+      await ask(next, "me");
+      expect(resolutions()).toBe(2);
+    });
+
+    it("a BLOCK written between two requests is seen by the second, at `request` and at `me`", async () => {
+      const { ask, service, audit } = counted();
+      const first = request();
+      await ask(first, "request");
+      await ask(first, "me");
+      await service.set("user:u-alice", "BLOCK", { source: "admin", reason: "stolen laptop" });
+      const second = request();
+      await expect(ask(second, "request")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      await expect(ask(second, "me")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      const denied = audit.events().filter((e) => e.type === "zerotrust.checkpoint.denied");
+      expect(denied.map((e) => e.data?.checkpoint)).toEqual(["request", "me"]);
+    });
+
+    it("SHADOW audits the BLOCK at `request` and at `me` as before, from one resolution, and lets both through", async () => {
+      const { ask, service, audit, resolutions } = counted({ "security.zerotrust.mode": "SHADOW" });
+      await service.set("user:u-alice", "BLOCK", { source: "admin" });
+      const exchange = request();
+      await expect(ask(exchange, "request")).resolves.toBeUndefined();
+      await expect(ask(exchange, "me")).resolves.toBeUndefined();
+      const shadow = audit.events().filter((e) => e.type === "zerotrust.checkpoint.shadow");
+      expect(shadow.map((e) => e.data?.checkpoint)).toEqual(["request", "me"]);
+      expect(resolutions()).toBe(1);
+    });
+
+    it("resolves afresh at `me` for another caller (a sign-in during the request), and at `step-up` and `credential`", async () => {
+      const { ask, service, resolutions } = counted();
+      const exchange = request();
+      await ask(exchange, "request");
+      await service.set("user:u-bob", "BLOCK", { source: "admin" });
+      await expect(ask(exchange, "me", BOB)).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      expect(resolutions()).toBe(2);
+      // A BLOCK written after this request's `request` checkpoint: step-up and credential read it.
+      await service.set("user:u-alice", "BLOCK", { source: "admin" });
+      await expect(ask(exchange, "step-up")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      await expect(ask(exchange, "credential")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      expect(resolutions()).toBe(4);
+    });
+
+    it("never throws synchronously (the gate asks it directly): a broken query is a rejected promise", async () => {
+      const { check } = checked();
+      const broken = { checkpoint: "request", authentication: ALICE } as unknown as SubjectStatusQuery;
+      let answer: Promise<void> | undefined;
+      expect(() => {
+        answer = check.check(broken);
+      }).not.toThrow();
+      await expect(answer).rejects.toBeInstanceOf(TypeError);
+    });
+
+    it("answers a hot-path hit and a reused resolution with SUBJECT_GOES_ON (settled, shared): no async layer", async () => {
+      const { ask } = counted();
+      const exchange = new HttpExchange({
+        method: "GET",
+        url: "/api/me",
+        headers: { authorization: "Bearer t" },
+        remoteAddress: "203.0.113.9",
+        readBody: async () => "",
+      });
+      await ask(exchange, "request"); // the store read, then the hot path holds alice
+      expect(ask(exchange, "request")).toBe(SUBJECT_GOES_ON);
+      expect(ask(exchange, "me")).toBe(SUBJECT_GOES_ON);
+    });
   });
 });

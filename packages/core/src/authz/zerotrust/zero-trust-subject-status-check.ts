@@ -1,7 +1,9 @@
-import type {
-  SubjectCheckpoint,
-  SubjectStatusCheck,
-  SubjectStatusQuery,
+import {
+  answersWithoutThrowing,
+  SUBJECT_GOES_ON,
+  type SubjectCheckpoint,
+  type SubjectStatusCheck,
+  type SubjectStatusQuery,
 } from "../../identity/authentication/subject-status-check.js";
 import type { AuditSink } from "../../kernel/audit-sink.js";
 import { PlatformError } from "../../kernel/platform-error.js";
@@ -21,6 +23,12 @@ const SESSION_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set([
   "request",
   "credential",
 ]);
+
+/**
+ * Checkpoints that judge the resolution the request's `request` checkpoint made for the same caller
+ * instead of resolving again (decision zero-trust.md#checkpoints-reuse-the-requests-resolution).
+ */
+const REUSING_CHECKPOINTS: ReadonlySet<SubjectCheckpoint> = new Set(["me"]);
 
 /** Options of the ZeroTrustSubjectStatusCheck. */
 export interface ZeroTrustSubjectStatusCheckOptions {
@@ -48,30 +56,87 @@ export interface ZeroTrustSubjectStatusCheckOptions {
  * enrol the factor that would clear its own CHALLENGE (a stolen password plus the thief's passkey). Sampling
  * never skips a checkpoint; a store outage lets the user through unless this process still holds the
  * user's BLOCK (stale-if-error). SHADOW mode audits what it would have refused and lets it through.
+ * The `request` checkpoint keeps its resolution on the exchange (ZERO_TRUST_RESOLUTION_ATTRIBUTE);
+ * `me` judges that one for the same caller instead of resolving again (resolved once per request).
  */
 export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
   readonly id = "zero-trust";
 
   constructor(private readonly o: ZeroTrustSubjectStatusCheckOptions) {}
 
-  async check({ checkpoint, authentication, exchange }: SubjectStatusQuery): Promise<void> {
-    const sessionId =
-      SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined
-        ? await this.o.sessionHandle?.(exchange)
-        : undefined;
+  /**
+   * Not an async function: a hot-path hit, or the `me` checkpoint reusing the request's resolution,
+   * answers SUBJECT_GOES_ON, settled (every authenticated request passes here). Never throws:
+   * a refusal is a rejection (so the gate may ask it directly: `answersWithoutThrowing`).
+   */
+  check(query: SubjectStatusQuery): Promise<void> {
+    try {
+      const { checkpoint, authentication, exchange } = query;
+      if (REUSING_CHECKPOINTS.has(checkpoint)) {
+        const remembered = exchange.attributes.get(ZERO_TRUST_RESOLUTION_ATTRIBUTE) as
+          | RememberedZeroTrust
+          | undefined;
+        // Only for the caller it was made for: a sign-in during the request is resolved afresh.
+        if (remembered !== undefined && remembered.authentication === authentication) {
+          this.settle(query, remembered.resolution);
+          return SUBJECT_GOES_ON;
+        }
+      }
+      if (SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined) {
+        const sessionId = this.o.sessionHandle?.(exchange);
+        if (sessionId !== undefined) return sessionId.then((id) => this.resolveAndSettle(query, id));
+      }
+      // resolveAndSettle without a session, inline: every bearer request passes here.
+      const input: ZeroTrustResolveInput =
+        checkpoint === "sign-in"
+          ? { authentication, unsampled: true, quiet: true }
+          : { authentication, unsampled: true };
+      const resolution = this.o.resolver.resolveCached(input);
+      if (resolution === undefined) return this.o.resolver.resolve(input).then((r) => this.settle(query, r));
+      if (checkpoint === "request") {
+        const remembered: RememberedZeroTrust = { authentication, resolution };
+        exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
+      }
+      if (resolution.action === "BLOCK" || checkpoint === "credential") this.judge(query, resolution);
+      return SUBJECT_GOES_ON;
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  // A hot-path hit is settled at once (undefined: nothing to wait for) without `resolve` (its own
+  // first step); a miss goes on to the store.
+  private resolveAndSettle(
+    query: SubjectStatusQuery,
+    sessionId: string | undefined,
+  ): Promise<void> | undefined {
     const input: ZeroTrustResolveInput = {
-      authentication,
+      authentication: query.authentication,
       unsampled: true,
-      ...(checkpoint === "sign-in" ? { quiet: true as const } : {}),
+      ...(query.checkpoint === "sign-in" ? { quiet: true as const } : {}),
       ...(sessionId === undefined ? {} : { sessionId }),
     };
-    // A hot-path hit answers without `resolve` (its own first step); a miss goes on to the store.
-    const resolution = this.o.resolver.resolveCached(input) ?? (await this.o.resolver.resolve(input));
-    // The request's one resolution: the authorization reads it rather than resolving again.
-    if (checkpoint === "request") {
-      const remembered: RememberedZeroTrust = { authentication, resolution };
-      exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
+    const cached = this.o.resolver.resolveCached(input);
+    if (cached === undefined) return this.o.resolver.resolve(input).then((r) => this.settle(query, r));
+    this.settle(query, cached);
+    return undefined;
+  }
+
+  // The request's one resolution (at `request`), which the authorization and `me` read; then judged
+  // when there is something to judge (a BLOCK anywhere, any hold at `credential`).
+  private settle(query: SubjectStatusQuery, resolution: ZeroTrustResolution): void {
+    if (query.checkpoint === "request") {
+      const remembered: RememberedZeroTrust = { authentication: query.authentication, resolution };
+      query.exchange.attributes.set(ZERO_TRUST_RESOLUTION_ATTRIBUTE, remembered);
     }
+    if (resolution.action === "BLOCK" || query.checkpoint === "credential") this.judge(query, resolution);
+  }
+
+  // Refuses (throws) what this checkpoint refuses; audits a BLOCK (denied, or shadow).
+  private judge(
+    { checkpoint, authentication, exchange }: SubjectStatusQuery,
+    resolution: ZeroTrustResolution,
+  ): void {
     if (checkpoint === "credential") this.refuseHeldCredentialChange(resolution, authentication);
     if (resolution.action !== "BLOCK") return;
     const shadow = resolution.mode === "SHADOW";
@@ -120,3 +185,6 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
     );
   }
 }
+
+// The check never throws synchronously and always answers a promise: the gate asks it directly.
+answersWithoutThrowing(ZeroTrustSubjectStatusCheck.prototype.check);

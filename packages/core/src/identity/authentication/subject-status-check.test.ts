@@ -4,11 +4,13 @@ import { PlatformError } from "../../kernel/platform-error.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { user } from "./authentication.fixture.js";
 import {
+  SUBJECT_GOES_ON,
   type SubjectStatusCheck,
   SubjectStatusCheck as SubjectStatusCheckToken,
   type SubjectStatusQuery,
   subjectStatusChecksOf,
   subjectStatusGate,
+  subjectStatusGateAt,
 } from "./subject-status-check.js";
 
 const query: SubjectStatusQuery = {
@@ -35,7 +37,7 @@ function member(id: string, calls: string[], refuse = false): SubjectStatusCheck
 
 describe("subjectStatusGate", () => {
   it("lets everyone through with no member (identity's default)", async () => {
-    await expect(subjectStatusGate([])(query)).resolves.toBeUndefined();
+    expect(subjectStatusGate([])(query)).toBe(SUBJECT_GOES_ON);
   });
 
   it("asks every member in order; the first refusal stops the rest and is the answer", async () => {
@@ -61,5 +63,28 @@ describe("subjectStatusGate", () => {
       ],
     });
     expect(subjectStatusChecksOf(platform.container).map((m) => m.id)).toEqual(["a", "b"]);
+  });
+
+  it("asks a lone member that is a plain function directly: its promise as it is, a synchronous throw as a rejection", async () => {
+    const settled = Promise.resolve();
+    const answering: SubjectStatusCheck = { id: "memo", check: () => settled };
+    const throwing: SubjectStatusCheck = {
+      id: "sync",
+      check: () => {
+        throw new PlatformError("ZERO_TRUST_BLOCKED", "Access is blocked");
+      },
+    };
+    // A host's JavaScript check that answers nothing at all still lets the caller through.
+    const silent = { id: "js", check: () => undefined } as unknown as SubjectStatusCheck;
+    for (const gateOf of [
+      (m: SubjectStatusCheck) => subjectStatusGate([m]),
+      (m: SubjectStatusCheck) => subjectStatusGateAt([m], "sign-in"),
+    ]) {
+      expect(gateOf(answering)(query)).toBe(settled);
+      const refused = gateOf(throwing)(query);
+      expect(refused).toBeInstanceOf(Promise);
+      await expect(refused).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      await expect(gateOf(silent)(query)).resolves.toBeUndefined();
+    }
   });
 });

@@ -47,17 +47,36 @@ export const SubjectStatusCheck: InjectionToken<SubjectStatusCheck> = Symbol.for
 
 const AsyncFunction = (async () => {}).constructor;
 
+/** Checks known never to throw synchronously and always to answer a promise (answersWithoutThrowing). */
+const WITHOUT_THROWING = new WeakSet<SubjectStatusCheck["check"]>();
+
+/**
+ * Marks a check function that is not an async function but never throws synchronously and always
+ * answers a promise (a refusal is a rejection): a lone member with such a check is asked directly,
+ * like an async function, without a wrapper of the gate's. Internal: not part of `/ports`.
+ */
+export function answersWithoutThrowing(check: SubjectStatusCheck["check"]): void {
+  WITHOUT_THROWING.add(check);
+}
+
+/**
+ * The settled "goes on" a check or gate may hand back when it decided without waiting (from memory,
+ * or with nothing to ask): a caller that gets this very promise may go on at once, without a `.then`
+ * (`/api/me`). Any other promise is waited on as usual. Internal: not part of `/ports`.
+ */
+export const SUBJECT_GOES_ON: Promise<void> = Promise.resolve();
+
 /** Asks every check; resolves when all let the user go on, rejects with the first refusal. */
 export type SubjectStatusGate = (query: SubjectStatusQuery) => Promise<void>;
 
 /**
  * The gate over `checks`: at each checkpoint, the members that judge it (`checkpoints`), in order;
- * with none it lets everyone through without a promise chain of its own, and a lone member whose
- * check is an async function (it cannot throw synchronously) is asked directly.
+ * with none it lets everyone through (SUBJECT_GOES_ON), and a lone member is asked
+ * directly (askAlone).
  */
 export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): SubjectStatusGate {
   const members = [...checks];
-  if (members.length === 0) return async () => {};
+  if (members.length === 0) return () => SUBJECT_GOES_ON;
   const byCheckpoint = new Map<SubjectCheckpoint, readonly SubjectStatusCheck[]>();
   return (query) => {
     let asked = byCheckpoint.get(query.checkpoint);
@@ -66,8 +85,7 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
       byCheckpoint.set(query.checkpoint, asked);
     }
     const only = asked[0];
-    if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction)
-      return only.check(query);
+    if (asked.length === 1 && only !== undefined) return askAlone(only, query);
     return askEach(asked, query);
   };
 }
@@ -75,7 +93,8 @@ export function subjectStatusGate(checks: readonly SubjectStatusCheck[]): Subjec
 /**
  * The gate at one checkpoint, resolved once: the members that judge it; a lone member whose check is
  * an async function is the gate itself (its check, bound), so the checkpoint runs no function of the
- * gate's own (the chains' `request` checkpoint: every authenticated request).
+ * gate's own (the chains' `request` checkpoint: every authenticated request), and so is one marked
+ * `answersWithoutThrowing`; any other lone member is asked through askAlone.
  */
 export function subjectStatusGateAt(
   checks: readonly SubjectStatusCheck[],
@@ -83,10 +102,30 @@ export function subjectStatusGateAt(
 ): SubjectStatusGate {
   const asked = checks.filter((m) => m.checkpoints === undefined || m.checkpoints.includes(checkpoint));
   const only = asked[0];
-  if (asked.length === 1 && only !== undefined && only.check.constructor === AsyncFunction) {
-    return only.check.bind(only);
+  if (asked.length === 1 && only !== undefined) {
+    if (only.check.constructor === AsyncFunction || WITHOUT_THROWING.has(only.check)) {
+      return only.check.bind(only);
+    }
+    return (query) => askAlone(only, query);
   }
   return subjectStatusGate(asked);
+}
+
+/**
+ * One member's check, asked without an async layer of the gate's: an async function's promise as it
+ * is; a plain function's answer as it is when it is a promise (a member that answers from memory
+ * hands back a settled one), its synchronous throw as a rejection, anything else as a settled promise.
+ */
+function askAlone(member: SubjectStatusCheck, query: SubjectStatusQuery): Promise<void> {
+  if (member.check.constructor === AsyncFunction || WITHOUT_THROWING.has(member.check)) {
+    return member.check(query);
+  }
+  try {
+    const answer: unknown = member.check(query);
+    return answer instanceof Promise ? (answer as Promise<void>) : Promise.resolve(answer as undefined);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 async function askEach(members: readonly SubjectStatusCheck[], query: SubjectStatusQuery): Promise<void> {

@@ -1,7 +1,7 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
-import { currentAuthentication } from "../authentication/authentication.js";
-import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
+import { type Authentication, currentAuthentication } from "../authentication/authentication.js";
+import { SUBJECT_GOES_ON, type SubjectStatusGate } from "../authentication/subject-status-check.js";
 import type { ChainRoute } from "../chain/chain-route.js";
 import { IDENTITY_CONTRACTS } from "../identity-contracts.js";
 
@@ -33,21 +33,35 @@ export class MeEndpoint {
     ];
   }
 
-  /** Answers the caller's profile, or 401. */
-  async handle(exchange: HttpExchange): Promise<void> {
+  /**
+   * Answers the caller's profile, or 401. Not an async function: it waits on the `me` checkpoint's
+   * promise only when that is not SUBJECT_GOES_ON (decided without waiting); otherwise it answers at
+   * once and returns undefined (the route runner then creates no promise for it).
+   */
+  handle(exchange: HttpExchange): Promise<void> | undefined {
     const a = currentAuthentication(exchange);
-    if (!a) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
+    if (!a) return Promise.reject(new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required"));
     exchange.response.headers.set("cache-control", "no-store");
-    await this.statusCheck?.({ checkpoint: "me", authentication: a, exchange });
-    const bearer = a as { originalMethod?: string; method: string };
-    exchange.json(200, {
-      id: a.userId,
-      username: a.username,
-      authorities: [...a.authorities],
-      authenticatedBy: a.method === "bearer" ? "bearer" : "session",
-      method: a.method === "bearer" ? (bearer.originalMethod ?? "bearer") : a.method,
-      authenticatedAt: new Date(a.authenticatedAt).toISOString(),
-      factors: a.factors.map((f) => f.type),
-    });
+    const checked = this.statusCheck?.({ checkpoint: "me", authentication: a, exchange });
+    // Decided without waiting (the request's zero-trust resolution, judged again): answered at once.
+    if (checked === undefined || checked === SUBJECT_GOES_ON) {
+      answerProfile(exchange, a);
+      return undefined;
+    }
+    return checked.then(() => answerProfile(exchange, a));
   }
+}
+
+/** Writes the caller's profile (200). */
+function answerProfile(exchange: HttpExchange, a: Authentication): void {
+  const bearer = a as { originalMethod?: string; method: string };
+  exchange.json(200, {
+    id: a.userId,
+    username: a.username,
+    authorities: [...a.authorities],
+    authenticatedBy: a.method === "bearer" ? "bearer" : "session",
+    method: a.method === "bearer" ? (bearer.originalMethod ?? "bearer") : a.method,
+    authenticatedAt: new Date(a.authenticatedAt).toISOString(),
+    factors: a.factors.map((f) => f.type),
+  });
 }

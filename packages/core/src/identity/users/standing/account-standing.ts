@@ -18,6 +18,15 @@ export interface AccountStanding {
 /** DI token of the AccountStanding port. */
 export const AccountStanding: InjectionToken<AccountStanding> = Symbol.for("platform.AccountStanding");
 
+/**
+ * The settled "holds" and "does not hold" an AccountStanding may hand back when it answers from
+ * memory (CachedAccountStanding's fresh entry): a caller that gets one of these very promises knows
+ * the answer without an `await`. Any other promise is waited on as usual. Internal: not in `/ports`.
+ */
+export const STANDING_HOLDS: Promise<boolean> = Promise.resolve(true);
+/** See STANDING_HOLDS. */
+export const STANDING_DOES_NOT_HOLD: Promise<boolean> = Promise.resolve(false);
+
 /** The ChangeCounters topic of account standing changes. */
 export const ACCOUNT_STANDING_TOPIC = "identity.account-standing";
 

@@ -4,7 +4,7 @@ import { InMemoryChangeCounters } from "../../../kernel/coordination/in-memory-c
 import { CryptoIdGenerator } from "../../../kernel/id-generator.js";
 import { user } from "../../authentication/authentication.fixture.js";
 import { InMemoryUserRepository } from "../in-memory-user-repository.js";
-import { ACCOUNT_STANDING_TOPIC } from "./account-standing.js";
+import { ACCOUNT_STANDING_TOPIC, STANDING_DOES_NOT_HOLD, STANDING_HOLDS } from "./account-standing.js";
 import { CachedAccountStanding } from "./cached-account-standing.js";
 
 async function setup() {
@@ -74,5 +74,18 @@ describe("CachedAccountStanding", () => {
     const fresh = new CachedAccountStanding({ users, counters, clock });
     expect(await fresh.holds(signIn)).toBe(false);
     expect(await standing.holds(signIn)).toBe(false); // the raced read was not kept
+  });
+
+  it("answers a fresh cached entry with STANDING_HOLDS or STANDING_DOES_NOT_HOLD (no async layer); a bad call rejects, never throws", async () => {
+    const { standing, signIn, reads } = await setup();
+    const first = standing.holds(signIn);
+    expect(await first).toBe(true);
+    expect(standing.holds(signIn)).toBe(STANDING_HOLDS);
+    expect(standing.holds({ ...signIn, securityStamp: "other" })).toBe(STANDING_DOES_NOT_HOLD);
+    expect(await STANDING_HOLDS).toBe(true);
+    expect(await STANDING_DOES_NOT_HOLD).toBe(false);
+    expect(reads()).toBe(1);
+    const bad = standing.holds(undefined as unknown as typeof signIn);
+    await expect(bad).rejects.toBeInstanceOf(TypeError);
   });
 });

@@ -2,7 +2,12 @@ import type { Clock } from "../../../kernel/clock.js";
 import type { ChangeCounters } from "../../../kernel/coordination/change-counters.js";
 import type { Authentication } from "../../authentication/authentication.js";
 import type { UserRepository } from "../user-repository.js";
-import { ACCOUNT_STANDING_TOPIC, type AccountStanding } from "./account-standing.js";
+import {
+  ACCOUNT_STANDING_TOPIC,
+  type AccountStanding,
+  STANDING_DOES_NOT_HOLD,
+  STANDING_HOLDS,
+} from "./account-standing.js";
 
 /** Most accounts the standing cache holds; beyond, the oldest read is dropped. */
 export const ACCOUNT_STANDING_CACHE_MAX_ENTRIES = 100_000;
@@ -40,14 +45,23 @@ export class CachedAccountStanding implements AccountStanding {
     this.ttlMs = o.ttlMs ?? ACCOUNT_STANDING_CACHE_TTL_MS;
   }
 
-  async holds(authentication: Authentication): Promise<boolean> {
-    // A fresh cached entry, inline (every authenticated request); otherwise `entry` reads the account.
-    const cached = this.entries.get(authentication.userId);
-    const entry =
-      cached !== undefined && this.o.clock.now() < cached.until
-        ? cached
-        : await this.entry(authentication.userId);
-    return entry.enabled && (entry.stamp ?? "") === (authentication.securityStamp ?? "");
+  /**
+   * Not an async function: a fresh cached entry (every authenticated request) answers STANDING_HOLDS
+   * or STANDING_DOES_NOT_HOLD (settled, shared); a miss reads the account (`entry`). Never throws: a failure is a rejection.
+   */
+  holds(authentication: Authentication): Promise<boolean> {
+    try {
+      const cached = this.entries.get(authentication.userId);
+      if (cached !== undefined && this.o.clock.now() < cached.until) {
+        // `stands`, inline (every authenticated request).
+        return cached.enabled && (cached.stamp ?? "") === (authentication.securityStamp ?? "")
+          ? STANDING_HOLDS
+          : STANDING_DOES_NOT_HOLD;
+      }
+      return this.entry(authentication.userId).then((entry) => stands(entry, authentication));
+    } catch (error) {
+      return Promise.reject(error);
+    }
   }
 
   async changed(userId: string): Promise<void> {
@@ -90,4 +104,9 @@ export class CachedAccountStanding implements AccountStanding {
     }
     this.entries.set(userId, entry);
   }
+}
+
+/** Whether `entry` says the sign-in still stands: enabled, with the sign-in's stamp. */
+function stands(entry: Entry, authentication: Authentication): boolean {
+  return entry.enabled && (entry.stamp ?? "") === (authentication.securityStamp ?? "");
 }
