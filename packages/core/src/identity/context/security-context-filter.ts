@@ -3,7 +3,12 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, AUTHENTICATION_ATTRIBUTE } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { BEARER_SCHEME, BEARER_TOKEN } from "../login/bearer-token.js";
-import type { AccountStanding } from "../users/standing/account-standing.js";
+import { NO_SESSION } from "../session/session-manager.js";
+import {
+  type AccountStanding,
+  STANDING_DOES_NOT_HOLD,
+  STANDING_HOLDS,
+} from "../users/standing/account-standing.js";
 import type { SecurityContextRepository } from "./security-context-repository.js";
 
 /** Verifies a bearer access token (the token service of `.oauth2()`). */
@@ -53,18 +58,27 @@ export class SecurityContextFilter implements SecurityFilter {
       const token = BEARER_TOKEN.exec(header)?.[1];
       if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
       authentication = await this.bearer.authenticate(token);
-      if (standing !== undefined && !(await standing.holds(authentication))) {
-        throw new PlatformError("INVALID_TOKEN", "Invalid access token");
+      if (standing !== undefined) {
+        // A standing answered from memory (a shared settled answer) is read without waiting on it.
+        const held = standing.holds(authentication);
+        const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
+        if (!holds) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
       }
       // setCurrentAuthentication, inline (every request).
       exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
       exchange.attributes.set(BEARER, true);
     } else {
-      authentication = await this.repository.load(exchange);
-      if (authentication !== undefined && standing !== undefined && !(await standing.holds(authentication))) {
-        // The account changed standing since this sign-in: the session ends, the caller is anonymous.
-        await this.repository.clear(exchange);
-        authentication = undefined;
+      // No session (the shared settled answer): anonymous, without waiting on it.
+      const loaded = this.repository.load(exchange);
+      authentication = loaded === NO_SESSION ? undefined : await loaded;
+      if (authentication !== undefined && standing !== undefined) {
+        const held = standing.holds(authentication);
+        const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
+        if (!holds) {
+          // The account changed standing since this sign-in: the session ends, the caller is anonymous.
+          await this.repository.clear(exchange);
+          authentication = undefined;
+        }
       }
       if (authentication !== undefined) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
       else exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);

@@ -41,7 +41,7 @@ const MAX_ID_LENGTH = 256;
  * The request's session when it has none (no cookie, or one not worth looking up): one settled
  * promise shared by every such request, so that reading it costs no promise and no async step.
  */
-const NO_SESSION: Promise<undefined> = Promise.resolve(undefined);
+export const NO_SESSION: Promise<undefined> = Promise.resolve(undefined);
 
 /**
  * Server-side sessions over HTTP: one HttpOnly, SameSite, Path=/ cookie (Secure on https) carrying
