@@ -98,10 +98,15 @@ export class SecurityContextHolder {
           this.close(scope);
           throw error;
         }
-        return result.finally(() => {
+        // Closed when the route's promise settles: one `then` (a `finally` makes two more promises).
+        const close = (): void => {
           if (!scope.open) return;
           scope.open = false;
           if (--this.openScopes === 0) this.storage.disable();
+        };
+        return result.then(close, (error: unknown) => {
+          close();
+          throw error;
         });
       },
     };
