@@ -69,6 +69,9 @@ export function addDemoAuthorizationRoutes(routes: RouteRegistry, platform: Plat
     name: "orders.list",
     meta: { contract: DEMO_CONTRACTS.list },
     description: "List the caller's orders (ROLE_ADMIN: every order)",
+    // The caller is passed to `list` (not a @Protectable method), so the route needs no caller
+    // context: no async-context tracking for it (docs/authorization.md, method protection).
+    callerContext: false,
     handler: (ex) => {
       const who = currentAuthentication(ex);
       if (!who) throw new PlatformError("AUTHENTICATION_REQUIRED", "Authentication required");
