@@ -9,13 +9,19 @@ export interface InMemoryRevokedAccessTokenStoreOptions {
   sweepIntervalMs?: number;
 }
 
+/** `isRevoked`'s answer for a token held nowhere: one settled promise (compared by identity). */
+export const NOT_REVOKED: Promise<boolean> = Promise.resolve(false);
+const REVOKED: Promise<boolean> = Promise.resolve(true);
+
 /**
- * The reference RevokedAccessTokenStore (tests, embedded default): one map of `jti:<id>` and
- * `sid:<family>` keys → expiresAt. Entries are dropped when read after their expiry and swept out on
- * write at most once per `sweepIntervalMs`, so it holds only tokens that could still be accepted.
+ * The reference RevokedAccessTokenStore (tests, embedded default): two maps, token id → expiresAt and
+ * family id → expiresAt, keyed by the ids as given (a verified token's claims are shared, so a
+ * lookup builds no key). Entries are dropped when read after their expiry and swept out on write at
+ * most once per `sweepIntervalMs`, so it holds only tokens that could still be accepted.
  */
 export class InMemoryRevokedAccessTokenStore implements RevokedAccessTokenStore {
-  private readonly entries = new Map<string, number>();
+  private readonly tokens = new Map<string, number>();
+  private readonly families = new Map<string, number>();
   private readonly clock: Clock;
   private readonly sweepIntervalMs: number;
   private nextSweepAt: number;
@@ -27,45 +33,50 @@ export class InMemoryRevokedAccessTokenStore implements RevokedAccessTokenStore 
   }
 
   async revoke(jti: string, expiresAt: number): Promise<void> {
-    this.deny(`jti:${jti}`, expiresAt);
+    this.deny(this.tokens, jti, expiresAt);
   }
 
   async revokeFamily(familyId: string, expiresAt: number): Promise<void> {
-    this.deny(`sid:${familyId}`, expiresAt);
+    this.deny(this.families, familyId, expiresAt);
   }
 
-  async isRevoked(jti: string, familyId?: string): Promise<boolean> {
-    // `denied`, inline for the usual case: neither key held (every live token, every request).
-    const token = `jti:${jti}`;
-    const family = familyId === undefined ? undefined : `sid:${familyId}`;
-    if (!this.entries.has(token) && (family === undefined || !this.entries.has(family))) return false;
-    return this.denied(token) || (family !== undefined && this.denied(family));
+  /**
+   * Not an async function: the answer is one of two shared settled promises (NOT_REVOKED for every
+   * live token, on every bearer request).
+   */
+  isRevoked(jti: string, familyId?: string): Promise<boolean> {
+    // `denied`, inline for the usual case: neither id held.
+    if (!this.tokens.has(jti) && (familyId === undefined || !this.families.has(familyId))) return NOT_REVOKED;
+    return this.denied(this.tokens, jti) || (familyId !== undefined && this.denied(this.families, familyId))
+      ? REVOKED
+      : NOT_REVOKED;
   }
 
   /** How many entries are held, expired ones not yet swept included (for tests of boundedness). */
   size(): number {
-    return this.entries.size;
+    return this.tokens.size + this.families.size;
   }
 
-  private deny(key: string, expiresAt: number): void {
+  private deny(entries: Map<string, number>, id: string, expiresAt: number): void {
     const now = this.clock.now();
     this.maybeSweep(now);
     if (!(expiresAt > now)) return;
-    const current = this.entries.get(key);
-    if (current === undefined || current < expiresAt) this.entries.set(key, expiresAt);
+    const current = entries.get(id);
+    if (current === undefined || current < expiresAt) entries.set(id, expiresAt);
   }
 
-  private denied(key: string): boolean {
-    const expiresAt = this.entries.get(key);
+  private denied(entries: Map<string, number>, id: string): boolean {
+    const expiresAt = entries.get(id);
     if (expiresAt === undefined) return false;
     if (expiresAt > this.clock.now()) return true;
-    this.entries.delete(key);
+    entries.delete(id);
     return false;
   }
 
   private maybeSweep(now: number): void {
     if (now < this.nextSweepAt) return;
     this.nextSweepAt = now + this.sweepIntervalMs;
-    for (const [jti, expiresAt] of this.entries) if (expiresAt <= now) this.entries.delete(jti);
+    for (const entries of [this.tokens, this.families])
+      for (const [id, expiresAt] of entries) if (expiresAt <= now) entries.delete(id);
   }
 }

@@ -13,6 +13,7 @@ import {
   type RefreshTokenStore,
 } from "./refresh-token-store.js";
 import type { RevokedAccessTokenStore } from "./revoked-token-store.js";
+import { NOT_REVOKED } from "./in-memory-revoked-token-store.js";
 import { VerifiedTokenCache } from "./verified-token-cache.js";
 
 export { MAX_ACCESS_TOKEN_LENGTH } from "./access-token-codec.js";
@@ -144,8 +145,10 @@ export class TokenService {
   /** The Authentication an access token proves; throws `TOKEN_EXPIRED` or `INVALID_TOKEN`. */
   async authenticate(accessToken: string): Promise<BearerAuthentication> {
     const claims = await this.codec.verify(accessToken);
-    // One lookup: this token, or every token of its sign-in (family), may be denied.
-    if (await this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid)) {
+    // One lookup: this token, or every token of its sign-in (family), may be denied. The in-memory
+    // store's shared "not revoked" is read without waiting on it; any other answer is awaited.
+    const revoked = this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid);
+    if (revoked !== NOT_REVOKED && (await revoked)) {
       throw invalidAccessToken(new Error("Access token revoked"));
     }
     const authenticatedAt = claims.auth_time * 1000;
