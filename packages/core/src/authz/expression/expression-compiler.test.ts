@@ -176,3 +176,52 @@ describe("compileExpression: `not` operands folded into and/or", () => {
     expect(compileExpression(source).evaluate(anonymous)).toBe(expected);
   });
 });
+
+describe("compileExpression: `not` anywhere, against what the expression means", () => {
+  // Random trees (seeded) of true/false/hasRole, `not`/`!` (doubled too), n-ary and/or in both
+  // spellings, parenthesised: the compiled closure must answer what the tree means.
+  type Tree =
+    | boolean
+    | "role"
+    | { not: Tree; bang: boolean }
+    | { op: "and" | "or"; items: Tree[]; sym: boolean };
+  let seed = 26;
+  // mulberry32: a small seeded generator whose low bits are as random as its high ones.
+  const rnd = (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+  const grow = (depth: number): Tree => {
+    const pick = depth === 0 ? rnd(3) : rnd(6);
+    if (pick === 0) return true;
+    if (pick === 1) return false;
+    if (pick === 2) return "role";
+    if (pick === 3) return { not: grow(depth - 1), bang: rnd(2) === 0 };
+    const items = Array.from({ length: 2 + rnd(3) }, () => grow(depth - 1));
+    return { op: rnd(2) === 0 ? "and" : "or", items, sym: rnd(2) === 0 };
+  };
+  const text = (t: Tree): string => {
+    if (typeof t === "boolean") return String(t);
+    if (t === "role") return "hasRole('USER')";
+    if ("not" in t) return `${t.bang ? "!" : "not "}${text(t.not)}`;
+    const joiner = t.op === "and" ? (t.sym ? " && " : " and ") : t.sym ? " || " : " or ";
+    return `(${t.items.map(text).join(joiner)})`;
+  };
+  const meaning = (t: Tree, role: boolean): boolean => {
+    if (typeof t === "boolean") return t;
+    if (t === "role") return role;
+    if ("not" in t) return !meaning(t.not, role);
+    return t.op === "and" ? t.items.every((i) => meaning(i, role)) : t.items.some((i) => meaning(i, role));
+  };
+  it("agrees on 1,500 random expressions, for a caller with and without the role", () => {
+    for (let n = 0; n < 1500; n++) {
+      const tree = grow(4);
+      const source = text(tree);
+      const compiled = compileExpression(source);
+      expect(compiled.evaluate(user), source).toBe(meaning(tree, true));
+      expect(compiled.evaluate(anonymous), source).toBe(meaning(tree, false));
+    }
+  });
+});
