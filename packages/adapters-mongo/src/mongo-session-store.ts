@@ -85,6 +85,22 @@ export class MongoSessionStore implements SessionStore {
     await this.sessions.replaceOne({ _id: key }, doc, { upsert: true });
   }
 
+  /** `save` for a live session only: one replace matching the id and a future `expiresAt`, no upsert. */
+  async update(session: SessionRecord): Promise<boolean> {
+    const key = storedKey(session.id);
+    const doc: SessionDocument = {
+      _id: key,
+      ...(session.userId === undefined ? {} : { userId: session.userId }),
+      data: session.data,
+      createdAt: session.createdAt,
+      lastAccessedAt: session.lastAccessedAt,
+      expiresAt: session.expiresAt,
+      expiresAtDate: new Date(session.expiresAt),
+    };
+    const result = await this.sessions.replaceOne({ _id: key, expiresAt: { $gt: this.clock.now() } }, doc);
+    return result.matchedCount === 1;
+  }
+
   async delete(id: string): Promise<boolean> {
     const removed = await this.sessions.findOneAndDelete(
       { _id: storedKey(id) },

@@ -73,6 +73,13 @@ export class InMemorySessionStore implements SessionStore {
     }
   }
 
+  async update(session: SessionRecord): Promise<boolean> {
+    // Checked and replaced in one synchronous step: no other write can come between.
+    if (this.live(session.id) === undefined) return false;
+    await this.save(session);
+    return true;
+  }
+
   async delete(id: string): Promise<boolean> {
     const existed = this.live(id) !== undefined;
     this.remove(id);

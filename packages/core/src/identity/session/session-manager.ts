@@ -155,7 +155,7 @@ export class SessionManager {
   /** Persists changes made to the current session's `data`; does nothing without a session. */
   async save(exchange: HttpExchange): Promise<void> {
     const session = await this.current(exchange);
-    if (session) await this.store.save(session);
+    if (session) await this.persist(exchange, session);
   }
 
   /**
@@ -187,7 +187,7 @@ export class SessionManager {
     if (value === undefined) return this.removeValue(exchange, key);
     const session = await this.getOrCreate(exchange);
     session.data[key] = value;
-    await this.store.save(session);
+    await this.persist(exchange, session);
   }
 
   /** Removes a value from the session's data and persists it (never creates a session). */
@@ -196,7 +196,20 @@ export class SessionManager {
     // Checked on the data to read, so a key that is not there costs no copy of the session's data.
     if (!session || !Object.hasOwn(sessionDataToRead(session), key)) return;
     delete session.data[key];
-    await this.store.save(session);
+    await this.persist(exchange, session);
+  }
+
+  /**
+   * Writes the request's session back, only while it is still live (`SessionStore.update`): a session
+   * ended while this request ran (logout, rotation, "end other sessions") stays ended, the write is
+   * dropped and the cookie cleared. A store without `update` is written with `save`.
+   */
+  private async persist(exchange: HttpExchange, session: SessionRecord): Promise<void> {
+    const store = this.store;
+    if (store.update === undefined) return store.save(session);
+    if (await store.update(session)) return;
+    exchange.attributes.set(SESSION_ATTRIBUTE, NO_SESSION);
+    this.clearCookie(exchange);
   }
 
   /**

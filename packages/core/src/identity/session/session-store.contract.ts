@@ -163,6 +163,33 @@ export function describeSessionStoreContract(
       });
     });
 
+    describe("update (when the adapter implements it)", () => {
+      it("replaces a live session's record: true, and what it wrote is read back", async () => {
+        const { store } = await setup();
+        if (!store.update) return;
+        await store.save(record("s1", { userId: "u-1" }));
+        const changed = record("s1", { userId: "u-1", data: { changed: true }, lastAccessedAt: T0 + 1 });
+        expect(await store.update(changed)).toBe(true);
+        expect(await store.get("s1")).toEqual(changed);
+      });
+
+      it("neither creates nor revives: false for unknown, deleted and expired sessions", async () => {
+        const { store, clock } = await setup();
+        if (!store.update) return;
+        expect(await store.update(record("ghost"))).toBe(false);
+        expect(await store.get("ghost")).toBeUndefined();
+        await store.save(record("gone", { userId: "u-1" }));
+        await store.delete("gone");
+        expect(await store.update(record("gone", { userId: "u-1" }))).toBe(false);
+        expect(await store.get("gone")).toBeUndefined();
+        expect(await store.listByUser("u-1")).toEqual([]);
+        await store.save(record("old", { expiresAt: T0 + MINUTE }));
+        clock.set(T0 + MINUTE);
+        expect(await store.update(record("old", { expiresAt: T0 + 31 * MINUTE }))).toBe(false);
+        expect(await store.get("old")).toBeUndefined();
+      });
+    });
+
     describe("the index by user (listByUser, deleteByUser)", () => {
       it("keeps the user of a session and lists a user's live sessions oldest first, without ids", async () => {
         const { store, clock } = await setup();

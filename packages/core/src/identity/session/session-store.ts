@@ -36,6 +36,14 @@ export interface SessionStore {
   get(id: string): Promise<SessionRecord | undefined>;
   /** Creates or replaces a session. */
   save(session: SessionRecord): Promise<void>;
+  /**
+   * Replaces a live session's record, in one step; false, changing nothing, when it is absent or
+   * expired. Optional so existing adapters keep compiling; when present, the SessionManager writes
+   * every session it did not just create with it, so a request that loaded a session before it was
+   * ended (logout, rotation, "end other sessions") cannot bring it back by writing to it. A store
+   * without it is written with `save`, which recreates such a session: implement it.
+   */
+  update?(session: SessionRecord): Promise<boolean>;
   /** Removes a session; true when it existed. */
   delete(id: string): Promise<boolean>;
   /**
