@@ -1,7 +1,9 @@
 import { describe, expect, it, vi } from "vitest";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import type { ZeroTrustAction } from "./zero-trust-action.js";
+import { sessionStoreHandle } from "../../identity/session/session-store.js";
 import { ALICE, setup } from "./zero-trust.fixture.js";
+import { sessionHandle } from "./zero-trust-plugin.js";
 
 const H = 3_600_000;
 const M = 60_000;
@@ -159,5 +161,27 @@ describe("ZeroTrustActionService writes", () => {
     await service.set("user:b", "ALLOW", { source: "host" });
     expect((await service.list({ action: "BLOCK" })).map((r) => r.subject)).toEqual(["user:a"]);
     expect((await service.get("user:b"))?.action).toBe("ALLOW");
+  });
+});
+
+describe("ZeroTrustActionService subjects", () => {
+  it("takes the account page's 43-character session handle as zero trust's own 22-character one", async () => {
+    const { service, resolver } = setup();
+    const sessionId = "a-session-id-as-the-cookie-carries-it";
+    const accountHandle = sessionStoreHandle(sessionId);
+    expect(accountHandle).toHaveLength(43);
+    const stored = await service.canonicalSubject(`session:${accountHandle}`);
+    expect(stored).toBe(`session:${sessionHandle(sessionId)}`);
+    // What an administrator writes under it reaches the session the account page listed.
+    await service.set(stored, "BLOCK", { source: "admin", reason: "test" });
+    const resolution = await resolver.resolve({
+      authentication: ALICE,
+      sessionId: sessionHandle(sessionId),
+      unsampled: true,
+    });
+    expect(resolution.action).toBe("BLOCK");
+    // Other handles stay as given.
+    expect(await service.canonicalSubject("session:abc")).toBe("session:abc");
+    expect(await service.canonicalSubject(`session:${accountHandle}x`)).toBe(`session:${accountHandle}x`);
   });
 });

@@ -14,8 +14,14 @@ import { ZERO_TRUST_AUDIT } from "./zero-trust-audit.js";
 import {
   requireZeroTrustSubject,
   usernameOfZeroTrustSubject,
+  zeroTrustSessionSubject,
   zeroTrustUserSubject,
 } from "./zero-trust-subject.js";
+
+/** A session's handle as the account page lists it: base64url SHA-256, 43 characters. */
+const ACCOUNT_SESSION_HANDLE = /^[A-Za-z0-9_-]{43}$/;
+/** How long zero trust's own session handle is (sessionHandle: the digest's first 22 characters). */
+const ZERO_TRUST_SESSION_HANDLE_LENGTH = 22;
 import { zeroTrustMaxTtlMs, zeroTrustTtlOf } from "./zero-trust-ttl.js";
 import type { ZeroTrustSettings } from "./zero-trust.properties.js";
 
@@ -170,14 +176,20 @@ export class ZeroTrustActionService {
   }
 
   /**
-   * The stored form of an administrator's subject: `user:<id>` and `session:<handle>` as given,
+   * The stored form of an administrator's subject: `user:<id>` and `session:<handle>` as given (the
+   * account page's 43-character session handle as zero trust's own 22-character one, the same digest),
    * `username:<name>` as `user:<id>` of that account (404 SUBJECT_NOT_FOUND when none, or without a
    * user lookup). VALIDATION_FAILED for anything else.
    */
   async canonicalSubject(subject: string): Promise<string> {
     const username = usernameOfZeroTrustSubject(subject);
     if (username === undefined) {
-      requireZeroTrustSubject(subject);
+      const { kind, id } = requireZeroTrustSubject(subject);
+      // The account page's handle of a session (its id's whole SHA-256, 43 characters) names the
+      // session zero trust knows by the first 22 characters of the same digest (sessionHandle).
+      if (kind === "session" && ACCOUNT_SESSION_HANDLE.test(id)) {
+        return zeroTrustSessionSubject(id.slice(0, ZERO_TRUST_SESSION_HANDLE_LENGTH));
+      }
       return subject;
     }
     const account = await this.users?.findByUsername(username);
