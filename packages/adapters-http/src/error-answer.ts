@@ -51,6 +51,10 @@ export function errorAnswer(error: unknown, context: ErrorAnswerContext): Respon
     }
   }
   headers.set("content-type", "application/json; charset=utf-8");
+  // An answer refused before the chain's security headers ran (the request firewall, a malformed
+  // request) still tells the browser not to sniff it and no cache to keep it.
+  if (!headers.has("x-content-type-options")) headers.set("x-content-type-options", "nosniff");
+  if (!headers.has("cache-control")) headers.set("cache-control", "no-store");
   headers.set("x-correlation-id", context.correlationId);
   headers.set("x-request-id", context.correlationId);
   // An oversized body may still be arriving (or be half read): close rather than parse its rest as a request.
