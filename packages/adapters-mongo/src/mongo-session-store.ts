@@ -72,32 +72,17 @@ export class MongoSessionStore implements SessionStore {
   }
 
   async save(session: SessionRecord): Promise<void> {
-    const key = storedKey(session.id);
-    const doc: SessionDocument = {
-      _id: key,
-      ...(session.userId === undefined ? {} : { userId: session.userId }),
-      data: session.data,
-      createdAt: session.createdAt,
-      lastAccessedAt: session.lastAccessedAt,
-      expiresAt: session.expiresAt,
-      expiresAtDate: new Date(session.expiresAt),
-    };
-    await this.sessions.replaceOne({ _id: key }, doc, { upsert: true });
+    const doc = documentOf(session);
+    await this.sessions.replaceOne({ _id: doc._id }, doc, { upsert: true });
   }
 
   /** `save` for a live session only: one replace matching the id and a future `expiresAt`, no upsert. */
   async update(session: SessionRecord): Promise<boolean> {
-    const key = storedKey(session.id);
-    const doc: SessionDocument = {
-      _id: key,
-      ...(session.userId === undefined ? {} : { userId: session.userId }),
-      data: session.data,
-      createdAt: session.createdAt,
-      lastAccessedAt: session.lastAccessedAt,
-      expiresAt: session.expiresAt,
-      expiresAtDate: new Date(session.expiresAt),
-    };
-    const result = await this.sessions.replaceOne({ _id: key, expiresAt: { $gt: this.clock.now() } }, doc);
+    const doc = documentOf(session);
+    const result = await this.sessions.replaceOne(
+      { _id: doc._id, expiresAt: { $gt: this.clock.now() } },
+      doc,
+    );
     return result.matchedCount === 1;
   }
 
@@ -159,6 +144,19 @@ export class MongoSessionStore implements SessionStore {
 /** The `_id` a session id is stored under: its SHA-256, base64url (the id itself is never stored). */
 export function storedKey(id: string): string {
   return createHash("sha256").update(id, "utf8").digest("base64url");
+}
+
+/** A session as stored: keyed by its id's SHA-256, with its expiry also as a Date (for the TTL index). */
+function documentOf(session: SessionRecord): SessionDocument {
+  return {
+    _id: storedKey(session.id),
+    ...(session.userId === undefined ? {} : { userId: session.userId }),
+    data: session.data,
+    createdAt: session.createdAt,
+    lastAccessedAt: session.lastAccessedAt,
+    expiresAt: session.expiresAt,
+    expiresAtDate: new Date(session.expiresAt),
+  };
 }
 
 function toRecord(id: string, doc: SessionDocument): SessionRecord {
