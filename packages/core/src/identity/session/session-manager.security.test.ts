@@ -3,6 +3,7 @@ import { ManualClock } from "../../kernel/clock.js";
 import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
+import { requiredSessionMethods } from "./session-store.fixture.js";
 import { SessionManager } from "./session-manager.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -46,16 +47,11 @@ describe("SessionManager security", () => {
     const { clock, store } = setup();
     const looked: string[] = [];
     const spying: SessionStore = {
+      ...requiredSessionMethods(store),
       get: (id) => {
         looked.push(id);
         return store.get(id);
       },
-      save: (s) => store.save(s),
-      delete: (id) => store.delete(id),
-      listByUser: (u) => store.listByUser(u),
-      deleteByUser: (u) => store.deleteByUser(u),
-      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
-      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
     };
     const manager = new SessionManager({ store: spying, clock, ids: new CryptoIdGenerator() });
     for (const id of ["", "x".repeat(10_000)]) {
@@ -86,6 +82,7 @@ describe("SessionManager security", () => {
     const login = exchange(`PLATFORM_SESSION=${id}`);
     let interleave: (() => Promise<unknown>) | undefined;
     const racing: SessionStore = {
+      ...requiredSessionMethods(store),
       get: async (i) => {
         const found = await store.get(i);
         const run = interleave;
@@ -93,12 +90,6 @@ describe("SessionManager security", () => {
         if (run) await run(); // the login's rotate completes between this read and the touch
         return found;
       },
-      save: (s) => store.save(s),
-      delete: (i) => store.delete(i),
-      listByUser: (u) => store.listByUser(u),
-      deleteByUser: (u) => store.deleteByUser(u),
-      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
-      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
       touch: (i, at, until) => store.touch(i, at, until),
     };
     const straggling = new SessionManager({ store: racing, clock, ids: new CryptoIdGenerator() });

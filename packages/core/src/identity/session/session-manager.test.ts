@@ -4,6 +4,7 @@ import { CryptoIdGenerator } from "../../kernel/id-generator.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { HttpExchange } from "../../web/http-exchange.js";
 import { InMemorySessionStore } from "./in-memory-session-store.js";
+import { requiredSessionMethods } from "./session-store.fixture.js";
 import { SessionManager, type SessionManagerOptions } from "./session-manager.js";
 import type { SessionStore } from "./session-store.js";
 
@@ -79,16 +80,11 @@ describe("SessionManager", () => {
 
     let reads = 0;
     const counting: SessionStore = {
+      ...requiredSessionMethods(store),
       get: (i) => {
         reads++;
         return store.get(i);
       },
-      save: (s) => store.save(s),
-      delete: (i) => store.delete(i),
-      listByUser: (u) => store.listByUser(u),
-      deleteByUser: (u) => store.deleteByUser(u),
-      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
-      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
     };
     const clock = new ManualClock();
     const m2 = new SessionManager({ store: counting, clock, ids: new CryptoIdGenerator() });
@@ -118,13 +114,7 @@ describe("SessionManager", () => {
     const { manager, clock, store } = setup();
     const id = (await manager.getOrCreate(exchange())).id;
     const plain: SessionStore = {
-      get: (i) => store.get(i),
-      save: (s) => store.save(s),
-      delete: (i) => store.delete(i),
-      listByUser: (u) => store.listByUser(u),
-      deleteByUser: (u) => store.deleteByUser(u),
-      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
-      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
+      ...requiredSessionMethods(store),
     };
     const m2 = new SessionManager({ store: plain, clock, ids: new CryptoIdGenerator() });
     clock.advance(20 * MINUTE);
@@ -297,13 +287,7 @@ describe("SessionManager: absolute lifetime and the user index", () => {
     const { store } = setup();
     let calls = 0;
     const throwing: SessionStore = {
-      get: (i) => store.get(i),
-      save: (s) => store.save(s),
-      delete: (i) => store.delete(i),
-      listByUser: (u) => store.listByUser(u),
-      deleteByUser: (u) => store.deleteByUser(u),
-      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
-      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
+      ...requiredSessionMethods(store),
       getAndTouch: () => {
         calls++;
         throw new Error("database down");
@@ -325,13 +309,7 @@ describe("SessionManager: absolute lifetime and the user index", () => {
   it("takes a store's null as a session that is gone (cookie cleared), as before", async () => {
     const { store } = setup();
     const nulling: SessionStore = {
-      get: (i) => store.get(i),
-      save: (s) => store.save(s),
-      delete: (i) => store.delete(i),
-      listByUser: (u) => store.listByUser(u),
-      deleteByUser: (u) => store.deleteByUser(u),
-      deleteByHandle: (u, h) => store.deleteByHandle(u, h),
-      deleteByUserExcept: (u, h) => store.deleteByUserExcept(u, h),
+      ...requiredSessionMethods(store),
       getAndTouch: async () => null as unknown as undefined,
     };
     const manager = new SessionManager({
