@@ -107,8 +107,10 @@ export function createPlatformPdp(): PdpUnderTest {
         });
         exchanges.set(request, exchange);
       }
-      // A PolicyDecision is a BenchDecision (granted, policyId): handed back as is.
-      return manager!.check(request.authentication, exchange).then(count);
+      // A PolicyDecision is a BenchDecision (granted, policyId): handed back as is. The manager
+      // answers a decision made at once without a promise; the bench's contract is a promise.
+      const decision = manager!.check(request.authentication, exchange);
+      return decision instanceof Promise ? decision.then(count) : Promise.resolve(count(decision));
     },
     auditStats() {
       return { denied, ...queueTotals() };

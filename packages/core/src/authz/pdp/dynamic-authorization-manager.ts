@@ -107,15 +107,20 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
     return this.current;
   }
 
-  /** Decides a request (the AuthorizationManager contract). Never rejects for a policy's sake. */
-  check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision> {
+  /**
+   * Decides a request (the AuthorizationManager contract). Never rejects for a policy's sake. Answers
+   * the decision itself when nothing had to be looked up (no caller, no zero trust, the request's
+   * remembered zero-trust resolution, a cached verdict without a session lookup), a promise otherwise.
+   */
+  check(
+    authentication: Authentication | undefined,
+    exchange: HttpExchange,
+  ): PolicyDecision | Promise<PolicyDecision> {
     const zeroTrust = this.o.zeroTrust;
-    if (!authentication || !zeroTrust)
-      return Promise.resolve(this.decideRequest(authentication, exchange, null));
+    if (!authentication || !zeroTrust) return this.decideRequest(authentication, exchange, null);
     // Zero trust once per request: the `request` checkpoint's resolution, when it made one.
     const remembered = zeroTrust.remembered?.(authentication, exchange);
-    if (remembered !== undefined)
-      return Promise.resolve(this.decideRequest(authentication, exchange, remembered));
+    if (remembered !== undefined) return this.decideRequest(authentication, exchange, remembered);
     const session = this.o.sessionId?.(exchange);
     if (session instanceof Promise) {
       return session.then(async (sessionId) => {
@@ -131,7 +136,7 @@ export class DynamicAuthorizationManager implements UrlAuthorizationManager {
     // The hot path: a cached verdict and no session lookup decide without a single await.
     const query: ZeroTrustQuery = session ? { authentication, sessionId: session } : { authentication };
     const cached = zeroTrust.cached(query);
-    if (cached !== undefined) return Promise.resolve(this.decideRequest(authentication, exchange, cached));
+    if (cached !== undefined) return this.decideRequest(authentication, exchange, cached);
     return zeroTrust.evaluate(query).then((verdict) => this.decideRequest(authentication, exchange, verdict));
   }
 

@@ -17,8 +17,11 @@ export interface UrlAuthorizationManager extends AuthorizationManager {
   initialize(): Promise<PolicySetReport>;
   /** Rebuilds from the policy store (on every policy change); a failing store keeps the old set and rejects. */
   reload(): Promise<PolicySetReport>;
-  /** Decides one request. */
-  check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<PolicyDecision>;
+  /** Decides one request: the decision at once when nothing had to be looked up, else a promise. */
+  check(
+    authentication: Authentication | undefined,
+    exchange: HttpExchange,
+  ): PolicyDecision | Promise<PolicyDecision>;
   /** What the current policies decide for `facts` and the trail of matching policies (the simulator); not audited. */
   explain(
     facts: RequestFacts,

@@ -48,10 +48,12 @@ export class AuthorizationFilter implements SecurityFilter {
   private readonly plains: readonly (PlainMatcher | typeof ANY | undefined)[];
 
   /**
-   * The first rule that matches decides: granted, on; refused, `refuse` answers it. No rule, on. One
-   * async function on the way through; the refusal is a method of its own (a smaller frame).
+   * The first rule that matches decides: granted, on; refused, `refuse` answers it. No rule, on. Not
+   * an async function: a decision the manager answers at once (a static rule's, the PDP's on a cached
+   * verdict) goes on to `next` without a promise of its own; one answered as a promise is waited on
+   * in `decideLater`; the refusal is a method of its own.
    */
-  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
     // closure (the exchange's method is upper case, its segments split once).
     let rule: AuthorizationRule | undefined;
@@ -75,11 +77,30 @@ export class AuthorizationFilter implements SecurityFilter {
         break;
       }
     }
-    if (rule !== undefined) {
-      const authentication = currentAuthentication(exchange);
-      const decision = await rule.manager.check(authentication, exchange);
-      if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
+    if (rule === undefined) return next();
+    const authentication = currentAuthentication(exchange);
+    let decision: AuthorizationDecision | Promise<AuthorizationDecision>;
+    try {
+      decision = rule.manager.check(authentication, exchange);
+    } catch (error) {
+      // As an async function would: a manager that throws answers a rejection, never a throw.
+      return Promise.reject(error);
     }
+    if (decision instanceof Promise) return this.decideLater(exchange, next, rule, authentication, decision);
+    if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
+    return next();
+  }
+
+  /** The rest of `filter` once a manager's answer, given as a promise, settles. */
+  private async decideLater(
+    exchange: HttpExchange,
+    next: NextFilter,
+    rule: AuthorizationRule,
+    authentication: Authentication | undefined,
+    pending: Promise<AuthorizationDecision>,
+  ): Promise<void> {
+    const decision = await pending;
+    if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
     await next();
   }
 

@@ -36,33 +36,55 @@ export interface StepUpChallenge {
   error(started: object | undefined): PlatformError;
 }
 
-/** Decides whether a request may proceed; `anyRequest().access(manager)` plugs one in (the PDP later). */
+/**
+ * Decides whether a request may proceed; `anyRequest().access(manager)` plugs one in (the PDP later).
+ * A decision known at once may be answered as it is, without a promise (the authorization filter then
+ * goes on without waiting); one that needs a lookup answers a promise.
+ */
 export interface AuthorizationManager {
-  check(authentication: Authentication | undefined, exchange: HttpExchange): Promise<AuthorizationDecision>;
+  check(
+    authentication: Authentication | undefined,
+    exchange: HttpExchange,
+  ): AuthorizationDecision | Promise<AuthorizationDecision>;
 }
 
-const decide = (granted: boolean, reason: string): AuthorizationDecision => ({ granted, reason });
+/**
+ * A rule's two answers, made once: granted and refused under its reason. Frozen and shared, so a
+ * static rule answers at once, allocating nothing per request.
+ */
+function verdicts(reason: string): (granted: boolean) => AuthorizationDecision {
+  const yes: AuthorizationDecision = Object.freeze({ granted: true, reason });
+  const no: AuthorizationDecision = Object.freeze({ granted: false, reason });
+  return (granted) => (granted ? yes : no);
+}
 
-/** Identity's own static rules. */
+/** Identity's own static rules: each decides at once, without a promise. */
 const ownRules = {
   /** Everyone, signed in or not. */
-  permitAll: (): AuthorizationManager => ({ check: async () => decide(true, "permitAll") }),
+  permitAll: (): AuthorizationManager => {
+    const decide = verdicts("permitAll");
+    return { check: () => decide(true) };
+  },
   /** No one. */
-  denyAll: (): AuthorizationManager => ({ check: async () => decide(false, "denyAll") }),
+  denyAll: (): AuthorizationManager => {
+    const decide = verdicts("denyAll");
+    return { check: () => decide(false) };
+  },
   /** Any signed-in user. */
-  authenticated: (): AuthorizationManager => ({
-    check: async (a) => decide(a !== undefined, "authenticated"),
-  }),
+  authenticated: (): AuthorizationManager => {
+    const decide = verdicts("authenticated");
+    return { check: (a) => decide(a !== undefined) };
+  },
   /** Only requests with no authentication. */
-  anonymous: (): AuthorizationManager => ({ check: async (a) => decide(a === undefined, "anonymous") }),
+  anonymous: (): AuthorizationManager => {
+    const decide = verdicts("anonymous");
+    return { check: (a) => decide(a === undefined) };
+  },
   /** A user holding any of the authorities. */
-  hasAnyAuthority: (...authorities: string[]): AuthorizationManager => ({
-    check: async (a) =>
-      decide(
-        a?.authorities.some((x) => authorities.includes(x)) ?? false,
-        `hasAnyAuthority(${authorities.join(",")})`,
-      ),
-  }),
+  hasAnyAuthority: (...authorities: string[]): AuthorizationManager => {
+    const decide = verdicts(`hasAnyAuthority(${authorities.join(",")})`);
+    return { check: (a) => decide(a?.authorities.some((x) => authorities.includes(x)) ?? false) };
+  },
   /** A user holding any of the roles (`ADMIN` means authority `ROLE_ADMIN`). */
   hasAnyRole: (...roles: string[]): AuthorizationManager =>
     ownRules.hasAnyAuthority(...roles.map((r) => (r.startsWith("ROLE_") ? r : `ROLE_${r}`))),

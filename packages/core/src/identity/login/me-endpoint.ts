@@ -52,10 +52,39 @@ export class MeEndpoint {
   }
 }
 
-/** Writes the caller's profile (200). */
+/**
+ * The profile JSON of a frozen Authentication (the session's, shared by every request of the session;
+ * the bearer token's, shared by every request presenting it), written once: a frozen caller cannot
+ * change, so neither can its profile. Keyed by the object, so it goes when the caller does.
+ */
+const frozenProfiles = new WeakMap<Authentication, string>();
+
+/** Writes the caller's profile (200); a frozen caller's JSON is made once (`frozenProfiles`). */
 function answerProfile(exchange: HttpExchange, a: Authentication): void {
+  let json = frozenProfiles.get(a);
+  if (json === undefined) {
+    json = JSON.stringify(profileOf(a));
+    if (isDeeplyFrozen(a)) frozenProfiles.set(a, json);
+  }
+  // exchange.json, with the JSON already written.
+  const response = exchange.response;
+  response.status = 200;
+  response.headers.set("content-type", "application/json; charset=utf-8");
+  response.body = json;
+  response.committed = true;
+}
+
+/** Whether nothing the profile reads of `a` can change: it, its authorities, its factors and each factor. */
+function isDeeplyFrozen(a: Authentication): boolean {
+  if (!Object.isFrozen(a) || !Object.isFrozen(a.authorities) || !Object.isFrozen(a.factors)) return false;
+  for (const factor of a.factors) if (!Object.isFrozen(factor)) return false;
+  return true;
+}
+
+/** What `GET /api/me` answers about a caller. */
+function profileOf(a: Authentication): Record<string, unknown> {
   const bearer = a as { originalMethod?: string; method: string };
-  exchange.json(200, {
+  return {
     id: a.userId,
     username: a.username,
     authorities: [...a.authorities],
@@ -63,5 +92,5 @@ function answerProfile(exchange: HttpExchange, a: Authentication): void {
     method: a.method === "bearer" ? (bearer.originalMethod ?? "bearer") : a.method,
     authenticatedAt: new Date(a.authenticatedAt).toISOString(),
     factors: a.factors.map((f) => f.type),
-  });
+  };
 }

@@ -82,6 +82,18 @@ export class AccessTokenCodec {
     return { accessToken, jti };
   }
 
+  /**
+   * The claims of a token verified before and not expired since, read from the verified-token cache
+   * without waiting (shared and frozen); undefined when it is not held or has expired (`verify` then
+   * tells which, and why).
+   */
+  verifiedClaims(accessToken: string): AccessTokenClaims | undefined {
+    const cache = this.o.verifiedTokens;
+    if (cache === undefined) return undefined;
+    const claims = cache.get(accessToken, Math.floor(this.o.clock.now() / 1000), this.o.skewSeconds);
+    return claims === "expired" ? undefined : claims;
+  }
+
   /** The claims of a genuine, unexpired token; throws `TOKEN_EXPIRED` or `INVALID_TOKEN`. */
   async verify(accessToken: unknown): Promise<AccessTokenClaims> {
     if (

@@ -151,26 +151,21 @@ export class TokenService {
     if (revoked !== NOT_REVOKED && (await revoked)) {
       throw invalidAccessToken(new Error("Access token revoked"));
     }
-    const authenticatedAt = claims.auth_time * 1000;
-    // The token carries factor types only; their times are approximated by auth_time. A loop, not
-    // `map` with a callback: this runs on every bearer request.
-    const factors: BearerAuthentication["factors"][number][] = [];
-    for (const type of claims.amr)
-      factors.push({ type, at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000 });
-    return {
-      userId: claims.sub,
-      username: claims.preferred_username,
-      // A copy: the verified claims are shared by every request presenting this token.
-      authorities: [...claims.authorities],
-      method: "bearer",
-      authenticatedAt,
-      factors,
-      tokenId: claims.jti,
-      familyId: claims.sid,
-      originalMethod: claims.auth_method,
-      expiresAt: claims.exp * 1000,
-      ...(claims.sst === undefined ? {} : { securityStamp: claims.sst }),
-    };
+    return bearerAuthenticationOf(claims);
+  }
+
+  /**
+   * The Authentication of a token verified before (held by the verified-token cache, unexpired) that
+   * the deny list answers "not revoked" at once (the in-memory store's shared answer), without
+   * waiting; undefined whenever that cannot be told at once (not held, expired, a store that answers
+   * later, or revoked), and `authenticate` then decides. Frozen, shared by the requests presenting
+   * the token.
+   */
+  authenticateAtOnce(accessToken: string): BearerAuthentication | undefined {
+    const claims = this.codec.verifiedClaims(accessToken);
+    if (claims === undefined) return undefined;
+    if (this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid) !== NOT_REVOKED) return undefined;
+    return bearerAuthenticationOf(claims);
   }
 
   /**
@@ -363,3 +358,36 @@ function isPlausibleRefreshToken(token: unknown): token is string {
 function invalidRefreshToken(cause: unknown): PlatformError {
   return new PlatformError("INVALID_TOKEN", "Invalid refresh token", { cause });
 }
+
+/**
+ * The Authentication of a token's verified claims, frozen (it, its authorities, its factors). The
+ * cache's claims are frozen and shared by every request presenting the token: their Authentication is
+ * made once and shared too (`sharedBearerAuthentications`, keyed by the claims, so it goes with them).
+ */
+function bearerAuthenticationOf(claims: AccessTokenClaims): BearerAuthentication {
+  const shared = Object.isFrozen(claims) ? sharedBearerAuthentications.get(claims) : undefined;
+  if (shared !== undefined) return shared;
+  // The token carries factor types only; their times are approximated by auth_time.
+  const factors: BearerAuthentication["factors"][number][] = [];
+  for (const type of claims.amr)
+    factors.push(Object.freeze({ type, at: (claims.amr_times?.[type] ?? claims.auth_time) * 1000 }));
+  const authentication: BearerAuthentication = Object.freeze({
+    userId: claims.sub,
+    username: claims.preferred_username,
+    // A copy of the claims' list, frozen as the rest.
+    authorities: Object.freeze([...claims.authorities]),
+    method: "bearer",
+    authenticatedAt: claims.auth_time * 1000,
+    factors: Object.freeze(factors),
+    tokenId: claims.jti,
+    familyId: claims.sid,
+    originalMethod: claims.auth_method,
+    expiresAt: claims.exp * 1000,
+    ...(claims.sst === undefined ? {} : { securityStamp: claims.sst }),
+  });
+  if (Object.isFrozen(claims)) sharedBearerAuthentications.set(claims, authentication);
+  return authentication;
+}
+
+/** The Authentication of each cached token's frozen claims (see bearerAuthenticationOf). */
+const sharedBearerAuthentications = new WeakMap<AccessTokenClaims, BearerAuthentication>();

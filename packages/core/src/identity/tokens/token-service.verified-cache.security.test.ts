@@ -62,15 +62,50 @@ describe.each([
     expect(await outcome(f, three.accessToken)).toBe("INVALID_TOKEN");
   });
 
-  it("refuses a tampered copy of a token it holds, and hands each request its own authorities", async () => {
+  it("refuses a tampered copy of a token it holds, and no request can change another's authorities", async () => {
     const f = await withCache(new VerifiedTokenCache(size));
     const { accessToken } = await f.service.issue(f.alice);
     const first = await f.service.authenticate(accessToken);
-    (first.authorities as string[]).push("ROLE_ADMIN");
+    // The Authentication is frozen (shared by the requests presenting the token, when cached).
+    expect(() => (first.authorities as string[]).push("ROLE_ADMIN")).toThrow(TypeError);
+    expect(() => {
+      (first as { username: string }).username = "admin";
+    }).toThrow(TypeError);
+    expect(() => {
+      (first.factors[0] as { type: string }).type = "passkey";
+    }).toThrow(TypeError);
     expect((await f.service.authenticate(accessToken)).authorities).toEqual(["ROLE_USER"]);
+    expect(f.service.authenticateAtOnce(accessToken)?.authorities ?? ["ROLE_USER"]).toEqual(["ROLE_USER"]);
     const [h, p, s] = accessToken.split(".");
     const flipped = `${h}.${p}.${s!.slice(0, -2)}${s!.endsWith("AA") ? "BB" : "AA"}`;
     expect(await outcome(f, flipped)).toBe("INVALID_TOKEN");
+  });
+  it("vouches at once only for a held token authenticate accepts: never an unknown, tampered, revoked or expired one", async () => {
+    const f = await withCache(new VerifiedTokenCache(size));
+    const { accessToken } = await f.service.issue(f.alice);
+    const other = await f.service.issue(f.alice);
+    // Issued is not verified: only a token authenticate verified is held.
+    expect(f.service.authenticateAtOnce(accessToken)).toBeUndefined();
+    const verified = await f.service.authenticate(accessToken);
+    await f.service.authenticate(other.accessToken);
+    const atOnce = f.service.authenticateAtOnce(accessToken);
+    if (size === 0) expect(atOnce).toBeUndefined();
+    else {
+      // The same frozen Authentication authenticate answers, shared by every request with the token.
+      expect(atOnce).toBe(verified);
+      expect(await f.service.authenticate(accessToken)).toBe(verified);
+      expect(Object.isFrozen(atOnce)).toBe(true);
+    }
+    const [h, p, s] = accessToken.split(".");
+    expect(f.service.authenticateAtOnce(`${h}.${p}.${s!.slice(0, -2)}AA`)).toBeUndefined();
+    expect(f.service.authenticateAtOnce(`${accessToken} `)).toBeUndefined();
+    await f.service.revoke({ accessToken });
+    expect(f.service.authenticateAtOnce(accessToken)).toBeUndefined();
+    expect(await outcome(f, accessToken)).toBe("INVALID_TOKEN");
+    if (size !== 0) expect(f.service.authenticateAtOnce(other.accessToken)?.username).toBe("alice");
+    f.clock.advance(TTL_MS + SKEW_MS);
+    expect(f.service.authenticateAtOnce(other.accessToken)).toBeUndefined();
+    expect(await outcome(f, other.accessToken)).toBe("TOKEN_EXPIRED");
   });
 });
 
