@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { IdGenerator } from "@keyward/core/ports";
-import { HttpExchange, type RequestPipeline } from "@keyward/core/web";
+import { HttpExchange, RequestPipeline } from "@keyward/core/web";
 import { sendNodeResponse } from "srvx/node";
 import { incomingCorrelationId } from "./correlation-id.js";
 import { CORRELATION_ID_ATTRIBUTE } from "./exchange-attributes.js";
@@ -116,7 +116,7 @@ export interface DirectParts {
  * else destroyed. An error answer is written by srvx, as on the h3 path.
  */
 export function directNodeListener(parts: DirectParts, fallback: NodeListener): NodeListener {
-  return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const startedAt = performance.now();
     let exchange: HttpExchange | undefined;
     try {
@@ -136,40 +136,61 @@ export function directNodeListener(parts: DirectParts, fallback: NodeListener): 
       (sent === undefined ? undefined : incomingCorrelationId(exchangeHeaderReader(exchange))) ??
       parts.ids.id();
     exchange.attributes.set(CORRELATION_ID_ATTRIBUTE, correlationId);
-    let answer: ExchangeAnswer;
-    try {
-      await parts.pipeline.run(exchange);
-      answer = answerOf(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
-    } catch (error) {
-      // A step that threw, or an answer that cannot be written (a header value that is not one).
-      return answerFailure(parts, exchange, res, error, correlationId, startedAt);
-    }
-    // The answer in one `writeHead` and one `end` (a Content-Length for a body unless one is set); a
-    // write that throws (a socket already gone) ends the response as srvx does: a 500 when nothing
-    // was sent yet, else destroyed.
-    const { headers, body, status } = answer;
-    let sized = false;
-    for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
-    if (body !== null && !sized)
-      headers.push(
-        "content-length",
-        String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
-      );
-    try {
-      res.writeHead(status, "", headers);
-      if (body === null) res.end();
-      else res.end(body);
-    } catch {
-      if (res.headersSent) {
-        if (!res.writableEnded) res.destroy();
-      } else {
-        res.statusCode = 500;
-        res.statusMessage = "";
-        res.end();
-      }
-    }
-    parts.observer?.answered(exchange, status, startedAt, correlationId);
+    // `run` never throws; a pipeline that finished at once (DONE) is answered now, without a promise.
+    const ran = parts.pipeline.run(exchange);
+    if (ran === PIPELINE_DONE) return writeAnswer(parts, exchange, res, correlationId, startedAt);
+    const running = exchange;
+    return ran.then(
+      () => writeAnswer(parts, running, res, correlationId, startedAt),
+      (error: unknown) => answerFailure(parts, running, res, error, correlationId, startedAt),
+    );
   };
+}
+
+/** What `RequestPipeline.run` answers when every step finished at once. */
+const PIPELINE_DONE = RequestPipeline.DONE;
+
+/**
+ * The pipeline's answer in one `writeHead` and one `end` (a Content-Length for a body unless one is
+ * set). An answer that cannot be written (a header value that is not one) is a failure answered by
+ * `answerFailure`; a write that throws (a socket already gone) ends the response as srvx does: a 500
+ * when nothing was sent yet, else destroyed.
+ */
+function writeAnswer(
+  parts: DirectParts,
+  exchange: HttpExchange,
+  res: ServerResponse,
+  correlationId: string,
+  startedAt: number,
+): void | Promise<void> {
+  let answer: ExchangeAnswer;
+  try {
+    answer = answerOf(exchange, { "x-correlation-id": correlationId, "x-request-id": correlationId });
+  } catch (error) {
+    return answerFailure(parts, exchange, res, error, correlationId, startedAt);
+  }
+  const { headers, body, status } = answer;
+  let sized = false;
+  for (let i = 0; i < headers.length; i += 2) if (headers[i] === "content-length") sized = true;
+  if (body !== null && !sized)
+    headers.push(
+      "content-length",
+      String(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength),
+    );
+  try {
+    res.writeHead(status, "", headers);
+    if (body === null) res.end();
+    else res.end(body);
+  } catch {
+    if (res.headersSent) {
+      if (!res.writableEnded) res.destroy();
+    } else {
+      res.statusCode = 500;
+      res.statusMessage = "";
+      res.end();
+    }
+  }
+  parts.observer?.answered(exchange, status, startedAt, correlationId);
 }
 
 /** A pipeline that threw: the error answer, written by srvx, as on the h3 path. */

@@ -82,7 +82,13 @@ export const RequestPipelineContributor: InjectionToken<RequestPipelineContribut
   "platform.RequestPipelineContributor",
 );
 
-const DONE: Promise<void> = Promise.resolve();
+/**
+ * The one settled promise a step, a filter or the whole pipeline answers when it finished at once:
+ * compared by identity, it tells the caller that nothing is left to wait for (a security filter
+ * then settles without a `then`, the HTTP binding writes the answer without one). Core-internal;
+ * a binding reads it as `RequestPipeline.DONE`.
+ */
+export const DONE: Promise<void> = Promise.resolve();
 const PLACES: ReadonlySet<string> = new Set(REQUEST_PIPELINE_PLACES);
 
 /**
@@ -92,6 +98,11 @@ const PLACES: ReadonlySet<string> = new Set(REQUEST_PIPELINE_PLACES);
  * it). An unknown place, or a step after `answer`, is a CONFIGURATION_INVALID error.
  */
 export class RequestPipeline {
+  /**
+   * What `run` answers when every step finished at once: the answer can be written without waiting
+   * (compared by identity; any other promise is waited on).
+   */
+  static readonly DONE: Promise<void> = DONE;
   /** Runs the steps for one exchange; never throws synchronously (a throwing step rejects). */
   readonly run: (exchange: HttpExchange) => Promise<void>;
   private readonly steps: readonly PipelineStep[];

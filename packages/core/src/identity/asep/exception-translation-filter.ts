@@ -7,6 +7,7 @@ import { requestedUrl } from "../handlers/redirect-target.js";
 import { hasBearerScheme } from "../login/bearer-token.js";
 import { challengeAnswerOf } from "./challenge-answer.js";
 import type { SecurityErrorHandling } from "./security-error-handling.js";
+import { DONE } from "../../web/request-pipeline.js";
 
 /** Options of the exception translation filter of one chain. */
 export interface ExceptionTranslationOptions {
@@ -37,7 +38,8 @@ export class ExceptionTranslationFilter implements SecurityFilter {
 
   /**
    * Runs the rest of the chain; what it throws is answered by `translate`. Not an async function: a
-   * request that throws nothing costs one `then`, no async frame.
+   * request that throws nothing costs one `then`, no async frame, and none when the rest finished at
+   * once (DONE: nothing is left that could throw).
    */
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     let pending: Promise<void>;
@@ -46,6 +48,7 @@ export class ExceptionTranslationFilter implements SecurityFilter {
     } catch (thrown) {
       return this.translate(thrown, exchange);
     }
+    if (pending === DONE) return DONE;
     return pending.then(undefined, (thrown: unknown) => this.translate(thrown, exchange));
   }
 

@@ -6,6 +6,7 @@ import type { RouteContract } from "../../web/route-contract.js";
 import type { Route, RouteMethod, RouteStage, RouteTable } from "../../web/route-table.js";
 import type { ContainerAware } from "./container-aware.js";
 import type { NextFilter, SecurityFilter } from "./security-filter.js";
+import { DONE } from "../../web/request-pipeline.js";
 
 /** A route a chain's part declares: the chain id and stage are stamped when the chain is assembled. */
 export type ChainRoute = Omit<Route, "chain" | "stage">;
@@ -67,8 +68,6 @@ export function runRoute(
   commitResult(exchange, result as ResponseBody | undefined);
   return DONE;
 }
-
-const DONE: Promise<void> = Promise.resolve();
 
 /** Writes what a handler returned as the 200 answer, unless it committed one itself. */
 function commitResult(exchange: HttpExchange, result: ResponseBody | undefined): void {

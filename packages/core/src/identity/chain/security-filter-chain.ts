@@ -4,8 +4,7 @@ import { currentAuthentication } from "../authentication/authentication.js";
 import type { SubjectStatusGate } from "../authentication/subject-status-check.js";
 import { routesLeftForLater, SERVES_ROUTE_LEFT_FOR_LATER } from "./chain-route.js";
 import type { NextFilter, SecurityFilter } from "./security-filter.js";
-
-const DONE: Promise<void> = Promise.resolve();
+import { DONE } from "../../web/request-pipeline.js";
 
 /**
  * The `request` checkpoint of a chain: the gate every authenticated request passes once its

@@ -7,6 +7,13 @@ import { user } from "../authentication/authentication.fixture.js";
 import type { SubjectStatusQuery } from "../authentication/subject-status-check.js";
 import { anyRequest } from "../../web/request-matcher.js";
 import { SecurityFilterChain } from "../chain/security-filter-chain.js";
+import {
+  type AccountStanding,
+  STANDING_DOES_NOT_HOLD,
+  STANDING_HOLDS,
+} from "../users/standing/account-standing.js";
+import { DONE } from "../../web/request-pipeline.js";
+import { NO_SESSION } from "../session/session-manager.js";
 import { type BearerAuthenticator, SecurityContextFilter } from "./security-context-filter.js";
 import {
   NullSecurityContextRepository,
@@ -97,5 +104,95 @@ describe("A chain's request checkpoint, right after its security context", () =>
     const allowed = run(holding(alice), false);
     expect(await allowed.through(exchange("GET", "/passkeys"))).toBe(true);
     expect(allowed.asked).toHaveLength(1);
+  });
+});
+
+describe("SecurityContextFilter's answers without waiting", () => {
+  const atOnce = (known: Authentication | undefined): BearerAuthenticator & { later: number } => {
+    const b = {
+      later: 0,
+      authenticate: async (token: string) => {
+        b.later++;
+        return bearer.authenticate(token);
+      },
+      authenticateAtOnce: (token: string) => (token === "good" ? known : undefined),
+    };
+    return b;
+  };
+  const standing = (answer: Promise<boolean>): AccountStanding => ({
+    holds: () => answer,
+    changed: async () => {},
+  });
+  const next = (seen: { calls: number }) => () => {
+    seen.calls++;
+    return DONE;
+  };
+  const bearerRequest = (token: string) => exchange("GET", "/x", { authorization: `Bearer ${token}` });
+
+  it("goes on at once with a token vouched for and an account that stands, handing next's answer back as it is", async () => {
+    const b = atOnce(alice);
+    const filter = new SecurityContextFilter(new NullSecurityContextRepository(), b, {
+      standing: standing(STANDING_HOLDS),
+    });
+    const seen = { calls: 0 };
+    const x = bearerRequest("good");
+    expect(filter.filter(x, next(seen))).toBe(DONE);
+    expect(seen.calls).toBe(1);
+    expect(b.later).toBe(0);
+    expect(currentAuthentication(x)).toBe(alice);
+  });
+
+  it("refuses a token vouched for at once whose account no longer stands, asking the standing once", async () => {
+    let asked = 0;
+    const filter = new SecurityContextFilter(new NullSecurityContextRepository(), atOnce(alice), {
+      standing: {
+        holds: () => {
+          asked++;
+          return STANDING_DOES_NOT_HOLD;
+        },
+        changed: async () => {},
+      },
+    });
+    const seen = { calls: 0 };
+    const x = bearerRequest("good");
+    await expect(filter.filter(x, next(seen))).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    expect([seen.calls, asked, currentAuthentication(x)]).toEqual([0, 1, undefined]);
+    // A standing that must be looked up is waited on, and its "no" refuses too.
+    const slow = new SecurityContextFilter(new NullSecurityContextRepository(), atOnce(alice), {
+      standing: standing(new Promise((r) => setTimeout(() => r(false), 1))),
+    });
+    await expect(slow.filter(bearerRequest("good"), next(seen))).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+    });
+    expect(seen.calls).toBe(0);
+  });
+
+  it("asks authenticate for a token it cannot vouch for at once, and refuses a bad one as a rejection", async () => {
+    const b = atOnce(undefined);
+    const filter = new SecurityContextFilter(new NullSecurityContextRepository(), b);
+    const seen = { calls: 0 };
+    await filter.filter(bearerRequest("good"), next(seen));
+    expect([seen.calls, b.later]).toEqual([1, 1]);
+    await expect(filter.filter(bearerRequest("bad"), next(seen))).rejects.toMatchObject({
+      code: "INVALID_TOKEN",
+    });
+    // "Bearer" with no token: refused as a rejection, never thrown at the caller.
+    const empty = filter.filter(exchange("GET", "/x", { authorization: "Bearer " }), next(seen));
+    await expect(empty).rejects.toMatchObject({ code: "INVALID_TOKEN" });
+    expect(seen.calls).toBe(1);
+  });
+
+  it("goes on at once, anonymous, without a session, and waits on a session's load", async () => {
+    // The session manager's shared "no session" (no cookie), as the session repository answers it.
+    const noSession: SecurityContextRepository = { ...holding(undefined), load: () => NO_SESSION };
+    const none = new SecurityContextFilter(noSession, undefined);
+    const seen = { calls: 0 };
+    const x = exchange("GET", "/x");
+    expect(none.filter(x, next(seen))).toBe(DONE);
+    expect(currentAuthentication(x)).toBeUndefined();
+    const held = new SecurityContextFilter(holding(alice), undefined);
+    const y = exchange("GET", "/x");
+    await held.filter(y, next(seen));
+    expect([seen.calls, currentAuthentication(y)]).toEqual([2, alice]);
   });
 });

@@ -55,41 +55,83 @@ export class SecurityContextFilter implements SecurityFilter {
     private readonly options: SecurityContextFilterOptions = {},
   ) {}
 
-  async filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    let authentication: Authentication | undefined;
-    const standing = this.options.standing;
-    // hasBearerScheme and bearerTokenOf, inline: one header read, no helper per request.
-    const header = exchange.header("authorization");
-    if (this.bearer && header !== undefined && BEARER_SCHEME.test(header)) {
-      const token = BEARER_TOKEN.exec(header)?.[1];
-      if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
-      // A token vouched for at once (verified before, not revoked) costs no wait.
-      authentication = this.bearer.authenticateAtOnce?.(token) ?? (await this.bearer.authenticate(token));
-      if (standing !== undefined) {
-        // A standing answered from memory (a shared settled answer) is read without waiting on it.
-        const held = standing.holds(authentication);
-        const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
-        if (!holds) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
+  /**
+   * Not an async function: a bearer token vouched for at once (`authenticateAtOnce`) whose account
+   * stands from memory, and a request without a session, go on to `next` without a promise of their
+   * own (its answer is handed back as it is, DONE included); anything that must wait goes to
+   * `bearerLater` or `sessionLater`. What it throws is answered as a rejection, as an async function.
+   */
+  filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
+    try {
+      // hasBearerScheme and bearerTokenOf, inline: one header read, no helper per request.
+      const header = exchange.header("authorization");
+      if (this.bearer && header !== undefined && BEARER_SCHEME.test(header)) {
+        const token = BEARER_TOKEN.exec(header)?.[1];
+        if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
+        const known = this.bearer.authenticateAtOnce?.(token);
+        if (known === undefined) return this.bearerLater(exchange, next, token, undefined, undefined);
+        const held = this.options.standing?.holds(known);
+        if (held !== undefined && held !== STANDING_HOLDS)
+          return this.bearerLater(exchange, next, token, known, held);
+        // setCurrentAuthentication, inline (every request).
+        exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, known);
+        exchange.attributes.set(BEARER, true);
+        return next();
       }
-      // setCurrentAuthentication, inline (every request).
-      exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
-      exchange.attributes.set(BEARER, true);
-    } else {
       // No session (the shared settled answer): anonymous, without waiting on it.
       const loaded = this.repository.load(exchange);
-      authentication = loaded === NO_SESSION ? undefined : await loaded;
-      if (authentication !== undefined && standing !== undefined) {
-        const held = standing.holds(authentication);
-        const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
-        if (!holds) {
-          // The account changed standing since this sign-in: the session ends, the caller is anonymous.
-          await this.repository.clear(exchange);
-          authentication = undefined;
-        }
-      }
-      if (authentication !== undefined) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
-      else exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
+      if (loaded !== NO_SESSION) return this.sessionLater(exchange, next, loaded);
+      exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
+      return next();
+    } catch (error) {
+      return Promise.reject(error);
     }
+  }
+
+  /**
+   * A bearer token `authenticateAtOnce` could not vouch for (`known` undefined), or whose account's
+   * standing (`held`, when already asked) is not the shared "holds": authenticated, its standing
+   * judged, then on.
+   */
+  private async bearerLater(
+    exchange: HttpExchange,
+    next: NextFilter,
+    token: string,
+    known: Authentication | undefined,
+    asked: Promise<boolean> | undefined,
+  ): Promise<void> {
+    const authentication = known ?? (await (this.bearer as BearerAuthenticator).authenticate(token));
+    const standing = this.options.standing;
+    if (standing !== undefined) {
+      // A standing answered from memory (a shared settled answer) is read without waiting on it.
+      const held = asked ?? standing.holds(authentication);
+      const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
+      if (!holds) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
+    }
+    exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
+    exchange.attributes.set(BEARER, true);
+    await next();
+  }
+
+  /** The session's authentication, once loaded: its standing judged (one that fell ends the session), then on. */
+  private async sessionLater(
+    exchange: HttpExchange,
+    next: NextFilter,
+    loaded: Promise<Authentication | undefined>,
+  ): Promise<void> {
+    let authentication = await loaded;
+    const standing = this.options.standing;
+    if (authentication !== undefined && standing !== undefined) {
+      const held = standing.holds(authentication);
+      const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
+      if (!holds) {
+        // The account changed standing since this sign-in: the session ends, the caller is anonymous.
+        await this.repository.clear(exchange);
+        authentication = undefined;
+      }
+    }
+    if (authentication !== undefined) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
+    else exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
     await next();
   }
 }

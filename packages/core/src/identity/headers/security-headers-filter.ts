@@ -1,6 +1,7 @@
 import { PlatformError } from "../../kernel/platform-error.js";
 import type { HttpExchange } from "../../web/http-exchange.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
+import { DONE } from "../../web/request-pipeline.js";
 
 /** Strict-Transport-Security settings. */
 export interface HstsOptions {
@@ -80,7 +81,8 @@ export class SecurityHeadersFilter implements SecurityFilter {
 
   /**
    * Sets the headers, runs the rest of the chain, then settles the answer's headers (`settle`), on
-   * success and on failure alike. Not an async function: one `then` per request, no async frame.
+   * success and on failure alike. Not an async function: one `then` per request, no async frame,
+   * and none when the rest finished at once (DONE: settled here and then).
    */
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     const headers = exchange.response.headers;
@@ -97,6 +99,10 @@ export class SecurityHeadersFilter implements SecurityFilter {
     } catch (error) {
       this.settle(headers);
       return Promise.reject(error);
+    }
+    if (pending === DONE) {
+      this.settle(headers);
+      return DONE;
     }
     return pending.then(this.settle.bind(this, headers), (error: unknown) => {
       this.settle(headers);

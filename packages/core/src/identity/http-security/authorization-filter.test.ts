@@ -18,7 +18,7 @@ const alice: Authentication = {
 };
 
 function exchangeFor(path: string, authentication?: Authentication): HttpExchange {
-  const exchange = new HttpExchange({ method: "GET", url: path, headers: {} });
+  const exchange = new HttpExchange({ method: "GET", url: path, headers: {}, remoteAddress: "127.0.0.1" });
   if (authentication) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
   return exchange;
 }

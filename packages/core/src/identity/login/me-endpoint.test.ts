@@ -4,7 +4,12 @@ import { AUTHENTICATION_ATTRIBUTE, type Authentication } from "../authentication
 import { MeEndpoint } from "./me-endpoint.js";
 
 function ask(authentication: Authentication | undefined): { status: number; type?: string; body: unknown } {
-  const exchange = new HttpExchange({ method: "GET", url: "/api/me", headers: {} });
+  const exchange = new HttpExchange({
+    method: "GET",
+    url: "/api/me",
+    headers: {},
+    remoteAddress: "127.0.0.1",
+  });
   if (authentication) exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
   const pending = new MeEndpoint("/api/me").handle(exchange);
   expect(pending).toBeUndefined();
@@ -18,7 +23,7 @@ const alice = (): Authentication => ({
   authorities: ["ROLE_USER"],
   method: "form",
   authenticatedAt: Date.UTC(2026, 10, 28, 12, 0, 0, 5),
-  factors: [{ type: "password", at: 0 }],
+  factors: [{ type: "pwd", at: 0 }],
 });
 
 function deepFreeze(a: Authentication): Authentication {
@@ -41,7 +46,7 @@ describe("MeEndpoint", () => {
         authenticatedBy: "session",
         method: "form",
         authenticatedAt: "2026-11-28T12:00:00.005Z",
-        factors: ["password"],
+        factors: ["pwd"],
       },
     });
   });
@@ -65,14 +70,14 @@ describe("MeEndpoint", () => {
 
   it("answers a frozen caller with a factor that is not frozen afresh each time", () => {
     const a = alice();
-    const factor = { type: "password", at: 0 };
+    const factor: { type: "pwd" | "otp"; at: number } = { type: "pwd", at: 0 };
     const caller = Object.freeze({
       ...a,
       authorities: Object.freeze([...a.authorities]),
       factors: Object.freeze([factor]),
     });
-    expect(ask(caller).body).toMatchObject({ factors: ["password"] });
-    factor.type = "totp";
-    expect(ask(caller).body).toMatchObject({ factors: ["totp"] });
+    expect(ask(caller).body).toMatchObject({ factors: ["pwd"] });
+    factor.type = "otp";
+    expect(ask(caller).body).toMatchObject({ factors: ["otp"] });
   });
 });
