@@ -165,7 +165,8 @@ export class TokenService {
     const claims = this.codec.verifiedClaims(accessToken);
     if (claims === undefined) return undefined;
     if (this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid) !== NOT_REVOKED) return undefined;
-    return bearerAuthenticationOf(claims);
+    // bearerAuthenticationOf's lookup, inline: the cache's claims are frozen, so made once and shared.
+    return sharedBearerAuthentications.get(claims) ?? bearerAuthenticationOf(claims);
   }
 
   /**
