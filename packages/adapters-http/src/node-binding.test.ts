@@ -51,6 +51,9 @@ describe("nodeExchange", () => {
     ["an odd query character", request("/a?x=<y>")],
     ["a body by length", request("/a", { "content-length": "0" })],
     ["a chunked body", request("/a", { "transfer-encoding": "chunked" })],
+    // Judged from the raw headers (Node's `req.headers` object is never built on this path).
+    ["a body by length, as sent", request("/a", { "Content-Length": "5" }, { headers: {} })],
+    ["a chunked body, as sent", request("/a", { "Transfer-Encoding": "chunked" }, { headers: {} })],
     ["HTTP/2", request("/a", {}, { httpVersionMajor: 2 })],
     ["an Express mount path", request("/a", {}, { baseUrl: "/auth" })],
   ])("leaves %s to the h3 path", (_, req) => {

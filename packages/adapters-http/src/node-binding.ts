@@ -46,9 +46,6 @@ export function nodeExchange(
   if (typeof line !== "string" || line.charCodeAt(0) !== 47 || req.httpVersionMajor !== 1) return undefined;
   const fields = req as IncomingMessage & { baseUrl?: unknown };
   if (fields.baseUrl !== undefined && fields.baseUrl !== "") return undefined;
-  const declared = req.headers;
-  if (declared["content-length"] !== undefined || declared["transfer-encoding"] !== undefined)
-    return undefined;
   const q = line.indexOf("?");
   const path = q === -1 ? line : line.slice(0, q) || "/";
   const query = q === -1 ? "" : line.slice(q);
@@ -57,11 +54,14 @@ export function nodeExchange(
   if (path.includes("%") || PATH_NEEDS_NORMALISING.test(path)) return undefined;
   if (query !== "" && QUERY_NEEDS_NORMALISING.test(query)) return undefined;
   // rawHeaderMap, inline (every request runs it): lower-case names, values trimmed as `Headers`
-  // trims them, repeats joined with ", " (Cookie "; "), the last Set-Cookie kept.
+  // trims them, repeats joined with ", " (Cookie "; "), the last Set-Cookie kept. A body declared
+  // (Content-Length or Transfer-Encoding) sends the request to the h3 path. Read from `rawHeaders`
+  // alone: Node's `req.headers` is an object it builds on first access, which this path never needs.
   const raw = req.rawHeaders;
   const headers = new Map<string, string>();
   for (let i = 0; i + 1 < raw.length; i += 2) {
     const name = (raw[i] as string).toLowerCase();
+    if (name === "content-length" || name === "transfer-encoding") return undefined;
     const text = raw[i + 1] as string;
     const value = EDGE_WHITESPACE.test(text) ? text.replace(OUTER_WHITESPACE, "") : text;
     const before = headers.get(name);
