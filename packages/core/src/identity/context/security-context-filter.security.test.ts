@@ -73,6 +73,27 @@ describe("A chain's request checkpoint, right after its security context", () =>
     expect(asked).toEqual([{ checkpoint: "request", authentication: alice, exchange: x }]);
   });
 
+  it("takes a repository's answer at hand, a promise or another thenable alike", async () => {
+    const answers: SecurityContextRepository["load"][] = [
+      () => alice,
+      () => Promise.resolve(alice),
+      // A thenable that is not a native promise (out of the port's type: a JavaScript host's).
+      () =>
+        ({
+          then: (resolve: (a: Authentication) => void) => resolve(alice),
+        }) as unknown as Promise<Authentication>,
+    ];
+    for (const load of answers) {
+      const { asked, through } = run({ ...holding(alice), load }, true);
+      const x = exchange("GET", "/account");
+      await expect(through(x)).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      expect(asked).toEqual([{ checkpoint: "request", authentication: alice, exchange: x }]);
+    }
+    const { asked, through } = run({ ...holding(alice), load: () => undefined }, true);
+    expect(await through(exchange("GET", "/account"))).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
   it("asks the gate for a bearer's authentication on a stateless chain", async () => {
     const { asked, through } = run(new NullSecurityContextRepository(), true);
     const x = exchange("GET", "/api/data", { authorization: "Bearer good" });

@@ -3,7 +3,6 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, AUTHENTICATION_ATTRIBUTE } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { BEARER_SCHEME, BEARER_TOKEN } from "../login/bearer-token.js";
-import { NO_SESSION } from "../session/session-manager.js";
 import {
   type AccountStanding,
   STANDING_DOES_NOT_HOLD,
@@ -68,9 +67,9 @@ export class SecurityContextFilter implements SecurityFilter {
       exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
       exchange.attributes.set(BEARER, true);
     } else {
-      // No session (the shared settled answer): anonymous, without waiting on it.
+      // An answer at hand (the request's session known, or none) is read without waiting on it.
       const loaded = this.repository.load(exchange);
-      authentication = loaded === NO_SESSION ? undefined : await loaded;
+      authentication = isPending(loaded) ? await loaded : loaded;
       if (authentication !== undefined && standing !== undefined) {
         const held = standing.holds(authentication);
         const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
@@ -85,4 +84,11 @@ export class SecurityContextFilter implements SecurityFilter {
     }
     await next();
   }
+}
+
+/** True for the repository's promise (or any thenable a host's answers), false for an answer at hand. */
+function isPending(
+  loaded: Authentication | undefined | PromiseLike<Authentication | undefined>,
+): loaded is PromiseLike<Authentication | undefined> {
+  return typeof (loaded as PromiseLike<unknown> | undefined)?.then === "function";
 }

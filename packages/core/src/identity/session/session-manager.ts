@@ -233,6 +233,20 @@ export class SessionManager {
     return this.current(exchange).then((session) => sessionValue(session, key, accept));
   }
 
+  /**
+   * `getValue`, but the value itself (or undefined) once the request's session is known
+   * (`currentOrPending`); a promise of it only while the store has not answered.
+   */
+  getValueOrPending<T>(
+    exchange: HttpExchange,
+    key: string,
+    accept: (value: unknown) => value is T,
+  ): T | undefined | Promise<T | undefined> {
+    const request = this.requestSession(exchange);
+    if (request.known) return sessionValue(request.record, key, accept) as T | undefined;
+    return this.current(exchange).then((session) => sessionValue(session, key, accept) as T | undefined);
+  }
+
   /** Stores a value in the session's data (creating the session) and persists it; undefined removes it. */
   async setValue(exchange: HttpExchange, key: string, value: unknown): Promise<void> {
     if (value === undefined) return this.removeValue(exchange, key);
