@@ -24,7 +24,7 @@ import type { ZeroTrustEvaluator, ZeroTrustQuery, ZeroTrustVerdict } from "./zer
  */
 export function zeroTrustChecked(rule: AuthorizationManager): AuthorizationManager & ContainerAware {
   let evaluator: ZeroTrustEvaluator | undefined;
-  let sessionOf: ((exchange: HttpExchange) => Promise<string | undefined> | undefined) | undefined;
+  let sessionOf: ReturnType<typeof sessionHandleOf> | undefined;
   let attached = false;
   const manager: AuthorizationManager & ContainerAware = {
     attach(container: DependencyContainer): void {

@@ -71,10 +71,14 @@ describe("zeroTrustPlugin", () => {
 describe("sessionHandleOf", () => {
   it("answers each session's own handle, worked out once and kept, also past the memo's bound", async () => {
     const c = createPlatform({ env: {} }).container.createChildContainer();
-    // The session is the request's cookie value here: only cookieName and current are read.
+    // The session is the request's cookie value here: only cookieName and currentOrPending are read.
+    // A session id starting with "p-" is still loading (a promise), any other is known at once.
     const sessions = {
       cookieName: "sid",
-      current: (exchange: HttpExchange) => Promise.resolve({ id: exchange.cookie("sid") as string }),
+      currentOrPending: (exchange: HttpExchange) => {
+        const id = exchange.cookie("sid") as string;
+        return id.startsWith("p-") ? Promise.resolve({ id }) : { id };
+      },
     };
     c.registerInstance(SessionManager, sessions as unknown as SessionManager);
     const handleOf = sessionHandleOf(c);
@@ -88,6 +92,10 @@ describe("sessionHandleOf", () => {
         }),
       );
     expect(ask(undefined)).toBeUndefined();
+    // Known at once: the handle itself, no promise; still loading: a promise of it.
+    expect(ask("sid=s-1")).toBe(sessionHandle("s-1"));
+    expect(ask("sid=p-1")).toBeInstanceOf(Promise);
+    expect(await ask("sid=p-1")).toBe(sessionHandle("p-1"));
     expect(await ask("sid=s-1")).toBe(sessionHandle("s-1"));
     expect(await ask("sid=s-1")).toBe(sessionHandle("s-1"));
     for (let i = 0; i < 5000; i++) expect(await ask(`sid=s-${i}`)).toBe(sessionHandle(`s-${i}`));

@@ -125,7 +125,7 @@ function registerZeroTrustDefaults(ctx: PluginContext): void {
  */
 export function sessionHandleOf(
   c: DependencyContainer,
-): (exchange: HttpExchange) => Promise<string | undefined> | undefined {
+): (exchange: HttpExchange) => string | undefined | Promise<string | undefined> {
   const sessions = c.isRegistered(SessionManager, true) ? c.resolve(SessionManager) : undefined;
   const handles = new Map<string, string>();
   // Made once, not per request.
@@ -139,9 +139,13 @@ export function sessionHandleOf(
     }
     return handle;
   };
-  // No session cookie (bearer and anonymous callers): answer at once, without a promise.
-  return (exchange) =>
-    sessions && exchange.cookie(sessions.cookieName) ? sessions.current(exchange).then(handleOf) : undefined;
+  // No session cookie (bearer and anonymous callers): answer at once, without a promise; nor once the
+  // request's session is known (the security context loaded it): only a pending load costs a `then`.
+  return (exchange) => {
+    if (!sessions || !exchange.cookie(sessions.cookieName)) return undefined;
+    const session = sessions.currentOrPending(exchange);
+    return session instanceof Promise ? session.then(handleOf) : handleOf(session);
+  };
 }
 
 /** Most session handles sessionHandleOf keeps (a flood of sessions cannot grow the memo past it). */

@@ -23,13 +23,13 @@ function request(headers: Record<string, string> = { cookie: "PLATFORM_SESSION=s
   });
 }
 
-function checked(code: Record<string, unknown> = {}, random?: () => number) {
+function checked(
+  code: Record<string, unknown> = {},
+  random?: () => number,
+  sessionHandle: () => string | Promise<string> = () => Promise.resolve(SESSION),
+) {
   const s = setup(code, random);
-  const check = new ZeroTrustSubjectStatusCheck({
-    resolver: s.resolver,
-    audit: s.audit,
-    sessionHandle: () => Promise.resolve(SESSION),
-  });
+  const check = new ZeroTrustSubjectStatusCheck({ resolver: s.resolver, audit: s.audit, sessionHandle });
   const at = (checkpoint: SubjectCheckpoint, authentication = ALICE) =>
     check.check({ checkpoint, authentication, exchange: request() });
   return { ...s, check, at };
@@ -68,6 +68,20 @@ describe("ZeroTrustSubjectStatusCheck", () => {
     }
     const { at } = checked({ "security.zerotrust.pending-analysis": "DENY" });
     for (const checkpoint of CHECKPOINTS) await expect(at(checkpoint)).resolves.toBeUndefined();
+  });
+
+  it("judges a session handle known at once (a string) as a promised one, refusing with a rejection, never a throw", async () => {
+    const { service, at } = checked({}, undefined, () => SESSION);
+    await at("request"); // the store read; then the hot path holds alice and her session
+    expect(at("request")).toBe(SUBJECT_GOES_ON);
+    await service.set(`session:${SESSION}`, "BLOCK", { source: "admin" });
+    let answer: Promise<void> | undefined;
+    expect(() => {
+      answer = at("request");
+    }).not.toThrow();
+    await expect(answer).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    await expect(at("me")).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+    await expect(at("sign-in")).resolves.toBeUndefined();
   });
 
   it("counts the caller's session BLOCK at step-up, /api/me and every request only: a sign-in or refresh starts from no session", async () => {

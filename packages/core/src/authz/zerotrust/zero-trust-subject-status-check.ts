@@ -38,8 +38,9 @@ export interface ZeroTrustSubjectStatusCheckOptions {
   /**
    * The request's session handle (looked up as `session:<handle>`); absent: user records only. A
    * session is a cookie (sessionHandleOf): it is asked only when the request carries a Cookie header.
+   * It answers the handle itself when it is known at once (undefined: no session), else a promise.
    */
-  sessionHandle?: (exchange: HttpExchange) => Promise<string | undefined> | undefined;
+  sessionHandle?: (exchange: HttpExchange) => string | undefined | Promise<string | undefined>;
 }
 
 /**
@@ -84,6 +85,8 @@ export class ZeroTrustSubjectStatusCheck implements SubjectStatusCheck {
       }
       if (SESSION_CHECKPOINTS.has(checkpoint) && exchange.header("cookie") !== undefined) {
         const sessionId = this.o.sessionHandle?.(exchange);
+        // Known at once (the security context loaded the session): settled without a `then`.
+        if (typeof sessionId === "string") return this.resolveAndSettle(query, sessionId) ?? SUBJECT_GOES_ON;
         if (sessionId !== undefined) return sessionId.then((id) => this.resolveAndSettle(query, id));
       }
       // resolveAndSettle without a session, inline: every bearer request passes here.

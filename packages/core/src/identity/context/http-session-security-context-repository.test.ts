@@ -33,6 +33,17 @@ describe("HttpSessionSecurityContextRepository", () => {
     expect(await repository.load(exchange(sessionCookieOf(login)))).toEqual(user("u1", "alice"));
   });
 
+  it("answers at once, without a promise, from a store that answers at once (in memory)", async () => {
+    const { repository } = setup();
+    const login = exchange();
+    await repository.save(login, user("u1", "alice"));
+    const loaded = repository.load(exchange(sessionCookieOf(login)));
+    expect(loaded).not.toBeInstanceOf(Promise);
+    expect(loaded).toEqual(user("u1", "alice"));
+    expect(repository.load(exchange())).toBeUndefined();
+    expect(repository.load(exchange("PLATFORM_SESSION=unknown"))).toBeUndefined();
+  });
+
   it("loads nothing without a session, for an unknown one, or after clear", async () => {
     const { repository } = setup();
     expect(await repository.load(exchange())).toBeUndefined();

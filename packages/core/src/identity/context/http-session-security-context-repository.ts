@@ -19,9 +19,10 @@ export class HttpSessionSecurityContextRepository implements SecurityContextRepo
     private readonly csrf: CsrfTokenRepository | undefined,
   ) {}
 
-  // Plain, not async: the session manager's answer is the answer (no layer of its own per request).
-  load(exchange: HttpExchange): Promise<Authentication | undefined> {
-    return this.sessions.getValue(exchange, CONTEXT_KEY, isAuthentication);
+  // Plain, not async: the session manager's answer is the answer (no layer of its own per request);
+  // once the request's session is known (the in-memory store answers at once), no promise at all.
+  load(exchange: HttpExchange): Authentication | undefined | Promise<Authentication | undefined> {
+    return this.sessions.getValueOrPending(exchange, CONTEXT_KEY, isAuthentication);
   }
 
   async save(exchange: HttpExchange, authentication: Authentication): Promise<void> {

@@ -80,6 +80,27 @@ describe("A chain's request checkpoint, right after its security context", () =>
     expect(asked).toEqual([{ checkpoint: "request", authentication: alice, exchange: x }]);
   });
 
+  it("takes a repository's answer at hand, a promise or another thenable alike", async () => {
+    const answers: SecurityContextRepository["load"][] = [
+      () => alice,
+      () => Promise.resolve(alice),
+      // A thenable that is not a native promise (out of the port's type: a JavaScript host's).
+      () =>
+        ({
+          then: (resolve: (a: Authentication) => void) => resolve(alice),
+        }) as unknown as Promise<Authentication>,
+    ];
+    for (const load of answers) {
+      const { asked, through } = run({ ...holding(alice), load }, true);
+      const x = exchange("GET", "/account");
+      await expect(through(x)).rejects.toMatchObject({ code: "ZERO_TRUST_BLOCKED" });
+      expect(asked).toEqual([{ checkpoint: "request", authentication: alice, exchange: x }]);
+    }
+    const { asked, through } = run({ ...holding(alice), load: () => undefined }, true);
+    expect(await through(exchange("GET", "/account"))).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
   it("asks the gate for a bearer's authentication on a stateless chain", async () => {
     const { asked, through } = run(new NullSecurityContextRepository(), true);
     const x = exchange("GET", "/api/data", { authorization: "Bearer good" });
@@ -182,17 +203,40 @@ describe("SecurityContextFilter's answers without waiting", () => {
     expect(seen.calls).toBe(1);
   });
 
-  it("goes on at once, anonymous, without a session, and waits on a session's load", async () => {
-    // The session manager's shared "no session" (no cookie), as the session repository answers it.
-    const noSession: SecurityContextRepository = { ...holding(undefined), load: () => NO_SESSION };
-    const none = new SecurityContextFilter(noSession, undefined);
+  it("goes on at once with an answer at hand (none, or a session's), and waits on a pending load", async () => {
     const seen = { calls: 0 };
+    // The session repository answers at hand once the request's session is known (or there is none).
+    const atHand = (a: Authentication | undefined): SecurityContextRepository => ({
+      ...holding(undefined),
+      load: () => a,
+    });
     const x = exchange("GET", "/x");
-    expect(none.filter(x, next(seen))).toBe(DONE);
+    expect(new SecurityContextFilter(atHand(undefined), undefined).filter(x, next(seen))).toBe(DONE);
     expect(currentAuthentication(x)).toBeUndefined();
-    const held = new SecurityContextFilter(holding(alice), undefined);
+    const standsFilter = new SecurityContextFilter(atHand(alice), undefined, {
+      standing: standing(STANDING_HOLDS),
+    });
     const y = exchange("GET", "/x");
-    await held.filter(y, next(seen));
-    expect([seen.calls, currentAuthentication(y)]).toEqual([2, alice]);
+    expect(standsFilter.filter(y, next(seen))).toBe(DONE);
+    expect(currentAuthentication(y)).toBe(alice);
+    // A fallen standing ends the session (the repository's clear) and goes on anonymous.
+    let cleared = 0;
+    const fallen = new SecurityContextFilter(
+      { ...atHand(alice), clear: async () => void cleared++ },
+      undefined,
+      { standing: standing(STANDING_DOES_NOT_HOLD) },
+    );
+    const z = exchange("GET", "/x");
+    await fallen.filter(z, next(seen));
+    expect([cleared, currentAuthentication(z)]).toEqual([1, undefined]);
+    // The shared "no session" promise, and a repository's pending load, are waited on.
+    const w = exchange("GET", "/x");
+    await new SecurityContextFilter({ ...holding(undefined), load: () => NO_SESSION }, undefined).filter(
+      w,
+      next(seen),
+    );
+    const v = exchange("GET", "/x");
+    await new SecurityContextFilter(holding(alice), undefined).filter(v, next(seen));
+    expect([seen.calls, currentAuthentication(w), currentAuthentication(v)]).toEqual([5, undefined, alice]);
   });
 });

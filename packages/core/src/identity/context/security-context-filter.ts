@@ -3,7 +3,6 @@ import type { HttpExchange } from "../../web/http-exchange.js";
 import { type Authentication, AUTHENTICATION_ATTRIBUTE } from "../authentication/authentication.js";
 import type { NextFilter, SecurityFilter } from "../chain/security-filter.js";
 import { BEARER_SCHEME, BEARER_TOKEN } from "../login/bearer-token.js";
-import { NO_SESSION } from "../session/session-manager.js";
 import {
   type AccountStanding,
   STANDING_DOES_NOT_HOLD,
@@ -56,9 +55,9 @@ export class SecurityContextFilter implements SecurityFilter {
   ) {}
 
   /**
-   * Not an async function: a bearer token vouched for at once (`authenticateAtOnce`) whose account
-   * stands from memory, and a request without a session, go on to `next` without a promise of their
-   * own (its answer is handed back as it is, DONE included); anything that must wait goes to
+   * Not an async function: a bearer token vouched for at once (`authenticateAtOnce`) and a session's
+   * authentication at hand (the request's session known), whose account stands from memory, and a
+   * request without a session, go on to `next` without a promise of their own (its answer is handed back as it is, DONE included); anything that must wait goes to
    * `bearerLater` or `sessionLater`. What it throws is answered as a rejection, as an async function.
    */
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
@@ -78,10 +77,17 @@ export class SecurityContextFilter implements SecurityFilter {
         exchange.attributes.set(BEARER, true);
         return next();
       }
-      // No session (the shared settled answer): anonymous, without waiting on it.
+      // An answer at hand (the request's session known, or none) is read without waiting on it.
       const loaded = this.repository.load(exchange);
-      if (loaded !== NO_SESSION) return this.sessionLater(exchange, next, loaded);
-      exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
+      if (isPending(loaded)) return this.sessionLater(exchange, next, loaded, undefined);
+      if (loaded === undefined) {
+        exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
+        return next();
+      }
+      const held = this.options.standing?.holds(loaded);
+      if (held !== undefined && held !== STANDING_HOLDS)
+        return this.sessionLater(exchange, next, loaded, held);
+      exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, loaded);
       return next();
     } catch (error) {
       return Promise.reject(error);
@@ -113,16 +119,21 @@ export class SecurityContextFilter implements SecurityFilter {
     await next();
   }
 
-  /** The session's authentication, once loaded: its standing judged (one that fell ends the session), then on. */
+  /**
+   * The session's authentication, once loaded (`loaded` pending), or one whose account's standing
+   * (`asked`, when already asked) is not the shared "holds": its standing judged (one that fell ends
+   * the session), then on.
+   */
   private async sessionLater(
     exchange: HttpExchange,
     next: NextFilter,
-    loaded: Promise<Authentication | undefined>,
+    loaded: Authentication | undefined | PromiseLike<Authentication | undefined>,
+    asked: Promise<boolean> | undefined,
   ): Promise<void> {
-    let authentication = await loaded;
+    let authentication = isPending(loaded) ? await loaded : loaded;
     const standing = this.options.standing;
     if (authentication !== undefined && standing !== undefined) {
-      const held = standing.holds(authentication);
+      const held = asked ?? standing.holds(authentication);
       const holds = held === STANDING_HOLDS || (held !== STANDING_DOES_NOT_HOLD && (await held));
       if (!holds) {
         // The account changed standing since this sign-in: the session ends, the caller is anonymous.
@@ -134,4 +145,11 @@ export class SecurityContextFilter implements SecurityFilter {
     else exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
     await next();
   }
+}
+
+/** True for the repository's promise (or any thenable a host's answers), false for an answer at hand. */
+function isPending(
+  loaded: Authentication | undefined | PromiseLike<Authentication | undefined>,
+): loaded is PromiseLike<Authentication | undefined> {
+  return typeof (loaded as PromiseLike<unknown> | undefined)?.then === "function";
 }

@@ -6,8 +6,12 @@ import type { Authentication } from "../authentication/authentication.js";
 export interface SecurityContextRepository {
   /** A stable name for diagnostics (`session`, `null`, or a host's). */
   readonly name: string;
-  /** The authentication stored for this request's client, if any. */
-  load(exchange: HttpExchange): Promise<Authentication | undefined>;
+  /**
+   * The authentication stored for this request's client, if any: a promise of it, or, when the
+   * repository has it at hand (the session repository once the request's session is known), the
+   * answer itself, which the SecurityContextFilter then reads without an async step.
+   */
+  load(exchange: HttpExchange): Authentication | undefined | Promise<Authentication | undefined>;
   /** Stores a new authentication after a login (a session repository rotates the session id here). */
   save(exchange: HttpExchange, authentication: Authentication): Promise<void>;
   /** Forgets the authentication (logout). */

@@ -54,7 +54,7 @@ export class InMemorySessionStore implements SessionStore {
   // A plain function, not an async one: the answer is at hand, and one settled promise is all it costs.
   get(id: string): Promise<SessionRecord | undefined> {
     const live = this.live(id);
-    return Promise.resolve(live && readerRecord(live));
+    return live ? Promise.resolve(readerRecord(live)) : NOT_FOUND;
   }
 
   async save(session: SessionRecord): Promise<void> {
@@ -131,13 +131,13 @@ export class InMemorySessionStore implements SessionStore {
     return true;
   }
 
-  // Plain, as `get`: every request with a session cookie runs it.
-  getAndTouch(id: string, lastAccessedAt: number, expiresAt: number): Promise<SessionRecord | undefined> {
+  // Answered at once, without a promise (the port allows it): every request with a session cookie runs it.
+  getAndTouch(id: string, lastAccessedAt: number, expiresAt: number): SessionRecord | undefined {
     const live = this.live(id);
-    if (!live) return NOT_FOUND;
+    if (!live) return undefined;
     live.lastAccessedAt = lastAccessedAt;
     live.expiresAt = expiresAt;
-    return Promise.resolve(readerRecord(live));
+    return readerRecord(live);
   }
 
   /** Removes every expired session; returns how many went. Expiry is enforced on read regardless. */

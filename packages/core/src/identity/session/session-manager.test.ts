@@ -323,3 +323,82 @@ describe("SessionManager: absolute lifetime and the user index", () => {
     expect(sessionCookie(ex)).toEqual(expect.objectContaining({ value: "", maxAge: 0 }));
   });
 });
+
+describe("SessionManager: the request's session, known once loaded (currentOrPending)", () => {
+  async function signedIn() {
+    const s = setup();
+    const first = exchange();
+    await s.manager.setValue(first, "theme", "dark");
+    return { ...s, cookie: `PLATFORM_SESSION=${sessionCookie(first)!.value}` };
+  }
+
+  it("knows the session at once from a store that answers at once (in memory): no promise", async () => {
+    const { manager, cookie } = await signedIn();
+    const ex = exchange(cookie);
+    const known = manager.currentOrPending(ex);
+    expect(known).not.toBeInstanceOf(Promise);
+    expect(known).toMatchObject({ data: { theme: "dark" } });
+    expect(manager.currentOrPending(ex)).toBe(known);
+    // `current` still answers a promise, one per request, of the same record.
+    const pending = manager.current(ex);
+    expect(pending).toBe(manager.current(ex));
+    expect(await pending).toBe(known);
+    expect(await manager.getValue(ex, "theme")).toBe("dark");
+    expect(manager.currentOrPending(exchange())).toBeUndefined();
+  });
+
+  it("answers a promise while a store's promise is pending, then the record itself (one store read)", async () => {
+    const { store, cookie } = await signedIn();
+    let reads = 0;
+    const promising: SessionStore = {
+      ...requiredSessionMethods(store),
+      getAndTouch: async (...args) => {
+        reads++;
+        return store.getAndTouch(...args);
+      },
+    };
+    const manager = new SessionManager({
+      store: promising,
+      clock: new ManualClock(),
+      ids: new CryptoIdGenerator(),
+    });
+    const ex = exchange(cookie);
+    const pending = manager.currentOrPending(ex);
+    expect(pending).toBeInstanceOf(Promise);
+    const session = await pending;
+    expect(session).toMatchObject({ data: { theme: "dark" } });
+    expect(manager.currentOrPending(ex)).toBe(session);
+    expect(await manager.getValue(ex, "theme")).toBe("dark");
+    expect(reads).toBe(1);
+  });
+
+  it("knows no session once the request ended it, or once the cookie names a gone one (cookie cleared)", async () => {
+    const { manager, store, cookie } = await signedIn();
+    const ex = exchange(cookie);
+    expect(manager.currentOrPending(ex)).toBeDefined();
+    await manager.invalidate(ex);
+    expect(manager.currentOrPending(ex)).toBeUndefined();
+    expect(await manager.getValue(ex, "theme")).toBeUndefined();
+    const gone = exchange(cookie);
+    expect(manager.currentOrPending(gone)).toBeUndefined();
+    expect(sessionCookie(gone)).toMatchObject({ value: "", maxAge: 0 });
+    expect(store.size).toBe(0);
+  });
+
+  it("knows a session it just began, and one past its absolute lifetime only through the promise (deleted)", async () => {
+    const { manager, clock, store } = setup({ maxLifetimeMs: 60 * MINUTE, idleTimeoutMs: 50 * MINUTE });
+    const first = exchange();
+    const begun = await manager.getOrCreate(first);
+    expect(manager.currentOrPending(first)).toBe(begun);
+    const cookie = `PLATFORM_SESSION=${begun.id}`;
+    clock.advance(40 * MINUTE);
+    expect(manager.currentOrPending(exchange(cookie))).toBeDefined();
+    clock.advance(30 * MINUTE); // 70 minutes since it began, 30 since its last use
+    const late = exchange(cookie);
+    const pending = manager.currentOrPending(late);
+    expect(pending).toBeInstanceOf(Promise);
+    expect(await pending).toBeUndefined();
+    expect(sessionCookie(late)).toMatchObject({ value: "", maxAge: 0 });
+    expect(store.size).toBe(0);
+  });
+});

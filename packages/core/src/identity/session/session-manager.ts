@@ -44,6 +44,47 @@ const MAX_ID_LENGTH = 256;
 export const NO_SESSION: Promise<undefined> = Promise.resolve(undefined);
 
 /**
+ * What a SessionManager knows of one request's session (kept on the exchange): the load's promise
+ * (the store's pending answer, or a settled one made when `current` is first asked) and, once the
+ * answer is admitted, the record itself (`known`).
+ */
+class RequestSession {
+  known = false;
+  record: SessionRecord | undefined = undefined;
+  constructor(public pending: Promise<SessionRecord | undefined> | undefined) {}
+}
+
+/** A RequestSession known at once (a store that answered without a promise, a session just begun). */
+function knownSession(record: SessionRecord | undefined): RequestSession {
+  const request = new RequestSession(undefined);
+  request.known = true;
+  request.record = record;
+  return request;
+}
+
+/** The request's session when it has none, known and settled: shared by every such request. */
+const NO_REQUEST_SESSION: RequestSession = knownSession(undefined);
+NO_REQUEST_SESSION.pending = NO_SESSION;
+Object.freeze(NO_REQUEST_SESSION);
+
+/** True for a promise or any other thenable (a host store's answer may be either). */
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as PromiseLike<T> | undefined)?.then === "function";
+}
+
+/** A value of the session's data (see `getValue`): undefined without a session or when `accept` refuses it. */
+function sessionValue(
+  session: SessionRecord | undefined,
+  key: string,
+  accept: ((value: unknown) => boolean) | undefined,
+): unknown {
+  if (!session) return undefined;
+  const data = sessionDataToRead(session);
+  const value = Object.hasOwn(data, key) ? data[key] : undefined;
+  return accept === undefined || accept(value) ? value : undefined;
+}
+
+/**
  * Server-side sessions over HTTP: one HttpOnly, SameSite, Path=/ cookie (Secure on https) carrying
  * an unguessable id, the record in the SessionStore. The session is loaded once per request and
  * cached in `exchange.attributes`; each load moves the idle expiry. Only ids this manager minted are
@@ -102,14 +143,23 @@ export class SessionManager {
    * to the returned record's `data` are persisted by `save`.
    */
   current(exchange: HttpExchange): Promise<SessionRecord | undefined> {
-    let pending = exchange.attributes.get(SESSION_ATTRIBUTE) as
-      | Promise<SessionRecord | undefined>
-      | undefined;
-    if (!pending) {
-      pending = this.load(exchange);
-      exchange.attributes.set(SESSION_ATTRIBUTE, pending);
+    const request = this.requestSession(exchange);
+    if (request.pending === undefined) {
+      // Loaded without a promise (a store that answered at once): one settled promise, made when asked.
+      request.pending = Promise.resolve(request.record);
     }
-    return pending;
+    return request.pending;
+  }
+
+  /**
+   * `current`, but the record itself (or undefined) once the request's session is known: from a store
+   * that answers at once, or after the store's promise settled. A promise only while the store has not
+   * answered (or the session is being deleted past its absolute lifetime), so that every reader after
+   * the first in a request (the security context, zero trust's session handle) costs no promise.
+   */
+  currentOrPending(exchange: HttpExchange): SessionRecord | undefined | Promise<SessionRecord | undefined> {
+    const request = this.requestSession(exchange);
+    return request.known ? request.record : this.current(exchange);
   }
 
   /** The request's session, creating (and cookie-setting) a fresh one when there is none. */
@@ -147,7 +197,7 @@ export class SessionManager {
   /** Ends the session (logout): deletes it from the store and clears the cookie (Max-Age 0). */
   async invalidate(exchange: HttpExchange): Promise<void> {
     const session = await this.current(exchange);
-    exchange.attributes.set(SESSION_ATTRIBUTE, NO_SESSION);
+    exchange.attributes.set(SESSION_ATTRIBUTE, NO_REQUEST_SESSION);
     if (session) await this.store.delete(session.id);
     this.clearCookie(exchange);
   }
@@ -162,8 +212,9 @@ export class SessionManager {
    * A value from the session's data, or undefined (never creates a session); with `accept`, a value
    * it refuses reads as undefined. The value is read-only: it may be the store's own (frozen, shared
    * with every request of the session, on the in-memory store), so change it through `setValue`. A
-   * plain function: without a session it answers one shared settled promise, with one it adds a single
-   * `then` to the session's load.
+   * plain function: without a session (or without the value) it answers one shared settled promise;
+   * once the session is known (`currentOrPending`), a settled promise of the value; before, a single
+   * `then` on the session's load.
    */
   getValue(exchange: HttpExchange, key: string): Promise<unknown>;
   getValue<T>(
@@ -172,14 +223,28 @@ export class SessionManager {
     accept: (value: unknown) => value is T,
   ): Promise<T | undefined>;
   getValue(exchange: HttpExchange, key: string, accept?: (value: unknown) => boolean): Promise<unknown> {
-    const pending = this.current(exchange);
-    if (pending === NO_SESSION) return NO_SESSION;
-    return pending.then((session) => {
-      if (!session) return undefined;
-      const data = sessionDataToRead(session);
-      const value = Object.hasOwn(data, key) ? data[key] : undefined;
-      return accept === undefined || accept(value) ? value : undefined;
-    });
+    const request = this.requestSession(exchange);
+    if (request === NO_REQUEST_SESSION) return NO_SESSION;
+    if (request.known) {
+      // Known: no `then` on the session's load; a value that is not there is the shared NO_SESSION.
+      const value = sessionValue(request.record, key, accept);
+      return value === undefined ? NO_SESSION : Promise.resolve(value);
+    }
+    return this.current(exchange).then((session) => sessionValue(session, key, accept));
+  }
+
+  /**
+   * `getValue`, but the value itself (or undefined) once the request's session is known
+   * (`currentOrPending`); a promise of it only while the store has not answered.
+   */
+  getValueOrPending<T>(
+    exchange: HttpExchange,
+    key: string,
+    accept: (value: unknown) => value is T,
+  ): T | undefined | Promise<T | undefined> {
+    const request = this.requestSession(exchange);
+    if (request.known) return sessionValue(request.record, key, accept) as T | undefined;
+    return this.current(exchange).then((session) => sessionValue(session, key, accept) as T | undefined);
   }
 
   /** Stores a value in the session's data (creating the session) and persists it; undefined removes it. */
@@ -208,36 +273,60 @@ export class SessionManager {
     const store = this.store;
     if (store.update === undefined) return store.save(session);
     if (await store.update(session)) return;
-    exchange.attributes.set(SESSION_ATTRIBUTE, NO_SESSION);
+    exchange.attributes.set(SESSION_ATTRIBUTE, NO_REQUEST_SESSION);
     this.clearCookie(exchange);
   }
 
+  /** The request's RequestSession: loaded from the cookie on first use, then kept on the exchange. */
+  private requestSession(exchange: HttpExchange): RequestSession {
+    let request = exchange.attributes.get(SESSION_ATTRIBUTE) as RequestSession | undefined;
+    if (request === undefined) {
+      request = this.load(exchange);
+      exchange.attributes.set(SESSION_ATTRIBUTE, request);
+    }
+    return request;
+  }
+
   /**
-   * The request's session from its cookie. A plain function, not an async one: without a cookie (or
-   * with one not worth looking up) it answers NO_SESSION at once; otherwise it is the store's answer
-   * and one `then` that admits it, the only async step of a request's session read.
+   * The request's session from its cookie. Without a cookie (or with one not worth looking up) it is
+   * NO_REQUEST_SESSION at once. A store whose `getAndTouch` answers at once (the in-memory one) is
+   * admitted at once: no promise at all. A store answering a promise gets one `then` that admits its
+   * answer and, once settled, records it, so later readers in the request read it without a `then`.
    */
-  private load(exchange: HttpExchange): Promise<SessionRecord | undefined> {
+  private load(exchange: HttpExchange): RequestSession {
     try {
       const id = exchange.cookie(this.cookieName);
-      if (id === undefined) return NO_SESSION;
+      if (id === undefined) return NO_REQUEST_SESSION;
       if (id.length === 0 || id.length > MAX_ID_LENGTH) {
         this.clearCookie(exchange);
-        return NO_SESSION;
+        return NO_REQUEST_SESSION;
       }
       const store = this.store;
-      if (store.getAndTouch === undefined) {
-        return this.loadTouched(id).then((session) => this.admit(exchange, session));
-      }
-      // Read and touched in one store step; `Promise.resolve` hands a native promise back as it is.
+      if (store.getAndTouch === undefined) return this.admitLater(exchange, this.loadTouched(id));
+      // Read and touched in one store step.
       const now = this.clock.now();
-      return Promise.resolve(store.getAndTouch(id, now, now + this.idleTimeoutMs)).then((session) =>
-        this.admit(exchange, session),
-      );
+      const answer = store.getAndTouch(id, now, now + this.idleTimeoutMs);
+      if (isThenable(answer)) return this.admitLater(exchange, Promise.resolve(answer));
+      const admitted = this.admit(exchange, answer);
+      return admitted instanceof Promise ? new RequestSession(admitted) : knownSession(admitted);
     } catch (error) {
       // As an async function would: a store that throws instead of rejecting still answers a rejection.
-      return Promise.reject(error);
+      return new RequestSession(Promise.reject(error));
     }
+  }
+
+  /** A RequestSession over the store's pending answer: admitted, then known, when it settles. */
+  private admitLater(exchange: HttpExchange, answer: Promise<SessionRecord | undefined>): RequestSession {
+    const request = new RequestSession(undefined);
+    request.pending = answer.then((session) => {
+      const admitted = this.admit(exchange, session);
+      // Past its absolute lifetime (being deleted): left to the promise, the rare path.
+      if (admitted instanceof Promise) return admitted;
+      request.known = true;
+      request.record = admitted;
+      return admitted;
+    });
+    return request;
   }
 
   /**
@@ -289,7 +378,7 @@ export class SessionManager {
       expiresAt: Math.min(now + this.idleTimeoutMs, seed.createdAt + this.maxLifetimeMs),
     };
     await this.store.save(session);
-    exchange.attributes.set(SESSION_ATTRIBUTE, Promise.resolve(session));
+    exchange.attributes.set(SESSION_ATTRIBUTE, knownSession(session));
     exchange.setCookie(this.cookie(exchange, session.id));
     return session;
   }

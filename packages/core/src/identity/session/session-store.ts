@@ -79,9 +79,14 @@ export interface SessionStore {
    * `get` and `touch` in one step: the live session with its `lastAccessedAt`/`expiresAt` moved (its
    * data untouched), or undefined when absent or expired. Optional; when present, the SessionManager
    * loads each request's session with it, so a database store answers a session request in one
-   * round trip instead of two.
+   * round trip instead of two. A store that has the answer at hand (in memory) may answer it without
+   * a promise; the SessionManager then reads the request's session without an async step.
    */
-  getAndTouch?(id: string, lastAccessedAt: number, expiresAt: number): Promise<SessionRecord | undefined>;
+  getAndTouch?(
+    id: string,
+    lastAccessedAt: number,
+    expiresAt: number,
+  ): SessionRecord | undefined | Promise<SessionRecord | undefined>;
 }
 
 /** DI token of the SessionStore port. */
