@@ -87,6 +87,7 @@ describe("A chain's request checkpoint, right after its security context", () =>
       // A thenable that is not a native promise (out of the port's type: a JavaScript host's).
       () =>
         ({
+          // biome-ignore lint/suspicious/noThenProperty: a thenable on purpose (a host's own promise type)
           then: (resolve: (a: Authentication) => void) => resolve(alice),
         }) as unknown as Promise<Authentication>,
     ];
