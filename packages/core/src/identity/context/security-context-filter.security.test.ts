@@ -80,6 +80,7 @@ describe("A chain's request checkpoint, right after its security context", () =>
       // A thenable that is not a native promise (out of the port's type: a JavaScript host's).
       () =>
         ({
+          // biome-ignore lint/suspicious/noThenProperty: the point of the test is a thenable.
           then: (resolve: (a: Authentication) => void) => resolve(alice),
         }) as unknown as Promise<Authentication>,
     ];
