@@ -42,6 +42,23 @@ describe("InMemorySessionStore", () => {
     expect(await store.get("d")).toBeDefined();
   });
 
+  it("keeps the order exact when the most recently used session is read again (no move needed)", async () => {
+    const store = new InMemorySessionStore({ clock: new ManualClock(T0), maxSessions: 3 });
+    await store.save(record("a"));
+    await store.save(record("b"));
+    await store.save(record("c"));
+    for (let i = 0; i < 5; i++) await store.getAndTouch("c", T0 + i, T0 + 60_000); // c stays the newest
+    await store.get("a"); // a, then c again: b is the least recently used
+    await store.get("c");
+    await store.delete("c"); // the newest gone: the next read moves as usual
+    await store.get("b"); // order: a, b
+    await store.save(record("d"));
+    await store.save(record("e")); // full: a goes
+    expect(await store.get("a")).toBeUndefined();
+    expect(await store.get("b")).toBeDefined();
+    expect(store.size).toBe(3);
+  });
+
   it("stays bounded under a flood of new sessions", async () => {
     const store = new InMemorySessionStore({ clock: new ManualClock(T0), maxSessions: 100 });
     await store.save(record("keeper"));
