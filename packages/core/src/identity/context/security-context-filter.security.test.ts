@@ -130,14 +130,25 @@ describe("A chain's request checkpoint, right after its security context", () =>
 });
 
 describe("SecurityContextFilter's answers without waiting", () => {
-  const atOnce = (known: Authentication | undefined): BearerAuthenticator & { later: number } => {
+  /**
+   * A bearer authenticator whose `authenticateOrPending` answers `known` at once for "good", else the
+   * promise of `authenticate`'s judgement; `authenticate` itself is never called by the filter then.
+   */
+  const atOnce = (
+    known: Authentication | undefined,
+  ): BearerAuthenticator & { later: number; direct: number } => {
     const b = {
       later: 0,
+      direct: 0,
       authenticate: async (token: string) => {
+        b.direct++;
+        return bearer.authenticate(token);
+      },
+      authenticateOrPending: (token: string) => {
+        if (token === "good" && known !== undefined) return known;
         b.later++;
         return bearer.authenticate(token);
       },
-      authenticateAtOnce: (token: string) => (token === "good" ? known : undefined),
     };
     return b;
   };
@@ -160,7 +171,7 @@ describe("SecurityContextFilter's answers without waiting", () => {
     const x = bearerRequest("good");
     expect(filter.filter(x, next(seen))).toBe(DONE);
     expect(seen.calls).toBe(1);
-    expect(b.later).toBe(0);
+    expect([b.later, b.direct]).toEqual([0, 0]);
     expect(currentAuthentication(x)).toBe(alice);
   });
 
@@ -189,19 +200,26 @@ describe("SecurityContextFilter's answers without waiting", () => {
     expect(seen.calls).toBe(0);
   });
 
-  it("asks authenticate for a token it cannot vouch for at once, and refuses a bad one as a rejection", async () => {
+  it("waits on the judgement of a token it cannot vouch for at once (one call), and refuses a bad one as a rejection", async () => {
     const b = atOnce(undefined);
     const filter = new SecurityContextFilter(new NullSecurityContextRepository(), b);
     const seen = { calls: 0 };
     await filter.filter(bearerRequest("good"), next(seen));
-    expect([seen.calls, b.later]).toEqual([1, 1]);
+    expect([seen.calls, b.later, b.direct]).toEqual([1, 1, 0]);
+    // Without authenticateOrPending, authenticate is asked (once).
+    const plain = { ...b, authenticateOrPending: undefined };
+    await new SecurityContextFilter(new NullSecurityContextRepository(), plain).filter(
+      bearerRequest("good"),
+      next(seen),
+    );
+    expect([seen.calls, b.direct]).toEqual([2, 1]);
     await expect(filter.filter(bearerRequest("bad"), next(seen))).rejects.toMatchObject({
       code: "INVALID_TOKEN",
     });
     // "Bearer" with no token: refused as a rejection, never thrown at the caller.
     const empty = filter.filter(exchange("GET", "/x", { authorization: "Bearer " }), next(seen));
     await expect(empty).rejects.toMatchObject({ code: "INVALID_TOKEN" });
-    expect(seen.calls).toBe(1);
+    expect(seen.calls).toBe(2);
   });
 
   it("goes on at once with an answer at hand (none, or a session's), and waits on a pending load", async () => {

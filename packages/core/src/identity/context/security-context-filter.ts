@@ -14,11 +14,11 @@ import type { SecurityContextRepository } from "./security-context-repository.js
 export interface BearerAuthenticator {
   authenticate(accessToken: string): Promise<Authentication>;
   /**
-   * Optional: the token's Authentication when it can be told without waiting (a token verified
-   * before and not revoked), else undefined and `authenticate` decides. Never a refusal: a token it
-   * cannot vouch for at once goes to `authenticate`.
+   * Optional: `authenticate`, answering the Authentication itself when it can be told without
+   * waiting (a token verified before and not revoked), else the promise of the same judgement. When
+   * present, the filter calls it instead of `authenticate` (one call per request).
    */
-  authenticateAtOnce?(accessToken: string): Authentication | undefined;
+  authenticateOrPending?(accessToken: string): Authentication | Promise<Authentication>;
 }
 
 /** The exchange attribute that is `true` on a request a bearer token authenticated (isBearerAuthenticated). */
@@ -55,7 +55,7 @@ export class SecurityContextFilter implements SecurityFilter {
   ) {}
 
   /**
-   * Not an async function: a bearer token vouched for at once (`authenticateAtOnce`) and a session's
+   * Not an async function: a bearer token vouched for at once (`authenticateOrPending`) and a session's
    * authentication at hand (the request's session known), whose account stands from memory, and a
    * request without a session, go on to `next` without a promise of their own (its answer is handed back as it is, DONE included); anything that must wait goes to
    * `bearerLater` or `sessionLater`. What it throws is answered as a rejection, as an async function.
@@ -67,13 +67,16 @@ export class SecurityContextFilter implements SecurityFilter {
       if (this.bearer && header !== undefined && BEARER_SCHEME.test(header)) {
         const token = BEARER_TOKEN.exec(header)?.[1];
         if (!token) throw new PlatformError("INVALID_TOKEN", "Invalid access token");
-        const known = this.bearer.authenticateAtOnce?.(token);
-        if (known === undefined) return this.bearerLater(exchange, next, token, undefined, undefined);
-        const held = this.options.standing?.holds(known);
+        const bearer = this.bearer;
+        const answered = bearer.authenticateOrPending
+          ? bearer.authenticateOrPending(token)
+          : bearer.authenticate(token);
+        if (isPending(answered)) return this.bearerLater(exchange, next, answered, undefined);
+        const held = this.options.standing?.holds(answered);
         if (held !== undefined && held !== STANDING_HOLDS)
-          return this.bearerLater(exchange, next, token, known, held);
+          return this.bearerLater(exchange, next, answered, held);
         // setCurrentAuthentication, inline (every request).
-        exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, known);
+        exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, answered);
         exchange.attributes.set(BEARER, true);
         return next();
       }
@@ -95,18 +98,16 @@ export class SecurityContextFilter implements SecurityFilter {
   }
 
   /**
-   * A bearer token `authenticateAtOnce` could not vouch for (`known` undefined), or whose account's
-   * standing (`held`, when already asked) is not the shared "holds": authenticated, its standing
-   * judged, then on.
+   * A bearer token's Authentication still to come (`answered` pending), or one whose account's
+   * standing (`asked`, when already asked) is not the shared "holds": its standing judged, then on.
    */
   private async bearerLater(
     exchange: HttpExchange,
     next: NextFilter,
-    token: string,
-    known: Authentication | undefined,
+    answered: Authentication | PromiseLike<Authentication>,
     asked: Promise<boolean> | undefined,
   ): Promise<void> {
-    const authentication = known ?? (await (this.bearer as BearerAuthenticator).authenticate(token));
+    const authentication = await answered;
     const standing = this.options.standing;
     if (standing !== undefined) {
       // A standing answered from memory (a shared settled answer) is read without waiting on it.
@@ -147,9 +148,7 @@ export class SecurityContextFilter implements SecurityFilter {
   }
 }
 
-/** True for the repository's promise (or any thenable a host's answers), false for an answer at hand. */
-function isPending(
-  loaded: Authentication | undefined | PromiseLike<Authentication | undefined>,
-): loaded is PromiseLike<Authentication | undefined> {
-  return typeof (loaded as PromiseLike<unknown> | undefined)?.then === "function";
+/** True for a promise (or any thenable a host's port answers), false for an answer at hand. */
+function isPending<T>(answer: T | PromiseLike<T>): answer is PromiseLike<T> {
+  return typeof (answer as PromiseLike<unknown> | undefined)?.then === "function";
 }

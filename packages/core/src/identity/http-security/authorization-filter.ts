@@ -54,41 +54,46 @@ export class AuthorizationFilter implements SecurityFilter {
    * in `decideLater`; the refusal is a method of its own.
    */
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
-    // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
-    // closure (the exchange's method is upper case, its segments split once).
-    let rule: AuthorizationRule | undefined;
-    const rules = this.rules;
-    const segments = exchange.segments;
-    const method = exchange.method;
-    for (let i = 0; i < rules.length; i++) {
-      const r = rules[i] as AuthorizationRule;
-      const plain = this.plains[i];
-      const hit =
-        plain === undefined
-          ? r.matcher.matches(exchange)
-          : plain === ANY ||
-            ((plain.method === undefined ||
-              plain.method === method ||
-              (plain.method === "GET" && method === "HEAD")) &&
-              segments !== undefined &&
-              plain.pattern.test(segments));
-      if (hit) {
-        rule = r;
-        break;
-      }
-    }
-    if (rule === undefined) return next();
-    const authentication = currentAuthentication(exchange);
-    let decision: AuthorizationDecision | Promise<AuthorizationDecision>;
     try {
-      decision = rule.manager.check(authentication, exchange);
+      // The first rule that matches; an antMatcher's method and pattern are tested here, not by its
+      // closure (the exchange's method is upper case, its segments split once).
+      let rule: AuthorizationRule | undefined;
+      const rules = this.rules;
+      const segments = exchange.segments;
+      const method = exchange.method;
+      for (let i = 0; i < rules.length && rule === undefined; i++) {
+        const r = rules[i] as AuthorizationRule;
+        const plain = this.plains[i];
+        const hit =
+          plain === undefined
+            ? r.matcher.matches(exchange)
+            : plain === ANY ||
+              ((plain.method === undefined ||
+                plain.method === method ||
+                (plain.method === "GET" && method === "HEAD")) &&
+                segments !== undefined &&
+                plain.pattern.test(segments));
+        if (hit) rule = r;
+      }
+      if (rule === undefined) return next();
+      const authentication = currentAuthentication(exchange);
+      const decision = rule.manager.check(authentication, exchange);
+      // Any thenable is waited on, as `await` would (a host's promise library, another realm).
+      if (typeof (decision as PromiseLike<unknown>).then === "function")
+        return this.decideLater(
+          exchange,
+          next,
+          rule,
+          authentication,
+          decision as PromiseLike<AuthorizationDecision>,
+        );
+      if (!(decision as AuthorizationDecision).granted)
+        return this.refuse(exchange, rule, authentication, decision as AuthorizationDecision);
+      return next();
     } catch (error) {
-      // As an async function would: a manager that throws answers a rejection, never a throw.
+      // As an async function would: a matcher or manager that throws answers a rejection.
       return Promise.reject(error);
     }
-    if (decision instanceof Promise) return this.decideLater(exchange, next, rule, authentication, decision);
-    if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);
-    return next();
   }
 
   /** The rest of `filter` once a manager's answer, given as a promise, settles. */
@@ -97,7 +102,7 @@ export class AuthorizationFilter implements SecurityFilter {
     next: NextFilter,
     rule: AuthorizationRule,
     authentication: Authentication | undefined,
-    pending: Promise<AuthorizationDecision>,
+    pending: PromiseLike<AuthorizationDecision>,
   ): Promise<void> {
     const decision = await pending;
     if (!decision.granted) return this.refuse(exchange, rule, authentication, decision);

@@ -36,11 +36,9 @@ function databaseLikeDenyList(inner: RevokedAccessTokenStore) {
   return { store, answers };
 }
 
-/** What SecurityContextFilter does for one bearer request: the inline answer, else `authenticate`. */
+/** What SecurityContextFilter does for one bearer request: one `authenticateOrPending`, waited on when pending. */
 async function oneBearerRequest(service: TokenService, token: string): Promise<void> {
-  // (optional chaining: the same test runs on 800fce0, before authenticateAtOnce, and passes there)
-  const atOnce = (service as { authenticateAtOnce?: (t: string) => unknown }).authenticateAtOnce;
-  if (atOnce?.call(service, token) === undefined) await service.authenticate(token);
+  await service.authenticateOrPending(token);
 }
 
 describe("TokenService with a deny list that answers later (a database adapter)", () => {
@@ -52,7 +50,7 @@ describe("TokenService with a deny list that answers later (a database adapter)"
     await service.authenticate(accessToken); // verified: now held by the verified-token cache
     answers.length = 0;
     await oneBearerRequest(service, accessToken);
-    // authenticateAtOnce asks, drops the answer, then authenticate asks again: two queries per request.
+    // Asked once (a dropped answer and a second query were the regression the attack found).
     expect(answers.length).toBe(1);
   });
 
@@ -66,5 +64,38 @@ describe("TokenService with a deny list that answers later (a database adapter)"
     await oneBearerRequest(service, accessToken);
     // Node's default (--unhandled-rejections=throw) ends the process on a dropped rejected promise.
     expect(answers.map((a) => a.observed)).toEqual(answers.map(() => true));
+  });
+});
+
+describe("TokenService.authenticateOrPending with a deny list that answers later", () => {
+  it("answers a rejection when the deny list's query fails, and the rejection is the caller's", async () => {
+    const f = await createTokenServiceFixture();
+    const down: RevokedAccessTokenStore = {
+      revoke: (jti, at) => f.revokedAccessTokens.revoke(jti, at),
+      revokeFamily: (sid, at) => f.revokedAccessTokens.revokeFamily(sid, at),
+      isRevoked: () => Promise.reject(new Error("database unreachable")),
+    };
+    const up = new TokenService({ ...f.options });
+    const { accessToken } = await up.issue(f.alice);
+    const service = new TokenService({ ...f.options, revokedAccessTokens: down });
+    await expect(service.authenticate(accessToken)).rejects.toThrow("database unreachable");
+    // Verified and held now? No: the deny list never answered, so nothing was cached as accepted...
+    // ...but the signature check did cache the claims; the deny list is still asked, and its failure
+    // is the answer, never an unhandled rejection.
+    const answered = service.authenticateOrPending(accessToken);
+    expect(answered).toBeInstanceOf(Promise);
+    await expect(answered).rejects.toThrow("database unreachable");
+    // A store that throws instead of rejecting answers a rejection too.
+    const throwing = new TokenService({
+      ...f.options,
+      revokedAccessTokens: {
+        ...down,
+        isRevoked: () => {
+          throw new Error("driver bug");
+        },
+      },
+    });
+    await expect(throwing.authenticate(accessToken)).rejects.toThrow("driver bug");
+    await expect(throwing.authenticateOrPending(accessToken)).rejects.toThrow("driver bug");
   });
 });

@@ -155,18 +155,25 @@ export class TokenService {
   }
 
   /**
-   * The Authentication of a token verified before (held by the verified-token cache, unexpired) that
-   * the deny list answers "not revoked" at once (the in-memory store's shared answer), without
-   * waiting; undefined whenever that cannot be told at once (not held, expired, a store that answers
-   * later, or revoked), and `authenticate` then decides. Frozen, shared by the requests presenting
-   * the token.
+   * `authenticate`, answering the Authentication itself when it can be told at once: a token the
+   * verified-token cache holds, unexpired, that the deny list answers "not revoked" at once (the
+   * in-memory store's shared answer); frozen, shared by the requests presenting the token. Otherwise
+   * the promise of the same judgement, `authenticate`'s or one over the deny list's answer already
+   * asked: the deny list is asked once per call, and its answer is always waited on, never dropped
+   * (a database's rejection is the caller's rejection).
    */
-  authenticateAtOnce(accessToken: string): BearerAuthentication | undefined {
-    const claims = this.codec.verifiedClaims(accessToken);
-    if (claims === undefined) return undefined;
-    if (this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid) !== NOT_REVOKED) return undefined;
-    // bearerAuthenticationOf's lookup, inline: the cache's claims are frozen, so made once and shared.
-    return sharedBearerAuthentications.get(claims) ?? bearerAuthenticationOf(claims);
+  authenticateOrPending(accessToken: string): BearerAuthentication | Promise<BearerAuthentication> {
+    try {
+      const claims = this.codec.verifiedClaims(accessToken);
+      if (claims === undefined) return this.authenticate(accessToken);
+      const revoked = this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid);
+      if (revoked !== NOT_REVOKED) return admittedUnlessRevoked(claims, revoked);
+      // bearerAuthenticationOf's lookup, inline: the cache's claims are frozen, so made once and shared.
+      return sharedBearerAuthentications.get(claims) ?? bearerAuthenticationOf(claims);
+    } catch (error) {
+      // As an async function would: a store that throws instead of rejecting answers a rejection.
+      return Promise.reject(error);
+    }
   }
 
   /**
@@ -388,6 +395,15 @@ function bearerAuthenticationOf(claims: AccessTokenClaims): BearerAuthentication
   });
   if (Object.isFrozen(claims)) sharedBearerAuthentications.set(claims, authentication);
   return authentication;
+}
+
+/** The Authentication of verified claims once the deny list's answer says the token is not revoked. */
+async function admittedUnlessRevoked(
+  claims: AccessTokenClaims,
+  revoked: Promise<boolean>,
+): Promise<BearerAuthentication> {
+  if (await revoked) throw invalidAccessToken(new Error("Access token revoked"));
+  return bearerAuthenticationOf(claims);
 }
 
 /** The Authentication of each cached token's frozen claims (see bearerAuthenticationOf). */
