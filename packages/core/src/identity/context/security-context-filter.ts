@@ -57,8 +57,8 @@ export class SecurityContextFilter implements SecurityFilter {
   /**
    * Not an async function: a bearer token vouched for at once (`authenticateOrPending`) and a session's
    * authentication at hand (the request's session known), whose account stands from memory, and a
-   * request without a session, go on to `next` without a promise of their own (its answer is handed back as it is, DONE included); anything that must wait goes to
-   * `bearerLater` or `sessionLater`. What it throws is answered as a rejection, as an async function.
+   * request without a session, go on to `next` without a promise of their own (its answer is handed
+   * back as it is, DONE included); anything that must wait goes to `bearerLater` or `sessionLater`. What it throws is answered as a rejection, as an async function.
    */
   filter(exchange: HttpExchange, next: NextFilter): Promise<void> {
     try {
@@ -71,26 +71,32 @@ export class SecurityContextFilter implements SecurityFilter {
         const answered = bearer.authenticateOrPending
           ? bearer.authenticateOrPending(token)
           : bearer.authenticate(token);
-        if (isPending(answered)) return this.bearerLater(exchange, next, answered, undefined);
-        const held = this.options.standing?.holds(answered);
+        // isPending, inline (every bearer request): any thenable is waited on.
+        if (typeof (answered as PromiseLike<unknown>).then === "function")
+          return this.bearerLater(exchange, next, answered, undefined);
+        const authentication = answered as Authentication;
+        const held = this.options.standing?.holds(authentication);
         if (held !== undefined && held !== STANDING_HOLDS)
-          return this.bearerLater(exchange, next, answered, held);
+          return this.bearerLater(exchange, next, authentication, held);
         // setCurrentAuthentication, inline (every request).
-        exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, answered);
+        exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
         exchange.attributes.set(BEARER, true);
         return next();
       }
       // An answer at hand (the request's session known, or none) is read without waiting on it.
       const loaded = this.repository.load(exchange);
-      if (isPending(loaded)) return this.sessionLater(exchange, next, loaded, undefined);
+      // isPending, inline (every request without a bearer token).
+      if (typeof (loaded as PromiseLike<unknown> | undefined)?.then === "function")
+        return this.sessionLater(exchange, next, loaded, undefined);
       if (loaded === undefined) {
         exchange.attributes.delete(AUTHENTICATION_ATTRIBUTE);
         return next();
       }
-      const held = this.options.standing?.holds(loaded);
+      const authentication = loaded as Authentication;
+      const held = this.options.standing?.holds(authentication);
       if (held !== undefined && held !== STANDING_HOLDS)
-        return this.sessionLater(exchange, next, loaded, held);
-      exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, loaded);
+        return this.sessionLater(exchange, next, authentication, held);
+      exchange.attributes.set(AUTHENTICATION_ATTRIBUTE, authentication);
       return next();
     } catch (error) {
       return Promise.reject(error);
