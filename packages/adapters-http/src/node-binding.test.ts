@@ -41,6 +41,23 @@ describe("nodeExchange", () => {
     expect(await exchange?.text()).toBe("");
   });
 
+  it("trims whitespace at either end of a header value, as Headers does, and keeps it inside", () => {
+    const exchange = nodeExchange(
+      request("/a", {
+        "X-Pad": " \tvalue\t ",
+        "X-Lead": "\nlead",
+        "X-Trail": "trail\r",
+        "X-Inner": "a \t b",
+        "X-Blank": "",
+        "X-Spaces": "   ",
+      }),
+      options,
+    );
+    expect(
+      ["x-pad", "x-lead", "x-trail", "x-inner", "x-blank", "x-spaces"].map((n) => exchange?.header(n)),
+    ).toEqual(["value", "lead", "trail", "a \t b", "", ""]);
+  });
+
   it.each([
     ["absolute form", request("http://evil.example/a")],
     ["asterisk form", request("*")],

@@ -20,6 +20,20 @@ function claims(exp: number): AccessTokenClaims {
 }
 
 describe("VerifiedTokenCache", () => {
+  it("holds a token, not its signature: another header or payload over the same signature is not a hit", () => {
+    const cache = new VerifiedTokenCache(10);
+    cache.set("h.p.sig", claims(1000));
+    expect(cache.get("h.p.sig", 0, 30)).toMatchObject({ exp: 1000 });
+    for (const forged of ["h.q.sig", "x.p.sig", "p.sig", "sig", "h.p.sig ", " h.p.sig", "h.p.sig2", "h.p.si"])
+      expect(cache.get(forged, 0, 30)).toBeUndefined();
+    // A forged token with the held one's signature, set after a (hypothetical) verification, replaces
+    // it under that signature; the original is then verified again, never answered with the other's claims.
+    cache.set("h.q.sig", claims(2000));
+    expect(cache.get("h.q.sig", 0, 30)).toMatchObject({ exp: 2000 });
+    expect(cache.get("h.p.sig", 0, 30)).toBeUndefined();
+    expect(cache.size).toBe(1);
+  });
+
   it("judges expiry on every lookup with the verifier's rule: expired once exp <= now - skew", () => {
     const cache = new VerifiedTokenCache(10);
     cache.set("t", claims(1000));

@@ -12,7 +12,15 @@ export const VERIFIED_TOKEN_CACHE_SIZE = 5_000;
  * entries: when full, the entry stored longest ago goes first.
  */
 export class VerifiedTokenCache {
-  private readonly entries = new Map<string, AccessTokenClaims>();
+  /**
+   * By the token's signature (the text after its last `.`), each entry holding the whole token: a
+   * lookup hashes the signature's 86 characters, not the token's 600 or so, and a hit is the whole
+   * token, compared in full (a token that only shares a signature is not held).
+   */
+  private readonly entries = new Map<
+    string,
+    { readonly token: string; readonly claims: AccessTokenClaims }
+  >();
 
   /** `maxEntries` 0 caches nothing. */
   constructor(readonly maxEntries: number = VERIFIED_TOKEN_CACHE_SIZE) {
@@ -31,10 +39,13 @@ export class VerifiedTokenCache {
    * `nowSeconds` (the entry is dropped), or undefined when it is not held.
    */
   get(token: string, nowSeconds: number, skewSeconds: number): AccessTokenClaims | "expired" | undefined {
-    const claims = this.entries.get(token);
-    if (claims === undefined) return undefined;
+    // signatureOf, inline (every bearer request).
+    const key = token.slice(token.lastIndexOf(".") + 1);
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.token !== token) return undefined;
+    const claims = entry.claims;
     if (claims.exp <= nowSeconds - skewSeconds) {
-      this.entries.delete(token);
+      this.entries.delete(key);
       return "expired";
     }
     return claims;
@@ -43,12 +54,18 @@ export class VerifiedTokenCache {
   /** Holds a token the verifier accepted (its claims frozen: every hit shares them). */
   set(token: string, claims: AccessTokenClaims): void {
     if (this.maxEntries === 0) return;
-    if (this.entries.size >= this.maxEntries && !this.entries.has(token)) {
+    const key = signatureOf(token);
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key)) {
       const oldest = this.entries.keys().next();
       if (!oldest.done) this.entries.delete(oldest.value);
     }
-    this.entries.set(token, deepFreeze(claims));
+    this.entries.set(key, { token, claims: deepFreeze(claims) });
   }
+}
+
+/** A compact JWS's signature: the text after its last `.` (the whole text when it has none). */
+function signatureOf(token: string): string {
+  return token.slice(token.lastIndexOf(".") + 1);
 }
 
 function deepFreeze<T>(value: T): T {
