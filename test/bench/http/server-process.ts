@@ -1,5 +1,5 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,14 +28,20 @@ export async function startServerProcess(kind: "bare" | "demo"): Promise<ServerP
   const child = fork(entry, [kind], { execArgv, stdio: ["ignore", "ignore", log, "ipc"] });
   closeSync(log);
   const port = await new Promise<number>((resolve, reject) => {
-    child.once("message", (m: { port?: unknown }) =>
-      typeof m.port === "number" ? resolve(m.port) : reject(new Error(`${kind} server: bad hello`)),
-    );
-    child.once("exit", (code) => {
-      const tail = readFileSync(logFile, "utf8").split("\n").slice(-5).join("\n");
+    // Only until the server listens: a run's log grows to hundreds of megabytes, and its exit at the
+    // end must not read it.
+    const exited = (code: number | null): void => {
       reject(
-        new Error(`${kind} server exited (${code}) before listening; its log (${logFile}) ends:\n${tail}`),
+        new Error(
+          `${kind} server exited (${code}) before listening; its log (${logFile}) ends:\n${logTail(logFile)}`,
+        ),
       );
+    };
+    child.once("exit", exited);
+    child.once("message", (m: { port?: unknown }) => {
+      child.off("exit", exited);
+      if (typeof m.port === "number") resolve(m.port);
+      else reject(new Error(`${kind} server: bad hello`));
     });
   });
   const reply = (key: string, send: unknown): Promise<unknown> =>
@@ -72,4 +78,18 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.send("stop");
   });
+}
+
+/** The last five lines of a log file, read from its last 16 KB (never the whole file). */
+function logTail(file: string): string {
+  const fd = openSync(file, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const length = Math.min(size, 16_384);
+    const buffer = Buffer.alloc(length);
+    readSync(fd, buffer, 0, length, size - length);
+    return buffer.toString("utf8").split("\n").slice(-5).join("\n");
+  } finally {
+    closeSync(fd);
+  }
 }
