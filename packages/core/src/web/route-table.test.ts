@@ -73,6 +73,38 @@ describe("RouteTable", () => {
     expect(table.match("GET", "/upload")).toEqual({ kind: "method-not-allowed", allow: ["POST"] });
   });
 
+  it("stops at a literal path for the exact method, and gathers Allow from literals and matching patterns", () => {
+    const table = new RouteTable()
+      .add(route("POST", "/items/new"))
+      .add(route("GET", "/items/{id}"))
+      .add(route("PUT", "/items/{id}"))
+      .add(route("ANY", "/things/mine"))
+      .add(route("GET", "/things/{id}"))
+      .add(route("GET", "/orders"))
+      .add(route("POST", "/orders"))
+      .add(route("GET", "/{section}"));
+    const found = (method: string, path: string) => {
+      const m = table.match(method, path);
+      return m.kind === "found"
+        ? [m.route.method, m.route.path]
+        : m.kind === "method-not-allowed"
+          ? m.allow
+          : m.kind;
+    };
+    // The literal refuses GET; the pattern takes it.
+    expect(found("GET", "/items/new")).toEqual(["GET", "/items/{id}"]);
+    expect(found("POST", "/items/new")).toEqual(["POST", "/items/new"]);
+    // Every route of the path refuses DELETE: the literal's and the matching patterns' methods.
+    expect(found("DELETE", "/items/new")).toEqual(["GET", "HEAD", "POST", "PUT"]);
+    expect(found("DELETE", "/items/7")).toEqual(["GET", "HEAD", "PUT"]);
+    // A literal path beats a pattern whatever the method preference (ANY literal over GET pattern).
+    expect(found("GET", "/things/mine")).toEqual(["ANY", "/things/mine"]);
+    // The literal for the exact method is final; HEAD by GET is not, and still the literal.
+    expect(found("GET", "/orders")).toEqual(["GET", "/orders"]);
+    expect(found("HEAD", "/orders")).toEqual(["GET", "/orders"]);
+    expect(found("DELETE", "/orders")).toEqual(["GET", "HEAD", "POST"]);
+  });
+
   it("keeps chain routes out of app matching and app routes out of chain matching", () => {
     const table = new RouteTable().add(route("GET", "/api/me", "form")).add(route("GET", "/health"));
     expect(table.match("GET", "/api/me").kind).toBe("not-found");

@@ -185,15 +185,20 @@ export class RouteTable {
     let best: Entry | undefined;
     let bestParams: Record<string, string> = NO_PARAMS;
     let bestPreference = 0;
-    let seen: Entry[] | undefined;
+    // Whether a route of the path refused the method: the Allow list is gathered only for a 405.
+    let refused = false;
+    // Whether the best so far is a literal route for the exact method (see the loop).
+    let settled = false;
     // The literal routes of the path, then the patterns that may match it, in one loop (no helper
     // per candidate: this runs on every request).
     const literal = scope.literal.get(path) ?? NONE;
     const patterns = scope.patternsByFirst.get(parts[0]!) ?? scope.patternsAnyFirst;
     const count = literal.length + patterns.length;
     for (let i = 0; i < count; i++) {
-      const entry = (i < literal.length ? literal[i] : patterns[i - literal.length]) as Entry;
       const fromPattern = i >= literal.length;
+      // A literal path for the exact method is the most specific there is: no pattern can beat it.
+      if (fromPattern && settled) break;
+      const entry = (fromPattern ? patterns[i - literal.length] : literal[i]) as Entry;
       // A pattern of another length cannot match: told without asking it.
       if (fromPattern && entry.segmentCount !== -1 && entry.segmentCount !== parts.length) continue;
       const params = fromPattern ? entry.path.match(parts) : {};
@@ -209,8 +214,7 @@ export class RouteTable {
               ? 2
               : -1;
       if (preference < 0) {
-        if (seen) seen.push(entry);
-        else seen = [entry];
+        refused = true;
         continue;
       }
       const order = best
@@ -220,16 +224,12 @@ export class RouteTable {
         best = entry;
         bestParams = params;
         bestPreference = preference;
+        settled = !fromPattern && preference === 0;
       }
     }
     if (best) return { kind: "found", route: best.route, params: bestParams };
-    if (!seen) return NOT_FOUND;
-    const allow = new Set<string>();
-    for (const entry of seen) {
-      allow.add(entry.route.method);
-      if (entry.route.method === "GET") allow.add("HEAD");
-    }
-    return { kind: "method-not-allowed", allow: [...allow].sort() };
+    if (!refused) return NOT_FOUND;
+    return { kind: "method-not-allowed", allow: allowedMethods(literal, patterns, parts) };
   }
 
   /**
@@ -278,4 +278,24 @@ export class RouteTable {
     }
     return scope;
   }
+}
+
+/**
+ * The Allow list of a path every route of which refused the method: each method of a literal route
+ * of the path and of a pattern that matches it (GET brings HEAD), sorted.
+ */
+function allowedMethods(
+  literal: readonly Entry[],
+  patterns: readonly Entry[],
+  parts: readonly string[],
+): string[] {
+  const allow = new Set<string>();
+  for (const entry of [...literal, ...patterns]) {
+    const fromPattern = !literal.includes(entry);
+    if (fromPattern && entry.segmentCount !== -1 && entry.segmentCount !== parts.length) continue;
+    if (fromPattern && entry.path.match(parts) === null) continue;
+    allow.add(entry.route.method);
+    if (entry.route.method === "GET") allow.add("HEAD");
+  }
+  return [...allow].sort();
 }
