@@ -3,7 +3,7 @@ import { SystemClock } from "../../kernel/clock.js";
 import { InMemoryAuditSink } from "../../kernel/in-memory-audit-sink.js";
 import { isPlatformError } from "../../kernel/platform-error.js";
 import { HttpExchange } from "../../web/http-exchange.js";
-import { antMatcher, anyRequest } from "../../web/request-matcher.js";
+import { antMatcher, anyRequest, type RequestMatcher } from "../../web/request-matcher.js";
 import { AUTHENTICATION_ATTRIBUTE, type Authentication } from "../authentication/authentication.js";
 import { AuthorizationFilter } from "./authorization-filter.js";
 import { type AuthorizationDecision, type AuthorizationManager, rules } from "./authorization-manager.js";
@@ -120,5 +120,37 @@ describe("AuthorizationFilter", () => {
       granted: true,
       reason: "hasAnyAuthority(ROLE_ADMIN)",
     });
+  });
+
+  it("answers a host matcher that throws with a rejection, never a synchronous throw", async () => {
+    const boom = new Error("matcher failed");
+    const matcher = {
+      matches: () => {
+        throw boom;
+      },
+      description: "throws",
+    } as unknown as RequestMatcher;
+    const filter = new AuthorizationFilter([{ matcher, manager: { check: () => granted } }], auditSink());
+    let answered: Promise<void> | undefined;
+    // The SecurityFilter contract is a promise; the async function it replaced rejected here.
+    expect(() => {
+      answered = filter.filter(exchangeFor("/x", alice), async () => {});
+    }).not.toThrow();
+    await expect(answered).rejects.toBe(boom);
+  });
+
+  it("waits on a manager's answer that is a thenable, as `await` did (not only a native Promise)", async () => {
+    // e.g. a host PDP client built on another promise library, or a promise from another realm
+    const thenable = {
+      // biome-ignore lint/suspicious/noThenProperty: a thenable is the point
+      then(ok: (d: AuthorizationDecision) => unknown) {
+        ok({ granted: true, reason: "remote PDP" });
+      },
+    } as unknown as Promise<AuthorizationDecision>;
+    const filter = new AuthorizationFilter(
+      [{ matcher: anyRequest(), manager: { check: () => thenable } }],
+      auditSink(),
+    );
+    expect(await run(filter, exchangeFor("/x", alice))).toMatchObject({ nextCalls: 1, code: undefined });
   });
 });
