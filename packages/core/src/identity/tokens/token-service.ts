@@ -148,10 +148,7 @@ export class TokenService {
     // One lookup: this token, or every token of its sign-in (family), may be denied. The in-memory
     // store's shared "not revoked" is read without waiting on it; any other answer is awaited.
     const revoked = this.options.revokedAccessTokens.isRevoked(claims.jti, claims.sid);
-    if (revoked !== NOT_REVOKED && (await revoked)) {
-      throw invalidAccessToken(new Error("Access token revoked"));
-    }
-    return bearerAuthenticationOf(claims);
+    return revoked === NOT_REVOKED ? bearerAuthenticationOf(claims) : admittedUnlessRevoked(claims, revoked);
   }
 
   /**
